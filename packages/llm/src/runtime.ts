@@ -1,0 +1,45 @@
+// The resolved route one request goes to (SPEC P1). Built by providers/resolve.ts, read by the
+// transport. It is the only record that carries an endpoint together with its key.
+import type { ApiMode } from "./types.js";
+
+/** Where a resolved value came from (SPEC P2: explicit > config > env > default). */
+export type ValueSource = "explicit" | "config" | "env" | "default" | "none";
+
+/** Per-provider wire quirks, as data (no per-provider branches in code). */
+export interface ProviderCompat {
+  /** How the key travels. */
+  auth: "bearer" | "x-api-key" | "none";
+  /** Chat Completions: the field that limits output. */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** Chat Completions: whether `stream_options.include_usage` is accepted. */
+  streamUsage?: boolean;
+  /** Whether the route honours prompt-cache markers (SPEC P6). */
+  promptCache?: boolean;
+  /** Chat Completions: the route streams `reasoning_content` / accepts it back. */
+  reasoningContent?: boolean;
+  /** Whether the route accepts tool definitions at all. */
+  tools?: boolean;
+}
+
+export interface Runtime {
+  provider: string;
+  apiMode: ApiMode;
+  /** e.g. https://api.openai.com/v1 — adapters append their path (/chat/completions, …). */
+  baseUrl: string;
+  model: string;
+  /** Only ever sent to `baseUrl` (SPEC P3). */
+  apiKey?: string;
+  /** Name of the variable the key came from, for diagnostics (never the key itself). */
+  apiKeyEnv?: string;
+  headers: Record<string, string>;
+  compat: ProviderCompat;
+  source: {
+    provider: ValueSource;
+    model: ValueSource;
+    baseUrl: ValueSource;
+    apiMode: ValueSource;
+    apiKey: ValueSource;
+  };
+  /** For credentials that expire and can be refreshed. */
+  expiresAt?: number;
+}

@@ -1,0 +1,60 @@
+// A tool is data plus an execute function (SPEC T1). The registry, the dispatcher and the agent
+// read these fields; nothing here knows about the agent or any front end.
+import type { z } from "zod";
+
+export type ToolEffect = "read" | "mutate" | "communicate" | "admin";
+
+export type ApprovalAnswer = "once" | "session" | "always" | "deny";
+
+export interface ApprovalRequest {
+  tool: string;
+  /** The command or action as the user should read it. */
+  command: string;
+  /** Why it needs approval: the matched pattern's description. */
+  reason: string;
+  /** Stable key of the matched pattern, what "always" persists. */
+  patternKey: string;
+}
+
+export interface ToolProgress {
+  message: string;
+  /** 0..1 when known. */
+  fraction?: number;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  /** The turn's task id: keys per-task state such as the terminal's working directory. */
+  taskId: string;
+  sessionId?: string;
+  /** Working directory of the session (per-task overrides live in the terminal tool). */
+  cwd: string;
+  progress(p: ToolProgress): void;
+  /** Supplied by the front end; resolves to the user's answer. */
+  approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** Supplied by the front end for the clarify tool; the only blocking callback. */
+  clarify?(question: string, choices?: string[]): Promise<string>;
+}
+
+export type ToolResultValue = string | { content: string; isError?: boolean };
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  toolset: string;
+  description: string;
+  parameters: S;
+  effect: ToolEffect;
+  /** Safe to run beside other calls of the same response (SPEC L8). Default false. */
+  parallelSafe?: boolean;
+  /** Needs the user (clarify, approvals): forces the batch to run in order. */
+  interactive?: boolean;
+  /** Whether the tool can be offered now; an exception counts as unavailable (T2). */
+  available?: () => boolean | Promise<boolean>;
+  /** Short label for progress lines. */
+  label?: string;
+  execute(args: z.output<S>, ctx: ToolContext): Promise<ToolResultValue>;
+}
+
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}

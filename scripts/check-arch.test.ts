@@ -1,0 +1,68 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+const here = dirname(fileURLToPath(import.meta.url));
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "iris-arch-"));
+  dirs.push(root);
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), text);
+  }
+  return root;
+}
+const run = (script: string, root: string) =>
+  spawnSync(process.execPath, [join(here, script), root], { encoding: "utf8" });
+
+describe("check-imports", () => {
+  it("passes on imports that go the right way", () => {
+    const root = tree({
+      "packages/llm/src/a.ts": "export const a = 1;\n",
+      "packages/agent/src/b.ts":
+        'import { a } from "@iris/llm";\nimport { c } from "./c.js";\nexport const b = a + c;\n',
+      "packages/agent/src/c.ts": "export const c = 2;\n",
+    });
+    expect(run("check-imports.mjs", root).status).toBe(0);
+  });
+  it("fails on a wrong-way import between packages", () => {
+    const root = tree({ "packages/llm/src/a.ts": 'import { x } from "@iris/agent";\nexport const a = x;\n' });
+    const r = run("check-imports.mjs", root);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("package 'llm' must not import '@iris/agent'");
+  });
+  it("fails on an import cycle between files", () => {
+    const root = tree({
+      "packages/tools/src/a.ts": 'import { b } from "./b.js";\nexport const a = b;\n',
+      "packages/tools/src/b.ts": 'import { a } from "./a.js";\nexport const b = a;\n',
+    });
+    const r = run("check-imports.mjs", root);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("import cycle");
+  });
+  it("lets tests import testkit but not sources", () => {
+    const ok = tree({ "packages/llm/src/a.test.ts": 'import { f } from "@iris/testkit";\nf();\n' });
+    expect(run("check-imports.mjs", ok).status).toBe(0);
+    const bad = tree({ "packages/llm/src/a.ts": 'import { f } from "@iris/testkit";\nf();\n' });
+    expect(run("check-imports.mjs", bad).status).toBe(1);
+  });
+});
+
+describe("check-size", () => {
+  it("fails on a source file over 600 lines and ignores generated files", () => {
+    const long = "export {};\n".repeat(601);
+    expect(run("check-size.mjs", tree({ "packages/llm/src/models.generated.ts": long })).status).toBe(0);
+    const r = run("check-size.mjs", tree({ "packages/llm/src/big.ts": long }));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("big.ts");
+  });
+});

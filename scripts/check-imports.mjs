@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Fails on an import between workspace packages that goes the wrong way, or on an import cycle
+// between packages or between files of one package. Tests and benches may import testkit.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const root = resolve(process.argv[2] ?? resolve(dirname(new URL(import.meta.url).pathname), ".."));
+/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← iris, store beside). */
+const allowed = {
+  llm: [],
+  store: ["llm"],
+  tools: ["llm"],
+  agent: ["llm", "tools", "store"],
+  iris: ["llm", "tools", "store", "agent"],
+  testkit: [],
+};
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === "node_modules" || name === "dist") continue;
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (/\.(ts|mts|tsx)$/.test(name) && !name.endsWith(".d.ts")) out.push(p);
+  }
+  return out;
+}
+
+const importRe =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const errors = [];
+const fileGraph = new Map();
+
+for (const pkg of Object.keys(allowed)) {
+  const srcDir = join(root, "packages", pkg, "src");
+  let files;
+  try {
+    files = walk(srcDir);
+  } catch {
+    continue;
+  }
+  for (const file of files) {
+    const isTest = /\.test\.ts$/.test(file) || file.includes("/test/");
+    const text = readFileSync(file, "utf8");
+    const edges = [];
+    for (const m of text.matchAll(importRe)) {
+      const spec = m[1] ?? m[2];
+      if (!spec) continue;
+      const pm = /^@iris\/([a-z]+)/.exec(spec);
+      if (pm) {
+        const target = pm[1];
+        if (target === pkg) errors.push(`${relative(root, file)}: imports its own package by name (${spec})`);
+        else if (target === "testkit" && isTest) continue;
+        else if (!allowed[pkg].includes(target))
+          errors.push(`${relative(root, file)}: package '${pkg}' must not import '${spec}'`);
+        continue;
+      }
+      if (spec.startsWith(".")) {
+        const target = resolve(dirname(file), spec).replace(/\.js$/, ".ts");
+        if (!target.startsWith(srcDir))
+          errors.push(`${relative(root, file)}: reaches outside its package (${spec})`);
+        if (!isTest && !m[2]) edges.push(target);
+      }
+    }
+    if (!isTest) fileGraph.set(file, edges);
+  }
+}
+
+// Cycle detection over static file imports (dynamic imports are how we break start-up chains).
+const state = new Map();
+function visit(node, stack) {
+  state.set(node, 1);
+  stack.push(node);
+  for (const next of fileGraph.get(node) ?? []) {
+    if (!fileGraph.has(next)) continue;
+    if (state.get(next) === 1) {
+      const cycle = stack.slice(stack.indexOf(next)).concat(next);
+      errors.push(`import cycle: ${cycle.map((f) => relative(root, f)).join(" -> ")}`);
+    } else if (!state.has(next)) visit(next, stack);
+  }
+  stack.pop();
+  state.set(node, 2);
+}
+for (const f of fileGraph.keys()) if (!state.has(f)) visit(f, []);
+
+if (errors.length) {
+  console.error(`check-imports: ${errors.length} problem(s)\n${errors.join("\n")}`);
+  process.exit(1);
+}
+console.error(`check-imports: ${fileGraph.size} files, no wrong-way import, no cycle`);
