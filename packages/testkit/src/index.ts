@@ -1,1 +1,17 @@
-export {};
+/**
+ * @iris/testkit: a fake LLM server speaking the real wire protocols (OpenAI Chat Completions,
+ * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks. Node built-ins only.
+ */
+export { startFakeLlm } from "./server.js";
+export { type TempDir, tempDir } from "./temp-dir.js";
+export type {
+  ApiMode,
+  FakeLlm,
+  FakeLlmOptions,
+  Fault,
+  Handler,
+  RecordedRequest,
+  ScriptedReply,
+  ScriptedToolCall,
+  Step,
+} from "./types.js";

@@ -1,0 +1,152 @@
+/** The fake LLM server: routing, request recording, shape validation and the step queue. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { errorBody } from "./render/errors.js";
+import { IdMint, type RenderContext } from "./reply.js";
+import { requestFacts, sendFault, sendJson, sendReply } from "./respond.js";
+import type { ApiMode, FakeLlm, FakeLlmOptions, Handler, RecordedRequest, Step } from "./types.js";
+import { isFault } from "./types.js";
+import { checkBody, checkShape } from "./validate/request.js";
+import { describeViolation } from "./validate/rule.js";
+
+const DEFAULT_MODELS = ["fake-model", "gpt-fake", "claude-fake"];
+
+function apiModeOf(method: string, path: string): ApiMode {
+  if (method === "POST" && path.endsWith("/chat/completions")) return "chat_completions";
+  if (method === "POST" && path.endsWith("/responses")) return "responses";
+  if (method === "POST" && path.endsWith("/messages")) return "anthropic_messages";
+  if (method === "GET" && path.endsWith("/models")) return "models";
+  return "unknown";
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const models = opts.models ?? DEFAULT_MODELS;
+  const validate = opts.validate ?? true;
+  const queue: Step[] = [];
+  const requests: RecordedRequest[] = [];
+  const violations: RecordedRequest[] = [];
+  const ids = new IdMint();
+  const created = Math.floor(Date.now() / 1000);
+  let handler: Handler | undefined;
+
+  async function nextStep(rec: RecordedRequest): Promise<Step | undefined> {
+    const queued = queue.shift();
+    if (queued !== undefined) return queued;
+    return handler === undefined ? undefined : await handler(rec);
+  }
+
+  function reject(
+    res: ServerResponse,
+    rec: RecordedRequest,
+    rule: string,
+    where: string,
+    message: string,
+  ): void {
+    rec.rejected = `${rule} at ${where}`;
+    violations.push(rec);
+    sendJson(res, 400, errorBody(rec.apiMode, 400, message, where));
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawBody = await readBody(req);
+    const method = req.method ?? "GET";
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const rec: RecordedRequest = {
+      method,
+      path,
+      headers: flattenHeaders(req),
+      rawBody,
+      body: parseJson(rawBody),
+      apiMode: apiModeOf(method, path),
+    };
+    requests.push(rec);
+    if (rec.apiMode === "models") {
+      const data = models.map((id) => ({ id, object: "model", created, owned_by: "fake-llm" }));
+      sendJson(res, 200, { object: "list", data });
+      return;
+    }
+    if (rec.apiMode === "unknown") {
+      sendJson(res, 404, errorBody("unknown", 404, `fake-llm: no route for ${method} ${path}`));
+      return;
+    }
+    const basic = checkBody(rec.apiMode, rawBody, rec.body);
+    if (basic !== undefined) return reject(res, rec, basic.rule, basic.where, describeViolation(basic));
+    const body = rec.body as Record<string, unknown>;
+    if (validate) {
+      const shape = checkShape(rec.apiMode, body, ids.callIds);
+      if (shape !== undefined) return reject(res, rec, shape.rule, shape.where, describeViolation(shape));
+    }
+    const step = await nextStep(rec);
+    if (step === undefined) {
+      sendJson(res, 500, errorBody(rec.apiMode, 500, "fake-llm: no scripted reply left"));
+      return;
+    }
+    const facts = requestFacts(rec);
+    const ctx: RenderContext = { ids, model: String(body.model), created };
+    if (isFault(step)) {
+      sendFault(res, step, facts, ctx, rawBody.length);
+      return;
+    }
+    for (const call of step.toolCalls ?? []) if (call.id !== undefined) ids.callIds.add(call.id);
+    sendReply(res, step, facts, ctx, rawBody.length);
+  }
+
+  const server = createServer((req, res) => {
+    serve(req, res).catch((err: unknown) => {
+      const message = `fake-llm: internal error: ${err instanceof Error ? err.message : String(err)}`;
+      process.stderr.write(`${message}\n`);
+      if (!res.headersSent) sendJson(res, 500, errorBody("unknown", 500, message));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    violations,
+    enqueue: (...steps) => {
+      queue.push(...steps);
+    },
+    setHandler: (h) => {
+      handler = h;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Ends keep-alive sockets and stalled streams, which would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,14 @@
+/** Throwaway directories for tests. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface TempDir {
+  path: string;
+  cleanup(): void;
+}
+
+export function tempDir(prefix: string): TempDir {
+  const path = mkdtempSync(join(tmpdir(), `${prefix.replace(/[^A-Za-z0-9._-]/g, "_")}-`));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}

@@ -1,0 +1,80 @@
+/** Public scripting types of the fake LLM server. Format-neutral: one reply renders in any api mode. */
+
+export interface ScriptedToolCall {
+  name: string;
+  /** An object is sent as JSON.stringify(arguments); a string is sent as is (may be invalid JSON on purpose). */
+  arguments: unknown;
+  id?: string;
+}
+
+export interface ScriptedReply {
+  text?: string;
+  reasoning?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Default: "tool_calls" when toolCalls is non-empty, else "refusal" when refusal is set, else "end". */
+  stopReason?: "end" | "tool_calls" | "max_tokens" | "refusal";
+  /** Refusal text (Anthropic: text + stop_reason refusal; OpenAI: refusal field / refusal part). */
+  refusal?: string;
+  /**
+   * Token counts. `input` is the whole prompt, cached parts included (Anthropic's input_tokens is
+   * rendered as input - cacheRead - cacheWrite). `output` includes `reasoning`.
+   */
+  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
+  /** Characters per text/argument delta (default 8). */
+  chunkSize?: number;
+  /** Response id. */
+  id?: string;
+}
+
+export type Fault =
+  | { fault: "status"; status: number; body?: unknown; headers?: Record<string, string>; retryAfter?: string }
+  /** 200 + SSE headers flushed, then silence until the client disconnects or close(). */
+  | { fault: "stall" }
+  /** Send that many SSE events of reply, then destroy the socket. */
+  | { fault: "drop"; reply: ScriptedReply; afterEvents: number }
+  /** SSE with a data line that is not JSON. */
+  | { fault: "malformed" }
+  | { fault: "raw"; status?: number; headers?: Record<string, string>; body: string };
+
+export type Step = ScriptedReply | Fault;
+
+export type ApiMode = "chat_completions" | "responses" | "anthropic_messages" | "models" | "unknown";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  rawBody: Buffer;
+  body: unknown;
+  apiMode: ApiMode;
+  /** Set when a 400 shape rule fired: which rule and where. */
+  rejected?: string;
+}
+
+export type Handler = (req: RecordedRequest) => Step | Promise<Step>;
+
+export interface FakeLlm {
+  /** "http://127.0.0.1:PORT/v1" */
+  baseUrl: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Requests answered 400 by a shape rule (tests assert this stays empty). */
+  violations: RecordedRequest[];
+  /** FIFO, shared across api modes. */
+  enqueue(...steps: Step[]): void;
+  /** Used when the queue is empty. */
+  setHandler(handler: Handler | undefined): void;
+  /** Also ends stalled connections. */
+  close(): Promise<void>;
+}
+
+export interface FakeLlmOptions {
+  port?: number;
+  models?: string[];
+  /** Shape validation (default true). */
+  validate?: boolean;
+}
+
+export function isFault(step: Step): step is Fault {
+  return typeof (step as { fault?: unknown }).fault === "string";
+}
