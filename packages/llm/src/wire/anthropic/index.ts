@@ -1,17 +1,12 @@
-// Placeholder until this wire format lands; replaced by the real adapter.
-import { llmError } from "../../errors.js";
+// The Anthropic Messages wire format: request builder + pure reducer (ARCHITECTURE.md).
 import type { WireAdapter } from "../adapter.js";
+import { buildAnthropicRequest } from "./build-request.js";
+import { parseAnthropicReply } from "./parse-response.js";
+import { createAnthropicReducer } from "./reducer.js";
 
 export const anthropicAdapter: WireAdapter = {
   apiMode: "anthropic_messages",
-  buildRequest() {
-    throw new Error("anthropic_messages adapter not implemented yet");
-  },
-  createReducer() {
-    return {
-      push: () => [],
-      end: () => [{ type: "error", error: llmError("invalid_request", "not implemented") }],
-    };
-  },
-  parseResponse: () => llmError("invalid_request", "not implemented"),
+  buildRequest: buildAnthropicRequest,
+  createReducer: createAnthropicReducer,
+  parseResponse: parseAnthropicReply,
 };

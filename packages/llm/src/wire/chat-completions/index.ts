@@ -1,17 +1,12 @@
-// Placeholder until this wire format lands; replaced by the real adapter.
-import { llmError } from "../../errors.js";
+// The OpenAI Chat Completions wire format (and the many OpenAI-compatible routes).
 import type { WireAdapter } from "../adapter.js";
+import { buildChatRequest } from "./build-request.js";
+import { parseChatResponse } from "./parse-response.js";
+import { ChatCompletionsReducer } from "./reducer.js";
 
 export const chatCompletionsAdapter: WireAdapter = {
   apiMode: "chat_completions",
-  buildRequest() {
-    throw new Error("chat_completions adapter not implemented yet");
-  },
-  createReducer() {
-    return {
-      push: () => [],
-      end: () => [{ type: "error", error: llmError("invalid_request", "not implemented") }],
-    };
-  },
-  parseResponse: () => llmError("invalid_request", "not implemented"),
+  buildRequest: buildChatRequest,
+  createReducer: (origin) => new ChatCompletionsReducer(origin),
+  parseResponse: parseChatResponse,
 };

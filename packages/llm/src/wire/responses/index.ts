@@ -1,17 +1,12 @@
-// Placeholder until this wire format lands; replaced by the real adapter.
-import { llmError } from "../../errors.js";
+// The OpenAI Responses wire format: request builder + pure reducer (ARCHITECTURE.md).
 import type { WireAdapter } from "../adapter.js";
+import { buildResponsesRequest } from "./build-request.js";
+import { parseResponsesReply } from "./parse-response.js";
+import { createResponsesReducer } from "./reducer.js";
 
 export const responsesAdapter: WireAdapter = {
   apiMode: "responses",
-  buildRequest() {
-    throw new Error("responses adapter not implemented yet");
-  },
-  createReducer() {
-    return {
-      push: () => [],
-      end: () => [{ type: "error", error: llmError("invalid_request", "not implemented") }],
-    };
-  },
-  parseResponse: () => llmError("invalid_request", "not implemented"),
+  buildRequest: buildResponsesRequest,
+  createReducer: createResponsesReducer,
+  parseResponse: parseResponsesReply,
 };

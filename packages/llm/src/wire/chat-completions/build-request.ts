@@ -1,0 +1,27 @@
+// LlmRequest + Runtime → the Chat Completions request body.
+import type { Runtime } from "../../runtime.js";
+import type { LlmRequest } from "../../types.js";
+import type { BuiltRequest } from "../adapter.js";
+import { convertMessages } from "./convert-messages.js";
+import { prepareTools } from "./prepare-tools.js";
+
+export const CHAT_COMPLETIONS_PATH = "/chat/completions";
+
+export function buildChatRequest(runtime: Runtime, request: LlmRequest): BuiltRequest {
+  const stream = request.stream !== false;
+  const body: Record<string, unknown> = {
+    model: request.model,
+    messages: convertMessages(request.system, request.messages, {
+      reasoningContent: runtime.compat.reasoningContent === true,
+    }),
+    ...prepareTools(request.tools, request.toolChoice, runtime.compat.tools !== false),
+    stream,
+  };
+  if (stream && runtime.compat.streamUsage !== false) body.stream_options = { include_usage: true };
+  if (request.maxOutputTokens !== undefined) {
+    body[runtime.compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.reasoning?.effort) body.reasoning_effort = request.reasoning.effort;
+  return { path: CHAT_COMPLETIONS_PATH, body, headers: {} };
+}

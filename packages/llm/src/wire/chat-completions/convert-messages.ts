@@ -1,0 +1,89 @@
+// Canonical history → Chat Completions `messages`.
+import type { AssistantMessage, Message, ToolResultMessage, UserMessage, UserPart } from "../../types.js";
+
+export type WireContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string } };
+
+export type WireMessage = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
+
+export interface ConvertOptions {
+  /** Send reasoning back as `reasoning_content` (compat.reasoningContent). */
+  reasoningContent: boolean;
+}
+
+function imageUrl(part: Extract<UserPart, { type: "image" }>): string {
+  if (part.data !== undefined) return `data:${part.mediaType};base64,${part.data}`;
+  if (part.url !== undefined) return part.url;
+  throw new Error(`image part (${part.mediaType}) has neither data nor url`);
+}
+
+function userContent(content: string | UserPart[]): string | WireContentPart[] {
+  if (typeof content === "string") return content;
+  return content.map(
+    (p): WireContentPart =>
+      p.type === "text"
+        ? { type: "text", text: p.text }
+        : { type: "image_url", image_url: { url: imageUrl(p) } },
+  );
+}
+
+function convertUser(m: UserMessage): WireMessage {
+  const out: WireMessage = { role: "user", content: userContent(m.content) };
+  if (m.name) out.name = m.name;
+  return out;
+}
+
+function convertAssistant(
+  m: AssistantMessage,
+  opts: ConvertOptions,
+  wireIds: Map<string, string>,
+): WireMessage {
+  const text: string[] = [];
+  const reasoning: string[] = [];
+  const toolCalls: Record<string, unknown>[] = [];
+  for (const part of m.parts) {
+    if (part.type === "text") text.push(part.text);
+    else if (part.type === "reasoning") reasoning.push(part.text);
+    else {
+      const id = part.providerIds?.callId ?? part.callId;
+      wireIds.set(part.callId, id);
+      toolCalls.push({ id, type: "function", function: { name: part.name, arguments: part.argumentsJson } });
+    }
+  }
+  const joined = text.join("");
+  const out: WireMessage = {
+    role: "assistant",
+    content: joined === "" && toolCalls.length > 0 ? null : joined,
+  };
+  if (toolCalls.length > 0) out.tool_calls = toolCalls;
+  if (opts.reasoningContent && reasoning.length > 0) out.reasoning_content = reasoning.join("");
+  return out;
+}
+
+/** Tool messages carry text only on this API; images become a note instead of vanishing silently. */
+function toolResultText(m: ToolResultMessage): string {
+  if (typeof m.content === "string") return m.content;
+  return m.content.map((p) => (p.type === "text" ? p.text : `[image (${p.mediaType}) omitted]`)).join("");
+}
+
+function convertToolResult(m: ToolResultMessage, wireIds: Map<string, string>): WireMessage {
+  return { role: "tool", tool_call_id: wireIds.get(m.callId) ?? m.callId, content: toolResultText(m) };
+}
+
+export function convertMessages(
+  system: string | undefined,
+  messages: readonly Message[],
+  opts: ConvertOptions,
+): WireMessage[] {
+  const out: WireMessage[] = [];
+  if (system) out.push({ role: "system", content: system });
+  // Canonical callId → the id the provider gave the call, so results pair with their calls.
+  const wireIds = new Map<string, string>();
+  for (const m of messages) {
+    if (m.role === "user") out.push(convertUser(m));
+    else if (m.role === "assistant") out.push(convertAssistant(m, opts, wireIds));
+    else out.push(convertToolResult(m, wireIds));
+  }
+  return out;
+}
