@@ -14,6 +14,8 @@ export interface ApprovalRequest {
   reason: string;
   /** Stable key of the matched pattern, what "always" persists. */
   patternKey: string;
+  /** Every matched pattern key still needing approval (the first is `patternKey`); added. */
+  patternKeys?: string[];
 }
 
 export interface ToolProgress {
@@ -34,6 +36,8 @@ export interface ToolContext {
   approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** Supplied by the front end for the clarify tool; the only blocking callback. */
   clarify?(question: string, choices?: string[]): Promise<string>;
+  /** False when nobody can answer `approve()` (cron, batch, piped runs). Default true. Added. */
+  interactive?: boolean;
 }
 
 export type ToolResultValue = string | { content: string; isError?: boolean };
@@ -52,6 +56,21 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   available?: () => boolean | Promise<boolean>;
   /** Short label for progress lines. */
   label?: string;
+  /**
+   * The command or action the approval policy must check (T4), e.g. the terminal's command;
+   * undefined means nothing to check. Added.
+   */
+  approvalSubject?(args: z.output<S>): string | undefined;
+  /**
+   * The folder the subject would run in, when the tool tracks its own (the terminal's per-task
+   * `cd`); relative paths in the command are judged against it. Default `ctx.cwd`. Added.
+   */
+  approvalCwd?(ctx: ToolContext): string | undefined;
+  /**
+   * How to get the rest of an oversize result when the tool pages itself (read_file: "use offset
+   * and limit"). Without it the dispatcher saves the full text to a file and gives its path. Added.
+   */
+  truncationHint?: string;
   execute(args: z.output<S>, ctx: ToolContext): Promise<ToolResultValue>;
 }
 

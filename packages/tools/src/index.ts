@@ -1,1 +1,27 @@
+export * from "./agent-level/schemas.js";
+export {
+  DANGEROUS_PATTERNS,
+  type Detection,
+  type DetectOptions,
+  detectCommand,
+  type PatternMatch,
+  patternCatalogue,
+} from "./approval/detect.js";
+export { HARDLINE_RULES } from "./approval/hardline.js";
+export * from "./approval/policy.js";
+export type { CommandRule } from "./approval/rule.js";
+export { fileWriteSubject, shellQuote } from "./approval/subjects.js";
+export * from "./approval/types.js";
 export * from "./define.js";
+export { DEFAULT_MAX_RESULT_CHARS } from "./dispatch/cap.js";
+export * from "./dispatch/dispatch.js";
+export * from "./registry/availability.js";
+export * from "./registry/describe.js";
+export * from "./registry/load-builtin.js";
+export * from "./registry/logger.js";
+export * from "./registry/menu.js";
+export * from "./registry/registry.js";
+export * from "./registry/spec.js";
+export * from "./registry/toolsets.js";
+export { type ManagedProcess, processManager } from "./terminal/process-manager.js";
+export { clearTaskCwd, getTaskCwd, setTaskCwd } from "./terminal/task-cwd.js";

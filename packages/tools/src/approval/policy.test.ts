@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import type { ApprovalAnswer, ApprovalRequest, ToolContext } from "../define.js";
+import { createApprovalPolicy } from "./policy.js";
+import type { ApprovalEvent, JudgeVerdict } from "./types.js";
+
+const home = "/home/alice";
+const terminal = { name: "terminal" };
+
+/** A context whose approve() answers from a script and records what it was asked. */
+function context(answers: (ApprovalAnswer | "never")[] = [], extra: Partial<ToolContext> = {}) {
+  const asked: ApprovalRequest[] = [];
+  const ctx: ToolContext = {
+    signal: new AbortController().signal,
+    taskId: "t1",
+    cwd: "/tmp",
+    progress: () => {},
+    approve: (request) => {
+      asked.push(request);
+      const answer = answers.shift() ?? "deny";
+      return answer === "never" ? new Promise<ApprovalAnswer>(() => {}) : Promise.resolve(answer);
+    },
+    ...extra,
+  };
+  return { ctx, asked };
+}
+
+describe("createApprovalPolicy", () => {
+  it("lets harmless commands through without asking", async () => {
+    const policy = createApprovalPolicy({ mode: "manual", home });
+    const { ctx, asked } = context();
+    expect(await policy.check(terminal, "ls -la", ctx)).toEqual({ allowed: true });
+    expect(asked).toHaveLength(0);
+  });
+
+  it("off still blocks every hard-blocked command, without asking", async () => {
+    const policy = createApprovalPolicy({
+      mode: "off",
+      home,
+      nonInteractive: "allow",
+      allowKeys: ["delete_system_root"],
+    });
+    const { ctx, asked } = context(["always", "always", "always", "always", "always", "always"]);
+    for (const command of [
+      "rm -rf /",
+      "rm -rf ~",
+      "mkfs.ext4 /dev/sda1",
+      "dd if=x of=/dev/sda",
+      ":(){ :|:& };:",
+      "kill -9 -1",
+      "reboot",
+    ]) {
+      const decision = await policy.check(terminal, command, ctx);
+      expect(decision.allowed, command).toBe(false);
+      if (!decision.allowed) expect(decision.reason).toMatch(/^blocked: /);
+    }
+    expect(asked).toHaveLength(0);
+  });
+
+  it("off runs dangerous commands without asking", async () => {
+    const policy = createApprovalPolicy({ mode: "off", home });
+    const { ctx, asked } = context();
+    expect(await policy.check(terminal, "rm -rf node_modules", ctx)).toEqual({ allowed: true });
+    expect(asked).toHaveLength(0);
+  });
+
+  it("manual: once approves one call only", async () => {
+    const policy = createApprovalPolicy({ mode: "manual", home });
+    const { ctx, asked } = context(["once", "deny"]);
+    expect(await policy.check(terminal, "git push -f", ctx)).toEqual({ allowed: true });
+    const second = await policy.check(terminal, "git push -f", ctx);
+    expect(second.allowed).toBe(false);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatchObject({
+      tool: "terminal",
+      command: "git push -f",
+      patternKey: "git_force_push",
+    });
+  });
+
+  it("manual: session remembers the pattern key for the policy's lifetime", async () => {
+    const policy = createApprovalPolicy({ mode: "manual", home });
+    const { ctx, asked } = context(["session"]);
+    expect((await policy.check(terminal, "rm -rf dist", ctx)).allowed).toBe(true);
+    expect((await policy.check(terminal, "rm -r build", ctx)).allowed).toBe(true);
+    expect(asked).toHaveLength(1);
+    // A different pattern still asks.
+    const other = await policy.check(terminal, "git reset --hard", ctx);
+    expect(other.allowed).toBe(false);
+    expect(asked).toHaveLength(2);
+    // A fresh policy (a new session) asks again.
+    const fresh = createApprovalPolicy({ mode: "manual", home });
+    expect((await fresh.check(terminal, "rm -rf dist", ctx)).allowed).toBe(false);
+  });
+
+  it("manual: always persists the pattern key and pre-allowed keys are not asked", async () => {
+    const saved: string[] = [];
+    const policy = createApprovalPolicy({ mode: "manual", home, persistAlways: (k) => void saved.push(k) });
+    const { ctx, asked } = context(["always"]);
+    expect((await policy.check(terminal, "docker rm -f web", ctx)).allowed).toBe(true);
+    expect(saved).toEqual(["docker_destroy"]);
+    expect((await policy.check(terminal, "docker system prune", ctx)).allowed).toBe(true);
+    expect(asked).toHaveLength(1);
+
+    const next = createApprovalPolicy({ mode: "manual", home, allowKeys: saved });
+    const fresh = context();
+    expect((await next.check(terminal, "docker rm -f db", fresh.ctx)).allowed).toBe(true);
+    expect(fresh.asked).toHaveLength(0);
+  });
+
+  it("manual: deny says why", async () => {
+    const policy = createApprovalPolicy({ mode: "manual", home });
+    const { ctx } = context(["deny"]);
+    const decision = await policy.check(terminal, "git reset --hard", ctx);
+    expect(decision).toEqual({ allowed: false, reason: expect.stringContaining("denied") });
+  });
+
+  it("denies when the user does not answer in time", async () => {
+    const events: ApprovalEvent[] = [];
+    const policy = createApprovalPolicy({
+      mode: "manual",
+      home,
+      timeoutMs: 20,
+      onEvent: (e) => events.push(e),
+    });
+    const { ctx } = context(["never"]);
+    const decision = await policy.check(terminal, "npm publish", ctx);
+    expect(decision.allowed).toBe(false);
+    expect(events.map((e) => e.type)).toEqual(["requested", "denied"]);
+    expect(events[1]).toMatchObject({ by: "timeout" });
+  });
+
+  it("denies when approve() throws or the run is cancelled", async () => {
+    const policy = createApprovalPolicy({ mode: "manual", home });
+    const throwing = context([], { approve: () => Promise.reject(new Error("ui gone")) });
+    expect((await policy.check(terminal, "npm publish", throwing.ctx)).allowed).toBe(false);
+    const controller = new AbortController();
+    const waiting = context(["never"], { signal: controller.signal });
+    const pending = policy.check(terminal, "npm publish", waiting.ctx);
+    controller.abort();
+    expect((await pending).allowed).toBe(false);
+  });
+
+  it("non-interactive runs deny unless configured to allow", async () => {
+    const { ctx, asked } = context(["once"], { interactive: false });
+    const strict = createApprovalPolicy({ mode: "manual", home });
+    const decision = await strict.check(terminal, "rm -rf cache", ctx);
+    expect(decision.allowed).toBe(false);
+    if (!decision.allowed) expect(decision.reason).toContain("non-interactive");
+    const lenient = createApprovalPolicy({ mode: "manual", home, nonInteractive: "allow" });
+    expect((await lenient.check(terminal, "rm -rf cache", ctx)).allowed).toBe(true);
+    expect((await lenient.check(terminal, "rm -rf /", ctx)).allowed).toBe(false);
+    expect(asked).toHaveLength(0);
+  });
+
+  describe("smart mode", () => {
+    const judgeWith =
+      (verdict: JudgeVerdict | Error, seen: ApprovalRequest[] = []) =>
+      async (r: ApprovalRequest) => {
+        seen.push(r);
+        if (verdict instanceof Error) throw verdict;
+        return verdict;
+      };
+
+    it("approve runs without asking the user", async () => {
+      const seen: ApprovalRequest[] = [];
+      const policy = createApprovalPolicy({ mode: "smart", home, judge: judgeWith("approve", seen) });
+      const { ctx, asked } = context();
+      expect((await policy.check(terminal, "rm -rf node_modules/", ctx)).allowed).toBe(true);
+      expect(seen[0]?.patternKey).toBe("recursive_delete");
+      expect(asked).toHaveLength(0);
+    });
+
+    it("deny refuses without asking the user", async () => {
+      const policy = createApprovalPolicy({ mode: "smart", home, judge: judgeWith("deny") });
+      const { ctx, asked } = context(["once"]);
+      expect((await policy.check(terminal, "git push --force", ctx)).allowed).toBe(false);
+      expect(asked).toHaveLength(0);
+    });
+
+    it("escalate, an error or a timeout asks the user", async () => {
+      for (const judge of [
+        judgeWith("escalate"),
+        judgeWith(new Error("model down")),
+        () => new Promise<JudgeVerdict>(() => {}),
+      ]) {
+        const policy = createApprovalPolicy({ mode: "smart", home, judge, judgeTimeoutMs: 20 });
+        const { ctx, asked } = context(["once"]);
+        expect((await policy.check(terminal, "git push --force", ctx)).allowed).toBe(true);
+        expect(asked).toHaveLength(1);
+      }
+    });
+
+    it("never consults the judge for hard-blocked commands", async () => {
+      const seen: ApprovalRequest[] = [];
+      const policy = createApprovalPolicy({ mode: "smart", home, judge: judgeWith("approve", seen) });
+      const { ctx } = context();
+      expect((await policy.check(terminal, "sudo rm -rf /etc", ctx)).allowed).toBe(false);
+      expect(seen).toHaveLength(0);
+    });
+  });
+});

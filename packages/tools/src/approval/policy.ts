@@ -1,0 +1,193 @@
+// The approval policy (T4). Order: hard block (no mode runs it) → mode off → remembered or
+// pre-allowed pattern keys → smart mode's auxiliary model → nobody to ask (non-interactive) →
+// the user, with a timeout that denies. Every failure denies; check() never throws.
+import type { ApprovalRequest, ToolContext } from "../define.js";
+import { detectCommand } from "./detect.js";
+import type {
+  ApprovalDecision,
+  ApprovalEvent,
+  ApprovalJudge,
+  ApprovalMode,
+  ApprovalPolicy,
+  JudgeVerdict,
+} from "./types.js";
+
+export interface ApprovalPolicyOptions {
+  mode: ApprovalMode;
+  /** Pattern keys approved "always" earlier (config.yaml `approvals.allow`). */
+  allowKeys?: readonly string[];
+  /** Smart mode's auxiliary model. Without one, smart mode asks the user like manual. */
+  judge?: ApprovalJudge;
+  /** Saves a pattern key answered "always" (the CLI writes it into config.yaml). */
+  persistAlways?: (patternKey: string) => void | Promise<void>;
+  /** How long the user has to answer before the command is denied. Default 60 s. */
+  timeoutMs?: number;
+  /** How long the auxiliary model has before the user is asked instead. Default 30 s. */
+  judgeTimeoutMs?: number;
+  /** What a run nobody can answer does with a command needing approval. Default "deny". */
+  nonInteractive?: "deny" | "allow";
+  /** The home folder `~` and `$HOME` expand to. Default the process's. */
+  home?: string;
+  /** Observer for hooks and logs; its errors are ignored. */
+  onEvent?: (event: ApprovalEvent) => void;
+}
+
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 60_000;
+
+const TIMEOUT = Symbol("timeout");
+type Timed<T> = T | typeof TIMEOUT;
+
+export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPolicy {
+  const allowed = new Set(options.allowKeys ?? []);
+  const session = new Set<string>();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const judgeTimeoutMs = options.judgeTimeoutMs ?? 30_000;
+  const emit = (event: ApprovalEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // An observer must not change the decision.
+    }
+  };
+  const deny = (reason: string): ApprovalDecision => ({ allowed: false, reason });
+  const allow: ApprovalDecision = { allowed: true };
+
+  async function decide(
+    tool: { name: string },
+    subject: string,
+    ctx: ToolContext,
+  ): Promise<ApprovalDecision> {
+    const detection = detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
+    if (detection.blocked) {
+      const { key, description } = detection.blocked;
+      emit({
+        type: "blocked",
+        request: { tool: tool.name, command: subject, reason: description, patternKey: key },
+      });
+      return deny(`blocked: ${description}. This command is never run, in any approval mode.`);
+    }
+    const pending = detection.matches.filter((m) => !allowed.has(m.key) && !session.has(m.key));
+    const request: ApprovalRequest = {
+      tool: tool.name,
+      command: subject,
+      reason: (pending.length ? pending : detection.matches).map((m) => m.description).join("; "),
+      patternKey: (pending[0] ?? detection.matches[0])?.key ?? "",
+      patternKeys: pending.map((m) => m.key),
+    };
+    if (detection.matches.length === 0) return allow;
+    if (options.mode === "off") {
+      emit({ type: "granted", request, by: "off" });
+      return allow;
+    }
+    if (pending.length === 0) {
+      emit({ type: "granted", request, by: "remembered" });
+      return allow;
+    }
+
+    if (options.mode === "smart" && options.judge) {
+      emit({ type: "requested", request, by: "judge" });
+      const verdict = await askJudge(options.judge, request, judgeTimeoutMs, ctx.signal);
+      if (verdict === "approve") {
+        emit({ type: "granted", request, by: "judge" });
+        return allow;
+      }
+      if (verdict === "deny") {
+        emit({ type: "denied", request, by: "judge" });
+        return deny(`denied by the approval model: ${request.reason}`);
+      }
+    }
+
+    if (ctx.interactive === false) {
+      if (options.nonInteractive === "allow") {
+        emit({ type: "granted", request, by: "non-interactive" });
+        return allow;
+      }
+      emit({ type: "denied", request, by: "non-interactive" });
+      return deny(`needs approval (${request.reason}) but nobody can approve in this non-interactive run`);
+    }
+
+    emit({ type: "requested", request, by: "user" });
+    const answer = await race(
+      Promise.resolve().then(() => ctx.approve(request)),
+      timeoutMs,
+      ctx.signal,
+    ).catch(() => "deny" as const);
+    if (answer === TIMEOUT) {
+      emit({ type: "denied", request, by: "timeout" });
+      return deny(`needs approval (${request.reason}); no answer within ${Math.round(timeoutMs / 1000)} s`);
+    }
+    if (answer === "once" || answer === "session" || answer === "always") {
+      if (answer !== "once") for (const m of pending) session.add(m.key);
+      if (answer === "always") await persist(pending.map((m) => m.key));
+      emit({ type: "granted", request, by: "user", answer });
+      return allow;
+    }
+    emit({ type: "denied", request, by: "user" });
+    return deny(`the user denied it (${request.reason})`);
+  }
+
+  async function persist(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      allowed.add(key);
+      try {
+        await options.persistAlways?.(key);
+      } catch {
+        // Still approved for this session; saving it is best effort.
+      }
+    }
+  }
+
+  return {
+    async check(tool, subject, ctx) {
+      try {
+        return await decide(tool, subject, ctx);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        return deny(`the approval check failed (${why})`);
+      }
+    },
+  };
+}
+
+async function askJudge(
+  judge: ApprovalJudge,
+  request: ApprovalRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<JudgeVerdict> {
+  try {
+    const verdict = await race(
+      Promise.resolve().then(() => judge(request)),
+      timeoutMs,
+      signal,
+    );
+    return verdict === "approve" || verdict === "deny" ? verdict : "escalate";
+  } catch {
+    return "escalate";
+  }
+}
+
+/** Resolves with the promise, TIMEOUT after `ms`, or rejects when `signal` aborts. */
+function race<T>(promise: Promise<T>, ms: number, signal: AbortSignal): Promise<Timed<T>> {
+  return new Promise<Timed<T>>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new Error("cancelled"));
+      return;
+    }
+    const onAbort = (): void => finish(() => reject(new Error("cancelled")));
+    const timer = setTimeout(() => finish(() => resolve(TIMEOUT)), ms);
+    let done = false;
+    function finish(action: () => void): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      action();
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => finish(() => resolve(v)),
+      (e: unknown) => finish(() => reject(e)),
+    );
+  });
+}

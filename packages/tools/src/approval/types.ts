@@ -1,0 +1,27 @@
+// The approval policy as the dispatcher sees it (T4).
+import type { ApprovalAnswer, ApprovalRequest, ToolContext } from "../define.js";
+
+export type ApprovalMode = "manual" | "smart" | "off";
+
+export type ApprovalDecision = { allowed: true } | { allowed: false; reason: string };
+
+export interface ApprovalPolicy {
+  /** Whether `subject` (e.g. a shell command) given to `tool` may run now. Never throws. */
+  check(tool: { name: string }, subject: string, ctx: ToolContext): Promise<ApprovalDecision>;
+}
+
+/** The auxiliary model's verdict in smart mode. */
+export type JudgeVerdict = "approve" | "deny" | "escalate";
+export type ApprovalJudge = (request: ApprovalRequest) => Promise<JudgeVerdict>;
+
+/** What happened, for hooks and logs (TOOL_APPROVAL_REQUESTED / GRANTED / DENIED). */
+export type ApprovalEvent =
+  | { type: "blocked"; request: ApprovalRequest }
+  | { type: "requested"; request: ApprovalRequest; by: "user" | "judge" }
+  | {
+      type: "granted";
+      request: ApprovalRequest;
+      by: "user" | "judge" | "remembered" | "off" | "non-interactive";
+      answer?: ApprovalAnswer;
+    }
+  | { type: "denied"; request: ApprovalRequest; by: "user" | "judge" | "timeout" | "non-interactive" };

@@ -1,0 +1,83 @@
+// The `read_file` tool: numbered lines with offset/limit paging; binary and huge files refused.
+import { readFile, stat } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool } from "../define.js";
+import { looksBinary } from "../fs/binary.js";
+import { resolvePath } from "../fs/paths.js";
+import { cutLine, numberLine, splitLines } from "../fs/text.js";
+import { getTaskCwd } from "../terminal/task-cwd.js";
+
+export const DEFAULT_READ_LIMIT = 2000;
+export const MAX_LINE_CHARS = 2000;
+/** Larger files are refused: reading them whole would stall the agent and flood the context. */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+/** One page stops early at this many characters, so a page never floods the context. */
+export const MAX_PAGE_CHARS = 100_000;
+
+const parameters = z.object({
+  path: z.string().min(1).describe("File path, absolute or relative to the working directory."),
+  offset: z.number().int().min(1).optional().describe("First line to read, 1-based (default 1)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Maximum number of lines (default ${DEFAULT_READ_LIMIT}).`),
+});
+
+function error(message: string) {
+  return { content: `Error: ${message}`, isError: true };
+}
+
+export default defineTool({
+  name: "read_file",
+  toolset: "file",
+  label: "Read",
+  effect: "read",
+  truncationHint: "use offset and limit to read the rest",
+  parallelSafe: true,
+  description:
+    "Read a text file as numbered lines (`LINE|text`), paged with offset/limit " +
+    `(default ${DEFAULT_READ_LIMIT} lines). Long lines are cut. Binary files are refused.`,
+  parameters,
+  async execute(args, ctx) {
+    const file = resolvePath(getTaskCwd(ctx.taskId, ctx.cwd), args.path);
+    const st = await stat(file).catch(() => undefined);
+    if (!st) return error(`file not found: ${file}`);
+    if (st.isDirectory()) return error(`${file} is a directory; use search_files to list files.`);
+    if (st.size > MAX_FILE_BYTES) {
+      return error(
+        `${file} is ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of read_file. ` +
+          "Use search_files to find the lines you need, or terminal (e.g. sed -n '100,200p').",
+      );
+    }
+    const buf = await readFile(file);
+    if (looksBinary(buf)) {
+      return error(`${file} looks like a binary file (it contains NUL bytes); read_file shows text only.`);
+    }
+    const lines = splitLines(buf.toString("utf8"));
+    if (lines.length === 0) return `(${file} is empty)`;
+    const offset = args.offset ?? 1;
+    if (offset > lines.length) {
+      return error(`offset ${offset} is past the end: ${file} has ${lines.length} lines.`);
+    }
+    const limit = args.limit ?? DEFAULT_READ_LIMIT;
+    const end = Math.min(lines.length, offset - 1 + limit);
+    const out: string[] = [];
+    let chars = 0;
+    let next = end + 1;
+    for (let n = offset; n <= end; n++) {
+      const line = numberLine(n, cutLine(lines[n - 1] as string, MAX_LINE_CHARS));
+      if (chars + line.length > MAX_PAGE_CHARS && out.length > 0) {
+        next = n;
+        break;
+      }
+      out.push(line);
+      chars += line.length + 1;
+    }
+    if (next <= lines.length) {
+      out.push(`[${lines.length - next + 1} more lines; continue with offset ${next}]`);
+    }
+    return out.join("\n");
+  },
+});

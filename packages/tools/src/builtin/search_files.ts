@@ -1,0 +1,140 @@
+// The `search_files` tool: regex search in file contents, or file-name search by glob. A plain
+// node walk (no ripgrep needed) that skips .git, node_modules and binary files.
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { defineTool } from "../define.js";
+import { looksBinary } from "../fs/binary.js";
+import { compileGlob } from "../fs/glob.js";
+import { resolvePath } from "../fs/paths.js";
+import { cutLine } from "../fs/text.js";
+import { walkFiles } from "../fs/walk.js";
+import { getTaskCwd } from "../terminal/task-cwd.js";
+
+export const DEFAULT_MAX_RESULTS = 100;
+export const MAX_RESULTS = 1000;
+/** Walks stop after this many files so a search of `/` still ends. */
+export const MAX_FILES_SCANNED = 50_000;
+/** Content search skips larger files. */
+export const MAX_SEARCH_FILE_BYTES = 10 * 1024 * 1024;
+export const MATCH_LINE_CHARS = 300;
+
+const parameters = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      "content mode: JavaScript regular expression; files mode: glob such as *.ts or src/**/*.test.ts.",
+    ),
+  mode: z
+    .enum(["content", "files"])
+    .optional()
+    .describe("content: search inside files (default); files: find files by name."),
+  path: z.string().optional().describe("Folder or file to search (default: the working directory)."),
+  glob: z.string().optional().describe("content mode: only search files matching this glob, e.g. *.py."),
+  ignore_case: z.boolean().optional().describe("Case-insensitive match."),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Maximum results (default ${DEFAULT_MAX_RESULTS}, max ${MAX_RESULTS}).`),
+});
+
+function error(message: string) {
+  return { content: `Error: ${message}`, isError: true };
+}
+
+export default defineTool({
+  name: "search_files",
+  toolset: "file",
+  label: "Search",
+  effect: "read",
+  parallelSafe: true,
+  description:
+    "Search file contents by regex (`path:line: text` results) or find files by glob name " +
+    "(mode: files). Skips .git, node_modules and binary files; results are capped.",
+  parameters,
+  async execute(args, ctx) {
+    const cwd = getTaskCwd(ctx.taskId, ctx.cwd);
+    const root = resolvePath(cwd, args.path ?? ".");
+    const rootStat = await stat(root).catch(() => undefined);
+    if (!rootStat) return error(`path not found: ${root}`);
+    const maxResults = Math.min(args.max_results ?? DEFAULT_MAX_RESULTS, MAX_RESULTS);
+    const show = (file: string) => {
+      const rel = path.relative(cwd, file);
+      return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
+    };
+    const files = rootStat.isDirectory()
+      ? walkFiles(root, { signal: ctx.signal, maxFiles: MAX_FILES_SCANNED })
+      : single(root);
+    const relToRoot = (file: string) =>
+      rootStat.isDirectory() ? path.relative(root, file) : path.basename(file);
+
+    const results: string[] = [];
+    let capped = false;
+    let scanned = 0;
+
+    if (args.mode === "files") {
+      const matches = compileGlob(args.pattern);
+      for await (const file of files) {
+        scanned++;
+        if (!matches(relToRoot(file))) continue;
+        if (results.length >= maxResults) {
+          capped = true;
+          break;
+        }
+        results.push(show(file));
+      }
+    } else {
+      let re: RegExp;
+      try {
+        re = new RegExp(args.pattern, args.ignore_case ? "i" : "");
+      } catch (err) {
+        return error(`invalid regular expression ${JSON.stringify(args.pattern)}: ${(err as Error).message}`);
+      }
+      const filter = args.glob ? compileGlob(args.glob) : undefined;
+      outer: for await (const file of files) {
+        scanned++;
+        if (filter && !filter(relToRoot(file))) continue;
+        const buf = await readSmallFile(file);
+        if (!buf || looksBinary(buf)) continue;
+        const lines = buf.toString("utf8").split("\n");
+        for (let i = 0; i < lines.length; i++) {
+          const line = (lines[i] as string).replace(/\r$/, "");
+          if (!re.test(line)) continue;
+          if (results.length >= maxResults) {
+            capped = true;
+            break outer;
+          }
+          results.push(`${show(file)}:${i + 1}: ${cutLine(line, MATCH_LINE_CHARS)}`);
+        }
+      }
+    }
+
+    const what = args.mode === "files" ? "files" : "matches";
+    if (results.length === 0) return `No ${what} found for ${JSON.stringify(args.pattern)} in ${root}.`;
+    if (capped) {
+      results.push(
+        `[results capped at ${maxResults} ${what}; narrow the pattern, path or glob, or raise max_results]`,
+      );
+    } else if (scanned >= MAX_FILES_SCANNED) {
+      results.push(`[stopped after scanning ${MAX_FILES_SCANNED} files; narrow the path]`);
+    }
+    return results.join("\n");
+  },
+});
+
+async function* single(file: string): AsyncGenerator<string> {
+  yield file;
+}
+
+async function readSmallFile(file: string): Promise<Buffer | undefined> {
+  try {
+    const st = await stat(file);
+    if (!st.isFile() || st.size > MAX_SEARCH_FILE_BYTES) return undefined;
+    return await readFile(file);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,105 @@
+// One tool call from the model → one result string (T3): exact-name lookup, argument
+// validation, the approval policy, the call itself (abort-aware), the size cap. Errors are sealed
+// twice: the tool's own throw becomes a JSON error, and so does anything escaping this file's own
+// logic. It never throws.
+
+import type { ApprovalPolicy } from "../approval/types.js";
+import type { ToolContext, ToolDefinition, ToolResultValue } from "../define.js";
+import type { ToolRegistry } from "../registry/registry.js";
+import { capResult, DEFAULT_MAX_RESULT_CHARS } from "./cap.js";
+import { errorResult, messageOf, type ToolCallResult } from "./errors.js";
+import { parseArguments } from "./validate.js";
+
+export type { ToolCallResult } from "./errors.js";
+
+export interface ToolCallInput {
+  name: string;
+  argumentsJson: string;
+}
+
+export interface DispatchOptions {
+  /** Results longer than this are cut (default 50,000 characters). */
+  maxResultChars?: number;
+  /** Where oversize results are saved (default `<tmp>/iris-tool-results`). */
+  spillDir?: string;
+}
+
+export async function dispatchToolCall(
+  registry: ToolRegistry,
+  call: ToolCallInput,
+  ctx: ToolContext,
+  policy: ApprovalPolicy,
+  options: DispatchOptions = {},
+): Promise<ToolCallResult> {
+  try {
+    return await dispatch(registry, call, ctx, policy, options);
+  } catch (e) {
+    return errorResult(`tool dispatch failed: ${messageOf(e)}`, { tool: call?.name });
+  }
+}
+
+async function dispatch(
+  registry: ToolRegistry,
+  call: ToolCallInput,
+  ctx: ToolContext,
+  policy: ApprovalPolicy,
+  options: DispatchOptions,
+): Promise<ToolCallResult> {
+  const tool = registry.get(call.name);
+  if (!tool) return errorResult(`unknown tool '${call.name}'; call only the tools you were given`);
+
+  const parsed = parseArguments(tool.parameters, call.argumentsJson);
+  if (!parsed.ok) return errorResult(parsed.message, { tool: tool.name });
+
+  if (ctx.signal.aborted) return errorResult("cancelled before it ran", { tool: tool.name });
+
+  const subject = approvalSubjectOf(tool, parsed.args);
+  if (subject !== undefined) {
+    const cwd = tool.approvalCwd?.(ctx);
+    const decision = await policy.check(tool, subject, cwd ? { ...ctx, cwd } : ctx);
+    if (!decision.allowed) {
+      return errorResult(`not run: ${decision.reason}`, { tool: tool.name, denied: true });
+    }
+  }
+
+  const outcome = await runTool(tool, parsed.args, ctx);
+  const content = await capResult(outcome.content, {
+    maxChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    spillDir: options.spillDir,
+    toolName: tool.name,
+    truncationHint: tool.truncationHint,
+  });
+  return { content, isError: outcome.isError };
+}
+
+function approvalSubjectOf(tool: ToolDefinition, args: unknown): string | undefined {
+  if (!tool.approvalSubject) return undefined;
+  const subject = tool.approvalSubject(args);
+  return typeof subject === "string" && subject.trim() !== "" ? subject : undefined;
+}
+
+/** Handler-level sealing, and the race with the abort signal for tools that ignore it. */
+async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<ToolCallResult> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<ToolCallResult>((resolve) => {
+    onAbort = () => resolve(errorResult("cancelled while running", { tool: tool.name }));
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const running = Promise.resolve()
+      .then(() => tool.execute(args, ctx))
+      .then(normalise, (e: unknown) => errorResult(messageOf(e), { tool: tool.name }));
+    return await Promise.race([running, aborted]);
+  } finally {
+    if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function normalise(value: ToolResultValue): ToolCallResult {
+  if (typeof value === "string") return { content: value, isError: false };
+  if (value && typeof value === "object" && typeof value.content === "string") {
+    return { content: value.content, isError: value.isError === true };
+  }
+  // A tool returned something off-contract: show it rather than fail.
+  return { content: JSON.stringify(value) ?? String(value), isError: false };
+}
