@@ -12,7 +12,13 @@ const asst = (parts: AssistantMessage["parts"]): AssistantMessage => ({
   stopReason: parts.some((p) => p.type === "toolCall") ? "tool_calls" : "end",
 });
 const call = (id: string) => ({ type: "toolCall" as const, callId: id, name: "t", argumentsJson: "{}" });
-const result = (id: string): Message => ({ role: "tool", callId: id, toolName: "t", content: "ok", isError: false });
+const result = (id: string): Message => ({
+  role: "tool",
+  callId: id,
+  toolName: "t",
+  content: "ok",
+  isError: false,
+});
 
 describe("sanitizeHistory", () => {
   it("keeps a well-formed history unchanged", () => {

@@ -89,7 +89,8 @@ function pushUser(out: Message[], m: UserMessage): void {
 }
 
 function toParts(m: UserMessage): UserPart[] {
-  const parts: UserPart[] = typeof m.content === "string" ? [{ type: "text", text: m.content }] : [...m.content];
+  const parts: UserPart[] =
+    typeof m.content === "string" ? [{ type: "text", text: m.content }] : [...m.content];
   if (m.name) {
     const first = parts[0];
     if (first?.type === "text") parts[0] = { type: "text", text: `${m.name}: ${first.text}` };
