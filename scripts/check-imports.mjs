@@ -54,11 +54,13 @@ for (const pkg of Object.keys(allowed)) {
           errors.push(`${relative(root, file)}: package '${pkg}' must not import '${spec}'`);
         continue;
       }
+      // Type-only imports vanish at run time; they cannot form a load-order cycle.
+      const typeOnly = /^\s*(?:import|export)\s+type\s/.test(m[0]);
       if (spec.startsWith(".")) {
         const target = resolve(dirname(file), spec).replace(/\.js$/, ".ts");
         if (!target.startsWith(srcDir))
           errors.push(`${relative(root, file)}: reaches outside its package (${spec})`);
-        if (!isTest && !m[2]) edges.push(target);
+        if (!isTest && !m[2] && !typeOnly) edges.push(target);
       }
     }
     if (!isTest) fileGraph.set(file, edges);

@@ -1,1 +1,16 @@
-export {};
+export * from "./agent.js";
+export * from "./agent-tools/intercept.js";
+export * from "./agent-tools/memory-files.js";
+export * from "./agent-tools/todo-list.js";
+export * from "./context/index.js";
+export * from "./events.js";
+export * from "./model/index.js";
+export * from "./model/llm-client.js";
+export * from "./ports.js";
+export * from "./prompt/index.js";
+export * from "./session/store-conversation.js";
+export * from "./tools/registry-toolbox.js";
+export * from "./turn/convergence.js";
+export * from "./turn/guards.js";
+export * from "./turn/shaper.js";
+export * from "./turn/types.js";

@@ -5,5 +5,6 @@ export * from "./log/index.js";
 export * from "./providers/index.js";
 export * from "./runtime.js";
 export * from "./shaping/sanitize.js";
+export * from "./shaping/shape.js";
 export * from "./types.js";
 export * from "./wire/stream.js";

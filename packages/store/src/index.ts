@@ -1,1 +1,12 @@
-export {};
+export type { CompactionExpansion } from "./compaction.js";
+export type { Database } from "./driver.js";
+export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
+export { StoreError, type StoreErrorCode } from "./errors.js";
+export { migrate, schemaVersion } from "./migrate.js";
+export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
+export type { NodeInput } from "./nodes.js";
+export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
+export type { SearchHit, SearchOptions } from "./search.js";
+export type { CreateSessionInput, ListSessionsOptions } from "./sessions.js";
+export { type OpenStoreOptions, openStore, Store } from "./store.js";
+export type { UsageInput, UsageRow } from "./usage.js";

@@ -1,2 +1,100 @@
 #!/usr/bin/env node
-process.stdout.write("iris\n");
+import type { ApiMode } from "@iris/llm";
+// `iris`: the command-line front end (SPEC E1, K5). Parses arguments, then loads only what the
+// chosen command needs.
+import { Command, InvalidArgumentError, Option } from "commander";
+
+export interface GlobalFlags {
+  print?: string;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiMode?: ApiMode;
+  profile?: string;
+  yolo?: boolean;
+  maxRounds?: number;
+  resume?: string;
+  continue?: boolean;
+}
+
+function intArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number ≥ 0");
+  return n;
+}
+
+export function buildProgram(): Command {
+  const program = new Command("iris")
+    .description("An LLM agent harness: chat, tools, sessions, all in one home folder.")
+    .option("-p, --print <text>", "one-shot: run TEXT as a turn and print only the answer")
+    .option("--provider <id>", "provider id (openai, anthropic, openrouter, ollama, …)")
+    .option("--model <name>", "model name as the provider spells it")
+    .option("--base-url <url>", "endpoint of an OpenAI-compatible or other server")
+    .addOption(
+      new Option("--api-mode <mode>", "wire format").choices([
+        "chat_completions",
+        "responses",
+        "anthropic_messages",
+      ]),
+    )
+    .option("--profile <name>", "use ~/.iris/profiles/NAME")
+    .option("--yolo", "approvals off for this run (hard-blocked commands stay blocked)")
+    .option("--max-rounds <n>", "model calls per turn (0 = unlimited)", intArg)
+    .option("-r, --resume <id>", "continue a stored session")
+    .option("-c, --continue", "continue the most recent CLI session")
+    .showHelpAfterError()
+    .exitOverride()
+    .action(async (flags: GlobalFlags) => {
+      if (flags.print !== undefined) {
+        const { runOneShot } = await import("./oneshot.js");
+        process.exitCode = await runOneShot(flags.print, flags);
+      } else {
+        const { runInteractive } = await import("./interactive.js");
+        process.exitCode = await runInteractive(flags);
+      }
+    });
+
+  const sessions = program.command("sessions").description("list, show and search stored sessions");
+  sessions
+    .command("list")
+    .option("-n, --limit <n>", "how many", intArg, 20)
+    .action(async (o: { limit: number }) => {
+      const { sessionsList } = await import("./commands/sessions.js");
+      process.exitCode = sessionsList(program.opts(), o.limit);
+    });
+  sessions.command("show <id>").action(async (id: string) => {
+    const { sessionsShow } = await import("./commands/sessions.js");
+    process.exitCode = sessionsShow(program.opts(), id);
+  });
+  sessions
+    .command("search <query...>")
+    .option("-n, --limit <n>", "how many", intArg, 20)
+    .action(async (query: string[], o: { limit: number }) => {
+      const { sessionsSearch } = await import("./commands/sessions.js");
+      process.exitCode = sessionsSearch(program.opts(), query.join(" "), o.limit);
+    });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  for (const c of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)])
+    c.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    const code = (err as { code?: string; exitCode?: number }).code;
+    if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help") {
+      process.exitCode = 0;
+      return;
+    }
+    if (code?.startsWith("commander.")) {
+      process.exitCode = 2; // usage error (SPEC K5); commander already printed why
+      return;
+    }
+    process.stderr.write(`iris: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv);

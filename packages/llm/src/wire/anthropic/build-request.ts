@@ -2,6 +2,7 @@
 import type { Runtime } from "../../runtime.js";
 import type { LlmRequest } from "../../types.js";
 import type { BuiltRequest } from "../adapter.js";
+import { historyLast } from "../body.js";
 import { applyCacheBreakpoints } from "./cache.js";
 import { type Block, convertMessages } from "./convert-messages.js";
 import { prepareToolChoice, prepareTools } from "./prepare-tools.js";
@@ -41,5 +42,9 @@ export function buildAnthropicRequest(runtime: Runtime, request: LlmRequest): Bu
     ...(budget !== undefined ? { thinking: { type: "enabled", budget_tokens: budget } } : {}),
     stream: request.stream !== false,
   };
-  return { path: "/messages", body, headers: { "anthropic-version": ANTHROPIC_VERSION } };
+  return {
+    path: "/messages",
+    body: historyLast(body, "messages"),
+    headers: { "anthropic-version": ANTHROPIC_VERSION },
+  };
 }

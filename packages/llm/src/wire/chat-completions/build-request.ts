@@ -2,6 +2,7 @@
 import type { Runtime } from "../../runtime.js";
 import type { LlmRequest } from "../../types.js";
 import type { BuiltRequest } from "../adapter.js";
+import { historyLast } from "../body.js";
 import { convertMessages } from "./convert-messages.js";
 import { prepareTools } from "./prepare-tools.js";
 
@@ -23,5 +24,5 @@ export function buildChatRequest(runtime: Runtime, request: LlmRequest): BuiltRe
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.reasoning?.effort) body.reasoning_effort = request.reasoning.effort;
-  return { path: CHAT_COMPLETIONS_PATH, body, headers: {} };
+  return { path: CHAT_COMPLETIONS_PATH, body: historyLast(body, "messages"), headers: {} };
 }

@@ -2,6 +2,7 @@
 import type { Runtime } from "../../runtime.js";
 import type { LlmRequest } from "../../types.js";
 import type { BuiltRequest } from "../adapter.js";
+import { historyLast } from "../body.js";
 import { convertInput } from "./convert-input.js";
 import { prepareTools } from "./prepare-tools.js";
 
@@ -24,5 +25,5 @@ export function buildResponsesRequest(runtime: Runtime, request: LlmRequest): Bu
     store: false,
     stream: request.stream !== false,
   };
-  return { path: "/responses", body, headers: {} };
+  return { path: "/responses", body: historyLast(body, "input"), headers: {} };
 }

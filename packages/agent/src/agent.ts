@@ -1,0 +1,84 @@
+// The Agent: made per message from a resolved route, a session and the frozen prompt (cheap to
+// build; everything expensive lives in what it is given). `run` returns exactly one termination.
+import { type Message, sanitizeHistory, type UserMessage } from "@iris/llm";
+import { AgentEvents } from "./events.js";
+import type { ConversationLog, FrontEnd, ModelClient, ToolBox } from "./ports.js";
+import { ConvergenceDetector } from "./turn/convergence.js";
+import type { TurnEnv } from "./turn/env.js";
+import { type BudgetConfig, RoundGuards } from "./turn/guards.js";
+import { runTurn } from "./turn/loop.js";
+import type { TurnResult, TurnState } from "./turn/types.js";
+
+export interface AgentOptions {
+  log: ConversationLog;
+  model: ModelClient;
+  tools: ToolBox;
+  systemPrompt: string;
+  cwd: string;
+  budgets?: Partial<BudgetConfig>;
+  frontEnd?: FrontEnd;
+  events?: AgentEvents;
+  maxOutputTokens?: number;
+  /** Send-time shaping; defaults to the sanitation pass alone. */
+  shape?: (messages: readonly Message[]) => Message[];
+  beforeModelCall?: TurnEnv["beforeModelCall"];
+  now?: () => number;
+}
+
+let taskCounter = 0;
+
+export class Agent {
+  readonly events: AgentEvents;
+  private current: TurnState | undefined;
+
+  constructor(private readonly opts: AgentOptions) {
+    this.events = opts.events ?? new AgentEvents();
+  }
+
+  async run(input: string | UserMessage, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+    const message: UserMessage = typeof input === "string" ? { role: "user", content: input } : input;
+    const now = this.opts.now ?? Date.now;
+    const events = this.events;
+    const env: TurnEnv = {
+      log: this.opts.log,
+      model: this.opts.model,
+      tools: this.opts.tools,
+      events,
+      guards: new RoundGuards(
+        { maxRounds: 90, sessionCostUsd: this.opts.log.sessionCostUsd(), ...this.opts.budgets },
+        events,
+        this.opts.log.sessionId,
+      ),
+      convergence: new ConvergenceDetector(),
+      frontEnd: this.opts.frontEnd ?? {},
+      systemPrompt: this.opts.systemPrompt,
+      cwd: this.opts.cwd,
+      ...(this.opts.maxOutputTokens ? { maxOutputTokens: this.opts.maxOutputTokens } : {}),
+      shape:
+        this.opts.shape ??
+        ((messages) => {
+          const { messages: out, removed } = sanitizeHistory(messages);
+          for (const r of removed)
+            events.emit("status", { level: "warn", message: `history repair before sending: ${r}` });
+          return out;
+        }),
+      ...(this.opts.beforeModelCall ? { beforeModelCall: this.opts.beforeModelCall } : {}),
+      now,
+      newTaskId: () => `task_${now().toString(36)}_${(++taskCounter).toString(36)}`,
+    };
+    try {
+      return await runTurn(env, message, opts.signal ?? new AbortController().signal, (s) => {
+        this.current = s;
+      });
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  /** A user message that arrived mid-turn; it is sent after the current round's results (L9). */
+  inject(message: UserMessage): boolean {
+    if (!this.current || this.current.termination) return false;
+    this.current.pendingUser.push(message);
+    return true;
+  }
+}

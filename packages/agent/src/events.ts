@@ -1,0 +1,68 @@
+// Callbacks (what front ends show) and lifecycle hooks (what plugins observe), one typed emitter
+// (SPEC E5). Listeners never break the turn: a throwing listener is reported and ignored.
+import type { AssistantMessage, LlmError, ToolCallPart } from "@iris/llm";
+import type { TerminationReason } from "./turn/types.js";
+
+export interface AgentEventMap {
+  // callbacks
+  thinking: { active: boolean };
+  stream_delta: { text: string };
+  reasoning: { text: string };
+  tool_gen: { call: ToolCallPart };
+  tool_progress: { phase: "before" | "after" | "progress"; callId: string; name: string; message?: string; isError?: boolean; preview?: string };
+  step: { stepId: number; round: number };
+  status: { level: "info" | "warn" | "error"; message: string };
+  /** Discard the partial text/tool calls streamed so far for this step: that attempt failed and is retried. */
+  stream_reset: { stepId: number; reason: string };
+  // lifecycle hooks
+  TURN_COMPLETED: { taskId: string; reason: TerminationReason; rounds: number };
+  LLM_CALL_STARTED: { stepId: number; provider: string; model: string };
+  LLM_CALL_ENDED: { stepId: number; message: AssistantMessage; latencyMs: number };
+  LLM_CALL_FAILED: { stepId: number; error: LlmError };
+  LLM_CALL_RETRIED: { stepId: number; attempt: number; delayMs: number; error: LlmError };
+  FALLBACK_ACTIVATED: { from: string; to: string; reason: string };
+  /** A fallback entry that could not be used (credentials unreadable, same route, cooling down). */
+  FALLBACK_SKIPPED: { route: string; reason: string };
+  /** A call starts on an earlier (preferred) route again after its cooldown ended. */
+  ROUTE_RESTORED: { from: string; to: string };
+  TOOL_EXEC_STARTED: { callId: string; name: string };
+  TOOL_EXEC_ENDED: { callId: string; name: string; isError: boolean; durationMs: number };
+  TOOL_EXEC_FAILED: { callId: string; name: string; error: string };
+  TOOL_APPROVAL_REQUESTED: { tool: string; command: string; reason: string };
+  TOOL_APPROVAL_GRANTED: { tool: string; command: string; scope: string };
+  TOOL_APPROVAL_DENIED: { tool: string; command: string; reason: string };
+  CONTEXT_CRITICAL: { promptTokens: number; limit: number };
+  CONTEXT_OVERFLOW_ACTION: { action: string; detail: string };
+  HANDOFF_TRIGGERED: { sessionId?: string; remainingMs: number };
+  COST_WARNING: { spentUsd: number; budgetUsd: number };
+}
+
+export type AgentEventName = keyof AgentEventMap;
+type Listener<K extends AgentEventName> = (payload: AgentEventMap[K]) => void;
+
+export class AgentEvents {
+  private readonly listeners = new Map<AgentEventName, Set<(p: never) => void>>();
+
+  on<K extends AgentEventName>(name: K, fn: Listener<K>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(name, set);
+    }
+    set.add(fn as (p: never) => void);
+    return () => set.delete(fn as (p: never) => void);
+  }
+
+  emit<K extends AgentEventName>(name: K, payload: AgentEventMap[K]): void {
+    const set = this.listeners.get(name);
+    if (!set) return;
+    for (const fn of set) {
+      try {
+        (fn as Listener<K>)(payload);
+      } catch (err) {
+        if (name !== "status")
+          this.emit("status", { level: "warn", message: `listener for ${name} failed: ${String(err)}` });
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+// The session's conversation over the store: the active path loaded once, each append one
+// durable node (O(1) in history length), usage rows beside it.
+import type { Message } from "@iris/llm";
+import type { NodeRow, Store } from "@iris/store";
+import type { ConversationLog, UsageRow } from "../ports.js";
+
+export class StoreConversation implements ConversationLog {
+  private readonly messages: Message[];
+
+  constructor(
+    private readonly store: Store,
+    readonly sessionId: string,
+  ) {
+    this.messages = messagesOfPath(store.activePath(sessionId));
+  }
+
+  history(): Message[] {
+    return [...this.messages];
+  }
+
+  append(message: Message): string {
+    const row = this.store.appendNode(this.sessionId, { kind: "message", message });
+    this.messages.push(message);
+    return row.id;
+  }
+
+  recordUsage(row: UsageRow): void {
+    this.store.recordUsage({ sessionId: this.sessionId, ...row });
+  }
+
+  sessionCostUsd(): number {
+    return this.store.getSession(this.sessionId).costUsd;
+  }
+}
+
+/**
+ * Stored nodes → the canonical messages the model sees. A compaction node stands for the
+ * conversation it summarised and is read as a user message holding the summary.
+ */
+export function messagesOfPath(path: readonly NodeRow[]): Message[] {
+  const out: Message[] = [];
+  for (const node of path) {
+    if (node.kind === "message" && node.message) out.push(node.message);
+    // A compaction stored with its message (role chosen from its neighbours) is read as stored.
+    else if (node.kind === "compaction" && node.message) out.push(node.message);
+    else if (node.kind === "compaction" && node.text)
+      out.push({ role: "user", content: `[Summary of the earlier conversation]\n${node.text}` });
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+// The ToolBox port over @iris/tools: the menu chosen for this platform, the dispatcher, the
+// approval policy, and the front end's approve/clarify wired into each call's context.
+import type { ToolCallPart, ToolSpec } from "@iris/llm";
+import {
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  type DispatchOptions,
+  dispatchToolCall,
+  type Menu,
+  type ToolContext,
+  type ToolRegistry,
+} from "@iris/tools";
+import type { AgentEvents } from "../events.js";
+import type { FrontEnd, ToolBox, ToolRunContext, ToolTraits } from "../ports.js";
+
+export interface RegistryToolBoxOptions {
+  registry: ToolRegistry;
+  menu: Menu;
+  policy: ApprovalPolicy;
+  frontEnd: FrontEnd;
+  events: AgentEvents;
+  dispatch?: DispatchOptions;
+}
+
+export class RegistryToolBox implements ToolBox {
+  private readonly traitsByName = new Map<string, ToolTraits>();
+
+  constructor(private readonly opts: RegistryToolBoxOptions) {
+    for (const t of opts.menu.tools)
+      this.traitsByName.set(t.name, {
+        effect: t.effect,
+        parallelSafe: t.parallelSafe === true,
+        interactive: t.interactive === true,
+      });
+  }
+
+  specs(): ToolSpec[] {
+    return this.opts.menu.specs;
+  }
+
+  traits(name: string): ToolTraits | undefined {
+    return this.traitsByName.get(name);
+  }
+
+  async run(call: ToolCallPart, ctx: ToolRunContext): Promise<{ content: string; isError: boolean }> {
+    // Only offered tools run: a name the model invents is unknown even if the registry has it.
+    if (!this.traitsByName.has(call.name))
+      return {
+        content: JSON.stringify({ error: `unknown tool '${call.name}'; call only the tools you were given` }),
+        isError: true,
+      };
+    const { frontEnd, events } = this.opts;
+    const toolCtx: ToolContext = {
+      signal: ctx.signal,
+      taskId: ctx.taskId,
+      sessionId: ctx.sessionId,
+      cwd: ctx.cwd,
+      progress: (p) => ctx.progress(p.message),
+      interactive: frontEnd.approve !== undefined,
+      approve: async (request: ApprovalRequest) => {
+        events.emit("TOOL_APPROVAL_REQUESTED", {
+          tool: request.tool,
+          command: request.command,
+          reason: request.reason,
+        });
+        const answer = frontEnd.approve ? await frontEnd.approve(request) : "deny";
+        if (answer === "deny")
+          events.emit("TOOL_APPROVAL_DENIED", {
+            tool: request.tool,
+            command: request.command,
+            reason: request.reason,
+          });
+        else
+          events.emit("TOOL_APPROVAL_GRANTED", {
+            tool: request.tool,
+            command: request.command,
+            scope: answer,
+          });
+        return answer;
+      },
+      ...(frontEnd.clarify ? { clarify: frontEnd.clarify } : {}),
+    };
+    return dispatchToolCall(
+      this.opts.registry,
+      { name: call.name, argumentsJson: call.argumentsJson },
+      toolCtx,
+      this.opts.policy,
+      this.opts.dispatch,
+    );
+  }
+}

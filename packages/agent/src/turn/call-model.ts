@@ -1,0 +1,84 @@
+// Step 8: the interruptible model call. Stream events go to the front end as callbacks; only the
+// final message is returned — partial output never becomes history (SPEC L7).
+import type { AssistantMessage, LlmError, LlmRequest, StreamEvent } from "@iris/llm";
+import type { AgentEvents } from "../events.js";
+import type { TurnEnv } from "./env.js";
+import type { StepSnapshot, TerminationReason, TurnState } from "./types.js";
+
+export async function callModel(
+  env: TurnEnv,
+  state: TurnState,
+  snap: StepSnapshot,
+  request: Omit<LlmRequest, "model">,
+): Promise<AssistantMessage | undefined> {
+  env.events.emit("step", { stepId: snap.stepId, round: snap.round });
+  env.events.emit("LLM_CALL_STARTED", {
+    stepId: snap.stepId,
+    provider: snap.route.provider,
+    model: snap.route.model,
+  });
+  env.events.emit("thinking", { active: true });
+  let thinking = true;
+  const onEvent = (e: StreamEvent) => {
+    if (thinking && e.type !== "start") {
+      thinking = false;
+      env.events.emit("thinking", { active: false });
+    }
+    forward(env.events, e);
+  };
+  const res = await env.model.call(request, { signal: snap.signal, onEvent, stepId: snap.stepId });
+  if (thinking) env.events.emit("thinking", { active: false });
+  const route = env.model.route();
+  if (!res.ok) {
+    env.events.emit("LLM_CALL_FAILED", { stepId: snap.stepId, error: res.error });
+    if (snap.signal.aborted || res.error.kind === "aborted") {
+      state.termination = { reason: "user_cancelled", text: "Interrupted." };
+    } else {
+      state.termination = {
+        reason: reasonFor(res.error),
+        text: describeFailure(res.error, route),
+        error: res.error,
+      };
+    }
+    return undefined;
+  }
+  const u = res.message.usage;
+  state.usage = {
+    inputTokens: state.usage.inputTokens + u.inputTokens,
+    outputTokens: state.usage.outputTokens + u.outputTokens,
+    cacheReadTokens: state.usage.cacheReadTokens + u.cacheReadTokens,
+    cacheWriteTokens: state.usage.cacheWriteTokens + u.cacheWriteTokens,
+    reasoningTokens: state.usage.reasoningTokens + u.reasoningTokens,
+  };
+  state.costUsd += res.costUsd;
+  env.log.recordUsage({
+    taskId: state.taskId,
+    provider: res.message.origin.provider,
+    model: res.message.origin.model,
+    usage: u,
+    costUsd: res.costUsd,
+    latencyMs: res.latencyMs,
+    status: "ok",
+  });
+  env.events.emit("LLM_CALL_ENDED", { stepId: snap.stepId, message: res.message, latencyMs: res.latencyMs });
+  return res.message;
+}
+
+function forward(events: AgentEvents, e: StreamEvent): void {
+  if (e.type === "text_delta") events.emit("stream_delta", { text: e.delta });
+  else if (e.type === "reasoning_delta") events.emit("reasoning", { text: e.delta });
+  else if (e.type === "toolcall_end") events.emit("tool_gen", { call: e.call });
+}
+
+function reasonFor(error: LlmError): TerminationReason {
+  if (error.kind === "billing") return "billing_error";
+  if (error.kind === "context_overflow") return "context_exhausted";
+  return "llm_error";
+}
+
+/** An honest one-paragraph account, always naming the (provider, model) pair (SPEC P7). */
+function describeFailure(error: LlmError, route: { provider: string; model: string }): string {
+  const where = `${route.provider}/${route.model}`;
+  const status = error.status ? ` (HTTP ${error.status})` : "";
+  return `The model call to ${where} failed${status}: ${error.message}`;
+}

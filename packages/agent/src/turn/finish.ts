@@ -1,0 +1,18 @@
+// The end of a turn: one termination reason, one result, one TURN_COMPLETED hook.
+import type { TurnEnv } from "./env.js";
+import type { TurnResult, TurnState } from "./types.js";
+
+export function finishTurn(env: TurnEnv, state: TurnState): TurnResult {
+  const t = state.termination ?? { reason: "llm_error" as const, text: "The turn ended without a reason." };
+  env.events.emit("TURN_COMPLETED", { taskId: state.taskId, reason: t.reason, rounds: state.rounds });
+  return {
+    taskId: state.taskId,
+    reason: t.reason,
+    text: t.text,
+    ...(state.lastMessage && t.reason === "natural" ? { message: state.lastMessage } : {}),
+    rounds: state.rounds,
+    usage: state.usage,
+    costUsd: state.costUsd,
+    ...(t.error ? { error: t.error } : {}),
+  };
+}

@@ -1,0 +1,112 @@
+// Runs one reply's tool calls (SPEC L8, H3): in parallel when every call is parallel-safe and none
+// is interactive, otherwise in order. Results are checkpointed in call order; a call that will
+// not run gets its "not executed" result persisted at once.
+import type { ToolCallPart, ToolResultMessage } from "@iris/llm";
+import type { TurnEnv } from "./env.js";
+import type { StepSnapshot, TurnState } from "./types.js";
+
+export interface ToolOutcome {
+  name: string;
+  argumentsJson: string;
+  isError: boolean;
+}
+
+export async function runTools(
+  env: TurnEnv,
+  state: TurnState,
+  snap: StepSnapshot,
+  calls: ToolCallPart[],
+  assistantNodeId: string,
+): Promise<ToolOutcome[]> {
+  const parallel =
+    calls.length > 1 &&
+    calls.every((c) => {
+      const t = env.tools.traits(c.name);
+      return t !== undefined && t.parallelSafe && !t.interactive;
+    });
+  const outcomes: ToolOutcome[] = [];
+  const persist = (call: ToolCallPart, result: ToolResultMessage) => {
+    env.log.append(result);
+    state.messages.push(result);
+    outcomes.push({ name: call.name, argumentsJson: call.argumentsJson, isError: result.isError });
+  };
+
+  if (parallel) {
+    const running = calls.map((c) => runOne(env, state, snap, c, assistantNodeId));
+    // Persist in call order, each as soon as it and every earlier one are done.
+    for (let i = 0; i < calls.length; i++) persist(calls[i]!, await running[i]!);
+  } else {
+    for (const call of calls) {
+      if (snap.signal.aborted) persist(call, notExecuted(call, "the user interrupted the turn"));
+      else persist(call, await runOne(env, state, snap, call, assistantNodeId));
+    }
+  }
+  if (snap.signal.aborted) state.termination = { reason: "user_cancelled", text: "Interrupted." };
+  return outcomes;
+}
+
+async function runOne(
+  env: TurnEnv,
+  state: TurnState,
+  snap: StepSnapshot,
+  call: ToolCallPart,
+  assistantNodeId: string,
+): Promise<ToolResultMessage> {
+  if (snap.signal.aborted) return notExecuted(call, "the user interrupted the turn");
+  const started = env.now();
+  env.events.emit("TOOL_EXEC_STARTED", { callId: call.callId, name: call.name });
+  env.events.emit("tool_progress", {
+    phase: "before",
+    callId: call.callId,
+    name: call.name,
+    preview: preview(call),
+  });
+  let content: string;
+  let isError: boolean;
+  try {
+    ({ content, isError } = await env.tools.run(call, {
+      signal: snap.signal,
+      taskId: state.taskId,
+      sessionId: env.log.sessionId,
+      cwd: env.cwd,
+      assistantNodeId,
+      stepId: snap.stepId,
+      progress: (message) =>
+        env.events.emit("tool_progress", {
+          phase: "progress",
+          callId: call.callId,
+          name: call.name,
+          message,
+        }),
+    }));
+  } catch (err) {
+    // The toolbox seals errors itself; this is the last line of defence (T3).
+    content = JSON.stringify({ error: `tool ${call.name} failed: ${String(err)}` });
+    isError = true;
+    env.events.emit("TOOL_EXEC_FAILED", { callId: call.callId, name: call.name, error: String(err) });
+  }
+  env.events.emit("TOOL_EXEC_ENDED", {
+    callId: call.callId,
+    name: call.name,
+    isError,
+    durationMs: env.now() - started,
+  });
+  env.events.emit("tool_progress", { phase: "after", callId: call.callId, name: call.name, isError });
+  return { role: "tool", callId: call.callId, toolName: call.name, content, isError };
+}
+
+export function notExecuted(call: ToolCallPart, why: string): ToolResultMessage {
+  return {
+    role: "tool",
+    callId: call.callId,
+    toolName: call.name,
+    content: JSON.stringify({ error: `not executed: ${why}` }),
+    isError: true,
+    notExecuted: why,
+  };
+}
+
+function preview(call: ToolCallPart): string {
+  const s = call.argumentsJson.replace(/\s+/g, " ");
+  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+}

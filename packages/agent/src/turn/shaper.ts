@@ -1,0 +1,37 @@
+// Send-time shaping for whatever route the next call goes to (SPEC H4–H6): the route may change
+// mid-turn on fallback, so the target is read at call time, never fixed when the Agent is made.
+import { type ApiMode, getLogger, type Message, shapeForTarget } from "@iris/llm";
+import type { ModelClient } from "../ports.js";
+
+export interface RouteTraits {
+  contextWindow: number;
+  vision: boolean;
+}
+
+export function makeShaper(
+  model: ModelClient,
+  traitsOf: (provider: string, model: string) => RouteTraits,
+  system: string,
+): (messages: readonly Message[]) => Message[] {
+  return (messages) => {
+    const route = model.route();
+    const traits = traitsOf(route.provider, route.model);
+    const result = shapeForTarget(
+      messages,
+      {
+        provider: route.provider,
+        apiMode: route.apiMode as ApiMode,
+        model: route.model,
+        contextWindow: traits.contextWindow,
+        vision: traits.vision,
+      },
+      { system },
+    );
+    const log = getLogger({ component: "shaping" });
+    // A removal means some path forgot to persist a result (H3/H6): worth a warning every time.
+    for (const r of result.removed)
+      log.warn("history repaired before sending", { detail: r, route: `${route.provider}/${route.model}` });
+    for (const n of result.notes) log.debug("shaping note", { detail: n });
+    return result.messages;
+  };
+}

@@ -1,0 +1,226 @@
+// One profile's running session for a front end: the route, the store, the tool menu, the frozen
+// prompt, and a fresh Agent per message (SPEC S2: the prompt is built once per session and reused
+// byte for byte by every Agent and on resume).
+import {
+  Agent,
+  AgentEvents,
+  buildSystemPrompt,
+  type FrontEnd,
+  gatherPromptInputs,
+  LlmModelClient,
+  MemoryFiles,
+  makeShaper,
+  parseFallbackProviders,
+  RegistryToolBox,
+  ResilientModelClient,
+  resolverFromConfig,
+  StoreConversation,
+  TodoList,
+  withAgentTools,
+} from "@iris/agent";
+import { estimateCost, getProvider, type Runtime } from "@iris/llm";
+import type { SessionRow, Store } from "@iris/store";
+import type { Profile } from "../config/index.js";
+import { makeDelegate } from "./delegate.js";
+import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
+import type { ToolSetup } from "./tools-setup.js";
+
+export interface HostOptions {
+  profile: Profile;
+  runtime: Runtime;
+  store: Store;
+  tools: ToolSetup;
+  /** cli, gateway:telegram, acp, api, batch, cron, … */
+  source: string;
+  cwd: string;
+  maxRounds?: number;
+  route?: RouteFlags;
+}
+
+export class SessionHost {
+  readonly events = new AgentEvents();
+  private current: SessionRow | undefined;
+  private todos = new TodoList();
+  private currentRuntime: Runtime;
+  private model: ResilientModelClient | undefined;
+
+  constructor(readonly opts: HostOptions) {
+    this.currentRuntime = opts.runtime;
+  }
+
+  get runtime(): Runtime {
+    return this.currentRuntime;
+  }
+  get store(): Store {
+    return this.opts.store;
+  }
+  get session(): SessionRow {
+    if (!this.current) throw new Error("no session started");
+    return this.current;
+  }
+
+  /** A new session with a freshly built, then frozen, system prompt. */
+  startSession(): SessionRow {
+    const { runtime } = this;
+    const { source, store, cwd } = this.opts;
+    const systemPrompt = this.buildPrompt();
+    this.current = store.createSession({
+      source,
+      cwd,
+      systemPrompt,
+      model: runtime.model,
+      provider: runtime.provider,
+    });
+    this.todos = new TodoList();
+    return this.current;
+  }
+
+  private buildPrompt(): string {
+    const { runtime } = this;
+    const { profile, tools, cwd } = this.opts;
+    return buildSystemPrompt(
+      gatherPromptInputs({
+        homePaths: profile.home.paths,
+        cwd,
+        toolNames: tools.menu.specs.map((s) => s.name),
+        model: runtime.model,
+        provider: runtime.provider,
+        now: new Date(),
+        memoryEnabled: profile.config.memory.enabled,
+        memoryLimits: {
+          memory: profile.config.memory.memory_char_limit,
+          user: profile.config.memory.user_char_limit,
+        },
+      }),
+    );
+  }
+
+  /**
+   * An explicit model switch (SPEC S2, H7): re-resolve the route, rebuild the frozen prompt for
+   * this session, and warn when the switch costs the prompt cache of a long history.
+   * `spec` is "MODEL" (same provider) or "PROVIDER/MODEL".
+   */
+  switchModel(spec: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
+    const { profile, store } = this.opts;
+    const slash = spec.indexOf("/");
+    const head = slash > 0 ? spec.slice(0, slash) : "";
+    const isProvider = head !== "" && (getProvider(head) !== undefined || head in profile.config.providers);
+    const provider = isProvider ? head : this.runtime.provider;
+    const model = isProvider ? spec.slice(slash + 1) : spec;
+    const resolved = resolveMainRoute({ provider, model }, profile.config, profile.env);
+    if (!resolved.ok) return { ok: false, error: resolved.error };
+    const warnings: string[] = [];
+    if (this.current) {
+      const history = new StoreConversation(store, this.current.id).history();
+      const chars = history.reduce((n, m) => n + JSON.stringify(m).length, 0);
+      if (chars / 4 > 100_000)
+        warnings.push(
+          `this conversation is about ${Math.round(chars / 4000)}K tokens: the new model starts without a prompt cache and pays for all of it again`,
+        );
+    }
+    this.currentRuntime = resolved.runtime;
+    this.model = undefined;
+    if (this.current) {
+      store.setSystemPrompt(this.current.id, this.buildPrompt());
+      store.setSessionModel(this.current.id, resolved.runtime.model, resolved.runtime.provider);
+      this.current = store.getSession(this.current.id);
+    }
+    return { ok: true, warnings: [...warnings, ...resolved.notes] };
+  }
+
+  /** Continue a stored session; its frozen prompt is reused as stored. */
+  resumeSession(id: string): SessionRow | undefined {
+    const row = this.opts.store.findSession(id) ?? this.findByPrefix(id);
+    if (!row) return undefined;
+    this.current = row;
+    this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
+    return row;
+  }
+
+  private findByPrefix(prefix: string): SessionRow | undefined {
+    if (prefix.length < 4) return undefined;
+    const hits = this.opts.store.listSessions({ limit: 1000 }).filter((s) => s.id.startsWith(prefix));
+    return hits.length === 1 ? hits[0] : undefined;
+  }
+
+  /**
+   * One resilient client per host and route: its cooldowns outlive a turn, so the next turn goes
+   * back to the primary once the primary's cooldown has ended (SPEC U4).
+   */
+  private modelClient(): ResilientModelClient {
+    if (this.model) return this.model;
+    const { profile } = this.opts;
+    const config = profile.config;
+    const fallbacks = parseFallbackProviders(config.fallback_providers);
+    this.model = new ResilientModelClient({
+      primary: this.runtime,
+      fallbacks: fallbacks.ok ? fallbacks.routes : [],
+      resolve: resolverFromConfig(routingConfigOf(config), () => profile.env),
+      makeClient: (rt) =>
+        new LlmModelClient(rt, {
+          costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
+        }),
+      events: this.events,
+    });
+    return this.model;
+  }
+
+  /** Made per message (cheap): everything expensive lives in the host. */
+  newAgent(frontEnd: FrontEnd = {}): Agent {
+    const { runtime } = this;
+    const { profile, store, tools, cwd } = this.opts;
+    const session = this.session;
+    const info = modelInfoFor(runtime.provider, runtime.model, profile.config).info;
+    const model = this.modelClient();
+    const log = new StoreConversation(store, session.id);
+    const registryBox = new RegistryToolBox({
+      registry: tools.registry,
+      menu: tools.menu,
+      policy: tools.policy,
+      frontEnd,
+      events: this.events,
+    });
+    const agentCfg = profile.config.agent;
+    const box = withAgentTools(registryBox, {
+      todos: this.todos,
+      ...(profile.config.memory.enabled
+        ? { memory: new MemoryFiles({ memory: profile.home.paths.memory, user: profile.home.paths.user }) }
+        : {}),
+      searchSessions: (query, limit) =>
+        store
+          .search(query, { limit, excludeSessionId: session.id })
+          .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
+      delegate: makeDelegate({ host: this, model, frontEnd }),
+    });
+    const shape = makeShaper(
+      model,
+      (provider, name) => {
+        const found = modelInfoFor(provider, name, profile.config).info;
+        return { contextWindow: found.contextWindow, vision: found.vision };
+      },
+      session.systemPrompt ?? "",
+    );
+    return new Agent({
+      shape,
+      log,
+      model,
+      tools: box,
+      systemPrompt: session.systemPrompt ?? "",
+      cwd,
+      events: this.events,
+      frontEnd,
+      maxOutputTokens: Math.min(info.maxOutput, 32_000),
+      budgets: {
+        maxRounds: this.opts.maxRounds ?? agentCfg.max_rounds,
+        ...(agentCfg.time_budget_seconds ? { timeBudgetMs: agentCfg.time_budget_seconds * 1000 } : {}),
+        sessionBudgetMs: agentCfg.session_budget_seconds * 1000,
+        sessionStartedAt: session.startedAt,
+        ...(agentCfg.cost_budget_usd ? { costBudgetUsd: agentCfg.cost_budget_usd } : {}),
+      },
+    });
+  }
+
+  close(): void {
+    this.opts.store.close();
+  }
+}

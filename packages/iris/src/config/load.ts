@@ -1,0 +1,140 @@
+// Reads and validates config.yaml (SPEC K2): every problem comes back as data naming the file,
+// line, column, key path and what was expected — never a stack trace. A missing file means
+// "all defaults".
+import { readFileSync, statSync } from "node:fs";
+import { type Document, LineCounter, parseDocument, type YAMLError } from "yaml";
+import type { z } from "zod";
+import { allowedKeysAt, formatKeyPath, issueMessage, unknownKeyMessage } from "./issues.js";
+import { configSchema, type IrisConfig } from "./schema.js";
+import { locatePath } from "./yaml-locate.js";
+
+export interface ConfigError {
+  file: string;
+  line: number;
+  column: number;
+  /** Dotted key path, e.g. `approvals.mode`; empty for the whole file. */
+  key: string;
+  message: string;
+}
+
+export type ConfigResult =
+  | { ok: true; config: IrisConfig; warnings: string[] }
+  | { ok: false; errors: ConfigError[] };
+
+/** Exit code for an invalid config.yaml (SPEC K5). */
+export const CONFIG_ERROR_EXIT_CODE = 2;
+
+/**
+ * `config.yaml:12:3: model.name: expected string, got number`, one line per error (line 0 means
+ * "no line": `--profile: invalid profile name …`). The CLI prints this to stderr and exits 2.
+ */
+export function formatConfigErrors(errors: readonly ConfigError[]): string {
+  return errors
+    .map((e) => {
+      const where = e.line > 0 ? `${e.file}:${e.line}:${e.column}` : e.file;
+      return `${where}: ${e.key ? `${e.key}: ` : ""}${e.message}`;
+    })
+    .join("\n");
+}
+
+export function loadConfig(path: string): ConfigResult {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { ok: true, config: configSchema.parse({}), warnings: [] };
+    const why = code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a folder" : String(code);
+    return {
+      ok: false,
+      errors: [{ file: path, line: 1, column: 1, key: "", message: `cannot read: ${why}` }],
+    };
+  }
+  const result = parseConfigText(text, path);
+  if (result.ok) result.warnings.push(...permissionWarnings(path, result.config));
+  return result;
+}
+
+/** Validates config text; `file` is only used in error messages. */
+export function parseConfigText(text: string, file: string): ConfigResult {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length > 0) return { ok: false, errors: doc.errors.map((e) => yamlError(e, file, lc)) };
+
+  const data: unknown = doc.toJS() ?? {};
+  if (typeof data !== "object" || Array.isArray(data)) {
+    const where = locatePath(doc, [], lc);
+    return {
+      ok: false,
+      errors: [
+        {
+          file,
+          ...where,
+          key: "",
+          message: `expected a mapping of keys at the top level, got ${Array.isArray(data) ? "a list" : typeof data}`,
+        },
+      ],
+    };
+  }
+  const parsed = configSchema.safeParse(data);
+  if (parsed.success) {
+    return { ok: true, config: parsed.data, warnings: doc.warnings.map((w) => w.message) };
+  }
+  return { ok: false, errors: issuesToErrors(parsed.error.issues, data, doc, lc, file) };
+}
+
+export function issuesToErrors(
+  issues: readonly z.core.$ZodIssue[],
+  data: unknown,
+  doc: Document,
+  lc: LineCounter,
+  file: string,
+): ConfigError[] {
+  const errors: ConfigError[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      // One error per unknown key, pointing at the key itself.
+      const allowed = allowedKeysAt(configSchema, issue.path);
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        errors.push({
+          file,
+          ...locatePath(doc, path, lc, "key"),
+          key: formatKeyPath(path),
+          message: unknownKeyMessage(key, allowed),
+        });
+      }
+      continue;
+    }
+    errors.push({
+      file,
+      ...locatePath(doc, issue.path, lc, "value"),
+      key: formatKeyPath(issue.path),
+      message: issueMessage(issue, data),
+    });
+  }
+  return errors.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+function yamlError(e: YAMLError, file: string, lc: LineCounter): ConfigError {
+  const { line, col } = lc.linePos(e.pos[0]);
+  // The parser's own words, without a code frame (prettyErrors is off).
+  const message = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  return { file, line, column: col, key: "", message: `invalid YAML: ${message}` };
+}
+
+/** A key written into a file others can read is worth a word (SPEC K3 spirit). */
+function permissionWarnings(path: string, config: IrisConfig): string[] {
+  const hasKey = Object.values(config.providers).some((p) => p.api_key !== undefined);
+  if (!hasKey) return [];
+  try {
+    const mode = statSync(path).mode;
+    if ((mode & 0o077) !== 0)
+      return [
+        `${path} holds an api_key and is readable by others (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${path}`,
+      ];
+  } catch {
+    // Unreadable now means nothing to warn about.
+  }
+  return [];
+}

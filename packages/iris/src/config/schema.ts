@@ -1,0 +1,162 @@
+// The one description of config.yaml (SPEC K2, K5): defaults, validation and the editor's JSON
+// Schema (config.schema.json, generated from this file) all come from here.
+// Every object is strict: a misspelt key is an error, never silently ignored.
+import type { ApiMode } from "@iris/llm";
+import { z } from "zod";
+
+const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
+// Fails to compile when the llm package's ApiMode and this list drift apart.
+const _apiModesMatch: [ApiMode] extends [(typeof apiModes)[number]]
+  ? [(typeof apiModes)[number]] extends [ApiMode]
+    ? true
+    : never
+  : never = true;
+void _apiModesMatch;
+
+const nonEmpty = z.string().min(1);
+const positiveInt = z.int().min(1).max(1_000_000_000);
+const ratio = z.number().gt(0).lt(1);
+/** Environment variable names, as used for `api_key_env` and similar fields. */
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
+
+export const modelSchema = z
+  .strictObject({
+    provider: nonEmpty
+      .optional()
+      .describe("Provider id, e.g. openai, anthropic, openrouter, or a key of `providers`."),
+    name: nonEmpty.optional().describe("Model name as the provider spells it."),
+    context_window: positiveInt
+      .optional()
+      .describe("Overrides the context window from the model catalogue (tokens)."),
+  })
+  .describe("The model used unless --provider/--model say otherwise.");
+
+export const providerSchema = z.strictObject({
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  api_mode: z.enum(apiModes).optional(),
+  api_key_env: envName
+    .optional()
+    .describe("Name of the variable holding the key (default: the usual variable of the provider)."),
+  api_key: nonEmpty
+    .optional()
+    .describe("A key written into config.yaml itself; prefer api_key_env and .env."),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+export const fallbackSchema = z.strictObject({
+  provider: nonEmpty,
+  model: nonEmpty,
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+export const compressionSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  threshold: ratio.default(0.5).describe("Share of the context window at which the history is compressed."),
+  target_ratio: ratio.default(0.2).describe("Share of the threshold the protected tail may use."),
+  protect_last_n: z.int().min(0).max(10_000).default(20).describe("Newest messages never summarised."),
+  summary_model: nonEmpty
+    .optional()
+    .describe('Auxiliary model for summaries ("provider/model" or a model name of the main provider).'),
+});
+
+export const approvalsSchema = z.strictObject({
+  mode: z
+    .enum(["manual", "smart", "off"])
+    .default("manual")
+    .describe("manual: ask; smart: an auxiliary model may approve low-risk matches; off: never ask."),
+  allow: z
+    .array(nonEmpty)
+    .default([])
+    .describe('Pattern keys approved for good (the "always" answer appends here).'),
+  timeout_seconds: positiveInt.default(60),
+  non_interactive: z
+    .enum(["deny", "allow"])
+    .default("deny")
+    .describe("What a dangerous command gets where nobody can be asked (cron, batch, -p without a TTY)."),
+});
+
+const mcpServerSchema = z
+  .strictObject({
+    command: nonEmpty.optional().describe("stdio server: the program to start (arguments in `args`)."),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: nonEmpty.optional(),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe("Streamable HTTP server."),
+    headers: z.record(z.string(), z.string()).optional(),
+    enabled: z.boolean().default(true),
+    timeout_seconds: positiveInt.optional(),
+  })
+  .refine((s) => (s.command === undefined) !== (s.url === undefined), {
+    message: "exactly one of `command` (stdio) or `url` (HTTP)",
+  });
+
+export const agentSchema = z.strictObject({
+  max_rounds: z.int().min(0).max(100_000).default(90).describe("Model calls per turn; 0 = unlimited."),
+  time_budget_seconds: z.number().positive().optional().describe("Wall-clock limit of one turn."),
+  session_budget_seconds: z
+    .number()
+    .positive()
+    .default(7200)
+    .describe("Wall-clock limit of a session, with one hand-off hook before it expires."),
+  cost_budget_usd: z.number().positive().optional().describe("Spend limit per session; one warning at 80 %."),
+});
+
+export const delegationSchema = z.strictObject({
+  max_rounds: z.int().min(1).max(100_000).default(50).describe("Round budget of each child agent."),
+  max_concurrent_children: z.int().min(1).max(64).default(3),
+});
+
+export const memorySchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  memory_char_limit: positiveInt.default(2200),
+  user_char_limit: positiveInt.default(1375),
+});
+
+export const displaySchema = z.strictObject({
+  streaming: z.boolean().default(true).describe("Stream text as it arrives (interactive CLI)."),
+  show_reasoning: z.boolean().default(false),
+  show_cost: z.boolean().default(false),
+  tool_progress: z
+    .enum(["all", "new", "off"])
+    .default("all")
+    .describe("One progress line per tool call: all, only new ones, or none."),
+});
+
+export const gatewaySchema = z.strictObject({
+  platforms: z
+    .record(z.string(), z.looseObject({ enabled: z.boolean().default(true) }))
+    .default({})
+    .describe("Per-platform settings; each adapter validates its own block."),
+});
+
+export const configSchema = z.strictObject({
+  model: modelSchema.prefault({}),
+  providers: z.record(nonEmpty, providerSchema).default({}),
+  fallback_providers: z.array(fallbackSchema).default([]),
+  compression: compressionSchema.prefault({}),
+  approvals: approvalsSchema.prefault({}),
+  toolsets: z
+    .record(nonEmpty, z.array(nonEmpty))
+    .default({})
+    .describe(
+      "Toolsets per platform (cli, gateway, acp, api, batch, …); a missing platform uses its built-in list.",
+    ),
+  mcp_servers: z.record(nonEmpty, mcpServerSchema).default({}),
+  gateway: gatewaySchema.prefault({}),
+  agent: agentSchema.prefault({}),
+  delegation: delegationSchema.prefault({}),
+  memory: memorySchema.prefault({}),
+  display: displaySchema.prefault({}),
+});
+
+/** config.yaml after defaults are applied. */
+export type IrisConfig = z.output<typeof configSchema>;
+/** What a user may write in config.yaml. */
+export type IrisConfigInput = z.input<typeof configSchema>;
+
+export function defaultConfig(): IrisConfig {
+  return configSchema.parse({});
+}

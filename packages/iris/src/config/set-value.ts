@@ -1,0 +1,100 @@
+// Edits one key of config.yaml in place, keeping the user's comments and layout (yaml's Document
+// API), and refusing an edit that would make the file invalid. Used by `/model`, `iris config set`
+// and the approval prompt's "always" answer (which appends to approvals.allow).
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { isSeq, LineCounter, parseDocument } from "yaml";
+import { type ConfigError, issuesToErrors, parseConfigText } from "./load.js";
+import { configSchema } from "./schema.js";
+
+export type ConfigEditResult = { ok: true; changed: boolean } | { ok: false; errors: ConfigError[] };
+
+/** "approvals.allow" or ["providers", "my.host", "base_url"]. */
+export type KeyPath = string | readonly (string | number)[];
+
+function splitPath(keyPath: KeyPath): (string | number)[] {
+  return typeof keyPath === "string" ? keyPath.split(".").filter((s) => s.length > 0) : [...keyPath];
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw err;
+  }
+}
+
+/** Sets `keyPath` to `value`; creates the file (mode 0600) when it does not exist. */
+export function setConfigValue(path: string, keyPath: KeyPath, value: unknown): ConfigEditResult {
+  return edit(path, (doc) => {
+    doc.setIn(splitPath(keyPath), value);
+    return true;
+  });
+}
+
+/** Appends `item` to the list at `keyPath` unless it is already there (e.g. approvals.allow). */
+export function addToConfigList(path: string, keyPath: KeyPath, item: string): ConfigEditResult {
+  const keys = splitPath(keyPath);
+  return edit(path, (doc) => {
+    const list = doc.getIn(keys, true);
+    if (isSeq(list)) {
+      if (list.items.some((n) => toJs(n) === item)) return false;
+      list.add(doc.createNode(item));
+    } else {
+      const current = doc.getIn(keys);
+      if (current !== undefined && current !== null) {
+        // Not a list: let validation explain what is wrong instead of overwriting it.
+        doc.setIn(keys, [current, item]);
+      } else doc.setIn(keys, [item]);
+    }
+    return true;
+  });
+}
+
+function toJs(n: unknown): unknown {
+  return n !== null && typeof n === "object" && "toJSON" in n && typeof n.toJSON === "function"
+    ? n.toJSON()
+    : n;
+}
+
+function edit(path: string, change: (doc: ReturnType<typeof parseDocument>) => boolean): ConfigEditResult {
+  const before = readText(path);
+  const current = parseConfigText(before, path);
+  if (!current.ok) return current; // Never rewrite a file we cannot read correctly.
+
+  const doc = parseDocument(before);
+  if (!change(doc)) return { ok: true, changed: false };
+  const after = doc.toString();
+
+  const lc = new LineCounter();
+  const check = parseDocument(after, { lineCounter: lc });
+  const parsed = configSchema.safeParse(check.toJS() ?? {});
+  if (!parsed.success)
+    return { ok: false, errors: issuesToErrors(parsed.error.issues, check.toJS(), check, lc, path) };
+
+  writeAtomically(path, after);
+  return { ok: true, changed: true };
+}
+
+function writeAtomically(path: string, text: string): void {
+  let mode = 0o600;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  }
+  const tmp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    writeFileSync(tmp, text, { mode });
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Already gone.
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,60 @@
+import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { routeArgs, runIris, tempHome } from "./helpers.js";
+import { startPty } from "./pty.js";
+
+let fake: FakeLlm;
+let home: ReturnType<typeof tempHome>;
+beforeEach(async () => {
+  fake = await startFakeLlm();
+  home = tempHome();
+});
+afterEach(async () => {
+  await fake.close();
+  home.cleanup();
+});
+
+describe("interactive iris in a terminal", () => {
+  it("streams answers, shows tool progress, runs slash commands and exits on /exit", async () => {
+    fake.enqueue(
+      { toolCalls: [{ name: "terminal", arguments: { command: "echo 안녕" } }] },
+      { text: "한국어 답변입니다" },
+    );
+    const t = startPty(routeArgs(fake.baseUrl, "chat_completions"), { IRIS_HOME: home.home });
+    await t.waitFor("› ");
+    t.type("인사해 줘\r");
+    await t.waitFor("한국어 답변입니다");
+    expect(t.screen()).toMatch(/✓ terminal/);
+    await t.waitFor(/› [^]*› /);
+    t.type("/usage\r");
+    await t.waitFor(/1 API calls|2 API calls/);
+    t.type("/help\r");
+    await t.waitFor("/resume ID");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+    expect(fake.violations).toEqual([]);
+    const list = await runIris(["sessions", "search", "답변"], { env: { IRIS_HOME: home.home } });
+    expect(list.stdout).toMatch(/한국어 \[?답변\]?입니다/);
+  });
+
+  it("Ctrl-C interrupts a stalled turn, stores nothing partial, and a second Ctrl-C exits with 130", async () => {
+    fake.enqueue({ fault: "stall" });
+    const t = startPty(routeArgs(fake.baseUrl, "anthropic_messages"), { IRIS_HOME: home.home });
+    await t.waitFor("› ");
+    t.type("wait for it\r");
+    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+    t.type("\u0003");
+    await t.waitFor("interrupted");
+    await t.waitFor(/user_cancelled[^]*› /);
+    const shown = await runIris(["sessions", "list"], { env: { IRIS_HOME: home.home } });
+    const id = shown.stdout.split(/\s+/)[0]!;
+    const session = await runIris(["sessions", "show", id], { env: { IRIS_HOME: home.home } });
+    expect(session.stdout).toContain("› wait for it");
+    expect(session.stdout.split("\n").filter((l) => l.trim() && !l.startsWith("session") && !l.startsWith("›"))).toEqual(
+      [],
+    );
+    t.type("\u0003");
+    t.type("\u0003");
+    expect(await t.exited).toBe(130);
+  });
+});

@@ -1,0 +1,78 @@
+// Drives the interactive CLI through a real pseudo-terminal (python3's pty module relays our
+// pipes to the terminal's master side), reading the screen as a user would.
+import { type ChildProcess, spawn } from "node:child_process";
+import { IRIS_BIN } from "./helpers.js";
+
+const RELAY = `
+import os, pty, sys, select, signal
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+import fcntl, termios, struct
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+inp = sys.stdin.fileno()
+while True:
+    r, _, _ = select.select([fd, inp], [], [])
+    if fd in r:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        os.write(sys.stdout.fileno(), data)
+    if inp in r:
+        data = os.read(inp, 65536)
+        if not data:
+            continue
+        os.write(fd, data)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8)
+`;
+
+export interface PtySession {
+  child: ChildProcess;
+  screen(): string;
+  type(text: string): void;
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export function startPty(args: string[], env: Record<string, string>, cwd?: string): PtySession {
+  const child = spawn("python3", ["-c", RELAY, process.execPath, IRIS_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm", ...env },
+    cwd: cwd ?? process.cwd(),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  const waiters: (() => void)[] = [];
+  child.stdout!.on("data", (d) => {
+    out += d.toString("utf8");
+    for (const w of waiters.splice(0)) w();
+  });
+  child.stderr!.on("data", (d) => {
+    out += d.toString("utf8");
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return {
+    child,
+    screen: () => out,
+    type: (text) => child.stdin!.write(text),
+    waitFor: (pattern, timeoutMs = 15_000) =>
+      new Promise<void>((resolve, reject) => {
+        const test = () => (typeof pattern === "string" ? out.includes(pattern) : pattern.test(out));
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${pattern}; screen so far:\n${out}`)),
+          timeoutMs,
+        );
+        const check = () => {
+          if (test()) {
+            clearTimeout(timer);
+            resolve();
+          } else waiters.push(check);
+        };
+        check();
+      }),
+    exited,
+  };
+}

@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AssistantMessage } from "@iris/llm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BeginEffectInput } from "./effects.js";
+import { openStore, type Store } from "./store.js";
+
+let dir: string;
+let path: string;
+let store: Store;
+let sessionId: string;
+let anchorId: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "iris-store-"));
+  path = join(dir, "state.db");
+  store = openStore(path);
+  sessionId = store.createSession({ source: "cli" }).id;
+  store.appendNode(sessionId, { kind: "message", message: { role: "user", content: "deploy it" } });
+  const call: AssistantMessage = {
+    role: "assistant",
+    parts: [
+      { type: "text", text: "Deploying." },
+      { type: "toolCall", callId: "call_1", name: "shell", argumentsJson: '{"cmd":"deploy"}' },
+      { type: "toolCall", callId: "call_2", name: "send_message", argumentsJson: '{"to":"ops"}' },
+    ],
+    origin: { provider: "openai", apiMode: "chat_completions", model: "gpt-x" },
+    usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+    stopReason: "tool_calls",
+  };
+  anchorId = store.appendNode(sessionId, { kind: "message", message: call }).id;
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const begin = (over: Partial<BeginEffectInput> = {}): BeginEffectInput => ({
+  sessionId,
+  logicalOpId: "op-1",
+  step: 2,
+  tool: "shell",
+  argsFingerprint: "sha256:abc",
+  nodeId: anchorId,
+  callId: "call_1",
+  ...over,
+});
+
+describe("effect receipts", () => {
+  it("refuses to begin unless the assistant node carrying the call is stored", () => {
+    expect(() => store.beginEffect(begin({ nodeId: "not-stored" }))).toThrow(/not stored/);
+    const user = store.activePath(sessionId)[0]?.id ?? "";
+    expect(() => store.beginEffect(begin({ nodeId: user }))).toThrow(/not an assistant message/);
+    expect(() => store.beginEffect(begin({ tool: "rm" }))).toThrow(/does not carry call call_1 of rm/);
+    expect(() => store.beginEffect(begin({ callId: "call_2" }))).toThrow(/does not carry/);
+    const other = store.createSession({ source: "cli" }).id;
+    expect(() => store.beginEffect(begin({ sessionId: other }))).toThrow(/another session/);
+    try {
+      store.beginEffect(begin({ nodeId: "not-stored" }));
+    } catch (error) {
+      expect((error as { code?: string }).code).toBe("effect_not_checkpointed");
+    }
+    expect(store.listUnresolved()).toEqual([]);
+  });
+
+  it("replays a completed op on re-entry instead of running it again", () => {
+    const first = store.beginEffect(begin());
+    expect(first.kind).toBe("started");
+    expect(store.listUnresolved().map((e) => e.id)).toEqual([first.effect.id]);
+    const done = store.completeEffect(first.effect.id, { content: "deployed v2", isError: false });
+    expect(done.status).toBe("completed");
+    expect(store.listUnresolved()).toEqual([]);
+
+    store.close();
+    store = openStore(path); // a restart
+    const again = store.beginEffect(begin());
+    expect(again.kind).toBe("replay");
+    expect(again.effect.id).toBe(first.effect.id);
+    expect(again.effect.result).toEqual({ content: "deployed v2", isError: false });
+    expect(() => store.completeEffect(first.effect.id, "twice")).toThrow(/already completed/);
+  });
+
+  it("reports an op that started but never finished as uncertain, and lets a person resolve it", () => {
+    const first = store.beginEffect(begin({ logicalOpId: "op-2", tool: "send_message", callId: "call_2" }));
+    store.close();
+    store = openStore(path); // the process died while the tool ran
+    const unresolved = store.listUnresolved();
+    expect(unresolved.map((e) => [e.logicalOpId, e.tool, e.step, e.nodeId])).toEqual([
+      ["op-2", "send_message", 2, anchorId],
+    ]);
+    expect(store.listUnresolved(sessionId)).toHaveLength(1);
+    expect(store.listUnresolved("other-session")).toEqual([]);
+    const again = store.beginEffect(begin({ logicalOpId: "op-2", tool: "send_message", callId: "call_2" }));
+    expect(again.kind).toBe("uncertain");
+
+    expect(() => store.resolveEffect(first.effect.id, "applied", "")).toThrow(/evidence/);
+    const resolved = store.resolveEffect(first.effect.id, "applied", "message 123 seen in #ops");
+    expect(resolved).toMatchObject({ status: "applied", evidence: "message 123 seen in #ops" });
+    expect(store.listUnresolved()).toEqual([]);
+    const after = store.beginEffect(begin({ logicalOpId: "op-2", tool: "send_message", callId: "call_2" }));
+    expect(after.kind).toBe("resolved");
+    expect(() => store.resolveEffect(first.effect.id, "not_applied", "x")).toThrow(/already applied/);
+  });
+
+  it("keeps a failure and resolves not_applied with evidence", () => {
+    const a = store.beginEffect(begin({ logicalOpId: "op-a" }));
+    const failed = store.failEffect(a.effect.id, "exit 1");
+    expect(failed).toMatchObject({ status: "failed", error: "exit 1" });
+    expect(store.beginEffect(begin({ logicalOpId: "op-a" })).kind).toBe("replay");
+    const b = store.beginEffect(begin({ logicalOpId: "op-b" }));
+    const notApplied = store.resolveEffect(b.effect.id, "not_applied", "no deploy in the audit log");
+    expect(notApplied.status).toBe("not_applied");
+    expect(store.getEffect(b.effect.id).evidence).toBe("no deploy in the audit log");
+    expect(() => store.resolveEffect(b.effect.id, "maybe" as "applied", "x")).toThrow(/resolution/);
+  });
+
+  it("refuses re-entry of an op id with another anchor", () => {
+    store.beginEffect(begin());
+    expect(() => store.beginEffect(begin({ step: 3 }))).toThrow(/another anchor/);
+    expect(() => store.beginEffect(begin({ argsFingerprint: "sha256:other" }))).toThrow(/another anchor/);
+    // Same op id, but the anchor is no longer a stored call: refused before anything else.
+    expect(() => store.beginEffect(begin({ nodeId: "gone" }))).toThrow(/not stored/);
+    expect(store.listUnresolved()).toHaveLength(1);
+  });
+});

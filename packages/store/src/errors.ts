@@ -1,0 +1,18 @@
+// One error type for everything the store refuses; `code` is what callers branch on.
+
+export type StoreErrorCode =
+  | "db_too_new" // the file was written by a newer Iris (schema version above ours)
+  | "not_found" // a session, node or effect id that does not exist
+  | "invalid_input" // a malformed argument (wrong kind, missing field, bad parent)
+  | "effect_not_checkpointed" // beginEffect without a stored assistant node carrying the call
+  | "effect_conflict" // same logical op id re-entered with a different anchor
+  | "effect_state"; // complete/fail/resolve on an effect that is not in the right state
+
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string) {
+    super(message);
+    this.name = "StoreError";
+    this.code = code;
+  }
+}

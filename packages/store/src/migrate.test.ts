@@ -1,0 +1,109 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "./driver.js";
+import { StoreError } from "./errors.js";
+import { migrate, schemaVersion } from "./migrate.js";
+import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
+import { openStore } from "./store.js";
+
+const dirs: string[] = [];
+function tempDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), "iris-store-"));
+  dirs.push(dir);
+  return join(dir, "state.db");
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe("openStore and migrations", () => {
+  it("creates a new database at the latest version with WAL, foreign keys and a busy timeout", () => {
+    const store = openStore(tempDb());
+    expect(schemaVersion(store.db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(store.db.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(store.db.pragma("busy_timeout", { simple: true })).toBe(5000);
+    expect(store.db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+    const tables = store.db
+      .prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((r) => r.name);
+    for (const t of [
+      "sessions",
+      "nodes",
+      "nodes_fts",
+      "nodes_fts_trigram",
+      "usage",
+      "effects",
+      "schema_version",
+    ]) {
+      expect(tables).toContain(t);
+    }
+    store.close();
+  });
+
+  it("migrates an older database forward and keeps its data", () => {
+    const path = tempDb();
+    const old = openDatabase(path);
+    expect(migrate(old, 1)).toBe(1);
+    old
+      .prepare("INSERT INTO sessions (id, source, started_at) VALUES (?, ?, ?)")
+      .run("s-old", "cli", Date.now());
+    old.close();
+
+    const store = openStore(path);
+    expect(schemaVersion(store.db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(store.getSession("s-old").source).toBe("cli");
+    // The tables of migration 2 now exist and work.
+    store.recordUsage({
+      sessionId: "s-old",
+      provider: "p",
+      model: "m",
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+      costUsd: 0,
+      latencyMs: 1,
+      status: "ok",
+    });
+    expect(store.usageForSession("s-old")).toHaveLength(1);
+    store.close();
+    // Opening again is a no-op.
+    const again = openStore(path);
+    expect(again.db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM schema_version").get()?.n).toBe(
+      LATEST_SCHEMA_VERSION,
+    );
+    again.close();
+  });
+
+  it("refuses a database from a newer version with a clear message and leaves it untouched", () => {
+    const path = tempDb();
+    const future = openDatabase(path);
+    migrate(future);
+    future
+      .prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)")
+      .run(99, "future", 1);
+    future.close();
+    const before = createHash("sha256").update(readFileSync(path)).digest("hex");
+
+    let caught: unknown;
+    try {
+      openStore(path);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(StoreError);
+    const err = caught as StoreError;
+    expect(err.code).toBe("db_too_new");
+    expect(err.message).toContain("99");
+    expect(err.message).toContain(String(LATEST_SCHEMA_VERSION));
+
+    const after = createHash("sha256").update(readFileSync(path)).digest("hex");
+    expect(after).toBe(before);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const check = openDatabase(path, { readonly: true });
+    expect(check.pragma("journal_mode", { simple: true })).toBe("delete");
+    check.close();
+  });
+});

@@ -1,0 +1,16 @@
+// Numbered migrations, applied in order. A migration is never edited once released: add a new one.
+import { MIGRATION_0001 } from "./0001_init.js";
+import { MIGRATION_0002 } from "./0002_usage_effects.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "init", sql: MIGRATION_0001 },
+  { version: 2, name: "usage_effects", sql: MIGRATION_0002 },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,232 @@
+// The node tree (SPEC D3): append in O(1), read a node, assemble a path with one recursive query.
+
+import type { Message, Origin } from "@iris/llm";
+import type { Database, Statement, Transaction } from "./driver.js";
+import { StoreError } from "./errors.js";
+import { newId } from "./ids.js";
+import {
+  NODE_COLUMNS,
+  type NodeDbRow,
+  type NodeKind,
+  type NodeRow,
+  toNodeRow,
+  toNodeRowFromValues,
+} from "./rows.js";
+import { searchTextOf } from "./search-text.js";
+import { requireOneOf } from "./validate.js";
+
+export interface NodeInput {
+  /** The parent; omitted = the session's active leaf; null = a new root. Compactions are roots. */
+  parentId?: string | null;
+  kind: NodeKind;
+  message?: Message;
+  /** Plain text of a compaction summary or a note. */
+  text?: string;
+  /** A compaction's pointer to the last node it summarised. */
+  expandsTo?: string;
+  /** Defaults to an assistant message's own origin. */
+  origin?: Origin;
+  /** Token count of this node's content. */
+  tokens?: number;
+  /** Make the new node the session's active leaf (default true). */
+  setActive?: boolean;
+  /** Defaults to a random UUID. */
+  id?: string;
+}
+
+const KINDS: readonly NodeKind[] = ["message", "compaction", "note"];
+const ROLES: readonly Message["role"][] = ["user", "assistant", "tool"];
+/** A guard for corrupted parent pointers: no real conversation is this deep. */
+const MAX_DEPTH = 10_000_000;
+
+export class NodeRepo {
+  private readonly insert: Statement;
+  private readonly byId: Statement<NodeDbRow>;
+  private readonly sessionOfNode: Statement<{ session_id: string }>;
+  private readonly leafOf: Statement<{ active_leaf_id: string | null }>;
+  private readonly setLeaf: Statement;
+  private readonly path: Statement<unknown[]>;
+  private readonly leaves: Statement<NodeDbRow>;
+  private readonly appendTx: Transaction<(sessionId: string, inputs: readonly NodeInput[]) => NodeRow[]>;
+
+  constructor(db: Database) {
+    this.insert = db.prepare(
+      "INSERT INTO nodes (id, session_id, parent_id, kind, role, payload, body_text, search_text, expands_to, " +
+        "provider, api_mode, model, token_count, input_tokens, output_tokens, cache_read_tokens, " +
+        "cache_write_tokens, reasoning_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.byId = db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE id = ?`);
+    this.sessionOfNode = db.prepare("SELECT session_id FROM nodes WHERE id = ?");
+    this.leafOf = db.prepare("SELECT active_leaf_id FROM sessions WHERE id = ?");
+    this.setLeaf = db.prepare("UPDATE sessions SET active_leaf_id = ? WHERE id = ?");
+    // Walk the narrow (seq, parent) chain first, then read each full row once by its rowid.
+    this.path = db
+      .prepare(
+        `WITH RECURSIVE path(seq, parent_id, depth) AS (
+           SELECT seq, parent_id, 0 FROM nodes WHERE id = ?
+           UNION ALL
+           SELECT n.seq, n.parent_id, path.depth + 1 FROM path JOIN nodes n ON n.id = path.parent_id
+           WHERE path.depth < ${MAX_DEPTH}
+         )
+         SELECT ${prefixed("n")} FROM path CROSS JOIN nodes n ON n.seq = path.seq ORDER BY path.depth DESC`,
+      )
+      .raw(true);
+    this.leaves = db.prepare(
+      `SELECT ${prefixed("n")} FROM nodes n WHERE n.session_id = ? ` +
+        "AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.parent_id = n.id) ORDER BY n.seq",
+    );
+    this.appendTx = db.transaction((sessionId: string, inputs: readonly NodeInput[]) =>
+      this.appendInTx(sessionId, inputs),
+    );
+  }
+
+  /** Appends nodes in one write transaction; each omitted parent is the leaf left by the previous. */
+  append(sessionId: string, inputs: readonly NodeInput[]): NodeRow[] {
+    return this.appendTx.immediate(sessionId, inputs);
+  }
+
+  find(id: string): NodeRow | undefined {
+    const row = this.byId.get(id);
+    return row ? toNodeRow(row) : undefined;
+  }
+
+  get(id: string): NodeRow {
+    const row = this.find(id);
+    if (!row) throw new StoreError("not_found", `no node with id ${JSON.stringify(id)}`);
+    return row;
+  }
+
+  /** The path from the root to `leafId`, root first. */
+  pathToRoot(leafId: string): NodeRow[] {
+    const rows = this.path.all(leafId);
+    if (rows.length === 0) throw new StoreError("not_found", `no node with id ${JSON.stringify(leafId)}`);
+    return rows.map(toNodeRowFromValues);
+  }
+
+  activeLeafId(sessionId: string): string | null {
+    const row = this.leafOf.get(sessionId);
+    if (!row) throw new StoreError("not_found", `no session with id ${JSON.stringify(sessionId)}`);
+    return row.active_leaf_id;
+  }
+
+  setActiveLeaf(sessionId: string, nodeId: string): void {
+    this.assertInSession(nodeId, sessionId);
+    this.setLeaf.run(nodeId, sessionId);
+  }
+
+  /** Every leaf of the session's tree (the tip of each branch), oldest first. */
+  listLeaves(sessionId: string): NodeRow[] {
+    this.activeLeafId(sessionId);
+    return this.leaves.all(sessionId).map(toNodeRow);
+  }
+
+  assertInSession(nodeId: string, sessionId: string): void {
+    const row = this.sessionOfNode.get(nodeId);
+    if (!row) throw new StoreError("not_found", `no node with id ${JSON.stringify(nodeId)}`);
+    if (row.session_id !== sessionId) {
+      throw new StoreError(
+        "invalid_input",
+        `node ${nodeId} belongs to session ${row.session_id}, not ${JSON.stringify(sessionId)}`,
+      );
+    }
+  }
+
+  private appendInTx(sessionId: string, inputs: readonly NodeInput[]): NodeRow[] {
+    let leaf = this.activeLeafId(sessionId);
+    let lastInserted: string | null = null;
+    const now = Date.now();
+    const out: NodeRow[] = [];
+    for (const input of inputs) {
+      const kind = requireOneOf(input.kind, KINDS, "node kind");
+      const parentId = this.parentFor(input, kind, leaf);
+      // The node just inserted in this transaction is known to be in the session.
+      if (parentId !== null && parentId !== lastInserted) this.assertInSession(parentId, sessionId);
+      const row = this.insertOne(sessionId, input, kind, parentId, now);
+      lastInserted = row.id;
+      if (input.setActive !== false) leaf = row.id;
+      out.push(row);
+    }
+    if (out.length > 0) this.setLeaf.run(leaf, sessionId);
+    return out;
+  }
+
+  private parentFor(input: NodeInput, kind: NodeKind, leaf: string | null): string | null {
+    if (kind === "compaction") {
+      if (input.parentId) {
+        throw new StoreError("invalid_input", "a compaction node has no parent (it starts a new root)");
+      }
+      return null;
+    }
+    return input.parentId === undefined ? leaf : input.parentId;
+  }
+
+  private insertOne(
+    sessionId: string,
+    input: NodeInput,
+    kind: NodeKind,
+    parentId: string | null,
+    now: number,
+  ): NodeRow {
+    const message = input.message;
+    if (kind === "message" && !message)
+      throw new StoreError("invalid_input", "a message node needs `message`");
+    if (!message && (input.text === undefined || input.text === "")) {
+      throw new StoreError("invalid_input", `a ${kind} node needs \`message\` or \`text\``);
+    }
+    const role = message ? requireOneOf(message.role, ROLES, "message role") : null;
+    if (input.expandsTo !== undefined && kind !== "compaction") {
+      throw new StoreError("invalid_input", "only a compaction node may carry `expandsTo`");
+    }
+    if (input.expandsTo !== undefined && !this.sessionOfNode.get(input.expandsTo)) {
+      throw new StoreError("not_found", `expandsTo points at no node (${JSON.stringify(input.expandsTo)})`);
+    }
+    const origin = input.origin ?? (message?.role === "assistant" ? message.origin : null);
+    const usage = message?.role === "assistant" ? message.usage : null;
+    const id = input.id ?? newId();
+    const payload = message ? JSON.stringify(message) : null;
+    const text = input.text ?? null;
+    const info = this.insert.run(
+      id,
+      sessionId,
+      parentId,
+      kind,
+      role,
+      payload,
+      text,
+      searchTextOf(message, input.text),
+      input.expandsTo ?? null,
+      origin?.provider ?? null,
+      origin?.apiMode ?? null,
+      origin?.model ?? null,
+      input.tokens ?? null,
+      usage?.inputTokens ?? null,
+      usage?.outputTokens ?? null,
+      usage?.cacheReadTokens ?? null,
+      usage?.cacheWriteTokens ?? null,
+      usage?.reasoningTokens ?? null,
+      now,
+    );
+    return {
+      id,
+      seq: Number(info.lastInsertRowid),
+      sessionId,
+      parentId,
+      kind,
+      role,
+      // A copy, so later changes to the caller's object cannot differ from what was stored.
+      message: payload === null ? null : (JSON.parse(payload) as Message),
+      text,
+      expandsTo: input.expandsTo ?? null,
+      origin: origin ? { provider: origin.provider, apiMode: origin.apiMode, model: origin.model } : null,
+      tokens: input.tokens ?? null,
+      usage: usage ? { ...usage } : null,
+      createdAt: now,
+    };
+  }
+}
+
+function prefixed(alias: string): string {
+  return NODE_COLUMNS.split(", ")
+    .map((c) => `${alias}.${c}`)
+    .join(", ");
+}

@@ -1,0 +1,180 @@
+// The rows the store hands out (camelCase) and the mapping from the SQLite rows (snake_case).
+import type { ApiMode, Message, Origin, Usage } from "@iris/llm";
+
+export interface SessionTotals {
+  apiCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costUsd: number;
+}
+
+export interface SessionRow extends SessionTotals {
+  id: string;
+  title: string | null;
+  source: string;
+  cwd: string | null;
+  parentSessionId: string | null;
+  systemPrompt: string | null;
+  model: string | null;
+  provider: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+  activeLeafId: string | null;
+}
+
+export type NodeKind = "message" | "compaction" | "note";
+
+export interface NodeRow {
+  id: string;
+  /** Insertion order across the whole database. */
+  seq: number;
+  sessionId: string;
+  parentId: string | null;
+  kind: NodeKind;
+  role: Message["role"] | null;
+  /** The canonical message exactly as it was given (provider payloads untouched). */
+  message: Message | null;
+  /** Plain text of a compaction summary or a note. */
+  text: string | null;
+  expandsTo: string | null;
+  origin: Origin | null;
+  /** Token count of this node's content, when measured or estimated. */
+  tokens: number | null;
+  /** The API usage of the call that produced this node (assistant messages). */
+  usage: Usage | null;
+  createdAt: number;
+}
+
+export interface SessionDbRow {
+  id: string;
+  title: string | null;
+  source: string;
+  cwd: string | null;
+  parent_session_id: string | null;
+  system_prompt: string | null;
+  model: string | null;
+  provider: string | null;
+  started_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+  active_leaf_id: string | null;
+  api_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: number;
+}
+
+export interface NodeDbRow {
+  seq: number;
+  id: string;
+  session_id: string;
+  parent_id: string | null;
+  kind: NodeKind;
+  role: Message["role"] | null;
+  payload: string | null;
+  body_text: string | null;
+  expands_to: string | null;
+  provider: string | null;
+  api_mode: string | null;
+  model: string | null;
+  token_count: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_tokens: number | null;
+  reasoning_tokens: number | null;
+  created_at: number;
+}
+
+/** The node columns every read selects (search_text is left out: it is derived). */
+export const NODE_COLUMNS =
+  "seq, id, session_id, parent_id, kind, role, payload, body_text, expands_to, provider, api_mode, model, " +
+  "token_count, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, created_at";
+
+export function toSessionRow(r: SessionDbRow): SessionRow {
+  return {
+    id: r.id,
+    title: r.title,
+    source: r.source,
+    cwd: r.cwd,
+    parentSessionId: r.parent_session_id,
+    systemPrompt: r.system_prompt,
+    model: r.model,
+    provider: r.provider,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+    endReason: r.end_reason,
+    activeLeafId: r.active_leaf_id,
+    apiCalls: r.api_calls,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    cacheReadTokens: r.cache_read_tokens,
+    cacheWriteTokens: r.cache_write_tokens,
+    reasoningTokens: r.reasoning_tokens,
+    costUsd: r.cost_usd,
+  };
+}
+
+/** Maps a row read in raw (array) mode, columns in NODE_COLUMNS order: no per-row key lookups. */
+export function toNodeRowFromValues(v: unknown[]): NodeRow {
+  return toNodeRow({
+    seq: v[0],
+    id: v[1],
+    session_id: v[2],
+    parent_id: v[3],
+    kind: v[4],
+    role: v[5],
+    payload: v[6],
+    body_text: v[7],
+    expands_to: v[8],
+    provider: v[9],
+    api_mode: v[10],
+    model: v[11],
+    token_count: v[12],
+    input_tokens: v[13],
+    output_tokens: v[14],
+    cache_read_tokens: v[15],
+    cache_write_tokens: v[16],
+    reasoning_tokens: v[17],
+    created_at: v[18],
+  } as NodeDbRow);
+}
+
+export function toNodeRow(r: NodeDbRow): NodeRow {
+  const origin =
+    r.provider !== null && r.api_mode !== null && r.model !== null
+      ? { provider: r.provider, apiMode: r.api_mode as ApiMode, model: r.model }
+      : null;
+  const usage =
+    r.input_tokens !== null
+      ? {
+          inputTokens: r.input_tokens,
+          outputTokens: r.output_tokens ?? 0,
+          cacheReadTokens: r.cache_read_tokens ?? 0,
+          cacheWriteTokens: r.cache_write_tokens ?? 0,
+          reasoningTokens: r.reasoning_tokens ?? 0,
+        }
+      : null;
+  return {
+    id: r.id,
+    seq: r.seq,
+    sessionId: r.session_id,
+    parentId: r.parent_id,
+    kind: r.kind,
+    role: r.role,
+    message: r.payload === null ? null : (JSON.parse(r.payload) as Message),
+    text: r.body_text,
+    expandsTo: r.expands_to,
+    origin,
+    tokens: r.token_count,
+    usage,
+    createdAt: r.created_at,
+  };
+}

@@ -1,0 +1,141 @@
+// Full-text search over nodes (SPEC D2, U7). Word queries use the unicode61 index; CJK and
+// substring queries use the trigram index; terms under 3 characters (which trigram cannot
+// index) are matched with LIKE. User input is always quoted, so FTS syntax in it never throws.
+import type { Database, Statement } from "./driver.js";
+
+export interface SearchOptions {
+  limit?: number;
+  excludeSessionId?: string;
+  /** Force substring matching (trigram/LIKE) even for a word query. */
+  substring?: boolean;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  nodeId: string;
+  snippet: string;
+  role: string | null;
+  createdAt: number;
+  /** Which index answered: the word index, the trigram index or a LIKE scan. */
+  via: "words" | "trigram" | "like";
+}
+
+interface HitRow {
+  id: string;
+  session_id: string;
+  role: string | null;
+  created_at: number;
+  snippet: string;
+}
+
+const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const SNIPPET_TOKENS = { nodes_fts: 16, nodes_fts_trigram: 40 } as const;
+const LIKE_CONTEXT = 40;
+
+export class NodeSearch {
+  private readonly cache = new Map<string, Statement<HitRow>>();
+
+  constructor(private readonly db: Database) {}
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = Math.max(1, Math.min(options.limit ?? 20, 1000));
+    const terms = query
+      .trim()
+      .split(/\s+/u)
+      .filter((t) => t.length > 0);
+    if (terms.length === 0) return [];
+    const exclude = options.excludeSessionId ?? null;
+    const substring = options.substring === true || terms.some((t) => CJK.test(t));
+    if (!substring) {
+      const hits = this.ftsQuery("nodes_fts", terms, [], exclude, limit);
+      // A word search that finds nothing may be a piece of a word ("ripgr"): try substrings.
+      if (hits.length > 0 || !terms.some((t) => /[\p{L}\p{N}]/u.test(t))) return hits;
+    }
+    const long = terms.filter((t) => [...t].length >= 3);
+    const short = terms.filter((t) => [...t].length < 3);
+    if (long.length > 0) return this.ftsQuery("nodes_fts_trigram", long, short, exclude, limit);
+    return this.likeQuery(short, exclude, limit);
+  }
+
+  /** Rebuilds both indexes from the nodes table: a repair, or the fast path after a bulk import. */
+  rebuild(): void {
+    this.db
+      .transaction(() => {
+        this.db.exec("INSERT INTO nodes_fts(nodes_fts) VALUES ('rebuild')");
+        this.db.exec("INSERT INTO nodes_fts_trigram(nodes_fts_trigram) VALUES ('rebuild')");
+      })
+      .immediate();
+  }
+
+  private ftsQuery(
+    table: "nodes_fts" | "nodes_fts_trigram",
+    terms: string[],
+    likeTerms: string[],
+    exclude: string | null,
+    limit: number,
+  ): SearchHit[] {
+    const match = terms.map(quotePhrase).join(" ");
+    const likes = likeTerms.map(() => " AND n.search_text LIKE ? ESCAPE '\\'").join("");
+    const sql =
+      `SELECT n.id, n.session_id, n.role, n.created_at, ` +
+      `snippet(${table}, 0, '[', ']', '…', ${SNIPPET_TOKENS[table]}) AS snippet ` +
+      `FROM ${table} JOIN nodes n ON n.seq = ${table}.rowid ` +
+      `WHERE ${table} MATCH ?${likes} AND n.session_id IS NOT ? ORDER BY ${table}.rowid DESC LIMIT ?`;
+    const rows = this.statement(sql).all(match, ...likeTerms.map(likePattern), exclude, limit);
+    const via = table === "nodes_fts" ? "words" : "trigram";
+    return rows.map((r) => toHit(r, r.snippet, via));
+  }
+
+  private likeQuery(terms: string[], exclude: string | null, limit: number): SearchHit[] {
+    const likes = terms.map(() => "n.search_text LIKE ? ESCAPE '\\'").join(" AND ");
+    const sql =
+      "SELECT n.id, n.session_id, n.role, n.created_at, n.search_text AS snippet FROM nodes n " +
+      `WHERE ${likes} AND n.session_id IS NOT ? ORDER BY n.seq DESC LIMIT ?`;
+    const rows = this.statement(sql).all(...terms.map(likePattern), exclude, limit);
+    return rows.map((r) => toHit(r, likeSnippet(r.snippet, terms[0] ?? ""), "like"));
+  }
+
+  private statement(sql: string): Statement<HitRow> {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<HitRow>(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+/** An FTS5 string literal: the term is matched as a phrase, whatever operators it contains. */
+function quotePhrase(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function toHit(r: HitRow, snippet: string, via: SearchHit["via"]): SearchHit {
+  return { sessionId: r.session_id, nodeId: r.id, snippet, role: r.role, createdAt: r.created_at, via };
+}
+
+/** The text around the first match, with the match in brackets like the FTS snippets. */
+function likeSnippet(text: string, term: string): string {
+  const at = text.toLowerCase().indexOf(term.toLowerCase());
+  if (at < 0) return text.slice(0, LIKE_CONTEXT * 2);
+  let start = Math.max(0, at - LIKE_CONTEXT);
+  let end = Math.min(text.length, at + term.length + LIKE_CONTEXT);
+  // Never cut a surrogate pair in half (emoji, rare CJK).
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start -= 1;
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1;
+  return (
+    (start > 0 ? "…" : "") +
+    text.slice(start, at) +
+    `[${text.slice(at, at + term.length)}]` +
+    text.slice(at + term.length, end) +
+    (end < text.length ? "…" : "")
+  );
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

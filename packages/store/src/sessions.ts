@@ -1,0 +1,116 @@
+// Sessions (SPEC D2): metadata, the frozen system prompt, the active leaf and running totals.
+
+import type { Database, Statement } from "./driver.js";
+import { StoreError } from "./errors.js";
+import { newId } from "./ids.js";
+import { type SessionDbRow, type SessionRow, toSessionRow } from "./rows.js";
+import { optionalString, requireString } from "./validate.js";
+
+export interface CreateSessionInput {
+  title?: string;
+  /** Where the session comes from: cli, gateway:telegram, acp, api, batch, cron, … */
+  source: string;
+  cwd?: string;
+  parentSessionId?: string;
+  systemPrompt?: string;
+  model?: string;
+  provider?: string;
+  /** Defaults to a random UUID. */
+  id?: string;
+}
+
+export interface ListSessionsOptions {
+  limit?: number;
+  source?: string;
+}
+
+export class SessionRepo {
+  private readonly insert: Statement;
+  private readonly byId: Statement<SessionDbRow>;
+  private readonly recent: Statement<SessionDbRow>;
+  private readonly recentBySource: Statement<SessionDbRow>;
+  private readonly end: Statement;
+  private readonly prompt: Statement;
+  private readonly modelUpdate: Statement;
+  private readonly title: Statement;
+
+  constructor(db: Database) {
+    this.insert = db.prepare(
+      "INSERT INTO sessions (id, title, source, cwd, parent_session_id, system_prompt, model, provider, started_at) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.byId = db.prepare("SELECT * FROM sessions WHERE id = ?");
+    this.recent = db.prepare("SELECT * FROM sessions ORDER BY started_at DESC, rowid DESC LIMIT ?");
+    this.recentBySource = db.prepare(
+      "SELECT * FROM sessions WHERE source = ? ORDER BY started_at DESC, rowid DESC LIMIT ?",
+    );
+    this.end = db.prepare("UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?");
+    this.prompt = db.prepare("UPDATE sessions SET system_prompt = ? WHERE id = ?");
+    this.modelUpdate = db.prepare("UPDATE sessions SET model = ?, provider = ? WHERE id = ?");
+    this.title = db.prepare("UPDATE sessions SET title = ? WHERE id = ?");
+  }
+
+  create(input: CreateSessionInput): SessionRow {
+    const id = input.id === undefined ? newId() : requireString(input.id, "session id");
+    const source = requireString(input.source, "session source");
+    const parent = optionalString(input.parentSessionId, "parentSessionId");
+    if (parent !== null) this.get(parent);
+    this.insert.run(
+      id,
+      optionalString(input.title, "title"),
+      source,
+      optionalString(input.cwd, "cwd"),
+      parent,
+      optionalString(input.systemPrompt, "systemPrompt"),
+      optionalString(input.model, "model"),
+      optionalString(input.provider, "provider"),
+      Date.now(),
+    );
+    return this.get(id);
+  }
+
+  find(id: string): SessionRow | undefined {
+    const row = this.byId.get(id);
+    return row ? toSessionRow(row) : undefined;
+  }
+
+  get(id: string): SessionRow {
+    const row = this.find(id);
+    if (!row) throw new StoreError("not_found", `no session with id ${JSON.stringify(id)}`);
+    return row;
+  }
+
+  list(options: ListSessionsOptions = {}): SessionRow[] {
+    const limit = options.limit ?? 50;
+    const rows =
+      options.source === undefined ? this.recent.all(limit) : this.recentBySource.all(options.source, limit);
+    return rows.map(toSessionRow);
+  }
+
+  endSession(id: string, reason: string): SessionRow {
+    this.mustChange(this.end.run(Date.now(), requireString(reason, "end reason"), id).changes, id);
+    return this.get(id);
+  }
+
+  /** The prompt is frozen per session (SPEC U5); this is for the one time it is built or rebuilt. */
+  setSystemPrompt(id: string, text: string): void {
+    this.mustChange(this.prompt.run(requireString(text, "system prompt"), id).changes, id);
+  }
+
+  setModel(id: string, model: string, provider: string): void {
+    const changes = this.modelUpdate.run(
+      requireString(model, "model"),
+      requireString(provider, "provider"),
+      id,
+    );
+    this.mustChange(changes.changes, id);
+  }
+
+  setTitle(id: string, title: string): void {
+    this.mustChange(this.title.run(requireString(title, "title"), id).changes, id);
+  }
+
+  private mustChange(changes: number, id: string): void {
+    if (changes === 0) throw new StoreError("not_found", `no session with id ${JSON.stringify(id)}`);
+  }
+}

@@ -1,0 +1,180 @@
+// The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
+import type { Message } from "@iris/llm";
+import { type CompactionExpansion, expandCompaction } from "./compaction.js";
+import { type Database, openDatabase } from "./driver.js";
+import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
+import { StoreError } from "./errors.js";
+import { assertNotNewer, migrate } from "./migrate.js";
+import { type NodeInput, NodeRepo } from "./nodes.js";
+import type { NodeRow, SessionRow } from "./rows.js";
+import { NodeSearch, type SearchHit, type SearchOptions } from "./search.js";
+import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
+import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
+
+export interface OpenStoreOptions {
+  /** How long a writer waits for another process's write lock, in ms (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+  const busy = options.busyTimeoutMs ?? 5000;
+  const db = openDatabase(path, { timeout: busy });
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+    // Checked before any pragma or migration that would write to the file.
+    assertNotNewer(db, path);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    migrate(db);
+    db.pragma("foreign_keys = ON");
+    return new Store(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export class Store {
+  private readonly sessions: SessionRepo;
+  private readonly nodes: NodeRepo;
+  private readonly finder: NodeSearch;
+  private readonly usage: UsageRepo;
+  private readonly effects: EffectRepo;
+
+  constructor(readonly db: Database) {
+    this.sessions = new SessionRepo(db);
+    this.nodes = new NodeRepo(db);
+    this.finder = new NodeSearch(db);
+    this.usage = new UsageRepo(db);
+    this.effects = new EffectRepo(db, this.nodes);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // Sessions
+  createSession(input: CreateSessionInput): SessionRow {
+    return this.sessions.create(input);
+  }
+  getSession(id: string): SessionRow {
+    return this.sessions.get(id);
+  }
+  findSession(id: string): SessionRow | undefined {
+    return this.sessions.find(id);
+  }
+  listSessions(options?: ListSessionsOptions): SessionRow[] {
+    return this.sessions.list(options);
+  }
+  endSession(id: string, reason: string): SessionRow {
+    return this.sessions.endSession(id, reason);
+  }
+  setSystemPrompt(id: string, text: string): void {
+    this.sessions.setSystemPrompt(id, text);
+  }
+  setSessionModel(id: string, model: string, provider: string): void {
+    this.sessions.setModel(id, model, provider);
+  }
+  setSessionTitle(id: string, title: string): void {
+    this.sessions.setTitle(id, title);
+  }
+
+  // The node tree
+  appendNode(sessionId: string, input: NodeInput): NodeRow {
+    const [row] = this.nodes.append(sessionId, [input]);
+    if (!row) throw new StoreError("invalid_input", "appendNode stored nothing");
+    return row;
+  }
+  /** A whole round (assistant + tool results) in one transaction, chained after the active leaf. */
+  appendNodes(sessionId: string, inputs: readonly NodeInput[]): NodeRow[] {
+    return this.nodes.append(sessionId, inputs);
+  }
+  getNode(id: string): NodeRow {
+    return this.nodes.get(id);
+  }
+  findNode(id: string): NodeRow | undefined {
+    return this.nodes.find(id);
+  }
+  pathToRoot(leafId: string): NodeRow[] {
+    return this.nodes.pathToRoot(leafId);
+  }
+  /** The active path of a session, root first ([] for a session with no nodes). */
+  activePath(sessionId: string): NodeRow[] {
+    const leaf = this.nodes.activeLeafId(sessionId);
+    return leaf === null ? [] : this.nodes.pathToRoot(leaf);
+  }
+  activeLeaf(sessionId: string): NodeRow | null {
+    const leaf = this.nodes.activeLeafId(sessionId);
+    return leaf === null ? null : this.nodes.get(leaf);
+  }
+  setActiveLeaf(sessionId: string, nodeId: string): void {
+    this.nodes.setActiveLeaf(sessionId, nodeId);
+  }
+  /** Continue the conversation from `nodeId`: the next append becomes a new branch below it. */
+  branchFrom(nodeId: string): NodeRow {
+    const node = this.nodes.get(nodeId);
+    this.nodes.setActiveLeaf(node.sessionId, node.id);
+    return node;
+  }
+  /** Stores an edited user message as a sibling of the original; the old branch stays readable. */
+  editUserMessage(nodeId: string, newMessage: Message): NodeRow {
+    const original = this.nodes.get(nodeId);
+    if (original.kind !== "message" || original.role !== "user") {
+      throw new StoreError("invalid_input", `node ${nodeId} is not a user message; only those can be edited`);
+    }
+    if (newMessage?.role !== "user") {
+      throw new StoreError("invalid_input", "an edited user message must have role 'user'");
+    }
+    return this.appendNode(original.sessionId, {
+      parentId: original.parentId,
+      kind: "message",
+      message: newMessage,
+    });
+  }
+  /** The tips of every branch of the session, oldest first. */
+  listBranches(sessionId: string): NodeRow[] {
+    return this.nodes.listLeaves(sessionId);
+  }
+  expandCompaction(nodeId: string): CompactionExpansion {
+    const node = this.nodes.get(nodeId);
+    if (node.kind !== "compaction")
+      throw new StoreError("invalid_input", `node ${nodeId} is not a compaction`);
+    return expandCompaction(this.nodes, node);
+  }
+
+  // Search
+  search(query: string, options?: SearchOptions): SearchHit[] {
+    return this.finder.search(query, options);
+  }
+  rebuildSearchIndex(): void {
+    this.finder.rebuild();
+  }
+
+  // Usage
+  recordUsage(input: UsageInput): UsageRow {
+    return this.usage.record(input);
+  }
+  usageForSession(sessionId: string): UsageRow[] {
+    return this.usage.forSession(sessionId);
+  }
+
+  // Effect receipts
+  beginEffect(input: BeginEffectInput): BeginEffectResult {
+    return this.effects.begin(input);
+  }
+  getEffect(id: string): EffectRow {
+    return this.effects.get(id);
+  }
+  completeEffect(id: string, result: unknown): EffectRow {
+    return this.effects.complete(id, result);
+  }
+  failEffect(id: string, error: string): EffectRow {
+    return this.effects.fail(id, error);
+  }
+  listUnresolved(sessionId?: string): EffectRow[] {
+    return this.effects.listUnresolved(sessionId);
+  }
+  resolveEffect(id: string, outcome: "applied" | "not_applied", evidence: string): EffectRow {
+    return this.effects.resolve(id, outcome, evidence);
+  }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Writes packages/iris/config.schema.json from the zod schema of config.yaml, formatted by Biome.
+// `--check` exits 1 when the checked-in file means something else (the drift test in
+// packages/iris/src/config/json-schema.test.ts does the same in Vitest). Formatting is ignored.
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { register } from "tsx/esm/api";
+
+register();
+const target = fileURLToPath(new URL("../packages/iris/config.schema.json", import.meta.url));
+const { configJsonSchema, configJsonSchemaText } = await import("../packages/iris/src/config/json-schema.ts");
+if (process.argv.includes("--check")) {
+  let current;
+  try {
+    current = JSON.parse(readFileSync(target, "utf8"));
+  } catch {}
+  if (!isDeepStrictEqual(current, JSON.parse(JSON.stringify(configJsonSchema())))) {
+    process.stderr.write(
+      "packages/iris/config.schema.json is out of date: run node scripts/gen-config-schema.mjs\n",
+    );
+    process.exit(1);
+  }
+} else {
+  writeFileSync(target, configJsonSchemaText());
+  spawnSync("npx", ["biome", "format", "--write", target], { stdio: "ignore" });
+  process.stderr.write("wrote packages/iris/config.schema.json\n");
+}
