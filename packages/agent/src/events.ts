@@ -9,7 +9,14 @@ export interface AgentEventMap {
   stream_delta: { text: string };
   reasoning: { text: string };
   tool_gen: { call: ToolCallPart };
-  tool_progress: { phase: "before" | "after" | "progress"; callId: string; name: string; message?: string; isError?: boolean; preview?: string };
+  tool_progress: {
+    phase: "before" | "after" | "progress";
+    callId: string;
+    name: string;
+    message?: string;
+    isError?: boolean;
+    preview?: string;
+  };
   step: { stepId: number; round: number };
   status: { level: "info" | "warn" | "error"; message: string };
   /** Discard the partial text/tool calls streamed so far for this step: that attempt failed and is retried. */

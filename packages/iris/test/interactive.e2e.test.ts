@@ -25,7 +25,7 @@ describe("interactive iris in a terminal", () => {
     t.type("인사해 줘\r");
     await t.waitFor("한국어 답변입니다");
     expect(t.screen()).toMatch(/✓ terminal/);
-    await t.waitFor(/› [^]*› /);
+    await t.waitFor(/› [\s\S]*› /);
     t.type("/usage\r");
     await t.waitFor(/1 API calls|2 API calls/);
     t.type("/help\r");
@@ -45,14 +45,14 @@ describe("interactive iris in a terminal", () => {
     while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     t.type("\u0003");
     await t.waitFor("interrupted");
-    await t.waitFor(/user_cancelled[^]*› /);
+    await t.waitFor(/user_cancelled[\s\S]*› /);
     const shown = await runIris(["sessions", "list"], { env: { IRIS_HOME: home.home } });
     const id = shown.stdout.split(/\s+/)[0]!;
     const session = await runIris(["sessions", "show", id], { env: { IRIS_HOME: home.home } });
     expect(session.stdout).toContain("› wait for it");
-    expect(session.stdout.split("\n").filter((l) => l.trim() && !l.startsWith("session") && !l.startsWith("›"))).toEqual(
-      [],
-    );
+    expect(
+      session.stdout.split("\n").filter((l) => l.trim() && !l.startsWith("session") && !l.startsWith("›")),
+    ).toEqual([]);
     t.type("\u0003");
     t.type("\u0003");
     expect(await t.exited).toBe(130);

@@ -29,7 +29,10 @@ describe.each(MODES)("iris -p against %s", (mode) => {
       { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] },
       { text: "Done: beta is on line 2." },
     );
-    const r = await runIris(["-p", "look around", ...routeArgs(fake.baseUrl, mode)], { env: env(), cwd: work });
+    const r = await runIris(["-p", "look around", ...routeArgs(fake.baseUrl, mode)], {
+      env: env(),
+      cwd: work,
+    });
     expect(r.stderr).not.toMatch(/Error:|at .*\.js:\d+/);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Done: beta is on line 2.\n");
@@ -84,7 +87,11 @@ describe("iris -p guards and tools", () => {
 
   it("refuses an over-limit memory write with the limit and current use", async () => {
     fake.enqueue(
-      { toolCalls: [{ name: "memory", arguments: { action: "add", target: "memory", content: "x".repeat(3000) } }] },
+      {
+        toolCalls: [
+          { name: "memory", arguments: { action: "add", target: "memory", content: "x".repeat(3000) } },
+        ],
+      },
       { text: "noted the failure" },
     );
     const r = await runIris(["-p", "remember this", ...args()], { env: env() });

@@ -22,14 +22,20 @@ export class LlmModelClient implements ModelClient {
     return { provider: r.provider, model: r.model, apiMode: r.apiMode, baseUrl: r.baseUrl };
   }
 
-  async call(...[request, { signal, onEvent }]: Parameters<ModelClient["call"]>): ReturnType<ModelClient["call"]> {
+  async call(
+    ...[request, { signal, onEvent }]: Parameters<ModelClient["call"]>
+  ): ReturnType<ModelClient["call"]> {
     const now = this.opts.now ?? Date.now;
     const started = now();
     let error: LlmError | undefined;
-    for await (const e of streamLlm(this.runtime, { ...request, model: this.runtime.model }, {
-      signal,
-      ...this.opts.stream,
-    })) {
+    for await (const e of streamLlm(
+      this.runtime,
+      { ...request, model: this.runtime.model },
+      {
+        signal,
+        ...this.opts.stream,
+      },
+    )) {
       if (e.type === "done") {
         const costUsd = this.opts.costOf?.(e.message.usage) ?? 0;
         return { ok: true, message: e.message, latencyMs: now() - started, costUsd };
@@ -37,6 +43,9 @@ export class LlmModelClient implements ModelClient {
       if (e.type === "error") error = e.error;
       else onEvent(e);
     }
-    return { ok: false, error: error ?? { kind: "invalid_response", message: "stream ended without a result", retryable: true } };
+    return {
+      ok: false,
+      error: error ?? { kind: "invalid_response", message: "stream ended without a result", retryable: true },
+    };
   }
 }

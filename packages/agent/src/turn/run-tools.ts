@@ -22,7 +22,7 @@ export async function runTools(
     calls.length > 1 &&
     calls.every((c) => {
       const t = env.tools.traits(c.name);
-      return t !== undefined && t.parallelSafe && !t.interactive;
+      return t?.parallelSafe === true && !t.interactive;
     });
   const outcomes: ToolOutcome[] = [];
   const persist = (call: ToolCallPart, result: ToolResultMessage) => {

@@ -39,7 +39,6 @@ export function charWidth(cp: number): number {
   return isWide(cp) ? 2 : 1;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are control sequences
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export function displayWidth(text: string): number {
