@@ -66,6 +66,7 @@ describe("effect receipts", () => {
   it("replays a completed op on re-entry instead of running it again", () => {
     const first = store.beginEffect(begin());
     expect(first.kind).toBe("started");
+    expect(store.db.pragma("synchronous", { simple: true })).toBe(1); // back to NORMAL after the synced commit
     expect(store.listUnresolved().map((e) => e.id)).toEqual([first.effect.id]);
     const done = store.completeEffect(first.effect.id, { content: "deployed v2", isError: false });
     expect(done.status).toBe("completed");
@@ -112,6 +113,14 @@ describe("effect receipts", () => {
     expect(notApplied.status).toBe("not_applied");
     expect(store.getEffect(b.effect.id).evidence).toBe("no deploy in the audit log");
     expect(() => store.resolveEffect(b.effect.id, "maybe" as "applied", "x")).toThrow(/resolution/);
+  });
+
+  it("can be begun inside a caller's transaction", () => {
+    store.db.exec("BEGIN IMMEDIATE");
+    const inside = store.beginEffect(begin({ logicalOpId: "op-tx" }));
+    store.db.exec("COMMIT");
+    expect(inside.kind).toBe("started");
+    expect(store.getEffect(inside.effect.id).status).toBe("started");
   });
 
   it("refuses re-entry of an op id with another anchor", () => {

@@ -79,7 +79,7 @@ export class EffectRepo {
   private readonly beginTx: Transaction<(input: BeginEffectInput) => BeginEffectResult>;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly nodes: NodeRepo,
   ) {
     this.insert = db.prepare(
@@ -96,8 +96,19 @@ export class EffectRepo {
     this.beginTx = db.transaction((input: BeginEffectInput) => this.beginInTx(input));
   }
 
+  /**
+   * Commits with synchronous=FULL: the WAL is synced, so the receipt and the anchor node
+   * written before it survive a power loss too, not only a crash of the process.
+   */
   begin(input: BeginEffectInput): BeginEffectResult {
-    return this.beginTx.immediate(input);
+    // SQLite refuses to change the level inside a transaction; an enclosing one decides then.
+    if (this.db.inTransaction) return this.beginTx.immediate(input);
+    this.db.pragma("synchronous = FULL");
+    try {
+      return this.beginTx.immediate(input);
+    } finally {
+      this.db.pragma("synchronous = NORMAL");
+    }
   }
 
   get(id: string): EffectRow {

@@ -64,11 +64,14 @@ export function splitSession(
     const opening = head.length
       ? `[Opening of the conversation, kept verbatim]\n${renderTranscript(head)}\n[End of the opening]\n\n`
       : "";
-    // `message` keeps the role chosen from the neighbours; the history loader reads `text`.
+    // The child has no head: its history starts with the compaction, read as a user message
+    // carrying the opening and the summary (an assistant message first would break Anthropic and
+    // Gemini, and the head would be lost). A user message after it is merged at send time (H2).
+    const text = `${opening}${body}`;
     inputs.push({
       kind: "compaction",
-      text: `${opening}${body}`,
-      message: summary,
+      text,
+      message: { role: "user", content: `${SUMMARY_PREFIX}\n${text}` },
       expandsTo,
       parentId: null,
     });
