@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";
@@ -35,6 +37,33 @@ describe("interactive iris in a terminal", () => {
     expect(fake.violations).toEqual([]);
     const list = await runIris(["sessions", "search", "답변"], { env: { IRIS_HOME: home.home } });
     expect(list.stdout).toMatch(/한국어 \[?답변\]?입니다/);
+  });
+
+  it("asks before a dangerous command and for clarification, and passes the answers on", async () => {
+    const work = join(home.home, "work");
+    mkdirSync(join(work, "node_modules", "pkg"), { recursive: true });
+    fake.enqueue(
+      { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf node_modules/" } }] },
+      {
+        toolCalls: [{ name: "clarify", arguments: { question: "Which colour?", choices: ["red", "blue"] } }],
+      },
+      { text: "ok, blue it is" },
+    );
+    const t = startPty(routeArgs(fake.baseUrl, "responses"), { IRIS_HOME: home.home }, work);
+    await t.waitFor("› ");
+    t.type("clean and ask\r");
+    await t.waitFor("Allow? [o]nce, [s]ession, [a]lways, [d]eny");
+    t.type("d\r");
+    await t.waitFor("Which colour?");
+    t.type("2\r");
+    await t.waitFor("ok, blue it is");
+    expect(existsSync(join(work, "node_modules", "pkg"))).toBe(true);
+    const bodies = fake.requests.map((r) => r.rawBody.toString("utf8"));
+    expect(bodies[1]).toMatch(/not run/);
+    expect(bodies[2]).toContain("blue");
+    expect(fake.violations).toEqual([]);
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
   });
 
   it("Ctrl-C interrupts a stalled turn, stores nothing partial, and a second Ctrl-C exits with 130", async () => {
