@@ -22,6 +22,11 @@ export interface AgentOptions {
   /** Send-time shaping; defaults to the sanitation pass alone. */
   shape?: (messages: readonly Message[]) => Message[];
   beforeModelCall?: TurnEnv["beforeModelCall"];
+  /**
+   * The frozen prompt as of now, read before every model call: a compression inside the turn
+   * splits the session and rebuilds the prompt (SPEC S2). Default: `systemPrompt`.
+   */
+  currentSystemPrompt?: () => string;
   now?: () => number;
 }
 
@@ -39,6 +44,8 @@ export class Agent {
     const message: UserMessage = typeof input === "string" ? { role: "user", content: input } : input;
     const now = this.opts.now ?? Date.now;
     const events = this.events;
+    const fixedPrompt = this.opts.systemPrompt;
+    const currentPrompt = this.opts.currentSystemPrompt;
     const env: TurnEnv = {
       log: this.opts.log,
       model: this.opts.model,
@@ -51,7 +58,9 @@ export class Agent {
       ),
       convergence: new ConvergenceDetector(),
       frontEnd: this.opts.frontEnd ?? {},
-      systemPrompt: this.opts.systemPrompt,
+      get systemPrompt() {
+        return currentPrompt ? currentPrompt() : fixedPrompt;
+      },
       cwd: this.opts.cwd,
       ...(this.opts.maxOutputTokens ? { maxOutputTokens: this.opts.maxOutputTokens } : {}),
       shape:

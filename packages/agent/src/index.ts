@@ -3,6 +3,7 @@ export * from "./agent-tools/intercept.js";
 export * from "./agent-tools/memory-files.js";
 export * from "./agent-tools/todo-list.js";
 export * from "./context/index.js";
+export * from "./effects/index.js";
 export * from "./events.js";
 export * from "./model/index.js";
 export * from "./model/llm-client.js";

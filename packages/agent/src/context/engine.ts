@@ -133,15 +133,20 @@ async function compressDefault(input: CompressInput, options: DefaultEngineOptio
   const before = { messages: original.length, tokens: beforeTokens };
   const tailOptions = { budgetTokens: budget.tailBudgetTokens, minMessages: budget.protectLastN };
 
-  // Phase 1: no model call.
-  const pruned = pruneToolOutputs(original, tailStart(original, tailOptions), options.prune);
+  // Phase 1: no model call. The tail is measured from the end of the head, like phase 2: a long
+  // agentic turn has its only user message in the head, and moving the tail back to it would
+  // protect the whole history.
+  const head1 = headEnd(original, budget.headMessages);
+  const pruned = pruneToolOutputs(original, tailStart(original, tailOptions, head1), options.prune);
   const afterPrune = sizeOf(pruned.messages);
   const prunedCounts = {
     deduplicated: pruned.deduplicated,
     summarised: pruned.summarised,
     argumentsTruncated: pruned.argumentsTruncated,
   };
-  if (afterPrune.tokens < budget.triggerTokens) {
+  // Pruning is enough only when it leaves headroom (a tail budget under the trigger): a history
+  // left just under the trigger would be compressed again on the next round, and the next.
+  if (afterPrune.tokens <= budget.triggerTokens - budget.tailBudgetTokens) {
     return {
       ok: true,
       phase: 1,

@@ -13,6 +13,7 @@ import {
   TodoList,
   type ToolRunContext,
   withAgentTools,
+  withReceipts,
 } from "@iris/agent";
 import { selectMenu } from "@iris/tools";
 import type { SessionHost } from "./host.js";
@@ -59,15 +60,19 @@ export function makeDelegate(opts: { host: SessionHost; model: ResilientModelCli
     const agent = new Agent({
       log: new StoreConversation(store, child.id),
       model,
-      tools: withAgentTools(
-        new RegistryToolBox({
-          registry: tools.registry,
-          menu,
-          policy: tools.policy,
-          frontEnd,
-          events: host.events,
-        }),
-        { todos: new TodoList() },
+      // A child's side effects get receipts like the parent's (SPEC D4).
+      tools: withReceipts(
+        withAgentTools(
+          new RegistryToolBox({
+            registry: tools.registry,
+            menu,
+            policy: tools.policy,
+            frontEnd,
+            events: host.events,
+          }),
+          { todos: new TodoList() },
+        ),
+        store,
       ),
       systemPrompt,
       cwd,

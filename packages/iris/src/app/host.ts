@@ -12,16 +12,21 @@ import {
   makeShaper,
   parseFallbackProviders,
   RegistryToolBox,
+  type RepairedCall,
   ResilientModelClient,
+  repairInterruptedCalls,
   resolverFromConfig,
   StoreConversation,
   TodoList,
   withAgentTools,
+  withReceipts,
 } from "@iris/agent";
 import { estimateCost, getProvider, type Runtime } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
-import type { Profile } from "../config/index.js";
+import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
+import { ContextControl } from "./context-control.js";
 import { makeDelegate } from "./delegate.js";
+import { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -43,6 +48,9 @@ export class SessionHost {
   private todos = new TodoList();
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
+  private contextCtl: ContextControl | undefined;
+  /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
+  private repairNotices: RepairedCall[] = [];
 
   constructor(readonly opts: HostOptions) {
     this.currentRuntime = opts.runtime;
@@ -107,19 +115,24 @@ export class SessionHost {
     const isProvider = head !== "" && (getProvider(head) !== undefined || head in profile.config.providers);
     const provider = isProvider ? head : this.runtime.provider;
     const model = isProvider ? spec.slice(slash + 1) : spec;
-    const resolved = resolveMainRoute({ provider, model }, profile.config, profile.env);
+    // The same provider keeps the endpoint and wire format given on the command line.
+    const flags = provider === this.runtime.provider ? this.opts.route : undefined;
+    const resolved = resolveMainRoute(
+      {
+        provider,
+        model,
+        ...(flags?.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+        ...(flags?.apiMode ? { apiMode: flags.apiMode } : {}),
+      },
+      profile.config,
+      profile.env,
+    );
     if (!resolved.ok) return { ok: false, error: resolved.error };
     const warnings: string[] = [];
-    if (this.current) {
-      const history = new StoreConversation(store, this.current.id).history();
-      const chars = history.reduce((n, m) => n + JSON.stringify(m).length, 0);
-      if (chars / 4 > 100_000)
-        warnings.push(
-          `this conversation is about ${Math.round(chars / 4000)}K tokens: the new model starts without a prompt cache and pays for all of it again`,
-        );
-    }
+    if (this.current) warnings.push(...this.context.switchRisks());
     this.currentRuntime = resolved.runtime;
     this.model = undefined;
+    this.contextCtl?.routeChanged(undefined); // thresholds follow the new route (SPEC M2)
     if (this.current) {
       store.setSystemPrompt(this.current.id, this.buildPrompt());
       store.setSessionModel(this.current.id, resolved.runtime.model, resolved.runtime.provider);
@@ -133,6 +146,8 @@ export class SessionHost {
     const row = this.opts.store.findSession(id) ?? this.findByPrefix(id);
     if (!row) return undefined;
     this.current = row;
+    // Before anything reads the history: close calls a killed process left without results.
+    this.repairNotices = repairInterruptedCalls(this.opts.store, row.id).repaired;
     this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
     return row;
   }
@@ -155,12 +170,15 @@ export class SessionHost {
     this.model = new ResilientModelClient({
       primary: this.runtime,
       fallbacks: fallbacks.ok ? fallbacks.routes : [],
-      resolve: resolverFromConfig(routingConfigOf(config), () => profile.env),
+      // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
+      // since start, or a .env that became unreadable, shows at that moment, not at restart.
+      resolve: resolverFromConfig(routingConfigOf(config), () => freshEnv(profile)),
       makeClient: (rt) =>
         new LlmModelClient(rt, {
           costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
         }),
       events: this.events,
+      onRouteChange: (rt) => this.context.routeChanged(rt),
     });
     return this.model;
   }
@@ -170,9 +188,11 @@ export class SessionHost {
     const { runtime } = this;
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
+    for (const r of this.repairNotices.splice(0))
+      this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
     const info = modelInfoFor(runtime.provider, runtime.model, profile.config).info;
     const model = this.modelClient();
-    const log = new StoreConversation(store, session.id);
+    const log = new FollowingConversation(store, session.id);
     const registryBox = new RegistryToolBox({
       registry: tools.registry,
       menu: tools.menu,
@@ -181,7 +201,7 @@ export class SessionHost {
       events: this.events,
     });
     const agentCfg = profile.config.agent;
-    const box = withAgentTools(registryBox, {
+    const agentBox = withAgentTools(registryBox, {
       todos: this.todos,
       ...(profile.config.memory.enabled
         ? { memory: new MemoryFiles({ memory: profile.home.paths.memory, user: profile.home.paths.user }) }
@@ -192,6 +212,7 @@ export class SessionHost {
           .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
       delegate: makeDelegate({ host: this, model, frontEnd }),
     });
+    const box = withReceipts(agentBox, store, { events: this.events });
     const shape = makeShaper(
       model,
       (provider, name) => {
@@ -206,6 +227,7 @@ export class SessionHost {
       model,
       tools: box,
       systemPrompt: session.systemPrompt ?? "",
+      ...this.compressionHooks(log, model),
       cwd,
       events: this.events,
       frontEnd,
@@ -220,7 +242,41 @@ export class SessionHost {
     });
   }
 
+  /** Agent-layer compression, `/context` and the H7 switch check (SPEC C1, C4, M3, H7). */
+  get context(): ContextControl {
+    this.contextCtl ??= new ContextControl({
+      profile: this.opts.profile,
+      store: this.opts.store,
+      events: this.events,
+      cwd: this.opts.cwd,
+      runtime: () => this.runtime,
+      session: () => this.session,
+      buildPrompt: () => this.buildPrompt(),
+      adopt: (id) => {
+        this.current = this.opts.store.getSession(id);
+      },
+    });
+    return this.contextCtl;
+  }
+
+  /** `/compress`: compress the current session now (between turns, so no call is open). */
+  compressNow(): ReturnType<ContextControl["compressNow"]> {
+    return this.context.compressNow(new FollowingConversation(this.opts.store, this.session.id));
+  }
+
+  private compressionHooks(log: FollowingConversation, model: ResilientModelClient) {
+    return {
+      beforeModelCall: this.context.beforeModelCall(log, model),
+      currentSystemPrompt: () => this.current?.systemPrompt ?? "",
+    };
+  }
+
   close(): void {
     this.opts.store.close();
   }
+}
+
+/** The environment as start-up saw it, with the profile's .env read again now. */
+function freshEnv(profile: Profile): Record<string, string> {
+  return mergeEnv(process.env, loadDotenv(profile.home.paths.env).values).env;
 }

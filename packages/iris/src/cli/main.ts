@@ -73,6 +73,48 @@ export function buildProgram(): Command {
       const { sessionsSearch } = await import("./commands/sessions.js");
       process.exitCode = sessionsSearch(program.opts(), query.join(" "), o.limit);
     });
+  program
+    .command("usage")
+    .description("tokens and cost per session, or per API call of one session (SPEC F3)")
+    .option("-s, --session <id>", "one session (an id or a unique prefix): its calls, one per line")
+    .option("-n, --last <n>", "how many sessions (default 10), or with --session the newest calls", intArg)
+    .action(async (o: { session?: string; last?: number }) => {
+      const { usageCommand } = await import("./commands/usage.js");
+      process.exitCode = usageCommand(program.opts(), o);
+    });
+  program
+    .command("doctor")
+    .description("check routes, keys, models, permissions, the gateway and stored history (SPEC K3)")
+    .option("--repair", "persist the repair of broken stored histories (append-only)")
+    .action(async (o: { repair?: boolean }) => {
+      const { doctorCommand } = await import("./commands/doctor.js");
+      process.exitCode = doctorCommand(program.opts(), o);
+    });
+  const effects = program.command("effects").description("tool effects a crash left unsettled (SPEC D4)");
+  effects
+    .command("list")
+    .description("unresolved effect receipts (--all: every receipt)")
+    .option("--all", "every receipt, settled ones too")
+    .action(async (o: { all?: boolean }) => {
+      const { effectsList } = await import("./commands/effects.js");
+      process.exitCode = effectsList(program.opts(), o.all === true);
+    });
+  effects
+    .command("resolve <id> <outcome>")
+    .description("settle an uncertain effect as applied or not-applied, with the evidence you checked")
+    .requiredOption("--evidence <text>", "what you checked (kept with the receipt)")
+    .action(async (id: string, outcome: string, o: { evidence: string }) => {
+      const { effectsResolve } = await import("./commands/effects.js");
+      process.exitCode = effectsResolve(program.opts(), id, outcome, o.evidence);
+    });
+  program
+    .command("context")
+    .description("the context budget of the current provider/model: window, trigger, compressions (SPEC M3)")
+    .option("-s, --session <id>", "also the session's last measured prompt and compressions so far")
+    .action(async (o: { session?: string }) => {
+      const { contextCommand } = await import("./commands/context.js");
+      process.exitCode = contextCommand(program.opts(), o);
+    });
   return program;
 }
 

@@ -11,7 +11,9 @@ export interface SlashContext {
 
 const HELP: [string, string][] = [
   ["/new", "start a new session"],
-  ["/model [provider/]NAME", "switch model (the prompt is rebuilt)"],
+  ["/model [provider/]NAME", "switch model (the prompt is rebuilt; --yes skips the cost check)"],
+  ["/context", "context window, compression trigger and last prompt size"],
+  ["/compress", "compress this session's history now"],
   ["/usage", "tokens and cost of this session"],
   ["/sessions", "recent sessions"],
   ["/resume ID", "continue a stored session"],
@@ -68,15 +70,45 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
         out.write(`current: ${host.runtime.provider}/${host.runtime.model}\n`);
         return true;
       }
-      const result = host.switchModel(arg);
+      return switchModel(host, out, rest);
+    }
+    case "/context":
+      out.write(host.context.report());
+      return true;
+    case "/compress": {
+      const done = await host.compressNow();
       out.write(
-        result.ok ? `now using ${host.runtime.provider}/${host.runtime.model}\n` : `iris: ${result.error}\n`,
+        done.ok
+          ? `compressed (phase ${done.phase}): ${done.before} → about ${done.after} tokens; now in session ${done.sessionId.slice(0, 8)}\n`
+          : `! ${done.warning}\n`,
       );
-      for (const w of result.ok ? result.warnings : []) out.write(`! ${w}\n`);
       return true;
     }
     default:
       out.write(`unknown command ${cmd}; /help lists them\n`);
       return true;
   }
+}
+
+/** The model a costly switch waits on: a second `/model NAME` (or `--yes`) proceeds (SPEC H7). */
+const pendingSwitch = new WeakMap<SessionHost, string>();
+
+function switchModel(host: SessionHost, out: SlashContext["out"], words: string[]): boolean {
+  const yes = words.includes("--yes");
+  const spec = words.filter((w) => w !== "--yes").join(" ");
+  const risks = host.context.switchRisks();
+  if (risks.length && !yes && pendingSwitch.get(host) !== spec) {
+    pendingSwitch.set(host, spec);
+    for (const r of risks) out.write(`! ${r}\n`);
+    out.write(`repeat /model ${spec} (or add --yes) to switch anyway\n`);
+    return true;
+  }
+  pendingSwitch.delete(host);
+  const result = host.switchModel(spec);
+  out.write(
+    result.ok ? `now using ${host.runtime.provider}/${host.runtime.model}\n` : `iris: ${result.error}\n`,
+  );
+  // The cost warnings were shown and confirmed already.
+  for (const w of result.ok ? result.warnings : []) if (!risks.includes(w)) out.write(`! ${w}\n`);
+  return true;
 }

@@ -1,27 +1,10 @@
 // `iris sessions list|show|search`: read the profile's store without starting a model.
 import { messagesOfPath } from "@iris/agent";
 import { assistantText, textOf } from "@iris/llm";
-import { openStore, type Store } from "@iris/store";
-import { loadProfileOrExit } from "../../app/boot.js";
+import type { Store } from "@iris/store";
 import type { GlobalFlags } from "../main.js";
 import { truncateToWidth } from "../ui/width.js";
-
-function withStore(flags: GlobalFlags, fn: (store: Store) => number): number {
-  const loaded = loadProfileOrExit({
-    env: process.env,
-    ...(flags.profile ? { profile: flags.profile } : {}),
-  });
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  const store = openStore(loaded.profile.home.paths.db);
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
+import { withStore } from "./with-store.js";
 
 const width = () => Math.max(40, (process.stdout.columns ?? 120) - 1);
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
@@ -32,7 +15,8 @@ export function sessionsList(flags: GlobalFlags, limit: number): number {
     if (!rows.length) process.stdout.write("no sessions yet\n");
     for (const s of rows) {
       const first = firstUserText(store, s.id);
-      const line = `${s.id}  ${when(s.startedAt)}  ${s.source.padEnd(8)} ${s.provider ?? "?"}/${s.model ?? "?"}  ${s.title ?? first}`;
+      const parent = s.parentSessionId ? `  (continues ${s.parentSessionId.slice(0, 8)})` : "";
+      const line = `${s.id}  ${when(s.startedAt)}  ${s.source.padEnd(8)} ${s.provider ?? "?"}/${s.model ?? "?"}  ${s.title ?? first}${parent}`;
       process.stdout.write(`${truncateToWidth(line, width())}\n`);
     }
     return 0;

@@ -1,0 +1,115 @@
+// Closes the tool calls a crash left without results (SPEC D4, H3), before the model is called
+// again. Only the tail of the active path can be repaired in place (the calls of the last
+// assistant message, followed only by tool results): that is where a killed process leaves them.
+// Older gaps are the send-time sanitation's job (H6). Nothing is ever re-executed here.
+import type { ToolCallPart, ToolResultMessage } from "@iris/llm";
+import type { EffectRow, NodeRow, Store } from "@iris/store";
+import { findEffectByOp } from "./lookup.js";
+import { logicalOpId } from "./op-id.js";
+import {
+  NOT_EXECUTED_CRASH,
+  replayBody,
+  resolvedBody,
+  toResultMessage,
+  uncertainBody,
+  uncertainText,
+} from "./outcomes.js";
+
+export type RepairOutcome = "uncertain" | "not_executed" | "replayed" | "resolved";
+
+export interface RepairedCall {
+  callId: string;
+  tool: string;
+  outcome: RepairOutcome;
+  /** The receipt, when there is one. */
+  effectId?: string;
+  /** One line for the user. */
+  message: string;
+}
+
+export function repairInterruptedCalls(store: Store, sessionId: string): { repaired: RepairedCall[] } {
+  const tail = danglingTail(store.activePath(sessionId));
+  if (!tail) return { repaired: [] };
+  const repaired: RepairedCall[] = [];
+  // Appended in call order, each durably before the next (one node each, chained on the leaf).
+  for (const { call, index } of tail.missing) {
+    const effect = findEffectByOp(store, logicalOpId(sessionId, tail.node.id, index));
+    const { result, entry } = closeCall(call, effect);
+    store.appendNode(sessionId, { kind: "message", message: result });
+    repaired.push(entry);
+  }
+  return { repaired };
+}
+
+interface DanglingTail {
+  node: NodeRow;
+  missing: { call: ToolCallPart; index: number }[];
+}
+
+/** The last assistant node and its calls without results, if nothing but tool results follow it. */
+function danglingTail(path: readonly NodeRow[]): DanglingTail | undefined {
+  const answered = new Set<string>();
+  for (let i = path.length - 1; i >= 0; i--) {
+    const m = path[i]?.message;
+    if (m?.role === "tool") {
+      answered.add(m.callId);
+      continue;
+    }
+    if (m?.role !== "assistant") return undefined;
+    const calls = m.parts.filter((p): p is ToolCallPart => p.type === "toolCall");
+    const missing = calls
+      .map((call, index) => ({ call, index }))
+      // A call with an empty id cannot be paired with a result; sanitation drops it (H6).
+      .filter(({ call }) => call.callId !== "" && !answered.has(call.callId));
+    return missing.length ? { node: path[i] as NodeRow, missing } : undefined;
+  }
+  return undefined;
+}
+
+function closeCall(
+  call: ToolCallPart,
+  effect: EffectRow | undefined,
+): { result: ToolResultMessage; entry: RepairedCall } {
+  const base = { callId: call.callId, tool: call.name };
+  if (!effect) {
+    const result: ToolResultMessage = {
+      role: "tool",
+      callId: call.callId,
+      toolName: call.name,
+      content: JSON.stringify({ error: `not executed: ${NOT_EXECUTED_CRASH}` }),
+      isError: true,
+      notExecuted: NOT_EXECUTED_CRASH,
+    };
+    return {
+      result,
+      entry: {
+        ...base,
+        outcome: "not_executed",
+        message: `${call.name}: not executed: ${NOT_EXECUTED_CRASH}`,
+      },
+    };
+  }
+  const withId = { ...base, effectId: effect.id };
+  if (effect.status === "started")
+    return {
+      result: toResultMessage(call.callId, call.name, uncertainBody(effect)),
+      entry: { ...withId, outcome: "uncertain", message: uncertainText(effect) },
+    };
+  if (effect.status === "completed" || effect.status === "failed")
+    return {
+      result: toResultMessage(call.callId, call.name, replayBody(effect)),
+      entry: {
+        ...withId,
+        outcome: "replayed",
+        message: `${call.name}: finished before the process stopped (receipt ${effect.id}); its stored result was restored`,
+      },
+    };
+  return {
+    result: toResultMessage(call.callId, call.name, resolvedBody(effect)),
+    entry: {
+      ...withId,
+      outcome: "resolved",
+      message: `${call.name}: receipt ${effect.id} was settled as ${effect.status}; not re-executed`,
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// A ToolBox wrapper that brackets every mutating, communicating or administrative tool call with
+// an effect receipt (SPEC D4). The turn stores the assistant message before tools run (the
+// checkpoint); the receipt is begun against that stored node, so a call whose checkpoint is
+// missing is refused instead of run. A finished receipt for the same operation is replayed, an
+// unfinished one is reported as effect_outcome_uncertain: the tool never runs twice for one op.
+import type { ToolCallPart } from "@iris/llm";
+import type { Store } from "@iris/store";
+import type { AgentEvents } from "../events.js";
+import type { ToolBox, ToolRunContext } from "../ports.js";
+import { argsFingerprint, callIndexOf, logicalOpId } from "./op-id.js";
+import { replayBody, resolvedBody, type ToolResultBody, uncertainBody } from "./outcomes.js";
+
+export type ReceiptStore = Pick<Store, "beginEffect" | "completeEffect" | "failEffect" | "findNode">;
+
+export interface ReceiptOptions {
+  /** Where replays and refusals are reported to the user. */
+  events?: AgentEvents;
+}
+
+export function withReceipts(inner: ToolBox, store: ReceiptStore, opts: ReceiptOptions = {}): ToolBox {
+  const say = (level: "info" | "warn", message: string) => opts.events?.emit("status", { level, message });
+  return {
+    specs: () => inner.specs(),
+    traits: (name) => inner.traits(name),
+    run: async (call: ToolCallPart, ctx: ToolRunContext): Promise<ToolResultBody> => {
+      const traits = inner.traits(call.name);
+      // Reads (and unknown tools, which the inner box answers with an error) need no receipt.
+      if (!traits || traits.effect === "read") return inner.run(call, ctx);
+
+      const message = store.findNode(ctx.assistantNodeId)?.message;
+      const index = message?.role === "assistant" ? callIndexOf(message, call.callId) : -1;
+      if (index < 0)
+        return refuse(call, `its call is not checkpointed in stored node ${ctx.assistantNodeId}`);
+      let begun: ReturnType<ReceiptStore["beginEffect"]>;
+      try {
+        begun = store.beginEffect({
+          sessionId: ctx.sessionId,
+          logicalOpId: logicalOpId(ctx.sessionId, ctx.assistantNodeId, index),
+          step: ctx.stepId,
+          tool: call.name,
+          argsFingerprint: argsFingerprint(call.argumentsJson),
+          nodeId: ctx.assistantNodeId,
+          callId: call.callId,
+        });
+      } catch (err) {
+        return refuse(call, `no effect receipt could be begun (${(err as Error).message})`);
+      }
+      switch (begun.kind) {
+        case "replay":
+          say("info", `${call.name}: already ran (receipt ${begun.effect.id}); replaying its stored result`);
+          return replayBody(begun.effect);
+        case "uncertain":
+          say("warn", `${call.name}: receipt ${begun.effect.id} is unfinished; not running it again`);
+          return uncertainBody(begun.effect);
+        case "resolved":
+          return resolvedBody(begun.effect);
+        case "started":
+          break;
+      }
+      const id = begun.effect.id;
+      let result: ToolResultBody;
+      try {
+        result = await inner.run(call, ctx);
+      } catch (err) {
+        try {
+          store.failEffect(id, String(err));
+        } catch {
+          // The receipt stays 'started' and surfaces as uncertain on resume: the safe side.
+        }
+        throw err;
+      }
+      try {
+        store.completeEffect(id, result);
+      } catch (err) {
+        // Settled by a person while it ran (or the store failed): the tool did run, so its
+        // result still goes to the model; the receipt keeps what the person decided.
+        say("warn", `${call.name}: receipt ${id} could not be completed: ${(err as Error).message}`);
+      }
+      return result;
+    },
+  };
+}
+
+function refuse(call: ToolCallPart, why: string): ToolResultBody {
+  return {
+    content: JSON.stringify({ error: `not executed: ${call.name} ${why}` }),
+    isError: true,
+  };
+}

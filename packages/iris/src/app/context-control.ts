@@ -1,0 +1,287 @@
+// Agent-layer compression in the running agent (SPEC C1, C3, C4, M2, S2, U1, U2). Plugs into the
+// turn through `beforeModelCall`: at the start of every round (all tool results of the previous
+// round appended) the prompt size is checked against the trigger of the route the call goes to;
+// over it, the engine runs and, on success, the session splits and the turn goes on in the child
+// with a rebuilt frozen prompt. On failure the history stays whole and the user is told why.
+import {
+  type AgentEvents,
+  type CompressResult,
+  type ContextBudget,
+  type ContextEngine,
+  createContextEngine,
+  estimateMessagesTokens,
+  failureWarning,
+  findProjectContext,
+  llmSummarizer,
+  type ModelClient,
+  type Summarizer,
+  splitSession,
+} from "@iris/agent";
+import type { Message, Runtime } from "@iris/llm";
+import type { SessionRow, Store } from "@iris/store";
+import type { Profile } from "../config/index.js";
+import {
+  budgetFor,
+  contextFigures,
+  engineOptionsFrom,
+  formatContextReport,
+  lastMeasuredPrompt,
+  modelSwitchRisks,
+  splitModelSpec,
+} from "./context-report.js";
+import type { FollowingConversation } from "./following-log.js";
+import { modelInfoFor, resolveMainRoute } from "./route.js";
+
+/** What the control needs from the session host. */
+export interface ContextHostPort {
+  profile: Profile;
+  store: Store;
+  events: AgentEvents;
+  cwd: string;
+  /** The main route (after /model). */
+  runtime(): Runtime;
+  session(): SessionRow;
+  /** The frozen prompt built now for the current route (SPEC S1). */
+  buildPrompt(): string;
+  /** After a split: the host continues in this session. */
+  adopt(sessionId: string): void;
+}
+
+/** Project instructions re-injected after compaction, capped like the prompt's context layer. */
+const PROJECT_CONTEXT_MAX_CHARS = 20_000;
+
+interface Measurement {
+  tokens: number;
+  /** How many history messages that prompt held. */
+  messages: number;
+}
+
+export type CompressOutcome =
+  | { ok: true; phase: 1 | 2; before: number; after: number; sessionId: string }
+  | { ok: false; warning: string };
+
+export class ContextControl {
+  private readonly engine: ContextEngine;
+  /** The route a fallback moved to, when not the main one. */
+  private fallbackRuntime: Runtime | undefined;
+  private readonly measured = new Map<string, Measurement>();
+  private pending: { sessionId: string; messages: number } | undefined;
+  /** Size at the last failed compression per session: no retry until the history grew. */
+  private readonly failedAt = new Map<string, number>();
+
+  constructor(private readonly port: ContextHostPort) {
+    this.engine = createContextEngine("default", engineOptionsFrom(port.profile.config));
+    // The prompt size of the call just made (the API's count beats any estimate).
+    port.events.on("LLM_CALL_ENDED", ({ message }) => {
+      const p = this.pending;
+      this.pending = undefined;
+      if (p && message.usage.inputTokens > 0)
+        this.measured.set(p.sessionId, { tokens: message.usage.inputTokens, messages: p.messages });
+    });
+  }
+
+  /** The fallback chain moved (or returned): the next check uses that route's window (M2). */
+  routeChanged(runtime: Runtime | undefined): void {
+    const main = this.port.runtime();
+    this.fallbackRuntime =
+      runtime && (runtime.provider !== main.provider || runtime.model !== main.model) ? runtime : undefined;
+  }
+
+  /** The last measured prompt of a session in this process, else from its usage rows. */
+  lastPromptTokens(sessionId: string): number | undefined {
+    return this.measured.get(sessionId)?.tokens ?? lastMeasuredPrompt(this.port.store, sessionId);
+  }
+
+  /** The prompt size now: the last measurement plus an estimate of what came after it. */
+  promptSize(
+    sessionId: string,
+    messages: readonly Message[],
+    system: string,
+  ): { tokens: number; source: "measured" | "estimate" } {
+    let m = this.measured.get(sessionId);
+    if (!m) {
+      const tokens = lastMeasuredPrompt(this.port.store, sessionId);
+      // The last usage row belongs to the newest assistant message: its prompt ended before it.
+      let last = messages.length - 1;
+      while (last >= 0 && messages[last]?.role !== "assistant") last--;
+      if (tokens !== undefined && last >= 0) m = { tokens, messages: last };
+    }
+    if (m && m.messages <= messages.length)
+      return { tokens: m.tokens + estimateMessagesTokens(messages.slice(m.messages)), source: "measured" };
+    return { tokens: estimateMessagesTokens(messages, system), source: "estimate" };
+  }
+
+  /** The check the Agent runs before each model call (TurnEnv.beforeModelCall). */
+  beforeModelCall(
+    log: FollowingConversation,
+    model: ModelClient,
+  ): (messages: Message[]) => Promise<Message[] | undefined> {
+    return async (messages) => {
+      const out = await this.check(log, model, messages);
+      this.pending = { sessionId: log.sessionId, messages: (out ?? messages).length };
+      return out;
+    };
+  }
+
+  private async check(
+    log: FollowingConversation,
+    model: ModelClient,
+    messages: Message[],
+  ): Promise<Message[] | undefined> {
+    const config = this.port.profile.config;
+    const route = model.route();
+    const { budget } = budgetFor(config, route.provider, route.model);
+    const system = this.port.session().systemPrompt ?? "";
+    const size = this.promptSize(log.sessionId, messages, system);
+    if (!config.compression.enabled || !this.engine.shouldCompress(size.tokens, budget)) {
+      this.critical(size.tokens, budget.gatewayTokens);
+      return undefined;
+    }
+    const failed = this.failedAt.get(log.sessionId);
+    if (failed !== undefined && size.tokens < failed + budget.tailBudgetTokens / 4) {
+      this.critical(size.tokens, budget.gatewayTokens);
+      return undefined;
+    }
+    const outcome = await this.compress(log, messages, size.tokens, system, budget);
+    if (!outcome.ok) {
+      this.critical(size.tokens, budget.gatewayTokens);
+      return undefined;
+    }
+    return log.history();
+  }
+
+  private critical(tokens: number, limit: number): void {
+    if (tokens >= limit) this.port.events.emit("CONTEXT_CRITICAL", { promptTokens: tokens, limit });
+  }
+
+  /**
+   * Runs the engine over `messages` (the whole history of the log's session, every call
+   * answered) and on success splits the session; the log and the host move to the child.
+   */
+  async compress(
+    log: FollowingConversation,
+    messages: Message[],
+    promptTokens: number,
+    system: string,
+    budget?: ContextBudget,
+  ): Promise<CompressOutcome> {
+    const { events, store } = this.port;
+    const route = this.fallbackRuntime ?? this.port.runtime();
+    budget ??= budgetFor(this.port.profile.config, route.provider, route.model).budget;
+    const summarizer = this.summarizer(route);
+    const project = findProjectContext(this.port.cwd)?.content.slice(0, PROJECT_CONTEXT_MAX_CHARS);
+    let result: CompressResult;
+    try {
+      result = await this.engine.compress({
+        messages,
+        budget,
+        ...(summarizer ? { summarizer } : {}),
+        ...(project ? { projectInstructions: project } : {}),
+        promptTokens,
+        system,
+      });
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      result = { ok: false, reason, warning: failureWarning(reason), messages };
+    }
+    const from = log.sessionId;
+    if (!result.ok) return this.failed(from, promptTokens, result.warning, result.reason);
+    let child: string;
+    try {
+      child = splitSession(store, from, result.messages, {
+        ...(result.summarised ? { lastSummarisedIndex: result.summarised.end - 1 } : {}),
+      });
+    } catch (err) {
+      const reason = `the session could not be split (${(err as Error).message})`;
+      return this.failed(from, promptTokens, failureWarning(reason), reason);
+    }
+    // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
+    store.setSystemPrompt(child, this.port.buildPrompt());
+    this.port.adopt(child);
+    log.moveTo(child);
+    this.measured.delete(from);
+    this.failedAt.delete(from);
+    const detail =
+      `phase ${result.phase}: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
+      `(${result.before.messages} → ${result.after.messages} messages); continuing in session ${child}`;
+    events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compressed", detail });
+    events.emit("status", { level: "info", message: `context compressed, ${detail}` });
+    return {
+      ok: true,
+      phase: result.phase,
+      before: result.before.tokens,
+      after: result.after.tokens,
+      sessionId: child,
+    };
+  }
+
+  private failed(sessionId: string, tokens: number, warning: string, reason: string): CompressOutcome {
+    this.failedAt.set(sessionId, tokens);
+    this.port.events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compression_failed", detail: reason });
+    this.port.events.emit("status", { level: "warn", message: warning });
+    return { ok: false, warning };
+  }
+
+  /** compression.summary_model resolved like the main model; default: the route in use. */
+  private summarizer(route: Runtime): Summarizer | undefined {
+    const { config, env } = this.port.profile;
+    const spec = config.compression.summary_model;
+    let runtime = route;
+    if (spec) {
+      const resolved = resolveMainRoute(splitModelSpec(spec, config, route.provider), config, env);
+      if (!resolved.ok) {
+        this.port.events.emit("status", {
+          level: "warn",
+          message: `compression.summary_model ${spec} cannot be used (${resolved.error}); only pruning can run`,
+        });
+        return undefined;
+      }
+      runtime = resolved.runtime;
+    }
+    return llmSummarizer(runtime, modelInfoFor(runtime.provider, runtime.model, config).info.contextWindow);
+  }
+
+  /** `/compress`: compress the current session now, whatever its size. */
+  async compressNow(log: FollowingConversation): Promise<CompressOutcome> {
+    const messages = log.history();
+    const system = this.port.session().systemPrompt ?? "";
+    const size = this.promptSize(log.sessionId, messages, system);
+    const config = this.port.profile.config;
+    const route = this.fallbackRuntime ?? this.port.runtime();
+    const { budget } = budgetFor(config, route.provider, route.model);
+    // Asked for explicitly: act as if the trigger were the size now, with a tail to match.
+    const trigger = Math.max(1, Math.min(budget.triggerTokens, size.tokens));
+    const forced: ContextBudget = {
+      ...budget,
+      triggerTokens: trigger,
+      tailBudgetTokens: Math.min(
+        budget.tailBudgetTokens,
+        Math.floor(trigger * config.compression.target_ratio),
+      ),
+    };
+    return this.compress(log, messages, size.tokens, system, forced);
+  }
+
+  /** The figures of `iris context` for the current route and session. */
+  report(): string {
+    const config = this.port.profile.config;
+    const route = this.fallbackRuntime ?? this.port.runtime();
+    const session = this.port.session();
+    const measured = this.lastPromptTokens(session.id);
+    return formatContextReport(
+      contextFigures({
+        config,
+        provider: route.provider,
+        model: route.model,
+        store: this.port.store,
+        sessionId: session.id,
+        ...(measured !== undefined ? { lastPromptTokens: measured } : {}),
+      }),
+    );
+  }
+
+  /** H7: why switching the model now would be costly (empty when it is not). */
+  switchRisks(): string[] {
+    return modelSwitchRisks(this.port.store, this.port.session().id);
+  }
+}

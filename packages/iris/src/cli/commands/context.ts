@@ -1,0 +1,79 @@
+// `iris context [--session ID]`: the context budget of the current (provider, model) (SPEC M3),
+// read from config and store without starting a model.
+import { openStore, type SessionRow, type Store } from "@iris/store";
+import { loadProfileOrExit } from "../../app/boot.js";
+import { contextFigures, formatContextReport } from "../../app/context-report.js";
+import { resolveMainRoute } from "../../app/route.js";
+import type { GlobalFlags } from "../main.js";
+
+function findSession(store: Store, id: string): SessionRow | undefined {
+  return (
+    store.findSession(id) ??
+    (id.length >= 4 ? store.listSessions({ limit: 1000 }).filter((s) => s.id.startsWith(id)) : []).find(
+      (_, __, all) => all.length === 1,
+    )
+  );
+}
+
+export function contextCommand(flags: GlobalFlags, opts: { session?: string }): number {
+  const loaded = loadProfileOrExit({
+    env: process.env,
+    ...(flags.profile ? { profile: flags.profile } : {}),
+  });
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const { profile } = loaded;
+  const store = openStore(profile.home.paths.db);
+  try {
+    const session = opts.session ? findSession(store, opts.session) : undefined;
+    if (opts.session && !session) {
+      process.stderr.write(`iris: no session '${opts.session}' (see: iris sessions list)\n`);
+      return 2;
+    }
+    // The route: flags and config, like a chat would start; else the session's own route. No
+    // credentials are needed to read figures, so (provider, model) given in full is taken as is.
+    const flagged = flags.provider !== undefined || flags.model !== undefined;
+    let provider: string | undefined;
+    let model: string | undefined;
+    if (flags.provider && flags.model) {
+      provider = flags.provider;
+      model = flags.model;
+    } else if (flagged || !session?.provider || !session.model) {
+      const route = resolveMainRoute(
+        {
+          ...(flags.provider ? { provider: flags.provider } : {}),
+          ...(flags.model ? { model: flags.model } : {}),
+          ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+          ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
+        },
+        profile.config,
+        profile.env,
+      );
+      if (!route.ok) {
+        process.stderr.write(`iris: ${route.error}\n`);
+        return 2;
+      }
+      provider = route.runtime.provider;
+      model = route.runtime.model;
+    } else {
+      provider = session.provider;
+      model = session.model;
+    }
+    process.stdout.write(
+      formatContextReport(
+        contextFigures({
+          config: profile.config,
+          provider,
+          model,
+          store,
+          ...(session ? { sessionId: session.id } : {}),
+        }),
+      ),
+    );
+    return 0;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,20 @@
+// `iris doctor [--repair]`: the report alone on stdout, exit 0 when all is well, 1 otherwise.
+import { exitCodeOf, formatReport } from "../../doctor/report.js";
+import { runDoctor } from "../../doctor/run.js";
+import type { GlobalFlags } from "../main.js";
+
+export function doctorCommand(flags: GlobalFlags, opts: { repair?: boolean }): number {
+  const { title, findings } = runDoctor({
+    env: process.env,
+    ...(flags.profile ? { profile: flags.profile } : {}),
+    route: {
+      ...(flags.provider ? { provider: flags.provider } : {}),
+      ...(flags.model ? { model: flags.model } : {}),
+      ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+      ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
+    },
+    ...(opts.repair ? { repair: true } : {}),
+  });
+  process.stdout.write(formatReport(title, findings));
+  return exitCodeOf(findings);
+}

@@ -1,0 +1,69 @@
+// `iris usage [--session ID] [--last N]` (SPEC F3): what the recorded API calls cost, read from
+// the profile's store without starting a model.
+import { existsSync } from "node:fs";
+import { openStore, type SessionRow, type Store } from "@iris/store";
+import { loadProfileOrExit } from "../../app/boot.js";
+import type { GlobalFlags } from "../main.js";
+import { formatSessionsUsage, formatUsage } from "./usage-view.js";
+
+export interface UsageOptions {
+  session?: string;
+  /** Sessions listed (default 10), or with --session the newest calls shown (default all). */
+  last?: number;
+}
+
+const DEFAULT_SESSIONS = 10;
+
+export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
+  const loaded = loadProfileOrExit({
+    env: process.env,
+    ...(flags.profile ? { profile: flags.profile } : {}),
+  });
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const dbPath = loaded.profile.home.paths.db;
+  if (!existsSync(dbPath)) {
+    if (opts.session !== undefined) return noSession(opts.session);
+    process.stdout.write("no sessions yet\n");
+    return 0;
+  }
+  const store = openStore(dbPath);
+  try {
+    return opts.session === undefined
+      ? listRecent(store, opts.last)
+      : showSession(store, opts.session, opts.last);
+  } finally {
+    store.close();
+  }
+}
+
+function listRecent(store: Store, last: number | undefined): number {
+  const limit = last === undefined || last <= 0 ? DEFAULT_SESSIONS : last;
+  process.stdout.write(formatSessionsUsage(store.listSessions({ limit })));
+  return 0;
+}
+
+function showSession(store: Store, id: string, last: number | undefined): number {
+  const session = findSession(store, id);
+  if (!session) return noSession(id);
+  const calls = store.usageForSession(session.id);
+  const shown = last !== undefined && last > 0 && last < calls.length ? calls.slice(-last) : calls;
+  if (!calls.length) process.stdout.write(`no API calls recorded for session ${session.id}\n`);
+  process.stdout.write(formatUsage(session, shown, { firstNumber: calls.length - shown.length + 1 }));
+  return 0;
+}
+
+/** The full id, or a prefix of at least 4 characters that names exactly one session. */
+function findSession(store: Store, id: string): SessionRow | undefined {
+  const exact = store.findSession(id);
+  if (exact || id.length < 4) return exact;
+  const hits = store.listSessions({ limit: 100_000 }).filter((s) => s.id.startsWith(id));
+  return hits.length === 1 ? hits[0] : undefined;
+}
+
+function noSession(id: string): number {
+  process.stderr.write(`iris: no session '${id}' (see iris usage or iris sessions list)\n`);
+  return 2;
+}
