@@ -98,6 +98,8 @@ describe("one database, several processes", () => {
     expect(path[0]?.text).toBe("written under the held lock");
     expect(new Set(path.slice(1).map((n) => n.id))).toEqual(new Set(ids));
     expect(store.listBranches(session.id)).toHaveLength(1);
+    // What the other processes appended is searchable here: the search catches the index up.
+    expect(store.search("message 149", { limit: 10 })).toHaveLength(2);
     store.close();
   }, 60_000);
 

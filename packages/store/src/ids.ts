@@ -1,9 +1,27 @@
-// Time-ordered ids (UUID version 7 layout): new rows land at the right edge of the id and
-// parent indexes, so a commit touches a few adjacent pages instead of random ones.
+// Time-ordered ids in the UUID version 7 layout, monotonic within a process (RFC 9562 method 1:
+// a 12-bit counter in rand_a). New rows land at the right edge of the id and parent indexes, so
+// a commit touches one leaf page of each instead of one or two random ones.
 import { randomUUID } from "node:crypto";
 
+let lastMs = 0;
+let counter = 0;
+
 export function newId(): string {
-  const random = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx
-  const time = Date.now().toString(16).padStart(12, "0");
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
+  const random = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx; the last 62 bits are random
+  let ms = Date.now();
+  if (ms > lastMs) {
+    lastMs = ms;
+    counter = 0;
+  } else {
+    // Same millisecond (or the clock stepped back): count on; borrow the next ms on overflow.
+    counter += 1;
+    if (counter > 0xfff) {
+      lastMs += 1;
+      counter = 0;
+    }
+    ms = lastMs;
+  }
+  const time = ms.toString(16).padStart(12, "0");
+  const seq = counter.toString(16).padStart(3, "0");
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${seq}${random.slice(18)}`;
 }

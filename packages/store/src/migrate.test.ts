@@ -77,6 +77,34 @@ describe("openStore and migrations", () => {
     again.close();
   });
 
+  it("moves a version-2 database to the search watermark without losing what was indexed", () => {
+    const path = tempDb();
+    const old = openDatabase(path);
+    expect(migrate(old, 2)).toBe(2);
+    old.prepare("INSERT INTO sessions (id, source, started_at) VALUES ('s', 'cli', 1)").run();
+    const insert = old.prepare(
+      "INSERT INTO nodes (id, session_id, kind, body_text, search_text, created_at) VALUES (?, 's', 'note', ?, ?, 1)",
+    );
+    insert.run("n1", "old heron 오래된 왜가리", "old heron 오래된 왜가리");
+    insert.run("n2", "old egret", "old egret");
+    old.close();
+
+    const store = openStore(path);
+    expect(schemaVersion(store.db)).toBe(LATEST_SCHEMA_VERSION);
+    // The version-2 insert trigger had indexed both nodes: the mark starts after them.
+    expect(store.searchIndexBacklog()).toBe(0);
+    const triggers = store.db
+      .prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+      .all()
+      .map((r) => r.name);
+    expect(triggers).toEqual(["nodes_fts_delete", "nodes_fts_update"]);
+    expect(store.search("heron").map((h) => h.nodeId)).toEqual(["n1"]);
+    expect(store.search("왜가리").map((h) => h.nodeId)).toEqual(["n1"]);
+    const fresh = store.appendNode("s", { kind: "note", text: "new heron" });
+    expect(store.search("heron").map((h) => h.nodeId)).toEqual([fresh.id, "n1"]);
+    store.close();
+  });
+
   it("refuses a database from a newer version with a clear message and leaves it untouched", () => {
     const path = tempDb();
     const future = openDatabase(path);

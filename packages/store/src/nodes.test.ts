@@ -142,6 +142,17 @@ describe("the node tree", () => {
     expect(raw?.payload).toBe(JSON.stringify(message));
   });
 
+  it("hands back a copy of what was stored, untouched by later changes to the caller's object", () => {
+    const s = store.createSession({ source: "cli" });
+    const message = { role: "user" as const, content: "before" };
+    const [row] = store.appendNodes(s.id, [{ kind: "message", message }]);
+    message.content = "after";
+    expect(row?.message).toEqual({ role: "user", content: "before" });
+    expect(row?.message).toBe(row?.message); // parsed once
+    expect(row).toEqual(store.getNode(row?.id ?? ""));
+    expect(JSON.parse(JSON.stringify(row))).toEqual(store.getNode(row?.id ?? ""));
+  });
+
   it("branches when an earlier user message is edited; the old branch stays readable", () => {
     const s = store.createSession({ source: "cli" });
     const q1 = store.appendNode(s.id, { kind: "message", message: user("q1") });

@@ -122,46 +122,73 @@ export function toSessionRow(r: SessionDbRow): SessionRow {
   };
 }
 
-/** Maps a row read in raw (array) mode, columns in NODE_COLUMNS order: no per-row key lookups. */
-export function toNodeRowFromValues(v: unknown[]): NodeRow {
-  return toNodeRow({
-    seq: v[0],
-    id: v[1],
-    session_id: v[2],
-    parent_id: v[3],
-    kind: v[4],
-    role: v[5],
-    payload: v[6],
-    body_text: v[7],
-    expands_to: v[8],
-    provider: v[9],
-    api_mode: v[10],
-    model: v[11],
-    token_count: v[12],
-    input_tokens: v[13],
-    output_tokens: v[14],
-    cache_read_tokens: v[15],
-    cache_write_tokens: v[16],
-    reasoning_tokens: v[17],
-    created_at: v[18],
-  } as NodeDbRow);
+/**
+ * The columns a path read selects (aliased `n`), for `toNodeRowFromPathValues`. A long path is
+ * read in raw (array) mode, and every value handed to JavaScript costs, so origin and usage,
+ * which only assistant nodes have, come packed in one JSON array that is NULL for other nodes.
+ */
+export const PATH_COLUMNS =
+  "n.seq, n.id, n.session_id, n.parent_id, n.kind, n.role, n.payload, n.body_text, n.expands_to, " +
+  "n.token_count, n.created_at, CASE WHEN n.provider IS NULL AND n.input_tokens IS NULL THEN NULL " +
+  "ELSE json_array(n.provider, n.api_mode, n.model, n.input_tokens, n.output_tokens, " +
+  "n.cache_read_tokens, n.cache_write_tokens, n.reasoning_tokens) END";
+
+type Packed = [string | null, string | null, string | null, ...(number | null)[]];
+
+/** Maps a row read in raw mode with PATH_COLUMNS, straight to a NodeRow. */
+export function toNodeRowFromPathValues(v: unknown[]): NodeRow {
+  const packed = typeof v[11] === "string" ? (JSON.parse(v[11]) as Packed) : null;
+  const payload = v[6] as string | null;
+  return {
+    id: v[1] as string,
+    seq: v[0] as number,
+    sessionId: v[2] as string,
+    parentId: v[3] as string | null,
+    kind: v[4] as NodeKind,
+    role: v[5] as Message["role"] | null,
+    message: payload === null ? null : (JSON.parse(payload) as Message),
+    text: v[7] as string | null,
+    expandsTo: v[8] as string | null,
+    origin: packed ? originOf(packed[0], packed[1], packed[2]) : null,
+    tokens: v[9] as number | null,
+    usage: packed ? usageOf(packed[3] ?? null, packed[4], packed[5], packed[6], packed[7]) : null,
+    createdAt: v[10] as number,
+  };
+}
+
+function originOf(provider: string | null, apiMode: string | null, model: string | null): Origin | null {
+  return provider !== null && apiMode !== null && model !== null
+    ? { provider, apiMode: apiMode as ApiMode, model }
+    : null;
+}
+
+function usageOf(
+  input: number | null,
+  output: number | null | undefined,
+  cacheRead: number | null | undefined,
+  cacheWrite: number | null | undefined,
+  reasoning: number | null | undefined,
+): Usage | null {
+  return input !== null
+    ? {
+        inputTokens: input,
+        outputTokens: output ?? 0,
+        cacheReadTokens: cacheRead ?? 0,
+        cacheWriteTokens: cacheWrite ?? 0,
+        reasoningTokens: reasoning ?? 0,
+      }
+    : null;
 }
 
 export function toNodeRow(r: NodeDbRow): NodeRow {
-  const origin =
-    r.provider !== null && r.api_mode !== null && r.model !== null
-      ? { provider: r.provider, apiMode: r.api_mode as ApiMode, model: r.model }
-      : null;
-  const usage =
-    r.input_tokens !== null
-      ? {
-          inputTokens: r.input_tokens,
-          outputTokens: r.output_tokens ?? 0,
-          cacheReadTokens: r.cache_read_tokens ?? 0,
-          cacheWriteTokens: r.cache_write_tokens ?? 0,
-          reasoningTokens: r.reasoning_tokens ?? 0,
-        }
-      : null;
+  const origin = originOf(r.provider, r.api_mode, r.model);
+  const usage = usageOf(
+    r.input_tokens,
+    r.output_tokens,
+    r.cache_read_tokens,
+    r.cache_write_tokens,
+    r.reasoning_tokens,
+  );
   return {
     id: r.id,
     seq: r.seq,

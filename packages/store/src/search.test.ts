@@ -111,6 +111,7 @@ describe("search", () => {
       store.db
         .prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
         .get('"fox"')?.n;
+    store.catchUpSearchIndex();
     expect(count("nodes_fts")).toBe(1);
     expect(count("nodes_fts_trigram")).toBe(1);
     store.db.prepare("UPDATE nodes SET search_text = 'no animals here' WHERE id = ?").run(ids.en);
@@ -128,6 +129,7 @@ describe("search", () => {
   });
 
   it("rebuilds both indexes from the nodes table", () => {
+    store.catchUpSearchIndex();
     store.db.exec("INSERT INTO nodes_fts(nodes_fts) VALUES ('delete-all')");
     store.db.exec("INSERT INTO nodes_fts_trigram(nodes_fts_trigram) VALUES ('delete-all')");
     expect(found("fox")).toEqual([]);
@@ -135,5 +137,54 @@ describe("search", () => {
     store.rebuildSearchIndex();
     expect(found("fox")).toEqual([ids.en]);
     expect(found("한국어")).toEqual([ids.ko]);
+  });
+
+  it("indexes appended nodes before the next search, not inside the append", () => {
+    const count = (table: string, phrase: string) =>
+      store.db
+        .prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
+        .get(`"${phrase}"`)?.n;
+    store.catchUpSearchIndex();
+    expect(store.searchIndexBacklog()).toBe(0);
+    const fresh = store.appendNodes(s1, [
+      { kind: "message", message: { role: "user", content: "pelican 펠리컨입니다" } },
+      { kind: "note", text: "cormorant" },
+    ]);
+    // The append wrote the nodes only; the indexes have not seen them yet.
+    expect(store.searchIndexBacklog()).toBe(2);
+    expect(count("nodes_fts", "pelican")).toBe(0);
+    // A search right after the append still finds them: it catches the indexes up first.
+    expect(found("pelican")).toEqual([fresh[0]?.id]);
+    expect(found("펠리컨")).toEqual([fresh[0]?.id]);
+    expect(found("cormorant")).toEqual([fresh[1]?.id]);
+    expect(store.searchIndexBacklog()).toBe(0);
+    expect(count("nodes_fts", "pelican")).toBe(1);
+    expect(count("nodes_fts_trigram", "펠리컨")).toBe(1);
+    expect(store.catchUpSearchIndex()).toBe(0);
+    // Ending a session is the other moment the indexes catch up.
+    store.appendNode(s1, { kind: "note", text: "shearwater" });
+    expect(store.searchIndexBacklog()).toBe(1);
+    store.endSession(s1, "done");
+    expect(store.searchIndexBacklog()).toBe(0);
+    expect(count("nodes_fts", "shearwater")).toBe(1);
+  });
+
+  it("stays exact when a node not yet indexed is changed, or the newest node is deleted", () => {
+    store.catchUpSearchIndex();
+    const a = store.appendNode(s1, { kind: "note", text: "albatross" });
+    // Changed before it was indexed: the catch-up indexes the current text only.
+    store.db.prepare("UPDATE nodes SET search_text = 'puffin' WHERE id = ?").run(a.id);
+    expect(found("albatross")).toEqual([]);
+    expect(found("puffin")).toEqual([a.id]);
+    // Deleting the newest indexed node lets SQLite reuse its seq; the reused seq gets indexed.
+    store.db.prepare("UPDATE sessions SET active_leaf_id = NULL WHERE active_leaf_id = ?").run(a.id);
+    store.db.prepare("DELETE FROM nodes WHERE id = ?").run(a.id);
+    expect(found("puffin")).toEqual([]);
+    const b = store.appendNode(s1, { kind: "note", text: "guillemot", parentId: null });
+    expect(b.seq).toBe(a.seq);
+    expect(found("guillemot")).toEqual([b.id]);
+    for (const t of ["nodes_fts", "nodes_fts_trigram"]) {
+      expect(() => store.db.prepare(`INSERT INTO ${t}(${t}) VALUES ('integrity-check')`).run()).not.toThrow();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // substring queries use the trigram index; terms under 3 characters (which trigram cannot
 // index) are matched with LIKE. User input is always quoted, so FTS syntax in it never throws.
 import type { Database, Statement } from "./driver.js";
+import type { SearchIndexer } from "./search-index.js";
 
 export interface SearchOptions {
   limit?: number;
@@ -35,9 +36,14 @@ const LIKE_CONTEXT = 40;
 export class NodeSearch {
   private readonly cache = new Map<string, Statement<HitRow>>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly indexer: SearchIndexer,
+  ) {}
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
+    // Index what was appended since the last search first, so results are always complete.
+    this.indexer.catchUp();
     const limit = Math.max(1, Math.min(options.limit ?? 20, 1000));
     const terms = query
       .trim()
@@ -55,16 +61,6 @@ export class NodeSearch {
     const short = terms.filter((t) => [...t].length < 3);
     if (long.length > 0) return this.ftsQuery("nodes_fts_trigram", long, short, exclude, limit);
     return this.likeQuery(short, exclude, limit);
-  }
-
-  /** Rebuilds both indexes from the nodes table: a repair, or the fast path after a bulk import. */
-  rebuild(): void {
-    this.db
-      .transaction(() => {
-        this.db.exec("INSERT INTO nodes_fts(nodes_fts) VALUES ('rebuild')");
-        this.db.exec("INSERT INTO nodes_fts_trigram(nodes_fts_trigram) VALUES ('rebuild')");
-      })
-      .immediate();
   }
 
   private ftsQuery(

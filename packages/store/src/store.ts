@@ -8,6 +8,7 @@ import { assertNotNewer, migrate } from "./migrate.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, type SearchHit, type SearchOptions } from "./search.js";
+import { SearchIndexer } from "./search-index.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 
@@ -38,13 +39,15 @@ export class Store {
   private readonly sessions: SessionRepo;
   private readonly nodes: NodeRepo;
   private readonly finder: NodeSearch;
+  private readonly indexer: SearchIndexer;
   private readonly usage: UsageRepo;
   private readonly effects: EffectRepo;
 
   constructor(readonly db: Database) {
     this.sessions = new SessionRepo(db);
     this.nodes = new NodeRepo(db);
-    this.finder = new NodeSearch(db);
+    this.indexer = new SearchIndexer(db);
+    this.finder = new NodeSearch(db, this.indexer);
     this.usage = new UsageRepo(db);
     this.effects = new EffectRepo(db, this.nodes);
   }
@@ -66,8 +69,11 @@ export class Store {
   listSessions(options?: ListSessionsOptions): SessionRow[] {
     return this.sessions.list(options);
   }
+  /** Ends the session and indexes its nodes for search (a quiet moment to pay for that). */
   endSession(id: string, reason: string): SessionRow {
-    return this.sessions.endSession(id, reason);
+    const row = this.sessions.endSession(id, reason);
+    this.indexer.catchUp();
+    return row;
   }
   setSystemPrompt(id: string, text: string): void {
     this.sessions.setSystemPrompt(id, text);
@@ -147,7 +153,18 @@ export class Store {
     return this.finder.search(query, options);
   }
   rebuildSearchIndex(): void {
-    this.finder.rebuild();
+    this.indexer.rebuild();
+  }
+  /**
+   * Indexes the nodes appended since the last search (search() does this itself first); for a
+   * host to call when idle. Returns the seq span indexed (0 when already up to date).
+   */
+  catchUpSearchIndex(): number {
+    return this.indexer.catchUp();
+  }
+  /** An upper bound on the nodes not yet in the search indexes. */
+  searchIndexBacklog(): number {
+    return this.indexer.pending();
   }
 
   // Usage

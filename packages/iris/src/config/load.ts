@@ -2,10 +2,11 @@
 // line, column, key path and what was expected — never a stack trace. A missing file means
 // "all defaults".
 import { readFileSync, statSync } from "node:fs";
-import { type Document, LineCounter, parseDocument, type YAMLError } from "yaml";
+import type { Document, LineCounter, YAMLError } from "yaml";
 import type { z } from "zod";
 import { allowedKeysAt, formatKeyPath, issueMessage, unknownKeyMessage } from "./issues.js";
 import { configSchema, type IrisConfig } from "./schema.js";
+import { yaml } from "./yaml-lib.js";
 import { locatePath } from "./yaml-locate.js";
 
 export interface ConfigError {
@@ -57,6 +58,7 @@ export function loadConfig(path: string): ConfigResult {
 
 /** Validates config text; `file` is only used in error messages. */
 export function parseConfigText(text: string, file: string): ConfigResult {
+  const { LineCounter, parseDocument } = yaml();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0) return { ok: false, errors: doc.errors.map((e) => yamlError(e, file, lc)) };

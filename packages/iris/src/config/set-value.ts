@@ -4,9 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { isSeq, LineCounter, parseDocument } from "yaml";
+import type * as Yaml from "yaml";
 import { type ConfigError, issuesToErrors, parseConfigText } from "./load.js";
 import { configSchema } from "./schema.js";
+import { yaml } from "./yaml-lib.js";
 
 export type ConfigEditResult = { ok: true; changed: boolean } | { ok: false; errors: ConfigError[] };
 
@@ -39,7 +40,7 @@ export function addToConfigList(path: string, keyPath: KeyPath, item: string): C
   const keys = splitPath(keyPath);
   return edit(path, (doc) => {
     const list = doc.getIn(keys, true);
-    if (isSeq(list)) {
+    if (yaml().isSeq(list)) {
       if (list.items.some((n) => toJs(n) === item)) return false;
       list.add(doc.createNode(item));
     } else {
@@ -59,11 +60,15 @@ function toJs(n: unknown): unknown {
     : n;
 }
 
-function edit(path: string, change: (doc: ReturnType<typeof parseDocument>) => boolean): ConfigEditResult {
+function edit(
+  path: string,
+  change: (doc: ReturnType<typeof Yaml.parseDocument>) => boolean,
+): ConfigEditResult {
   const before = readText(path);
   const current = parseConfigText(before, path);
   if (!current.ok) return current; // Never rewrite a file we cannot read correctly.
 
+  const { LineCounter, parseDocument } = yaml();
   const doc = parseDocument(before);
   if (!change(doc)) return { ok: true, changed: false };
   const after = doc.toString();

@@ -1,6 +1,7 @@
 // Maps a key path (as zod reports it) to the line and column in the YAML text, so an error can
 // say where to look. When the path does not exist (a missing key), the nearest enclosing key is used.
-import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node, type Pair } from "yaml";
+import type { Document, LineCounter, Node, Pair } from "yaml";
+import { yaml } from "./yaml-lib.js";
 
 export interface Position {
   line: number;
@@ -8,6 +9,7 @@ export interface Position {
 }
 
 function keyOf(pair: Pair): unknown {
+  const { isScalar } = yaml();
   return isScalar(pair.key) ? pair.key.value : pair.key;
 }
 
@@ -28,6 +30,7 @@ export function locatePath(
   lc: LineCounter,
   at: "key" | "value" = "value",
 ): Position {
+  const { isMap, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let lastKey: Node | null = null;
   for (let i = 0; i < path.length; i++) {

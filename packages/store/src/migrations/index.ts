@@ -1,6 +1,7 @@
 // Numbered migrations, applied in order. A migration is never edited once released: add a new one.
 import { MIGRATION_0001 } from "./0001_init.js";
 import { MIGRATION_0002 } from "./0002_usage_effects.js";
+import { MIGRATION_0003 } from "./0003_deferred_search_index.js";
 
 export interface Migration {
   version: number;
@@ -11,6 +12,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "init", sql: MIGRATION_0001 },
   { version: 2, name: "usage_effects", sql: MIGRATION_0002 },
+  { version: 3, name: "deferred_search_index", sql: MIGRATION_0003 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
