@@ -72,8 +72,8 @@ export function lookupModel(provider: string, model: string, opts: LookupOptions
     source: "default",
     known: false,
     note:
-      `UNKNOWN MODEL: (${id}, ${name}) is in no catalogue; assuming a ${DEFAULT_CONTEXT_WINDOW.toLocaleString("en-US")}-token ` +
-      `context window and ${DEFAULT_MAX_OUTPUT.toLocaleString("en-US")} output tokens, and no price. ` +
+      `UNKNOWN MODEL: (${id}, ${name}) is in no catalogue; assuming a ${groupDigits(DEFAULT_CONTEXT_WINDOW)}-token ` +
+      `context window and ${groupDigits(DEFAULT_MAX_OUTPUT)} output tokens, and no price. ` +
       "Set model.context_window in config.yaml if that is wrong.",
   };
 
@@ -92,4 +92,9 @@ export function lookupModel(provider: string, model: string, opts: LookupOptions
     known: base.known,
     note: `context window ${override} set in config (model.context_window)${catalogueSays}`,
   };
+}
+
+/** 12345 → "12,345" without starting ICU (toLocaleString costs start-up time). */
+function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

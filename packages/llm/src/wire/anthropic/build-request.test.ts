@@ -156,7 +156,7 @@ describe("anthropic request builder", () => {
       ),
     ).toBe(0);
     const { body } = build({ tools, cache: true });
-    expect(countBreakpoints(body)).toBe(4);
+    expect(countBreakpoints(body)).toBe(3); // system, tools, newest turn
     expect((body["system"] as Record<string, unknown>[])[0]).toHaveProperty("cache_control", {
       type: "ephemeral",
     });

@@ -82,7 +82,7 @@ describe("anthropic cache breakpoints", () => {
     }
   });
 
-  it("marks the last system block, the last tool and the last block of the newest two turns", () => {
+  it("marks the last system block, the last tool and the last block of the newest turn only", () => {
     const marked = applyCacheBreakpoints({
       system: [
         { type: "text", text: "a" },
@@ -114,8 +114,9 @@ describe("anthropic cache breakpoints", () => {
     ]);
     expect(marked.tools).toEqual([{ name: "x" }, { name: "y", cache_control: cc }]);
     expect(marked.messages[0]?.content).toEqual([{ type: "text", text: "1" }]);
+    // Earlier turns stay as they were, so the next request repeats their bytes exactly (U5).
     expect(marked.messages[1]?.content).toEqual([
-      { type: "text", text: "2", cache_control: cc },
+      { type: "text", text: "2" },
       { type: "thinking", thinking: "", signature: "s" },
     ]);
     expect(marked.messages[2]?.content[1]).toEqual({ type: "text", text: "4", cache_control: cc });

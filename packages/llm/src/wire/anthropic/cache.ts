@@ -1,6 +1,8 @@
 // Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, and the
-// last cacheable block of each of the newest two turns. The prefix before them stays byte-stable
-// (U5). Blocks are copied, never changed in place: stored history and raw thinking stay untouched.
+// last cacheable block of the newest turn. Only one marker moves from round to round, so every
+// request repeats the previous one's bytes up to its newest turn (U5); Anthropic's look-back finds
+// the previous round's cache entry from the new marker. Blocks are copied, never changed in
+// place: stored history and raw thinking stay untouched.
 import type { Block, Turn } from "./convert-messages.js";
 
 export const MAX_BREAKPOINTS = 4;
@@ -32,10 +34,9 @@ export interface Cacheable {
 
 export function applyCacheBreakpoints(input: Cacheable): Cacheable {
   const messages = input.messages.slice();
-  for (let i = Math.max(0, messages.length - 2); i < messages.length; i++) {
-    const turn = messages[i];
-    if (turn) messages[i] = { role: turn.role, content: markLast(turn.content) };
-  }
+  const last = messages.length - 1;
+  const turn = messages[last];
+  if (turn) messages[last] = { role: turn.role, content: markLast(turn.content) };
   return { system: markLast(input.system), tools: markLast(input.tools), messages };
 }
 
