@@ -4,6 +4,7 @@ import { type LlmError, llmError } from "../../errors.js";
 import type { StreamEvent } from "../../events.js";
 import type { AssistantPart, Origin } from "../../types.js";
 import type { SseEvent, StreamReducer } from "../adapter.js";
+import { parseSseJson } from "../sse-json.js";
 import { partFromBlock } from "./blocks.js";
 import { addUsage, mapStopReason, mapUsage, providerError, type UsageTally } from "./finish.js";
 import { type ContentBlock, type StreamEventData, streamEventSchema } from "./schemas.js";
@@ -157,21 +158,9 @@ export function createAnthropicReducer(origin: Origin): StreamReducer {
         started = true;
         out.push({ type: "start" });
       }
-      const data = sse.data.trim();
-      if (data === "") return out;
-      let json: unknown;
-      try {
-        json = JSON.parse(data);
-      } catch {
-        fail(llmError("invalid_response", `anthropic: malformed SSE data in ${sse.event ?? "event"}`), out);
-        return out;
-      }
-      const parsed = streamEventSchema.safeParse(json);
-      if (!parsed.success) {
-        fail(llmError("invalid_response", `anthropic: unexpected SSE event ${sse.event ?? ""}`.trim()), out);
-        return out;
-      }
-      handle(parsed.data, out);
+      const parsed = parseSseJson(sse, streamEventSchema, "anthropic");
+      if (parsed.kind === "error") fail(parsed.error, out);
+      else if (parsed.kind === "event") handle(parsed.value, out);
       return out;
     },
     end(): StreamEvent[] {

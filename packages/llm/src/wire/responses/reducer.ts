@@ -5,6 +5,7 @@ import { type LlmError, llmError } from "../../errors.js";
 import type { StreamEvent } from "../../events.js";
 import type { AssistantPart, Origin } from "../../types.js";
 import type { SseEvent, StreamReducer } from "../adapter.js";
+import { parseSseJson } from "../sse-json.js";
 import { mapStopReason, mapUsage, providerError } from "./finish.js";
 import { reasoningFromItem, toolCallFromItem } from "./items.js";
 import { messageItemSchema, outputItemSchema, providerErrorSchema, responseSchema } from "./schemas.js";
@@ -261,21 +262,9 @@ export function createResponsesReducer(origin: Origin): StreamReducer {
         started = true;
         out.push({ type: "start" });
       }
-      const data = sse.data.trim();
-      if (data === "" || data === "[DONE]") return out;
-      let json: unknown;
-      try {
-        json = JSON.parse(data);
-      } catch {
-        fail(llmError("invalid_response", `responses: malformed SSE data in ${sse.event ?? "event"}`), out);
-        return out;
-      }
-      const parsed = eventSchema.safeParse(json);
-      if (!parsed.success) {
-        fail(llmError("invalid_response", `responses: unexpected SSE event ${sse.event ?? ""}`.trim()), out);
-        return out;
-      }
-      handle(parsed.data, out);
+      const parsed = parseSseJson(sse, eventSchema, "responses", ["[DONE]"]);
+      if (parsed.kind === "error") fail(parsed.error, out);
+      else if (parsed.kind === "event") handle(parsed.value, out);
       return out;
     },
     end(): StreamEvent[] {
