@@ -1,5 +1,23 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import type { Reporter } from "vitest/node";
+
+/** Ends the run with the plain "N passed, N failed" line that CI logs are read for. */
+const summaryLine: Reporter = {
+  onTestRunEnd(testModules) {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const m of testModules)
+      for (const t of m.children.allTests()) {
+        const state = t.result().state;
+        if (state === "passed") passed++;
+        else if (state === "failed") failed++;
+        else skipped++;
+      }
+    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  },
+};
 
 const pkgs = ["llm", "store", "tools", "agent", "iris", "testkit"];
 
@@ -18,5 +36,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    reporters: ["default", summaryLine],
   },
 });
