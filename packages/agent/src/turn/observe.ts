@@ -3,6 +3,7 @@
 import {
   type AssistantMessage,
   assistantText,
+  textOf,
   type ToolCallPart,
   toolCallsOf,
   type UserMessage,
@@ -81,7 +82,7 @@ export function observeRound(
       : {
           role: "user",
           content: state.pendingUser
-            .map((m) => (m.name ? `${m.name}: ` : "") + (typeof m.content === "string" ? m.content : ""))
+            .map((m) => (m.name ? `${m.name}: ` : "") + textOf(m.content))
             .join("\n\n"),
         };
   state.pendingUser = [];

@@ -44,6 +44,13 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     midLine = !d.text.endsWith("\n");
   });
 
+  // A failed attempt's partial text is already on screen: end its line and let the retry's
+  // status line say what happened; the answer that follows is the one that counts.
+  const offReset = host.events.on("stream_reset", () => {
+    if (midLine) out.write(" ⟲\n");
+    midLine = false;
+  });
+
   const banner = () => {
     const r = host.runtime;
     out.write(
@@ -133,6 +140,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   const code = await done;
   busy?.controller.abort();
   offDelta();
+  offReset();
   detachProgress();
   host.close();
   out.write("\n");
