@@ -8,7 +8,10 @@ export const MEMORY_LIMITS = { memory: 2200, user: 1375 } as const;
 export type MemoryTarget = keyof typeof MEMORY_LIMITS;
 
 export class MemoryFiles {
-  constructor(private readonly paths: Record<MemoryTarget, string>) {}
+  constructor(
+    private readonly paths: Record<MemoryTarget, string>,
+    private readonly limits: Record<MemoryTarget, number> = MEMORY_LIMITS,
+  ) {}
 
   read(target: MemoryTarget): string {
     try {
@@ -33,7 +36,7 @@ export class MemoryFiles {
     oldText?: string,
   ): string {
     const entries = this.entries(target);
-    const limit = MEMORY_LIMITS[target];
+    const limit = this.limits[target];
     let next: string[];
     if (action === "add") {
       if (!content?.trim()) throw new Error("add needs content");

@@ -204,7 +204,15 @@ export class SessionHost {
     const agentBox = withAgentTools(registryBox, {
       todos: this.todos,
       ...(profile.config.memory.enabled
-        ? { memory: new MemoryFiles({ memory: profile.home.paths.memory, user: profile.home.paths.user }) }
+        ? {
+            memory: new MemoryFiles(
+              { memory: profile.home.paths.memory, user: profile.home.paths.user },
+              {
+                memory: profile.config.memory.memory_char_limit,
+                user: profile.config.memory.user_char_limit,
+              },
+            ),
+          }
         : {}),
       searchSessions: (query, limit) =>
         store
