@@ -75,7 +75,7 @@ export function buildProgram(): Command {
     });
   program
     .command("usage")
-    .description("tokens and cost per session, or per API call of one session (SPEC F3)")
+    .description("tokens and cost per session, or per API call of one session")
     .option("-s, --session <id>", "one session (an id or a unique prefix): its calls, one per line")
     .option("-n, --last <n>", "how many sessions (default 10), or with --session the newest calls", intArg)
     .action(async (o: { session?: string; last?: number }) => {
@@ -84,13 +84,13 @@ export function buildProgram(): Command {
     });
   program
     .command("doctor")
-    .description("check routes, keys, models, permissions, the gateway and stored history (SPEC K3)")
+    .description("check routes, keys, models, permissions, the gateway and stored history")
     .option("--repair", "persist the repair of broken stored histories (append-only)")
     .action(async (o: { repair?: boolean }) => {
       const { doctorCommand } = await import("./commands/doctor.js");
       process.exitCode = doctorCommand(program.opts(), o);
     });
-  const effects = program.command("effects").description("tool effects a crash left unsettled (SPEC D4)");
+  const effects = program.command("effects").description("tool effects a crash left unsettled");
   effects
     .command("list")
     .description("unresolved effect receipts (--all: every receipt)")
@@ -109,7 +109,7 @@ export function buildProgram(): Command {
     });
   program
     .command("context")
-    .description("the context budget of the current provider/model: window, trigger, compressions (SPEC M3)")
+    .description("the context budget of the current provider/model: window, trigger, compressions")
     .option("-s, --session <id>", "also the session's last measured prompt and compressions so far")
     .action(async (o: { session?: string }) => {
       const { contextCommand } = await import("./commands/context.js");
