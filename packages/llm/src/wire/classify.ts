@@ -20,8 +20,13 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
   return out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, "$1[redacted]");
 }
 
+/** Reads a response header by name (a fetch `Headers`, or our view of node:http's headers). */
+export interface HeaderLookup {
+  get(name: string): string | null;
+}
+
 /** Retry-After (delta seconds or HTTP date) and retry-after-ms, in milliseconds. */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(headers: HeaderLookup, now: number = Date.now()): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "") {
     const n = Number(ms);
@@ -104,7 +109,7 @@ function oneLine(text: string, secrets: readonly (string | undefined)[]): string
 /** A non-2xx HTTP reply. */
 export function classifyHttpError(
   status: number,
-  headers: Headers,
+  headers: HeaderLookup,
   bodyText: string,
   secrets: readonly (string | undefined)[],
   now: number = Date.now(),
@@ -177,7 +182,7 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** A failure of fetch or of reading the body. */
+/** A failure of sending the request (node:http or fetch) or of reading the body. */
 export function classifyTransportFailure(
   err: unknown,
   cause: StopCause | undefined,

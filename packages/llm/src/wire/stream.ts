@@ -16,7 +16,7 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** Longest wait for the response head. */
   connectTimeoutMs?: number;
-  /** Injected fetch (tests, proxies); defaults to the global one. */
+  /** Injected fetch (tests, proxies); without it node:http(s) with keep-alive agents is used. */
   fetch?: typeof fetch;
 }
 
@@ -85,7 +85,7 @@ async function* run(
     signal: opts.signal,
     connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-    fetch: opts.fetch ?? globalThis.fetch,
+    fetch: opts.fetch,
     stream: streaming,
   });
   if (!opened.ok) return { type: "error", error: opened.error };

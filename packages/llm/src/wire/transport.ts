@@ -6,12 +6,14 @@ import { llmError } from "../errors.js";
 import type { Runtime } from "../runtime.js";
 import type { BuiltRequest } from "./adapter.js";
 import { classifyHttpError, classifyTransportFailure, type StopCause, scrubSecrets } from "./classify.js";
+import { type Exchange, fetchSender, type Sender, sendHttp } from "./exchange.js";
 
 export interface TransportOptions {
   signal?: AbortSignal;
   connectTimeoutMs: number;
   idleTimeoutMs: number;
-  fetch: typeof fetch;
+  /** Injected fetch (tests, proxies); without it node:http(s) with keep-alive is used. */
+  fetch?: typeof fetch;
   /** SSE (true) or a single JSON reply. */
   stream: boolean;
 }
@@ -77,7 +79,10 @@ export async function openRequest(
 ): Promise<OpenResult> {
   const secrets = [runtime.apiKey];
   const control = new StopControl(opts.signal);
-  if (control.cause === "caller") return { ok: false, error: llmError("aborted", "the request was aborted") };
+  if (control.cause === "caller") {
+    control.release();
+    return { ok: false, error: llmError("aborted", "the request was aborted") };
+  }
   // A non-streaming reply sends its head only once the whole answer exists, so the wait for it is
   // bounded by the idle timeout too, not just by the connect timeout.
   const headWaitMs = opts.stream
@@ -92,29 +97,29 @@ export async function openRequest(
       error: llmError("invalid_request", `invalid base URL: ${scrubSecrets(url, secrets)}`),
     };
   }
+  const send: Sender = opts.fetch ? fetchSender(opts.fetch) : sendHttp;
   const body = JSON.stringify(built.body);
+  const setStop = (stop: () => void) => control.setStop(stop);
   control.arm("connect_timeout", headWaitMs);
   try {
+    // Redirects are followed by hand so that the key never leaves its origin.
     for (let hop = 0; ; hop++) {
-      const res = await opts.fetch(url, {
-        method: "POST",
-        headers: buildHeaders(runtime, built, url, opts.stream),
-        body,
-        signal: control.signal,
-        // Redirects are followed by hand so that the key never leaves its origin.
-        redirect: "manual",
-      });
-      if (res.status >= 300 && res.status < 400 && res.headers.get("location")) {
-        await res.body?.cancel().catch(() => {});
-        const next = new URL(res.headers.get("location")!, url).toString();
+      const reply = await send(
+        { url, headers: buildHeaders(runtime, built, url, opts.stream), body },
+        setStop,
+      );
+      const location = reply.status >= 300 && reply.status < 400 ? reply.headers.get("location") : null;
+      if (location) {
+        reply.cancel();
+        const next = new URL(location, url).toString();
         if (originOf(next) !== originOf(runtime.baseUrl) || hop >= MAX_REDIRECTS) {
           control.release();
           const why =
             hop >= MAX_REDIRECTS ? "too many redirects" : `redirected to another origin (${originOf(next)})`;
           return {
             ok: false,
-            error: llmError("invalid_request", scrubSecrets(`HTTP ${res.status}: ${why}`, secrets), {
-              status: res.status,
+            error: llmError("invalid_request", scrubSecrets(`HTTP ${reply.status}: ${why}`, secrets), {
+              status: reply.status,
             }),
           };
         }
@@ -122,10 +127,10 @@ export async function openRequest(
         continue;
       }
       control.disarm();
-      const reader = new BodyReader(res, control, timeouts, secrets);
-      if (res.ok) return { ok: true, body: reader };
+      const reader = new BodyReader(reply, control, timeouts, secrets);
+      if (reply.status >= 200 && reply.status < 300) return { ok: true, body: reader };
       const text = await reader.text(MAX_ERROR_BODY).catch(() => "");
-      return { ok: false, error: classifyHttpError(res.status, res.headers, text, secrets) };
+      return { ok: false, error: classifyHttpError(reply.status, reply.headers, text, secrets) };
     }
   } catch (err) {
     const cause = control.cause;
@@ -138,62 +143,60 @@ export async function openRequest(
 /** The response body, read with the idle timeout. */
 export class BodyReader {
   constructor(
-    readonly response: Response,
+    private readonly reply: Exchange,
     private readonly control: StopControl,
     private readonly timeouts: { connectTimeoutMs: number; idleTimeoutMs: number },
     private readonly secrets: readonly (string | undefined)[],
   ) {}
 
   get status(): number {
-    return this.response.status;
+    return this.reply.status;
   }
 
   get contentType(): string {
-    return this.response.headers.get("content-type") ?? "";
+    return this.reply.headers.get("content-type") ?? "";
   }
 
   /** Yields the body's chunks; throws TransportFailure (timeout, network, aborted). */
   async *chunks(): AsyncGenerator<Uint8Array, void, undefined> {
-    const body = this.response.body;
-    if (!body) {
-      this.control.release();
-      return;
-    }
-    const reader = body.getReader();
     let finished = false;
+    let failed = false;
     try {
       for (;;) {
         this.control.arm("idle_timeout", this.timeouts.idleTimeoutMs);
-        let step: Awaited<ReturnType<typeof reader.read>>;
+        let chunk: Uint8Array | undefined;
         try {
-          step = await reader.read();
+          chunk = await this.reply.read();
         } catch (err) {
+          failed = true;
           throw new TransportFailure(
             classifyTransportFailure(err, this.control.cause, "body", this.timeouts, this.secrets),
           );
         }
         // Time spent by our consumer between reads is not the server's stall.
         this.control.disarm();
-        if (step.done) {
+        if (chunk === undefined) {
           finished = true;
           return;
         }
         // A caller abort that raced a chunk wins over the chunk.
         if (this.control.cause) {
+          failed = true;
           throw new TransportFailure(
             classifyTransportFailure(undefined, this.control.cause, "body", this.timeouts, this.secrets),
           );
         }
-        yield step.value;
+        yield chunk;
       }
     } finally {
+      const stopped = failed || this.control.cause !== undefined;
       this.control.release();
+      // We failed or were stopped: end the download, drop the connection. The consumer merely
+      // had enough (the terminal event came first): the connection may still be kept.
       if (!finished) {
-        // The consumer stopped early or we failed: stop the download, free the socket.
-        this.control.stop();
-        await reader.cancel().catch(() => {});
+        if (stopped) this.reply.cancel();
+        else this.reply.release();
       }
-      reader.releaseLock();
     }
   }
 
@@ -214,10 +217,21 @@ export class BodyReader {
   }
 }
 
-/** One AbortController fed by the caller's signal and our own timers; remembers why it fired. */
+/**
+ * The caller's signal and our one timer, both ending in the exchange's stop hook; remembers why.
+ * The timer is made once and only refreshed per chunk (no clearTimeout + setTimeout per chunk);
+ * between reads it is disarmed, so a firing then is ignored.
+ */
 class StopControl {
-  private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerMs = 0;
+  private timerCause: StopCause = "connect_timeout";
+  private timing = false;
+  private stopped = false;
+  private stopHook: (() => void) | undefined;
+  private readonly onTimer = () => {
+    if (this.timing) this.fire(this.timerCause);
+  };
   private readonly onCallerAbort = () => this.fire("caller");
   cause: StopCause | undefined;
 
@@ -226,37 +240,51 @@ class StopControl {
     else callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** What tears down the exchange in flight; run at once if we already stopped. */
+  setStop(hook: () => void): void {
+    this.stopHook = hook;
+    if (this.stopped) hook();
   }
 
-  /** (Re)starts the one timer; when it runs out the request is aborted with `cause`. */
+  /** (Re)starts the one timer; when it runs out the exchange is stopped with `cause`. */
   arm(cause: StopCause, ms: number): void {
+    this.timerCause = cause;
+    this.timing = true;
+    if (this.timer && this.timerMs === ms) {
+      this.timer.refresh();
+      this.timer.ref();
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.fire(cause), ms);
+    this.timer = setTimeout(this.onTimer, ms);
+    this.timerMs = ms;
   }
 
+  /** The timer stops counting (and stops holding the process open) until the next arm. */
   disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timing = false;
+    this.timer?.unref();
   }
 
   private fire(cause: StopCause): void {
     if (this.cause) return;
     this.cause = cause;
-    if (this.timer) clearTimeout(this.timer);
-    this.controller.abort();
+    this.timing = false;
+    this.stop();
   }
 
-  /** Abort without a cause of our own (the consumer went away). */
+  /** Tear the exchange down without a cause of our own (the consumer went away). */
   stop(): void {
-    if (!this.controller.signal.aborted) this.controller.abort();
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stopHook?.();
   }
 
-  /** Timers and listeners off; the request itself is left alone. */
+  /** Timer and listener off; the exchange itself is left alone. */
   release(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.timing = false;
     this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
   }
 }
