@@ -46,6 +46,13 @@ interface Case {
 const cases: Case[] = [
   {
     mode: "chat",
+    rule: "chat.bad_name",
+    where: "messages[0].name",
+    bad: [{ role: "user", content: "hi", name: "Ann Lee" }],
+    good: [{ role: "user", content: "hi", name: "ann_lee" }],
+  },
+  {
+    mode: "chat",
     rule: "chat.tool_call_without_result",
     where: "messages[1]",
     bad: [user(), asst("c1", "c2"), tool("c1")],

@@ -18,6 +18,13 @@ export function validateChat(body: Record<string, unknown>): RuleViolation | und
     const m: unknown = messages[i];
     const where = `messages[${i}]`;
     if (!isObject(m)) return violation("chat.message_not_object", where, "each message must be an object");
+    // OpenAI's own pattern for the optional speaker name.
+    if (m.name !== undefined && !(typeof m.name === "string" && /^[a-zA-Z0-9_-]{1,64}$/.test(m.name)))
+      return violation(
+        "chat.bad_name",
+        `${where}.name`,
+        `'name' must match ^[a-zA-Z0-9_-]+$, got ${JSON.stringify(m.name)}`,
+      );
     if (m.role === "tool") {
       const id = m.tool_call_id;
       if (typeof id !== "string" || !answerable.has(id)) {

@@ -83,7 +83,7 @@ describe("buildChatRequest", () => {
         role: "user",
         name: "alice",
         content: [
-          { type: "text", text: "what is this?" },
+          { type: "text", text: "alice: what is this?" },
           { type: "image_url", image_url: { url: "data:image/png;base64,iVBOR" } },
           { type: "image_url", image_url: { url: "https://example.com/a.jpg" } },
         ],
@@ -146,3 +146,36 @@ describe("buildChatRequest", () => {
     expect((built.body.messages as Record<string, unknown>[])[1]?.content).toBeNull();
   });
 });
+
+describe("speaker names on the Chat wire", () => {
+  it("names every speaker in the text and sends `name` only when OpenAI accepts it", () => {
+    const rt = { ...runtimeForNames() };
+    const body = buildChatRequest(rt, {
+      model: "m",
+      messages: [
+        { role: "user", content: "안녕", name: "민지" },
+        { role: "user", content: "hi", name: "bob_2" },
+      ],
+    }).body as { messages: { name?: string; content: unknown }[] };
+    expect(body.messages[0]).toEqual({ role: "user", content: "민지: 안녕" });
+    expect(body.messages[1]).toEqual({ role: "user", content: "bob_2: hi", name: "bob_2" });
+  });
+});
+
+function runtimeForNames(): Runtime {
+  return {
+    provider: "p",
+    apiMode: "chat_completions",
+    baseUrl: "http://127.0.0.1:1/v1",
+    model: "m",
+    headers: {},
+    compat: { auth: "bearer" },
+    source: {
+      provider: "explicit",
+      model: "explicit",
+      baseUrl: "explicit",
+      apiMode: "explicit",
+      apiKey: "none",
+    },
+  };
+}

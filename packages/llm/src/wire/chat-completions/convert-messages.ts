@@ -28,9 +28,23 @@ function userContent(content: string | UserPart[]): string | WireContentPart[] {
   );
 }
 
+/** OpenAI rejects any other `name` with a 400; such speakers are named in the text only. */
+const WIRE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
 function convertUser(m: UserMessage): WireMessage {
-  const out: WireMessage = { role: "user", content: userContent(m.content) };
-  if (m.name) out.name = m.name;
+  if (!m.name) return { role: "user", content: userContent(m.content) };
+  // The speaker is always in the text too (as in the other formats): not every server passes
+  // `name` to the model, and names like "민지" or "Ann Lee" cannot travel in that field.
+  const prefix = `${m.name}: `;
+  const first = typeof m.content === "string" ? undefined : m.content[0];
+  const content =
+    typeof m.content === "string"
+      ? `${prefix}${m.content}`
+      : first?.type === "text"
+        ? userContent([{ type: "text", text: `${prefix}${first.text}` }, ...m.content.slice(1)])
+        : userContent([{ type: "text", text: prefix.trim() }, ...m.content]);
+  const out: WireMessage = { role: "user", content };
+  if (WIRE_NAME.test(m.name)) out.name = m.name;
   return out;
 }
 
