@@ -3,8 +3,8 @@
 import {
   type AssistantMessage,
   assistantText,
-  textOf,
   type ToolCallPart,
+  textOf,
   toolCallsOf,
   type UserMessage,
 } from "@iris/llm";
