@@ -132,3 +132,18 @@ describe("effect receipts", () => {
     expect(store.listUnresolved()).toHaveLength(1);
   });
 });
+
+describe("effect look-ups", () => {
+  it("finds a receipt by logical op id, by id prefix, and lists them oldest first", () => {
+    const first = store.beginEffect(begin()).effect;
+    const second = store.beginEffect(
+      begin({ logicalOpId: "op-2", tool: "send_message", callId: "call_2", argsFingerprint: "sha256:def" }),
+    ).effect;
+    expect(store.findEffectByOp("op-2")?.id).toBe(second.id);
+    expect(store.findEffectByOp("op-404")).toBeUndefined();
+    expect(store.findEffect(first.id)?.logicalOpId).toBe("op-1");
+    expect(store.findEffect(second.id.slice(0, 30))?.id).toBe(second.id);
+    expect(store.findEffect("abc")).toBeUndefined(); // under 4 characters
+    expect(store.listEffects().map((e) => e.logicalOpId)).toEqual(["op-1", "op-2"]);
+  });
+});

@@ -111,6 +111,32 @@ export class EffectRepo {
     }
   }
 
+  /** The receipt of a logical operation, if one was begun. */
+  findByOp(logicalOpId: string): EffectRow | undefined {
+    const row = this.byOp.get(logicalOpId);
+    return row ? toEffectRow(row) : undefined;
+  }
+
+  /** By full id, or by a unique prefix of at least 4 characters (what people type). */
+  findByIdOrPrefix(idOrPrefix: string): EffectRow | undefined {
+    const exact = this.byId.get(idOrPrefix);
+    if (exact) return toEffectRow(exact);
+    if (idOrPrefix.length < 4) return undefined;
+    const hits = this.db
+      .prepare<EffectDbRow>("SELECT * FROM effects WHERE substr(id, 1, ?) = ? LIMIT 2")
+      .all(idOrPrefix.length, idOrPrefix);
+    return hits.length === 1 && hits[0] ? toEffectRow(hits[0]) : undefined;
+  }
+
+  /** The newest `limit` receipts, oldest first. */
+  listRecent(limit: number): EffectRow[] {
+    return this.db
+      .prepare<EffectDbRow>("SELECT * FROM effects ORDER BY created_at DESC, rowid DESC LIMIT ?")
+      .all(limit)
+      .map(toEffectRow)
+      .reverse();
+  }
+
   get(id: string): EffectRow {
     const row = this.byId.get(id);
     if (!row) throw new StoreError("not_found", `no effect with id ${JSON.stringify(id)}`);

@@ -188,6 +188,15 @@ export class Store {
   failEffect(id: string, error: string): EffectRow {
     return this.effects.fail(id, error);
   }
+  findEffectByOp(logicalOpId: string): EffectRow | undefined {
+    return this.effects.findByOp(logicalOpId);
+  }
+  findEffect(idOrPrefix: string): EffectRow | undefined {
+    return this.effects.findByIdOrPrefix(idOrPrefix);
+  }
+  listEffects(limit = 1000): EffectRow[] {
+    return this.effects.listRecent(limit);
+  }
   listUnresolved(sessionId?: string): EffectRow[] {
     return this.effects.listUnresolved(sessionId);
   }
