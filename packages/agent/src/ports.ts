@@ -64,7 +64,13 @@ export interface ModelClient {
   route(): RouteInfo;
   call(
     request: Omit<LlmRequest, "model">,
-    opts: { signal: AbortSignal; onEvent(e: StreamEvent): void; stepId: number },
+    opts: {
+      signal: AbortSignal;
+      onEvent(e: StreamEvent): void;
+      stepId: number;
+      /** A fresh step id for a retry or fallback attempt inside this call (L6). */
+      nextStepId?(): number;
+    },
   ): Promise<
     | { ok: true; message: AssistantMessage; latencyMs: number; costUsd: number }
     | { ok: false; error: LlmError }

@@ -131,6 +131,23 @@ function textOf(res: Awaited<ReturnType<ResilientModelClient["call"]>>): string 
 }
 
 describe("retries on the same route (F1)", () => {
+  it("gives every retried attempt a fresh, rising step id (L6)", async () => {
+    const r = await rig(1);
+    r.fakes[0]!.enqueue(status(503), status(503), ok("third time"));
+    const ids: number[] = [];
+    r.events.on("LLM_CALL_RETRIED", (e) => ids.push(e.stepId));
+    let next = 8;
+    const res = await r.client.call(request, {
+      signal: new AbortController().signal,
+      onEvent: () => {},
+      stepId: 7,
+      nextStepId: () => next++,
+    });
+    expect(textOf(res)).toBe("third time");
+    expect(ids).toEqual([7, 8]); // the failed attempts; the successful one used 9
+    expect(next).toBe(10);
+  });
+
   it("429 without Retry-After: jittered exponential backoff, then success", async () => {
     const r = await rig(1, { random: () => 0.5 });
     r.fakes[0]!.enqueue(status(429), status(429), ok("after two 429s"));

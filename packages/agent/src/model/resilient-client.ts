@@ -128,11 +128,21 @@ export class ResilientModelClient implements ModelClient {
     // No-refire guard: within one call each chain position is tried at most once.
     const tried = new Set<number>();
     const triedKeys = new Set<string>();
+    // Every attempt is its own sampling: the first uses the caller's step id, retries and
+    // fallbacks take fresh ones, so step ids keep rising across retries (SPEC L6).
+    let first = true;
+    const nextStep = () => {
+      if (first) {
+        first = false;
+        return opts.stepId;
+      }
+      return opts.nextStepId?.() ?? opts.stepId;
+    };
     for (;;) {
       const slot = this.active;
       tried.add(slot.index);
       triedKeys.add(routeKey(slot.runtime));
-      const res = await this.callWithRetries(slot, request, opts);
+      const res = await this.callWithRetries(slot, request, opts, nextStep);
       if (res.ok) {
         this.cooldowns.clear(String(slot.index));
         return res;
@@ -157,11 +167,13 @@ export class ResilientModelClient implements ModelClient {
   private async callWithRetries(
     slot: ActiveSlot,
     request: CallArgs[0],
-    opts: CallArgs[1],
+    callerOpts: CallArgs[1],
+    nextStep: () => number,
   ): Promise<CallResult> {
     let retries = 0;
     let refreshed = false;
     for (;;) {
+      const opts = { ...callerOpts, stepId: nextStep() };
       const runtime = slot.runtime;
       let streamed = false;
       const onEvent: CallArgs[1]["onEvent"] = (e) => {

@@ -26,7 +26,12 @@ export async function callModel(
     }
     forward(env.events, e);
   };
-  const res = await env.model.call(request, { signal: snap.signal, onEvent, stepId: snap.stepId });
+  const res = await env.model.call(request, {
+    signal: snap.signal,
+    onEvent,
+    stepId: snap.stepId,
+    nextStepId: () => state.nextStepId++,
+  });
   if (thinking) env.events.emit("thinking", { active: false });
   const route = env.model.route();
   if (!res.ok) {
