@@ -47,7 +47,7 @@ describe("splitSession", () => {
   it("ends the old session, starts a child holding the compacted context, keeps originals searchable", async () => {
     const old = store.createSession({
       source: "cli",
-      cwd: "/work/project",
+      cwd: "/home/ann/project",
       systemPrompt: "You are Iris.",
       model: "m",
       provider: "fake",
@@ -78,7 +78,7 @@ describe("splitSession", () => {
     expect(child).toMatchObject({
       parentSessionId: old.id,
       source: "cli",
-      cwd: "/work/project",
+      cwd: "/home/ann/project",
       systemPrompt: "You are Iris.",
       model: "m",
       provider: "fake",

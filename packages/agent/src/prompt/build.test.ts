@@ -11,7 +11,7 @@ function inputs(over: Partial<PromptInputs> = {}): PromptInputs {
       { name: "release", description: "Cut a release\nof the project" },
       { name: "deploy", description: "Deploy to staging" },
     ],
-    environment: { os: "linux", shell: "/bin/bash", cwd: "/work/proj" },
+    environment: { os: "linux", shell: "/bin/bash", cwd: "/home/ann/proj" },
     callerSystemMessage: "CALLER-MESSAGE",
     projectContext: { path: "AGENTS.md", content: "PROJECT-RULES: run the tests." },
     memory: "MEMORY-NOTE: prefers pnpm",
