@@ -33,7 +33,8 @@ export interface UsageRow {
   usage: Usage;
   costUsd: number;
   latencyMs: number;
-  status: "ok" | "error";
+  /** ok: the reply was used; discarded: billed but thrown away (an empty reply that was retried). */
+  status: "ok" | "discarded";
 }
 
 export interface ToolTraits {
@@ -70,6 +71,8 @@ export interface ModelClient {
       stepId: number;
       /** A fresh step id for a retry or fallback attempt inside this call (L6). */
       nextStepId?(): number;
+      /** A reply that was billed but not used (empty, then retried): it still counts (F3). */
+      onDiscarded?(reply: { message: AssistantMessage; latencyMs: number; costUsd: number }): void;
     },
   ): Promise<
     | { ok: true; message: AssistantMessage; latencyMs: number; costUsd: number }

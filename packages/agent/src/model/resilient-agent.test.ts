@@ -114,3 +114,40 @@ describe("Agent with the resilient client", () => {
     expect(fallback.requests[0]?.headers.authorization).toBe("Bearer spare-key");
   });
 });
+
+describe("billing of discarded replies", () => {
+  it("an empty reply that is retried is still recorded and counted (F3)", async () => {
+    const fake = await startFakeLlm();
+    cleanups.push(() => fake.close());
+    const dir = tempDir("iris-discarded");
+    cleanups.push(() => dir.cleanup());
+    const store = openStore(join(dir.path, "state.db"));
+    cleanups.push(() => store.close());
+    const session = store.createSession({ source: "test" });
+    const resolve = resolverFromConfig({ providers: { main: { base_url: fake.baseUrl } } }, () => ({}));
+    const main = resolve({ provider: "main", model: "fake-model" });
+    if (!("ok" in main) || !main.ok) throw new Error("main route did not resolve");
+    const model = new ResilientModelClient({
+      primary: main.runtime,
+      resolve,
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2, retryAfterCapMs: 2 },
+    });
+    fake.enqueue(
+      { text: "", usage: { input: 100, output: 3 } },
+      { text: "here it is", usage: { input: 100, output: 5 } },
+    );
+    const agent = new Agent({
+      log: new StoreConversation(store, session.id),
+      model,
+      tools: noTools,
+      systemPrompt: "sys",
+      cwd: dir.path,
+    });
+    const result = await agent.run("hello");
+    expect(result.reason).toBe("natural");
+    expect(result.usage.inputTokens).toBe(200);
+    const rows = store.usageForSession(session.id);
+    expect(rows.map((r) => r.status)).toEqual(["discarded", "ok"]);
+    expect(store.getSession(session.id).inputTokens).toBe(200);
+  });
+});

@@ -186,8 +186,10 @@ export class ResilientModelClient implements ModelClient {
       const res = await slot.client.call(req, { ...opts, onEvent });
       let error: LlmError;
       if (res.ok && !isEmptyReply(res.message)) return res;
-      if (res.ok) error = llmError("invalid_response", "empty reply: no text and no tool call");
-      else error = res.error;
+      if (res.ok) {
+        opts.onDiscarded?.(res);
+        error = llmError("invalid_response", "empty reply: no text and no tool call");
+      } else error = res.error;
       if (streamed) {
         // Partial output of a failed attempt must not survive in the front end (L7).
         this.emit("stream_reset", { stepId: opts.stepId, reason: error.message });

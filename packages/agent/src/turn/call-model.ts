@@ -31,6 +31,7 @@ export async function callModel(
     onEvent,
     stepId: snap.stepId,
     nextStepId: () => state.nextStepId++,
+    onDiscarded: (r) => addUsage(env, state, r.message, r.costUsd, r.latencyMs, "discarded"),
   });
   if (thinking) env.events.emit("thinking", { active: false });
   const route = env.model.route();
@@ -47,24 +48,7 @@ export async function callModel(
     }
     return undefined;
   }
-  const u = res.message.usage;
-  state.usage = {
-    inputTokens: state.usage.inputTokens + u.inputTokens,
-    outputTokens: state.usage.outputTokens + u.outputTokens,
-    cacheReadTokens: state.usage.cacheReadTokens + u.cacheReadTokens,
-    cacheWriteTokens: state.usage.cacheWriteTokens + u.cacheWriteTokens,
-    reasoningTokens: state.usage.reasoningTokens + u.reasoningTokens,
-  };
-  state.costUsd += res.costUsd;
-  env.log.recordUsage({
-    taskId: state.taskId,
-    provider: res.message.origin.provider,
-    model: res.message.origin.model,
-    usage: u,
-    costUsd: res.costUsd,
-    latencyMs: res.latencyMs,
-    status: "ok",
-  });
+  addUsage(env, state, res.message, res.costUsd, res.latencyMs, "ok");
   env.events.emit("LLM_CALL_ENDED", { stepId: snap.stepId, message: res.message, latencyMs: res.latencyMs });
   return res.message;
 }
@@ -86,4 +70,33 @@ function describeFailure(error: LlmError, route: { provider: string; model: stri
   const where = `${route.provider}/${route.model}`;
   const status = error.status ? ` (HTTP ${error.status})` : "";
   return `The model call to ${where} failed${status}: ${error.message}`;
+}
+
+/** Every billed call counts: in the turn's totals, the cost budget and the usage table (F3). */
+function addUsage(
+  env: TurnEnv,
+  state: TurnState,
+  message: AssistantMessage,
+  costUsd: number,
+  latencyMs: number,
+  status: "ok" | "discarded",
+): void {
+  const u = message.usage;
+  state.usage = {
+    inputTokens: state.usage.inputTokens + u.inputTokens,
+    outputTokens: state.usage.outputTokens + u.outputTokens,
+    cacheReadTokens: state.usage.cacheReadTokens + u.cacheReadTokens,
+    cacheWriteTokens: state.usage.cacheWriteTokens + u.cacheWriteTokens,
+    reasoningTokens: state.usage.reasoningTokens + u.reasoningTokens,
+  };
+  state.costUsd += costUsd;
+  env.log.recordUsage({
+    taskId: state.taskId,
+    provider: message.origin.provider,
+    model: message.origin.model,
+    usage: u,
+    costUsd,
+    latencyMs,
+    status,
+  });
 }
