@@ -11,7 +11,7 @@ import type {
   ToolSpec,
   Usage,
 } from "@iris/llm";
-import type { ApprovalAnswer, ApprovalRequest, ToolEffect } from "@iris/tools";
+import type { ApprovalAnswer, ApprovalRequest, ExecuteGate, ToolEffect } from "@iris/tools";
 import type { RouteInfo } from "./turn/types.js";
 
 /** The session's conversation: the active path and an append-only log. */
@@ -52,6 +52,11 @@ export interface ToolRunContext {
   assistantNodeId: string;
   stepId: number;
   progress(message: string): void;
+  /**
+   * Whoever executes the call invokes this right before executing (after validation and approval)
+   * and obeys its answer; the receipt wrapper supplies it (SPEC D4).
+   */
+  beforeRun?(): Promise<ExecuteGate>;
 }
 
 export interface ToolBox {

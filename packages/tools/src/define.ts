@@ -38,7 +38,15 @@ export interface ToolContext {
   clarify?(question: string, choices?: string[]): Promise<string>;
   /** False when nobody can answer `approve()` (cron, batch, piped runs). Default true. Added. */
   interactive?: boolean;
+  /**
+   * Called by the dispatcher after the arguments are valid and the call is approved, right before
+   * the tool runs: where the agent begins its effect receipt (SPEC D4), so a call that was denied
+   * or never approved leaves no receipt. `run: false` answers the call with `result` instead.
+   */
+  beforeExecute?(): Promise<ExecuteGate>;
 }
+
+export type ExecuteGate = { run: true } | { run: false; result: { content: string; isError: boolean } };
 
 export type ToolResultValue = string | { content: string; isError?: boolean };
 

@@ -54,7 +54,13 @@ export function withAgentTools(inner: ToolBox, services: AgentToolServices): Too
     traits: (name) => inner.traits(name),
     run: async (call: ToolCallPart, ctx: ToolRunContext) => {
       const handler = handlers[call.name];
-      return handler ? handler(call.argumentsJson, ctx) : inner.run(call, ctx);
+      if (!handler) return inner.run(call, ctx);
+      // Answered here rather than by the dispatcher, so the receipt gate is ours to call (D4).
+      if (inner.traits(call.name)?.effect !== "read" && ctx.beforeRun) {
+        const gate = await ctx.beforeRun();
+        if (!gate.run) return gate.result;
+      }
+      return handler(call.argumentsJson, ctx);
     },
   };
 }

@@ -1,4 +1,8 @@
+import { createApprovalPolicy, defineTool, selectMenu, ToolRegistry } from "@iris/tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AgentEvents } from "../events.js";
+import { RegistryToolBox } from "../tools/registry-toolbox.js";
 import { findEffectByOp, listAllEffects } from "./lookup.js";
 import { argsFingerprint, logicalOpId } from "./op-id.js";
 import { call, checkpoint, countingBox, ctxFor, type Fixture, storeFixture } from "./test/support.js";
@@ -149,5 +153,46 @@ describe("withReceipts when a person settles the receipt while the tool runs", (
       status: "applied",
       evidence: "saw it happen",
     });
+  });
+});
+
+describe("receipts through the real dispatcher", () => {
+  async function registryBox(answer: "deny" | "once", ran: string[]) {
+    const registry = new ToolRegistry({ logger: { warn: () => {} } });
+    registry.register(
+      defineTool({
+        name: "terminal",
+        toolset: "terminal",
+        description: "Runs a command.",
+        parameters: z.object({ command: z.string() }),
+        effect: "mutate",
+        approvalSubject: (a) => a.command,
+        execute: async (a) => {
+          ran.push(a.command);
+          return "ok";
+        },
+      }),
+    );
+    const menu = await selectMenu(registry, { platform: "t", config: { toolsets: { t: ["terminal"] } } });
+    return new RegistryToolBox({
+      registry,
+      menu,
+      policy: createApprovalPolicy({ mode: "manual", home: "/home/u" }),
+      frontEnd: { approve: async () => answer },
+      events: new AgentEvents(),
+    });
+  }
+
+  it("a call the user denies leaves no receipt; an approved one is begun after approval", async () => {
+    const ran: string[] = [];
+    const c = call("c1", "terminal", { command: "rm -rf build/" });
+    const nodeId = checkpoint(f, [c]);
+    const denied = await withReceipts(await registryBox("deny", ran), f.store).run(c, ctxFor(f, nodeId));
+    expect(denied.content).toMatch(/not run/);
+    expect(listAllEffects(f.store)).toEqual([]);
+    const approved = await withReceipts(await registryBox("once", ran), f.store).run(c, ctxFor(f, nodeId));
+    expect(approved).toEqual({ content: "ok", isError: false });
+    expect(ran).toEqual(["rm -rf build/"]);
+    expect(listAllEffects(f.store).map((e) => e.status)).toEqual(["completed"]);
   });
 });

@@ -5,6 +5,7 @@
 // unfinished one is reported as effect_outcome_uncertain: the tool never runs twice for one op.
 import type { ToolCallPart } from "@iris/llm";
 import type { Store } from "@iris/store";
+import type { ExecuteGate } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
 import type { ToolBox, ToolRunContext } from "../ports.js";
 import { argsFingerprint, callIndexOf, logicalOpId } from "./op-id.js";
@@ -27,63 +28,76 @@ export function withReceipts(inner: ToolBox, store: ReceiptStore, opts: ReceiptO
       // Reads (and unknown tools, which the inner box answers with an error) need no receipt.
       if (!traits || traits.effect === "read") return inner.run(call, ctx);
 
-      const message = store.findNode(ctx.assistantNodeId)?.message;
-      const index = message?.role === "assistant" ? callIndexOf(message, call.callId) : -1;
-      if (index < 0)
-        return refuse(call, `its call is not checkpointed in stored node ${ctx.assistantNodeId}`);
-      let begun: ReturnType<ReceiptStore["beginEffect"]>;
-      try {
-        begun = store.beginEffect({
-          sessionId: ctx.sessionId,
-          logicalOpId: logicalOpId(ctx.sessionId, ctx.assistantNodeId, index),
-          step: ctx.stepId,
-          tool: call.name,
-          argsFingerprint: argsFingerprint(call.argumentsJson),
-          nodeId: ctx.assistantNodeId,
-          callId: call.callId,
-        });
-      } catch (err) {
-        return refuse(call, `no effect receipt could be begun (${(err as Error).message})`);
-      }
-      switch (begun.kind) {
-        case "replay":
-          say("info", `${call.name}: already ran (receipt ${begun.effect.id}); replaying its stored result`);
-          return replayBody(begun.effect);
-        case "uncertain":
-          say("warn", `${call.name}: receipt ${begun.effect.id} is unfinished; not running it again`);
-          return uncertainBody(begun.effect);
-        case "resolved":
-          return resolvedBody(begun.effect);
-        case "started":
-          break;
-      }
-      const id = begun.effect.id;
+      // The receipt is begun through the gate the executing toolbox calls after validation and
+      // approval, right before the tool runs: a denied call leaves no receipt, and a crash while
+      // the user is still deciding is not mistaken for an uncertain effect.
+      let receiptId: string | undefined;
+      const beforeRun = async (): Promise<ExecuteGate> => {
+        const message = store.findNode(ctx.assistantNodeId)?.message;
+        const index = message?.role === "assistant" ? callIndexOf(message, call.callId) : -1;
+        if (index < 0)
+          return refuse(call, `its call is not checkpointed in stored node ${ctx.assistantNodeId}`);
+        let begun: ReturnType<ReceiptStore["beginEffect"]>;
+        try {
+          begun = store.beginEffect({
+            sessionId: ctx.sessionId,
+            logicalOpId: logicalOpId(ctx.sessionId, ctx.assistantNodeId, index),
+            step: ctx.stepId,
+            tool: call.name,
+            argsFingerprint: argsFingerprint(call.argumentsJson),
+            nodeId: ctx.assistantNodeId,
+            callId: call.callId,
+          });
+        } catch (err) {
+          return refuse(call, `no effect receipt could be begun (${(err as Error).message})`);
+        }
+        switch (begun.kind) {
+          case "replay":
+            say(
+              "info",
+              `${call.name}: already ran (receipt ${begun.effect.id}); replaying its stored result`,
+            );
+            return { run: false, result: replayBody(begun.effect) };
+          case "uncertain":
+            say("warn", `${call.name}: receipt ${begun.effect.id} is unfinished; not running it again`);
+            return { run: false, result: uncertainBody(begun.effect) };
+          case "resolved":
+            return { run: false, result: resolvedBody(begun.effect) };
+          case "started":
+            receiptId = begun.effect.id;
+            return { run: true };
+        }
+      };
       let result: ToolResultBody;
       try {
-        result = await inner.run(call, ctx);
+        result = await inner.run(call, { ...ctx, beforeRun });
       } catch (err) {
-        try {
-          store.failEffect(id, String(err));
-        } catch {
-          // The receipt stays 'started' and surfaces as uncertain on resume: the safe side.
+        if (receiptId) {
+          try {
+            store.failEffect(receiptId, String(err));
+          } catch {
+            // The receipt stays 'started' and surfaces as uncertain on resume: the safe side.
+          }
         }
         throw err;
       }
-      try {
-        store.completeEffect(id, result);
-      } catch (err) {
-        // Settled by a person while it ran (or the store failed): the tool did run, so its
-        // result still goes to the model; the receipt keeps what the person decided.
-        say("warn", `${call.name}: receipt ${id} could not be completed: ${(err as Error).message}`);
+      if (receiptId) {
+        try {
+          store.completeEffect(receiptId, result);
+        } catch (err) {
+          // Settled by a person while it ran (or the store failed): the tool did run, so its
+          // result still goes to the model; the receipt keeps what the person decided.
+          say("warn", `${call.name}: receipt ${receiptId} could not be completed: ${(err as Error).message}`);
+        }
       }
       return result;
     },
   };
 }
 
-function refuse(call: ToolCallPart, why: string): ToolResultBody {
+function refuse(call: ToolCallPart, why: string): ExecuteGate {
   return {
-    content: JSON.stringify({ error: `not executed: ${call.name} ${why}` }),
-    isError: true,
+    run: false,
+    result: { content: JSON.stringify({ error: `not executed: ${call.name} ${why}` }), isError: true },
   };
 }

@@ -79,6 +79,7 @@ export class RegistryToolBox implements ToolBox {
         return answer;
       },
       ...(frontEnd.clarify ? { clarify: frontEnd.clarify } : {}),
+      ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
     };
     return dispatchToolCall(
       this.opts.registry,

@@ -243,3 +243,49 @@ describe("dispatchToolCall", () => {
     expect(readFileSync(path as string, "utf8")).toBe(big);
   });
 });
+
+describe("the execute gate", () => {
+  it("is asked only after approval, right before the tool runs, and can answer instead", async () => {
+    const order: string[] = [];
+    const gated = (answer: ApprovalAnswer, run: boolean): ToolContext => {
+      const c = ctx(answer);
+      return {
+        ...c,
+        approve: async (r) => {
+          order.push("approve");
+          return c.approve(r);
+        },
+        beforeExecute: async () => {
+          order.push("gate");
+          return run ? { run: true } : { run: false, result: { content: "replayed", isError: false } };
+        },
+      };
+    };
+    ran.length = 0;
+    const denied = await dispatchToolCall(
+      registry(),
+      { name: "shell", argumentsJson: '{"command":"rm -rf build/"}' },
+      gated("deny", true),
+      manual(),
+    );
+    expect(denied.isError).toBe(true);
+    expect(order).toEqual(["approve"]); // a denied call never reaches the gate
+    order.length = 0;
+    await dispatchToolCall(
+      registry(),
+      { name: "shell", argumentsJson: '{"command":"rm -rf build/"}' },
+      gated("once", true),
+      manual(),
+    );
+    expect(order).toEqual(["approve", "gate"]);
+    expect(ran).toEqual(["rm -rf build/"]);
+    const answered = await dispatchToolCall(
+      registry(),
+      { name: "shell", argumentsJson: '{"command":"ls"}' },
+      gated("once", false),
+      manual(),
+    );
+    expect(answered).toEqual({ content: "replayed", isError: false });
+    expect(ran).toEqual(["rm -rf build/"]); // the gate's answer stands; the tool did not run
+  });
+});

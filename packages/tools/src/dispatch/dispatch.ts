@@ -62,6 +62,11 @@ async function dispatch(
     }
   }
 
+  if (ctx.beforeExecute) {
+    const gate = await ctx.beforeExecute();
+    if (!gate.run) return gate.result;
+  }
+
   const outcome = await runTool(tool, parsed.args, ctx);
   const content = await capResult(outcome.content, {
     maxChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,

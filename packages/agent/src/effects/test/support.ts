@@ -73,7 +73,10 @@ export function countingBox(
     runs,
     specs: () => [],
     traits: (name) => TRAITS[name],
-    run: async (c) => {
+    // Like a real executing toolbox: the receipt gate is asked right before the tool runs.
+    run: async (c, ctx) => {
+      const gate = await ctx.beforeRun?.();
+      if (gate && !gate.run) return gate.result;
       runs.push(c.callId);
       return impl(c);
     },
