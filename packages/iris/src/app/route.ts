@@ -19,21 +19,22 @@ export function routingConfigOf(config: IrisConfig): RoutingConfig {
   };
 }
 
+/** The route fields of parsed command-line flags, leaving out the unset ones. */
+export function routeFlagsOf(flags: RouteFlags): RouteFlags {
+  return {
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+    ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
+  };
+}
+
 export function resolveMainRoute(
   flags: RouteFlags,
   config: IrisConfig,
   env: Record<string, string>,
 ): ResolveResult {
-  return resolveRuntime(
-    {
-      ...(flags.provider ? { provider: flags.provider } : {}),
-      ...(flags.model ? { model: flags.model } : {}),
-      ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-      ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
-    },
-    routingConfigOf(config),
-    env,
-  );
+  return resolveRuntime(routeFlagsOf(flags), routingConfigOf(config), env);
 }
 
 /** The catalogue's view of the model, with an explicit config window winning (SPEC M1, K5). */

@@ -1,6 +1,7 @@
 // Shared start of the chat commands: boot the profile, then start or resume the session.
 import { type BootResult, boot } from "../app/boot.js";
 import type { SessionHost } from "../app/host.js";
+import { routeFlagsOf } from "../app/route.js";
 import type { GlobalFlags } from "./main.js";
 
 export type CliStart = { ok: true; host: SessionHost } | { ok: false; exitCode: number };
@@ -9,12 +10,7 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   const booted: BootResult = await boot({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
-    route: {
-      ...(flags.provider ? { provider: flags.provider } : {}),
-      ...(flags.model ? { model: flags.model } : {}),
-      ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-      ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
-    },
+    route: routeFlagsOf(flags),
     platform: "cli",
     source: "cli",
     cwd: process.cwd(),

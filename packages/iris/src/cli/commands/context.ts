@@ -41,16 +41,7 @@ export function contextCommand(flags: GlobalFlags, opts: { session?: string }): 
       provider = flags.provider;
       model = flags.model;
     } else if (flagged || !session?.provider || !session.model) {
-      const route = resolveMainRoute(
-        {
-          ...(flags.provider ? { provider: flags.provider } : {}),
-          ...(flags.model ? { model: flags.model } : {}),
-          ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-          ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
-        },
-        profile.config,
-        profile.env,
-      );
+      const route = resolveMainRoute(flags, profile.config, profile.env);
       if (!route.ok) {
         process.stderr.write(`iris: ${route.error}\n`);
         return 2;

@@ -1,4 +1,6 @@
 // `iris doctor [--repair]`: the report alone on stdout, exit 0 when all is well, 1 otherwise.
+
+import { routeFlagsOf } from "../../app/route.js";
 import { exitCodeOf, formatReport } from "../../doctor/report.js";
 import { runDoctor } from "../../doctor/run.js";
 import type { GlobalFlags } from "../main.js";
@@ -7,12 +9,7 @@ export function doctorCommand(flags: GlobalFlags, opts: { repair?: boolean }): n
   const { title, findings } = runDoctor({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
-    route: {
-      ...(flags.provider ? { provider: flags.provider } : {}),
-      ...(flags.model ? { model: flags.model } : {}),
-      ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-      ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
-    },
+    route: routeFlagsOf(flags),
     ...(opts.repair ? { repair: true } : {}),
   });
   process.stdout.write(formatReport(title, findings));
