@@ -73,8 +73,8 @@ describe.each(MODES)("iris -p against %s", (mode) => {
   });
 });
 
-describe("iris -p guards and tools", () => {
-  const args = () => routeArgs(fake.baseUrl, "chat_completions");
+describe.each(MODES)("iris -p guards and tools against %s", (mode) => {
+  const args = () => routeArgs(fake.baseUrl, mode);
 
   it("stops a repeated failing call with convergence_detected", async () => {
     const call = { toolCalls: [{ name: "read_file", arguments: { path: "missing.txt" } }] };
@@ -128,6 +128,10 @@ describe("iris -p guards and tools", () => {
     expect(lastRequestText()).toContain('\\"status\\":\\"completed\\"');
     expect(fake.violations).toEqual([]);
   });
+});
+
+describe("iris -p start-up errors", () => {
+  const args = () => routeArgs(fake.baseUrl, "chat_completions");
 
   it("says exactly what to set when no provider is configured (exit 2, no stack trace)", async () => {
     const r = await runIris(["-p", "hi"], { env: env() });
