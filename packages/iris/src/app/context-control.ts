@@ -123,6 +123,21 @@ export class ContextControl {
     };
   }
 
+  /**
+   * The budget of a route, computed once per (provider, model): config is read once at start, so
+   * only a route change (fallback, /model) needs a new one (M2), not every round.
+   */
+  private budgetOf(route: { provider: string; model: string }): ContextBudget {
+    const key = `${route.provider}/${route.model}`;
+    let budget = this.budgets.get(key);
+    if (!budget) {
+      budget = budgetFor(this.port.profile.config, route.provider, route.model).budget;
+      this.budgets.set(key, budget);
+    }
+    return budget;
+  }
+  private readonly budgets = new Map<string, ContextBudget>();
+
   private async check(
     log: FollowingConversation,
     model: ModelClient,
@@ -130,7 +145,7 @@ export class ContextControl {
   ): Promise<Message[] | undefined> {
     const config = this.port.profile.config;
     const route = model.route();
-    const { budget } = budgetFor(config, route.provider, route.model);
+    const budget = this.budgetOf(route);
     const system = this.port.session().systemPrompt ?? "";
     const size = this.promptSize(log.sessionId, messages, system);
     if (!config.compression.enabled || !this.engine.shouldCompress(size.tokens, budget)) {
@@ -167,7 +182,7 @@ export class ContextControl {
   ): Promise<CompressOutcome> {
     const { events, store } = this.port;
     const route = this.fallbackRuntime ?? this.port.runtime();
-    budget ??= budgetFor(this.port.profile.config, route.provider, route.model).budget;
+    budget ??= this.budgetOf(route);
     const summarizer = this.summarizer(route);
     const project = findProjectContext(this.port.cwd)?.content.slice(0, PROJECT_CONTEXT_MAX_CHARS);
     let result: CompressResult;
@@ -248,7 +263,7 @@ export class ContextControl {
     const size = this.promptSize(log.sessionId, messages, system);
     const config = this.port.profile.config;
     const route = this.fallbackRuntime ?? this.port.runtime();
-    const { budget } = budgetFor(config, route.provider, route.model);
+    const budget = this.budgetOf(route);
     // Asked for explicitly: act as if the trigger were the size now, with a tail to match.
     const trigger = Math.max(1, Math.min(budget.triggerTokens, size.tokens));
     const forced: ContextBudget = {

@@ -21,10 +21,11 @@ import {
   withAgentTools,
   withReceipts,
 } from "@iris/agent";
-import { estimateCost, getProvider, type Runtime } from "@iris/llm";
+import { estimateCost, type Runtime } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
+import { splitModelSpec } from "./context-report.js";
 import { makeDelegate } from "./delegate.js";
 import { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
@@ -110,11 +111,7 @@ export class SessionHost {
    */
   switchModel(spec: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
     const { profile, store } = this.opts;
-    const slash = spec.indexOf("/");
-    const head = slash > 0 ? spec.slice(0, slash) : "";
-    const isProvider = head !== "" && (getProvider(head) !== undefined || head in profile.config.providers);
-    const provider = isProvider ? head : this.runtime.provider;
-    const model = isProvider ? spec.slice(slash + 1) : spec;
+    const { provider, model } = splitModelSpec(spec, profile.config, this.runtime.provider);
     // The same provider keeps the endpoint and wire format given on the command line.
     const flags = provider === this.runtime.provider ? this.opts.route : undefined;
     const resolved = resolveMainRoute(
