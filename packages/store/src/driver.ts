@@ -13,6 +13,8 @@ export interface Statement<Row = unknown> {
   all(...params: unknown[]): Row[];
   /** Rows as arrays of column values in SELECT order instead of objects (faster for big reads). */
   raw(toggle?: boolean): Statement<unknown[]>;
+  /** Rows as the value of their first column only. */
+  pluck(toggle?: boolean): Statement<unknown>;
 }
 
 /** A function wrapped by `db.transaction`; `.immediate` takes the write lock at BEGIN. */

@@ -4,15 +4,8 @@ import type { Message, Origin } from "@iris/llm";
 import type { Database, Statement, Transaction } from "./driver.js";
 import { StoreError } from "./errors.js";
 import { newId } from "./ids.js";
-import {
-  NODE_COLUMNS,
-  type NodeDbRow,
-  type NodeKind,
-  type NodeRow,
-  PATH_COLUMNS,
-  toNodeRow,
-  toNodeRowFromPathValues,
-} from "./rows.js";
+import { PathReader } from "./path.js";
+import { NODE_COLUMNS, type NodeDbRow, type NodeKind, type NodeRow, toNodeRow } from "./rows.js";
 import { searchTextOf } from "./search-text.js";
 import { requireOneOf } from "./validate.js";
 
@@ -37,8 +30,13 @@ export interface NodeInput {
 
 const KINDS: readonly NodeKind[] = ["message", "compaction", "note"];
 const ROLES: readonly Message["role"][] = ["user", "assistant", "tool"];
-/** A guard for corrupted parent pointers: no real conversation is this deep. */
-const MAX_DEPTH = 10_000_000;
+
+/** The session's newest node: a node whose parent it is continues its run (migration 0004). */
+interface NewestNode {
+  id: string;
+  seq: number;
+  run_start: number | null;
+}
 
 export class NodeRepo {
   private readonly insert: Statement;
@@ -46,37 +44,26 @@ export class NodeRepo {
   private readonly sessionOfNode: Statement<{ session_id: string }>;
   private readonly leafOf: Statement<{ active_leaf_id: string | null }>;
   private readonly setLeaf: Statement;
-  private readonly path: Statement<unknown[]>;
-  private readonly leaves: Statement<NodeDbRow>;
+  private readonly newestOf: Statement<NewestNode>;
+  private readonly paths: PathReader;
+  private readonly links: Statement<unknown[]>;
   private readonly appendTx: Transaction<(sessionId: string, inputs: readonly NodeInput[]) => NodeRow[]>;
 
   constructor(db: Database) {
     this.insert = db.prepare(
-      "INSERT INTO nodes (id, session_id, parent_id, kind, role, payload, body_text, search_text, expands_to, " +
-        "provider, api_mode, model, token_count, input_tokens, output_tokens, cache_read_tokens, " +
-        "cache_write_tokens, reasoning_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO nodes (id, session_id, parent_id, run_start, kind, role, payload, body_text, search_text, " +
+        "expands_to, provider, api_mode, model, token_count, input_tokens, output_tokens, cache_read_tokens, " +
+        "cache_write_tokens, reasoning_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.byId = db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE id = ?`);
     this.sessionOfNode = db.prepare("SELECT session_id FROM nodes WHERE id = ?");
     this.leafOf = db.prepare("SELECT active_leaf_id FROM sessions WHERE id = ?");
     this.setLeaf = db.prepare("UPDATE sessions SET active_leaf_id = ? WHERE id = ?");
-    // Walk the narrow (seq, parent) chain first, then read each row once by its rowid, in raw
-    // mode and with the assistant-only columns packed (see PATH_COLUMNS).
-    this.path = db
-      .prepare(
-        `WITH RECURSIVE path(seq, parent_id, depth) AS (
-           SELECT seq, parent_id, 0 FROM nodes WHERE id = ?
-           UNION ALL
-           SELECT n.seq, n.parent_id, path.depth + 1 FROM path JOIN nodes n ON n.id = path.parent_id
-           WHERE path.depth < ${MAX_DEPTH}
-         )
-         SELECT ${PATH_COLUMNS} FROM path CROSS JOIN nodes n ON n.seq = path.seq ORDER BY path.depth DESC`,
-      )
-      .raw(true);
-    this.leaves = db.prepare(
-      `SELECT ${prefixed("n")} FROM nodes n WHERE n.session_id = ? ` +
-        "AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.parent_id = n.id) ORDER BY n.seq",
+    this.newestOf = db.prepare(
+      "SELECT id, seq, run_start FROM nodes WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
     );
+    this.paths = new PathReader(db);
+    this.links = db.prepare("SELECT id, parent_id FROM nodes WHERE session_id = ? ORDER BY seq").raw(true);
     this.appendTx = db.transaction((sessionId: string, inputs: readonly NodeInput[]) =>
       this.appendInTx(sessionId, inputs),
     );
@@ -100,9 +87,7 @@ export class NodeRepo {
 
   /** The path from the root to `leafId`, root first. */
   pathToRoot(leafId: string): NodeRow[] {
-    const rows = this.path.all(leafId);
-    if (rows.length === 0) throw new StoreError("not_found", `no node with id ${JSON.stringify(leafId)}`);
-    return rows.map(toNodeRowFromPathValues);
+    return this.paths.pathToRoot(leafId);
   }
 
   activeLeafId(sessionId: string): string | null {
@@ -119,7 +104,10 @@ export class NodeRepo {
   /** Every leaf of the session's tree (the tip of each branch), oldest first. */
   listLeaves(sessionId: string): NodeRow[] {
     this.activeLeafId(sessionId);
-    return this.leaves.all(sessionId).map(toNodeRow);
+    // One scan of the session's (id, parent) pairs; children are always in their parent's session.
+    const links = this.links.all(sessionId) as [string, string | null][];
+    const parents = new Set(links.map(([, parent]) => parent));
+    return links.filter(([id]) => !parents.has(id)).map(([id]) => this.get(id));
   }
 
   assertInSession(nodeId: string, sessionId: string): void {
@@ -135,16 +123,18 @@ export class NodeRepo {
 
   private appendInTx(sessionId: string, inputs: readonly NodeInput[]): NodeRow[] {
     let leaf = this.activeLeafId(sessionId);
-    let lastInserted: string | null = null;
+    let newest = this.newestOf.get(sessionId);
     const now = Date.now();
     const out: NodeRow[] = [];
     for (const input of inputs) {
       const kind = requireOneOf(input.kind, KINDS, "node kind");
       const parentId = this.parentFor(input, kind, leaf);
-      // The node just inserted in this transaction is known to be in the session.
-      if (parentId !== null && parentId !== lastInserted) this.assertInSession(parentId, sessionId);
-      const row = this.insertOne(sessionId, input, kind, parentId, now);
-      lastInserted = row.id;
+      // The session's newest node is known to be in the session.
+      const continues = parentId !== null && parentId === newest?.id;
+      if (parentId !== null && !continues) this.assertInSession(parentId, sessionId);
+      const runStart = continues && newest ? (newest.run_start ?? newest.seq) : null;
+      const row = this.insertOne(sessionId, input, kind, parentId, runStart, now);
+      newest = { id: row.id, seq: row.seq, run_start: runStart };
       if (input.setActive !== false) leaf = row.id;
       out.push(row);
     }
@@ -167,6 +157,7 @@ export class NodeRepo {
     input: NodeInput,
     kind: NodeKind,
     parentId: string | null,
+    runStart: number | null,
     now: number,
   ): NodeRow {
     const message = input.message;
@@ -184,13 +175,14 @@ export class NodeRepo {
     }
     const origin = input.origin ?? (message?.role === "assistant" ? message.origin : null);
     const usage = message?.role === "assistant" ? message.usage : null;
-    const id = input.id ?? newId();
+    const id = input.id === undefined ? newId() : requireNodeId(input.id);
     const payload = message ? JSON.stringify(message) : null;
     const text = input.text ?? null;
     const info = this.insert.run(
       id,
       sessionId,
       parentId,
+      runStart,
       kind,
       role,
       payload,
@@ -236,8 +228,13 @@ export class NodeRepo {
   }
 }
 
-function prefixed(alias: string): string {
-  return NODE_COLUMNS.split(", ")
-    .map((c) => `${alias}.${c}`)
-    .join(", ");
+/** Caller-chosen ids: no control characters (path reads join ids with U+001F, see path.ts). */
+function requireNodeId(id: unknown): string {
+  if (typeof id !== "string" || id.length === 0 || id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) {
+    throw new StoreError(
+      "invalid_input",
+      `a node id must be 1-200 characters without control characters, got ${JSON.stringify(id)}`,
+    );
+  }
+  return id;
 }

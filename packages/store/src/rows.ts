@@ -123,36 +123,89 @@ export function toSessionRow(r: SessionDbRow): SessionRow {
 }
 
 /**
- * The columns a path read selects (aliased `n`), for `toNodeRowFromPathValues`. A long path is
- * read in raw (array) mode, and every value handed to JavaScript costs, so origin and usage,
- * which only assistant nodes have, come packed in one JSON array that is NULL for other nodes.
+ * A path read hands every value to JavaScript, and each costs, so the columns that most rows
+ * leave empty come packed in one JSON array (`extras`), and a plain message row (no text, no
+ * compaction pointer, no origin or usage) has 0 there: its kind is "message", its role its
+ * message's. The SQL expression for one row; `alias` is the table alias with its dot, or "".
  */
-export const PATH_COLUMNS =
-  "n.seq, n.id, n.session_id, n.parent_id, n.kind, n.role, n.payload, n.body_text, n.expands_to, " +
-  "n.token_count, n.created_at, CASE WHEN n.provider IS NULL AND n.input_tokens IS NULL THEN NULL " +
-  "ELSE json_array(n.provider, n.api_mode, n.model, n.input_tokens, n.output_tokens, " +
-  "n.cache_read_tokens, n.cache_write_tokens, n.reasoning_tokens) END";
+export function packedRowFields(alias: string): string {
+  const c = (name: string) => `${alias}${name}`;
+  return (
+    `CASE WHEN ${c("kind")} = 'message' AND ${c("body_text")} IS NULL AND ${c("expands_to")} IS NULL ` +
+    `AND ${c("provider")} IS NULL AND ${c("input_tokens")} IS NULL THEN '0' ELSE json_array(` +
+    ["kind", "role", "body_text", "expands_to", "provider", "api_mode", "model", "input_tokens"]
+      .concat(["output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"])
+      .map(c)
+      .join(", ") +
+    ") END"
+  );
+}
 
-type Packed = [string | null, string | null, string | null, ...(number | null)[]];
+/** The columns of a row-by-row path read (aliased `n`), for `toNodeRowFromPathValues`. */
+export const PATH_COLUMNS = `n.seq, n.id, n.session_id, n.parent_id, n.created_at, n.token_count, ${packedRowFields("n.")}, n.payload`;
 
-/** Maps a row read in raw mode with PATH_COLUMNS, straight to a NodeRow. */
+/** Maps a row read in raw mode with PATH_COLUMNS. */
 export function toNodeRowFromPathValues(v: unknown[]): NodeRow {
-  const packed = typeof v[11] === "string" ? (JSON.parse(v[11]) as Packed) : null;
-  const payload = v[6] as string | null;
+  return toNodeRowFromRun(
+    v[1] as string,
+    v[0] as number,
+    v[2] as string,
+    v[3] as string | null,
+    v[4] as number,
+    v[5] as number | null,
+    JSON.parse(v[6] as string) as Packed,
+    v[7] === null ? null : JSON.parse(v[7] as string),
+  );
+}
+
+/** [kind, role, body_text, expands_to, provider, api_mode, model, then the five token counts] */
+type Packed = 0 | unknown[];
+
+/** A NodeRow from a path read's values, `extras` packed by packedRowFields, the message parsed. */
+export function toNodeRowFromRun(
+  id: string,
+  seq: number,
+  sessionId: string,
+  parentId: string | null,
+  createdAt: number,
+  tokens: number | null,
+  extras: Packed,
+  message: unknown,
+): NodeRow {
+  const m = message as Message | null;
+  if (extras === 0) {
+    return {
+      id,
+      seq,
+      sessionId,
+      parentId,
+      kind: "message",
+      role: m?.role ?? null,
+      message: m,
+      text: null,
+      expandsTo: null,
+      origin: null,
+      tokens,
+      usage: null,
+      createdAt,
+    };
+  }
+  const x = extras as [NodeKind, Message["role"] | null, string | null, string | null, ...unknown[]];
+  const n = (i: number) => (x[i] ?? null) as number | null;
   return {
-    id: v[1] as string,
-    seq: v[0] as number,
-    sessionId: v[2] as string,
-    parentId: v[3] as string | null,
-    kind: v[4] as NodeKind,
-    role: v[5] as Message["role"] | null,
-    message: payload === null ? null : (JSON.parse(payload) as Message),
-    text: v[7] as string | null,
-    expandsTo: v[8] as string | null,
-    origin: packed ? originOf(packed[0], packed[1], packed[2]) : null,
-    tokens: v[9] as number | null,
-    usage: packed ? usageOf(packed[3] ?? null, packed[4], packed[5], packed[6], packed[7]) : null,
-    createdAt: v[10] as number,
+    id,
+    seq,
+    sessionId,
+    parentId,
+    kind: x[0],
+    role: x[1],
+    message: m,
+    text: x[2],
+    expandsTo: x[3],
+    origin: originOf(x[4] as string | null, x[5] as string | null, x[6] as string | null),
+    tokens,
+    usage: usageOf(n(7), n(8), n(9), n(10), n(11)),
+    createdAt,
   };
 }
 

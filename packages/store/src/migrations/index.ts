@@ -2,6 +2,7 @@
 import { MIGRATION_0001 } from "./0001_init.js";
 import { MIGRATION_0002 } from "./0002_usage_effects.js";
 import { MIGRATION_0003 } from "./0003_deferred_search_index.js";
+import { MIGRATION_0004 } from "./0004_path_runs.js";
 
 export interface Migration {
   version: number;
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "init", sql: MIGRATION_0001 },
   { version: 2, name: "usage_effects", sql: MIGRATION_0002 },
   { version: 3, name: "deferred_search_index", sql: MIGRATION_0003 },
+  { version: 4, name: "path_runs", sql: MIGRATION_0004 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
