@@ -2,6 +2,7 @@
 
 export type StoreErrorCode =
   | "db_too_new" // the file was written by a newer Iris (schema version above ours)
+  | "migration_failed" // a migration would break the file's integrity; nothing was written
   | "not_found" // a session, node or effect id that does not exist
   | "invalid_input" // a malformed argument (wrong kind, missing field, bad parent)
   | "effect_not_checkpointed" // beginEffect without a stored assistant node carrying the call

@@ -105,6 +105,60 @@ describe("openStore and migrations", () => {
     store.close();
   });
 
+  it("rebuilds the nodes table of a version-3 database keeping seq, search and foreign keys", () => {
+    const path = tempDb();
+    const old = openDatabase(path);
+    expect(migrate(old, 3)).toBe(3);
+    old.prepare("INSERT INTO sessions (id, source, started_at) VALUES ('s', 'cli', 1)").run();
+    const insert = old.prepare(
+      "INSERT INTO nodes (seq, id, session_id, parent_id, kind, body_text, search_text, created_at) VALUES (?, ?, 's', ?, 'note', ?, ?, 1)",
+    );
+    insert.run(7, "n1", null, "grey heron", "grey heron");
+    insert.run(9, "n2", "n1", "white egret", "white egret");
+    old.prepare("UPDATE sessions SET active_leaf_id = 'n2' WHERE id = 's'").run();
+    old.close();
+
+    const store = openStore(path);
+    expect(schemaVersion(store.db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(store.db.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(store.pathToRoot("n2").map((n) => [n.seq, n.id])).toEqual([
+      [7, "n1"],
+      [9, "n2"],
+    ]);
+    expect(store.search("egret").map((h) => h.nodeId)).toEqual(["n2"]);
+    const schema = store.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'nodes'").pluck(true).get();
+    expect(schema).not.toMatch(/\bIN\s*\(/i);
+    expect(() =>
+      store.db
+        .prepare("INSERT INTO nodes (id, session_id, kind, created_at) VALUES ('x', 's', 'bogus', 1)")
+        .run(),
+    ).toThrow(/CHECK constraint/);
+    expect(() =>
+      store.appendNode("s", { kind: "message", message: { role: "user", content: "hi" }, parentId: "gone" }),
+    ).toThrow();
+    expect(store.db.prepare("PRAGMA integrity_check").pluck(true).get()).toBe("ok");
+    store.close();
+  });
+
+  it("refuses to migrate a file whose rows point at missing rows, and leaves it as it was", () => {
+    const path = tempDb();
+    const old = openDatabase(path);
+    migrate(old, 3);
+    old.pragma("foreign_keys = OFF");
+    old.prepare("INSERT INTO sessions (id, source, started_at) VALUES ('s', 'cli', 1)").run();
+    old
+      .prepare(
+        "INSERT INTO nodes (id, session_id, parent_id, kind, body_text, created_at) VALUES ('n', 's', 'lost', 'note', 't', 1)",
+      )
+      .run();
+    old.close();
+    expect(() => openStore(path)).toThrow(/pointing at missing rows.*not modified/);
+    const check = openDatabase(path, { readonly: true });
+    expect(schemaVersion(check)).toBe(3);
+    expect(check.prepare("SELECT parent_id FROM nodes WHERE id = 'n'").pluck(true).get()).toBe("lost");
+    check.close();
+  });
+
   it("refuses a database from a newer version with a clear message and leaves it untouched", () => {
     const path = tempDb();
     const future = openDatabase(path);

@@ -29,9 +29,21 @@ export function assertNotNewer(db: Database, path: string): void {
 
 /**
  * Applies pending migrations up to `target` in one write transaction. The version is re-read
- * under the write lock, so two processes opening a new file at once migrate it once.
+ * under the write lock, so two processes opening a new file at once migrate it once. Foreign
+ * keys are off meanwhile, as SQLite's procedure for rebuilding a table asks (a DROP TABLE would
+ * otherwise check every row), and are checked as a whole before the transaction commits.
  */
 export function migrate(db: Database, target: number = LATEST_SCHEMA_VERSION): number {
+  const foreignKeys = db.pragma("foreign_keys", { simple: true });
+  db.pragma("foreign_keys = OFF");
+  try {
+    return migrateInTransaction(db, target);
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys ? "ON" : "OFF"}`);
+  }
+}
+
+function migrateInTransaction(db: Database, target: number): number {
   const run = db.transaction(() => {
     db.exec(
       "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
@@ -42,6 +54,16 @@ export function migrate(db: Database, target: number = LATEST_SCHEMA_VERSION): n
       if (m.version <= current || m.version > target) continue;
       db.exec(m.sql);
       record.run(m.version, m.name, Date.now());
+    }
+    const applied = MIGRATIONS.some((m) => m.version > current && m.version <= target);
+    const broken = applied ? (db.pragma("foreign_key_check") as { table: string; parent: string }[]) : [];
+    if (broken.length > 0) {
+      const first = broken[0] as { table: string; parent: string };
+      throw new StoreError(
+        "migration_failed",
+        `migrating to version ${target} would leave ${broken.length} rows pointing at missing rows ` +
+          `(first: ${first.table} -> ${first.parent}); the file was not modified`,
+      );
     }
     return schemaVersion(db);
   });
