@@ -126,6 +126,7 @@ describe("openStore and migrations", () => {
       [9, "n2"],
     ]);
     expect(store.search("egret").map((h) => h.nodeId)).toEqual(["n2"]);
+    expect(store.getSession("s").activeLeafId).toBe("n2");
     const schema = store.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'nodes'").pluck(true).get();
     expect(schema).not.toMatch(/\bIN\s*\(/i);
     expect(() =>

@@ -31,6 +31,12 @@ export interface NodeInput {
 const KINDS: readonly NodeKind[] = ["message", "compaction", "note"];
 const ROLES: readonly Message["role"][] = ["user", "assistant", "tool"];
 
+/** The sessions row's leaf: `pinned` counts only while the session does not follow its newest node. */
+interface LeafState {
+  pinned: string | null;
+  follows: 0 | 1;
+}
+
 /** The session's newest node: a node whose parent it is continues its run (migration 0004). */
 interface NewestNode {
   id: string;
@@ -42,7 +48,7 @@ export class NodeRepo {
   private readonly insert: Statement;
   private readonly byId: Statement<NodeDbRow>;
   private readonly sessionOfNode: Statement<{ session_id: string }>;
-  private readonly leafOf: Statement<{ active_leaf_id: string | null }>;
+  private readonly leafOf: Statement<LeafState>;
   private readonly setLeaf: Statement;
   private readonly newestOf: Statement<NewestNode>;
   private readonly paths: PathReader;
@@ -57,8 +63,10 @@ export class NodeRepo {
     );
     this.byId = db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE id = ?`);
     this.sessionOfNode = db.prepare("SELECT session_id FROM nodes WHERE id = ?");
-    this.leafOf = db.prepare("SELECT active_leaf_id FROM sessions WHERE id = ?");
-    this.setLeaf = db.prepare("UPDATE sessions SET active_leaf_id = ? WHERE id = ?");
+    this.leafOf = db.prepare(
+      "SELECT active_leaf_id AS pinned, leaf_follows_newest AS follows FROM sessions WHERE id = ?",
+    );
+    this.setLeaf = db.prepare("UPDATE sessions SET active_leaf_id = ?, leaf_follows_newest = ? WHERE id = ?");
     this.newestOf = db.prepare(
       "SELECT id, seq, run_start FROM nodes WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
     );
@@ -91,14 +99,13 @@ export class NodeRepo {
   }
 
   activeLeafId(sessionId: string): string | null {
-    const row = this.leafOf.get(sessionId);
-    if (!row) throw new StoreError("not_found", `no session with id ${JSON.stringify(sessionId)}`);
-    return row.active_leaf_id;
+    const state = this.leafState(sessionId);
+    return state.follows === 1 ? (this.newestOf.get(sessionId)?.id ?? null) : state.pinned;
   }
 
   setActiveLeaf(sessionId: string, nodeId: string): void {
     this.assertInSession(nodeId, sessionId);
-    this.setLeaf.run(nodeId, sessionId);
+    this.setLeaf.run(nodeId, 0, sessionId);
   }
 
   /** Every leaf of the session's tree (the tip of each branch), oldest first. */
@@ -121,9 +128,17 @@ export class NodeRepo {
     }
   }
 
+  /**
+   * Appends after the active leaf. While a session follows its newest node (migration 0004)
+   * an append changes nothing in the sessions row; only a node appended without moving the
+   * leaf pins the leaf where it was, and the next node that moves it unpins.
+   */
   private appendInTx(sessionId: string, inputs: readonly NodeInput[]): NodeRow[] {
-    let leaf = this.activeLeafId(sessionId);
+    const before = this.leafState(sessionId);
     let newest = this.newestOf.get(sessionId);
+    let follows = before.follows === 1;
+    let pinned = before.pinned;
+    let leaf = follows ? (newest?.id ?? null) : pinned;
     const now = Date.now();
     const out: NodeRow[] = [];
     for (const input of inputs) {
@@ -135,11 +150,25 @@ export class NodeRepo {
       const runStart = continues && newest ? (newest.run_start ?? newest.seq) : null;
       const row = this.insertOne(sessionId, input, kind, parentId, runStart, now);
       newest = { id: row.id, seq: row.seq, run_start: runStart };
-      if (input.setActive !== false) leaf = row.id;
+      if (input.setActive !== false) {
+        leaf = row.id;
+        follows = true;
+      } else if (follows) {
+        pinned = leaf;
+        follows = false;
+      }
       out.push(row);
     }
-    if (out.length > 0) this.setLeaf.run(leaf, sessionId);
+    if (follows !== (before.follows === 1) || pinned !== before.pinned) {
+      this.setLeaf.run(follows ? null : pinned, follows ? 1 : 0, sessionId);
+    }
     return out;
+  }
+
+  private leafState(sessionId: string): LeafState {
+    const state = this.leafOf.get(sessionId);
+    if (!state) throw new StoreError("not_found", `no session with id ${JSON.stringify(sessionId)}`);
+    return state;
   }
 
   private parentFor(input: NodeInput, kind: NodeKind, leaf: string | null): string | null {

@@ -97,6 +97,38 @@ describe("path assembly by runs", () => {
     ).toEqual([side.id, a4.id, a5.id].sort());
   });
 
+  it("follows the newest node without rewriting the sessions row, and pins the leaf when asked", () => {
+    const s = store.createSession({ source: "cli" });
+    const raw = () =>
+      store.db
+        .prepare("SELECT active_leaf_id AS pinned, leaf_follows_newest AS follows FROM sessions WHERE id = ?")
+        .get(s.id);
+    expect(store.activeLeaf(s.id)).toBeNull();
+    const a = store.appendNode(s.id, { kind: "message", message: user("a") });
+    const b = store.appendNode(s.id, { kind: "message", message: assistant("b") });
+    expect(raw()).toEqual({ pinned: null, follows: 1 });
+    expect(store.getSession(s.id).activeLeafId).toBe(b.id);
+    expect(store.listSessions()[0]?.activeLeafId).toBe(b.id);
+
+    // A node that does not move the leaf pins it where it was.
+    const aside = store.appendNode(s.id, { kind: "note", text: "aside", setActive: false });
+    expect(raw()).toEqual({ pinned: b.id, follows: 0 });
+    expect(store.activeLeaf(s.id)?.id).toBe(b.id);
+    const c = store.appendNode(s.id, { kind: "message", message: user("c") });
+    expect(c.parentId).toBe(b.id);
+    expect(raw()).toEqual({ pinned: null, follows: 1 });
+    expect(store.activeLeaf(s.id)?.id).toBe(c.id);
+
+    // Branching pins; the next append continues the branch and follows again.
+    store.branchFrom(a.id);
+    expect(store.getSession(s.id).activeLeafId).toBe(a.id);
+    const d = store.appendNode(s.id, { kind: "message", message: assistant("d") });
+    expect(d.parentId).toBe(a.id);
+    expect(store.getSession(s.id).activeLeafId).toBe(d.id);
+    expect(store.activePath(s.id).map((n) => n.id)).toEqual([a.id, d.id]);
+    expect(store.pathToRoot(aside.id).map((n) => n.id)).toEqual([a.id, b.id, aside.id]);
+  });
+
   it("ends at a compaction root", () => {
     const s = store.createSession({ source: "cli" });
     const old = store.appendNode(s.id, { kind: "message", message: user("old") });

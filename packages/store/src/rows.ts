@@ -93,6 +93,16 @@ export interface NodeDbRow {
   created_at: number;
 }
 
+/**
+ * The session columns every read selects. The active leaf is computed: while the session
+ * follows its newest node (migration 0004), active_leaf_id in the row is not kept up to date.
+ */
+export const SESSION_COLUMNS =
+  "id, title, source, cwd, parent_session_id, system_prompt, model, provider, started_at, ended_at, end_reason, " +
+  "CASE WHEN leaf_follows_newest = 1 THEN (SELECT n.id FROM nodes n WHERE n.session_id = sessions.id " +
+  "ORDER BY n.seq DESC LIMIT 1) ELSE active_leaf_id END AS active_leaf_id, api_calls, input_tokens, " +
+  "output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_usd";
+
 /** The node columns every read selects (search_text is left out: it is derived). */
 export const NODE_COLUMNS =
   "seq, id, session_id, parent_id, kind, role, payload, body_text, expands_to, provider, api_mode, model, " +

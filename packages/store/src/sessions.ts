@@ -3,7 +3,7 @@
 import type { Database, Statement } from "./driver.js";
 import { StoreError } from "./errors.js";
 import { newId } from "./ids.js";
-import { type SessionDbRow, type SessionRow, toSessionRow } from "./rows.js";
+import { SESSION_COLUMNS, type SessionDbRow, type SessionRow, toSessionRow } from "./rows.js";
 import { optionalString, requireString } from "./validate.js";
 
 export interface CreateSessionInput {
@@ -39,10 +39,12 @@ export class SessionRepo {
       "INSERT INTO sessions (id, title, source, cwd, parent_session_id, system_prompt, model, provider, started_at) " +
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    this.byId = db.prepare("SELECT * FROM sessions WHERE id = ?");
-    this.recent = db.prepare("SELECT * FROM sessions ORDER BY started_at DESC, rowid DESC LIMIT ?");
+    this.byId = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`);
+    this.recent = db.prepare(
+      `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY started_at DESC, rowid DESC LIMIT ?`,
+    );
     this.recentBySource = db.prepare(
-      "SELECT * FROM sessions WHERE source = ? ORDER BY started_at DESC, rowid DESC LIMIT ?",
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE source = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`,
     );
     this.end = db.prepare("UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?");
     this.prompt = db.prepare("UPDATE sessions SET system_prompt = ? WHERE id = ?");

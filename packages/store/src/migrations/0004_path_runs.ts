@@ -12,6 +12,10 @@
 //   ephemeral index for an IN list on every insert; two of them were ~8% of an append.
 // - The large columns go last: reading a small column after a payload that spilled into
 //   overflow pages would walk those pages.
+// - sessions.leaf_follows_newest: while 1, the session's active leaf is its newest node, so an
+//   append does not rewrite the sessions row (one WAL page and one UPDATE per round). Pinning
+//   the leaf elsewhere (branching, a node appended without moving it) sets 0 and active_leaf_id.
+//   Existing sessions start pinned at their current leaf.
 // - nodes_by_parent goes: with time-ordered ids each node index rewrote ~1.8 WAL pages per
 //   round (right-edge splits), and nothing reads children by parent any more (the branch tips
 //   come from one scan of the session, nodes.ts).
@@ -57,6 +61,7 @@ ORDER BY seq;
 DROP TABLE nodes;
 ALTER TABLE nodes_v4 RENAME TO nodes;
 CREATE INDEX nodes_by_session ON nodes(session_id, seq);
+ALTER TABLE sessions ADD COLUMN leaf_follows_newest INTEGER NOT NULL DEFAULT 0;
 
 -- The triggers of migration 0003, unchanged (dropping the old table dropped them).
 CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
