@@ -1,5 +1,6 @@
 // The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
 import type { Message } from "@iris/llm";
+import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
@@ -42,6 +43,7 @@ export class Store {
   private readonly indexer: SearchIndexer;
   private readonly usage: UsageRepo;
   private readonly effects: EffectRepo;
+  private readonly checkpointer: Checkpointer;
 
   constructor(readonly db: Database) {
     this.sessions = new SessionRepo(db);
@@ -50,10 +52,17 @@ export class Store {
     this.finder = new NodeSearch(db, this.indexer);
     this.usage = new UsageRepo(db);
     this.effects = new EffectRepo(db, this.nodes);
+    this.checkpointer = new Checkpointer(db);
   }
 
   close(): void {
+    this.checkpointer.close();
     if (this.db.open) this.db.close();
+  }
+
+  /** Whether WAL checkpoints run on a worker thread (checkpointer.ts). */
+  get checkpointing(): CheckpointerState {
+    return this.checkpointer.state;
   }
 
   // Sessions
@@ -87,13 +96,15 @@ export class Store {
 
   // The node tree
   appendNode(sessionId: string, input: NodeInput): NodeRow {
-    const [row] = this.nodes.append(sessionId, [input]);
+    const [row] = this.appendNodes(sessionId, [input]);
     if (!row) throw new StoreError("invalid_input", "appendNode stored nothing");
     return row;
   }
   /** A whole round (assistant + tool results) in one transaction, chained after the active leaf. */
   appendNodes(sessionId: string, inputs: readonly NodeInput[]): NodeRow[] {
-    return this.nodes.append(sessionId, inputs);
+    const rows = this.nodes.append(sessionId, inputs);
+    this.checkpointer.afterAppend();
+    return rows;
   }
   getNode(id: string): NodeRow {
     return this.nodes.get(id);
