@@ -129,6 +129,36 @@ describe("path assembly by runs", () => {
     expect(store.pathToRoot(aside.id).map((n) => n.id)).toEqual([a.id, b.id, aside.id]);
   });
 
+  it("re-reads only what was appended since, and never hands two reads the same objects", () => {
+    const s = store.createSession({ source: "cli" });
+    for (let i = 0; i < 10; i++) store.appendNode(s.id, { kind: "message", message: user(`m${i}`) });
+    const first = store.activePath(s.id);
+    (first[0]?.message as { content: string }).content = "changed by a caller";
+    // Another connection (another process) appends to the same session meanwhile.
+    const other = openStore(join(dir, "state.db"));
+    other.appendNodes(s.id, [
+      { kind: "message", message: assistant("from elsewhere") },
+      { kind: "message", message: user("m11") },
+    ]);
+    other.close();
+    const second = store.activePath(s.id);
+    expect(second).toHaveLength(12);
+    expect(second[0]?.message).toEqual(user("m0"));
+    expect(second).toEqual(walked(store, second[11]?.id as string));
+
+    // A branch below the cached run, then the old tip again: both exact.
+    const oldTip = second[11] as NodeRow;
+    const edited = store.editUserMessage(second[4]?.id as string, user("m4 edited"));
+    expect(store.activePath(s.id).map((n) => n.id)).toEqual([
+      ...second.slice(0, 4).map((n) => n.id),
+      edited.id,
+    ]);
+    expect(store.pathToRoot(oldTip.id)).toEqual(walked(store, oldTip.id));
+    store.appendNode(s.id, { kind: "message", message: assistant("after the edit") });
+    const leaf = store.activeLeaf(s.id) as NodeRow;
+    expect(store.pathToRoot(leaf.id)).toEqual(walked(store, leaf.id));
+  });
+
   it("ends at a compaction root", () => {
     const s = store.createSession({ source: "cli" });
     const old = store.appendNode(s.id, { kind: "message", message: user("old") });

@@ -132,100 +132,17 @@ export function toSessionRow(r: SessionDbRow): SessionRow {
   };
 }
 
-/**
- * A path read hands every value to JavaScript, and each costs, so the columns that most rows
- * leave empty come packed in one JSON array (`extras`), and a plain message row (no text, no
- * compaction pointer, no origin or usage) has 0 there: its kind is "message", its role its
- * message's. The SQL expression for one row; `alias` is the table alias with its dot, or "".
- */
-export function packedRowFields(alias: string): string {
-  const c = (name: string) => `${alias}${name}`;
-  return (
-    `CASE WHEN ${c("kind")} = 'message' AND ${c("body_text")} IS NULL AND ${c("expands_to")} IS NULL ` +
-    `AND ${c("provider")} IS NULL AND ${c("input_tokens")} IS NULL THEN '0' ELSE json_array(` +
-    ["kind", "role", "body_text", "expands_to", "provider", "api_mode", "model", "input_tokens"]
-      .concat(["output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"])
-      .map(c)
-      .join(", ") +
-    ") END"
-  );
-}
-
-/** The columns of a row-by-row path read (aliased `n`), for `toNodeRowFromPathValues`. */
-export const PATH_COLUMNS = `n.seq, n.id, n.session_id, n.parent_id, n.created_at, n.token_count, ${packedRowFields("n.")}, n.payload`;
-
-/** Maps a row read in raw mode with PATH_COLUMNS. */
-export function toNodeRowFromPathValues(v: unknown[]): NodeRow {
-  return toNodeRowFromRun(
-    v[1] as string,
-    v[0] as number,
-    v[2] as string,
-    v[3] as string | null,
-    v[4] as number,
-    v[5] as number | null,
-    JSON.parse(v[6] as string) as Packed,
-    v[7] === null ? null : JSON.parse(v[7] as string),
-  );
-}
-
-/** [kind, role, body_text, expands_to, provider, api_mode, model, then the five token counts] */
-type Packed = 0 | unknown[];
-
-/** A NodeRow from a path read's values, `extras` packed by packedRowFields, the message parsed. */
-export function toNodeRowFromRun(
-  id: string,
-  seq: number,
-  sessionId: string,
-  parentId: string | null,
-  createdAt: number,
-  tokens: number | null,
-  extras: Packed,
-  message: unknown,
-): NodeRow {
-  const m = message as Message | null;
-  if (extras === 0) {
-    return {
-      id,
-      seq,
-      sessionId,
-      parentId,
-      kind: "message",
-      role: m?.role ?? null,
-      message: m,
-      text: null,
-      expandsTo: null,
-      origin: null,
-      tokens,
-      usage: null,
-      createdAt,
-    };
-  }
-  const x = extras as [NodeKind, Message["role"] | null, string | null, string | null, ...unknown[]];
-  const n = (i: number) => (x[i] ?? null) as number | null;
-  return {
-    id,
-    seq,
-    sessionId,
-    parentId,
-    kind: x[0],
-    role: x[1],
-    message: m,
-    text: x[2],
-    expandsTo: x[3],
-    origin: originOf(x[4] as string | null, x[5] as string | null, x[6] as string | null),
-    tokens,
-    usage: usageOf(n(7), n(8), n(9), n(10), n(11)),
-    createdAt,
-  };
-}
-
-function originOf(provider: string | null, apiMode: string | null, model: string | null): Origin | null {
+export function originOf(
+  provider: string | null,
+  apiMode: string | null,
+  model: string | null,
+): Origin | null {
   return provider !== null && apiMode !== null && model !== null
     ? { provider, apiMode: apiMode as ApiMode, model }
     : null;
 }
 
-function usageOf(
+export function usageOf(
   input: number | null,
   output: number | null | undefined,
   cacheRead: number | null | undefined,
