@@ -1,4 +1,5 @@
-// The node tree (SPEC D3): append in O(1), read a node, assemble a path with one recursive query.
+// The node tree (SPEC D3): append in O(1), read a node, the active leaf, the branch tips.
+// Paths are assembled by path.ts.
 
 import type { Message, Origin } from "@iris/llm";
 import type { Database, Statement, Transaction } from "./driver.js";
@@ -24,7 +25,7 @@ export interface NodeInput {
   tokens?: number;
   /** Make the new node the session's active leaf (default true). */
   setActive?: boolean;
-  /** Defaults to a random UUID. */
+  /** Defaults to a new time-ordered UUID; 1-200 characters without control characters. */
   id?: string;
 }
 
