@@ -258,7 +258,7 @@ export class NodeRepo {
   }
 }
 
-/** Caller-chosen ids: no control characters (path reads join ids with U+001F, see path.ts). */
+/** Caller-chosen ids: no control characters (path reads join ids with U+001F, see path-runs.ts). */
 function requireNodeId(id: unknown): string {
   if (typeof id !== "string" || id.length === 0 || id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) {
     throw new StoreError(
