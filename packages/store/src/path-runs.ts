@@ -12,8 +12,10 @@ import type { NodeRow } from "./rows.js";
 
 /** Joins ids in the aggregates (char(31)); appendNode refuses ids with control characters. */
 const ID_SEPARATOR = "\u001f";
-/** Runs kept (one per session and run start); the oldest read goes first. */
+/** Runs kept (one per session and run start); the least recently read goes first. */
 const CACHED_RUNS = 8;
+/** And at most this many characters of text in all (~16 MB): a 10,000-node run is ~2.5M. */
+const CACHED_CHARS = 8_000_000;
 
 /** A run's columns, each joined over its rows in seq order. */
 export interface RunText {
@@ -36,11 +38,13 @@ type RunResult = RunRow | { [K in keyof RunRow]: null };
 interface CachedRun {
   end: number;
   text: RunText;
+  chars: number;
 }
 
 export class RunReader {
   private readonly query: Statement<RunResult>;
   private readonly cache = new Map<string, CachedRun>();
+  private cachedChars = 0;
 
   constructor(db: Database) {
     // nodes_by_session hands the rows over in seq order; decodeRun checks that they ascend.
@@ -58,11 +62,16 @@ export class RunReader {
     );
   }
 
+  /** How many runs are cached now. */
+  get cachedRuns(): number {
+    return this.cache.size;
+  }
+
   /** The rows of the run start..end of a session, or undefined when they are not one chain. */
   read(sessionId: string, start: number, end: number): NodeRow[] | undefined {
     const key = `${sessionId}\u0000${start}`;
     const hit = this.cache.get(key);
-    this.cache.delete(key);
+    if (hit) this.forget(key, hit);
     let text: RunText | undefined;
     if (hit && hit.end <= end) {
       const added = hit.end === end ? undefined : this.fetch(sessionId, hit.end + 1, end);
@@ -74,7 +83,7 @@ export class RunReader {
       text = this.fetch(sessionId, start, end);
       rows = text && decodeRun(text, sessionId, start, end);
     }
-    if (rows && text) this.remember(key, { end, text });
+    if (rows && text) this.remember(key, end, text);
     return rows;
   }
 
@@ -84,12 +93,20 @@ export class RunReader {
     return { ...r, packed: r.packed ?? "", payloads: r.payloads.toString("utf8") };
   }
 
-  private remember(key: string, run: CachedRun): void {
-    this.cache.set(key, run);
-    if (this.cache.size > CACHED_RUNS) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+  private remember(key: string, end: number, text: RunText): void {
+    const chars = text.ids.length + text.parents.length + text.payloads.length + text.packed.length;
+    if (chars > CACHED_CHARS) return;
+    this.cache.set(key, { end, text, chars });
+    this.cachedChars += chars;
+    for (const [oldKey, old] of this.cache) {
+      if (this.cache.size <= CACHED_RUNS && this.cachedChars <= CACHED_CHARS) break;
+      this.forget(oldKey, old);
     }
+  }
+
+  private forget(key: string, run: CachedRun): void {
+    this.cache.delete(key);
+    this.cachedChars -= run.chars;
   }
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./driver.js";
 import { migrate } from "./migrate.js";
 import { PathReader } from "./path.js";
+import { RunReader } from "./path-runs.js";
 import type { NodeRow } from "./rows.js";
 import { openStore, type Store } from "./store.js";
 
@@ -157,6 +158,21 @@ describe("path assembly by runs", () => {
     store.appendNode(s.id, { kind: "message", message: assistant("after the edit") });
     const leaf = store.activeLeaf(s.id) as NodeRow;
     expect(store.pathToRoot(leaf.id)).toEqual(walked(store, leaf.id));
+  });
+
+  it("keeps at most eight runs cached and still reads every evicted one exactly", () => {
+    const reader = new RunReader(store.db);
+    const runs = Array.from({ length: 10 }, () => {
+      const s = store.createSession({ source: "cli" });
+      const a = store.appendNode(s.id, { kind: "message", message: user("a") });
+      const b = store.appendNode(s.id, { kind: "message", message: assistant("b") });
+      return { session: s.id, start: a.seq, end: b.seq, ids: [a.id, b.id] };
+    });
+    for (const r of [...runs, ...runs]) {
+      expect(reader.read(r.session, r.start, r.end)?.map((n) => n.id)).toEqual(r.ids);
+      expect(reader.cachedRuns).toBeLessThanOrEqual(8);
+    }
+    expect(reader.cachedRuns).toBe(8);
   });
 
   it("ends at a compaction root", () => {
