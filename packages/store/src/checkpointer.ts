@@ -8,9 +8,8 @@
 // for a thread. SQLite's own auto-checkpoint stays on as a safety valve, at a higher mark while
 // the worker runs, so the WAL stays bounded even if the worker falls behind or dies.
 import { statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { Database } from "./driver.js";
+import { type Database, DRIVER_PATH } from "./driver.js";
 
 /** How large the WAL must get before a worker is worth starting (about 500 pages). */
 const START_BYTES = 2 * 1024 * 1024;
@@ -64,10 +63,9 @@ export class Checkpointer {
   }
 
   private start(): void {
-    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver, path: this.db.name, passMs: PASS_MS },
+      workerData: { driver: DRIVER_PATH, path: this.db.name, passMs: PASS_MS },
     });
     // A worker must never keep the process alive or take it down.
     worker.unref();

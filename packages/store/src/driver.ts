@@ -40,6 +40,8 @@ export interface DatabaseOptions {
 type DatabaseConstructor = new (filename: string, options?: DatabaseOptions) => Database;
 
 const require = createRequire(import.meta.url);
+/** Where the driver module lives, for a worker thread that loads it too (checkpointer.ts). */
+export const DRIVER_PATH = require.resolve("better-sqlite3");
 // The module's export is the constructor; the cast is the one place the untyped module is typed.
 const BetterSqlite3 = require("better-sqlite3") as DatabaseConstructor;
 

@@ -6,7 +6,14 @@ import type { Database, Statement, Transaction } from "./driver.js";
 import { StoreError } from "./errors.js";
 import { newId } from "./ids.js";
 import { PathReader } from "./path.js";
-import { NODE_COLUMNS, type NodeDbRow, type NodeKind, type NodeRow, toNodeRow } from "./rows.js";
+import {
+  ACTIVE_LEAF_SQL,
+  NODE_COLUMNS,
+  type NodeDbRow,
+  type NodeKind,
+  type NodeRow,
+  toNodeRow,
+} from "./rows.js";
 import { searchTextOf } from "./search-text.js";
 import { requireOneOf } from "./validate.js";
 
@@ -50,6 +57,7 @@ export class NodeRepo {
   private readonly byId: Statement<NodeDbRow>;
   private readonly sessionOfNode: Statement<{ session_id: string }>;
   private readonly leafOf: Statement<LeafState>;
+  private readonly activeLeaf: Statement<{ leaf: string | null }>;
   private readonly setLeaf: Statement;
   private readonly newestOf: Statement<NewestNode>;
   private readonly paths: PathReader;
@@ -67,6 +75,7 @@ export class NodeRepo {
     this.leafOf = db.prepare(
       "SELECT active_leaf_id AS pinned, leaf_follows_newest AS follows FROM sessions WHERE id = ?",
     );
+    this.activeLeaf = db.prepare(`SELECT ${ACTIVE_LEAF_SQL} AS leaf FROM sessions WHERE id = ?`);
     this.setLeaf = db.prepare("UPDATE sessions SET active_leaf_id = ?, leaf_follows_newest = ? WHERE id = ?");
     this.newestOf = db.prepare(
       "SELECT id, seq, run_start FROM nodes WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
@@ -100,8 +109,9 @@ export class NodeRepo {
   }
 
   activeLeafId(sessionId: string): string | null {
-    const state = this.leafState(sessionId);
-    return state.follows === 1 ? (this.newestOf.get(sessionId)?.id ?? null) : state.pinned;
+    const row = this.activeLeaf.get(sessionId);
+    if (!row) throw new StoreError("not_found", `no session with id ${JSON.stringify(sessionId)}`);
+    return row.leaf;
   }
 
   setActiveLeaf(sessionId: string, nodeId: string): void {

@@ -73,9 +73,10 @@ export class RunReader {
     const hit = this.cache.get(key);
     if (hit) this.forget(key, hit);
     let text: RunText | undefined;
-    if (hit && hit.end <= end) {
-      const added = hit.end === end ? undefined : this.fetch(sessionId, hit.end + 1, end);
-      text = added ? joinRuns(hit.text, added) : hit.end === end ? hit.text : undefined;
+    if (hit?.end === end) text = hit.text;
+    else if (hit && hit.end < end) {
+      const added = this.fetch(sessionId, hit.end + 1, end);
+      text = added && joinRuns(hit.text, added);
     }
     let rows = text && decodeRun(text, sessionId, start, end);
     if (!rows) {

@@ -94,14 +94,18 @@ export interface NodeDbRow {
 }
 
 /**
- * The session columns every read selects. The active leaf is computed: while the session
- * follows its newest node (migration 0004), active_leaf_id in the row is not kept up to date.
+ * A session's active leaf (SQL over `sessions`): while the session follows its newest node
+ * (migration 0004), active_leaf_id in the row is not kept up to date.
  */
+export const ACTIVE_LEAF_SQL =
+  "CASE WHEN sessions.leaf_follows_newest = 1 THEN (SELECT n.id FROM nodes n WHERE n.session_id = sessions.id " +
+  "ORDER BY n.seq DESC LIMIT 1) ELSE sessions.active_leaf_id END";
+
+/** The session columns every read selects, the active leaf computed by ACTIVE_LEAF_SQL. */
 export const SESSION_COLUMNS =
   "id, title, source, cwd, parent_session_id, system_prompt, model, provider, started_at, ended_at, end_reason, " +
-  "CASE WHEN leaf_follows_newest = 1 THEN (SELECT n.id FROM nodes n WHERE n.session_id = sessions.id " +
-  "ORDER BY n.seq DESC LIMIT 1) ELSE active_leaf_id END AS active_leaf_id, api_calls, input_tokens, " +
-  "output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_usd";
+  `${ACTIVE_LEAF_SQL} AS active_leaf_id, api_calls, input_tokens, output_tokens, cache_read_tokens, ` +
+  "cache_write_tokens, reasoning_tokens, cost_usd";
 
 /** The node columns every read selects (search_text is left out: it is derived). */
 export const NODE_COLUMNS =
