@@ -57,7 +57,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     subject: string,
     ctx: ToolContext,
   ): Promise<ApprovalDecision> {
-    const detection = detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
+    const detection = await detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
     if (detection.blocked) {
       const { key, description } = detection.blocked;
       emit({
