@@ -1,13 +1,9 @@
 // The approval corpus (issue 13): every dangerous command is blocked or asked about, and no
 // look-alike is. The false-positive rate over the look-alikes is printed and must stay 0.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { DANGEROUS, LOOKALIKES } from "./corpus/corpus.js";
 import { detectCommand } from "./detect.js";
 
-const load = (name: string): string[] =>
-  JSON.parse(readFileSync(new URL(`./corpus/${name}`, import.meta.url), "utf8")) as string[];
-export const DANGEROUS = load("dangerous.json");
-export const LOOKALIKES = load("lookalikes.json");
 const opts = { home: "/home/alice", cwd: "/home/alice/proj" };
 
 describe("approval corpus", () => {
