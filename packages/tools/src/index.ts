@@ -24,4 +24,6 @@ export * from "./registry/registry.js";
 export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
 export { type ManagedProcess, processManager } from "./terminal/process-manager.js";
+export { commandEnv } from "./terminal/env.js";
+export { processSecrets, SecretRegistry } from "./terminal/secrets.js";
 export { clearTaskCwd, getTaskCwd, setTaskCwd } from "./terminal/task-cwd.js";

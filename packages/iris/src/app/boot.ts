@@ -5,6 +5,7 @@ import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile }
 import { SessionHost } from "./host.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
+import { registerSecrets } from "./secrets-setup.js";
 import { setUpTools } from "./tools-setup.js";
 
 export interface BootOptions {
@@ -40,6 +41,7 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     const servers = /no provider chosen/.test(route.error) ? await findLocalServers() : [];
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
+  registerSecrets(profile.config, { ...opts.env, ...profile.env }, [route.runtime.apiKey]);
   const store = openStore(profile.home.paths.db);
   const tools = await setUpTools({
     config: profile.config,
