@@ -87,6 +87,7 @@ export interface ModelClient {
 
 /** What a front end supplies for the blocking interactions. */
 export interface FrontEnd {
-  approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** `signal` aborts when the question is withdrawn (reason "timeout" or "cancelled"). */
+  approve?(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
   clarify?(question: string, choices?: string[]): Promise<string>;
 }

@@ -15,14 +15,20 @@ import {
   withAgentTools,
   withReceipts,
 } from "@iris/agent";
-import { selectMenu } from "@iris/tools";
+import { type ApprovalMemory, selectMenu } from "@iris/tools";
 import type { SessionHost } from "./host.js";
 
 const DEFAULT_CHILD_TOOLSETS = ["terminal", "file"];
 /** Tools a child never gets: no recursion, nobody to ask, no shared memory writes. */
 const CHILD_EXCLUDED = ["delegate_task", "clarify", "memory"];
 
-export function makeDelegate(opts: { host: SessionHost; model: ResilientModelClient; frontEnd: FrontEnd }) {
+export function makeDelegate(opts: {
+  host: SessionHost;
+  model: ResilientModelClient;
+  frontEnd: FrontEnd;
+  /** The parent session's approval memory: a child's approvals are the session's. */
+  approvals: ApprovalMemory;
+}) {
   return async (
     args: { goal: string; context?: string | undefined; toolsets?: string[] | undefined },
     ctx: ToolRunContext,
@@ -69,6 +75,7 @@ export function makeDelegate(opts: { host: SessionHost; model: ResilientModelCli
             policy: tools.policy,
             frontEnd,
             events: host.events,
+            approvalMemory: opts.approvals,
           }),
           { todos: new TodoList() },
         ),

@@ -23,6 +23,7 @@ import {
 } from "@iris/agent";
 import { estimateCost, type Runtime } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
+import { ApprovalMemory } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
@@ -47,6 +48,8 @@ export class SessionHost {
   readonly events = new AgentEvents();
   private current: SessionRow | undefined;
   private todos = new TodoList();
+  /** "For this session" approvals: a new memory with every new or resumed session. */
+  private approvals = new ApprovalMemory();
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
@@ -81,6 +84,7 @@ export class SessionHost {
       provider: runtime.provider,
     });
     this.todos = new TodoList();
+    this.approvals = new ApprovalMemory();
     return this.current;
   }
 
@@ -146,6 +150,7 @@ export class SessionHost {
     // Before anything reads the history: close calls a killed process left without results.
     this.repairNotices = repairInterruptedCalls(this.opts.store, row.id).repaired;
     this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
+    this.approvals = new ApprovalMemory();
     return row;
   }
 
@@ -196,6 +201,7 @@ export class SessionHost {
       policy: tools.policy,
       frontEnd,
       events: this.events,
+      approvalMemory: this.approvals,
     });
     const agentCfg = profile.config.agent;
     const agentBox = withAgentTools(registryBox, {
@@ -215,7 +221,7 @@ export class SessionHost {
         store
           .search(query, { limit, excludeSessionId: session.id })
           .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
-      delegate: makeDelegate({ host: this, model, frontEnd }),
+      delegate: makeDelegate({ host: this, model, frontEnd, approvals: this.approvals }),
     });
     const box = withReceipts(agentBox, store, { events: this.events });
     const shape = makeShaper(
