@@ -197,6 +197,21 @@ export class Store {
   recordUsage(input: UsageInput): UsageRow {
     return this.usage.record(input);
   }
+  /**
+   * What a session cost with its subagents' sessions (source "delegate", at any depth): a child's
+   * spending counts against its parent's session budget (SPEC L10, issue 13).
+   */
+  sessionCostWithChildrenUsd(sessionId: string): number {
+    const row = this.db
+      .prepare(
+        "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT s.id FROM sessions s JOIN tree t " +
+          "ON s.parent_session_id = t.id WHERE s.source = 'delegate') " +
+          "SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM sessions WHERE id IN (SELECT id FROM tree)",
+      )
+      .get(sessionId) as { cost: number };
+    return row.cost;
+  }
+
   usageForSession(sessionId: string): UsageRow[] {
     return this.usage.forSession(sessionId);
   }

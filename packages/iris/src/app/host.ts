@@ -27,7 +27,7 @@ import { ApprovalMemory } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
-import { makeDelegate } from "./delegate.js";
+import { ChildSlots, makeDelegate } from "./delegate.js";
 import { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -50,6 +50,8 @@ export class SessionHost {
   private todos = new TodoList();
   /** "For this session" approvals: a new memory with every new or resumed session. */
   private approvals = new ApprovalMemory();
+  /** Subagents running now for this session (delegation.max_concurrent_children). */
+  private childSlots: ChildSlots;
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
@@ -58,6 +60,7 @@ export class SessionHost {
 
   constructor(readonly opts: HostOptions) {
     this.currentRuntime = opts.runtime;
+    this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
   }
 
   get runtime(): Runtime {
@@ -221,7 +224,14 @@ export class SessionHost {
         store
           .search(query, { limit, excludeSessionId: session.id })
           .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
-      delegate: makeDelegate({ host: this, model, frontEnd, approvals: this.approvals }),
+      delegate: makeDelegate({
+        host: this,
+        model,
+        frontEnd,
+        approvals: this.approvals,
+        parentMenu: tools.menu,
+        slots: this.childSlots,
+      }),
     });
     const box = withReceipts(agentBox, store, { events: this.events });
     const shape = makeShaper(
