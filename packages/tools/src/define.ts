@@ -21,6 +21,8 @@ export interface ApprovalRequest {
   alwaysAllows?: string[];
   /** Seconds the user has to answer before the command is denied (added). */
   timeoutSeconds?: number;
+  /** The folder the command would run in, when known (the smart-mode judge reads it). */
+  cwd?: string;
 }
 
 export interface ToolProgress {

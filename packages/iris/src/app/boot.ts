@@ -1,7 +1,9 @@
 // Start-up of any front end: profile (config + .env, read once), main route, store, tools, host.
 // Problems a user can fix come back as a message and an exit code (SPEC K5), never a stack trace.
 import { openStore } from "@iris/store";
+import type { ApprovalJudge } from "@iris/tools";
 import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile } from "../config/index.js";
+import { makeApprovalJudge } from "./approval-judge.js";
 import { SessionHost } from "./host.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
@@ -43,11 +45,14 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
   }
   registerSecrets(profile.config, { ...opts.env, ...profile.env }, [route.runtime.apiKey]);
   const store = openStore(profile.home.paths.db);
+  // The judge needs the host's model client, and the host needs the tools: bound once both exist.
+  let judge: ApprovalJudge | undefined;
   const tools = await setUpTools({
     config: profile.config,
     configPath: profile.home.paths.config,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
+    judge: (request) => (judge ? judge(request) : Promise.resolve("escalate")),
   });
   const host = new SessionHost({
     profile,
@@ -59,5 +64,6 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
   });
+  judge = makeApprovalJudge(() => host.judgeModel());
   return { ok: true, host, warnings: [...profile.warnings, ...route.notes] };
 }

@@ -168,12 +168,36 @@ export class SessionHost {
    * back to the primary once the primary's cooldown has ended (SPEC U4).
    */
   private modelClient(): ResilientModelClient {
-    if (this.model) return this.model;
+    this.model ??= this.resilientClient(this.runtime, (rt) => this.context.routeChanged(rt));
+    return this.model;
+  }
+
+  /**
+   * The client of smart approval mode's judge (T4): `approvals.judge_model`, or the main route,
+   * with the fallback chain; its route changes are its own (the context control is left alone).
+   */
+  judgeModel(): ResilientModelClient {
+    const { profile } = this.opts;
+    const spec = profile.config.approvals.judge_model;
+    if (!spec) return this.modelClient().spawn({ onRouteChange: undefined });
+    const resolved = resolveMainRoute(
+      splitModelSpec(spec, profile.config, this.runtime.provider),
+      profile.config,
+      profile.env,
+    );
+    if (!resolved.ok) throw new Error(`approvals.judge_model ${spec} cannot be used: ${resolved.error}`);
+    return this.resilientClient(resolved.runtime, undefined);
+  }
+
+  private resilientClient(
+    primary: Runtime,
+    onRouteChange: ((rt: Runtime) => void) | undefined,
+  ): ResilientModelClient {
     const { profile } = this.opts;
     const config = profile.config;
     const fallbacks = parseFallbackProviders(config.fallback_providers);
-    this.model = new ResilientModelClient({
-      primary: this.runtime,
+    return new ResilientModelClient({
+      primary,
       fallbacks: fallbacks.ok ? fallbacks.routes : [],
       // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
       // since start, or a .env that became unreadable, shows at that moment, not at restart.
@@ -183,9 +207,8 @@ export class SessionHost {
           costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
         }),
       events: this.events,
-      onRouteChange: (rt) => this.context.routeChanged(rt),
+      ...(onRouteChange ? { onRouteChange } : {}),
     });
-    return this.model;
   }
 
   /** Made per message (cheap): everything expensive lives in the host. */

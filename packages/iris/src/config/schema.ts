@@ -69,6 +69,11 @@ export const approvalsSchema = z.strictObject({
     .default([])
     .describe('Pattern keys approved for good (the "always" answer appends here).'),
   timeout_seconds: positiveInt.default(60),
+  judge_model: nonEmpty
+    .optional()
+    .describe(
+      'smart mode: the model that judges flagged commands ("provider/model" or a model of the main provider); default the main route.',
+    ),
   non_interactive: z
     .enum(["deny", "allow"])
     .default("deny")

@@ -75,6 +75,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       patternKeys: pending.map((m) => m.key),
       alwaysAllows: alwaysAllows(pending.map((m) => m.key)),
       timeoutSeconds: Math.round(timeoutMs / 1000),
+      ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
     };
     if (detection.matches.length === 0) return allow;
     if (options.mode === "off") {
