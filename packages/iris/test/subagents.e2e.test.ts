@@ -83,4 +83,49 @@ describe("subagents inside their parent", () => {
     expect(body(2)).toMatch(/max_concurrent_children \(1\)/);
     expect(fake.requests).toHaveLength(4);
   }, 60_000);
+
+  it("counts a child's spending against the parent's turn and session budgets", async () => {
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      "toolsets:\n  cli: [file, delegation]\nagent:\n  cost_budget_usd: 0.25\n",
+    );
+    // gpt-4o-mini's catalogue price: $0.15 per million input tokens, so each child spends $0.15.
+    const expensive = { input: 1_000_000, output: 0 };
+    const delegate = {
+      toolCalls: [{ name: "delegate_task", arguments: { goal: "work", toolsets: ["file"] } }],
+    };
+    fake.enqueue(
+      delegate,
+      { text: "child one done", usage: expensive },
+      delegate,
+      { text: "child two done", usage: expensive },
+      { text: "never asked for" },
+    );
+    const route = ["--provider", "openai", "--base-url", fake.baseUrl, "--model", "gpt-4o-mini"];
+    const first = await runIris(["-p", "delegate twice", ...route, "--api-mode", "chat_completions"], {
+      env: { IRIS_HOME: home.home, OPENAI_API_KEY: "sk-test-not-real-0000" },
+      cwd: work,
+    });
+    // $0.30 spent by the children: the parent stops before its third model call.
+    expect(first.stderr).toMatch(/cost_budget_exceeded/);
+    expect(fake.requests).toHaveLength(4);
+
+    const listed = await runIris(["sessions", "list"], { env: { IRIS_HOME: home.home } });
+    const parent =
+      listed.stdout
+        .split("\n")
+        .find((l) => l.includes("cli"))
+        ?.split(/\s+/)[0] ?? "";
+    expect(parent).not.toBe("");
+    const next = await runIris(
+      ["-p", "go on", "--resume", parent, ...route, "--api-mode", "chat_completions"],
+      {
+        env: { IRIS_HOME: home.home, OPENAI_API_KEY: "sk-test-not-real-0000" },
+        cwd: work,
+      },
+    );
+    // The session's budget includes its children: the next turn does not call the model at all.
+    expect(next.stderr).toMatch(/cost_budget_exceeded/);
+    expect(fake.requests).toHaveLength(4);
+  }, 90_000);
 });
