@@ -3,6 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { detectCommand } from "./detect.js";
 
+/** `${IFS}` spelled so the linter does not take it for a forgotten template. */
+const IFS = "$" + "{IFS}";
+
 const CORES = [
   "rm -rf ~/x",
   "git push --force origin main",
@@ -25,7 +28,7 @@ const OBFUSCATE: ((core: string) => string)[] = [
   (c) => c.replace(/^(\S)(\S*)/, '$1""$2'),
   (c) => c.replace(/^(\S)(\S*)/, "$1\\$2"),
   (c) => c.replace(/^(\S+)/, "$$'$1'"),
-  (c) => c.split(" ").join("${IFS}"),
+  (c) => c.split(" ").join(IFS),
   (c) => `{${c.split(" ").join(",")}}`,
   (c) => `eval '${c.replace(/'/g, "'\\''")}'`,
   (c) => `sh -c '${c.replace(/'/g, "'\\''")}'`,

@@ -11,6 +11,8 @@ import { ToolRegistry } from "../registry/registry.js";
 import { DANGEROUS } from "./corpus/corpus.js";
 import { createApprovalPolicy } from "./policy.js";
 
+/** `${IFS}` spelled so the linter does not take it for a forgotten template. */
+const IFS = "$" + "{IFS}";
 const sandbox = mkdtempSync(join(tmpdir(), "iris-approval-sandbox-"));
 const realHome = process.env.HOME;
 const canary = join(sandbox, "x", "canary");
@@ -61,7 +63,7 @@ describe("dangerous commands through the real terminal tool (manual mode, no TTY
       "bash <<< 'rm -rf ~/x'",
       "bash s.sh",
       "$'\\x72m' -rf ~/x",
-      "rm${IFS}-rf${IFS}$HOME/x",
+      `rm${IFS}-rf${IFS}$HOME/x`,
       "{rm,-rf,$HOME/x}",
       "busybox rm -rf ~/x",
       "perl -e 'use File::Path; rmtree(\"$ENV{HOME}/x\")'",

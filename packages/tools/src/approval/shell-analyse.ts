@@ -63,7 +63,11 @@ function analyseText(text: string, walk: Walk): void {
 
 function dedupe(concerns: Concern[]): Concern[] {
   const seen = new Set<string>();
-  return concerns.filter((c) => (seen.has(c.description) ? false : (seen.add(c.description), true)));
+  return concerns.filter((c) => {
+    if (seen.has(c.description)) return false;
+    seen.add(c.description);
+    return true;
+  });
 }
 
 interface PipeSlot {

@@ -52,9 +52,14 @@ export class RegexWorker {
       };
       const onMessage = (hits: [number, string][]) => finish(() => resolve(hits));
       const onError = (e: Error) => finish(() => reject(e));
-      const onAbort = () => finish(() => (this.close(), reject(signal.reason)));
+      const stop = (why: unknown) =>
+        finish(() => {
+          this.close();
+          reject(why);
+        });
+      const onAbort = () => stop(signal.reason);
       const timer = setTimeout(
-        () => finish(() => (this.close(), reject(new RegexTimeout(`over ${this.budgetMs} ms on one file`)))),
+        () => stop(new RegexTimeout(`over ${this.budgetMs} ms on one file`)),
         this.budgetMs,
       );
       if (signal.aborted) return onAbort();
