@@ -57,6 +57,10 @@ export interface ToolRunContext {
    * and obeys its answer; the receipt wrapper supplies it (SPEC D4).
    */
   beforeRun?(): Promise<ExecuteGate>;
+  /** What the turn may still spend (null = no cost budget); a subagent's budget is capped by it. */
+  costLeftUsd?: number | null;
+  /** Adds spending made on the turn's behalf (a subagent's model calls) to the turn's cost. */
+  addCost?(usd: number): void;
 }
 
 export interface ToolBox {
@@ -87,6 +91,7 @@ export interface ModelClient {
 
 /** What a front end supplies for the blocking interactions. */
 export interface FrontEnd {
-  approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** `signal` aborts when the question is withdrawn (reason "timeout" or "cancelled"). */
+  approve?(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
   clarify?(question: string, choices?: string[]): Promise<string>;
 }

@@ -52,7 +52,7 @@ describe("interactive iris in a terminal", () => {
     const t = startPty(routeArgs(fake.baseUrl, "responses"), { IRIS_HOME: home.home }, work);
     await t.waitFor("› ");
     t.type("clean and ask\r");
-    await t.waitFor("Allow? [o]nce, [s]ession, [a]lways, [d]eny");
+    await t.waitFor("[o]nce, [s]ession, [a]lways, [d]eny");
     t.type("d\r");
     await t.waitFor("Which colour?");
     t.type("2\r");

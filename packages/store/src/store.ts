@@ -1,4 +1,5 @@
 // The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
+import { closeSync, openSync } from "node:fs";
 import type { Message } from "@iris/llm";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
@@ -20,6 +21,7 @@ export interface OpenStoreOptions {
 
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   const busy = options.busyTimeoutMs ?? 5000;
+  createPrivately(path);
   const db = openDatabase(path, { timeout: busy });
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
@@ -33,6 +35,19 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * A new state.db is created empty with mode 600 before SQLite opens it: SQLite would create it
+ * with the umask's 644, and its -wal and -shm files copy the database file's mode.
+ */
+function createPrivately(path: string): void {
+  if (path === ":memory:" || path === "") return;
+  try {
+    closeSync(openSync(path, "wx", 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
 }
 
@@ -182,6 +197,21 @@ export class Store {
   recordUsage(input: UsageInput): UsageRow {
     return this.usage.record(input);
   }
+  /**
+   * What a session cost with its subagents' sessions (source "delegate", at any depth): a child's
+   * spending counts against its parent's session budget (SPEC L10, issue 13).
+   */
+  sessionCostWithChildrenUsd(sessionId: string): number {
+    const row = this.db
+      .prepare(
+        "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT s.id FROM sessions s JOIN tree t " +
+          "ON s.parent_session_id = t.id WHERE s.source = 'delegate') " +
+          "SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM sessions WHERE id IN (SELECT id FROM tree)",
+      )
+      .get(sessionId) as { cost: number };
+    return row.cost;
+  }
+
   usageForSession(sessionId: string): UsageRow[] {
     return this.usage.forSession(sessionId);
   }

@@ -8,6 +8,7 @@ export {
   patternCatalogue,
 } from "./approval/detect.js";
 export { HARDLINE_RULES } from "./approval/hardline.js";
+export { ApprovalMemory } from "./approval/memory.js";
 export * from "./approval/policy.js";
 export type { CommandRule } from "./approval/rule.js";
 export { fileWriteSubject, shellQuote } from "./approval/subjects.js";
@@ -23,5 +24,7 @@ export * from "./registry/menu.js";
 export * from "./registry/registry.js";
 export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
+export { commandEnv } from "./terminal/env.js";
 export { type ManagedProcess, processManager } from "./terminal/process-manager.js";
+export { processSecrets, SecretRegistry } from "./terminal/secrets.js";
 export { clearTaskCwd, getTaskCwd, setTaskCwd } from "./terminal/task-cwd.js";

@@ -254,6 +254,23 @@ describe("errors that end the call or fall back at once", () => {
     expect(r.status.some((s) => s.includes("switching to r1/m1 (fallback 1/1)"))).toBe(true);
   });
 
+  it("a spawned client's fallback does not re-point the parent's route listener when it says so", async () => {
+    // A subagent's client (spawn({ onRouteChange: undefined })): its fallback must not move the
+    // parent's context thresholds (issue 13).
+    const r = await rig(2);
+    const child = r.client.spawn({ onRouteChange: undefined });
+    r.fakes[0]!.enqueue(status(404));
+    r.fakes[1]!.enqueue(ok("child on the fallback"));
+    const res = await child.call(request, {
+      signal: new AbortController().signal,
+      onEvent: () => {},
+      stepId: 1,
+    });
+    expect(textOf(res)).toBe("child on the fallback");
+    expect(child.route()).toMatchObject({ provider: "r1" });
+    expect(r.routeChanges).toEqual([]);
+  });
+
   it("400 invalid request: no retry, no fallback, the provider's error comes back", async () => {
     const r = await rig(2);
     r.fakes[0]!.enqueue({

@@ -28,8 +28,9 @@ export class StoreConversation implements ConversationLog {
     this.store.recordUsage({ sessionId: this.sessionId, ...row });
   }
 
+  /** This session's spending, its subagents' included (they count against its budget). */
   sessionCostUsd(): number {
-    return this.store.getSession(this.sessionId).costUsd;
+    return this.store.sessionCostWithChildrenUsd(this.sessionId);
   }
 }
 

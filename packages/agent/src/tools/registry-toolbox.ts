@@ -2,6 +2,7 @@
 // approval policy, and the front end's approve/clarify wired into each call's context.
 import type { ToolCallPart, ToolSpec } from "@iris/llm";
 import {
+  type ApprovalMemory,
   type ApprovalPolicy,
   type ApprovalRequest,
   type DispatchOptions,
@@ -20,6 +21,8 @@ export interface RegistryToolBoxOptions {
   frontEnd: FrontEnd;
   events: AgentEvents;
   dispatch?: DispatchOptions;
+  /** The session's "approved for this session" memory (owned by the session, not the process). */
+  approvalMemory?: ApprovalMemory;
 }
 
 export class RegistryToolBox implements ToolBox {
@@ -57,13 +60,14 @@ export class RegistryToolBox implements ToolBox {
       cwd: ctx.cwd,
       progress: (p) => ctx.progress(p.message),
       interactive: frontEnd.approve !== undefined,
-      approve: async (request: ApprovalRequest) => {
+      ...(this.opts.approvalMemory ? { approvalMemory: this.opts.approvalMemory } : {}),
+      approve: async (request: ApprovalRequest, signal?: AbortSignal) => {
         events.emit("TOOL_APPROVAL_REQUESTED", {
           tool: request.tool,
           command: request.command,
           reason: request.reason,
         });
-        const answer = frontEnd.approve ? await frontEnd.approve(request) : "deny";
+        const answer = frontEnd.approve ? await frontEnd.approve(request, signal) : "deny";
         if (answer === "deny")
           events.emit("TOOL_APPROVAL_DENIED", {
             tool: request.tool,

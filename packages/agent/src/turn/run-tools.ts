@@ -71,6 +71,11 @@ async function runOne(
       cwd: env.cwd,
       assistantNodeId,
       stepId: snap.stepId,
+      // Now, not at the round's start: an earlier call of this round may have spent some.
+      costLeftUsd: env.guards.left({ rounds: state.rounds, turnCostUsd: state.costUsd }).costUsd,
+      addCost: (usd) => {
+        state.costUsd += usd;
+      },
       progress: (message) =>
         env.events.emit("tool_progress", {
           phase: "progress",

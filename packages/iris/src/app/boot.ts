@@ -1,10 +1,13 @@
 // Start-up of any front end: profile (config + .env, read once), main route, store, tools, host.
 // Problems a user can fix come back as a message and an exit code (SPEC K5), never a stack trace.
 import { openStore } from "@iris/store";
+import type { ApprovalJudge } from "@iris/tools";
 import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile } from "../config/index.js";
+import { makeApprovalJudge } from "./approval-judge.js";
 import { SessionHost } from "./host.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
+import { registerSecrets } from "./secrets-setup.js";
 import { setUpTools } from "./tools-setup.js";
 
 export interface BootOptions {
@@ -40,12 +43,16 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     const servers = /no provider chosen/.test(route.error) ? await findLocalServers() : [];
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
+  registerSecrets(profile.config, { ...opts.env, ...profile.env }, [route.runtime.apiKey]);
   const store = openStore(profile.home.paths.db);
+  // The judge needs the host's model client, and the host needs the tools: bound once both exist.
+  let judge: ApprovalJudge | undefined;
   const tools = await setUpTools({
     config: profile.config,
     configPath: profile.home.paths.config,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
+    judge: (request) => (judge ? judge(request) : Promise.resolve("escalate")),
   });
   const host = new SessionHost({
     profile,
@@ -57,5 +64,6 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
   });
+  judge = makeApprovalJudge(() => host.judgeModel());
   return { ok: true, host, warnings: [...profile.warnings, ...route.notes] };
 }

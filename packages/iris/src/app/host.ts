@@ -23,10 +23,11 @@ import {
 } from "@iris/agent";
 import { estimateCost, type Runtime } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
+import { ApprovalMemory } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
-import { makeDelegate } from "./delegate.js";
+import { ChildSlots, makeDelegate } from "./delegate.js";
 import { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -47,6 +48,10 @@ export class SessionHost {
   readonly events = new AgentEvents();
   private current: SessionRow | undefined;
   private todos = new TodoList();
+  /** "For this session" approvals: a new memory with every new or resumed session. */
+  private approvals = new ApprovalMemory();
+  /** Subagents running now for this session (delegation.max_concurrent_children). */
+  private childSlots: ChildSlots;
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
@@ -55,6 +60,7 @@ export class SessionHost {
 
   constructor(readonly opts: HostOptions) {
     this.currentRuntime = opts.runtime;
+    this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
   }
 
   get runtime(): Runtime {
@@ -81,6 +87,7 @@ export class SessionHost {
       provider: runtime.provider,
     });
     this.todos = new TodoList();
+    this.approvals = new ApprovalMemory();
     return this.current;
   }
 
@@ -146,6 +153,7 @@ export class SessionHost {
     // Before anything reads the history: close calls a killed process left without results.
     this.repairNotices = repairInterruptedCalls(this.opts.store, row.id).repaired;
     this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
+    this.approvals = new ApprovalMemory();
     return row;
   }
 
@@ -160,12 +168,36 @@ export class SessionHost {
    * back to the primary once the primary's cooldown has ended (SPEC U4).
    */
   private modelClient(): ResilientModelClient {
-    if (this.model) return this.model;
+    this.model ??= this.resilientClient(this.runtime, (rt) => this.context.routeChanged(rt));
+    return this.model;
+  }
+
+  /**
+   * The client of smart approval mode's judge (T4): `approvals.judge_model`, or the main route,
+   * with the fallback chain; its route changes are its own (the context control is left alone).
+   */
+  judgeModel(): ResilientModelClient {
+    const { profile } = this.opts;
+    const spec = profile.config.approvals.judge_model;
+    if (!spec) return this.modelClient().spawn({ onRouteChange: undefined });
+    const resolved = resolveMainRoute(
+      splitModelSpec(spec, profile.config, this.runtime.provider),
+      profile.config,
+      profile.env,
+    );
+    if (!resolved.ok) throw new Error(`approvals.judge_model ${spec} cannot be used: ${resolved.error}`);
+    return this.resilientClient(resolved.runtime, undefined);
+  }
+
+  private resilientClient(
+    primary: Runtime,
+    onRouteChange: ((rt: Runtime) => void) | undefined,
+  ): ResilientModelClient {
     const { profile } = this.opts;
     const config = profile.config;
     const fallbacks = parseFallbackProviders(config.fallback_providers);
-    this.model = new ResilientModelClient({
-      primary: this.runtime,
+    return new ResilientModelClient({
+      primary,
       fallbacks: fallbacks.ok ? fallbacks.routes : [],
       // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
       // since start, or a .env that became unreadable, shows at that moment, not at restart.
@@ -175,9 +207,8 @@ export class SessionHost {
           costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
         }),
       events: this.events,
-      onRouteChange: (rt) => this.context.routeChanged(rt),
+      ...(onRouteChange ? { onRouteChange } : {}),
     });
-    return this.model;
   }
 
   /** Made per message (cheap): everything expensive lives in the host. */
@@ -196,6 +227,7 @@ export class SessionHost {
       policy: tools.policy,
       frontEnd,
       events: this.events,
+      approvalMemory: this.approvals,
     });
     const agentCfg = profile.config.agent;
     const agentBox = withAgentTools(registryBox, {
@@ -215,7 +247,14 @@ export class SessionHost {
         store
           .search(query, { limit, excludeSessionId: session.id })
           .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
-      delegate: makeDelegate({ host: this, model, frontEnd }),
+      delegate: makeDelegate({
+        host: this,
+        model,
+        frontEnd,
+        approvals: this.approvals,
+        parentMenu: tools.menu,
+        slots: this.childSlots,
+      }),
     });
     const box = withReceipts(agentBox, store, { events: this.events });
     const shape = makeShaper(

@@ -1,5 +1,6 @@
 // The tool menu and approval policy of one front end, from config.yaml (SPEC T2, T4).
 import {
+  type ApprovalJudge,
   type ApprovalPolicy,
   createApprovalPolicy,
   loadBuiltinTools,
@@ -22,6 +23,8 @@ export async function setUpTools(opts: {
   platform: string;
   yolo?: boolean;
   home?: string;
+  /** smart mode's judge (approvals.mode: smart); without one smart mode asks like manual. */
+  judge?: ApprovalJudge;
 }): Promise<ToolSetup> {
   const registry = new ToolRegistry();
   await loadBuiltinTools(registry);
@@ -36,6 +39,7 @@ export async function setUpTools(opts: {
     timeoutMs: a.timeout_seconds * 1000,
     nonInteractive: a.non_interactive,
     persistAlways: (key) => appendAllowedPattern(opts.configPath, key),
+    ...(opts.judge && a.mode === "smart" ? { judge: opts.judge } : {}),
     ...(opts.home ? { home: opts.home } : {}),
   });
   return { registry, menu, policy };

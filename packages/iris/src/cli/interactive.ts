@@ -7,7 +7,7 @@ import type { GlobalFlags } from "./main.js";
 import { runSlash, type SlashContext } from "./slash.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
-import { frontEndFromAsk } from "./ui/prompts.js";
+import { frontEndFromAsk, withdrawnNotice } from "./ui/prompts.js";
 
 interface Busy {
   controller: AbortController;
@@ -31,10 +31,23 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   let lastSigintAt = 0;
   let exitCode = 0;
 
-  const ask = (question: string) =>
+  const ask = (question: string, signal?: AbortSignal) =>
     new Promise<string>((resolve) => {
+      if (signal?.aborted) return resolve("");
       out.write(question);
-      pendingAnswer = resolve;
+      const answer = (line: string) => {
+        signal?.removeEventListener("abort", withdraw);
+        resolve(line);
+      };
+      // A withdrawn question (timed out) lets go of the input: the next line is a new message.
+      const withdraw = () => {
+        if (pendingAnswer !== answer) return;
+        pendingAnswer = undefined;
+        out.write(withdrawnNotice(signal as AbortSignal));
+        resolve("");
+      };
+      signal?.addEventListener("abort", withdraw, { once: true });
+      pendingAnswer = answer;
     });
   const frontEnd = frontEndFromAsk(ask);
   const detachProgress = attachProgress(host.events, out);

@@ -69,6 +69,11 @@ export const approvalsSchema = z.strictObject({
     .default([])
     .describe('Pattern keys approved for good (the "always" answer appends here).'),
   timeout_seconds: positiveInt.default(60),
+  judge_model: nonEmpty
+    .optional()
+    .describe(
+      'smart mode: the model that judges flagged commands ("provider/model" or a model of the main provider); default the main route.',
+    ),
   non_interactive: z
     .enum(["deny", "allow"])
     .default("deny")
@@ -106,7 +111,18 @@ export const agentSchema = z.strictObject({
 
 export const delegationSchema = z.strictObject({
   max_rounds: z.int().min(1).max(100_000).default(50).describe("Round budget of each child agent."),
-  max_concurrent_children: z.int().min(1).max(64).default(3),
+  max_concurrent_children: z
+    .int()
+    .min(1)
+    .max(64)
+    .default(3)
+    .describe("Children of one session running at once; a further delegate_task call is refused."),
+  max_depth: z
+    .int()
+    .min(1)
+    .max(4)
+    .default(1)
+    .describe("How deep subagents may nest: 1 = children cannot delegate, 2 = grandchildren, …"),
 });
 
 export const memorySchema = z.strictObject({
