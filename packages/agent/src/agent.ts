@@ -52,7 +52,12 @@ export class Agent {
       tools: this.opts.tools,
       events,
       guards: new RoundGuards(
-        { maxRounds: 90, sessionCostUsd: this.opts.log.sessionCostUsd(), ...this.opts.budgets },
+        {
+          maxRounds: 90,
+          sessionCostUsd: this.opts.log.sessionCostUsd(),
+          sessionActiveMs: this.opts.log.sessionActiveMs?.() ?? 0,
+          ...this.opts.budgets,
+        },
         events,
         this.opts.log.sessionId,
       ),

@@ -24,6 +24,10 @@ export interface ConversationLog {
   recordUsage(row: UsageRow): void;
   /** Spent so far in this session (USD), for the cost budget. */
   sessionCostUsd(): number;
+  /** Time the agent worked in this session before now, in ms (the session budget, SPEC L4). */
+  sessionActiveMs?(): number;
+  /** A turn ended after `ms` of work: added to the session's active time. */
+  recordTurnTime?(ms: number): void;
 }
 
 export interface UsageRow {

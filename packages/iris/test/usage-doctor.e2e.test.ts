@@ -70,6 +70,10 @@ describe("iris usage", () => {
     expect(expected).toBeGreaterThan(0);
     expect(one.stdout).toContain("3 API calls · input 120,000 tokens (cache read 90,000, 75.0 % hit;");
     expect(one.stdout).toContain(`cost ${formatUsd(expected)}`);
+    // The session budget counts the agent's work, and says what is left (SPEC L4).
+    expect(one.stdout).toMatch(
+      /agent time: \d+ s of 2 h 00 min in 1 turn; (1 h 59|2 h 00) min left \(idle time is not counted\)/,
+    );
   });
 
   it("an unknown session is a usage error on stderr", async () => {

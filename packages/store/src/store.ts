@@ -1,5 +1,6 @@
 // The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
 import type { Message } from "@iris/llm";
+import { ActiveTimeRepo } from "./active-time.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
 import { type Database, openDatabase } from "./driver.js";
@@ -7,9 +8,11 @@ import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectR
 import { StoreError } from "./errors.js";
 import { assertNotNewer, migrate } from "./migrate.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
+import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, type SearchHit, type SearchOptions } from "./search.js";
 import { SearchIndexer } from "./search-index.js";
+import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 
@@ -44,6 +47,12 @@ export class Store {
   private readonly usage: UsageRepo;
   private readonly effects: EffectRepo;
   private readonly checkpointer: Checkpointer;
+  /** Time the agent worked per session (the session budget counts it, SPEC L4). */
+  readonly activeTime: ActiveTimeRepo;
+  /** Route cooldowns shared by every process of the profile (SPEC U4). */
+  readonly routeCooldowns: RouteCooldownRepo;
+  /** One live turn per session (SPEC D1, H1). */
+  readonly leases: SessionLeaseRepo;
 
   constructor(readonly db: Database) {
     this.sessions = new SessionRepo(db);
@@ -53,6 +62,9 @@ export class Store {
     this.usage = new UsageRepo(db);
     this.effects = new EffectRepo(db, this.nodes);
     this.checkpointer = new Checkpointer(db);
+    this.activeTime = new ActiveTimeRepo(db);
+    this.routeCooldowns = new RouteCooldownRepo(db);
+    this.leases = new SessionLeaseRepo(db);
   }
 
   close(): void {

@@ -31,6 +31,14 @@ export class StoreConversation implements ConversationLog {
   sessionCostUsd(): number {
     return this.store.getSession(this.sessionId).costUsd;
   }
+
+  sessionActiveMs(): number {
+    return this.store.activeTime.get(this.sessionId).activeMs;
+  }
+
+  recordTurnTime(ms: number): void {
+    this.store.activeTime.addTurn(this.sessionId, ms);
+  }
 }
 
 /**

@@ -241,7 +241,6 @@ export class SessionHost {
         maxRounds: this.opts.maxRounds ?? agentCfg.max_rounds,
         ...(agentCfg.time_budget_seconds ? { timeBudgetMs: agentCfg.time_budget_seconds * 1000 } : {}),
         sessionBudgetMs: agentCfg.session_budget_seconds * 1000,
-        sessionStartedAt: session.startedAt,
         ...(agentCfg.cost_budget_usd ? { costBudgetUsd: agentCfg.cost_budget_usd } : {}),
       },
     });

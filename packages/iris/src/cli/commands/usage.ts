@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { openStore, type SessionRow, type Store } from "@iris/store";
 import { loadProfileOrExit } from "../../app/boot.js";
 import type { GlobalFlags } from "../main.js";
+import { formatSessionTime } from "./session-time.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
 
 export interface UsageOptions {
@@ -33,7 +34,7 @@ export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
   try {
     return opts.session === undefined
       ? listRecent(store, opts.last)
-      : showSession(store, opts.session, opts.last);
+      : showSession(store, opts.session, opts.last, loaded.profile.config.agent.session_budget_seconds);
   } finally {
     store.close();
   }
@@ -45,13 +46,14 @@ function listRecent(store: Store, last: number | undefined): number {
   return 0;
 }
 
-function showSession(store: Store, id: string, last: number | undefined): number {
+function showSession(store: Store, id: string, last: number | undefined, budgetSeconds: number): number {
   const session = findSession(store, id);
   if (!session) return noSession(id);
   const calls = store.usageForSession(session.id);
   const shown = last !== undefined && last > 0 && last < calls.length ? calls.slice(-last) : calls;
   if (!calls.length) process.stdout.write(`no API calls recorded for session ${session.id}\n`);
   process.stdout.write(formatUsage(session, shown, { firstNumber: calls.length - shown.length + 1 }));
+  process.stdout.write(formatSessionTime(store.activeTime.get(session.id), budgetSeconds));
   return 0;
 }
 
