@@ -80,6 +80,8 @@ export interface ModelClient {
       stepId: number;
       /** A fresh step id for a retry or fallback attempt inside this call (L6). */
       nextStepId?(): number;
+      /** What is left of the turn's time budgets, in ms: the call ends by then, retries included. */
+      timeLeftMs?: number;
       /** A reply that was billed but not used (empty, then retried): it still counts (F3). */
       onDiscarded?(reply: { message: AssistantMessage; latencyMs: number; costUsd: number }): void;
     },

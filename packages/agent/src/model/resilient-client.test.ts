@@ -227,7 +227,13 @@ describe("retries on the same route (F1)", () => {
   it("an abort during the backoff returns the aborted error at once", async () => {
     const r = await rig(2, {
       sleep: undefined,
-      retry: { maxRetries: 3, baseDelayMs: 600_000, maxDelayMs: 600_000, retryAfterCapMs: 600_000 },
+      retry: {
+        maxRetries: 3,
+        baseDelayMs: 600_000,
+        maxDelayMs: 600_000,
+        retryAfterCapMs: 600_000,
+        callDeadlineMs: 3_600_000,
+      },
     });
     const ctl = new AbortController();
     r.fakes[0]!.enqueue(status(503));

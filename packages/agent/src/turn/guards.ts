@@ -45,6 +45,17 @@ export class RoundGuards {
     };
   }
 
+  /** What is left of the turn and session time budgets (undefined = no limit), for the model call. */
+  timeLeftMs(input: { turnStartedAt: number; now: number }): number | undefined {
+    const { cfg } = this;
+    const spent = Math.max(0, input.now - input.turnStartedAt);
+    const left: number[] = [];
+    if (cfg.timeBudgetMs !== undefined) left.push(cfg.timeBudgetMs - spent);
+    if (cfg.sessionBudgetMs !== undefined)
+      left.push(cfg.sessionBudgetMs - (cfg.sessionActiveMs ?? 0) - spent);
+    return left.length ? Math.max(0, Math.min(...left)) : undefined;
+  }
+
   check(input: { rounds: number; turnStartedAt: number; turnCostUsd: number; now: number }): GuardVerdict {
     const { cfg } = this;
     if (cfg.maxRounds > 0 && input.rounds >= cfg.maxRounds)

@@ -17,6 +17,7 @@ import {
   repairInterruptedCalls,
   resolverFromConfig,
   StoreConversation,
+  StoreRouteHealth,
   TodoList,
   withAgentTools,
   withReceipts,
@@ -176,6 +177,8 @@ export class SessionHost {
         }),
       events: this.events,
       onRouteChange: (rt) => this.context.routeChanged(rt),
+      // Cooldowns live in the store, so the next process honours them (SPEC U4).
+      routeHealth: new StoreRouteHealth(this.opts.store),
     });
     return this.model;
   }

@@ -6,6 +6,7 @@ import { messagesOfPath } from "@iris/agent";
 import { sanitizeHistory } from "@iris/llm";
 import { type NodeRow, openStore, type Store } from "@iris/store";
 import { planRepair, type StoredMessage, type UncertainEffect } from "./repair.js";
+import { type ShapeReport, shapeOf } from "./shape.js";
 import type { Finding } from "./types.js";
 
 const MAX_DETAILS = 3;
@@ -79,9 +80,11 @@ function scan(store: Store, repair: boolean): Finding[] {
   const sessions = store.listSessions({ limit: Number.MAX_SAFE_INTEGER });
   const out: Finding[] = [];
   for (const s of sessions) {
-    const removed = sanitizeHistory(messagesOfPath(store.activePath(s.id))).removed;
-    if (!removed.length) continue;
+    const messages = messagesOfPath(store.activePath(s.id));
+    const removed = sanitizeHistory(messages).removed;
     const subject = `session ${s.id.slice(0, 8)}`;
+    out.push(...shapeFindings(subject, s.id, shapeOf(messages)));
+    if (!removed.length) continue;
     if (!repair) {
       out.push({
         status: "fail",
@@ -110,11 +113,31 @@ function scan(store: Store, repair: boolean): Finding[] {
         details: details(done?.actions ?? []),
       });
   }
-  if (!out.length)
+  if (!out.some((f) => f.status === "fail"))
     out.push({
       status: "ok",
       subject: "stored history",
       message: `${sessions.length} session${sessions.length === 1 ? "" : "s"}, none broken`,
+    });
+  return out;
+}
+
+/** Two user messages in a row (H1): interleaved writers, or a failed turn stored before the repair. */
+function shapeFindings(subject: string, sessionId: string, shape: ShapeReport): Finding[] {
+  const out: Finding[] = [];
+  if (shape.userPairs.length)
+    out.push({
+      status: "fail",
+      subject,
+      message: `user messages follow each other without an answer (${shape.userPairs.length}×): an unanswered failed turn, or two processes writing the session at once`,
+      details: details(shape.userPairs.map((p) => `message ${p} follows another user message`)),
+      fix: `iris sessions show ${sessionId}, then continue from an earlier message (providers reject this shape)`,
+    });
+  else if (shape.endsUnanswered)
+    out.push({
+      status: "warn",
+      subject,
+      message: "ends with a user message that got no answer; the next turn stores a note before going on",
     });
   return out;
 }
