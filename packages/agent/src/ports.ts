@@ -66,7 +66,11 @@ export interface ToolRunContext {
 export interface ToolBox {
   specs(): ToolSpec[];
   traits(name: string): ToolTraits | undefined;
-  run(call: ToolCallPart, ctx: ToolRunContext): Promise<{ content: string; isError: boolean }>;
+  /** `uncertain`: aborted and still running after the grace period; its outcome is unknown. */
+  run(
+    call: ToolCallPart,
+    ctx: ToolRunContext,
+  ): Promise<{ content: string; isError: boolean; uncertain?: true }>;
 }
 
 /** Streams one model call; `route()` names where it goes now (it may change on fallback). */
@@ -93,6 +97,7 @@ export interface ModelClient {
 
 /** What a front end supplies for the blocking interactions. */
 export interface FrontEnd {
-  approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
-  clarify?(question: string, choices?: string[]): Promise<string>;
+  /** `signal` aborts when the turn ends: withdraw the question (its answer is then ignored). */
+  approve?(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  clarify?(question: string, choices?: string[], signal?: AbortSignal): Promise<string>;
 }

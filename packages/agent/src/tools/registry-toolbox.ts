@@ -12,6 +12,7 @@ import {
 } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
 import type { FrontEnd, ToolBox, ToolRunContext, ToolTraits } from "../ports.js";
+import { withdrawOnAbort } from "./withdraw.js";
 
 export interface RegistryToolBoxOptions {
   registry: ToolRegistry;
@@ -63,7 +64,9 @@ export class RegistryToolBox implements ToolBox {
           command: request.command,
           reason: request.reason,
         });
-        const answer = frontEnd.approve ? await frontEnd.approve(request) : "deny";
+        const answer = frontEnd.approve
+          ? await withdrawOnAbort(frontEnd.approve(request, ctx.signal), ctx.signal, "deny" as const)
+          : "deny";
         if (answer === "deny")
           events.emit("TOOL_APPROVAL_DENIED", {
             tool: request.tool,
@@ -78,7 +81,12 @@ export class RegistryToolBox implements ToolBox {
           });
         return answer;
       },
-      ...(frontEnd.clarify ? { clarify: frontEnd.clarify } : {}),
+      ...(frontEnd.clarify
+        ? {
+            clarify: (question: string, choices?: string[]) =>
+              withdrawOnAbort(frontEnd.clarify!(question, choices, ctx.signal), ctx.signal, ""),
+          }
+        : {}),
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
     };
     return dispatchToolCall(

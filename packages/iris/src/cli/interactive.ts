@@ -31,10 +31,21 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   let lastSigintAt = 0;
   let exitCode = 0;
 
-  const ask = (question: string) =>
+  const ask = (question: string, signal?: AbortSignal) =>
     new Promise<string>((resolve) => {
       out.write(question);
       pendingAnswer = resolve;
+      // The turn ended (interrupt, SIGTERM): the question is withdrawn, the next line is a message.
+      signal?.addEventListener(
+        "abort",
+        () => {
+          if (pendingAnswer !== resolve) return;
+          pendingAnswer = undefined;
+          out.write("(question withdrawn: the turn ended)\n");
+          resolve("");
+        },
+        { once: true },
+      );
     });
   const frontEnd = frontEndFromAsk(ask);
   const detachProgress = attachProgress(host.events, out);

@@ -4,7 +4,8 @@ import { createInterface } from "node:readline/promises";
 import type { FrontEnd } from "@iris/agent";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 
-type Ask = (question: string) => Promise<string>;
+/** `signal` ends when the turn does: the question is withdrawn. */
+type Ask = (question: string, signal?: AbortSignal) => Promise<string>;
 
 export function approvalQuestion(req: ApprovalRequest): string {
   return `\n⚠ ${req.tool} wants to run:\n    ${req.command}\n  (${req.reason})\n  Allow? [o]nce, [s]ession, [a]lways, [d]eny: `;
@@ -31,9 +32,9 @@ export function parseClarify(answer: string, choices?: string[]): string {
 
 export function frontEndFromAsk(ask: Ask): FrontEnd {
   return {
-    approve: async (req) => parseApproval(await ask(approvalQuestion(req))),
-    clarify: async (question, choices) =>
-      parseClarify(await ask(clarifyQuestion(question, choices)), choices),
+    approve: async (req, signal) => parseApproval(await ask(approvalQuestion(req), signal)),
+    clarify: async (question, choices, signal) =>
+      parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
   };
 }
 
