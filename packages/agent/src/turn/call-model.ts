@@ -66,8 +66,13 @@ function forward(events: AgentEvents, e: StreamEvent): void {
   else if (e.type === "toolcall_end") events.emit("tool_gen", { call: e.call });
 }
 
+/** A provider's filter refusing the prompt itself (Azure's 400 content_filter, moderation). */
+const INPUT_FILTER = /content[_ ]?filter|content[_ ]?policy|moderation|flagged|safety system/i;
+
 function reasonFor(error: LlmError): TerminationReason {
   if (error.kind === "billing") return "billing_error";
+  if (error.kind === "invalid_request" && INPUT_FILTER.test(`${error.code ?? ""} ${error.message}`))
+    return "input_blocked";
   if (error.kind === "context_overflow") return "context_exhausted";
   return "llm_error";
 }

@@ -81,7 +81,7 @@ export function makeDelegate(opts: { host: SessionHost; model: ResilientModelCli
     const task = args.context ? `${args.goal}\n\nContext:\n${args.context}` : args.goal;
     const result = await agent.run(task, { signal: ctx.signal });
     store.endSession(child.id, result.reason);
-    const ok = result.reason === "natural" || result.reason === "forced_text";
+    const ok = result.reason === "natural";
     return {
       content: JSON.stringify({
         status: ok ? "completed" : result.reason,

@@ -38,8 +38,7 @@ export async function runOneShot(text: string, flags: GlobalFlags): Promise<numb
     const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
     const agent = host.newAgent(frontEnd);
     const result = await agent.run(text, { signal: controller.signal });
-    if (result.reason === "natural" || result.reason === "forced_text")
-      process.stdout.write(`${result.text}\n`);
+    if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
     else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);
     return ended.code ?? exitCodeFor(result.reason);
   } finally {
