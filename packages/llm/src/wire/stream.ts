@@ -7,7 +7,11 @@ import type { AssistantMessage, LlmRequest, Origin } from "../types.js";
 import type { BuiltRequest, WireAdapter } from "./adapter.js";
 import { adapterFor } from "./adapters.js";
 import { scrubSecrets } from "./classify.js";
-import { SseParser } from "./sse.js";
+import { SseOverflow, SseParser } from "./sse.js";
+
+/** A non-streamed reply larger than this is refused (a healthy one is well under 10 MB). */
+export const MAX_JSON_BODY_CHARS = 64 * 1024 * 1024;
+
 import { type BodyReader, openRequest, TransportFailure } from "./transport.js";
 
 export interface StreamOptions {
@@ -107,6 +111,8 @@ async function* run(
     return yield* reduceSse(adapter, opened.body, origin, opts.signal);
   } catch (err) {
     if (err instanceof TransportFailure) return { type: "error", error: err.error };
+    if (err instanceof SseOverflow)
+      return { type: "error", error: llmError("invalid_response", `the reply was refused: ${err.message}`) };
     throw err;
   }
 }
@@ -143,7 +149,15 @@ async function* replayJson(
   body: BodyReader,
   origin: Origin,
 ): AsyncGenerator<StreamEvent, TerminalEvent, undefined> {
-  const text = await body.text();
+  const text = await body.text(MAX_JSON_BODY_CHARS + 1);
+  if (text.length > MAX_JSON_BODY_CHARS)
+    return {
+      type: "error",
+      error: llmError(
+        "invalid_response",
+        `the reply was refused: a body larger than ${MAX_JSON_BODY_CHARS / 1024 / 1024} M characters`,
+      ),
+    };
   if (text.trim() === "")
     return { type: "error", error: llmError("invalid_response", "the reply was empty") };
   let json: unknown;
