@@ -6,8 +6,10 @@ import { type CompactionExpansion, expandCompaction } from "./compaction.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
-import { assertNotNewer, migrate } from "./migrate.js";
+import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
+import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
+import { explainOpenError } from "./open-errors.js";
 import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, type SearchHit, type SearchOptions } from "./search.js";
@@ -19,9 +21,38 @@ import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 export interface OpenStoreOptions {
   /** How long a writer waits for another process's write lock, in ms (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * Open for reading only (a read-only home still lets `sessions list`, `usage`, `context` read):
+   * nothing is written, so no migration runs; a file that needs one is refused with a message.
+   */
+  readonly?: boolean;
 }
 
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+  try {
+    return options.readonly ? openReadonly(path) : openWritable(path, options);
+  } catch (err) {
+    throw explainOpenError(err, path);
+  }
+}
+
+function openReadonly(path: string): Store {
+  const db = openDatabase(path, { readonly: true, fileMustExist: true });
+  try {
+    assertNotNewer(db, path);
+    if (schemaVersion(db) < LATEST_SCHEMA_VERSION)
+      throw new StoreError(
+        "db_needs_upgrade",
+        `${path} was written by an older Iris and must be upgraded, which needs write access: run iris once as a user who may write ${path}`,
+      );
+    return new Store(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function openWritable(path: string, options: OpenStoreOptions): Store {
   const busy = options.busyTimeoutMs ?? 5000;
   const db = openDatabase(path, { timeout: busy });
   try {

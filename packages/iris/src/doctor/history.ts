@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { messagesOfPath } from "@iris/agent";
 import { sanitizeHistory } from "@iris/llm";
-import { type NodeRow, openStore, type Store } from "@iris/store";
+import { type NodeRow, openStore, type Store, StoreError } from "@iris/store";
 import { planRepair, type StoredMessage, type UncertainEffect } from "./repair.js";
 import { type ShapeReport, shapeOf } from "./shape.js";
 import type { Finding } from "./types.js";
@@ -65,7 +65,7 @@ export function checkHistory(dbPath: string, repair: boolean): Finding[] {
         status: "fail",
         subject,
         message: `${dbPath} cannot be opened: ${err instanceof Error ? err.message : String(err)}`,
-        fix: `check the file's owner and mode (ls -l ${dbPath}*)`,
+        fix: openFix(err, dbPath),
       },
     ];
   }
@@ -140,4 +140,14 @@ function shapeFindings(subject: string, sessionId: string, shape: ShapeReport): 
       message: "ends with a user message that got no answer; the next turn stores a note before going on",
     });
   return out;
+}
+
+/** The fix for a store that would not open: the file's damage is not a matter of its owner. */
+function openFix(err: unknown, dbPath: string): string {
+  const code = err instanceof StoreError ? err.code : undefined;
+  if (code === "db_corrupt")
+    return `mv ${dbPath} ${dbPath}.broken (Iris starts a new one; sqlite3 ${dbPath}.broken .recover may save its sessions)`;
+  if (code === "db_too_new") return "upgrade Iris";
+  if (code === "db_busy") return `wait for the other iris process to finish (fuser ${dbPath})`;
+  return `check the file's owner and mode and its folder's (ls -ld ${dbPath}* $(dirname ${dbPath}))`;
 }

@@ -1,9 +1,10 @@
 // `iris usage [--session ID] [--last N]` (SPEC F3): what the recorded API calls cost, read from
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
-import { openStore, type SessionRow, type Store } from "@iris/store";
+import type { SessionRow, Store } from "@iris/store";
 import { loadProfileOrExit } from "../../app/boot.js";
 import type { GlobalFlags } from "../main.js";
+import { openStoreForReading } from "./read-store.js";
 import { formatSessionTime } from "./session-time.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
 
@@ -30,7 +31,7 @@ export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
     process.stdout.write("no sessions yet\n");
     return 0;
   }
-  const store = openStore(dbPath);
+  const store = openStoreForReading(dbPath);
   try {
     return opts.session === undefined
       ? listRecent(store, opts.last)
