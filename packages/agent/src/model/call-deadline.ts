@@ -15,25 +15,27 @@ export class CallDeadline {
   /** The caller's signal or the deadline, whichever fires first. */
   readonly signal: AbortSignal;
 
+  private readonly endsAt: number;
+
+  /** Real time (Date.now), whatever clock a caller injects elsewhere: the timer runs on it too. */
   constructor(
     callerSignal: AbortSignal,
     readonly totalMs: number,
-    private readonly now: () => number = Date.now,
-    private readonly endsAt: number = now() + totalMs,
   ) {
-    this.timer = setTimeout(() => this.controller.abort(), Math.max(0, endsAt - now()));
+    this.endsAt = Date.now() + totalMs;
+    this.timer = setTimeout(() => this.controller.abort(), Math.max(0, totalMs));
     this.timer.unref?.();
     this.signal = AbortSignal.any([callerSignal, this.controller.signal]);
   }
 
   /** Whether the deadline (not the caller) ended the call. */
   get expired(): boolean {
-    return this.controller.signal.aborted || this.now() >= this.endsAt;
+    return this.controller.signal.aborted;
   }
 
   /** Whether a wait of `ms` would end after the deadline. */
   wouldPass(ms: number): boolean {
-    return this.now() + ms >= this.endsAt;
+    return Date.now() + ms >= this.endsAt;
   }
 
   error(): LlmError {

@@ -129,13 +129,8 @@ export class ResilientModelClient implements ModelClient {
 
   async call(...[request, callerOpts]: CallArgs): Promise<CallResult> {
     if (callerOpts.signal.aborted) return { ok: false, error: ABORTED };
-    const now = this.opts.now ?? Date.now;
     const totalMs = this.retry.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
-    const deadline = new CallDeadline(
-      callerOpts.signal,
-      Math.min(totalMs, callerOpts.timeLeftMs ?? totalMs),
-      now,
-    );
+    const deadline = new CallDeadline(callerOpts.signal, Math.min(totalMs, callerOpts.timeLeftMs ?? totalMs));
     try {
       const res = await this.callWithin(request, { ...callerOpts, signal: deadline.signal }, deadline);
       // The deadline, not the user, stopped it: a timeout the turn reports as such.
