@@ -10,6 +10,7 @@ import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
 import { explainOpenError } from "./open-errors.js";
+import { openReadonlyDb } from "./readonly-open.js";
 import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, type SearchHit, type SearchOptions } from "./search.js";
@@ -37,7 +38,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
 }
 
 function openReadonly(path: string): Store {
-  const db = openDatabase(path, { readonly: true, fileMustExist: true });
+  const { db, cleanup } = openReadonlyDb(path);
   try {
     assertNotNewer(db, path);
     if (schemaVersion(db) < LATEST_SCHEMA_VERSION)
@@ -45,9 +46,12 @@ function openReadonly(path: string): Store {
         "db_needs_upgrade",
         `${path} was written by an older Iris and must be upgraded, which needs write access: run iris once as a user who may write ${path}`,
       );
-    return new Store(db);
+    const store = new Store(db);
+    store.onClose = cleanup;
+    return store;
   } catch (error) {
     db.close();
+    cleanup();
     throw error;
   }
 }
@@ -98,9 +102,14 @@ export class Store {
     this.leases = new SessionLeaseRepo(db);
   }
 
+  /** Runs after the database is closed (a read-only snapshot removes itself). */
+  onClose: (() => void) | undefined;
+
   close(): void {
     this.checkpointer.close();
     if (this.db.open) this.db.close();
+    this.onClose?.();
+    this.onClose = undefined;
   }
 
   /** Whether WAL checkpoints run on a worker thread (checkpointer.ts). */
