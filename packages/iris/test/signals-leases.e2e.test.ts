@@ -128,3 +128,28 @@ describe("one live turn per session", () => {
     expect(fake.requests).toHaveLength(1 + answered);
   });
 });
+
+describe("SIGTERM in the interactive chat", () => {
+  it("stops the running command, keeps a complete history and exits 143", async () => {
+    const { startPty } = await import("./pty.js");
+    const pidFile = join(home.home, "child.pid");
+    const command = `sh -c 'echo $$ > ${pidFile}; exec sleep 60'`;
+    fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command } }] });
+    const t = startPty(["--yolo", ...route()], { IRIS_HOME: home.home }, home.home);
+    await t.waitFor("› ");
+    t.type("start it\r");
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+    // The relay's child is iris itself.
+    const relay = t.child.pid!;
+    const iris = Number(readFileSync(`/proc/${relay}/task/${relay}/children`, "utf8").trim().split(/\s+/)[0]);
+    process.kill(iris, "SIGTERM");
+    expect(await t.exited).toBe(143);
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    await until(() => !alive(pid));
+    const store = openStore(join(home.home, "state.db"));
+    const [session] = store.listSessions({ limit: 1 });
+    const roles = store.activePath(session!.id).map((n) => n.role);
+    store.close();
+    expect(roles).toEqual(["user", "assistant", "tool"]);
+  });
+});
