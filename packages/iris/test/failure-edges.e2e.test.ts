@@ -81,6 +81,27 @@ describe("dead endpoints", () => {
   });
 });
 
+describe("a stall mid-stream", () => {
+  it("falls back within the configured idle timeout; the stalled partial text is discarded", async () => {
+    twoRoutes(primary.baseUrl, ["timeouts: {idle_seconds: 0.5}"]);
+    primary.enqueue({
+      fault: "stall",
+      reply: { text: "partial words that never finish", chunkSize: 4 },
+      afterEvents: 3,
+    });
+    backup.enqueue({ text: "from the spare" });
+    const r = await runIris(["-p", "hi"], { env: env() });
+    expect(r.stdout).toBe("from the spare\n");
+    expect(primary.requests).toHaveLength(1);
+    expect(r.code).toBe(0);
+    const store = openStore(join(home.home, "state.db"));
+    const [session] = store.listSessions({ limit: 1 });
+    const stored = JSON.stringify(store.activePath(session!.id).map((n) => n.message));
+    store.close();
+    expect(stored).not.toContain("partial words");
+  });
+});
+
 describe("failed turns leave a valid history (H1)", () => {
   it("a 401 turn, then a good one: no two user messages in a row; doctor sees the shape", async () => {
     twoRoutes(primary.baseUrl);
