@@ -117,7 +117,9 @@ export const agentSchema = z.strictObject({
     .number()
     .positive()
     .default(7200)
-    .describe("Wall-clock limit of a session, with one hand-off hook before it expires."),
+    .describe(
+      "Time the agent may work in a session (the sum of its turns; idle time is not counted), with one hand-off hook before it runs out.",
+    ),
   cost_budget_usd: z.number().positive().optional().describe("Spend limit per session; one warning at 80 %."),
 });
 
