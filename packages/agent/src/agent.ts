@@ -7,6 +7,7 @@ import { ConvergenceDetector } from "./turn/convergence.js";
 import type { TurnEnv } from "./turn/env.js";
 import { type BudgetConfig, RoundGuards } from "./turn/guards.js";
 import { runTurn } from "./turn/loop.js";
+import { storeErrorResult } from "./turn/store-error.js";
 import type { TurnResult, TurnState } from "./turn/types.js";
 
 export interface AgentOptions {
@@ -42,6 +43,18 @@ export class Agent {
 
   async run(input: string | UserMessage, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
     const message: UserMessage = typeof input === "string" ? { role: "user", content: input } : input;
+    try {
+      return await this.turn(message, opts.signal ?? new AbortController().signal);
+    } catch (err) {
+      // Tools and model calls seal their own errors; what escapes is the store failing (disk
+      // full, a locked or corrupt file). The turn ends with a reason, never an exception.
+      return storeErrorResult(this.current, err, this.events);
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  private async turn(message: UserMessage, signal: AbortSignal): Promise<TurnResult> {
     const now = this.opts.now ?? Date.now;
     const events = this.events;
     const fixedPrompt = this.opts.systemPrompt;
@@ -52,7 +65,12 @@ export class Agent {
       tools: this.opts.tools,
       events,
       guards: new RoundGuards(
-        { maxRounds: 90, sessionCostUsd: this.opts.log.sessionCostUsd(), ...this.opts.budgets },
+        {
+          maxRounds: 90,
+          sessionCostUsd: this.opts.log.sessionCostUsd(),
+          sessionActiveMs: this.opts.log.sessionActiveMs?.() ?? 0,
+          ...this.opts.budgets,
+        },
         events,
         this.opts.log.sessionId,
       ),
@@ -75,13 +93,9 @@ export class Agent {
       now,
       newTaskId: () => `task_${now().toString(36)}_${(++taskCounter).toString(36)}`,
     };
-    try {
-      return await runTurn(env, message, opts.signal ?? new AbortController().signal, (s) => {
-        this.current = s;
-      });
-    } finally {
-      this.current = undefined;
-    }
+    return runTurn(env, message, signal, (s) => {
+      this.current = s;
+    });
   }
 
   /** A user message that arrived mid-turn; it is sent after the current round's results (L9). */

@@ -24,6 +24,10 @@ export interface ConversationLog {
   recordUsage(row: UsageRow): void;
   /** Spent so far in this session (USD), for the cost budget. */
   sessionCostUsd(): number;
+  /** Time the agent worked in this session before now, in ms (the session budget, SPEC L4). */
+  sessionActiveMs?(): number;
+  /** A turn ended after `ms` of work: added to the session's active time. */
+  recordTurnTime?(ms: number): void;
 }
 
 export interface UsageRow {
@@ -66,7 +70,11 @@ export interface ToolRunContext {
 export interface ToolBox {
   specs(): ToolSpec[];
   traits(name: string): ToolTraits | undefined;
-  run(call: ToolCallPart, ctx: ToolRunContext): Promise<{ content: string; isError: boolean }>;
+  /** `uncertain`: aborted and still running after the grace period; its outcome is unknown. */
+  run(
+    call: ToolCallPart,
+    ctx: ToolRunContext,
+  ): Promise<{ content: string; isError: boolean; uncertain?: true }>;
 }
 
 /** Streams one model call; `route()` names where it goes now (it may change on fallback). */
@@ -80,6 +88,8 @@ export interface ModelClient {
       stepId: number;
       /** A fresh step id for a retry or fallback attempt inside this call (L6). */
       nextStepId?(): number;
+      /** What is left of the turn's time budgets, in ms: the call ends by then, retries included. */
+      timeLeftMs?: number;
       /** A reply that was billed but not used (empty, then retried): it still counts (F3). */
       onDiscarded?(reply: { message: AssistantMessage; latencyMs: number; costUsd: number }): void;
     },
@@ -91,7 +101,7 @@ export interface ModelClient {
 
 /** What a front end supplies for the blocking interactions. */
 export interface FrontEnd {
-  /** `signal` aborts when the question is withdrawn (reason "timeout" or "cancelled"). */
+  /** `signal` aborts when the turn ends: withdraw the question (its answer is then ignored). */
   approve?(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
-  clarify?(question: string, choices?: string[]): Promise<string>;
+  clarify?(question: string, choices?: string[], signal?: AbortSignal): Promise<string>;
 }

@@ -42,4 +42,6 @@ export interface Runtime {
   };
   /** For credentials that expire and can be refreshed. */
   expiresAt?: number;
+  /** Stall limits of this route (config `providers.ID.timeouts`); defaults in wire/stream.ts. */
+  timeouts?: { firstByteMs?: number; idleMs?: number };
 }

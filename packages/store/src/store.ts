@@ -1,25 +1,63 @@
 // The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
 import { closeSync, openSync } from "node:fs";
 import type { Message } from "@iris/llm";
+import { ActiveTimeRepo } from "./active-time.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
-import { assertNotNewer, migrate } from "./migrate.js";
+import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
+import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
+import { explainOpenError } from "./open-errors.js";
+import { openReadonlyDb } from "./readonly-open.js";
+import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, type SearchHit, type SearchOptions } from "./search.js";
 import { SearchIndexer } from "./search-index.js";
+import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 
 export interface OpenStoreOptions {
   /** How long a writer waits for another process's write lock, in ms (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * Open for reading only (a read-only home still lets `sessions list`, `usage`, `context` read):
+   * nothing is written, so no migration runs; a file that needs one is refused with a message.
+   */
+  readonly?: boolean;
 }
 
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+  try {
+    return options.readonly ? openReadonly(path) : openWritable(path, options);
+  } catch (err) {
+    throw explainOpenError(err, path);
+  }
+}
+
+function openReadonly(path: string): Store {
+  const { db, cleanup } = openReadonlyDb(path);
+  try {
+    assertNotNewer(db, path);
+    if (schemaVersion(db) < LATEST_SCHEMA_VERSION)
+      throw new StoreError(
+        "db_needs_upgrade",
+        `${path} was written by an older Iris and must be upgraded, which needs write access: run iris once as a user who may write ${path}`,
+      );
+    const store = new Store(db);
+    store.onClose = cleanup;
+    return store;
+  } catch (error) {
+    db.close();
+    cleanup();
+    throw error;
+  }
+}
+
+function openWritable(path: string, options: OpenStoreOptions): Store {
   const busy = options.busyTimeoutMs ?? 5000;
   createPrivately(path);
   const db = openDatabase(path, { timeout: busy });
@@ -59,6 +97,12 @@ export class Store {
   private readonly usage: UsageRepo;
   private readonly effects: EffectRepo;
   private readonly checkpointer: Checkpointer;
+  /** Time the agent worked per session (the session budget counts it, SPEC L4). */
+  readonly activeTime: ActiveTimeRepo;
+  /** Route cooldowns shared by every process of the profile (SPEC U4). */
+  readonly routeCooldowns: RouteCooldownRepo;
+  /** One live turn per session (SPEC D1, H1). */
+  readonly leases: SessionLeaseRepo;
 
   constructor(readonly db: Database) {
     this.sessions = new SessionRepo(db);
@@ -68,11 +112,19 @@ export class Store {
     this.usage = new UsageRepo(db);
     this.effects = new EffectRepo(db, this.nodes);
     this.checkpointer = new Checkpointer(db);
+    this.activeTime = new ActiveTimeRepo(db);
+    this.routeCooldowns = new RouteCooldownRepo(db);
+    this.leases = new SessionLeaseRepo(db);
   }
+
+  /** Runs after the database is closed (a read-only snapshot removes itself). */
+  onClose: (() => void) | undefined;
 
   close(): void {
     this.checkpointer.close();
     if (this.db.open) this.db.close();
+    this.onClose?.();
+    this.onClose = undefined;
   }
 
   /** Whether WAL checkpoints run on a worker thread (checkpointer.ts). */

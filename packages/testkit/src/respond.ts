@@ -109,6 +109,10 @@ export function sendFault(
     case "stall":
       res.writeHead(200, facts.stream ? SSE_HEADERS : { "content-type": "application/json" });
       res.flushHeaders();
+      if (facts.stream && fault.reply && fault.afterEvents)
+        res.write(
+          renderStream(fault.reply, facts, ctx, bytes).slice(0, fault.afterEvents).map(formatSse).join(""),
+        );
       return;
     case "drop": {
       if (!facts.stream) {

@@ -28,8 +28,12 @@ export interface ScriptedReply {
 
 export type Fault =
   | { fault: "status"; status: number; body?: unknown; headers?: Record<string, string>; retryAfter?: string }
-  /** 200 + SSE headers flushed, then silence until the client disconnects or close(). */
-  | { fault: "stall" }
+  /**
+   * 200 + SSE headers flushed, then silence until the client disconnects or close(). With
+   * `reply` and `afterEvents`: that many SSE events of the reply first, then silence (a stall
+   * mid-stream, for idle timeouts).
+   */
+  | { fault: "stall"; reply?: ScriptedReply; afterEvents?: number }
   /** Send that many SSE events of reply, then destroy the socket. */
   | { fault: "drop"; reply: ScriptedReply; afterEvents: number }
   /** SSE with a data line that is not JSON. */

@@ -26,6 +26,8 @@ export type RetryAction = "retry" | "refresh" | "fallback" | "fail";
  * - invalid_request (400/422) does not fall back: our request is wrong, and hiding that behind
  *   another provider would only move the bug; the user sees the provider's message.
  * - aborted ends at once (the user interrupted).
+ * - unreachable (connection refused, unknown host) falls back at once: a typo'd port or host does
+ *   not start listening in the next 15 s of backoff, and with no fallback the call fails at once.
  */
 export const ACTION_BY_KIND: Readonly<Record<LlmErrorKind, RetryAction>> = Object.freeze({
   invalid_response: "retry",
@@ -35,6 +37,7 @@ export const ACTION_BY_KIND: Readonly<Record<LlmErrorKind, RetryAction>> = Objec
   network: "retry",
   auth: "refresh",
   not_found: "fallback",
+  unreachable: "fallback",
   billing: "fallback",
   context_overflow: "fail",
   invalid_request: "fail",
@@ -50,6 +53,14 @@ export interface RetryConfig {
   maxDelayMs: number;
   /** A server's Retry-After is honoured up to this (default 60 s). */
   retryAfterCapMs: number;
+  /**
+   * Retries of a stall (first-byte or idle timeout) when no fallback can take over (default 1):
+   * each one costs a whole timeout, and a route that stalled twice in a row is down. With a
+   * usable fallback a stall falls back at once.
+   */
+  maxTimeoutRetries?: number;
+  /** Overall deadline of one call across retries and fallbacks (default: call-deadline.ts). */
+  callDeadlineMs?: number;
 }
 
 export const DEFAULT_RETRY: Readonly<RetryConfig> = Object.freeze({
@@ -57,6 +68,7 @@ export const DEFAULT_RETRY: Readonly<RetryConfig> = Object.freeze({
   baseDelayMs: 2_000,
   maxDelayMs: 60_000,
   retryAfterCapMs: 60_000,
+  maxTimeoutRetries: 1,
 });
 
 /** Whether a route failing with this kind should hand over to the next route of the chain. */
@@ -101,6 +113,7 @@ const WHAT_HAPPENED: Record<LlmErrorKind, string> = {
   server: "server error at",
   timeout: "timed out waiting for",
   network: "connection to",
+  unreachable: "nothing listens at",
   auth: "credentials rejected by",
   not_found: "model not found at",
   billing: "billing/quota error at",

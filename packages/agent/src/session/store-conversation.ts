@@ -1,17 +1,24 @@
 // The session's conversation over the store: the active path loaded once, each append one
-// durable node (O(1) in history length), usage rows beside it.
+// durable node below this log's own last node (O(1) in history length), usage rows beside it.
 import type { Message } from "@iris/llm";
 import type { NodeRow, Store } from "@iris/store";
 import type { ConversationLog, UsageRow } from "../ports.js";
 
 export class StoreConversation implements ConversationLog {
   private readonly messages: Message[];
+  /**
+   * The node this log appends below. Appends name their parent explicitly (never "the active
+   * leaf"), so a second process writing the same session makes a branch, not an interleaving.
+   */
+  private leaf: string | null;
 
   constructor(
     private readonly store: Store,
     readonly sessionId: string,
   ) {
-    this.messages = messagesOfPath(store.activePath(sessionId));
+    const path = store.activePath(sessionId);
+    this.messages = messagesOfPath(path);
+    this.leaf = path[path.length - 1]?.id ?? null;
   }
 
   history(): Message[] {
@@ -19,7 +26,8 @@ export class StoreConversation implements ConversationLog {
   }
 
   append(message: Message): string {
-    const row = this.store.appendNode(this.sessionId, { kind: "message", message });
+    const row = this.store.appendNode(this.sessionId, { kind: "message", message, parentId: this.leaf });
+    this.leaf = row.id;
     this.messages.push(message);
     return row.id;
   }
@@ -31,6 +39,14 @@ export class StoreConversation implements ConversationLog {
   /** This session's spending, its subagents' included (they count against its budget). */
   sessionCostUsd(): number {
     return this.store.sessionCostWithChildrenUsd(this.sessionId);
+  }
+
+  sessionActiveMs(): number {
+    return this.store.activeTime.get(this.sessionId).activeMs;
+  }
+
+  recordTurnTime(ms: number): void {
+    this.store.activeTime.addTurn(this.sessionId, ms);
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
 import type { FrontEnd, ToolBox, ToolRunContext, ToolTraits } from "../ports.js";
+import { withdrawOnAbort } from "./withdraw.js";
 
 export interface RegistryToolBoxOptions {
   registry: ToolRegistry;
@@ -67,7 +68,11 @@ export class RegistryToolBox implements ToolBox {
           command: request.command,
           reason: request.reason,
         });
-        const answer = frontEnd.approve ? await frontEnd.approve(request, signal) : "deny";
+        // Withdrawn when the tool's own question times out or when the turn ends.
+        const withdraw = signal ? AbortSignal.any([signal, ctx.signal]) : ctx.signal;
+        const answer = frontEnd.approve
+          ? await withdrawOnAbort(frontEnd.approve(request, withdraw), withdraw, "deny" as const)
+          : "deny";
         if (answer === "deny")
           events.emit("TOOL_APPROVAL_DENIED", {
             tool: request.tool,
@@ -82,7 +87,12 @@ export class RegistryToolBox implements ToolBox {
           });
         return answer;
       },
-      ...(frontEnd.clarify ? { clarify: frontEnd.clarify } : {}),
+      ...(frontEnd.clarify
+        ? {
+            clarify: (question: string, choices?: string[]) =>
+              withdrawOnAbort(frontEnd.clarify!(question, choices, ctx.signal), ctx.signal, ""),
+          }
+        : {}),
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
     };
     return dispatchToolCall(

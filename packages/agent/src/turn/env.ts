@@ -20,7 +20,8 @@ export interface TurnEnv {
   /** Shapes stored history for the current route (send-time shaping, SPEC H4–H6). */
   shape(messages: readonly Message[]): Message[];
   /** Runs before each model call: the context check (compression) plugs in here. */
-  beforeModelCall?(messages: Message[]): Promise<Message[] | undefined>;
+  /** `signal` is the turn's: a compression (its summary call) stops at once when the turn is aborted. */
+  beforeModelCall?(messages: Message[], signal: AbortSignal): Promise<Message[] | undefined>;
   now(): number;
   newTaskId(): string;
 }

@@ -33,7 +33,8 @@ export async function runTurn(
       state.termination = { reason: verdict.reason, text: verdict.text };
       break;
     }
-    if (env.beforeModelCall) state.messages = (await env.beforeModelCall(state.messages)) ?? state.messages;
+    if (env.beforeModelCall)
+      state.messages = (await env.beforeModelCall(state.messages, signal)) ?? state.messages;
     const snap = takeSnapshot(env, state, signal);
     const reply = await callModel(env, state, snap, prepareModelCall(env, state));
     if (!reply) break;

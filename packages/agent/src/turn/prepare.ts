@@ -1,10 +1,13 @@
-// Steps 1–3 of the turn (SPEC L2): task id, append the user message, reuse the frozen prompt.
+// Steps 1–3 of the turn (SPEC L2): task id, append the user message (after repairing a lone
+// user message an earlier failed turn left, H1), reuse the frozen prompt.
 import { type LlmRequest, type UserMessage, ZERO_USAGE } from "@iris/llm";
 import type { TurnEnv } from "./env.js";
+import { repairLoneUser } from "./repair-lone-user.js";
 import type { StepSnapshot, TurnState } from "./types.js";
 
 export function prepareTurn(env: TurnEnv, input: UserMessage): TurnState {
   const taskId = env.newTaskId();
+  repairLoneUser(env, env.log.history());
   env.log.append(input);
   return {
     taskId,

@@ -115,9 +115,9 @@ export class ContextControl {
   beforeModelCall(
     log: FollowingConversation,
     model: ModelClient,
-  ): (messages: Message[]) => Promise<Message[] | undefined> {
-    return async (messages) => {
-      const out = await this.check(log, model, messages);
+  ): (messages: Message[], signal?: AbortSignal) => Promise<Message[] | undefined> {
+    return async (messages, signal) => {
+      const out = await this.check(log, model, messages, signal);
       this.pending = { sessionId: log.sessionId, messages: (out ?? messages).length };
       return out;
     };
@@ -142,6 +142,7 @@ export class ContextControl {
     log: FollowingConversation,
     model: ModelClient,
     messages: Message[],
+    signal?: AbortSignal,
   ): Promise<Message[] | undefined> {
     const config = this.port.profile.config;
     const route = model.route();
@@ -157,7 +158,7 @@ export class ContextControl {
       this.critical(size.tokens, budget.gatewayTokens);
       return undefined;
     }
-    const outcome = await this.compress(log, messages, size.tokens, system, budget);
+    const outcome = await this.compress(log, messages, size.tokens, system, budget, signal);
     if (!outcome.ok) {
       this.critical(size.tokens, budget.gatewayTokens);
       return undefined;
@@ -179,6 +180,7 @@ export class ContextControl {
     promptTokens: number,
     system: string,
     budget?: ContextBudget,
+    signal?: AbortSignal,
   ): Promise<CompressOutcome> {
     const { events, store } = this.port;
     const route = this.fallbackRuntime ?? this.port.runtime();
@@ -194,6 +196,7 @@ export class ContextControl {
         ...(project ? { projectInstructions: project } : {}),
         promptTokens,
         system,
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);

@@ -131,7 +131,7 @@ export function makeDelegate(opts: DelegateOptions) {
       const result = await agent.run(task, { signal: ctx.signal });
       ctx.addCost?.(result.costUsd);
       store.endSession(child.id, result.reason);
-      const ok = result.reason === "natural" || result.reason === "forced_text";
+      const ok = result.reason === "natural";
       return {
         content: JSON.stringify({
           status: ok ? "completed" : result.reason,

@@ -17,6 +17,7 @@ import {
   repairInterruptedCalls,
   resolverFromConfig,
   StoreConversation,
+  StoreRouteHealth,
   TodoList,
   withAgentTools,
   withReceipts,
@@ -208,6 +209,8 @@ export class SessionHost {
         }),
       events: this.events,
       ...(onRouteChange ? { onRouteChange } : {}),
+      // Cooldowns live in the store, so the next process honours them (SPEC U4).
+      routeHealth: new StoreRouteHealth(this.opts.store),
     });
   }
 
@@ -280,7 +283,6 @@ export class SessionHost {
         maxRounds: this.opts.maxRounds ?? agentCfg.max_rounds,
         ...(agentCfg.time_budget_seconds ? { timeBudgetMs: agentCfg.time_budget_seconds * 1000 } : {}),
         sessionBudgetMs: agentCfg.session_budget_seconds * 1000,
-        sessionStartedAt: session.startedAt,
         ...(agentCfg.cost_budget_usd ? { costBudgetUsd: agentCfg.cost_budget_usd } : {}),
       },
     });

@@ -3,7 +3,9 @@
 // lines typed during a turn sent after the round's tool results (L9).
 import { createInterface } from "node:readline";
 import type { Agent } from "@iris/agent";
+import { acquireTurnLease } from "../app/session-lease.js";
 import type { GlobalFlags } from "./main.js";
+import { onEndSignals } from "./signals.js";
 import { runSlash, type SlashContext } from "./slash.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
@@ -70,12 +72,23 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       `iris · ${r.provider}/${r.model} · session ${host.session.id.slice(0, 8)} · /help for commands\n`,
     );
   };
+  let closed = false;
+  rl.on("close", () => {
+    closed = true;
+  });
   const prompt = () => {
+    if (closed) return; // a turn that settles after a quit or a signal prompts no more
     rl.setPrompt("› ");
     rl.prompt();
   };
 
+  let turnDone: Promise<void> | undefined;
   const runTurn = async (text: string) => {
+    const lease = acquireTurnLease(host.store, host.session.id);
+    if (!lease.ok) {
+      out.write(`iris: ${lease.message}\n`);
+      return;
+    }
     const agent = host.newAgent(frontEnd);
     busy = { controller: new AbortController(), agent, interrupted: false };
     try {
@@ -85,6 +98,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       if (result.reason !== "natural") out.write(`[${result.reason}] ${result.text}\n`);
     } finally {
       busy = undefined;
+      lease.release();
     }
   };
 
@@ -114,7 +128,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       });
       return;
     }
-    void runTurn(text).then(prompt, (err) => {
+    turnDone = runTurn(text).then(prompt, (err) => {
       out.write(`iris: ${(err as Error).message}\n`);
       prompt();
     });
@@ -148,10 +162,22 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     prompt();
   });
 
+  // SIGTERM/SIGHUP: like Ctrl-C twice, but the turn settles before the store closes.
+  const ended = onEndSignals(
+    () => {
+      exitCode = ended.code ?? 143;
+      busy?.controller.abort();
+      rl.close();
+    },
+    () => host.close(),
+  );
+
   banner();
   prompt();
   const code = await done;
   busy?.controller.abort();
+  await turnDone;
+  ended.off();
   offDelta();
   offReset();
   detachProgress();

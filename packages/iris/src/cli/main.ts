@@ -86,9 +86,10 @@ export function buildProgram(): Command {
     .command("doctor")
     .description("check routes, keys, models, permissions, the gateway and stored history")
     .option("--repair", "persist the repair of broken stored histories (append-only)")
-    .action(async (o: { repair?: boolean }) => {
+    .option("--offline", "do not connect to the configured endpoints")
+    .action(async (o: { repair?: boolean; offline?: boolean }) => {
       const { doctorCommand } = await import("./commands/doctor.js");
-      process.exitCode = doctorCommand(program.opts(), o);
+      process.exitCode = await doctorCommand(program.opts(), o);
     });
   const effects = program.command("effects").description("tool effects a crash left unsettled");
   effects

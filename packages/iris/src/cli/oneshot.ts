@@ -1,7 +1,9 @@
 // `iris -p TEXT`: one turn, the answer alone on stdout, progress and problems on stderr,
 // the exit code of SPEC K5 (0 natural, 1 error end, 2 usage/config, 130 interrupted).
 import { exitCodeFor } from "@iris/agent";
+import { acquireTurnLease } from "../app/session-lease.js";
 import type { GlobalFlags } from "./main.js";
+import { onEndSignals } from "./signals.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
 import { terminalFrontEnd } from "./ui/prompts.js";
@@ -22,17 +24,27 @@ export async function runOneShot(text: string, flags: GlobalFlags): Promise<numb
     controller.abort();
   };
   process.on("SIGINT", onSigint);
+  const ended = onEndSignals(
+    () => controller.abort(),
+    () => host.close(),
+  );
   const detach = attachProgress(host.events, process.stderr);
+  const lease = acquireTurnLease(host.store, host.session.id);
   try {
+    if (!lease.ok) {
+      process.stderr.write(`iris: ${lease.message}\n`);
+      return 1;
+    }
     const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
     const agent = host.newAgent(frontEnd);
     const result = await agent.run(text, { signal: controller.signal });
-    if (result.reason === "natural" || result.reason === "forced_text")
-      process.stdout.write(`${result.text}\n`);
+    if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
     else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);
-    return exitCodeFor(result.reason);
+    return ended.code ?? exitCodeFor(result.reason);
   } finally {
+    if (lease.ok) lease.release();
     detach();
+    ended.off();
     process.off("SIGINT", onSigint);
     host.close();
   }

@@ -1,5 +1,6 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import type { SessionHost } from "../app/host.js";
+import { formatSessionTime } from "./commands/session-time.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { padToWidth, truncateToWidth } from "./ui/width.js";
 
@@ -63,6 +64,12 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
     case "/usage":
       out.write(
         formatUsage(host.store.getSession(host.session.id), host.store.usageForSession(host.session.id)),
+      );
+      out.write(
+        formatSessionTime(
+          host.store.activeTime.get(host.session.id),
+          host.opts.profile.config.agent.session_budget_seconds,
+        ),
       );
       return true;
     case "/model": {

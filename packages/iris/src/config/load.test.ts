@@ -121,3 +121,16 @@ describe("loadConfig", () => {
     expect(lines[1]).toMatch(/^config\.yaml:4:\d+: model\.name: /);
   });
 });
+
+describe("a garbage config.yaml", () => {
+  it("shows the first 20 errors, then a count", () => {
+    const garbage = Array.from({ length: 500 }, (_, i) => `key_${i}: ${i}`).join("\n");
+    const r = parseConfigText(garbage, "config.yaml");
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.length).toBeGreaterThan(20);
+    const lines = formatConfigErrors(r.errors).split("\n");
+    expect(lines).toHaveLength(21);
+    expect(lines[20]).toBe(`… and ${r.errors.length - 20} more errors (fix the ones above first)`);
+  });
+});

@@ -41,6 +41,23 @@ export const providerSchema = z.strictObject({
     .optional()
     .describe("A key written into config.yaml itself; prefer api_key_env and .env."),
   headers: z.record(z.string(), z.string()).optional(),
+  timeouts: z
+    .strictObject({
+      first_byte_seconds: z
+        .number()
+        .gt(0)
+        .max(3600)
+        .optional()
+        .describe("Longest wait for the first byte of a reply (default 60)."),
+      idle_seconds: z
+        .number()
+        .gt(0)
+        .max(3600)
+        .optional()
+        .describe("Longest silence inside a streamed reply (default 45)."),
+    })
+    .optional()
+    .describe("When a silent route counts as stalled; a stall falls back at once when a fallback exists."),
 });
 
 export const fallbackSchema = z.strictObject({
@@ -105,7 +122,9 @@ export const agentSchema = z.strictObject({
     .number()
     .positive()
     .default(7200)
-    .describe("Wall-clock limit of a session, with one hand-off hook before it expires."),
+    .describe(
+      "Time the agent may work in a session (the sum of its turns; idle time is not counted), with one hand-off hook before it runs out.",
+    ),
   cost_budget_usd: z.number().positive().optional().describe("Spend limit per session; one warning at 80 %."),
 });
 

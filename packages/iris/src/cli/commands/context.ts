@@ -1,10 +1,11 @@
 // `iris context [--session ID]`: the context budget of the current (provider, model) (SPEC M3),
 // read from config and store without starting a model.
-import { openStore, type SessionRow, type Store } from "@iris/store";
+import type { SessionRow, Store } from "@iris/store";
 import { loadProfileOrExit } from "../../app/boot.js";
 import { contextFigures, formatContextReport } from "../../app/context-report.js";
 import { resolveMainRoute } from "../../app/route.js";
 import type { GlobalFlags } from "../main.js";
+import { openStoreForReading } from "./read-store.js";
 
 function findSession(store: Store, id: string): SessionRow | undefined {
   return (
@@ -25,7 +26,7 @@ export function contextCommand(flags: GlobalFlags, opts: { session?: string }): 
     return loaded.exitCode;
   }
   const { profile } = loaded;
-  const store = openStore(profile.home.paths.db);
+  const store = openStoreForReading(profile.home.paths.db);
   try {
     const session = opts.session ? findSession(store, opts.session) : undefined;
     if (opts.session && !session) {

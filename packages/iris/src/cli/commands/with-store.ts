@@ -1,8 +1,9 @@
 // The store of the chosen profile, for commands that read or settle state without a model.
-import { openStore, type Store } from "@iris/store";
+import type { Store } from "@iris/store";
 import { loadProfileOrExit } from "../../app/boot.js";
 import type { Profile } from "../../config/index.js";
 import type { GlobalFlags } from "../main.js";
+import { openStoreForReading } from "./read-store.js";
 
 export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profile) => number): number {
   const loaded = loadProfileOrExit({
@@ -13,7 +14,7 @@ export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profil
     process.stderr.write(`${loaded.message}\n`);
     return loaded.exitCode;
   }
-  const store = openStore(loaded.profile.home.paths.db);
+  const store = openStoreForReading(loaded.profile.home.paths.db);
   try {
     return fn(store, loaded.profile);
   } finally {

@@ -18,7 +18,33 @@ export function attachProgress(events: AgentEvents, out: Out): () => void {
     if (openLine !== undefined) out.write("\n");
     openLine = undefined;
   };
+  let waitingShown = false;
+  // Only before the first streamed byte: mid-stream the line would tear the answer's text.
+  let thinking = false;
+  let nextWaitPrint = 5;
+  const clearWaiting = () => {
+    if (waitingShown && out.isTTY) out.write("\r\u001b[K");
+    waitingShown = false;
+    nextWaitPrint = 5;
+  };
   const offs = [
+    // A silent model call: rewritten in place on a terminal; elsewhere at 5, 15, 30, 60 … s.
+    events.on("waiting", (w) => {
+      if (!thinking) return;
+      const line = `… waiting for the model ${w.provider}/${w.model} (${w.seconds} s)`;
+      if (out.isTTY) {
+        if (openLine !== undefined) return; // a tool's line is open; do not tear it
+        out.write(`\r\u001b[K${truncateToWidth(line, width())}`);
+        waitingShown = true;
+      } else if (w.seconds >= nextWaitPrint) {
+        out.write(`${line}\n`);
+        nextWaitPrint = nextWaitPrint === 5 ? 15 : nextWaitPrint * 2;
+      }
+    }),
+    events.on("thinking", (t) => {
+      thinking = t.active;
+      if (!t.active) clearWaiting();
+    }),
     events.on("tool_progress", (p) => {
       if (p.phase === "before") {
         started.set(p.callId, { name: p.name, preview: p.preview ?? "", at: Date.now() });
@@ -41,6 +67,7 @@ export function attachProgress(events: AgentEvents, out: Out): () => void {
       }
     }),
     events.on("status", (s) => {
+      clearWaiting();
       closeOpen();
       out.write(`${s.level === "info" ? "·" : s.level === "warn" ? "!" : "✗"} ${s.message}\n`);
     }),

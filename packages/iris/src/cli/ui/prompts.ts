@@ -49,8 +49,8 @@ export function parseClarify(answer: string, choices?: string[]): string {
 export function frontEndFromAsk(ask: Ask): FrontEnd {
   return {
     approve: async (req, signal) => parseApproval(await ask(approvalQuestion(req), signal)),
-    clarify: async (question, choices) =>
-      parseClarify(await ask(clarifyQuestion(question, choices)), choices),
+    clarify: async (question, choices, signal) =>
+      parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
   };
 }
 
