@@ -35,6 +35,7 @@ let taskCounter = 0;
 export class Agent {
   readonly events: AgentEvents;
   private current: TurnState | undefined;
+  private unsent: UserMessage[] = [];
 
   constructor(private readonly opts: AgentOptions) {
     this.events = opts.events ?? new AgentEvents();
@@ -80,8 +81,17 @@ export class Agent {
         this.current = s;
       });
     } finally {
+      if (this.current?.pendingUser.length) this.unsent.push(...this.current.pendingUser);
       this.current = undefined;
     }
+  }
+
+  /**
+   * Mid-turn messages the turn ended without sending (no tool round came after them). The front
+   * end sends them as the next turn, so typed text is never lost.
+   */
+  takeUnsent(): UserMessage[] {
+    return this.unsent.splice(0);
   }
 
   /** A user message that arrived mid-turn; it is sent after the current round's results (L9). */

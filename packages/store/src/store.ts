@@ -2,6 +2,7 @@
 import type { Message } from "@iris/llm";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
+import { deleteSession } from "./delete-session.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
@@ -92,6 +93,10 @@ export class Store {
   }
   setSessionTitle(id: string, title: string): void {
     this.sessions.setTitle(id, title);
+  }
+  /** Removes the session and everything stored for it; refused while another session builds on it. */
+  deleteSession(id: string): void {
+    deleteSession(this.db, id);
   }
 
   // The node tree

@@ -5,7 +5,7 @@ import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile }
 import { SessionHost } from "./host.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
-import { setUpTools } from "./tools-setup.js";
+import { setUpTools, unknownToolsets } from "./tools-setup.js";
 
 export interface BootOptions {
   env: Record<string, string | undefined>;
@@ -16,6 +16,9 @@ export interface BootOptions {
   cwd: string;
   yolo?: boolean;
   maxRounds?: number;
+  /** `--toolsets a,b`: this run's toolsets for the platform, instead of config.yaml's. */
+  toolsets?: string[];
+  promptEdits?: { replace?: string; append?: string };
 }
 
 export type BootResult =
@@ -40,13 +43,18 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     const servers = /no provider chosen/.test(route.error) ? await findLocalServers() : [];
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
-  const store = openStore(profile.home.paths.db);
+  const config = opts.toolsets
+    ? { ...profile.config, toolsets: { ...profile.config.toolsets, [opts.platform]: opts.toolsets } }
+    : profile.config;
   const tools = await setUpTools({
-    config: profile.config,
+    config,
     configPath: profile.home.paths.config,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
   });
+  const unknown = unknownToolsets(opts.toolsets, tools);
+  if (unknown) return { ok: false, exitCode: 2, message: unknown };
+  const store = openStore(profile.home.paths.db);
   const host = new SessionHost({
     profile,
     runtime: route.runtime,
@@ -56,6 +64,7 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     cwd: opts.cwd,
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
+    ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
   });
   return { ok: true, host, warnings: [...profile.warnings, ...route.notes] };
 }

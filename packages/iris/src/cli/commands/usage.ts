@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { openStore, type SessionRow, type Store } from "@iris/store";
 import { loadProfileOrExit } from "../../app/boot.js";
 import type { GlobalFlags } from "../main.js";
+import { resolveSession } from "../session-ref.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
 
 export interface UsageOptions {
@@ -55,12 +56,10 @@ function showSession(store: Store, id: string, last: number | undefined): number
   return 0;
 }
 
-/** The full id, or a prefix of at least 4 characters that names exactly one session. */
+/** The full id, the short id, or a unique prefix (session-ref.ts). */
 function findSession(store: Store, id: string): SessionRow | undefined {
-  const exact = store.findSession(id);
-  if (exact || id.length < 4) return exact;
-  const hits = store.listSessions({ limit: 100_000 }).filter((s) => s.id.startsWith(id));
-  return hits.length === 1 ? hits[0] : undefined;
+  const found = resolveSession(store, id);
+  return found.ok ? found.row : undefined;
 }
 
 function noSession(id: string): number {
