@@ -72,7 +72,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
   const { host, out, style } = ctx;
   switch (cmd) {
     case "/help":
-      for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 24)}${d}\n`);
+      for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 27)}${d}\n`);
       return true;
     case "/exit":
     case "/quit":
