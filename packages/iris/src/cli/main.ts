@@ -184,7 +184,9 @@ export function buildProgram(): Command {
     .option("--provider <id>", "only this provider's models")
     .action(async (o: { provider?: string }) => {
       const { modelsCommand } = await import("./commands/models.js");
-      process.exitCode = modelsCommand(program.opts(), o);
+      // `--provider` is also a global flag; after `models` it means the same filter.
+      const provider = o.provider ?? (program.opts() as GlobalFlags).provider;
+      process.exitCode = modelsCommand(program.opts(), provider ? { provider } : {});
     });
   const config = program
     .command("config")

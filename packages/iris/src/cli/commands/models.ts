@@ -15,7 +15,8 @@ export function reachOf(providerId: string, profile: Profile): Reach {
   return vars.some((v) => (profile.env[v] ?? "").trim() !== "") ? "key" : "no key";
 }
 
-const k = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${Math.round(n / 1000)}K`);
+const k = (n: number) =>
+  n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(1))}M` : `${Math.round(n / 1000)}K`;
 
 export function priceText(info: ModelInfo): string {
   const { input, output } = info.price;
