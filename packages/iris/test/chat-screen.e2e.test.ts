@@ -218,3 +218,46 @@ describe("sessions in the chat", () => {
     expect(await t.exited).toBe(0);
   });
 });
+
+describe("first run and pickers", () => {
+  it("offers setup when no provider is configured, then chats with what was chosen", async () => {
+    const t = startPty([], { IRIS_HOME: home.home }, work);
+    await t.waitFor("Set one up now? [Y/n]");
+    t.type("y\r");
+    await t.waitFor("Provider (number or id):");
+    t.type("custom\r");
+    await t.waitFor("Name for this endpoint");
+    t.type("mybox\r");
+    await t.waitFor("Base URL");
+    t.type(`${fake.baseUrl}\r`);
+    await t.waitFor("Wire format");
+    t.type("1\r");
+    await t.waitFor("Variable for its key");
+    t.type("MYBOX_KEY\r");
+    await t.waitFor("input hidden");
+    t.type("hunter2-secret\r");
+    await t.waitFor("Model (number or name");
+    t.type("fake-model\r");
+    await t.waitFor(/iris · mybox\/fake-model[\s\S]*› /);
+    expect(t.screen()).not.toContain("hunter2-secret"); // the key is never echoed
+    fake.enqueue({ text: "set up and running" });
+    t.type("hello\r");
+    await t.waitFor("set up and running");
+    expect(fake.requests[0]!.headers.authorization).toBe("Bearer hunter2-secret");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
+
+  it("/model without a name lists models to pick from and switches", async () => {
+    const t = chat({ ANTHROPIC_API_KEY: "sk-ant-test" });
+    await t.waitFor("› ");
+    t.type("/model\r");
+    await t.waitFor("switch to (number or [provider/]name");
+    const line = /(\d+) +anthropic\/(\S+)/.exec(t.screen());
+    expect(line).not.toBeNull();
+    t.type(`${line![1]}\r`);
+    await t.waitFor(`now using anthropic/${line![2]}`);
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  });
+});
