@@ -190,7 +190,9 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
 
   // Esc interrupts a running turn (Ctrl-C does too, below).
   input.on("keypress", (_s: string, key: { name?: string } | undefined) => {
-    if (key?.name === "escape" && busy) interrupt();
+    if (!busy || pendingAnswer) return;
+    if (key?.name === "escape") interrupt();
+    else if (key?.name !== "return") screen.userTyping();
   });
 
   rl.on("SIGINT", () => {

@@ -19,6 +19,7 @@ export class ChatScreen {
   private md: MarkdownLines;
   private readonly spinner: Spinner;
   private reasoning = "";
+  private quiet = false;
   /** The whole reasoning of the last model call that had one, for /reasoning. */
   lastReasoning = "";
 
@@ -46,7 +47,7 @@ export class ChatScreen {
   attach(events: AgentEvents): () => void {
     const offs = [
       events.on("LLM_CALL_STARTED", () => {
-        if (!this.midLine) this.spinner.start("thinking");
+        if (!this.midLine && !this.quiet) this.spinner.start("thinking");
       }),
       events.on("reasoning", (r) => {
         this.reasoning += r.text;
@@ -79,6 +80,16 @@ export class ChatScreen {
   endTurn(): void {
     this.settle(true);
     this.md = new MarkdownLines(this.style);
+    this.quiet = false;
+  }
+
+  /**
+   * The user is typing during the turn: the spinner would redraw over their line every 100 ms,
+   * so it stays off until the turn ends.
+   */
+  userTyping(): void {
+    this.quiet = true;
+    this.spinner.stop();
   }
 
   /** Stops the spinner and shows collapsed reasoning; `endLine` also finishes a streamed line. */

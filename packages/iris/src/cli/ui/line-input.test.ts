@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { expect, it } from "vitest";
 import { NEWLINE_MARK, PasteAwareInput, restoreNewlines } from "./line-input.js";
 
-async function through(chunks: string[]): Promise<string> {
+async function through(chunks: (string | Buffer)[]): Promise<string> {
   const tty = new PassThrough() as unknown as NodeJS.ReadStream;
   const input = new PasteAwareInput(tty);
   let out = "";
@@ -24,4 +24,9 @@ it("keeps a pasted block as one line and restores its line breaks on send", asyn
 it("finds the paste markers when a chunk splits them", async () => {
   const out = await through(["a\u001b[20", "0~x\ny\u001b[2", "01~\r"]);
   expect(out).toBe(`ax${NEWLINE_MARK}y\r`);
+});
+
+it("joins a character split across chunks", async () => {
+  const bytes = Buffer.from("안녕", "utf8");
+  expect(await through([bytes.subarray(0, 2), bytes.subarray(2, 4), bytes.subarray(4)])).toBe("안녕");
 });

@@ -2,7 +2,9 @@
 // marks a paste with ESC[200~ … ESC[201~) keeps a multi-line paste whole: its line breaks become
 // NEWLINE_MARK, which readline shows as one editable line, and the chat turns back into "\n" when
 // the line is sent. Without this, a 3-line paste sent line 1, lost line 2 and left line 3 typed.
+
 import { Transform, type TransformCallback } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 
 /** Shown in the input line where a pasted line break is; sent as "\n". */
 export const NEWLINE_MARK = "↵";
@@ -15,6 +17,8 @@ export class PasteAwareInput extends Transform {
   private pasting = false;
   /** A chunk's tail that may be the start of a marker split across chunks. */
   private held = "";
+  /** A character split across chunks (CJK, emoji) is joined, never turned into U+FFFD. */
+  private readonly decoder = new StringDecoder("utf8");
   isTTY = true;
 
   constructor(private readonly tty: NodeJS.ReadStream) {
@@ -28,7 +32,7 @@ export class PasteAwareInput extends Transform {
   }
 
   override _transform(chunk: Buffer | string, _enc: BufferEncoding, done: TransformCallback): void {
-    let text = this.held + chunk.toString();
+    let text = this.held + (typeof chunk === "string" ? chunk : this.decoder.write(chunk));
     this.held = "";
     let out = "";
     for (;;) {
