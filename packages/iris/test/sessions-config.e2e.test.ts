@@ -109,7 +109,10 @@ describe("iris config", () => {
     expect(readFileSync(path, "utf8")).toBe(text);
     const unknown = await iris(["config", "set", "compresion.threshold", "0.6"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown config key 'compresion\.threshold'/);
+    expect(unknown.stderr).toMatch(
+      /config\.yaml:\d+:\d+: compresion: unknown key \(did you mean "compression"\?\)/,
+    );
+    expect(readFileSync(path, "utf8")).toBe(text);
 
     expect((await iris(["config", "set", "toolsets.cli", "[file, terminal]"])).code).toBe(0);
     expect((await iris(["config", "get", "toolsets"])).stdout).toMatch(/cli:\n\s+- file\n\s+- terminal/);

@@ -1,7 +1,6 @@
 // `iris config get|set|unset KEY [VALUE]` and `iris config path`: config.yaml edited in place
 // (comments and layout kept, set-value.ts), every change validated against the schema first so
 // a typo never lands in the file. VALUE is read as YAML: `true`, `0.7`, `[file, terminal]`.
-import { loadProfileOrExit } from "../../app/boot.js";
 import {
   type ConfigEditResult,
   configSchema,
@@ -12,6 +11,7 @@ import {
 } from "../../config/index.js";
 import { yaml } from "../../config/yaml-lib.js";
 import type { GlobalFlags } from "../main.js";
+import { withProfile } from "./with-store.js";
 
 function configPath(flags: GlobalFlags): string {
   return resolveHome({ env: process.env, ...(flags.profile ? { profile: flags.profile } : {}) }).paths.config;
@@ -37,26 +37,19 @@ function show(value: unknown): string {
 }
 
 export function configGet(flags: GlobalFlags, key: string): number {
-  const loaded = loadProfileOrExit({
-    env: process.env,
-    ...(flags.profile ? { profile: flags.profile } : {}),
+  return withProfile(flags, (profile) => {
+    const keys = key.split(".").filter(Boolean);
+    const at = valueAt(profile.config, keys);
+    if (!at.found) {
+      const known = knownKey(keys);
+      process.stderr.write(
+        known ? `iris: ${key} is not set\n` : `iris: unknown config key '${key}' (see config.schema.json)\n`,
+      );
+      return known ? 1 : 2;
+    }
+    process.stdout.write(show(at.value));
+    return 0;
   });
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  const keys = key.split(".").filter(Boolean);
-  const at = valueAt(loaded.profile.config, keys);
-  if (!at.found) {
-    process.stderr.write(
-      knownKey(keys)
-        ? `iris: ${key} is not set\n`
-        : `iris: unknown config key '${key}' (see config.schema.json)\n`,
-    );
-    return knownKey(keys) ? 1 : 2;
-  }
-  process.stdout.write(show(at.value));
-  return 0;
 }
 
 function report(result: ConfigEditResult, done: string): number {
@@ -69,9 +62,10 @@ function report(result: ConfigEditResult, done: string): number {
 }
 
 export function configSet(flags: GlobalFlags, key: string, raw: string): number {
+  // An unknown key is refused by the schema check, with its line and the nearest known key.
   const keys = key.split(".").filter(Boolean);
-  if (!keys.length || !knownKey(keys)) {
-    process.stderr.write(`iris: unknown config key '${key}' (see config.schema.json)\n`);
+  if (!keys.length) {
+    process.stderr.write("iris: config set needs a key such as compression.threshold\n");
     return 2;
   }
   let value: unknown;
