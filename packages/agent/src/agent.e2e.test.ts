@@ -105,6 +105,23 @@ describe.each(MODES)("Agent over %s", (mode) => {
     expect(fake.violations).toEqual([]);
   });
 
+  it("hands back a message typed during a tool-less answer instead of dropping it", async () => {
+    const { agent, session, events } = await makeAgent(mode);
+    fake.enqueue({ text: "plain answer" });
+    let injected = false;
+    events.on("stream_delta", () => {
+      if (!injected) injected = agent.inject({ role: "user", content: "one more thing" });
+    });
+    const result = await agent.run("start");
+    expect(result.reason).toBe("natural");
+    expect(injected).toBe(true);
+    const unsent = agent.takeUnsent();
+    expect(unsent.map((m) => textOf(m.content))).toEqual(["one more thing"]);
+    expect(agent.takeUnsent()).toEqual([]);
+    const stored = store.activePath(session.id).map((n) => n.message!);
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
   it("discards a stalled reply on interrupt: nothing partial is stored", async () => {
     const { agent, session } = await makeAgent(mode);
     fake.enqueue({ fault: "drop", reply: { text: "partial words that must not be kept" }, afterEvents: 3 });

@@ -36,6 +36,7 @@ let taskCounter = 0;
 export class Agent {
   readonly events: AgentEvents;
   private current: TurnState | undefined;
+  private unsent: UserMessage[] = [];
 
   constructor(private readonly opts: AgentOptions) {
     this.events = opts.events ?? new AgentEvents();
@@ -50,6 +51,8 @@ export class Agent {
       // full, a locked or corrupt file). The turn ends with a reason, never an exception.
       return storeErrorResult(this.current, err, this.events);
     } finally {
+      // Lines typed during the turn that no round took are handed back, never dropped.
+      if (this.current?.pendingUser.length) this.unsent.push(...this.current.pendingUser);
       this.current = undefined;
     }
   }
@@ -96,6 +99,14 @@ export class Agent {
     return runTurn(env, message, signal, (s) => {
       this.current = s;
     });
+  }
+
+  /**
+   * Mid-turn messages the turn ended without sending (no tool round came after them). The front
+   * end sends them as the next turn, so typed text is never lost.
+   */
+  takeUnsent(): UserMessage[] {
+    return this.unsent.splice(0);
   }
 
   /** A user message that arrived mid-turn; it is sent after the current round's results (L9). */

@@ -31,7 +31,7 @@ describe("interactive iris in a terminal", () => {
     t.type("/usage\r");
     await t.waitFor(/1 API calls|2 API calls/);
     t.type("/help\r");
-    await t.waitFor("/resume ID");
+    await t.waitFor("/resume [ID]");
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
     expect(fake.violations).toEqual([]);
@@ -74,7 +74,8 @@ describe("interactive iris in a terminal", () => {
     while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     t.type("\u0003");
     await t.waitFor("interrupted");
-    await t.waitFor(/user_cancelled[\s\S]*› /);
+    await t.waitFor(/\(interrupted\)[\s\S]*› /);
+    expect(t.screen()).not.toContain("user_cancelled"); // the code is for scripts, not people
     const shown = await runIris(["sessions", "list"], { env: { IRIS_HOME: home.home } });
     const id = shown.stdout.split(/\s+/)[0]!;
     const session = await runIris(["sessions", "show", id], { env: { IRIS_HOME: home.home } });

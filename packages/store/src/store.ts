@@ -4,6 +4,7 @@ import type { Message } from "@iris/llm";
 import { ActiveTimeRepo } from "./active-time.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
+import { deleteSession } from "./delete-session.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
@@ -159,6 +160,10 @@ export class Store {
   }
   setSessionTitle(id: string, title: string): void {
     this.sessions.setTitle(id, title);
+  }
+  /** Removes the session and everything stored for it; refused while another session builds on it. */
+  deleteSession(id: string): void {
+    deleteSession(this.db, id);
   }
 
   // The node tree

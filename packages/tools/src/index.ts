@@ -16,6 +16,7 @@ export * from "./approval/types.js";
 export * from "./define.js";
 export { DEFAULT_MAX_RESULT_CHARS } from "./dispatch/cap.js";
 export * from "./dispatch/dispatch.js";
+export { binaryKind, describeBinary, formatBytes, isBinaryContent } from "./fs/binary.js";
 export * from "./registry/availability.js";
 export * from "./registry/describe.js";
 export * from "./registry/load-builtin.js";

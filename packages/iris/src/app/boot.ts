@@ -8,7 +8,7 @@ import { SessionHost } from "./host.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
 import { registerSecrets } from "./secrets-setup.js";
-import { setUpTools } from "./tools-setup.js";
+import { setUpTools, unknownToolsets } from "./tools-setup.js";
 
 export interface BootOptions {
   env: Record<string, string | undefined>;
@@ -19,6 +19,9 @@ export interface BootOptions {
   cwd: string;
   yolo?: boolean;
   maxRounds?: number;
+  /** `--toolsets a,b`: this run's toolsets for the platform, instead of config.yaml's. */
+  toolsets?: string[];
+  promptEdits?: { replace?: string; append?: string };
 }
 
 export type BootResult =
@@ -44,16 +47,21 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
   registerSecrets(profile.config, { ...opts.env, ...profile.env }, [route.runtime.apiKey]);
-  const store = openStore(profile.home.paths.db);
   // The judge needs the host's model client, and the host needs the tools: bound once both exist.
   let judge: ApprovalJudge | undefined;
+  const config = opts.toolsets
+    ? { ...profile.config, toolsets: { ...profile.config.toolsets, [opts.platform]: opts.toolsets } }
+    : profile.config;
   const tools = await setUpTools({
-    config: profile.config,
+    config,
     configPath: profile.home.paths.config,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
     judge: (request) => (judge ? judge(request) : Promise.resolve("escalate")),
   });
+  const unknown = unknownToolsets(opts.toolsets, tools);
+  if (unknown) return { ok: false, exitCode: 2, message: unknown };
+  const store = openStore(profile.home.paths.db);
   const host = new SessionHost({
     profile,
     runtime: route.runtime,
@@ -63,6 +71,7 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     cwd: opts.cwd,
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
+    ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
   });
   judge = makeApprovalJudge(() => host.judgeModel());
   return { ok: true, host, warnings: [...profile.warnings, ...route.notes] };

@@ -43,6 +43,8 @@ export interface HostOptions {
   cwd: string;
   maxRounds?: number;
   route?: RouteFlags;
+  /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
+  promptEdits?: { replace?: string; append?: string };
 }
 
 export class SessionHost {
@@ -93,6 +95,12 @@ export class SessionHost {
   }
 
   private buildPrompt(): string {
+    const edits = this.opts.promptEdits;
+    const built = edits?.replace ?? this.buildDefaultPrompt();
+    return edits?.append ? `${built}\n\n${edits.append}` : built;
+  }
+
+  private buildDefaultPrompt(): string {
     const { runtime } = this;
     const { profile, tools, cwd } = this.opts;
     return buildSystemPrompt(

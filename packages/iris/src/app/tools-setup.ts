@@ -1,8 +1,10 @@
 // The tool menu and approval policy of one front end, from config.yaml (SPEC T2, T4).
 import {
+  ALL_TOOLSETS,
   type ApprovalJudge,
   type ApprovalPolicy,
   createApprovalPolicy,
+  DEFAULT_COMPOSITE_TOOLSETS,
   loadBuiltinTools,
   type Menu,
   selectMenu,
@@ -43,4 +45,18 @@ export async function setUpTools(opts: {
     ...(opts.home ? { home: opts.home } : {}),
   });
   return { registry, menu, policy };
+}
+
+/** A message naming the toolsets no tool or composite answers to, or undefined when all are known. */
+export function unknownToolsets(names: readonly string[] | undefined, tools: ToolSetup): string | undefined {
+  if (!names) return undefined;
+  const known = new Set([
+    ...tools.registry.list().map((t) => t.toolset),
+    ...Object.keys(DEFAULT_COMPOSITE_TOOLSETS),
+    ALL_TOOLSETS,
+  ]);
+  const unknown = names.filter((n) => !known.has(n));
+  return unknown.length
+    ? `iris: --toolsets: unknown toolset ${unknown.map((n) => `'${n}'`).join(", ")} (known: ${[...known].sort().join(", ")})`
+    : undefined;
 }

@@ -5,15 +5,12 @@ import { loadProfileOrExit } from "../../app/boot.js";
 import { contextFigures, formatContextReport } from "../../app/context-report.js";
 import { resolveMainRoute } from "../../app/route.js";
 import type { GlobalFlags } from "../main.js";
+import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";
 
 function findSession(store: Store, id: string): SessionRow | undefined {
-  return (
-    store.findSession(id) ??
-    (id.length >= 4 ? store.listSessions({ limit: 1000 }).filter((s) => s.id.startsWith(id)) : []).find(
-      (_, __, all) => all.length === 1,
-    )
-  );
+  const found = resolveSession(store, id);
+  return found.ok ? found.row : undefined;
 }
 
 export function contextCommand(flags: GlobalFlags, opts: { session?: string }): number {

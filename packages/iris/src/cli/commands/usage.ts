@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import type { SessionRow, Store } from "@iris/store";
 import { loadProfileOrExit } from "../../app/boot.js";
 import type { GlobalFlags } from "../main.js";
+import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";
 import { formatSessionTime } from "./session-time.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
@@ -58,12 +59,10 @@ function showSession(store: Store, id: string, last: number | undefined, budgetS
   return 0;
 }
 
-/** The full id, or a prefix of at least 4 characters that names exactly one session. */
+/** The full id, the short id, or a unique prefix (session-ref.ts). */
 function findSession(store: Store, id: string): SessionRow | undefined {
-  const exact = store.findSession(id);
-  if (exact || id.length < 4) return exact;
-  const hits = store.listSessions({ limit: 100_000 }).filter((s) => s.id.startsWith(id));
-  return hits.length === 1 ? hits[0] : undefined;
+  const found = resolveSession(store, id);
+  return found.ok ? found.row : undefined;
 }
 
 function noSession(id: string): number {

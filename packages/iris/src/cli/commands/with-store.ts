@@ -5,7 +5,8 @@ import type { Profile } from "../../config/index.js";
 import type { GlobalFlags } from "../main.js";
 import { openStoreForReading } from "./read-store.js";
 
-export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profile) => number): number {
+/** The chosen profile (config and .env), or its error on stderr and the exit code. */
+export function withProfile(flags: GlobalFlags, fn: (profile: Profile) => number): number {
   const loaded = loadProfileOrExit({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
@@ -14,10 +15,16 @@ export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profil
     process.stderr.write(`${loaded.message}\n`);
     return loaded.exitCode;
   }
-  const store = openStoreForReading(loaded.profile.home.paths.db);
-  try {
-    return fn(store, loaded.profile);
-  } finally {
-    store.close();
-  }
+  return fn(loaded.profile);
+}
+
+export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profile) => number): number {
+  return withProfile(flags, (profile) => {
+    const store = openStoreForReading(profile.home.paths.db);
+    try {
+      return fn(store, profile);
+    } finally {
+      store.close();
+    }
+  });
 }
