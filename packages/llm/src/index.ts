@@ -7,4 +7,5 @@ export * from "./runtime.js";
 export * from "./shaping/sanitize.js";
 export * from "./shaping/shape.js";
 export * from "./types.js";
+export * from "./wire/issuer.js";
 export * from "./wire/stream.js";

@@ -120,7 +120,10 @@ describe("shapeForTarget: random stored histories are always accepted", () => {
       let droppedTotal = 0;
       for (let seed = 1; seed <= SEEDS; seed++) {
         const rand = prng(seed);
-        const { history, originals } = randomStoredPath(rand);
+        const { history, originals } = randomStoredPath(rand, {
+          issuer: fake.baseUrl,
+          issue: (kind, text) => fake.issue(kind, text),
+        });
         const expand: ExpandHook = (m, t) => {
           const id = compactionId(m);
           if (id === undefined || (t.provider === "openai" && t.apiMode === "responses")) return undefined;
@@ -133,6 +136,7 @@ describe("shapeForTarget: random stored histories are always accepted", () => {
             provider,
             apiMode,
             model: "model-a",
+            issuer: fake.baseUrl,
             ...(rand() < 0.3 ? { vision: false } : {}),
             ...(rand() < 0.3 ? { contextWindow: 200 + Math.floor(rand() * 3000) } : {}),
           };

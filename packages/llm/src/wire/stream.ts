@@ -7,6 +7,7 @@ import type { AssistantMessage, LlmRequest, Origin } from "../types.js";
 import type { BuiltRequest, WireAdapter } from "./adapter.js";
 import { adapterFor } from "./adapters.js";
 import { scrubSecrets } from "./classify.js";
+import { stampIssuer } from "./issuer.js";
 import { SseParser } from "./sse.js";
 import { type BodyReader, openRequest, TransportFailure } from "./transport.js";
 
@@ -40,6 +41,7 @@ export async function* streamLlm(
     terminal = { type: "error", error: llmError("invalid_response", `internal error: ${text}`) };
   }
   if (opts.signal?.aborted) terminal = abortedEvent();
+  if (terminal.type === "done") terminal = { type: "done", message: stampIssuer(terminal.message, runtime) };
   if (terminal.type === "error") {
     terminal = {
       type: "error",
