@@ -19,8 +19,10 @@ export interface AgentOptions {
   frontEnd?: FrontEnd;
   events?: AgentEvents;
   maxOutputTokens?: number;
-  /** Send-time shaping; defaults to the sanitation pass alone. */
-  shape?: (messages: readonly Message[]) => Message[];
+  /** Send-time shaping for a route; defaults to the sanitation pass alone. */
+  shape?: TurnEnv["shape"];
+  /** What to ask of each route's reasoning; default: nothing. */
+  reasoningFor?: TurnEnv["reasoningFor"];
   beforeModelCall?: TurnEnv["beforeModelCall"];
   /**
    * The frozen prompt as of now, read before every model call: a compression inside the turn
@@ -72,6 +74,7 @@ export class Agent {
           return out;
         }),
       ...(this.opts.beforeModelCall ? { beforeModelCall: this.opts.beforeModelCall } : {}),
+      ...(this.opts.reasoningFor ? { reasoningFor: this.opts.reasoningFor } : {}),
       now,
       newTaskId: () => `task_${now().toString(36)}_${(++taskCounter).toString(36)}`,
     };

@@ -28,6 +28,7 @@ import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
 import { makeDelegate } from "./delegate.js";
 import { FollowingConversation } from "./following-log.js";
+import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -228,6 +229,7 @@ export class SessionHost {
     );
     return new Agent({
       shape,
+      reasoningFor: (route) => reasoningFor(profile.config, route),
       log,
       model,
       tools: box,
