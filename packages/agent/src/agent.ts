@@ -24,6 +24,7 @@ export interface AgentOptions {
   /** What to ask of each route's reasoning; default: nothing. */
   reasoningFor?: TurnEnv["reasoningFor"];
   beforeModelCall?: TurnEnv["beforeModelCall"];
+  onContextOverflow?: TurnEnv["onContextOverflow"];
   /**
    * The frozen prompt as of now, read before every model call: a compression inside the turn
    * splits the session and rebuilds the prompt (SPEC S2). Default: `systemPrompt`.
@@ -75,6 +76,7 @@ export class Agent {
         }),
       ...(this.opts.beforeModelCall ? { beforeModelCall: this.opts.beforeModelCall } : {}),
       ...(this.opts.reasoningFor ? { reasoningFor: this.opts.reasoningFor } : {}),
+      ...(this.opts.onContextOverflow ? { onContextOverflow: this.opts.onContextOverflow } : {}),
       now,
       newTaskId: () => `task_${now().toString(36)}_${(++taskCounter).toString(36)}`,
     };

@@ -22,8 +22,18 @@ export interface TurnEnv {
   shape(messages: readonly Message[], route: RouteInfo): Message[];
   /** What to ask of a route's reasoning (encrypted reasoning, extended thinking), per attempt. */
   reasoningFor?(route: RouteInfo): LlmRequest["reasoning"];
-  /** Runs before each model call: the context check (compression) plugs in here. */
-  beforeModelCall?(messages: Message[]): Promise<Message[] | undefined>;
+  /**
+   * Runs before each model call: the context check (compression) plugs in here. It returns the
+   * history to continue with (undefined: unchanged), or `exhausted` when no request that fits the
+   * window can be built: the turn then ends `context_exhausted` with that text.
+   */
+  beforeModelCall?(messages: Message[]): Promise<Message[] | undefined | { exhausted: string }>;
+  /**
+   * The provider answered context_length_exceeded although the estimate said the request fits:
+   * compress now (harder than the trigger asks) and return the history to resend once, or
+   * undefined when nothing could be saved.
+   */
+  onContextOverflow?(messages: Message[]): Promise<Message[] | undefined>;
   now(): number;
   newTaskId(): string;
 }

@@ -274,6 +274,7 @@ export class SessionHost {
   private compressionHooks(log: FollowingConversation, model: ResilientModelClient) {
     return {
       beforeModelCall: this.context.beforeModelCall(log, model),
+      onContextOverflow: this.context.onContextOverflow(log),
       currentSystemPrompt: () => this.current?.systemPrompt ?? "",
     };
   }

@@ -18,6 +18,7 @@ import { sanitizeHistory } from "./sanitize.js";
 import type { ShapeTarget } from "./target.js";
 
 export type { ExpandHook } from "./expand.js";
+export { WINDOW_MARGIN } from "./fit.js";
 export { IMAGE_OMITTED } from "./images.js";
 export type { ShapeTarget } from "./target.js";
 
