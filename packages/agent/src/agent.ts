@@ -1,6 +1,6 @@
 // The Agent: made per message from a resolved route, a session and the frozen prompt (cheap to
 // build; everything expensive lives in what it is given). `run` returns exactly one termination.
-import { type Message, sanitizeHistory, type UserMessage } from "@iris/llm";
+import { sanitizeHistory, type UserMessage } from "@iris/llm";
 import { AgentEvents } from "./events.js";
 import type { ConversationLog, FrontEnd, ModelClient, ToolBox } from "./ports.js";
 import { ConvergenceDetector } from "./turn/convergence.js";

@@ -21,8 +21,7 @@ export async function checkContext(env: TurnEnv, state: TurnState): Promise<bool
  * recovered yet, compress and clear the termination so the loop resends. True when it did.
  */
 export async function recoverFromOverflow(env: TurnEnv, state: TurnState, round: number): Promise<boolean> {
-  const t = state.termination;
-  if (!t || t.error?.kind !== "context_overflow" || !env.onContextOverflow) return false;
+  if (state.termination?.error?.kind !== "context_overflow" || !env.onContextOverflow) return false;
   if (state.overflowRecoveredRound === round) return false;
   state.overflowRecoveredRound = round;
   const compressed = await env.onContextOverflow(state.messages);
