@@ -156,7 +156,9 @@ describe("anthropic request builder", () => {
       ),
     ).toBe(0);
     const { body } = build({ tools, cache: true });
-    expect(countBreakpoints(body)).toBe(3); // system, tools, newest turn
+    // system, tools, newest turn, and the previous request's newest turn when there is one
+    const turns = (body["messages"] as unknown[]).length;
+    expect(countBreakpoints(body)).toBe(turns >= 3 ? 4 : 3);
     expect((body["system"] as Record<string, unknown>[])[0]).toHaveProperty("cache_control", {
       type: "ephemeral",
     });

@@ -82,7 +82,7 @@ describe("anthropic cache breakpoints", () => {
     }
   });
 
-  it("marks the last system block, the last tool and the last block of the newest turn only", () => {
+  it("marks the last system block, the last tool, the newest turn and the previous request's newest turn", () => {
     const marked = applyCacheBreakpoints({
       system: [
         { type: "text", text: "a" },
@@ -113,8 +113,10 @@ describe("anthropic cache breakpoints", () => {
       { type: "text", text: "b", cache_control: cc },
     ]);
     expect(marked.tools).toEqual([{ name: "x" }, { name: "y", cache_control: cc }]);
-    expect(marked.messages[0]?.content).toEqual([{ type: "text", text: "1" }]);
-    // Earlier turns stay as they were, so the next request repeats their bytes exactly (U5).
+    // The previous request ended with turn 0: a marker there reads the entry that request wrote,
+    // whatever the number of blocks in between (the look-back is 20 blocks).
+    expect(marked.messages[0]?.content).toEqual([{ type: "text", text: "1", cache_control: cc }]);
+    // Turns between stay as they were, so the next request repeats their bytes (U5).
     expect(marked.messages[1]?.content).toEqual([
       { type: "text", text: "2" },
       { type: "thinking", thinking: "", signature: "s" },

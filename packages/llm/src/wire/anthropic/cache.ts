@@ -1,7 +1,7 @@
-// Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, and the
-// last cacheable block of the newest turn. Only one marker moves from round to round, so every
-// request repeats the previous one's bytes up to its newest turn (U5); Anthropic's look-back finds
-// the previous round's cache entry from the new marker. Blocks are copied, never changed in
+// Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, the last
+// cacheable block of the newest turn and of the previous request's newest turn. The markers move
+// by one round each time, so every request repeats the previous one's bytes up to its newest
+// turn but for the marker that moved (U5). Blocks are copied, never changed in
 // place: stored history and raw thinking stay untouched.
 import type { Block, Turn } from "./convert-messages.js";
 
@@ -37,6 +37,12 @@ export function applyCacheBreakpoints(input: Cacheable): Cacheable {
   const last = messages.length - 1;
   const turn = messages[last];
   if (turn) messages[last] = { role: turn.role, content: markLast(turn.content) };
+  // The previous request ended two turns back (its newest user turn): a marker there again reads
+  // the entry it wrote, even when the newest turn holds more blocks (many parallel tool results)
+  // than the provider's look-back of 20 blocks reaches.
+  const previous = messages[last - 2];
+  if (previous && last - 2 >= 0)
+    messages[last - 2] = { role: previous.role, content: markLast(previous.content) };
   return { system: markLast(input.system), tools: markLast(input.tools), messages };
 }
 
