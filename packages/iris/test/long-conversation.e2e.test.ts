@@ -58,20 +58,12 @@ async function longSession(mode: (typeof MODES)[number], window: number) {
   const sentBefore = fake.requests.length;
   const r = await runIris(["-c", "-p", "continue with 150 more ranges", ...args], { env });
   const compressions = (r.stderr.match(/context compressed, phase/g) ?? []).length;
-  if (process.env.IRIS_DEBUG_LONG)
-    process.stderr.write(
-      r.stderr
-        .split("\n")
-        .filter((l) => /compress/.test(l))
-        .slice(0, 30)
-        .join("\n"),
-    );
-  return { r, third, compressions, requests: fake.requests.length - sentBefore };
+  return { r, third, compressions, requests: fake.requests.length - sentBefore, env };
 }
 
 describe.each(MODES)("a 150-round third turn in %s", (mode) => {
   it("(a) fits a 24K window: 0 over-window requests, 0 rejected shapes", async () => {
-    const { r, third, compressions } = await longSession(mode, 24_000);
+    const { r, third, compressions, env } = await longSession(mode, 24_000);
     expect(fake.overWindow.map((q) => q.rejected)).toEqual([]);
     expect(fake.violations.map((q) => q.rejected)).toEqual([]);
     expect(r.stderr).not.toMatch(/Context compression failed|context_exhausted/);
@@ -79,6 +71,10 @@ describe.each(MODES)("a 150-round third turn in %s", (mode) => {
     expect(r.code).toBe(0);
     expect(third.rounds).toBe(ROUNDS);
     expect(compressions).toBeGreaterThan(0);
+    // `iris usage` shows the cache-read share the server reported for the repeated prefixes.
+    const usage = await runIris(["usage"], { env });
+    const total = usage.stdout.split("\n").find((l) => l.startsWith("total"));
+    expect(Number(/(\d+\.\d) %/.exec(total ?? "")?.[1])).toBeGreaterThan(50);
   }, 300_000);
 
   // N = 2: each round adds about 1,900 tokens (a 6 KB result and its call) to an 8K window whose
