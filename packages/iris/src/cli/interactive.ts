@@ -96,8 +96,13 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     }
     if (!text) return prompt();
     if (text.startsWith("/")) {
-      void runSlash(text, slashCtx).then((keepGoing) => {
-        if (keepGoing) prompt();
+      void runSlash(text, slashCtx).then((next) => {
+        if (typeof next === "object") {
+          void runTurn(next.send).then(prompt, (err) => {
+            out.write(`iris: ${(err as Error).message}\n`);
+            prompt();
+          });
+        } else if (next) prompt();
       });
       return;
     }
