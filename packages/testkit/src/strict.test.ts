@@ -166,3 +166,26 @@ describe("prompt cache", () => {
     expect((await ask("anthropic", extra)).cache_read_input_tokens).toBeGreaterThan(1_024);
   });
 });
+
+describe("thinking in a tool loop", () => {
+  it("rejects a thinking request whose answered assistant turn does not open with thinking", async () => {
+    const body = (assistantContent: unknown[]) => ({
+      model: "claude-fake",
+      max_tokens: 4000,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages: [
+        { role: "user", content: "go" },
+        { role: "assistant", content: assistantContent },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
+      ],
+    });
+    const res = await post(fake, "anthropic", body([{ type: "tool_use", id: "t1", name: "x", input: {} }]));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /a final `assistant` message must start with a thinking block/,
+    );
+    fake.enqueue({ text: "ok" });
+    const { thinking: _, ...without } = body([{ type: "tool_use", id: "t1", name: "x", input: {} }]);
+    expect((await post(fake, "anthropic", without)).status).toBe(200);
+  });
+});

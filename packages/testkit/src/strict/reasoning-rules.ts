@@ -53,8 +53,43 @@ function checkResponses(body: Record<string, unknown>, signer: BlobSigner): Reas
   return undefined;
 }
 
+/**
+ * With thinking enabled, a tool loop in progress (the last user turn answers tool_use blocks)
+ * needs the assistant turn it answers to open with a thinking block.
+ */
+function checkThinkingLoop(
+  body: Record<string, unknown>,
+  messages: unknown[],
+): ReasoningRejection | undefined {
+  if (!isObject(body.thinking) || body.thinking.type !== "enabled") return undefined;
+  const last = messages[messages.length - 1];
+  const prev = messages[messages.length - 2];
+  if (!isObject(last) || !isObject(prev) || prev.role !== "assistant") return undefined;
+  if (!blocksOf(last.content).some((b) => b.type === "tool_result")) return undefined;
+  const first = blocksOf(prev.content)[0];
+  if (first?.type === "thinking" || first?.type === "redacted_thinking") return undefined;
+  const i = messages.length - 2;
+  return {
+    rule: "anthropic.thinking_loop_without_thinking",
+    where: `messages[${i}].content[0]`,
+    body: {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message:
+          `messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found ` +
+          `\`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start ` +
+          "with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). " +
+          "We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`.",
+      },
+    },
+  };
+}
+
 function checkAnthropic(body: Record<string, unknown>, signer: BlobSigner): ReasoningRejection | undefined {
   if (!Array.isArray(body.messages)) return undefined;
+  const loop = checkThinkingLoop(body, body.messages);
+  if (loop) return loop;
   for (let i = 0; i < body.messages.length; i++) {
     const m: unknown = body.messages[i];
     if (!isObject(m) || m.role !== "assistant") continue;
