@@ -94,3 +94,30 @@ describe.each(MODES)("a 150-round third turn in %s", (mode) => {
     expect(third.summaries).toBeLessThanOrEqual(Math.ceil(ROUNDS / 5));
   }, 300_000);
 });
+
+describe("a provider window smaller than the one believed", () => {
+  it("recovers from context_length_exceeded by compressing and resending once, never the same body", async () => {
+    fake = await startFakeLlm({ contextWindow: 12_000 });
+    home = tempHome();
+    // The catalogue/config belief is 200K: the trigger never fires, only the provider's 400 tells.
+    writeFileSync(join(home.home, "config.yaml"), "model:\n  context_window: 200000\n");
+    scriptTurn(20, "twenty ranges listed");
+    const r = await runIris(
+      ["-p", "list 20 ranges", ...routeArgs(fake.baseUrl, "chat_completions"), "--max-rounds", "0"],
+      { env: { IRIS_HOME: home.home } },
+    );
+    expect(r.stdout, r.stderr).toBe("twenty ranges listed\n");
+    expect(r.code).toBe(0);
+    expect(fake.overWindow.length).toBeGreaterThan(0);
+    expect(r.stderr).toContain(
+      "the provider said the prompt is too long: compressed the history and sending again",
+    );
+    // Each rejected request is followed by a smaller one, never by the same body again.
+    for (const rejected of fake.overWindow) {
+      const next = fake.requests[fake.requests.indexOf(rejected) + 1];
+      expect(next?.rawBody.equals(rejected.rawBody)).toBe(false);
+      expect(next?.rejected).toBeUndefined();
+    }
+    expect(fake.violations).toEqual([]);
+  }, 120_000);
+});

@@ -231,7 +231,7 @@ function newestRoundTokens(messages: readonly Message[]): number {
   return estimateMessagesTokens(messages.slice(i));
 }
 
-/** Phase 2 must save at least a tenth of the trigger (and at least one tool result's worth). */
+/** Phase 2 must save at least a tenth of the trigger, and never less than 256 tokens. */
 export function minimumSaving(budget: ContextBudget): number {
   return Math.max(256, Math.floor(budget.triggerTokens / 10));
 }
