@@ -1,6 +1,6 @@
 // Send-time shaping for whatever route the next call goes to (SPEC H4–H6): the route may change
 // mid-turn on fallback, so the target is read at call time, never fixed when the Agent is made.
-import { type ApiMode, getLogger, issuerOf, type Message, shapeForTarget } from "@iris/llm";
+import { type ApiMode, type ExpandHook, getLogger, issuerOf, type Message, shapeForTarget } from "@iris/llm";
 import type { ModelClient } from "../ports.js";
 import type { RouteInfo } from "./types.js";
 
@@ -13,6 +13,8 @@ export function makeShaper(
   model: ModelClient,
   traitsOf: (provider: string, model: string) => RouteTraits,
   system: string,
+  /** Expands server-side compaction items the route cannot read (SPEC H5). */
+  expand?: ExpandHook,
 ): (messages: readonly Message[], route?: RouteInfo) => Message[] {
   return (messages, attemptRoute) => {
     const route = attemptRoute ?? model.route();
@@ -27,7 +29,7 @@ export function makeShaper(
         vision: traits.vision,
         issuer: issuerOf(route),
       },
-      { system },
+      { system, ...(expand ? { expand } : {}) },
     );
     const log = getLogger({ component: "shaping" });
     // A removal means some path forgot to persist a result (H3/H6): worth a warning every time.

@@ -5,6 +5,7 @@ import {
   Agent,
   AgentEvents,
   buildSystemPrompt,
+  compactionExpander,
   type FrontEnd,
   gatherPromptInputs,
   LlmModelClient,
@@ -226,6 +227,7 @@ export class SessionHost {
         return { contextWindow: found.contextWindow, vision: found.vision };
       },
       session.systemPrompt ?? "",
+      compactionExpander(store),
     );
     return new Agent({
       shape,
