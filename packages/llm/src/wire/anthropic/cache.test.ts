@@ -82,7 +82,7 @@ describe("anthropic cache breakpoints", () => {
     }
   });
 
-  it("marks the last system block, the last tool, the newest turn and the previous request's newest turn", () => {
+  it("marks the last system block, the last tool and the last blocks of the two newest turns", () => {
     const marked = applyCacheBreakpoints({
       system: [
         { type: "text", text: "a" },
@@ -113,12 +113,11 @@ describe("anthropic cache breakpoints", () => {
       { type: "text", text: "b", cache_control: cc },
     ]);
     expect(marked.tools).toEqual([{ name: "x" }, { name: "y", cache_control: cc }]);
-    // The previous request ended with turn 0: a marker there reads the entry that request wrote,
-    // whatever the number of blocks in between (the look-back is 20 blocks).
-    expect(marked.messages[0]?.content).toEqual([{ type: "text", text: "1", cache_control: cc }]);
-    // Turns between stay as they were, so the next request repeats their bytes (U5).
+    // Older turns stay as they were, so the next request repeats their bytes (U5).
+    expect(marked.messages[0]?.content).toEqual([{ type: "text", text: "1" }]);
+    // The turn before the newest: its last cacheable block (thinking blocks cannot be marked).
     expect(marked.messages[1]?.content).toEqual([
-      { type: "text", text: "2" },
+      { type: "text", text: "2", cache_control: cc },
       { type: "thinking", thinking: "", signature: "s" },
     ]);
     expect(marked.messages[2]?.content[1]).toEqual({ type: "text", text: "4", cache_control: cc });

@@ -1,8 +1,6 @@
-// Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, the last
-// cacheable block of the newest turn and of the previous request's newest turn. The markers move
-// by one round each time, so every request repeats the previous one's bytes up to its newest
-// turn but for the marker that moved (U5). Blocks are copied, never changed in
-// place: stored history and raw thinking stay untouched.
+// Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, and the
+// last cacheable block of each of the two newest turns. The markers move by one round each time,
+// so every request repeats the previous one's bytes up to its newest round (U5).
 import type { Block, Turn } from "./convert-messages.js";
 
 export const MAX_BREAKPOINTS = 4;
@@ -37,12 +35,13 @@ export function applyCacheBreakpoints(input: Cacheable): Cacheable {
   const last = messages.length - 1;
   const turn = messages[last];
   if (turn) messages[last] = { role: turn.role, content: markLast(turn.content) };
-  // The previous request ended two turns back (its newest user turn): a marker there again reads
-  // the entry it wrote, even when the newest turn holds more blocks (many parallel tool results)
-  // than the provider's look-back of 20 blocks reaches.
-  const previous = messages[last - 2];
-  if (previous && last - 2 >= 0)
-    messages[last - 2] = { role: previous.role, content: markLast(previous.content) };
+  // A second marker on the turn before (the model's calls, right after where the previous request
+  // ended): its look-back of 20 blocks reaches the previous request's entry even when the newest
+  // turn holds more blocks than that (many parallel tool results). Both markers sit in the newest
+  // round, so every request still repeats the previous one's bytes up to its newest round (U5).
+  const previous = messages[last - 1];
+  if (previous && last - 1 >= 0)
+    messages[last - 1] = { role: previous.role, content: markLast(previous.content) };
   return { system: markLast(input.system), tools: markLast(input.tools), messages };
 }
 
