@@ -1,6 +1,6 @@
 // The Agent: made per message from a resolved route, a session and the frozen prompt (cheap to
 // build; everything expensive lives in what it is given). `run` returns exactly one termination.
-import { type Message, sanitizeHistory, type UserMessage } from "@iris/llm";
+import { sanitizeHistory, type UserMessage } from "@iris/llm";
 import { AgentEvents } from "./events.js";
 import type { ConversationLog, FrontEnd, ModelClient, ToolBox } from "./ports.js";
 import { ConvergenceDetector } from "./turn/convergence.js";
@@ -20,9 +20,12 @@ export interface AgentOptions {
   frontEnd?: FrontEnd;
   events?: AgentEvents;
   maxOutputTokens?: number;
-  /** Send-time shaping; defaults to the sanitation pass alone. */
-  shape?: (messages: readonly Message[]) => Message[];
+  /** Send-time shaping for a route; defaults to the sanitation pass alone. */
+  shape?: TurnEnv["shape"];
+  /** What to ask of each route's reasoning; default: nothing. */
+  reasoningFor?: TurnEnv["reasoningFor"];
   beforeModelCall?: TurnEnv["beforeModelCall"];
+  onContextOverflow?: TurnEnv["onContextOverflow"];
   /**
    * The frozen prompt as of now, read before every model call: a compression inside the turn
    * splits the session and rebuilds the prompt (SPEC S2). Default: `systemPrompt`.
@@ -93,6 +96,8 @@ export class Agent {
           return out;
         }),
       ...(this.opts.beforeModelCall ? { beforeModelCall: this.opts.beforeModelCall } : {}),
+      ...(this.opts.reasoningFor ? { reasoningFor: this.opts.reasoningFor } : {}),
+      ...(this.opts.onContextOverflow ? { onContextOverflow: this.opts.onContextOverflow } : {}),
       now,
       newTaskId: () => `task_${now().toString(36)}_${(++taskCounter).toString(36)}`,
     };

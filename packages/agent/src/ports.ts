@@ -77,11 +77,25 @@ export interface ToolBox {
   ): Promise<{ content: string; isError: boolean; uncertain?: true }>;
 }
 
+/** A request without its model: the route supplies that. */
+export type RouteRequest = Omit<LlmRequest, "model">;
+
+/**
+ * Builds and shapes the request for the route that will receive it (SPEC H4, F2). A client calls
+ * it again on every attempt: a retry, each fallback and the return to the primary.
+ */
+export type RequestForRoute = (route: RouteInfo) => RouteRequest;
+
+/** A ready request (sent as is to any route) or a builder called per attempt. */
+export function requestFor(request: RouteRequest | RequestForRoute, route: RouteInfo): RouteRequest {
+  return typeof request === "function" ? request(route) : request;
+}
+
 /** Streams one model call; `route()` names where it goes now (it may change on fallback). */
 export interface ModelClient {
   route(): RouteInfo;
   call(
-    request: Omit<LlmRequest, "model">,
+    request: RouteRequest | RequestForRoute,
     opts: {
       signal: AbortSignal;
       onEvent(e: StreamEvent): void;

@@ -87,4 +87,26 @@ describe("interactive iris in a terminal", () => {
     t.type("\u0003");
     expect(await t.exited).toBe(130);
   });
+
+  it("/edit N replaces an earlier message on a new branch: the model never sees the old one", async () => {
+    fake.enqueue({ text: "answer one" }, { text: "answer two" }, { text: "answer two, again" });
+    const t = startPty(routeArgs(fake.baseUrl, "chat_completions"), { IRIS_HOME: home.home });
+    await t.waitFor("› ");
+    t.type("first ask\r");
+    await t.waitFor("answer one");
+    await t.waitFor(/› [\s\S]*› /);
+    t.type("second ask\r");
+    await t.waitFor("answer two");
+    t.type("/branch\r");
+    await t.waitFor("2  second ask");
+    t.type("/edit 2 second ask, said better\r");
+    await t.waitFor("answer two, again");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+    const last = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
+    expect(last).toContain("second ask, said better");
+    expect(last).not.toContain('"second ask"');
+    expect(last).not.toContain("answer two");
+    expect(fake.violations).toEqual([]);
+  });
 });

@@ -277,17 +277,24 @@ describe("errors that end the call or fall back at once", () => {
     expect(r.routeChanges).toEqual([]);
   });
 
-  it("400 invalid request: no retry, no fallback, the provider's error comes back", async () => {
+  it("400 invalid request: no retry, the chain goes on and says why; the last route's error comes back", async () => {
     const r = await rig(2);
-    r.fakes[0]!.enqueue({
-      fault: "status",
+    const bad = {
+      fault: "status" as const,
       status: 400,
       body: { error: { message: "bad field foo", type: "invalid_request_error" } },
-    });
+    };
+    r.fakes[0]!.enqueue(bad);
+    r.fakes[1]!.enqueue({ text: "fine" });
+    const ok = await r.call();
+    expect(ok.ok && assistantText(ok.message)).toBe("fine");
+    expect(r.fakes[0]!.requests).toHaveLength(1);
+    expect(r.status.join("\n")).toMatch(/bad field foo.*switching to r1\/m1/);
+    r.fakes[0]!.enqueue(bad);
+    r.fakes[1]!.enqueue(bad);
     const res = await r.call();
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error.kind).toBe("invalid_request");
-    expect(r.fakes[1]!.requests).toHaveLength(0);
   });
 
   it("402 billing falls back at once; with no fallback left it ends as billing", async () => {

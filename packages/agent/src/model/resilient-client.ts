@@ -3,7 +3,7 @@
 // once its cooldown ends. The turn sees only the successful message; the history is untouched.
 import { type LlmError, llmError, type Runtime } from "@iris/llm";
 import type { AgentEventMap, AgentEventName, AgentEvents } from "../events.js";
-import type { ModelClient } from "../ports.js";
+import { type ModelClient, requestFor } from "../ports.js";
 import type { RouteInfo } from "../turn/types.js";
 import { CallDeadline, DEFAULT_CALL_DEADLINE_MS } from "./call-deadline.js";
 import { CooldownBook, cooldownKey, DEFAULT_COOLDOWN_MS, type RouteHealth } from "./cooldown.js";
@@ -96,8 +96,7 @@ export class ResilientModelClient implements ModelClient {
   }
 
   route(): RouteInfo {
-    const r = this.active.runtime;
-    return { provider: r.provider, model: r.model, apiMode: r.apiMode, baseUrl: r.baseUrl };
+    return routeInfoOf(this.active.runtime);
   }
 
   /** The runtime calls go to now. */
@@ -205,9 +204,10 @@ export class ResilientModelClient implements ModelClient {
         if (e.type !== "start") streamed = true;
         opts.onEvent(e);
       };
-      // Prompt caching is re-evaluated per route: one that declares no cache support gets no markers.
-      const req =
-        request.cache && runtime.compat.promptCache === false ? { ...request, cache: false } : request;
+      // Built and shaped for this attempt's route (H4, F2); prompt caching is re-evaluated per
+      // route: one that declares no cache support gets no markers.
+      const shaped = requestFor(request, routeInfoOf(runtime));
+      const req = shaped.cache && runtime.compat.promptCache === false ? { ...shaped, cache: false } : shaped;
       const res = await slot.client.call(req, { ...opts, onEvent });
       let error: LlmError;
       if (res.ok && !isEmptyReply(res.message)) return res;
@@ -392,6 +392,10 @@ export class ResilientModelClient implements ModelClient {
   private emit<K extends AgentEventName>(name: K, payload: AgentEventMap[K]): void {
     this.opts.events?.emit(name, payload);
   }
+}
+
+function routeInfoOf(r: Runtime): RouteInfo {
+  return { provider: r.provider, model: r.model, apiMode: r.apiMode, baseUrl: r.baseUrl };
 }
 
 function fail(error: LlmError): Failure {

@@ -50,6 +50,9 @@ export class StoreConversation implements ConversationLog {
   }
 }
 
+/** The compaction node each message read from one came from (messages are immutable values). */
+export const compactionNodes = new WeakMap<Message, NodeRow>();
+
 /**
  * Stored nodes → the canonical messages the model sees. A compaction node stands for the
  * conversation it summarised and is read as a user message holding the summary.
@@ -58,9 +61,12 @@ export function messagesOfPath(path: readonly NodeRow[]): Message[] {
   const out: Message[] = [];
   for (const node of path) {
     if (node.kind === "message" && node.message) out.push(node.message);
-    // A compaction stored with its message (role chosen from its neighbours) is read as stored.
-    else if (node.kind === "compaction" && node.message) out.push(node.message);
-    else if (node.kind === "compaction" && node.text)
+    // A compaction stored with its message (role chosen from its neighbours) is read as stored;
+    // its node is remembered so send-time shaping can expand it (compaction-expander.ts).
+    else if (node.kind === "compaction" && node.message) {
+      compactionNodes.set(node.message, node);
+      out.push(node.message);
+    } else if (node.kind === "compaction" && node.text)
       out.push({ role: "user", content: `[Summary of the earlier conversation]\n${node.text}` });
   }
   return out;

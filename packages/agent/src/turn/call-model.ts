@@ -1,7 +1,8 @@
 // Step 8: the interruptible model call. Stream events go to the front end as callbacks; only the
 // final message is returned — partial output never becomes history (SPEC L7).
-import type { AssistantMessage, LlmError, LlmRequest, StreamEvent } from "@iris/llm";
+import type { AssistantMessage, LlmError, StreamEvent } from "@iris/llm";
 import type { AgentEvents } from "../events.js";
+import type { RequestForRoute } from "../ports.js";
 import type { TurnEnv } from "./env.js";
 import { watchSilence } from "./silence-watch.js";
 import type { StepSnapshot, TerminationReason, TurnState } from "./types.js";
@@ -10,7 +11,7 @@ export async function callModel(
   env: TurnEnv,
   state: TurnState,
   snap: StepSnapshot,
-  request: Omit<LlmRequest, "model">,
+  request: RequestForRoute,
 ): Promise<AssistantMessage | undefined> {
   env.events.emit("step", { stepId: snap.stepId, round: snap.round });
   env.events.emit("LLM_CALL_STARTED", {

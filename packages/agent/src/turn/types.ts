@@ -77,4 +77,6 @@ export interface TurnState {
   pendingUser: UserMessage[];
   termination?: { reason: TerminationReason; text: string; error?: LlmError };
   lastMessage?: AssistantMessage;
+  /** The round that already recovered from a context_length_exceeded answer (once per round). */
+  overflowRecoveredRound?: number;
 }

@@ -5,6 +5,7 @@ import {
   Agent,
   AgentEvents,
   buildSystemPrompt,
+  compactionExpander,
   type FrontEnd,
   gatherPromptInputs,
   LlmModelClient,
@@ -30,6 +31,7 @@ import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
 import { ChildSlots, makeDelegate } from "./delegate.js";
 import { FollowingConversation } from "./following-log.js";
+import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -275,9 +277,11 @@ export class SessionHost {
         return { contextWindow: found.contextWindow, vision: found.vision };
       },
       session.systemPrompt ?? "",
+      compactionExpander(store),
     );
     return new Agent({
       shape,
+      reasoningFor: (route) => reasoningFor(profile.config, route),
       log,
       model,
       tools: box,
@@ -321,6 +325,7 @@ export class SessionHost {
   private compressionHooks(log: FollowingConversation, model: ResilientModelClient) {
     return {
       beforeModelCall: this.context.beforeModelCall(log, model),
+      onContextOverflow: this.context.onContextOverflow(log),
       currentSystemPrompt: () => this.current?.systemPrompt ?? "",
     };
   }

@@ -170,9 +170,11 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
           out.write(`iris: ${(err as Error).message}\n`);
           return true;
         })
-        .then((keepGoing) => {
+        .then((next) => {
           working = false;
-          if (keepGoing) prompt();
+          // `/edit N TEXT` branches, then sends the edited message as the next turn.
+          if (typeof next === "object") turnDone = work(next.send);
+          else if (next) prompt();
         });
       return;
     }

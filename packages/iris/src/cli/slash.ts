@@ -1,5 +1,6 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import type { SessionHost } from "../app/host.js";
+import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { resolveSession, shortId } from "./session-ref.js";
@@ -26,6 +27,8 @@ const HELP: [string, string][] = [
   ["/context", "context window, compression trigger and last prompt size"],
   ["/compress", "compress this session's history now"],
   ["/usage", "tokens and cost of this session"],
+  ["/branch [N]", "list your messages, or go back to before message N (your next message replaces it)"],
+  ["/edit N TEXT", "replace your message N with TEXT on a new branch and send it"],
   ["/sessions", "recent sessions"],
   ["/resume [ID]", "continue a stored session; without an id, pick one"],
   ["/reasoning", "the model's last reasoning in full"],
@@ -67,7 +70,10 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
   out.write(`${style.dim(replayLines(host.store, s.id, 3, width(out)).join("\n"))}\n\n`);
 }
 
-export async function runSlash(line: string, ctx: SlashContext): Promise<boolean> {
+/** Whether the chat goes on, or a message to send now as the next turn (/edit). */
+export type SlashOutcome = boolean | { send: string };
+
+export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOutcome> {
   const [cmd = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
   const { host, out, style } = ctx;
@@ -121,6 +127,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
     case "/context":
       out.write(host.context.report());
       return true;
+    case "/branch":
+    case "/edit":
+      return branchCommand(cmd, rest, host, out);
     case "/compress": {
       const done = await host.compressNow();
       out.write(

@@ -28,6 +28,23 @@ export const modelSchema = z
     context_window: positiveInt
       .optional()
       .describe("Overrides the context window from the model catalogue (tokens)."),
+    reasoning: z
+      .strictObject({
+        effort: z
+          .enum(["minimal", "low", "medium", "high"])
+          .optional()
+          .describe("Reasoning effort (OpenAI Responses and Chat Completions reasoning models)."),
+        budget_tokens: z
+          .int()
+          .min(1024)
+          .max(1_000_000)
+          .optional()
+          .describe("Anthropic extended thinking: the thinking budget in tokens (at least 1024)."),
+      })
+      .optional()
+      .describe(
+        "Reasoning for models the catalogue marks as reasoning models (or unknown models you name here).",
+      ),
   })
   .describe("The model used unless --provider/--model say otherwise.");
 

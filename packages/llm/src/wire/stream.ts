@@ -7,6 +7,7 @@ import type { AssistantMessage, LlmRequest, Origin } from "../types.js";
 import type { BuiltRequest, WireAdapter } from "./adapter.js";
 import { adapterFor } from "./adapters.js";
 import { scrubSecrets } from "./classify.js";
+import { stampIssuer } from "./issuer.js";
 import { SseOverflow, SseParser } from "./sse.js";
 
 /** A non-streamed reply larger than this is refused (a healthy one is well under 10 MB). */
@@ -54,6 +55,7 @@ export async function* streamLlm(
     terminal = { type: "error", error: llmError("invalid_response", `internal error: ${text}`) };
   }
   if (opts.signal?.aborted) terminal = abortedEvent();
+  if (terminal.type === "done") terminal = { type: "done", message: stampIssuer(terminal.message, runtime) };
   if (terminal.type === "error") {
     terminal = {
       type: "error",
