@@ -5,11 +5,18 @@ import { join } from "node:path";
 import { type FakeLlm, type Step, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";
-import { startPty } from "./pty.js";
+import { startPty as openPty, type PtySession } from "./pty.js";
 
 let fake: FakeLlm;
 let home: ReturnType<typeof tempHome>;
 let work: string;
+/** Terminals this test opened: a failed test must not leave its chat running. */
+const opened: PtySession[] = [];
+const startPty = (...args: Parameters<typeof openPty>) => {
+  const t = openPty(...args);
+  opened.push(t);
+  return t;
+};
 beforeEach(async () => {
   fake = await startFakeLlm();
   home = tempHome();
@@ -17,6 +24,7 @@ beforeEach(async () => {
   mkdirSync(work);
 });
 afterEach(async () => {
+  for (const t of opened.splice(0)) if (t.child.exitCode === null) t.child.kill("SIGKILL");
   await fake.close();
   home.cleanup();
 });
