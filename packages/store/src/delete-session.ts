@@ -1,5 +1,5 @@
 // Deleting one session (`iris sessions delete`): its nodes (the search index follows through the
-// delete trigger), usage rows and effect receipts, in one transaction. A session that another
+// delete trigger), usage rows, effect receipts, active time and lease, in one transaction. A session that another
 // session continues (a compression split) or whose nodes another session points at is refused,
 // naming those sessions: deleting it would break their history.
 import type { Database } from "./driver.js";
@@ -24,6 +24,8 @@ export function deleteSession(db: Database, id: string): void {
     db.prepare("UPDATE sessions SET active_leaf_id = NULL WHERE id = ?").run(id);
     db.prepare("DELETE FROM effects WHERE session_id = ?").run(id);
     db.prepare("DELETE FROM usage WHERE session_id = ?").run(id);
+    db.prepare("DELETE FROM session_active_time WHERE session_id = ?").run(id);
+    db.prepare("DELETE FROM session_leases WHERE session_id = ?").run(id);
     db.prepare("DELETE FROM nodes WHERE session_id = ?").run(id);
     db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
   })();
