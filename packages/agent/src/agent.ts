@@ -28,9 +28,16 @@ export interface AgentOptions {
    */
   currentSystemPrompt?: () => string;
   now?: () => number;
+  /** Names the turn's task (the host tags its events with it); default a fresh `task_…` id. */
+  newTaskId?: () => string;
 }
 
 let taskCounter = 0;
+
+/** A task id unique in this process: `task_<time>_<counter>`. */
+export function newTaskId(now: () => number = Date.now): string {
+  return `task_${now().toString(36)}_${(++taskCounter).toString(36)}`;
+}
 
 export class Agent {
   readonly events: AgentEvents;
@@ -73,7 +80,7 @@ export class Agent {
         }),
       ...(this.opts.beforeModelCall ? { beforeModelCall: this.opts.beforeModelCall } : {}),
       now,
-      newTaskId: () => `task_${now().toString(36)}_${(++taskCounter).toString(36)}`,
+      newTaskId: this.opts.newTaskId ?? (() => newTaskId(now)),
     };
     try {
       return await runTurn(env, message, opts.signal ?? new AbortController().signal, (s) => {

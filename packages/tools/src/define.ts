@@ -1,6 +1,7 @@
 // A tool is data plus an execute function (SPEC T1). The registry, the dispatcher and the agent
 // read these fields; nothing here knows about the agent or any front end.
 import type { z } from "zod";
+import type { TerminalScope } from "./terminal/scope.js";
 
 export type ToolEffect = "read" | "mutate" | "communicate" | "admin";
 
@@ -31,6 +32,8 @@ export interface ToolContext {
   sessionId?: string;
   /** Working directory of the session (per-task overrides live in the terminal tool). */
   cwd: string;
+  /** The session's background processes and per-task directories; default the module-level ones. */
+  terminal?: TerminalScope;
   progress(p: ToolProgress): void;
   /** Supplied by the front end; resolves to the user's answer. */
   approve(request: ApprovalRequest): Promise<ApprovalAnswer>;

@@ -23,5 +23,12 @@ export * from "./registry/menu.js";
 export * from "./registry/registry.js";
 export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
-export { type ManagedProcess, processManager } from "./terminal/process-manager.js";
-export { clearTaskCwd, getTaskCwd, setTaskCwd } from "./terminal/task-cwd.js";
+export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
+export {
+  closeTerminalScope,
+  newTerminalScope,
+  sharedTerminalScope,
+  type TerminalScope,
+  taskCwdOf,
+} from "./terminal/scope.js";
+export { clearTaskCwd, getTaskCwd, setTaskCwd, TaskCwds } from "./terminal/task-cwd.js";

@@ -7,6 +7,7 @@ import {
   type DispatchOptions,
   dispatchToolCall,
   type Menu,
+  type TerminalScope,
   type ToolContext,
   type ToolRegistry,
 } from "@iris/tools";
@@ -20,6 +21,8 @@ export interface RegistryToolBoxOptions {
   frontEnd: FrontEnd;
   events: AgentEvents;
   dispatch?: DispatchOptions;
+  /** The session's background processes and per-task directories (default: the shared ones). */
+  terminal?: TerminalScope;
 }
 
 export class RegistryToolBox implements ToolBox {
@@ -55,6 +58,7 @@ export class RegistryToolBox implements ToolBox {
       taskId: ctx.taskId,
       sessionId: ctx.sessionId,
       cwd: ctx.cwd,
+      ...(this.opts.terminal ? { terminal: this.opts.terminal } : {}),
       progress: (p) => ctx.progress(p.message),
       interactive: frontEnd.approve !== undefined,
       approve: async (request: ApprovalRequest) => {

@@ -3,7 +3,7 @@
 // lines typed during a turn sent after the round's tool results (L9).
 import { createInterface } from "node:readline";
 import type { Agent } from "@iris/agent";
-import type { GlobalFlags } from "./main.js";
+import type { GlobalFlags } from "./flags.js";
 import { runSlash, type SlashContext } from "./slash.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
@@ -142,7 +142,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   offDelta();
   offReset();
   detachProgress();
-  host.close();
+  await started.process.close();
   out.write("\n");
   return code;
 }

@@ -1,21 +1,8 @@
 #!/usr/bin/env node
-import type { ApiMode } from "@iris/llm";
 // `iris`: the command-line front end (SPEC E1, K5). Parses arguments, then loads only what the
 // chosen command needs.
 import { Command, InvalidArgumentError, Option } from "commander";
-
-export interface GlobalFlags {
-  print?: string;
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  apiMode?: ApiMode;
-  profile?: string;
-  yolo?: boolean;
-  maxRounds?: number;
-  resume?: string;
-  continue?: boolean;
-}
+import type { GlobalFlags } from "./flags.js";
 
 function intArg(value: string): number {
   const n = Number(value);

@@ -1,7 +1,7 @@
 // `iris -p TEXT`: one turn, the answer alone on stdout, progress and problems on stderr,
 // the exit code of SPEC K5 (0 natural, 1 error end, 2 usage/config, 130 interrupted).
 import { exitCodeFor } from "@iris/agent";
-import type { GlobalFlags } from "./main.js";
+import type { GlobalFlags } from "./flags.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
 import { terminalFrontEnd } from "./ui/prompts.js";
@@ -34,6 +34,6 @@ export async function runOneShot(text: string, flags: GlobalFlags): Promise<numb
   } finally {
     detach();
     process.off("SIGINT", onSigint);
-    host.close();
+    await started.process.close();
   }
 }

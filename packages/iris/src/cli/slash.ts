@@ -1,10 +1,10 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import type { SessionHost } from "../app/host.js";
+import type { Session } from "@iris/host";
 import { formatUsage } from "./commands/usage-view.js";
 import { padToWidth, truncateToWidth } from "./ui/width.js";
 
 export interface SlashContext {
-  host: SessionHost;
+  host: Session;
   out: { write(s: string): unknown; columns?: number };
   exit(): void;
 }
@@ -91,9 +91,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
 }
 
 /** The model a costly switch waits on: a second `/model NAME` (or `--yes`) proceeds (SPEC H7). */
-const pendingSwitch = new WeakMap<SessionHost, string>();
+const pendingSwitch = new WeakMap<Session, string>();
 
-function switchModel(host: SessionHost, out: SlashContext["out"], words: string[]): boolean {
+function switchModel(host: Session, out: SlashContext["out"], words: string[]): boolean {
   const yes = words.includes("--yes");
   const spec = words.filter((w) => w !== "--yes").join(" ");
   const risks = host.context.switchRisks();

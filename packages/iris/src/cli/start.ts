@@ -1,10 +1,9 @@
 // Shared start of the chat commands: boot the profile, then start or resume the session.
-import { type BootResult, boot } from "../app/boot.js";
-import type { SessionHost } from "../app/host.js";
-import { routeFlagsOf } from "../app/route.js";
-import type { GlobalFlags } from "./main.js";
+import { type BootResult, boot, type IrisProcess, routeFlagsOf, type Session } from "@iris/host";
+import type { GlobalFlags } from "./flags.js";
 
-export type CliStart = { ok: true; host: SessionHost } | { ok: false; exitCode: number };
+// The CLI is the first client of the host: one process, one session at a time.
+export type CliStart = { ok: true; host: Session; process: IrisProcess } | { ok: false; exitCode: number };
 
 export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   const booted: BootResult = await boot({
@@ -23,11 +22,11 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   }
   for (const w of booted.warnings)
     if (!/no API key is sent/.test(w)) process.stderr.write(`iris: warning: ${w}\n`);
-  const { host } = booted;
+  const { host, process: iris } = booted;
   if (flags.resume) {
     if (!host.resumeSession(flags.resume)) {
       process.stderr.write(`iris: no session '${flags.resume}' (see: iris sessions list)\n`);
-      host.close();
+      await iris.close();
       return { ok: false, exitCode: 2 };
     }
   } else if (flags.continue) {
@@ -35,5 +34,5 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     if (last) host.resumeSession(last.id);
     else host.startSession();
   } else host.startSession();
-  return { ok: true, host };
+  return { ok: true, host, process: iris };
 }

@@ -9,7 +9,7 @@ import { compileGlob } from "../fs/glob.js";
 import { resolvePath } from "../fs/paths.js";
 import { cutLine } from "../fs/text.js";
 import { walkFiles } from "../fs/walk.js";
-import { getTaskCwd } from "../terminal/task-cwd.js";
+import { taskCwdOf } from "../terminal/scope.js";
 
 export const DEFAULT_MAX_RESULTS = 100;
 export const MAX_RESULTS = 1000;
@@ -56,7 +56,7 @@ export default defineTool({
     "(mode: files). Skips .git, node_modules and binary files; results are capped.",
   parameters,
   async execute(args, ctx) {
-    const cwd = getTaskCwd(ctx.taskId, ctx.cwd);
+    const cwd = taskCwdOf(ctx);
     const root = resolvePath(cwd, args.path ?? ".");
     const rootStat = await stat(root).catch(() => undefined);
     if (!rootStat) return error(`path not found: ${root}`);

@@ -2,7 +2,7 @@
 import { messagesOfPath } from "@iris/agent";
 import { assistantText, textOf } from "@iris/llm";
 import type { Store } from "@iris/store";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { truncateToWidth } from "../ui/width.js";
 import { withStore } from "./with-store.js";
 

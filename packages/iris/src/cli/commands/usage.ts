@@ -1,9 +1,9 @@
 // `iris usage [--session ID] [--last N]` (SPEC F3): what the recorded API calls cost, read from
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
+import { loadProfileOrExit } from "@iris/host";
 import { openStore, type SessionRow, type Store } from "@iris/store";
-import { loadProfileOrExit } from "../../app/boot.js";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
 
 export interface UsageOptions {

@@ -1,8 +1,9 @@
 // The store of the chosen profile, for commands that read or settle state without a model.
+
+import type { Profile } from "@iris/host";
+import { loadProfileOrExit } from "@iris/host";
 import { openStore, type Store } from "@iris/store";
-import { loadProfileOrExit } from "../../app/boot.js";
-import type { Profile } from "../../config/index.js";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 
 export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profile) => number): number {
   const loaded = loadProfileOrExit({

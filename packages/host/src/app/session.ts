@@ -1,6 +1,8 @@
-// One profile's running session for a front end: the route, the store, the tool menu, the frozen
-// prompt, and a fresh Agent per message (SPEC S2: the prompt is built once per session and reused
-// byte for byte by every Agent and on resume).
+// One conversation of a process (ARCHITECTURE.md "Process scope and session scope"): its id (which
+// follows splits), route and model client, frozen prompt, context control, todo list, approval
+// memory, background processes and per-task directories, and its own events tagged with its id.
+// A fresh Agent per message (SPEC S2: the prompt is built once per session and reused byte for
+// byte by every Agent and on resume). close() releases everything it holds, never the store.
 import {
   Agent,
   AgentEvents,
@@ -10,6 +12,7 @@ import {
   LlmModelClient,
   MemoryFiles,
   makeShaper,
+  newTaskId,
   parseFallbackProviders,
   RegistryToolBox,
   type RepairedCall,
@@ -18,23 +21,32 @@ import {
   resolverFromConfig,
   StoreConversation,
   TodoList,
+  type TurnResult,
   withAgentTools,
   withReceipts,
 } from "@iris/agent";
-import { estimateCost, type Runtime } from "@iris/llm";
+import { estimateCost, type Runtime, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
+import { closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
 import { makeDelegate } from "./delegate.js";
+import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
+import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
+import type { SessionParent } from "./session-parent.js";
+import { SessionPrompts } from "./session-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
 
-export interface HostOptions {
+export interface SessionOptions {
+  /** The process that owns the session (events, cooldowns, logger). */
+  parent: SessionParent;
   profile: Profile;
   runtime: Runtime;
   store: Store;
+  /** The process's registry and menu, with this session's own approval policy (its memory). */
   tools: ToolSetup;
   /** cli, gateway:telegram, acp, api, batch, cron, … */
   source: string;
@@ -43,8 +55,16 @@ export interface HostOptions {
   route?: RouteFlags;
 }
 
-export class SessionHost {
+export class Session {
+  /** Raw agent events of this session's turns (what the CLI renders). */
   readonly events = new AgentEvents();
+  /** This session's background processes and per-task directories. */
+  readonly terminal: TerminalScope = newTerminalScope();
+  private readonly tagged = new EventFanout();
+  private readonly prompts = new SessionPrompts();
+  private running: { agent: Agent; controller: AbortController; taskId: string } | undefined;
+  private taskId = "";
+  private closed = false;
   private current: SessionRow | undefined;
   private todos = new TodoList();
   private currentRuntime: Runtime;
@@ -53,8 +73,36 @@ export class SessionHost {
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
 
-  constructor(readonly opts: HostOptions) {
+  constructor(readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
+    // Every raw event goes out again tagged with this session and the running task.
+    this.events.onAny((name, payload) => this.tag(name, payload, { taskId: this.taskId }));
+  }
+
+  /** The conversation's id now (it changes when compression splits the session). */
+  get id(): string {
+    return this.session.id;
+  }
+
+  /** This session's events, tagged with their identity (subagents' included). */
+  subscribe(fn: HostEventListener): () => void {
+    return this.tagged.subscribe(fn);
+  }
+
+  /** Tags an event with this session's id and passes it to its subscribers and the process's. */
+  emitTagged<K extends keyof HostEventMap>(
+    name: K,
+    payload: HostEventMap[K],
+    identity: Omit<EventIdentity, "sessionId">,
+  ): void {
+    this.tag(name, payload, identity);
+  }
+
+  private tag(name: keyof HostEventMap, payload: unknown, identity: Omit<EventIdentity, "sessionId">): void {
+    // The name and payload come from one typed map (emitTagged, or an AgentEvents listener).
+    const event = { sessionId: this.current?.id ?? "", ...identity, name, payload } as HostEvent;
+    this.tagged.emit(event);
+    this.opts.parent.events.emit(event);
   }
 
   get runtime(): Runtime {
@@ -82,6 +130,61 @@ export class SessionHost {
     });
     this.todos = new TodoList();
     return this.current;
+  }
+
+  /**
+   * One user message as one Agent turn. Without a front end of its own the session asks through
+   * events: `approval_requested` / `clarify_requested`, answered by answerApproval / answerClarify.
+   */
+  async send(
+    input: string | UserMessage,
+    opts: { frontEnd?: FrontEnd; signal?: AbortSignal } = {},
+  ): Promise<TurnResult> {
+    if (this.closed) throw new Error("the session is closed");
+    if (this.running) throw new Error("a turn is already running in this session; use inject()");
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const taskId = newTaskId();
+    const emit = this.emitTagged.bind(this);
+    const agent = this.newAgent(opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId), () => taskId);
+    this.running = { agent, controller, taskId };
+    this.taskId = taskId;
+    try {
+      return await agent.run(input, { signal: controller.signal });
+    } finally {
+      opts.signal?.removeEventListener("abort", onAbort);
+      this.running = undefined;
+      // A task's `cd` ends with the task; the session's processes live on until close().
+      this.terminal.cwds.clear(taskId);
+      this.prompts.cancelTask(taskId);
+    }
+  }
+
+  /** A message that arrives while a turn runs: sent after the current round (SPEC L9). */
+  inject(text: string): boolean {
+    return this.running?.agent.inject({ role: "user", content: text }) ?? false;
+  }
+
+  /** Stops the running turn (the Agent ends it with reason `interrupted`). */
+  interrupt(): boolean {
+    if (!this.running) return false;
+    this.running.controller.abort();
+    return true;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The answer to an `approval_requested` event; false when nothing waits under that id. */
+  answerApproval(requestId: string, answer: "once" | "session" | "always" | "deny"): boolean {
+    return this.prompts.answerApproval(requestId, answer);
+  }
+
+  /** The answer to a `clarify_requested` event; false when nothing waits under that id. */
+  answerClarify(requestId: string, answer: string): boolean {
+    return this.prompts.answerClarify(requestId, answer);
   }
 
   private buildPrompt(): string {
@@ -176,12 +279,15 @@ export class SessionHost {
         }),
       events: this.events,
       onRouteChange: (rt) => this.context.routeChanged(rt),
+      // Cooldowns are the process's: a route that failed for one session is passed over by all.
+      cooldowns: this.opts.parent.cooldownsFor(chainKeyOf(this.runtime, config.fallback_providers)),
     });
     return this.model;
   }
 
-  /** Made per message (cheap): everything expensive lives in the host. */
-  newAgent(frontEnd: FrontEnd = {}): Agent {
+  /** Made per message (cheap): everything expensive lives in the process and the session. */
+  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string): Agent {
+    if (this.closed) throw new Error("the session is closed");
     const { runtime } = this;
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
@@ -196,6 +302,7 @@ export class SessionHost {
       policy: tools.policy,
       frontEnd,
       events: this.events,
+      terminal: this.terminal,
     });
     const agentCfg = profile.config.agent;
     const agentBox = withAgentTools(registryBox, {
@@ -215,7 +322,20 @@ export class SessionHost {
         store
           .search(query, { limit, excludeSessionId: session.id })
           .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
-      delegate: makeDelegate({ host: this, model, frontEnd }),
+      delegate: makeDelegate({
+        port: {
+          profile,
+          store,
+          cwd,
+          registry: tools.registry,
+          policy: tools.policy,
+          events: this.events,
+          terminal: this.terminal,
+          forward: (name, payload, identity) => this.tag(name, payload, identity),
+        },
+        model,
+        frontEnd,
+      }),
     });
     const box = withReceipts(agentBox, store, { events: this.events });
     const shape = makeShaper(
@@ -236,6 +356,11 @@ export class SessionHost {
       cwd,
       events: this.events,
       frontEnd,
+      // The task id tags this session's events while the turn runs.
+      newTaskId: () => {
+        this.taskId = taskId?.() ?? newTaskId();
+        return this.taskId;
+      },
       maxOutputTokens: Math.min(info.maxOutput, 32_000),
       budgets: {
         maxRounds: this.opts.maxRounds ?? agentCfg.max_rounds,
@@ -258,7 +383,10 @@ export class SessionHost {
       session: () => this.session,
       buildPrompt: () => this.buildPrompt(),
       adopt: (id) => {
+        const from = this.current?.id ?? "";
         this.current = this.opts.store.getSession(id);
+        // A front end re-points its own map (chat → session) on this event.
+        this.emitTagged("session_split", { from, to: id }, { taskId: this.taskId });
       },
     });
     return this.contextCtl;
@@ -276,9 +404,29 @@ export class SessionHost {
     };
   }
 
-  close(): void {
-    this.opts.store.close();
+  /**
+   * Ends this conversation's hold on the process: stops its turn, kills its background processes,
+   * forgets its task directories and its approval memory (the policy dies with the session), and
+   * denies whatever still waits for an answer. The store and the other sessions are untouched.
+   */
+  async close(reason = "closed"): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.running?.controller.abort();
+    this.prompts.cancelAll();
+    await closeTerminalScope(this.terminal);
+    this.emitTagged("session_closed", { reason }, { taskId: this.taskId });
+    this.opts.parent.forget(this);
   }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+}
+
+/** The fallback chain a model client walks: sessions with the same chain share cooldowns. */
+function chainKeyOf(primary: Runtime, fallbacks: unknown): string {
+  return `${primary.provider}/${primary.model}@${primary.baseUrl}|${JSON.stringify(fallbacks ?? [])}`;
 }
 
 /** The environment as start-up saw it, with the profile's .env read again now. */

@@ -14,6 +14,8 @@ export interface ToolSetup {
   registry: ToolRegistry;
   menu: Menu;
   policy: ApprovalPolicy;
+  /** A fresh policy with the same rules and an empty memory: one per session. */
+  newPolicy(): ApprovalPolicy;
 }
 
 export async function setUpTools(opts: {
@@ -30,13 +32,19 @@ export async function setUpTools(opts: {
     config: { toolsets: opts.config.toolsets },
   });
   const a = opts.config.approvals;
-  const policy = createApprovalPolicy({
-    mode: opts.yolo ? "off" : a.mode,
-    allowKeys: a.allow,
-    timeoutMs: a.timeout_seconds * 1000,
-    nonInteractive: a.non_interactive,
-    persistAlways: (key) => appendAllowedPattern(opts.configPath, key),
-    ...(opts.home ? { home: opts.home } : {}),
-  });
-  return { registry, menu, policy };
+  // "always" answers are saved to config.yaml and shared by every later policy of this process.
+  const allowKeys = [...a.allow];
+  const newPolicy = () =>
+    createApprovalPolicy({
+      mode: opts.yolo ? "off" : a.mode,
+      allowKeys,
+      timeoutMs: a.timeout_seconds * 1000,
+      nonInteractive: a.non_interactive,
+      persistAlways: (key) => {
+        allowKeys.push(key);
+        return appendAllowedPattern(opts.configPath, key);
+      },
+      ...(opts.home ? { home: opts.home } : {}),
+    });
+  return { registry, menu, policy: newPolicy(), newPolicy };
 }

@@ -1,11 +1,11 @@
-// Start-up of any front end: profile (config + .env, read once), main route, store, tools, host.
+// Start-up of a one-conversation front end (the CLI): profile (config + .env, read once), main
+// route, then the process (store, tools) and its first session.
 // Problems a user can fix come back as a message and an exit code (SPEC K5), never a stack trace.
-import { openStore } from "@iris/store";
 import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile } from "../config/index.js";
-import { SessionHost } from "./host.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
+import { IrisProcess } from "./process.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
-import { setUpTools } from "./tools-setup.js";
+import type { Session } from "./session.js";
 
 export interface BootOptions {
   env: Record<string, string | undefined>;
@@ -19,7 +19,7 @@ export interface BootOptions {
 }
 
 export type BootResult =
-  | { ok: true; host: SessionHost; warnings: string[] }
+  | { ok: true; host: Session; process: IrisProcess; warnings: string[] }
   | { ok: false; exitCode: number; message: string };
 
 export function loadProfileOrExit(
@@ -40,22 +40,17 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     const servers = /no provider chosen/.test(route.error) ? await findLocalServers() : [];
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
-  const store = openStore(profile.home.paths.db);
-  const tools = await setUpTools({
-    config: profile.config,
-    configPath: profile.home.paths.config,
+  const process = await IrisProcess.open({
+    profile,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
   });
-  const host = new SessionHost({
-    profile,
+  const host = process.openSession({
     runtime: route.runtime,
-    store,
-    tools,
     source: opts.source,
     cwd: opts.cwd,
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
   });
-  return { ok: true, host, warnings: [...profile.warnings, ...route.notes] };
+  return { ok: true, host, process, warnings: [...profile.warnings, ...route.notes] };
 }

@@ -1,0 +1,132 @@
+// The process scope (ARCHITECTURE.md "Process scope and session scope"): one per Iris process,
+// whether it serves one CLI user or thousands of chats. It owns what every conversation shares —
+// the profile (config and .env, read once), the store, the tool registry and menu, the model
+// catalogue view, the route cooldowns, the logger and the process-wide event subscribers — and
+// the only close() that closes the store. Sessions are opened from it and close on their own.
+import { CooldownBook, DEFAULT_COOLDOWN_MS } from "@iris/agent";
+import { getLogger, type Logger, type Runtime } from "@iris/llm";
+import { openStore, type Store } from "@iris/store";
+import type { Profile } from "../config/index.js";
+import { EventFanout, type HostEventListener } from "./events.js";
+import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
+import { Session } from "./session.js";
+import type { SessionParent } from "./session-parent.js";
+import { setUpTools, type ToolSetup } from "./tools-setup.js";
+
+export interface ProcessOptions {
+  profile: Profile;
+  /** Whose tool menu sessions get: cli, gateway, acp, api, batch, … */
+  platform: string;
+  yolo?: boolean;
+  /** An open store to use (and close); default the profile's state.db. */
+  store?: Store;
+  logger?: Logger;
+}
+
+export interface OpenSessionOptions {
+  /** cli, gateway:telegram, acp, api, batch, cron, … (stored on the session row) */
+  source: string;
+  cwd: string;
+  /** Route flags (the CLI's --provider/--model/--base-url/--api-mode); config decides the rest. */
+  route?: RouteFlags;
+  /** An already resolved main route; wins over `route`. */
+  runtime?: Runtime;
+  maxRounds?: number;
+}
+
+export class IrisProcess implements SessionParent {
+  /** Every session's tagged events, for front ends that listen process-wide. */
+  readonly events = new EventFanout();
+  private readonly sessions = new Set<Session>();
+  private readonly cooldownBooks = new Map<string, CooldownBook>();
+  private closing: Promise<void> | undefined;
+
+  static async open(opts: ProcessOptions): Promise<IrisProcess> {
+    const { profile } = opts;
+    const store = opts.store ?? openStore(profile.home.paths.db);
+    try {
+      const tools = await setUpTools({
+        config: profile.config,
+        configPath: profile.home.paths.config,
+        platform: opts.platform,
+        ...(opts.yolo ? { yolo: true } : {}),
+      });
+      return new IrisProcess(profile, store, tools, opts.logger ?? getLogger({ component: "host" }));
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
+
+  private constructor(
+    readonly profile: Profile,
+    readonly store: Store,
+    readonly tools: ToolSetup,
+    readonly logger: Logger,
+  ) {}
+
+  /**
+   * A new conversation slot: give it `startSession()` or `resumeSession(id)` next. It has its
+   * own approval memory, processes, task directories and events; cooldowns are shared.
+   * Throws when the route cannot be resolved (the message says why).
+   */
+  openSession(opts: OpenSessionOptions): Session {
+    if (this.closing) throw new Error("the process is closing");
+    let runtime = opts.runtime;
+    if (!runtime) {
+      const resolved = resolveMainRoute(opts.route ?? {}, this.profile.config, this.profile.env);
+      if (!resolved.ok) throw new Error(resolved.error);
+      runtime = resolved.runtime;
+    }
+    const session = new Session({
+      parent: this,
+      profile: this.profile,
+      runtime,
+      store: this.store,
+      tools: { ...this.tools, policy: this.tools.newPolicy() },
+      source: opts.source,
+      cwd: opts.cwd,
+      ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
+      ...(opts.route ? { route: opts.route } : {}),
+    });
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Every session's tagged events (front ends serving many conversations). */
+  subscribe(fn: HostEventListener): () => void {
+    return this.events.subscribe(fn);
+  }
+
+  /** The sessions open now. */
+  get openSessions(): number {
+    return this.sessions.size;
+  }
+
+  /** The catalogue's view of a model with this profile's overrides (SPEC M1). */
+  modelInfo(provider: string, model: string) {
+    return modelInfoFor(provider, model, this.profile.config).info;
+  }
+
+  cooldownsFor(chainKey: string): CooldownBook {
+    let book = this.cooldownBooks.get(chainKey);
+    if (!book) {
+      book = new CooldownBook(DEFAULT_COOLDOWN_MS);
+      this.cooldownBooks.set(chainKey, book);
+    }
+    return book;
+  }
+
+  forget(session: object): void {
+    this.sessions.delete(session as Session);
+  }
+
+  /** Closes every session, then the store. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.sessions].map((s) => s.close("process closing")));
+      this.store.close();
+    })();
+    return this.closing;
+  }
+}
