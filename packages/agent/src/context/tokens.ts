@@ -1,6 +1,6 @@
 // Token estimates (SPEC C6, U7). A script-aware estimate for text the API has not measured,
 // calibrated so CJK is not undercounted (the seeds: English-calibrated character estimates
-// undercount Korean), and an exact BPE count through gpt-tokenizer, loaded only when asked.
+// undercount Korean). Its tests compare it with gpt-tokenizer's exact counts (a dev dependency).
 import type { AssistantMessage, Message, UserPart } from "@iris/llm";
 
 /** Per-message framing the wire formats add (role markers, separators). */
@@ -95,32 +95,6 @@ export function estimateTokens(text: string): number {
   }
   flush();
   return Math.ceil(tokens);
-}
-
-export type ExactEncoding = "o200k_base" | "cl100k_base";
-type Counter = (text: string) => number;
-const counters = new Map<ExactEncoding, Promise<Counter>>();
-
-/** Loads the BPE tables on first use only (~0.3 s each): start-up stays fast. */
-function loadCounter(encoding: ExactEncoding): Promise<Counter> {
-  let loading = counters.get(encoding);
-  if (!loading) {
-    loading =
-      encoding === "o200k_base"
-        ? import("gpt-tokenizer/encoding/o200k_base").then((m) => m.countTokens)
-        : import("gpt-tokenizer/encoding/cl100k_base").then((m) => m.countTokens);
-    counters.set(encoding, loading);
-  }
-  return loading;
-}
-
-/** The exact count under an OpenAI encoding (o200k_base by default). */
-export async function countTokensExact(
-  text: string,
-  encoding: ExactEncoding = "o200k_base",
-): Promise<number> {
-  const count = await loadCounter(encoding);
-  return count(text);
 }
 
 function partsTokens(content: string | UserPart[]): number {

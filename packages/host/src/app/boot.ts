@@ -40,17 +40,18 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     const servers = /no provider chosen/.test(route.error) ? await findLocalServers() : [];
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
-  const process = await IrisProcess.open({
+  const iris = await IrisProcess.open({
     profile,
+    env: opts.env,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
   });
-  const host = process.openSession({
+  const host = iris.openSession({
     runtime: route.runtime,
     source: opts.source,
     cwd: opts.cwd,
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
   });
-  return { ok: true, host, process, warnings: [...profile.warnings, ...route.notes] };
+  return { ok: true, host, process: iris, warnings: [...profile.warnings, ...route.notes] };
 }

@@ -3,8 +3,10 @@
 // the profile (config and .env, read once), the store, the tool registry and menu, the model
 // catalogue view, the route cooldowns, the logger and the process-wide event subscribers — and
 // the only close() that closes the store. Sessions are opened from it and close on their own.
+
+import { join } from "node:path";
 import { CooldownBook, DEFAULT_COOLDOWN_MS } from "@iris/agent";
-import { getLogger, type Logger, type Runtime } from "@iris/llm";
+import { configureLogging, getLogger, LOG_LEVELS, type Logger, type LogLevel, type Runtime } from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
 import type { Profile } from "../config/index.js";
 import { EventFanout, type HostEventListener } from "./events.js";
@@ -20,7 +22,24 @@ export interface ProcessOptions {
   yolo?: boolean;
   /** An open store to use (and close); default the profile's state.db. */
   store?: Store;
+  /**
+   * Where diagnostics go. Default: the process-wide logger, configured here once — level from
+   * IRIS_LOG_LEVEL or config `logging.level`, lines in the profile's logs/iris.log, secrets
+   * redacted — so warnings never land in a chat or on a protocol's stdout.
+   */
   logger?: Logger;
+  /** The environment for IRIS_LOG_LEVEL (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** Configures the process-wide logger from the profile (once per process: the last call wins). */
+export function configureProcessLogging(profile: Profile, env: Record<string, string | undefined>): Logger {
+  const fromEnv = env.IRIS_LOG_LEVEL;
+  const level: LogLevel = (LOG_LEVELS as string[]).includes(fromEnv ?? "")
+    ? (fromEnv as LogLevel)
+    : profile.config.logging.level;
+  configureLogging({ level, file: join(profile.home.paths.logs, "iris.log") });
+  return getLogger({ component: "host" });
 }
 
 export interface OpenSessionOptions {
@@ -43,6 +62,7 @@ export class IrisProcess implements SessionParent {
 
   static async open(opts: ProcessOptions): Promise<IrisProcess> {
     const { profile } = opts;
+    const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? process.env);
     const store = opts.store ?? openStore(profile.home.paths.db);
     try {
       const tools = await setUpTools({
@@ -50,8 +70,9 @@ export class IrisProcess implements SessionParent {
         configPath: profile.home.paths.config,
         platform: opts.platform,
         ...(opts.yolo ? { yolo: true } : {}),
+        logger: logger.child({ component: "tools" }),
       });
-      return new IrisProcess(profile, store, tools, opts.logger ?? getLogger({ component: "host" }));
+      return new IrisProcess(profile, store, tools, logger);
     } catch (err) {
       store.close();
       throw err;

@@ -1,4 +1,6 @@
 // The tool menu and approval policy of one front end, from config.yaml (SPEC T2, T4).
+
+import { getLogger, type Logger } from "@iris/llm";
 import {
   type ApprovalPolicy,
   createApprovalPolicy,
@@ -24,8 +26,11 @@ export async function setUpTools(opts: {
   platform: string;
   yolo?: boolean;
   home?: string;
+  /** Where the registry reports a tool that failed to load (default: the process logger). */
+  logger?: Logger;
 }): Promise<ToolSetup> {
-  const registry = new ToolRegistry();
+  const log = opts.logger ?? getLogger({ component: "tools" });
+  const registry = new ToolRegistry({ logger: { warn: (message) => log.warn(message) } });
   await loadBuiltinTools(registry);
   const menu = await selectMenu(registry, {
     platform: opts.platform,
