@@ -94,6 +94,17 @@ process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · roun
   await warm.close();
 }
 
+// RSS per idle session.
+{
+  const before = rss();
+  const idle = Array.from({ length: IDLE }, open);
+  const after = rss();
+  process.stdout.write(
+    `RSS per idle session          ${((after - before) / IDLE / 1024).toFixed(1)} KB (${IDLE} sessions)\n`,
+  );
+  await Promise.all(idle.map((s) => s.close()));
+}
+
 // Sessions started per second.
 {
   const n = 500;
@@ -120,17 +131,6 @@ for (const concurrent of [1, 50, 200]) {
       `p99 ${pct(gaps, 99).toFixed(2)} ms  (${gaps.length} rounds, ${((results.length * (ROUNDS + 1)) / (wall / 1000)).toFixed(0)} requests/s)\n`,
   );
   fake.requests.length = 0;
-}
-
-// RSS per idle session.
-{
-  const before = rss();
-  const idle = Array.from({ length: IDLE }, open);
-  const after = rss();
-  process.stdout.write(
-    `RSS per idle session          ${((after - before) / IDLE / 1024).toFixed(1)} KB (${IDLE} sessions)\n`,
-  );
-  await Promise.all(idle.map((s) => s.close()));
 }
 
 // RSS over many short sessions: open, one turn, close.
