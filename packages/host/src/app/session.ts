@@ -358,6 +358,8 @@ export class Session {
       frontEnd,
       // The task id tags this session's events while the turn runs.
       newTaskId: () => {
+        // The previous turn has ended (one turn at a time): its `cd` ends with it.
+        if (this.taskId) this.terminal.cwds.clear(this.taskId);
         this.taskId = taskId?.() ?? newTaskId();
         return this.taskId;
       },
