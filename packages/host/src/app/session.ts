@@ -62,7 +62,9 @@ export class Session {
   readonly terminal: TerminalScope = newTerminalScope();
   private readonly tagged = new EventFanout();
   private readonly prompts = new SessionPrompts();
-  private running: { agent: Agent; controller: AbortController; taskId: string } | undefined;
+  private running:
+    | { agent: Agent; controller: AbortController; taskId: string; done?: Promise<unknown> }
+    | undefined;
   private taskId = "";
   private closed = false;
   private current: SessionRow | undefined;
@@ -148,10 +150,13 @@ export class Session {
     const taskId = newTaskId();
     const emit = this.emitTagged.bind(this);
     const agent = this.newAgent(opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId), () => taskId);
-    this.running = { agent, controller, taskId };
+    const running: NonNullable<Session["running"]> = { agent, controller, taskId };
+    this.running = running;
     this.taskId = taskId;
     try {
-      return await agent.run(input, { signal: controller.signal });
+      const done = agent.run(input, { signal: controller.signal });
+      running.done = done;
+      return await done;
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
       this.running = undefined;
@@ -414,8 +419,12 @@ export class Session {
   async close(reason = "closed"): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.running?.controller.abort();
+    const turn = this.running;
+    turn?.controller.abort();
     this.prompts.cancelAll();
+    // The aborted turn writes its last rows (an interrupted round, usage) before the store may
+    // close under it; an Agent ends an aborted turn promptly, the wait is bounded all the same.
+    if (turn?.done) await settledWithin(turn.done, CLOSE_TURN_WAIT_MS);
     await closeTerminalScope(this.terminal);
     this.emitTagged("session_closed", { reason }, { taskId: this.taskId });
     this.opts.parent.forget(this);
@@ -424,6 +433,24 @@ export class Session {
   get isClosed(): boolean {
     return this.closed;
   }
+}
+
+/** How long close() waits for an aborted turn to finish writing. */
+const CLOSE_TURN_WAIT_MS = 10_000;
+
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
 }
 
 /** The fallback chain a model client walks: sessions with the same chain share cooldowns. */
