@@ -154,8 +154,8 @@ for (const concurrent of [1, 50, 200]) {
     samples.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) /
     samples.reduce((a, [x]) => a + (x - mx) ** 2, 0);
   process.stdout.write(
-    `RSS after ${SHORT} short sessions  ${mb(samples.at(-1)?.[1] ?? 0)} (first sample ${mb(samples[0]?.[1] ?? 0)}); ` +
-      `slope ${(slope / 1024).toFixed(2)} KB per session\n`,
+    `RSS after ${SHORT} short sessions  ${mb(samples.at(-1)?.[1] ?? 0)}; slope ${(slope / 1024).toFixed(2)} KB ` +
+      `per session (samples: ${samples.map(([, y]) => (y / 1024 / 1024).toFixed(0)).join(" ")} MB)\n`,
   );
 }
 
