@@ -196,8 +196,13 @@ describe("one process, 200 concurrent sessions", () => {
     const fellBack = new Set(
       processWide.filter((e) => e.name === "FALLBACK_ACTIVATED").map((e) => e.sessionId),
     );
+    const why = (id: string) =>
+      processWide.flatMap((e) =>
+        e.name === "FALLBACK_ACTIVATED" && e.sessionId === id ? [e.payload.reason] : [],
+      );
     for (const [n, s] of sessions.entries())
-      if (n !== CLOSED_MID_TURN) expect(fellBack.has(s.id), `session ${n}`).toBe(flaky(n));
+      if (n !== CLOSED_MID_TURN)
+        expect(fellBack.has(s.id), `session ${n}: ${why(s.id).join("; ")}`).toBe(flaky(n));
     // Every tagged event names its own session and the one task of its turn.
     for (const [n, s] of sessions.entries()) {
       if (n === CLOSED_MID_TURN) continue;
