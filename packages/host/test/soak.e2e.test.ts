@@ -50,6 +50,9 @@ beforeAll(async () => {
       "  context_window: 60000",
       "compression:",
       "  protect_last_n: 2",
+      // Under a loaded machine a reply may take long; only the scripted 402s may cause a fallback.
+      "providers:",
+      "  custom: {timeouts: {first_byte_seconds: 3600, idle_seconds: 3600}}",
       "fallback_providers:",
       `  - {provider: custom, model: fake-fallback, base_url: "${fake.baseUrl}"}`,
       "",
