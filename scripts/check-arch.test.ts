@@ -49,6 +49,25 @@ describe("check-imports", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("import cycle");
   });
+  it("counts type-only and side-effect imports in a cycle", () => {
+    const typeCycle = tree({
+      "packages/host/src/a.ts": 'import type { B } from "./b.js";\nexport type A = B | 1;\n',
+      "packages/host/src/b.ts": 'import { type A } from "./a.js";\nexport type B = A | 2;\n',
+    });
+    expect(run("check-imports.mjs", typeCycle).stderr).toContain("import cycle");
+    const sideEffect = tree({
+      "packages/host/src/a.ts": 'import "./b.js";\nexport const a = 1;\n',
+      "packages/host/src/b.ts": 'import { a } from "./a.js";\nexport const b = a;\n',
+    });
+    expect(run("check-imports.mjs", sideEffect).stderr).toContain("import cycle");
+  });
+  it("keeps host below the front ends", () => {
+    const r = run(
+      "check-imports.mjs",
+      tree({ "packages/host/src/a.ts": 'import { x } from "@iris/iris";\nexport const a = x;\n' }),
+    );
+    expect(r.stderr).toContain("package 'host' must not import '@iris/iris'");
+  });
   it("lets tests import testkit but not sources", () => {
     const ok = tree({ "packages/llm/src/a.test.ts": 'import { f } from "@iris/testkit";\nf();\n' });
     expect(run("check-imports.mjs", ok).status).toBe(0);

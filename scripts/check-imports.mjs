@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // Fails on an import between workspace packages that goes the wrong way, or on an import cycle
-// between packages or between files of one package. Tests and benches may import testkit.
+// between packages or between files of one package: static, type-only and side-effect imports
+// all count (a type cycle is a design cycle too). Tests and benches may import testkit.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? resolve(dirname(new URL(import.meta.url).pathname), ".."));
-/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← iris, store beside). */
+/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← iris, store beside). */
 const allowed = {
   llm: [],
   store: ["llm"],
   tools: ["llm"],
   agent: ["llm", "tools", "store"],
-  iris: ["llm", "tools", "store", "agent"],
+  host: ["llm", "tools", "store", "agent"],
+  iris: ["llm", "tools", "store", "agent", "host"],
   testkit: [],
 };
 
@@ -25,8 +27,9 @@ function walk(dir, out = []) {
   return out;
 }
 
+// 1: `import … from`/`export … from` (type-only included), 2: `import("…")`, 3: `import "…"`.
 const importRe =
-  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
 const errors = [];
 const fileGraph = new Map();
 
@@ -43,7 +46,7 @@ for (const pkg of Object.keys(allowed)) {
     const text = readFileSync(file, "utf8");
     const edges = [];
     for (const m of text.matchAll(importRe)) {
-      const spec = m[1] ?? m[2];
+      const spec = m[1] ?? m[2] ?? m[3];
       if (!spec) continue;
       const pm = /^@iris\/([a-z]+)/.exec(spec);
       if (pm) {
@@ -54,20 +57,19 @@ for (const pkg of Object.keys(allowed)) {
           errors.push(`${relative(root, file)}: package '${pkg}' must not import '${spec}'`);
         continue;
       }
-      // Type-only imports vanish at run time; they cannot form a load-order cycle.
-      const typeOnly = /^\s*(?:import|export)\s+type\s/.test(m[0]);
       if (spec.startsWith(".")) {
         const target = resolve(dirname(file), spec).replace(/\.js$/, ".ts");
         if (!target.startsWith(srcDir))
           errors.push(`${relative(root, file)}: reaches outside its package (${spec})`);
-        if (!isTest && !m[2] && !typeOnly) edges.push(target);
+        if (!isTest && !m[2]) edges.push(target);
       }
     }
     if (!isTest) fileGraph.set(file, edges);
   }
 }
 
-// Cycle detection over static file imports (dynamic imports are how we break start-up chains).
+// Cycle detection over static file imports, type-only ones included (dynamic imports are how we
+// break start-up chains).
 const state = new Map();
 function visit(node, stack) {
   state.set(node, 1);

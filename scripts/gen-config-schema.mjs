@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Writes packages/iris/config.schema.json from the zod schema of config.yaml, formatted by Biome.
+// Writes packages/host/config.schema.json from the zod schema of config.yaml, formatted by Biome.
 // `--check` exits 1 when the checked-in file means something else (the drift test in
-// packages/iris/src/config/json-schema.test.ts does the same in Vitest). Formatting is ignored.
+// packages/host/src/config/json-schema.test.ts does the same in Vitest). Formatting is ignored.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -9,8 +9,8 @@ import { isDeepStrictEqual } from "node:util";
 import { register } from "tsx/esm/api";
 
 register();
-const target = fileURLToPath(new URL("../packages/iris/config.schema.json", import.meta.url));
-const { configJsonSchema, configJsonSchemaText } = await import("../packages/iris/src/config/json-schema.ts");
+const target = fileURLToPath(new URL("../packages/host/config.schema.json", import.meta.url));
+const { configJsonSchema, configJsonSchemaText } = await import("../packages/host/src/config/json-schema.ts");
 if (process.argv.includes("--check")) {
   let current;
   try {
@@ -18,12 +18,12 @@ if (process.argv.includes("--check")) {
   } catch {}
   if (!isDeepStrictEqual(current, JSON.parse(JSON.stringify(configJsonSchema())))) {
     process.stderr.write(
-      "packages/iris/config.schema.json is out of date: run node scripts/gen-config-schema.mjs\n",
+      "packages/host/config.schema.json is out of date: run node scripts/gen-config-schema.mjs\n",
     );
     process.exit(1);
   }
 } else {
   writeFileSync(target, configJsonSchemaText());
   spawnSync("npx", ["biome", "format", "--write", target], { stdio: "ignore" });
-  process.stderr.write("wrote packages/iris/config.schema.json\n");
+  process.stderr.write("wrote packages/host/config.schema.json\n");
 }

@@ -32,9 +32,16 @@ export interface AgentOptions {
    */
   currentSystemPrompt?: () => string;
   now?: () => number;
+  /** Names the turn's task (the host tags its events with it); default a fresh `task_…` id. */
+  newTaskId?: () => string;
 }
 
 let taskCounter = 0;
+
+/** A task id unique in this process: `task_<time>_<counter>`. */
+export function newTaskId(now: () => number = Date.now): string {
+  return `task_${now().toString(36)}_${(++taskCounter).toString(36)}`;
+}
 
 export class Agent {
   readonly events: AgentEvents;
@@ -99,7 +106,7 @@ export class Agent {
       ...(this.opts.reasoningFor ? { reasoningFor: this.opts.reasoningFor } : {}),
       ...(this.opts.onContextOverflow ? { onContextOverflow: this.opts.onContextOverflow } : {}),
       now,
-      newTaskId: () => `task_${now().toString(36)}_${(++taskCounter).toString(36)}`,
+      newTaskId: this.opts.newTaskId ?? (() => newTaskId(now)),
     };
     return runTurn(env, message, signal, (s) => {
       this.current = s;

@@ -49,8 +49,18 @@ export interface AgentEventMap {
 export type AgentEventName = keyof AgentEventMap;
 type Listener<K extends AgentEventName> = (payload: AgentEventMap[K]) => void;
 
+/** A listener to every event, for forwarding (the host tags events with their session and task). */
+export type AnyEventListener = <K extends AgentEventName>(name: K, payload: AgentEventMap[K]) => void;
+
 export class AgentEvents {
   private readonly listeners = new Map<AgentEventName, Set<(p: never) => void>>();
+  private readonly anyListeners = new Set<AnyEventListener>();
+
+  /** Every event, before the listeners of its name. */
+  onAny(fn: AnyEventListener): () => void {
+    this.anyListeners.add(fn);
+    return () => this.anyListeners.delete(fn);
+  }
 
   on<K extends AgentEventName>(name: K, fn: Listener<K>): () => void {
     let set = this.listeners.get(name);
@@ -63,6 +73,13 @@ export class AgentEvents {
   }
 
   emit<K extends AgentEventName>(name: K, payload: AgentEventMap[K]): void {
+    for (const fn of this.anyListeners) {
+      try {
+        fn(name, payload);
+      } catch {
+        // A forwarder must not break the turn; it reports its own failures.
+      }
+    }
     const set = this.listeners.get(name);
     if (!set) return;
     for (const fn of set) {

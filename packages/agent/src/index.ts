@@ -10,6 +10,8 @@ export * from "./model/llm-client.js";
 export * from "./ports.js";
 export * from "./prompt/index.js";
 export * from "./session/compaction-expander.js";
+export * from "./session/jsonl-conversation.js";
+export * from "./session/memory-conversation.js";
 export * from "./session/store-conversation.js";
 export * from "./tools/registry-toolbox.js";
 export * from "./turn/convergence.js";

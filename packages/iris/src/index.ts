@@ -1,1 +1,1 @@
-export * from "./config/index.js";
+export * from "@iris/host";

@@ -120,7 +120,7 @@ describe("typing in the chat", () => {
     expect(usersOf(1)).toEqual(["same again", "same again"]);
     await t.waitFor(/two[\s\S]*› /);
     t.type("/usa\t");
-    // Wait for the completion: "\t\r" read as one chunk would be taken for a paste.
+    // Enter only once the completion shows: typed at once, both keys can arrive in one read.
     await t.waitFor("/usage");
     t.type("\r");
     await t.waitFor(/2 API calls/);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { Checkpointer } from "./checkpointer.js";
 import { openStore, type Store } from "./store.js";
 
 const dirs: string[] = [];
@@ -58,6 +59,51 @@ describe("the WAL checkpointer", () => {
     store = openStore(path);
     expect(store.activePath(s.id)).toHaveLength(total);
     expect(store.db.prepare("PRAGMA integrity_check").pluck(true).get()).toBe("ok");
+    store.close();
+  });
+
+  it("sleeps while the WAL is quiet: a pass runs only after appends", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "iris-ckpt-"));
+    dirs.push(dir);
+    const store = openStore(join(dir, "state.db"));
+    const s = store.createSession({ source: "cli" });
+    const ckpt = new Checkpointer(store.db, { startBytes: 1 });
+    for (let i = 0; i < 64; i++) {
+      store.appendNodes(s.id, round(i));
+      ckpt.afterAppend();
+    }
+    expect(ckpt.state).toBe("running");
+    await until(() => ckpt.passes >= 1);
+    await sleep(100);
+    const quiet = ckpt.passes;
+    // Nothing written: the worker is not woken, however long we wait.
+    await sleep(300);
+    expect(ckpt.passes).toBe(quiet);
+    store.appendNodes(s.id, round(99));
+    ckpt.afterAppend();
+    await until(() => ckpt.passes === quiet + 1);
+    ckpt.close();
+    store.close();
+  });
+
+  it("a worker that cannot start never fails an append that committed", () => {
+    const dir = mkdtempSync(join(tmpdir(), "iris-ckpt-"));
+    dirs.push(dir);
+    const store = openStore(join(dir, "state.db"));
+    const s = store.createSession({ source: "cli" });
+    const ckpt = new Checkpointer(store.db, {
+      startBytes: 1,
+      spawn: () => {
+        throw new Error("ERR_WORKER_INIT_FAILED");
+      },
+    });
+    for (let i = 0; i < 64; i++) {
+      store.appendNodes(s.id, round(i));
+      expect(() => ckpt.afterAppend()).not.toThrow();
+    }
+    expect(ckpt.state).toBe("stopped");
+    expect(store.db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
+    expect(store.activePath(s.id)).toHaveLength(128);
     store.close();
   });
 });

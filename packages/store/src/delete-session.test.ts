@@ -41,6 +41,22 @@ it("deletes a session with its nodes, usage and search hits, and leaves the othe
   expect(store.activePath(keep.id).length).toBe(1);
 });
 
+it("deletes a session that has active time and a lease (migration 0005's rows go with it)", () => {
+  const gone = store.createSession({ source: "cli" });
+  store.appendNode(gone.id, { kind: "message", message: { role: "user", content: "worked on" } });
+  store.activeTime.addTurn(gone.id, 1_500);
+  store.leases.acquire({
+    sessionId: gone.id,
+    holder: { pid: process.pid, host: "here" },
+    ttlMs: 60_000,
+    now: Date.now(),
+    isAlive: () => true,
+  });
+  store.deleteSession(gone.id);
+  expect(store.findSession(gone.id)).toBeUndefined();
+  expect(store.leases.list()).toEqual([]);
+});
+
 it("refuses to delete a session another one continues, and names it", () => {
   const parent = store.createSession({ source: "cli" });
   const child = store.createSession({ source: "cli", parentSessionId: parent.id });

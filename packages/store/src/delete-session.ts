@@ -24,6 +24,7 @@ export function deleteSession(db: Database, id: string): void {
     db.prepare("UPDATE sessions SET active_leaf_id = NULL WHERE id = ?").run(id);
     db.prepare("DELETE FROM effects WHERE session_id = ?").run(id);
     db.prepare("DELETE FROM usage WHERE session_id = ?").run(id);
+    // Per-session rows of migration 0005 (its active time, a stale turn lease).
     db.prepare("DELETE FROM session_active_time WHERE session_id = ?").run(id);
     db.prepare("DELETE FROM session_leases WHERE session_id = ?").run(id);
     db.prepare("DELETE FROM nodes WHERE session_id = ?").run(id);

@@ -12,10 +12,14 @@ import type { NodeRow } from "./rows.js";
 
 /** Joins ids in the aggregates (char(31)); appendNode refuses ids with control characters. */
 const ID_SEPARATOR = "\u001f";
-/** Runs kept (one per session and run start); the least recently read goes first. */
-const CACHED_RUNS = 8;
-/** And at most this many characters of text in all (~16 MB): a 10,000-node run is ~2.5M. */
-const CACHED_CHARS = 8_000_000;
+/**
+ * Runs kept (one per session and run start); the least recently read goes first. Sized for a
+ * process serving many sessions at once (a gateway, the API server), not one CLI user: the
+ * character bound below is what limits memory.
+ */
+export const CACHED_RUNS = 1024;
+/** And at most this many characters of text in all (~32 MB): a 10,000-node run is ~2.5M. */
+const CACHED_CHARS = 16_000_000;
 
 /** A run's columns, each joined over its rows in seq order. */
 export interface RunText {
@@ -46,7 +50,10 @@ export class RunReader {
   private readonly cache = new Map<string, CachedRun>();
   private cachedChars = 0;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly maxRuns = CACHED_RUNS,
+  ) {
     // nodes_by_session hands the rows over in seq order; decodeRun checks that they ascend.
     // The payloads come as bytes: Buffer's UTF-8 decoder is faster than the driver's.
     this.query = db.prepare(
@@ -100,7 +107,7 @@ export class RunReader {
     this.cache.set(key, { end, text, chars });
     this.cachedChars += chars;
     for (const [oldKey, old] of this.cache) {
-      if (this.cache.size <= CACHED_RUNS && this.cachedChars <= CACHED_CHARS) break;
+      if (this.cache.size <= this.maxRuns && this.cachedChars <= CACHED_CHARS) break;
       this.forget(oldKey, old);
     }
   }

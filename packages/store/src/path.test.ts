@@ -160,8 +160,8 @@ describe("path assembly by runs", () => {
     expect(store.pathToRoot(leaf.id)).toEqual(walked(store, leaf.id));
   });
 
-  it("keeps at most eight runs cached and still reads every evicted one exactly", () => {
-    const reader = new RunReader(store.db);
+  it("keeps at most its number of runs cached and still reads every evicted one exactly", () => {
+    const reader = new RunReader(store.db, 8);
     const runs = Array.from({ length: 10 }, () => {
       const s = store.createSession({ source: "cli" });
       const a = store.appendNode(s.id, { kind: "message", message: user("a") });
@@ -173,6 +173,16 @@ describe("path assembly by runs", () => {
       expect(reader.cachedRuns).toBeLessThanOrEqual(8);
     }
     expect(reader.cachedRuns).toBe(8);
+  });
+
+  it("by default keeps a run for each of hundreds of sessions", () => {
+    const reader = new RunReader(store.db);
+    for (let i = 0; i < 300; i++) {
+      const s = store.createSession({ source: "cli" });
+      const a = store.appendNode(s.id, { kind: "message", message: user(`q${i}`) });
+      reader.read(s.id, a.seq, a.seq);
+    }
+    expect(reader.cachedRuns).toBe(300);
   });
 
   it("ends at a compaction root", () => {

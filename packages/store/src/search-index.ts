@@ -8,7 +8,7 @@ export class SearchIndexer {
   private readonly indexWords: Statement;
   private readonly indexTrigrams: Statement;
   private readonly setMark: Statement;
-  private readonly catchUpTx: Transaction<() => number>;
+  private readonly catchUpTx: Transaction<(maxSpan: number) => number>;
 
   constructor(private readonly db: Database) {
     this.mark = db.prepare("SELECT indexed_upto AS upto FROM search_index_state WHERE id = 1");
@@ -18,10 +18,10 @@ export class SearchIndexer {
     this.indexWords = db.prepare(`INSERT INTO nodes_fts(rowid, search_text) ${pending}`);
     this.indexTrigrams = db.prepare(`INSERT INTO nodes_fts_trigram(rowid, search_text) ${pending}`);
     this.setMark = db.prepare("UPDATE search_index_state SET indexed_upto = ? WHERE id = 1");
-    this.catchUpTx = db.transaction(() => {
+    this.catchUpTx = db.transaction((maxSpan: number) => {
       // Re-read under the write lock: another process may have caught up meanwhile.
       const from = this.indexedUpto();
-      const to = this.newestSeq();
+      const to = Math.min(this.newestSeq(), from + maxSpan);
       if (to <= from) return 0;
       this.indexWords.run(from, to);
       this.indexTrigrams.run(from, to);
@@ -41,12 +41,13 @@ export class SearchIndexer {
   }
 
   /**
-   * Indexes every node above the mark in one write transaction (FTS5 builds far cheaper in bulk
-   * than row by row) and returns the seq span covered. Nothing to do costs two reads, no lock.
+   * Indexes the nodes above the mark, at most `maxSpan` seq numbers, in one write transaction
+   * (FTS5 builds far cheaper in bulk than row by row) and returns the seq span covered. A bounded
+   * span keeps the write lock short. Nothing to do costs two reads, no lock.
    */
-  catchUp(): number {
+  catchUp(maxSpan = Number.MAX_SAFE_INTEGER): number {
     if (this.pending() === 0) return 0;
-    return this.catchUpTx.immediate();
+    return this.catchUpTx.immediate(maxSpan);
   }
 
   /** Rebuilds both indexes from the nodes table: a repair, or the fast path after a bulk import. */

@@ -33,6 +33,9 @@ const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Kataka
 const SNIPPET_TOKENS = { nodes_fts: 16, nodes_fts_trigram: 40 } as const;
 const LIKE_CONTEXT = 40;
 
+/** The most a search indexes itself before it runs (seq numbers, ~a few ms of FTS5 work). */
+export const SEARCH_CATCH_UP_SPAN = 500;
+
 export class NodeSearch {
   private readonly cache = new Map<string, Statement<HitRow>>();
 
@@ -42,8 +45,9 @@ export class NodeSearch {
   ) {}
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    // Index what was appended since the last search first, so results are always complete.
-    this.indexer.catchUp();
+    // Index what was appended since the last catch-up first, in one short batch; a larger backlog
+    // is the background indexer's job (Store), so a search never holds the write lock for long.
+    this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
     const limit = Math.max(1, Math.min(options.limit ?? 20, 1000));
     const terms = query
       .trim()

@@ -15,21 +15,29 @@ import { explainOpenError } from "./open-errors.js";
 import { openReadonlyDb } from "./readonly-open.js";
 import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
-import { NodeSearch, type SearchHit, type SearchOptions } from "./search.js";
+import { NodeSearch, SEARCH_CATCH_UP_SPAN, type SearchHit, type SearchOptions } from "./search.js";
 import { SearchIndexer } from "./search-index.js";
 import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 
 export interface OpenStoreOptions {
-  /** How long a writer waits for another process's write lock, in ms (default 5000). */
+  /**
+   * How long a writer waits for another process's write lock, in ms (default 5000): the bound on
+   * every store call on a turn's path, which never waits on anything else.
+   */
   busyTimeoutMs?: number;
+  /** How long after an append the background indexer runs, in ms (default 1000). */
+  indexDelayMs?: number;
   /**
    * Open for reading only (a read-only home still lets `sessions list`, `usage`, `context` read):
    * nothing is written, so no migration runs; a file that needs one is refused with a message.
    */
   readonly?: boolean;
 }
+
+/** Seq numbers per background indexing transaction: short write locks, yielding in between. */
+const INDEX_BATCH = 2000;
 
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   try {
@@ -70,7 +78,7 @@ function openWritable(path: string, options: OpenStoreOptions): Store {
     db.pragma("synchronous = NORMAL");
     migrate(db);
     db.pragma("foreign_keys = ON");
-    return new Store(db);
+    return new Store(db, options.indexDelayMs);
   } catch (error) {
     db.close();
     throw error;
@@ -98,6 +106,8 @@ export class Store {
   private readonly usage: UsageRepo;
   private readonly effects: EffectRepo;
   private readonly checkpointer: Checkpointer;
+  /** The background search indexer's next run, while one is due. */
+  private indexTimer: NodeJS.Timeout | undefined;
   /** Time the agent worked per session (the session budget counts it, SPEC L4). */
   readonly activeTime: ActiveTimeRepo;
   /** Route cooldowns shared by every process of the profile (SPEC U4). */
@@ -105,7 +115,10 @@ export class Store {
   /** One live turn per session (SPEC D1, H1). */
   readonly leases: SessionLeaseRepo;
 
-  constructor(readonly db: Database) {
+  constructor(
+    readonly db: Database,
+    private readonly indexDelayMs = 1000,
+  ) {
     this.sessions = new SessionRepo(db);
     this.nodes = new NodeRepo(db);
     this.indexer = new SearchIndexer(db);
@@ -122,10 +135,32 @@ export class Store {
   onClose: (() => void) | undefined;
 
   close(): void {
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
     this.checkpointer.close();
     if (this.db.open) this.db.close();
     this.onClose?.();
     this.onClose = undefined;
+  }
+
+  /**
+   * Search indexing off the request path: a while after appends, the backlog is indexed in short
+   * batches, yielding to the event loop between them; a quiet store schedules nothing.
+   */
+  private scheduleIndexing(delayMs = this.indexDelayMs): void {
+    if (this.indexTimer || !this.db.open) return;
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = undefined;
+      if (!this.db.open) return;
+      try {
+        this.indexer.catchUp(INDEX_BATCH);
+        if (this.indexer.pending() > 0) this.scheduleIndexing(0);
+      } catch {
+        // Busy (another process writes) or closing: try again later; search() catches up too.
+        this.scheduleIndexing();
+      }
+    }, delayMs);
+    this.indexTimer.unref();
   }
 
   /** Whether WAL checkpoints run on a worker thread (checkpointer.ts). */
@@ -146,10 +181,11 @@ export class Store {
   listSessions(options?: ListSessionsOptions): SessionRow[] {
     return this.sessions.list(options);
   }
-  /** Ends the session and indexes its nodes for search (a quiet moment to pay for that). */
+  /** Ends the session and indexes its newest nodes for search (one short batch; the rest later). */
   endSession(id: string, reason: string): SessionRow {
     const row = this.sessions.endSession(id, reason);
-    this.indexer.catchUp();
+    this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
+    this.scheduleIndexing();
     return row;
   }
   setSystemPrompt(id: string, text: string): void {
@@ -176,6 +212,7 @@ export class Store {
   appendNodes(sessionId: string, inputs: readonly NodeInput[]): NodeRow[] {
     const rows = this.nodes.append(sessionId, inputs);
     this.checkpointer.afterAppend();
+    this.scheduleIndexing();
     return rows;
   }
   getNode(id: string): NodeRow {
@@ -239,8 +276,8 @@ export class Store {
     this.indexer.rebuild();
   }
   /**
-   * Indexes the nodes appended since the last search (search() does this itself first); for a
-   * host to call when idle. Returns the seq span indexed (0 when already up to date).
+   * Indexes every node appended since the last catch-up (the background indexer and search() do
+   * this in short batches); for a repair or a bulk import. Returns the seq span indexed.
    */
   catchUpSearchIndex(): number {
     return this.indexer.catchUp();

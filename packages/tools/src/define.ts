@@ -2,6 +2,7 @@
 // read these fields; nothing here knows about the agent or any front end.
 import type { z } from "zod";
 import type { ApprovalMemory } from "./approval/memory.js";
+import type { TerminalScope } from "./terminal/scope.js";
 
 export type ToolEffect = "read" | "mutate" | "communicate" | "admin";
 
@@ -38,6 +39,8 @@ export interface ToolContext {
   sessionId?: string;
   /** Working directory of the session (per-task overrides live in the terminal tool). */
   cwd: string;
+  /** The session's background processes and per-task directories; default the module-level ones. */
+  terminal?: TerminalScope;
   progress(p: ToolProgress): void;
   /**
    * Supplied by the front end; resolves to the user's answer. `signal` aborts when the question

@@ -26,6 +26,13 @@ export * from "./registry/registry.js";
 export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
 export { commandEnv } from "./terminal/env.js";
-export { type ManagedProcess, processManager } from "./terminal/process-manager.js";
+export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
+export {
+  closeTerminalScope,
+  newTerminalScope,
+  sharedTerminalScope,
+  type TerminalScope,
+  taskCwdOf,
+} from "./terminal/scope.js";
 export { processSecrets, SecretRegistry } from "./terminal/secrets.js";
-export { clearTaskCwd, getTaskCwd, setTaskCwd } from "./terminal/task-cwd.js";
+export { clearTaskCwd, getTaskCwd, setTaskCwd, TaskCwds } from "./terminal/task-cwd.js";

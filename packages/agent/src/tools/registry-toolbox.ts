@@ -8,6 +8,7 @@ import {
   type DispatchOptions,
   dispatchToolCall,
   type Menu,
+  type TerminalScope,
   type ToolContext,
   type ToolRegistry,
 } from "@iris/tools";
@@ -22,6 +23,8 @@ export interface RegistryToolBoxOptions {
   frontEnd: FrontEnd;
   events: AgentEvents;
   dispatch?: DispatchOptions;
+  /** The session's background processes and per-task directories (default: the shared ones). */
+  terminal?: TerminalScope;
   /** The session's "approved for this session" memory (owned by the session, not the process). */
   approvalMemory?: ApprovalMemory;
 }
@@ -59,6 +62,7 @@ export class RegistryToolBox implements ToolBox {
       taskId: ctx.taskId,
       sessionId: ctx.sessionId,
       cwd: ctx.cwd,
+      ...(this.opts.terminal ? { terminal: this.opts.terminal } : {}),
       progress: (p) => ctx.progress(p.message),
       interactive: frontEnd.approve !== undefined,
       ...(this.opts.approvalMemory ? { approvalMemory: this.opts.approvalMemory } : {}),

@@ -1,7 +1,6 @@
 // The first interactive start with no provider configured offers `iris setup` instead of an error.
-import { loadProfileOrExit } from "../app/boot.js";
-import { resolveMainRoute, routeFlagsOf } from "../app/route.js";
-import type { GlobalFlags } from "./main.js";
+import { loadProfileOrExit, resolveMainRoute, routeFlagsOf } from "@iris/host";
+import type { GlobalFlags } from "./flags.js";
 import { lineReader } from "./ui/line-reader.js";
 
 function noProviderYet(flags: GlobalFlags): boolean {

@@ -6,10 +6,10 @@
 // answer ends first, as the next turn (L9).
 import { createInterface } from "node:readline";
 import type { Agent } from "@iris/agent";
+import { acquireTurnLease } from "@iris/host";
 import { textOf } from "@iris/llm";
-import { acquireTurnLease } from "../app/session-lease.js";
 import { offerSetup } from "./first-run.js";
-import type { GlobalFlags } from "./main.js";
+import type { GlobalFlags } from "./flags.js";
 import { shortId } from "./session-ref.js";
 import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
@@ -40,7 +40,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   if (stop !== undefined) return stop;
   const started = await startCli(flags);
   if (!started.ok) return started.exitCode;
-  const { host } = started;
+  const { host, process: iris } = started;
   const out = process.stdout;
   const style = styleFor(out);
   const cwd = process.cwd();
@@ -258,7 +258,8 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       busy?.controller.abort();
       rl.close();
     },
-    () => host.close(),
+    // Best effort before a forced exit: the store is closed synchronously.
+    () => iris.store.close(),
   );
 
   const r = host.runtime;
@@ -281,7 +282,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     process.stdin.unpipe(input);
     process.stdin.pause();
   }
-  host.close();
+  await iris.close();
   out.write("\n");
   return code;
 }

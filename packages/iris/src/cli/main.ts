@@ -1,33 +1,11 @@
 #!/usr/bin/env node
-import type { ApiMode } from "@iris/llm";
 // `iris`: the command-line front end (SPEC E1, K5, K6). Parses arguments, then loads only what the
 // chosen command needs.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { endQuietlyOnClosedPipes } from "./epipe.js";
-import type { OutputFormat } from "./output-format.js";
+import type { GlobalFlags } from "./flags.js";
 import { closest } from "./suggest.js";
 import { IRIS_VERSION } from "./version.js";
-
-export interface GlobalFlags {
-  /** The `-p` value; true when `-p` was given without one (stdin only). */
-  print?: string | true;
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  apiMode?: ApiMode;
-  profile?: string;
-  yolo?: boolean;
-  maxRounds?: number;
-  /** The `-r` value; true when `-r` was given without an id (pick one). */
-  resume?: string | true;
-  continue?: boolean;
-  outputFormat?: OutputFormat;
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  toolsets?: string[];
-  verbose?: boolean;
-  dir?: string;
-}
 
 function listArg(value: string): string[] {
   const names = value

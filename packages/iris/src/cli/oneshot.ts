@@ -2,9 +2,9 @@
 // the exit code of SPEC K5 (0 natural, 1 error end, 2 usage/config, 130 interrupted).
 // `--output-format json|stream-json` puts a machine-readable result on stdout instead (K6).
 import { exitCodeFor } from "@iris/agent";
+import { acquireTurnLease } from "@iris/host";
 import { lookupModel } from "@iris/llm";
-import { acquireTurnLease } from "../app/session-lease.js";
-import type { GlobalFlags } from "./main.js";
+import type { GlobalFlags } from "./flags.js";
 import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
 import { readPrompt } from "./prompt-input.js";
 import { ensureTitle } from "./session-title.js";
@@ -23,7 +23,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
   }
   const started = await startCli(flags);
   if (!started.ok) return started.exitCode;
-  const { host } = started;
+  const { host, process: iris } = started;
   const format = flags.outputFormat ?? "text";
   const line = (obj: object) => process.stdout.write(`${JSON.stringify(obj)}\n`);
   const controller = new AbortController();
@@ -36,7 +36,8 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
   process.on("SIGINT", onSigint);
   const ended = onEndSignals(
     () => controller.abort(),
-    () => host.close(),
+    // Best effort before a forced exit: the store is closed synchronously.
+    () => iris.store.close(),
   );
   const detachers = [
     format === "stream-json"
@@ -89,6 +90,6 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     for (const detach of detachers) detach();
     ended.off();
     process.off("SIGINT", onSigint);
-    host.close();
+    await iris.close();
   }
 }

@@ -1,5 +1,5 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import type { SessionHost } from "../app/host.js";
+import type { Session } from "@iris/host";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
 import { formatUsage } from "./commands/usage-view.js";
@@ -12,7 +12,7 @@ import { replayLines } from "./ui/session-replay.js";
 import { padToWidth } from "./ui/width.js";
 
 export interface SlashContext {
-  host: SessionHost;
+  host: Session;
   out: { write(s: string): unknown; columns?: number };
   style: Style;
   /** Asks one question on the chat's input line. */
@@ -146,9 +146,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
 }
 
 /** The model a costly switch waits on: a second `/model NAME` (or `--yes`) proceeds (SPEC H7). */
-const pendingSwitch = new WeakMap<SessionHost, string>();
+const pendingSwitch = new WeakMap<Session, string>();
 
-function switchModel(host: SessionHost, out: SlashContext["out"], words: string[]): boolean {
+function switchModel(host: Session, out: SlashContext["out"], words: string[]): boolean {
   const yes = words.includes("--yes");
   const spec = words.filter((w) => w !== "--yes").join(" ");
   const risks = host.context.switchRisks();

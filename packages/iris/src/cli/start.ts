@@ -1,12 +1,13 @@
 // Shared start of the chat commands: boot the profile, then start or resume the session.
-import { type BootResult, boot } from "../app/boot.js";
-import type { SessionHost } from "../app/host.js";
-import { routeFlagsOf } from "../app/route.js";
-import type { GlobalFlags } from "./main.js";
+
+import type { IrisProcess, Session } from "@iris/host";
+import { type BootResult, boot, routeFlagsOf } from "@iris/host";
+import type { GlobalFlags } from "./flags.js";
 import { resolveSession, type SessionLookup } from "./session-ref.js";
 import { PICKER_QUESTION, pickedRow, pickerList, recentForPicker } from "./ui/session-picker.js";
 
-export type CliStart = { ok: true; host: SessionHost } | { ok: false; exitCode: number };
+// The CLI is the first client of the host: one process, one session at a time.
+export type CliStart = { ok: true; host: Session; process: IrisProcess } | { ok: false; exitCode: number };
 
 export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   const booted: BootResult = await boot({
@@ -34,12 +35,12 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   }
   for (const w of booted.warnings)
     if (!/no API key is sent/.test(w)) process.stderr.write(`iris: warning: ${w}\n`);
-  const { host } = booted;
+  const { host, process: iris } = booted;
   if (flags.resume !== undefined) {
     const id = flags.resume === true ? await pickOnTerminal(host) : resolveSession(host.store, flags.resume);
     if (!id.ok) {
       if (id.error) process.stderr.write(`iris: ${id.error}\n`);
-      host.close();
+      await iris.close();
       return { ok: false, exitCode: id.error ? 2 : 0 };
     }
     host.resumeSession(id.row.id);
@@ -48,11 +49,11 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     if (last) host.resumeSession(last.id);
     else host.startSession();
   } else host.startSession();
-  return { ok: true, host };
+  return { ok: true, host, process: iris };
 }
 
 /** `iris -r` without an id: list the recent sessions and ask which (an empty answer cancels). */
-async function pickOnTerminal(host: SessionHost): Promise<SessionLookup> {
+async function pickOnTerminal(host: Session): Promise<SessionLookup> {
   const rows = recentForPicker(host.store);
   if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
   if (!process.stdin.isTTY)

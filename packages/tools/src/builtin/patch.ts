@@ -9,7 +9,7 @@ import { looksBinary } from "../fs/binary.js";
 import { findClosestRegion } from "../fs/closest-match.js";
 import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
-import { getTaskCwd } from "../terminal/task-cwd.js";
+import { taskCwdOf } from "../terminal/scope.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the working directory."),
@@ -41,13 +41,13 @@ export default defineTool({
   label: "Patch",
   effect: "mutate",
   approvalSubject: (args) => fileWriteSubject(args.path),
-  approvalCwd: (ctx) => getTaskCwd(ctx.taskId, ctx.cwd),
+  approvalCwd: (ctx) => taskCwdOf(ctx),
   description:
     "Replace exact text in a file. old_string must match exactly (whitespace included) and be unique " +
     "unless replace_all is true. On a miss the closest region is shown with line numbers.",
   parameters,
   async execute(args, ctx) {
-    const file = resolvePath(getTaskCwd(ctx.taskId, ctx.cwd), args.path);
+    const file = resolvePath(taskCwdOf(ctx), args.path);
     const buf = await readFile(file).catch(() => undefined);
     if (!buf) return error(`file not found: ${file}. Use write_file to create it.`);
     if (looksBinary(buf)) return error(`${file} looks like a binary file; patch edits text only.`);

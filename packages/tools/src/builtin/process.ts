@@ -3,7 +3,8 @@ import { z } from "zod";
 import { defineTool } from "../define.js";
 import { numberLine, splitLines } from "../fs/text.js";
 import { capOutput, DEFAULT_OUTPUT_CAPS } from "../terminal/output-caps.js";
-import { type ManagedProcess, processManager } from "../terminal/process-manager.js";
+import type { ManagedProcess, ProcessManager } from "../terminal/process-manager.js";
+import { sharedTerminalScope } from "../terminal/scope.js";
 
 const DEFAULT_WAIT_S = 30;
 const MAX_WAIT_S = 600;
@@ -39,7 +40,7 @@ function status(p: ManagedProcess): string {
   return `${p.id} ${how} after ${secs} s${p.killed ? " (killed on request)" : ""}`;
 }
 
-function newOutput(p: ManagedProcess): string {
+function newOutput(processManager: ProcessManager, p: ManagedProcess): string {
   const { text, skipped } = processManager.takeNewOutput(p);
   const note = skipped > 0 ? `[... ${skipped} bytes dropped from the buffer before this ...]\n` : "";
   if (text === "") return `${note}(no new output)`;
@@ -60,6 +61,8 @@ export default defineTool({
     "and new output), read (buffered output by line), wait (until exit), write (stdin), kill.",
   parameters,
   async execute(args, ctx) {
+    // Only the processes of the session that asks (its scope).
+    const processManager = (ctx.terminal ?? sharedTerminalScope).processes;
     if (args.action === "list") {
       const all = processManager.list();
       if (all.length === 0) return "No background processes.";
@@ -71,7 +74,7 @@ export default defineTool({
 
     switch (args.action) {
       case "poll":
-        return `${status(p)}\n${newOutput(p)}`;
+        return `${status(p)}\n${newOutput(processManager, p)}`;
       case "read": {
         const { text, dropped } = processManager.buffered(p);
         const lines = splitLines(text);
@@ -91,7 +94,7 @@ export default defineTool({
         const seconds = Math.min(args.timeout ?? DEFAULT_WAIT_S, MAX_WAIT_S);
         const done = await processManager.wait(p, seconds * 1000, ctx.signal);
         const note = done ? "" : `[still running after waiting ${seconds} s]\n`;
-        return `${status(p)}\n${note}${newOutput(p)}`;
+        return `${status(p)}\n${note}${newOutput(processManager, p)}`;
       }
       case "write": {
         if (args.data === undefined) return error('action "write" needs data.');

@@ -5,7 +5,7 @@ import { defineTool } from "../define.js";
 import { describeBinary, isBinaryContent } from "../fs/binary.js";
 import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
-import { getTaskCwd } from "../terminal/task-cwd.js";
+import { taskCwdOf } from "../terminal/scope.js";
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -41,7 +41,7 @@ export default defineTool({
     `(default ${DEFAULT_READ_LIMIT} lines). Long lines are cut. Binary (non-UTF-8) files are described by type and size, not shown.`,
   parameters,
   async execute(args, ctx) {
-    const file = resolvePath(getTaskCwd(ctx.taskId, ctx.cwd), args.path);
+    const file = resolvePath(taskCwdOf(ctx), args.path);
     const st = await stat(file).catch(() => undefined);
     if (!st) return error(`file not found: ${file}`);
     if (st.isDirectory()) return error(`${file} is a directory; use search_files to list files.`);

@@ -11,7 +11,7 @@ import { resolvePath } from "../fs/paths.js";
 import { RegexTimeout, RegexWorker } from "../fs/regex-worker.js";
 import { cutLine } from "../fs/text.js";
 import { walkFiles } from "../fs/walk.js";
-import { getTaskCwd } from "../terminal/task-cwd.js";
+import { taskCwdOf } from "../terminal/scope.js";
 
 export const DEFAULT_MAX_RESULTS = 100;
 export const MAX_RESULTS = 1000;
@@ -58,7 +58,7 @@ export default defineTool({
     "(mode: files). Skips .git, node_modules, build folders, .gitignore'd and binary files; results are capped.",
   parameters,
   async execute(args, ctx) {
-    const cwd = getTaskCwd(ctx.taskId, ctx.cwd);
+    const cwd = taskCwdOf(ctx);
     const root = resolvePath(cwd, args.path ?? ".");
     const rootStat = await stat(root).catch(() => undefined);
     if (!rootStat) return error(`path not found: ${root}`);

@@ -7,8 +7,7 @@ import { z } from "zod";
 import { defineTool } from "../define.js";
 import { commandEnv } from "../terminal/env.js";
 import { runForeground } from "../terminal/local-backend.js";
-import { processManager } from "../terminal/process-manager.js";
-import { clearTaskCwd, getTaskCwd, setTaskCwd } from "../terminal/task-cwd.js";
+import { sharedTerminalScope, taskCwdOf } from "../terminal/scope.js";
 
 export const DEFAULT_TIMEOUT_S = 180;
 export const MAX_TIMEOUT_S = 600;
@@ -37,14 +36,15 @@ export default defineTool({
     "Use background: true for long-running processes, then the process tool.",
   parameters,
   approvalSubject: (args) => args.command,
-  approvalCwd: (ctx) => getTaskCwd(ctx.taskId, ctx.cwd),
+  approvalCwd: (ctx) => taskCwdOf(ctx),
   async execute(args, ctx) {
     if (ctx.signal.aborted) return "[interrupted before the command started]";
-    let cwd = getTaskCwd(ctx.taskId, ctx.cwd);
+    const scope = ctx.terminal ?? sharedTerminalScope;
+    let cwd = scope.cwds.get(ctx.taskId, ctx.cwd);
     let note = "";
     if (cwd !== ctx.cwd && !existsSync(cwd)) {
       // The folder a previous `cd` moved to was deleted: fall back to the session's folder.
-      clearTaskCwd(ctx.taskId);
+      scope.cwds.clear(ctx.taskId);
       note = `[the previous working directory ${cwd} no longer exists; running in ${ctx.cwd}]\n`;
       cwd = ctx.cwd;
     }
@@ -53,7 +53,7 @@ export default defineTool({
     }
     const env = commandEnv();
     if (args.background) {
-      const proc = processManager.start({ command: args.command, cwd, env, taskId: ctx.taskId });
+      const proc = scope.processes.start({ command: args.command, cwd, env, taskId: ctx.taskId });
       return (
         note +
         `Started ${proc.id} (pid ${proc.pid}) in ${cwd}. ` +
@@ -83,7 +83,7 @@ export default defineTool({
       lines.push(`[killed by ${r.signal ?? "a signal"}]`);
     }
     if (r.finalCwd !== undefined && r.finalCwd !== cwd) {
-      setTaskCwd(ctx.taskId, r.finalCwd);
+      scope.cwds.set(ctx.taskId, r.finalCwd);
       lines.push(`[working directory is now ${r.finalCwd}]`);
     }
     return lines.join("\n");

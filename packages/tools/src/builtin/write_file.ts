@@ -4,7 +4,7 @@ import { fileWriteSubject } from "../approval/subjects.js";
 import { defineTool } from "../define.js";
 import { atomicWriteFile } from "../fs/atomic-write.js";
 import { resolvePath } from "../fs/paths.js";
-import { getTaskCwd } from "../terminal/task-cwd.js";
+import { taskCwdOf } from "../terminal/scope.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the working directory."),
@@ -17,13 +17,13 @@ export default defineTool({
   label: "Write",
   effect: "mutate",
   approvalSubject: (args) => fileWriteSubject(args.path),
-  approvalCwd: (ctx) => getTaskCwd(ctx.taskId, ctx.cwd),
+  approvalCwd: (ctx) => taskCwdOf(ctx),
   description:
     "Create or overwrite a file with the given content (parent folders are created; the old file is " +
     "replaced atomically). For small edits to an existing file prefer patch.",
   parameters,
   async execute(args, ctx) {
-    const file = resolvePath(getTaskCwd(ctx.taskId, ctx.cwd), args.path);
+    const file = resolvePath(taskCwdOf(ctx), args.path);
     try {
       const bytes = await atomicWriteFile(file, args.content, ctx.signal);
       return `Wrote ${bytes} bytes to ${file}.`;

@@ -166,6 +166,11 @@ export class ProcessManager {
     await this.wait(proc, graceMs + 1000);
   }
 
+  /** Forgets every process (call after killing the running ones). */
+  clear(): void {
+    this.procs.clear();
+  }
+
   private prune(): void {
     const finished = this.list().filter((p) => !p.running);
     for (const p of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_KEPT))) {

@@ -1,13 +1,13 @@
 // `/branch [N]` and `/edit N TEXT` in the chat (SPEC D3): the store's branch API, through
 // app/branching.ts. The old branch stays in the store.
 
-import { branchBefore, userTurns } from "../../app/branching.js";
-import type { SessionHost } from "../../app/host.js";
+import type { Session } from "@iris/host";
+import { branchBefore, userTurns } from "@iris/host";
 
 export function branchCommand(
   cmd: "/branch" | "/edit",
   words: string[],
-  host: SessionHost,
+  host: Session,
   out: { write(s: string): unknown },
 ): boolean | { send: string } {
   const sessionId = host.session.id;

@@ -8,9 +8,9 @@ import {
   resolveHome,
   setConfigValue,
   unsetConfigValue,
-} from "../../config/index.js";
-import { yaml } from "../../config/yaml-lib.js";
-import type { GlobalFlags } from "../main.js";
+  yaml,
+} from "@iris/host";
+import type { GlobalFlags } from "../flags.js";
 import { withProfile } from "./with-store.js";
 
 function configPath(flags: GlobalFlags): string {

@@ -1,10 +1,9 @@
 // `iris context [--session ID]`: the context budget of the current (provider, model) (SPEC M3),
 // read from config and store without starting a model.
+
+import { contextFigures, formatContextReport, loadProfileOrExit, resolveMainRoute } from "@iris/host";
 import type { SessionRow, Store } from "@iris/store";
-import { loadProfileOrExit } from "../../app/boot.js";
-import { contextFigures, formatContextReport } from "../../app/context-report.js";
-import { resolveMainRoute } from "../../app/route.js";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";
 

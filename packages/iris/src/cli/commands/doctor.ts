@@ -1,10 +1,7 @@
 // `iris doctor [--repair]`: the report alone on stdout, exit 0 when all is well, 1 otherwise.
 
-import { routeFlagsOf } from "../../app/route.js";
-import { checkEndpoints } from "../../doctor/endpoints.js";
-import { exitCodeOf, formatReport } from "../../doctor/report.js";
-import { runDoctor } from "../../doctor/run.js";
-import type { GlobalFlags } from "../main.js";
+import { checkEndpoints, exitCodeOf, formatReport, routeFlagsOf, runDoctor } from "@iris/host";
+import type { GlobalFlags } from "../flags.js";
 
 export async function doctorCommand(
   flags: GlobalFlags,

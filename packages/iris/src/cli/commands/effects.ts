@@ -2,7 +2,7 @@
 // settles one after checking the outside world. Reads and writes the store without a model.
 import { findEffect, listAllEffects } from "@iris/agent";
 import type { EffectRow } from "@iris/store";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { shortId } from "../session-ref.js";
 import { withStore } from "./with-store.js";
 

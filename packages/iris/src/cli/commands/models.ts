@@ -1,8 +1,9 @@
 // `iris models [--provider ID]`: the catalogue's models with context window and price, marked
 // ✓ where the current keys (environment and the profile's .env) can reach the provider.
+
+import type { Profile } from "@iris/host";
 import { getProvider, listCatalogue, type ModelInfo } from "@iris/llm";
-import type { Profile } from "../../config/index.js";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { withProfile } from "./with-store.js";
 
 export type Reach = "key" | "local" | "no key";

@@ -2,7 +2,7 @@
 import { messagesOfPath } from "@iris/agent";
 import { assistantText, textOf } from "@iris/llm";
 import type { Store } from "@iris/store";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { resolveSession, shortId } from "../session-ref.js";
 import { describeEnding } from "../ui/endings.js";
 import { truncateToWidth } from "../ui/width.js";

@@ -1,9 +1,10 @@
 // `iris setup` (and the first interactive start without a provider): choose a provider, put its
 // key into the profile's .env (mode 600, never into config.yaml), choose a model; config.yaml gets
 // `model: {provider, name}` (and a `providers:` entry for a custom endpoint), comments kept.
+
+import { ensureHome, loadDotenv, resolveHome, setConfigValue } from "@iris/host";
 import { getProvider, listCatalogue, listProviders } from "@iris/llm";
-import { ensureHome, loadDotenv, resolveHome, setConfigValue } from "../../config/index.js";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { type LineReader, lineReader } from "../ui/line-reader.js";
 import { setEnvVar } from "./env-file.js";
 

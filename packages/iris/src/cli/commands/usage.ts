@@ -1,9 +1,9 @@
 // `iris usage [--session ID] [--last N]` (SPEC F3): what the recorded API calls cost, read from
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
+import { loadProfileOrExit } from "@iris/host";
 import type { SessionRow, Store } from "@iris/store";
-import { loadProfileOrExit } from "../../app/boot.js";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";
 import { formatSessionTime } from "./session-time.js";

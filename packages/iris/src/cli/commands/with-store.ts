@@ -1,8 +1,9 @@
 // The store of the chosen profile, for commands that read or settle state without a model.
+
+import type { Profile } from "@iris/host";
+import { loadProfileOrExit } from "@iris/host";
 import type { Store } from "@iris/store";
-import { loadProfileOrExit } from "../../app/boot.js";
-import type { Profile } from "../../config/index.js";
-import type { GlobalFlags } from "../main.js";
+import type { GlobalFlags } from "../flags.js";
 import { openStoreForReading } from "./read-store.js";
 
 /** The chosen profile (config and .env), or its error on stderr and the exit code. */

@@ -1,7 +1,8 @@
 // The choices of `/model` without a name: the current provider's catalogue models, then the
 // default model of every other provider the current keys reach.
+
+import type { Session } from "@iris/host";
 import { getProvider, listCatalogue, listProviders } from "@iris/llm";
-import type { SessionHost } from "../../app/host.js";
 import { priceText, reachOf } from "../commands/models.js";
 
 const PER_PROVIDER = 20;
@@ -12,7 +13,7 @@ export interface ModelChoice {
   spec: string;
 }
 
-export function modelChoices(host: SessionHost): ModelChoice[] {
+export function modelChoices(host: Session): ModelChoice[] {
   const profile = host.opts.profile;
   const current = host.runtime.provider;
   const win = (n: number) => `${Math.round(n / 1000)}K`;

@@ -1,14 +1,13 @@
-// Start-up of any front end: profile (config + .env, read once), main route, store, tools, host.
+// Start-up of a one-conversation front end (the CLI): profile (config + .env, read once), main
+// route, then the process (store, tools) and its first session.
 // Problems a user can fix come back as a message and an exit code (SPEC K5), never a stack trace.
-import { openStore } from "@iris/store";
-import type { ApprovalJudge } from "@iris/tools";
 import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile } from "../config/index.js";
-import { makeApprovalJudge } from "./approval-judge.js";
-import { SessionHost } from "./host.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
+import { IrisProcess } from "./process.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
 import { registerSecrets } from "./secrets-setup.js";
-import { setUpTools, unknownToolsets } from "./tools-setup.js";
+import type { Session } from "./session.js";
+import { unknownToolsets } from "./tools-setup.js";
 
 export interface BootOptions {
   env: Record<string, string | undefined>;
@@ -25,7 +24,7 @@ export interface BootOptions {
 }
 
 export type BootResult =
-  | { ok: true; host: SessionHost; warnings: string[] }
+  | { ok: true; host: Session; process: IrisProcess; warnings: string[] }
   | { ok: false; exitCode: number; message: string };
 
 export function loadProfileOrExit(
@@ -47,32 +46,28 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
   registerSecrets(profile.config, { ...opts.env, ...profile.env }, [route.runtime.apiKey]);
-  // The judge needs the host's model client, and the host needs the tools: bound once both exist.
-  let judge: ApprovalJudge | undefined;
+  // `--toolsets` replaces this platform's toolsets for this run.
   const config = opts.toolsets
     ? { ...profile.config, toolsets: { ...profile.config.toolsets, [opts.platform]: opts.toolsets } }
     : profile.config;
-  const tools = await setUpTools({
-    config,
-    configPath: profile.home.paths.config,
+  const iris = await IrisProcess.open({
+    profile: { ...profile, config },
+    env: opts.env,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
-    judge: (request) => (judge ? judge(request) : Promise.resolve("escalate")),
   });
-  const unknown = unknownToolsets(opts.toolsets, tools);
-  if (unknown) return { ok: false, exitCode: 2, message: unknown };
-  const store = openStore(profile.home.paths.db);
-  const host = new SessionHost({
-    profile,
+  const unknown = unknownToolsets(opts.toolsets, iris.tools);
+  if (unknown) {
+    await iris.close();
+    return { ok: false, exitCode: 2, message: unknown };
+  }
+  const host = iris.openSession({
     runtime: route.runtime,
-    store,
-    tools,
     source: opts.source,
     cwd: opts.cwd,
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
     ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
   });
-  judge = makeApprovalJudge(() => host.judgeModel());
-  return { ok: true, host, warnings: [...profile.warnings, ...route.notes] };
+  return { ok: true, host, process: iris, warnings: [...profile.warnings, ...route.notes] };
 }

@@ -1,30 +1,30 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEventMap } from "@iris/agent";
+import type { IrisProcess, Session } from "@iris/host";
+import { boot } from "@iris/host";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runSlash } from "../cli/slash.js";
-import { boot } from "./boot.js";
-import type { SessionHost } from "./host.js";
+import { runSlash } from "./slash.js";
 
 const SUMMARY_MARK = "You compress the middle of a conversation";
 let fake: FakeLlm;
 let dir: TempDir;
-let host: SessionHost | undefined;
+let iris: IrisProcess | undefined;
 
 beforeEach(async () => {
   fake = await startFakeLlm();
   dir = tempDir("iris-ctx");
 });
 afterEach(async () => {
-  host?.close();
-  host = undefined;
+  await iris?.close();
+  iris = undefined;
   dir.cleanup();
   await fake.close();
 });
 
-async function bootHost(config: string): Promise<SessionHost> {
+async function bootHost(config: string): Promise<Session> {
   writeFileSync(join(dir.path, "config.yaml"), config);
   writeFileSync(join(dir.path, "AGENTS.md"), "Always run the linter before committing.\n");
   const booted = await boot({
@@ -35,7 +35,7 @@ async function bootHost(config: string): Promise<SessionHost> {
     cwd: dir.path,
   });
   if (!booted.ok) throw new Error(booted.message);
-  host = booted.host;
+  iris = booted.process;
   return booted.host;
 }
 
@@ -51,7 +51,7 @@ function prose(i: number, words: number): AssistantMessage {
 }
 
 /** 30 exchanges of ~2,000 estimated tokens each: over the 45,000 trigger of a 60K window. */
-function seed(h: SessionHost): void {
+function seed(h: Session): void {
   const messages: Message[] = [];
   for (let i = 0; i < 30; i++) messages.push({ role: "user", content: `question ${i}` }, prose(i, 2_000));
   h.store.appendNodes(
@@ -60,7 +60,7 @@ function seed(h: SessionHost): void {
   );
 }
 
-function collect<K extends keyof AgentEventMap>(h: SessionHost, name: K): AgentEventMap[K][] {
+function collect<K extends keyof AgentEventMap>(h: Session, name: K): AgentEventMap[K][] {
   const seen: AgentEventMap[K][] = [];
   h.events.on(name, (p) => seen.push(p));
   return seen;

@@ -7,11 +7,16 @@
 // with the parent's menu; its spending counts against the parent's turn and session budgets;
 // `delegation.max_concurrent_children` children run at once per session; nesting stops at
 // `delegation.max_depth`; and its fallbacks do not re-point the parent's context control.
+// Its progress (stream, tool progress, status) reaches the parent session's subscribers tagged
+// with the child's task id and the parent's (issue 14).
 import {
   Agent,
+  type AgentEventName,
+  AgentEvents,
   buildSystemPrompt,
   type FrontEnd,
   gatherPromptInputs,
+  newTaskId,
   RegistryToolBox,
   type ResilientModelClient,
   StoreConversation,
@@ -20,8 +25,17 @@ import {
   withAgentTools,
   withReceipts,
 } from "@iris/agent";
-import { type ApprovalMemory, type Menu, selectMenu } from "@iris/tools";
-import type { SessionHost } from "./host.js";
+import type { Store } from "@iris/store";
+import {
+  type ApprovalMemory,
+  type ApprovalPolicy,
+  type Menu,
+  selectMenu,
+  type TerminalScope,
+  type ToolRegistry,
+} from "@iris/tools";
+import type { Profile } from "../config/index.js";
+import { type EventIdentity, FORWARDED_CHILD_EVENTS } from "./events.js";
 
 const DEFAULT_CHILD_TOOLSETS = ["terminal", "file"];
 /** Tools a child never gets: nobody to ask, no shared memory writes. */
@@ -41,8 +55,23 @@ export class ChildSlots {
   }
 }
 
+/** What a delegation needs from the session that delegates (not the whole session). */
+export interface DelegatePort {
+  profile: Profile;
+  store: Store;
+  cwd: string;
+  registry: ToolRegistry;
+  policy: ApprovalPolicy;
+  /** The parent's raw events (approval requests and grants of the child's tools show there). */
+  events: AgentEvents;
+  /** The parent session's processes and task directories. */
+  terminal: TerminalScope;
+  /** Passes a child's event (an AgentEvents name and its payload) to the parent's subscribers. */
+  forward(name: AgentEventName, payload: unknown, identity: Omit<EventIdentity, "sessionId">): void;
+}
+
 export interface DelegateOptions {
-  host: SessionHost;
+  port: DelegatePort;
   model: ResilientModelClient;
   frontEnd: FrontEnd;
   /** The parent session's approval memory: a child's approvals are the session's. */
@@ -62,9 +91,9 @@ export function makeDelegate(opts: DelegateOptions) {
     args: { goal: string; context?: string | undefined; toolsets?: string[] | undefined },
     ctx: ToolRunContext,
   ): Promise<Result> => {
-    const { host, frontEnd } = opts;
+    const { port, frontEnd } = opts;
     const depth = opts.depth ?? 1;
-    const { profile, tools, store, cwd } = host.opts;
+    const { profile, store, cwd } = port;
     const cfg = profile.config.delegation;
     if (ctx.costLeftUsd !== undefined && ctx.costLeftUsd !== null && ctx.costLeftUsd <= 0)
       return refuse("the cost budget is spent; no subagent can start");
@@ -99,6 +128,12 @@ export function makeDelegate(opts: DelegateOptions) {
         provider: route.provider,
         title: args.goal.slice(0, 80),
       });
+      const childTask = newTaskId();
+      const childEvents = new AgentEvents();
+      childEvents.onAny((name, payload) => {
+        if (FORWARDED_CHILD_EVENTS.has(name))
+          port.forward(name, payload, { taskId: childTask, parentTaskId: ctx.taskId });
+      });
       const agent = new Agent({
         log: new StoreConversation(store, child.id),
         model,
@@ -106,12 +141,13 @@ export function makeDelegate(opts: DelegateOptions) {
         tools: withReceipts(
           withAgentTools(
             new RegistryToolBox({
-              registry: tools.registry,
+              registry: port.registry,
               menu,
-              policy: tools.policy,
+              policy: port.policy,
               frontEnd,
-              events: host.events,
+              events: port.events,
               approvalMemory: opts.approvals,
+              terminal: port.terminal,
             }),
             {
               todos: new TodoList(),
@@ -122,6 +158,8 @@ export function makeDelegate(opts: DelegateOptions) {
         ),
         systemPrompt,
         cwd,
+        events: childEvents,
+        newTaskId: () => childTask,
         budgets: {
           maxRounds: cfg.max_rounds,
           ...(typeof ctx.costLeftUsd === "number" ? { costBudgetUsd: ctx.costLeftUsd } : {}),
@@ -129,6 +167,7 @@ export function makeDelegate(opts: DelegateOptions) {
       });
       const task = args.context ? `${args.goal}\n\nContext:\n${args.context}` : args.goal;
       const result = await agent.run(task, { signal: ctx.signal });
+      port.terminal.cwds.clear(childTask);
       ctx.addCost?.(result.costUsd);
       store.endSession(child.id, result.reason);
       const ok = result.reason === "natural";
@@ -154,7 +193,7 @@ async function childMenu(
   toolsets: string[] | undefined,
   mayDelegate: boolean,
 ): Promise<Menu> {
-  const selected = await selectMenu(opts.host.opts.tools.registry, {
+  const selected = await selectMenu(opts.port.registry, {
     platform: "delegate",
     config: {
       toolsets: { delegate: toolsets?.length ? toolsets : DEFAULT_CHILD_TOOLSETS },

@@ -1,5 +1,5 @@
 // The editor's view of config.yaml, generated from the zod schema (the single source). Checked in
-// as packages/iris/config.schema.json; a test fails when it drifts, and
+// as packages/host/config.schema.json; a test fails when it drifts, and
 // `node scripts/gen-config-schema.mjs` rewrites it.
 import { z } from "zod";
 import { configSchema } from "./schema.js";

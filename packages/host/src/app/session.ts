@@ -1,6 +1,8 @@
-// One profile's running session for a front end: the route, the store, the tool menu, the frozen
-// prompt, and a fresh Agent per message (SPEC S2: the prompt is built once per session and reused
-// byte for byte by every Agent and on resume).
+// One conversation of a process (ARCHITECTURE.md "Process scope and session scope"): its id (which
+// follows splits), route and model client, frozen prompt, context control, todo list, approval
+// memory, background processes and per-task directories, and its own events tagged with its id.
+// A fresh Agent per message (SPEC S2: the prompt is built once per session and reused byte for
+// byte by every Agent and on resume). close() releases everything it holds, never the store.
 import {
   Agent,
   AgentEvents,
@@ -11,6 +13,7 @@ import {
   LlmModelClient,
   MemoryFiles,
   makeShaper,
+  newTaskId,
   parseFallbackProviders,
   RegistryToolBox,
   type RepairedCall,
@@ -18,27 +21,34 @@ import {
   repairInterruptedCalls,
   resolverFromConfig,
   StoreConversation,
-  StoreRouteHealth,
   TodoList,
+  type TurnResult,
   withAgentTools,
   withReceipts,
 } from "@iris/agent";
-import { estimateCost, type Runtime } from "@iris/llm";
+import { estimateCost, type Runtime, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
-import { ApprovalMemory } from "@iris/tools";
+import { ApprovalMemory, closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
 import { ChildSlots, makeDelegate } from "./delegate.js";
+import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
+import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
+import type { SessionParent } from "./session-parent.js";
+import { SessionPrompts } from "./session-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
 
-export interface HostOptions {
+export interface SessionOptions {
+  /** The process that owns the session (events, cooldowns, logger). */
+  parent: SessionParent;
   profile: Profile;
   runtime: Runtime;
   store: Store;
+  /** The process's registry and menu, with this session's own approval policy (its memory). */
   tools: ToolSetup;
   /** cli, gateway:telegram, acp, api, batch, cron, … */
   source: string;
@@ -49,8 +59,18 @@ export interface HostOptions {
   promptEdits?: { replace?: string; append?: string };
 }
 
-export class SessionHost {
+export class Session {
+  /** Raw agent events of this session's turns (what the CLI renders). */
   readonly events = new AgentEvents();
+  /** This session's background processes and per-task directories. */
+  readonly terminal: TerminalScope = newTerminalScope();
+  private readonly tagged = new EventFanout();
+  private readonly prompts = new SessionPrompts();
+  private running:
+    | { agent: Agent; controller: AbortController; taskId: string; done?: Promise<unknown> }
+    | undefined;
+  private taskId = "";
+  private closed = false;
   private current: SessionRow | undefined;
   private todos = new TodoList();
   /** "For this session" approvals: a new memory with every new or resumed session. */
@@ -63,9 +83,37 @@ export class SessionHost {
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
 
-  constructor(readonly opts: HostOptions) {
+  constructor(readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
     this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
+    // Every raw event goes out again tagged with this session and the running task.
+    this.events.onAny((name, payload) => this.tag(name, payload, { taskId: this.taskId }));
+  }
+
+  /** The conversation's id now (it changes when compression splits the session). */
+  get id(): string {
+    return this.session.id;
+  }
+
+  /** This session's events, tagged with their identity (subagents' included). */
+  subscribe(fn: HostEventListener): () => void {
+    return this.tagged.subscribe(fn);
+  }
+
+  /** Tags an event with this session's id and passes it to its subscribers and the process's. */
+  emitTagged<K extends keyof HostEventMap>(
+    name: K,
+    payload: HostEventMap[K],
+    identity: Omit<EventIdentity, "sessionId">,
+  ): void {
+    this.tag(name, payload, identity);
+  }
+
+  private tag(name: keyof HostEventMap, payload: unknown, identity: Omit<EventIdentity, "sessionId">): void {
+    // The name and payload come from one typed map (emitTagged, or an AgentEvents listener).
+    const event = { sessionId: this.current?.id ?? "", ...identity, name, payload } as HostEvent;
+    this.tagged.emit(event);
+    this.opts.parent.events.emit(event);
   }
 
   get runtime(): Runtime {
@@ -94,6 +142,64 @@ export class SessionHost {
     this.todos = new TodoList();
     this.approvals = new ApprovalMemory();
     return this.current;
+  }
+
+  /**
+   * One user message as one Agent turn. Without a front end of its own the session asks through
+   * events: `approval_requested` / `clarify_requested`, answered by answerApproval / answerClarify.
+   */
+  async send(
+    input: string | UserMessage,
+    opts: { frontEnd?: FrontEnd; signal?: AbortSignal } = {},
+  ): Promise<TurnResult> {
+    if (this.closed) throw new Error("the session is closed");
+    if (this.running) throw new Error("a turn is already running in this session; use inject()");
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const taskId = newTaskId();
+    const emit = this.emitTagged.bind(this);
+    const agent = this.newAgent(opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId), () => taskId);
+    const running: NonNullable<Session["running"]> = { agent, controller, taskId };
+    this.running = running;
+    this.taskId = taskId;
+    try {
+      const done = agent.run(input, { signal: controller.signal });
+      running.done = done;
+      return await done;
+    } finally {
+      opts.signal?.removeEventListener("abort", onAbort);
+      this.running = undefined;
+      // A task's `cd` ends with the task; the session's processes live on until close().
+      this.terminal.cwds.clear(taskId);
+      this.prompts.cancelTask(taskId);
+    }
+  }
+
+  /** A message that arrives while a turn runs: sent after the current round (SPEC L9). */
+  inject(text: string): boolean {
+    return this.running?.agent.inject({ role: "user", content: text }) ?? false;
+  }
+
+  /** Stops the running turn (the Agent ends it with reason `interrupted`). */
+  interrupt(): boolean {
+    if (!this.running) return false;
+    this.running.controller.abort();
+    return true;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The answer to an `approval_requested` event; false when nothing waits under that id. */
+  answerApproval(requestId: string, answer: "once" | "session" | "always" | "deny"): boolean {
+    return this.prompts.answerApproval(requestId, answer);
+  }
+
+  /** The answer to a `clarify_requested` event; false when nothing waits under that id. */
+  answerClarify(requestId: string, answer: string): boolean {
+    return this.prompts.answerClarify(requestId, answer);
   }
 
   private buildPrompt(): string {
@@ -219,13 +325,15 @@ export class SessionHost {
         }),
       events: this.events,
       ...(onRouteChange ? { onRouteChange } : {}),
-      // Cooldowns live in the store, so the next process honours them (SPEC U4).
-      routeHealth: new StoreRouteHealth(this.opts.store),
+      // Cooldowns are the process's, kept in the store: a route that failed for one session is
+      // passed over by every session, and by the next process (SPEC U4).
+      cooldowns: this.opts.parent.cooldowns,
     });
   }
 
-  /** Made per message (cheap): everything expensive lives in the host. */
-  newAgent(frontEnd: FrontEnd = {}): Agent {
+  /** Made per message (cheap): everything expensive lives in the process and the session. */
+  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string): Agent {
+    if (this.closed) throw new Error("the session is closed");
     const { runtime } = this;
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
@@ -240,6 +348,7 @@ export class SessionHost {
       policy: tools.policy,
       frontEnd,
       events: this.events,
+      terminal: this.terminal,
       approvalMemory: this.approvals,
     });
     const agentCfg = profile.config.agent;
@@ -261,7 +370,16 @@ export class SessionHost {
           .search(query, { limit, excludeSessionId: session.id })
           .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
       delegate: makeDelegate({
-        host: this,
+        port: {
+          profile,
+          store,
+          cwd,
+          registry: tools.registry,
+          policy: tools.policy,
+          events: this.events,
+          terminal: this.terminal,
+          forward: (name, payload, identity) => this.tag(name, payload, identity),
+        },
         model,
         frontEnd,
         approvals: this.approvals,
@@ -290,6 +408,13 @@ export class SessionHost {
       cwd,
       events: this.events,
       frontEnd,
+      // The task id tags this session's events while the turn runs.
+      newTaskId: () => {
+        // The previous turn has ended (one turn at a time): its `cd` ends with it.
+        if (this.taskId) this.terminal.cwds.clear(this.taskId);
+        this.taskId = taskId?.() ?? newTaskId();
+        return this.taskId;
+      },
       maxOutputTokens: Math.min(info.maxOutput, 32_000),
       budgets: {
         maxRounds: this.opts.maxRounds ?? agentCfg.max_rounds,
@@ -311,7 +436,10 @@ export class SessionHost {
       session: () => this.session,
       buildPrompt: () => this.buildPrompt(),
       adopt: (id) => {
+        const from = this.current?.id ?? "";
         this.current = this.opts.store.getSession(id);
+        // A front end re-points its own map (chat → session) on this event.
+        this.emitTagged("session_split", { from, to: id }, { taskId: this.taskId });
       },
     });
     return this.contextCtl;
@@ -330,9 +458,46 @@ export class SessionHost {
     };
   }
 
-  close(): void {
-    this.opts.store.close();
+  /**
+   * Ends this conversation's hold on the process: stops its turn, kills its background processes,
+   * forgets its task directories and its approval memory (the policy dies with the session), and
+   * denies whatever still waits for an answer. The store and the other sessions are untouched.
+   */
+  async close(reason = "closed"): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const turn = this.running;
+    turn?.controller.abort();
+    this.prompts.cancelAll();
+    // The aborted turn writes its last rows (an interrupted round, usage) before the store may
+    // close under it; an Agent ends an aborted turn promptly, the wait is bounded all the same.
+    if (turn?.done) await settledWithin(turn.done, CLOSE_TURN_WAIT_MS);
+    await closeTerminalScope(this.terminal);
+    this.emitTagged("session_closed", { reason }, { taskId: this.taskId });
+    this.opts.parent.forget(this);
   }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+}
+
+/** How long close() waits for an aborted turn to finish writing. */
+const CLOSE_TURN_WAIT_MS = 10_000;
+
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
 }
 
 /** The environment as start-up saw it, with the profile's .env read again now. */

@@ -72,6 +72,13 @@ describe("loadConfig", () => {
     expect(errs[0]!.message).toContain('"model"');
   });
 
+  it("keys of features not built yet are not accepted (gateway, mcp_servers)", () => {
+    for (const key of ["gateway", "mcp_servers"]) {
+      const errs = errorsOf(`model:\n  name: x\n${key}: {}\n`);
+      expect(errs[0]).toMatchObject({ line: 3, key });
+    }
+  });
+
   it("a wrong type names the key, the line and what is expected", () => {
     const errs = errorsOf("model:\n  provider: openai\n  name: 12\n");
     expect(errs).toHaveLength(1);

@@ -114,24 +114,6 @@ export const approvalsSchema = z.strictObject({
     .describe("What a dangerous command gets where nobody can be asked (cron, batch, -p without a TTY)."),
 });
 
-const mcpServerSchema = z
-  .strictObject({
-    command: nonEmpty.optional().describe("stdio server: the program to start (arguments in `args`)."),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: nonEmpty.optional(),
-    url: z
-      .url({ protocol: /^https?$/ })
-      .optional()
-      .describe("Streamable HTTP server."),
-    headers: z.record(z.string(), z.string()).optional(),
-    enabled: z.boolean().default(true),
-    timeout_seconds: positiveInt.optional(),
-  })
-  .refine((s) => (s.command === undefined) !== (s.url === undefined), {
-    message: "exactly one of `command` (stdio) or `url` (HTTP)",
-  });
-
 export const agentSchema = z.strictObject({
   max_rounds: z.int().min(0).max(100_000).default(90).describe("Model calls per turn; 0 = unlimited."),
   time_budget_seconds: z.number().positive().optional().describe("Wall-clock limit of one turn."),
@@ -168,20 +150,17 @@ export const memorySchema = z.strictObject({
 });
 
 export const displaySchema = z.strictObject({
-  streaming: z.boolean().default(true).describe("Stream text as it arrives (interactive CLI)."),
-  show_reasoning: z.boolean().default(false),
-  show_cost: z.boolean().default(false),
-  tool_progress: z
-    .enum(["all", "new", "off"])
-    .default("all")
-    .describe("One progress line per tool call: all, only new ones, or none."),
+  show_reasoning: z
+    .boolean()
+    .default(false)
+    .describe("Show the model's reasoning in the chat, collapsed to one line (/reasoning shows all)."),
 });
 
-export const gatewaySchema = z.strictObject({
-  platforms: z
-    .record(z.string(), z.looseObject({ enabled: z.boolean().default(true) }))
-    .default({})
-    .describe("Per-platform settings; each adapter validates its own block."),
+export const loggingSchema = z.strictObject({
+  level: z
+    .enum(["debug", "info", "warn", "error", "silent"])
+    .default("warn")
+    .describe("Diagnostics at this level and above go to logs/iris.log (IRIS_LOG_LEVEL overrides)."),
 });
 
 export const configSchema = z.strictObject({
@@ -196,12 +175,11 @@ export const configSchema = z.strictObject({
     .describe(
       "Toolsets per platform (cli, gateway, acp, api, batch, …); a missing platform uses its built-in list.",
     ),
-  mcp_servers: z.record(nonEmpty, mcpServerSchema).default({}),
-  gateway: gatewaySchema.prefault({}),
+  display: displaySchema.prefault({}),
+  logging: loggingSchema.prefault({}),
   agent: agentSchema.prefault({}),
   delegation: delegationSchema.prefault({}),
   memory: memorySchema.prefault({}),
-  display: displaySchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

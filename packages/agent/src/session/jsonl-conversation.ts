@@ -1,0 +1,99 @@
+// A conversation log in a JSONL file (ARCHITECTURE.md: conversation logs are ports): batch
+// trajectories, one file per trajectory, never in state.db. One JSON object per line, appended
+// and never rewritten, so a killed run leaves every line it wrote; reopening the file resumes it.
+//   {"type":"message","session":ID,"id":NODE,"message":{…}}
+//   {"type":"usage","session":ID,…UsageRow}
+//   {"type":"split","from":ID,"to":ID}   then the compacted history as message lines under `to`
+// A torn last line (the process died mid-write) is skipped on reading.
+import { randomUUID } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Message } from "@iris/llm";
+import type { ConversationLog, UsageRow } from "../ports.js";
+
+type Line =
+  | { type: "message"; session: string; id: string; message: Message }
+  | ({ type: "usage"; session: string } & UsageRow)
+  | { type: "split"; from: string; to: string };
+
+export class JsonlConversation implements ConversationLog {
+  private id: string;
+  private messages: Message[] = [];
+  private nodes = 0;
+  private cost = 0;
+
+  constructor(
+    readonly path: string,
+    opts: { sessionId?: string } = {},
+  ) {
+    this.id = opts.sessionId ?? `traj_${randomUUID()}`;
+    if (existsSync(path)) this.load(readFileSync(path, "utf8"));
+    else mkdirSync(dirname(path), { recursive: true });
+  }
+
+  get sessionId(): string {
+    return this.id;
+  }
+
+  history(): Message[] {
+    return [...this.messages];
+  }
+
+  append(message: Message): string {
+    const id = `${this.id}:${++this.nodes}`;
+    this.write({ type: "message", session: this.id, id, message });
+    this.messages.push(message);
+    return id;
+  }
+
+  recordUsage(row: UsageRow): void {
+    this.write({ type: "usage", session: this.id, ...row });
+    this.cost += row.costUsd;
+  }
+
+  sessionCostUsd(): number {
+    return this.cost;
+  }
+
+  /** Continues under a new id with `compacted` as the whole history; returns the new id. */
+  split(compacted: readonly Message[]): string {
+    const to = `traj_${randomUUID()}`;
+    this.write({ type: "split", from: this.id, to });
+    this.id = to;
+    this.messages = [];
+    this.nodes = 0;
+    for (const m of compacted) this.append(m);
+    return to;
+  }
+
+  private write(line: Line): void {
+    // One write per line: a line is whole on disk or (killed mid-write) torn and skipped.
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+  }
+
+  /** Replays the file: the history is the messages of the newest id, the cost all usage rows'. */
+  private load(text: string): void {
+    let current: string | undefined;
+    for (const raw of text.split("\n")) {
+      if (!raw.trim()) continue;
+      let line: Line;
+      try {
+        line = JSON.parse(raw) as Line;
+      } catch {
+        continue; // a torn last line
+      }
+      if (line.type === "split") {
+        current = line.to;
+        this.messages = [];
+        this.nodes = 0;
+      } else if (line.type === "usage") this.cost += line.costUsd;
+      else if (line.type === "message") {
+        if (current !== undefined && line.session !== current) continue;
+        current = line.session;
+        this.messages.push(line.message);
+        this.nodes += 1;
+      }
+    }
+    if (current !== undefined) this.id = current;
+  }
+}

@@ -1,0 +1,158 @@
+// The process scope (ARCHITECTURE.md "Process scope and session scope"): one per Iris process,
+// whether it serves one CLI user or thousands of chats. It owns what every conversation shares —
+// the profile (config and .env, read once), the store, the tool registry and menu, the model
+// catalogue view, the route cooldowns, the logger and the process-wide event subscribers — and
+// the only close() that closes the store. Sessions are opened from it and close on their own.
+
+import { join } from "node:path";
+import { CooldownBook, DEFAULT_COOLDOWN_MS, StoreRouteHealth } from "@iris/agent";
+import { configureLogging, getLogger, LOG_LEVELS, type Logger, type LogLevel, type Runtime } from "@iris/llm";
+import { openStore, type Store } from "@iris/store";
+import type { ApprovalJudge } from "@iris/tools";
+import type { Profile } from "../config/index.js";
+import { makeApprovalJudge } from "./approval-judge.js";
+import { EventFanout, type HostEventListener } from "./events.js";
+import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
+import { Session } from "./session.js";
+import type { SessionParent } from "./session-parent.js";
+import { setUpTools, type ToolSetup } from "./tools-setup.js";
+
+export interface ProcessOptions {
+  profile: Profile;
+  /** Whose tool menu sessions get: cli, gateway, acp, api, batch, … */
+  platform: string;
+  yolo?: boolean;
+  /** An open store to use (and close); default the profile's state.db. */
+  store?: Store;
+  /**
+   * Where diagnostics go. Default: the process-wide logger, configured here once — level from
+   * IRIS_LOG_LEVEL or config `logging.level`, lines in the profile's logs/iris.log, secrets
+   * redacted — so warnings never land in a chat or on a protocol's stdout.
+   */
+  logger?: Logger;
+  /** The environment for IRIS_LOG_LEVEL (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** Configures the process-wide logger from the profile (once per process: the last call wins). */
+export function configureProcessLogging(profile: Profile, env: Record<string, string | undefined>): Logger {
+  const fromEnv = env.IRIS_LOG_LEVEL;
+  const level: LogLevel = (LOG_LEVELS as string[]).includes(fromEnv ?? "")
+    ? (fromEnv as LogLevel)
+    : profile.config.logging.level;
+  configureLogging({ level, file: join(profile.home.paths.logs, "iris.log") });
+  return getLogger({ component: "host" });
+}
+
+export interface OpenSessionOptions {
+  /** cli, gateway:telegram, acp, api, batch, cron, … (stored on the session row) */
+  source: string;
+  cwd: string;
+  /** Route flags (the CLI's --provider/--model/--base-url/--api-mode); config decides the rest. */
+  route?: RouteFlags;
+  /** An already resolved main route; wins over `route`. */
+  runtime?: Runtime;
+  maxRounds?: number;
+  /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
+  promptEdits?: { replace?: string; append?: string };
+}
+
+export class IrisProcess implements SessionParent {
+  /** Every session's tagged events, for front ends that listen process-wide. */
+  readonly events = new EventFanout();
+  private readonly sessions = new Set<Session>();
+  /** Route cooldowns of every session, kept in the store so the next process honours them. */
+  readonly cooldowns: CooldownBook;
+  private closing: Promise<void> | undefined;
+
+  static async open(opts: ProcessOptions): Promise<IrisProcess> {
+    const { profile } = opts;
+    const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? process.env);
+    const store = opts.store ?? openStore(profile.home.paths.db);
+    try {
+      const tools = await setUpTools({
+        config: profile.config,
+        configPath: profile.home.paths.config,
+        platform: opts.platform,
+        ...(opts.yolo ? { yolo: true } : {}),
+        logger: logger.child({ component: "tools" }),
+      });
+      return new IrisProcess(profile, store, tools, logger);
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
+
+  private constructor(
+    readonly profile: Profile,
+    readonly store: Store,
+    readonly tools: ToolSetup,
+    readonly logger: Logger,
+  ) {
+    this.cooldowns = new CooldownBook(DEFAULT_COOLDOWN_MS, Date.now, new StoreRouteHealth(store));
+  }
+
+  /**
+   * A new conversation slot: give it `startSession()` or `resumeSession(id)` next. It has its
+   * own approval memory, processes, task directories and events; cooldowns are shared.
+   * Throws when the route cannot be resolved (the message says why).
+   */
+  openSession(opts: OpenSessionOptions): Session {
+    if (this.closing) throw new Error("the process is closing");
+    let runtime = opts.runtime;
+    if (!runtime) {
+      const resolved = resolveMainRoute(opts.route ?? {}, this.profile.config, this.profile.env);
+      if (!resolved.ok) throw new Error(resolved.error);
+      runtime = resolved.runtime;
+    }
+    let session: Session | undefined;
+    // Smart mode's judge asks this session's own model client (its route and fallbacks).
+    const judge: ApprovalJudge = (request) =>
+      session
+        ? makeApprovalJudge(() => (session as Session).judgeModel())(request)
+        : Promise.resolve("escalate");
+    session = new Session({
+      parent: this,
+      profile: this.profile,
+      runtime,
+      store: this.store,
+      tools: { ...this.tools, policy: this.tools.newPolicy(judge) },
+      source: opts.source,
+      cwd: opts.cwd,
+      ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
+      ...(opts.route ? { route: opts.route } : {}),
+      ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
+    });
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Every session's tagged events (front ends serving many conversations). */
+  subscribe(fn: HostEventListener): () => void {
+    return this.events.subscribe(fn);
+  }
+
+  /** The sessions open now. */
+  get openSessions(): number {
+    return this.sessions.size;
+  }
+
+  /** The catalogue's view of a model with this profile's overrides (SPEC M1). */
+  modelInfo(provider: string, model: string) {
+    return modelInfoFor(provider, model, this.profile.config).info;
+  }
+
+  forget(session: object): void {
+    this.sessions.delete(session as Session);
+  }
+
+  /** Closes every session, then the store. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.sessions].map((s) => s.close("process closing")));
+      this.store.close();
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,15 @@
+// What a Session needs from its process (ARCHITECTURE.md "Process scope and session scope"), as a
+// narrow port so the session file does not import the process that owns it.
+import type { CooldownBook } from "@iris/agent";
+import type { Logger } from "@iris/llm";
+import type { EventFanout } from "./events.js";
+
+export interface SessionParent {
+  /** The process-wide subscribers (every session's events go there too). */
+  readonly events: EventFanout;
+  readonly logger: Logger;
+  /** Route cooldowns shared by every session (and kept in the store for the next process). */
+  readonly cooldowns: CooldownBook;
+  /** The session closed: the process forgets it. */
+  forget(session: object): void;
+}

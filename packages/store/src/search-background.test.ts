@@ -1,0 +1,51 @@
+// Search indexing off the request path (issue 14): appends schedule a background catch-up in short
+// batches, a search indexes at most one short batch itself, and a quiet store schedules nothing.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { SEARCH_CATCH_UP_SPAN } from "./search.js";
+import { openStore, type Store } from "./store.js";
+
+const opened: { dir: string; store: Store }[] = [];
+afterEach(() => {
+  for (const { dir, store } of opened.splice(0)) {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+function open(indexDelayMs: number): Store {
+  const dir = mkdtempSync(join(tmpdir(), "iris-index-"));
+  const store = openStore(join(dir, "state.db"), { indexDelayMs });
+  opened.push({ dir, store });
+  return store;
+}
+const note = (i: number) => ({ kind: "note" as const, text: `heron number ${i}` });
+
+describe("the background search indexer", () => {
+  it("indexes a backlog on its own, without a search", async () => {
+    const store = open(10);
+    const s = store.createSession({ source: "cli" });
+    store.appendNodes(
+      s.id,
+      Array.from({ length: 5000 }, (_, i) => note(i)),
+    );
+    expect(store.searchIndexBacklog()).toBe(5000);
+    const end = Date.now() + 10_000;
+    while (store.searchIndexBacklog() > 0 && Date.now() < end) await sleep(20);
+    expect(store.searchIndexBacklog()).toBe(0);
+    expect(store.search("heron", { limit: 1000 })).toHaveLength(1000);
+  });
+
+  it("a search indexes at most one short batch itself", () => {
+    const store = open(60_000); // the background indexer does not run during this test
+    const s = store.createSession({ source: "cli" });
+    store.appendNodes(
+      s.id,
+      Array.from({ length: 3 * SEARCH_CATCH_UP_SPAN }, (_, i) => note(i)),
+    );
+    store.search("heron");
+    expect(store.searchIndexBacklog()).toBe(2 * SEARCH_CATCH_UP_SPAN);
+  });
+});
