@@ -11,6 +11,7 @@ import { openStore, type Store } from "@iris/store";
 import type { Profile } from "../config/index.js";
 import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
+import { RouteLimiter } from "./route-limiter.js";
 import { Session } from "./session.js";
 import type { SessionParent } from "./session-parent.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
@@ -30,6 +31,8 @@ export interface ProcessOptions {
   logger?: Logger;
   /** The environment for IRIS_LOG_LEVEL (default process.env). */
   env?: Record<string, string | undefined>;
+  /** A rate limiter shared with other processes of this program (default: one of its own). */
+  routeLimiter?: RouteLimiter;
 }
 
 /** Configures the process-wide logger from the profile (once per process: the last call wins). */
@@ -51,6 +54,11 @@ export interface OpenSessionOptions {
   /** An already resolved main route; wins over `route`. */
   runtime?: Runtime;
   maxRounds?: number;
+  /**
+   * Added to the system prompt at call time only (a batch item's `system`): never part of the
+   * frozen prompt stored with the session, so it never shows up in a saved conversation.
+   */
+  ephemeralSystemPrompt?: string;
 }
 
 export class IrisProcess implements SessionParent {
@@ -72,7 +80,7 @@ export class IrisProcess implements SessionParent {
         ...(opts.yolo ? { yolo: true } : {}),
         logger: logger.child({ component: "tools" }),
       });
-      return new IrisProcess(profile, store, tools, logger);
+      return new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
     } catch (err) {
       store.close();
       throw err;
@@ -84,6 +92,7 @@ export class IrisProcess implements SessionParent {
     readonly store: Store,
     readonly tools: ToolSetup,
     readonly logger: Logger,
+    readonly routeLimiter: RouteLimiter,
   ) {}
 
   /**
@@ -109,6 +118,7 @@ export class IrisProcess implements SessionParent {
       cwd: opts.cwd,
       ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
       ...(opts.route ? { route: opts.route } : {}),
+      ...(opts.ephemeralSystemPrompt ? { ephemeralSystemPrompt: opts.ephemeralSystemPrompt } : {}),
     });
     this.sessions.add(session);
     return session;

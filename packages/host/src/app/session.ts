@@ -36,6 +36,7 @@ import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
+import { limitedClient } from "./route-limiter.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -53,6 +54,8 @@ export interface SessionOptions {
   cwd: string;
   maxRounds?: number;
   route?: RouteFlags;
+  /** Sent after the frozen prompt at call time, never stored (OpenSessionOptions). */
+  ephemeralSystemPrompt?: string;
 }
 
 export class Session {
@@ -273,10 +276,13 @@ export class Session {
       // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
       // since start, or a .env that became unreadable, shows at that moment, not at restart.
       resolve: resolverFromConfig(routingConfigOf(config), () => freshEnv(profile)),
-      makeClient: (rt) =>
-        new LlmModelClient(rt, {
+      makeClient: (rt) => {
+        const client = new LlmModelClient(rt, {
           costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
-        }),
+        });
+        const limiter = this.opts.parent.routeLimiter;
+        return limiter ? limitedClient(client, limiter, rt) : client;
+      },
       events: this.events,
       onRouteChange: (rt) => this.context.routeChanged(rt),
       // Cooldowns are the process's: a route that failed for one session is passed over by all.
@@ -344,14 +350,14 @@ export class Session {
         const found = modelInfoFor(provider, name, profile.config).info;
         return { contextWindow: found.contextWindow, vision: found.vision };
       },
-      session.systemPrompt ?? "",
+      this.withEphemeral(session.systemPrompt ?? ""),
     );
     return new Agent({
       shape,
       log,
       model,
       tools: box,
-      systemPrompt: session.systemPrompt ?? "",
+      systemPrompt: this.withEphemeral(session.systemPrompt ?? ""),
       ...this.compressionHooks(log, model),
       cwd,
       events: this.events,
@@ -400,8 +406,14 @@ export class Session {
   private compressionHooks(log: FollowingConversation, model: ResilientModelClient) {
     return {
       beforeModelCall: this.context.beforeModelCall(log, model),
-      currentSystemPrompt: () => this.current?.systemPrompt ?? "",
+      currentSystemPrompt: () => this.withEphemeral(this.current?.systemPrompt ?? ""),
     };
+  }
+
+  /** The prompt the model is sent: the frozen one, then the ephemeral one (never stored). */
+  private withEphemeral(frozen: string): string {
+    const extra = this.opts.ephemeralSystemPrompt;
+    return extra ? `${frozen}\n\n${extra}` : frozen;
   }
 
   /**
