@@ -16,12 +16,13 @@ const file = () => {
 const anyRow = (v: unknown) => v as { k: number };
 
 describe("durable JSONL", () => {
-  it("appends whole lines and reads them back", () => {
+  it("appends whole lines in call order and reads them back", async () => {
     const path = file();
     const w = new DurableJsonl(path);
-    w.append({ k: 1 });
-    w.append({ k: 2 });
-    w.close();
+    const first = w.append({ k: 1 });
+    await w.append({ k: 2 });
+    await first;
+    await w.close();
     expect(readFileSync(path, "utf8")).toBe('{"k":1}\n{"k":2}\n');
     expect(readJsonlRows(path, anyRow, { repair: false })).toEqual({
       rows: [{ k: 1 }, { k: 2 }],
@@ -29,7 +30,7 @@ describe("durable JSONL", () => {
     });
   });
 
-  it("cuts a torn last line off the file so the next append starts clean", () => {
+  it("cuts a torn last line off the file so the next append starts clean", async () => {
     const path = file();
     writeFileSync(path, '{"k":1}\n{"k":2}\n{"k":3,"long');
     const read = readJsonlRows(path, anyRow, { repair: true });
@@ -37,8 +38,8 @@ describe("durable JSONL", () => {
     expect(read.tornBytes).toBe(12);
     expect(readFileSync(path, "utf8")).toBe('{"k":1}\n{"k":2}\n');
     const w = new DurableJsonl(path);
-    w.append({ k: 3 });
-    w.close();
+    await w.append({ k: 3 });
+    await w.close();
     expect(readJsonlRows(path, anyRow, { repair: true }).rows).toHaveLength(3);
   });
 

@@ -2,7 +2,8 @@
 // torn last line (the process died mid-write, or the disk lost the tail) is cut off and reported
 // so its item runs again. A bad line anywhere else means something else wrote the file: we stop
 // rather than guess.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 
 export interface ReadRows<T> {
   rows: T[];
@@ -69,22 +70,37 @@ export function readJsonlRows<T>(
   return { rows, tornBytes };
 }
 
-/** An append-only JSONL file: every row is one write, flushed to disk before append returns. */
+/**
+ * An append-only JSONL file: every row is one write, flushed to disk (fsync) before its append
+ * resolves. Appends queue in call order; the waiting happens off the event loop, so the other
+ * workers keep running while a row is flushed.
+ */
 export class DurableJsonl {
-  private fd: number | undefined;
+  private handle: FileHandle | undefined;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(readonly path: string) {}
 
-  append(row: unknown): void {
-    this.fd ??= openSync(this.path, "a", 0o644);
+  append(row: unknown): Promise<void> {
     const data = Buffer.from(`${JSON.stringify(row)}\n`, "utf8");
-    let written = 0;
-    while (written < data.length) written += writeSync(this.fd, data, written, data.length - written);
-    fsyncSync(this.fd);
+    const done = this.queue.then(() => this.write(data));
+    this.queue = done.catch(() => {});
+    return done;
   }
 
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+  private async write(data: Buffer): Promise<void> {
+    this.handle ??= await open(this.path, "a", 0o644);
+    let written = 0;
+    while (written < data.length) {
+      const { bytesWritten } = await this.handle.write(data, written, data.length - written);
+      written += bytesWritten;
+    }
+    await this.handle.sync();
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.handle?.close();
+    this.handle = undefined;
   }
 }

@@ -4,7 +4,8 @@
 // the batch's scratch store, never in the profile's state.db (D5). An error, a tool crash or a
 // stalled model ends this item only; an interrupt of the whole run writes no row, so resume
 // runs the item again.
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StoreConversation, type TerminationReason, type TurnResult } from "@iris/agent";
@@ -82,7 +83,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   const route = ctx.runtimeFor(item.model);
   if (!route.ok) return row(emptyRow(item, "failed", "route_error", { error: route.error }));
   const modelName = `${route.runtime.provider}/${route.runtime.model}`;
-  const workdir = item.cwd ?? mkdtempSync(join(tmpdir(), "iris-batch-item-"));
+  const workdir = item.cwd ?? (await mkdtemp(join(tmpdir(), "iris-batch-item-")));
   let session: Session | undefined;
   const controller = new AbortController();
   let timedOut = false;
@@ -140,7 +141,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     clearTimeout(timer);
     ctx.stop.removeEventListener("abort", onStop);
     await session?.close("batch item done");
-    if (item.cwd === undefined && !ctx.keepWorkdirs) rmSync(workdir, { recursive: true, force: true });
+    if (item.cwd === undefined && !ctx.keepWorkdirs) await rm(workdir, { recursive: true, force: true });
   }
 }
 

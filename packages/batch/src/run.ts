@@ -132,13 +132,13 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
   for (const m of input.malformed)
     if (!ledger.failures.has(m.key)) {
       const entry = { key: m.key, line: m.line, status: "malformed" as const, error: m.error, text: m.text };
-      failFile.append(entry);
+      await failFile.append(entry);
       ledger.failures.set(m.key, entry);
     }
   const lineOf = new Map(input.items.map((i) => [i.key, i.line]));
   for (const r of ledger.rows.values())
     if (r.status === "failed" && !ledger.failures.has(r.key))
-      failFile.append(failureOf(r, lineOf.get(r.key) ?? 0));
+      await failFile.append(failureOf(r, lineOf.get(r.key) ?? 0));
 
   const tally = new Tally();
   for (const r of ledger.rows.values()) tally.add(r, false);
@@ -162,10 +162,10 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
   const onStop = () => stop.abort();
   opts.signal?.addEventListener("abort", onStop, { once: true });
   const budgetReached = () => opts.budgetUsd !== undefined && tally.cost >= opts.budgetUsd;
-  const record = (row: TrajectoryRow, item: BatchItem) => {
+  const record = async (row: TrajectoryRow, item: BatchItem) => {
     // OUT first: its row is what resume trusts; a failure entry lost to a kill is re-added above.
-    outFile.append(row);
-    if (row.status === "failed") failFile.append(failureOf(row, item.line));
+    await outFile.append(row);
+    if (row.status === "failed") await failFile.append(failureOf(row, item.line));
     tally.add(row, true);
     progress.update();
   };
@@ -189,7 +189,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
         interrupted = true;
         return;
       }
-      record(outcome.row, item);
+      await record(outcome.row, item);
     }
   };
   try {
@@ -198,7 +198,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
     const reached = !interrupted && budgetReached();
     if (reached)
       for (const item of todo.slice(next))
-        record(
+        await record(
           emptyRow(item, "budget_exceeded", "batch_budget_reached", {
             error: `--budget-usd ${opts.budgetUsd} was reached before this item started`,
           }),
@@ -225,8 +225,8 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
     return summary.not_run === 0 && unfinished === 0 ? 0 : 1;
   } finally {
     opts.signal?.removeEventListener("abort", onStop);
-    outFile.close();
-    failFile.close();
+    await outFile.close();
+    await failFile.close();
     await procs.close();
   }
 }
