@@ -25,9 +25,11 @@ export interface BatchPaths {
   failed: string;
   meta: string;
   scratch: string;
+  /** Held while a run writes the output (one run per output). */
+  lock: string;
 }
 
-/** OUT.jsonl → OUT.failed.jsonl, OUT.meta.json and OUT.scratch.db beside it. */
+/** OUT.jsonl → OUT.failed.jsonl, OUT.meta.json, OUT.scratch.db and OUT.lock beside it. */
 export function batchPaths(out: string, failed?: string): BatchPaths {
   const stem = out.endsWith(".jsonl") ? out.slice(0, -".jsonl".length) : out;
   return {
@@ -35,6 +37,7 @@ export function batchPaths(out: string, failed?: string): BatchPaths {
     failed: failed ?? `${stem}.failed.jsonl`,
     meta: `${stem}.meta.json`,
     scratch: `${stem}.scratch.db`,
+    lock: `${stem}.lock`,
   };
 }
 

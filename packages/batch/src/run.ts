@@ -3,6 +3,7 @@
 // and end with a summary. Exit codes: 0 every item has a row and none failed; 1 some failed, were
 // stopped by a budget (rows budget_exceeded) or did not run; 2 bad input, options or config; 130 interrupted.
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import {
   type IrisConfig,
   loadProfileOrExit,
@@ -18,6 +19,7 @@ import { batchPaths, failureOf, type Ledger, readLedger } from "./ledger.js";
 import { BatchProcesses } from "./processes.js";
 import { Progress } from "./progress.js";
 import { emptyRow, runItem } from "./run-item.js";
+import { RunLockError, takeRunLock } from "./run-lock.js";
 import { compareInput, readMeta, writeMeta } from "./run-meta.js";
 import { formatSummary, Tally } from "./summary.js";
 import type { RowStatus, TrajectoryRow } from "./trajectory.js";
@@ -52,14 +54,20 @@ class UsageError extends Error {}
 
 export async function runBatch(opts: BatchOptions): Promise<number> {
   const stderr = opts.stderr ?? process.stderr;
+  let release: (() => void) | undefined;
   try {
+    const outDir = dirname(resolve(opts.out));
+    if (!existsSync(outDir)) throw new UsageError(`the folder of --out does not exist: ${outDir}`);
+    release = takeRunLock(batchPaths(opts.out, opts.failed).lock);
     return await run(opts, stderr);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof JsonlFileError) {
+    if (err instanceof UsageError || err instanceof JsonlFileError || err instanceof RunLockError) {
       stderr.write(`iris batch: ${err.message}\n`);
       return 2;
     }
     throw err;
+  } finally {
+    release?.();
   }
 }
 

@@ -100,6 +100,9 @@ describe("iris batch", () => {
       by_status: { completed: 3 },
     });
     expect(r.stderr).toMatch(/completed\s+3/);
+    expect(r.stderr).toMatch(
+      /batch 3\/3 done · 0 failed · [\d.]+ items\/min · ETA \S+ · [\d.]+k? tokens · \$0\.0000/,
+    );
 
     // D5: nothing of the batch is in state.db, and the scratch store is gone.
     expect(existsSync(join(dir.path, "out.scratch.db"))).toBe(false);
@@ -160,6 +163,32 @@ describe("iris batch", () => {
         termination_reason: "item_timeout",
       }),
     ]);
+  });
+
+  it("walks the fallback chain like the CLI, and takes an item's own model", async () => {
+    writeFileSync(
+      join(dir.path, "config.yaml"),
+      `fallback_providers:\n  - {provider: custom, model: fake-fallback, base_url: "${fake.baseUrl}"}\n`,
+    );
+    // The primary model is gone (404: no retry, straight to the fallback, SPEC F1).
+    fake.setHandler((req) => {
+      const model = (req.body as { model: string }).model;
+      return model === "fake-model" ? { fault: "status", status: 404 } : { text: `from ${model}` };
+    });
+    const input = writeInput(dir.path, [
+      { id: "f", prompt: "hi" },
+      { id: "own", prompt: "hi", model: "fake-other" },
+    ]);
+    const out = join(dir.path, "out.jsonl");
+    const r = await batch(dir.path, fake, { input, out });
+    expect(r.code).toBe(0);
+    const rows = readRows(out);
+    expect(rows.find((x) => x.key === "f")).toMatchObject({
+      status: "completed",
+      model: "custom/fake-fallback",
+      conversations: [expect.anything(), expect.anything(), { from: "gpt", value: "from fake-fallback" }],
+    });
+    expect(rows.find((x) => x.key === "own")).toMatchObject({ model: "custom/fake-other" });
   });
 
   it("refuses to append to an existing output without --resume", async () => {

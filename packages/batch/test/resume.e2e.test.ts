@@ -1,7 +1,8 @@
 // Exact resume (issue 18, against Hermes's six resume bugs): keys, not prompts or positions;
 // duplicates stay two items; a torn last row is redone; a changed input is reported; the budget
 // stops new items and marks the rest, and --rerun runs exactly those again.
-import { appendFileSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -58,6 +59,47 @@ describe("iris batch --resume", () => {
     expect(third.code).toBe(0);
     expect(fake.requests).toHaveLength(0);
     expect(third.stderr).toMatch(/0 ran, 6 already done/);
+  });
+
+  it("refuses a second run on the same output while the first lives, and takes over a dead one's lock", async () => {
+    const input = writeInput(dir.path, [{ prompt: "a" }]);
+    const out = join(dir.path, "out.jsonl");
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      writeFileSync(join(dir.path, "out.lock"), `${other.pid}\n`);
+      const r = await batch(dir.path, fake, { input, out });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`another iris batch (pid ${other.pid}) is writing this output`);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      other.kill("SIGKILL");
+      await new Promise((resolve) => other.once("exit", resolve));
+    }
+    const after = await batch(dir.path, fake, { input, out });
+    expect(after.code).toBe(0);
+    expect(existsSync(join(dir.path, "out.lock"))).toBe(false);
+  });
+
+  it("an interrupt leaves no row for the items in flight; --resume runs them", async () => {
+    const stop = new AbortController();
+    fake.setHandler((req) => {
+      if (promptOf(req) !== "slow") return toolOrAnswer(req);
+      stop.abort(); // Ctrl-C while this item waits for its model
+      return { fault: "stall" };
+    });
+    const input = writeInput(dir.path, [{ prompt: "fast" }, { prompt: "slow" }, { prompt: "later" }]);
+    const out = join(dir.path, "out.jsonl");
+    const r = await batch(dir.path, fake, { input, out, concurrency: 1, signal: stop.signal });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted\s+yes: finish with --resume/);
+    expect(readRows(out).map((x) => x.conversations[1]?.value)).toEqual(["fast"]);
+
+    fake.setHandler(toolOrAnswer);
+    fake.requests.length = 0;
+    const resumed = await batch(dir.path, fake, { input, out, resume: true, concurrency: 1 });
+    expect(resumed.code).toBe(0);
+    expect(prompts()).toEqual(["slow", "later"]);
+    expect(readRows(out)).toHaveLength(3);
   });
 
   it("reports a changed input: grown quietly goes on, edited lines stop until --force", async () => {
