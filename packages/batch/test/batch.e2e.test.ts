@@ -191,6 +191,32 @@ describe("iris batch", () => {
     expect(rows.find((x) => x.key === "own")).toMatchObject({ model: "custom/fake-other" });
   });
 
+  it("offers --toolsets (an item's own toolsets win) and stops at --max-rounds as discarded", async () => {
+    const input = writeInput(dir.path, [
+      { id: "run", prompt: "TOOL:echo hi" },
+      { id: "own", prompt: "plain", toolsets: ["web"] },
+    ]);
+    const out = join(dir.path, "out.jsonl");
+    const r = await batch(dir.path, fake, { input, out, toolsets: ["terminal", "file"], maxRounds: 1 });
+    expect(r.code).toBe(0);
+    const toolsOf = (prompt: string): string[] => {
+      const body = fake.requests.find((q) => promptOf(q) === prompt)?.body as
+        | { tools?: { function: { name: string } }[] }
+        | undefined;
+      return body?.tools?.map((t) => t.function.name) ?? [];
+    };
+    expect(toolsOf("TOOL:echo hi")).toEqual(expect.arrayContaining(["terminal", "read_file"]));
+    expect(toolsOf("TOOL:echo hi")).not.toContain("web_search");
+    expect(toolsOf("plain")).not.toContain("terminal");
+    const rows = readRows(out);
+    expect(rows.find((x) => x.key === "run")).toMatchObject({
+      status: "discarded",
+      termination_reason: "max_rounds",
+      rounds: 1,
+    });
+    expect(rows.find((x) => x.key === "own")?.status).toBe("completed");
+  });
+
   it("refuses to append to an existing output without --resume", async () => {
     const input = writeInput(dir.path, [{ prompt: "a" }]);
     const out = join(dir.path, "out.jsonl");
