@@ -31,7 +31,7 @@ export interface ProcessOptions {
   logger?: Logger;
   /** The environment for IRIS_LOG_LEVEL (default process.env). */
   env?: Record<string, string | undefined>;
-  /** A rate limiter shared with other processes of this program (default: one of its own). */
+  /** A rate limiter shared with other IrisProcess scopes of this OS process (default: its own). */
   routeLimiter?: RouteLimiter;
 }
 
