@@ -34,10 +34,11 @@ export interface ItemContext {
 
 export type ItemOutcome = { kind: "row"; row: TrajectoryRow } | { kind: "interrupted" };
 
-const COMPLETED: ReadonlySet<TerminationReason> = new Set(["natural", "forced_text"]);
+const COMPLETED: ReadonlySet<TerminationReason> = new Set<TerminationReason>(["natural"]);
 const FAILED: ReadonlySet<string> = new Set([
   "llm_error",
   "billing_error",
+  "store_error",
   "item_timeout",
   "crash",
   "route_error",

@@ -169,7 +169,7 @@ describe("iris batch --resume", () => {
       ...route,
     });
     expect(rerun.code).toBe(0);
-    expect(prompts()).toEqual(["p3", "p4", "p5"]);
+    expect(prompts().sort()).toEqual(["p3", "p4", "p5"]);
     const after = readRows(out);
     expect(after.map((x) => x.status)).toEqual(Array(5).fill("completed"));
     expect(new Set(after.map((x) => x.key)).size).toBe(5);

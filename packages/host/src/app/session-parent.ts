@@ -9,8 +9,8 @@ export interface SessionParent {
   /** The process-wide subscribers (every session's events go there too). */
   readonly events: EventFanout;
   readonly logger: Logger;
-  /** Route cooldowns shared by every session whose fallback chain is `chainKey`. */
-  cooldownsFor(chainKey: string): CooldownBook;
+  /** Route cooldowns shared by every session (and kept in the store for the next process). */
+  readonly cooldowns: CooldownBook;
   /** The per-route rate limiter every session's calls go through (a 429 slows them all). */
   readonly routeLimiter?: RouteLimiter;
   /** The session closed: the process forgets it. */
