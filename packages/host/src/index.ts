@@ -8,6 +8,7 @@ export * from "./app/delegate.js";
 export * from "./app/events.js";
 export * from "./app/process.js";
 export * from "./app/route.js";
+export * from "./app/route-limiter.js";
 export * from "./app/session.js";
 export * from "./app/session-lease.js";
 export * from "./app/session-prompts.js";

@@ -13,6 +13,7 @@ import type { Profile } from "../config/index.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
+import { RouteLimiter } from "./route-limiter.js";
 import { Session } from "./session.js";
 import type { SessionParent } from "./session-parent.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
@@ -32,6 +33,8 @@ export interface ProcessOptions {
   logger?: Logger;
   /** The environment for IRIS_LOG_LEVEL (default process.env). */
   env?: Record<string, string | undefined>;
+  /** A rate limiter shared with other IrisProcess scopes of this OS process (default: its own). */
+  routeLimiter?: RouteLimiter;
 }
 
 /** Configures the process-wide logger from the profile (once per process: the last call wins). */
@@ -53,6 +56,11 @@ export interface OpenSessionOptions {
   /** An already resolved main route; wins over `route`. */
   runtime?: Runtime;
   maxRounds?: number;
+  /**
+   * Added to the system prompt at call time only (a batch item's `system`): never part of the
+   * frozen prompt stored with the session, so it never shows up in a saved conversation.
+   */
+  ephemeralSystemPrompt?: string;
   /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
   promptEdits?: { replace?: string; append?: string };
 }
@@ -77,7 +85,7 @@ export class IrisProcess implements SessionParent {
         ...(opts.yolo ? { yolo: true } : {}),
         logger: logger.child({ component: "tools" }),
       });
-      return new IrisProcess(profile, store, tools, logger);
+      return new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
     } catch (err) {
       store.close();
       throw err;
@@ -89,6 +97,7 @@ export class IrisProcess implements SessionParent {
     readonly store: Store,
     readonly tools: ToolSetup,
     readonly logger: Logger,
+    readonly routeLimiter: RouteLimiter,
   ) {
     this.cooldowns = new CooldownBook(DEFAULT_COOLDOWN_MS, Date.now, new StoreRouteHealth(store));
   }
@@ -122,6 +131,7 @@ export class IrisProcess implements SessionParent {
       cwd: opts.cwd,
       ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
       ...(opts.route ? { route: opts.route } : {}),
+      ...(opts.ephemeralSystemPrompt ? { ephemeralSystemPrompt: opts.ephemeralSystemPrompt } : {}),
       ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
     });
     this.sessions.add(session);

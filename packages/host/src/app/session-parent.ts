@@ -3,6 +3,7 @@
 import type { CooldownBook } from "@iris/agent";
 import type { Logger } from "@iris/llm";
 import type { EventFanout } from "./events.js";
+import type { RouteLimiter } from "./route-limiter.js";
 
 export interface SessionParent {
   /** The process-wide subscribers (every session's events go there too). */
@@ -10,6 +11,8 @@ export interface SessionParent {
   readonly logger: Logger;
   /** Route cooldowns shared by every session (and kept in the store for the next process). */
   readonly cooldowns: CooldownBook;
+  /** The per-route rate limiter every session's calls go through (a 429 slows them all). */
+  readonly routeLimiter?: RouteLimiter;
   /** The session closed: the process forgets it. */
   forget(session: object): void;
 }

@@ -38,6 +38,7 @@ import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
+import { limitedClient } from "./route-limiter.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -55,6 +56,8 @@ export interface SessionOptions {
   cwd: string;
   maxRounds?: number;
   route?: RouteFlags;
+  /** Sent after the frozen prompt at call time, never stored (OpenSessionOptions). */
+  ephemeralSystemPrompt?: string;
   /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
   promptEdits?: { replace?: string; append?: string };
 }
@@ -319,10 +322,13 @@ export class Session {
       // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
       // since start, or a .env that became unreadable, shows at that moment, not at restart.
       resolve: resolverFromConfig(routingConfigOf(config), () => freshEnv(profile)),
-      makeClient: (rt) =>
-        new LlmModelClient(rt, {
+      makeClient: (rt) => {
+        const client = new LlmModelClient(rt, {
           costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
-        }),
+        });
+        const limiter = this.opts.parent.routeLimiter;
+        return limiter ? limitedClient(client, limiter, rt) : client;
+      },
       events: this.events,
       ...(onRouteChange ? { onRouteChange } : {}),
       // Cooldowns are the process's, kept in the store: a route that failed for one session is
@@ -394,7 +400,7 @@ export class Session {
         const found = modelInfoFor(provider, name, profile.config).info;
         return { contextWindow: found.contextWindow, vision: found.vision };
       },
-      session.systemPrompt ?? "",
+      this.withEphemeral(session.systemPrompt ?? ""),
       compactionExpander(store),
     );
     return new Agent({
@@ -403,7 +409,7 @@ export class Session {
       log,
       model,
       tools: box,
-      systemPrompt: session.systemPrompt ?? "",
+      systemPrompt: this.withEphemeral(session.systemPrompt ?? ""),
       ...this.compressionHooks(log, model),
       cwd,
       events: this.events,
@@ -454,8 +460,14 @@ export class Session {
     return {
       beforeModelCall: this.context.beforeModelCall(log, model),
       onContextOverflow: this.context.onContextOverflow(log),
-      currentSystemPrompt: () => this.current?.systemPrompt ?? "",
+      currentSystemPrompt: () => this.withEphemeral(this.current?.systemPrompt ?? ""),
     };
+  }
+
+  /** The prompt the model is sent: the frozen one, then the ephemeral one (never stored). */
+  private withEphemeral(frozen: string): string {
+    const extra = this.opts.ephemeralSystemPrompt;
+    return extra ? `${frozen}\n\n${extra}` : frozen;
   }
 
   /**

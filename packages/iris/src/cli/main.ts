@@ -150,6 +150,19 @@ export function buildProgram(): Command {
       process.exitCode = effectsResolve(program.opts(), id, outcome, o.evidence);
     });
   program
+    .command("batch")
+    .description("run a JSONL file of prompts, one trajectory per item (see: iris batch --help)")
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      // Reached only with options before `batch` (iris --x batch …): batch parses its own.
+      process.stderr.write(
+        "iris: put the options of batch after it: iris batch IN.jsonl --out OUT.jsonl …\n",
+      );
+      process.exitCode = 2;
+    });
+  program
     .command("context")
     .description("the context budget of the current provider/model: window, trigger, compressions")
     .option("-s, --session <id>", "also the session's last measured prompt and compressions so far")
@@ -226,6 +239,11 @@ function enterDir(dir: string): boolean {
 
 export async function main(argv: string[]): Promise<void> {
   endQuietlyOnClosedPipes();
+  if (argv[2] === "batch") {
+    const { batchMain } = await import("./batch.js");
+    process.exitCode = await batchMain(argv.slice(3));
+    return;
+  }
   const program = buildProgram();
   for (const c of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)])
     c.exitOverride();

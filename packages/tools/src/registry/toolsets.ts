@@ -43,6 +43,9 @@ export const DEFAULT_PLATFORM_TOOLSETS: Readonly<Record<string, readonly string[
   acp: ["coding"],
   api: ["coding"],
   cron: ["core"],
+  // Nobody is there to answer a clarify, and a dataset run must not read or write the user's
+  // memory or search their sessions.
+  batch: ["terminal", "file", "web", "todo", "skills", "vision", "code_execution"],
   webhook: ["web", "vision", "clarify"],
 };
 

@@ -1,0 +1,13 @@
+// @iris/batch: `iris batch` (SPEC E4), a client of @iris/host's process and session scopes.
+export { type BatchItem, type MalformedLine, parseInput } from "./input.js";
+export { batchPaths, type FailureEntry } from "./ledger.js";
+export { type BatchOptions, runBatch } from "./run.js";
+export type { BatchSummary } from "./summary.js";
+export {
+  ROW_STATUSES,
+  type RowStatus,
+  type ShareGptTurn,
+  type TrajectoryRow,
+  toShareGpt,
+  trajectoryRowSchema,
+} from "./trajectory.js";

@@ -1,0 +1,108 @@
+// The host processes of one batch run: one IrisProcess per distinct tool menu (the run's
+// --toolsets, or an item's own `toolsets`), all over one scratch store and one rate limiter, so a
+// 429 on a route slows every worker whatever its menu. The scratch store holds the sessions while
+// items run and is deleted at the end: trajectories never enter the profile's state.db (D5).
+import { rmSync } from "node:fs";
+import {
+  IrisProcess,
+  type Profile,
+  type RouteFlags,
+  RouteLimiter,
+  resolveMainRoute,
+  splitModelSpec,
+} from "@iris/host";
+import type { Runtime } from "@iris/llm";
+import { openStore, type Store } from "@iris/store";
+
+/** Longer than any batch run: the background search indexer never runs on the scratch store. */
+const SCRATCH_INDEX_DELAY_MS = 24 * 3600 * 1000;
+
+export interface BatchProcessesOptions {
+  profile: Profile;
+  env: Record<string, string | undefined>;
+  scratchPath: string;
+  /** The run's --toolsets (default: config `toolsets.batch`, else the batch default). */
+  toolsets?: string[];
+  route: RouteFlags;
+  mainRuntime: Runtime;
+}
+
+export class BatchProcesses {
+  readonly limiter = new RouteLimiter();
+  private readonly store: Store;
+  private readonly processes = new Map<string, Promise<IrisProcess>>();
+  private readonly routes = new Map<string, ReturnType<BatchProcesses["runtimeFor"]>>();
+
+  constructor(private readonly opts: BatchProcessesOptions) {
+    removeScratch(opts.scratchPath);
+    // Nobody searches the scratch store: its search index would be work thrown away.
+    this.store = openStore(opts.scratchPath, { indexDelayMs: SCRATCH_INDEX_DELAY_MS });
+  }
+
+  /** The process whose menu is `toolsets` (or the run's). */
+  processFor(toolsets: string[] | undefined): Promise<IrisProcess> {
+    const list = toolsets ?? this.opts.toolsets;
+    const key = list ? list.join(",") : "";
+    let proc = this.processes.get(key);
+    if (!proc) {
+      const { profile } = this.opts;
+      const config = profile.config;
+      proc = IrisProcess.open({
+        profile: {
+          ...profile,
+          config: {
+            ...config,
+            // Nobody is there to answer: batch.approvals decides (deny unless set to allow).
+            approvals: { ...config.approvals, non_interactive: config.batch.approvals },
+            // A dataset run neither reads nor writes the user's memory files.
+            memory: { ...config.memory, enabled: false },
+            toolsets: list ? { ...config.toolsets, batch: list } : config.toolsets,
+          },
+        },
+        env: this.opts.env,
+        platform: "batch",
+        store: this.store,
+        routeLimiter: this.limiter,
+      });
+      this.processes.set(key, proc);
+    }
+    return proc;
+  }
+
+  /** The route of an item's `model` ("MODEL" of the run's provider, or "PROVIDER/MODEL"). */
+  runtimeFor(model: string | undefined): { ok: true; runtime: Runtime } | { ok: false; error: string } {
+    if (model === undefined) return { ok: true, runtime: this.opts.mainRuntime };
+    const known = this.routes.get(model);
+    if (known) return known;
+    const { profile, route, mainRuntime } = this.opts;
+    const spec = splitModelSpec(model, profile.config, mainRuntime.provider);
+    // The run's provider keeps the endpoint and wire format given on the command line.
+    const same = spec.provider === mainRuntime.provider;
+    const resolved = resolveMainRoute(
+      {
+        ...spec,
+        ...(same && route.baseUrl ? { baseUrl: route.baseUrl } : {}),
+        ...(same && route.apiMode ? { apiMode: route.apiMode } : {}),
+      },
+      profile.config,
+      profile.env,
+    );
+    const res = resolved.ok
+      ? ({ ok: true, runtime: resolved.runtime } as const)
+      : ({ ok: false, error: `model ${model}: ${resolved.error}` } as const);
+    this.routes.set(model, res);
+    return res;
+  }
+
+  /** Closes every process (their sessions first), then the scratch store, and deletes it. */
+  async close(): Promise<void> {
+    const opened = await Promise.allSettled([...this.processes.values()]);
+    await Promise.all(opened.map((p) => (p.status === "fulfilled" ? p.value.close() : undefined)));
+    this.store.close();
+    removeScratch(this.opts.scratchPath);
+  }
+}
+
+function removeScratch(path: string): void {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${path}${suffix}`, { force: true });
+}

@@ -1,0 +1,203 @@
+// One batch item as one host Session (SPEC E4): a fresh session in its own working directory (a
+// new temp directory unless the item gives `cwd`), one turn with nobody to ask (approvals follow
+// `batch.approvals`), then the conversation read back into a trajectory row. The session lives in
+// the batch's scratch store, never in the profile's state.db (D5). An error, a tool crash or a
+// stalled model ends this item only; an interrupt of the whole run writes no row, so resume
+// runs the item again.
+import { existsSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { StoreConversation, type TerminationReason, type TurnResult } from "@iris/agent";
+import type { IrisProcess, Session } from "@iris/host";
+import type { Runtime } from "@iris/llm";
+import type { BatchItem } from "./input.js";
+import {
+  type RowStatus,
+  type RowUsage,
+  type TrajectoryRow,
+  toShareGpt,
+  ZERO_ROW_USAGE,
+} from "./trajectory.js";
+
+export interface ItemContext {
+  /** The process whose tool menu fits the item's toolsets. */
+  processFor(toolsets: string[] | undefined): Promise<IrisProcess>;
+  /** The route of the item's `model`, or of the run's. */
+  runtimeFor(model: string | undefined): { ok: true; runtime: Runtime } | { ok: false; error: string };
+  maxRounds?: number;
+  itemTimeoutMs: number;
+  keepWorkdirs: boolean;
+  /** Aborted when the whole run stops (Ctrl-C): the item then leaves no row. */
+  stop: AbortSignal;
+}
+
+export type ItemOutcome = { kind: "row"; row: TrajectoryRow } | { kind: "interrupted" };
+
+const COMPLETED: ReadonlySet<TerminationReason> = new Set<TerminationReason>(["natural"]);
+const FAILED: ReadonlySet<string> = new Set([
+  "llm_error",
+  "billing_error",
+  "store_error",
+  "item_timeout",
+  "crash",
+  "route_error",
+]);
+
+export function statusOf(reason: string): RowStatus {
+  if (COMPLETED.has(reason as TerminationReason)) return "completed";
+  if (reason === "cost_budget_exceeded") return "budget_exceeded";
+  if (FAILED.has(reason)) return "failed";
+  return "discarded";
+}
+
+/** A row for an item that never ran a turn (bad cwd, unknown model, the run's budget spent). */
+export function emptyRow(
+  item: BatchItem,
+  status: RowStatus,
+  reason: string,
+  extra: { error?: string; model?: string } = {},
+): TrajectoryRow {
+  return {
+    id: item.id ?? null,
+    key: item.key,
+    status,
+    termination_reason: reason,
+    conversations: [{ from: "human", value: item.prompt }],
+    tool_calls: [],
+    tool_stats: {},
+    usage: { ...ZERO_ROW_USAGE },
+    cost_usd: 0,
+    api_calls: 0,
+    rounds: 0,
+    duration_ms: 0,
+    model: extra.model ?? "",
+    metadata: item.metadata,
+    ...(extra.error !== undefined ? { error: extra.error } : {}),
+  };
+}
+
+export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOutcome> {
+  const started = Date.now();
+  if (item.cwd !== undefined && !(existsSync(item.cwd) && statSync(item.cwd).isDirectory()))
+    return row(emptyRow(item, "failed", "cwd_missing", { error: `cwd ${item.cwd} is not a directory` }));
+  const route = ctx.runtimeFor(item.model);
+  if (!route.ok) return row(emptyRow(item, "failed", "route_error", { error: route.error }));
+  const modelName = `${route.runtime.provider}/${route.runtime.model}`;
+  const workdir = item.cwd ?? (await mkdtemp(join(tmpdir(), "iris-batch-item-")));
+  let session: Session | undefined;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, ctx.itemTimeoutMs);
+  const onStop = () => controller.abort();
+  ctx.stop.addEventListener("abort", onStop, { once: true });
+  try {
+    const proc = await ctx.processFor(item.toolsets);
+    session = proc.openSession({
+      source: "batch",
+      cwd: workdir,
+      runtime: route.runtime,
+      ...(ctx.maxRounds !== undefined ? { maxRounds: ctx.maxRounds } : {}),
+      ...(item.system ? { ephemeralSystemPrompt: item.system } : {}),
+    });
+    const first = session.startSession();
+    const ids = [first.id];
+    session.subscribe((e) => {
+      if (e.name === "session_split") ids.push(e.payload.to);
+    });
+    let result: TurnResult | undefined;
+    let crash: string | undefined;
+    try {
+      // No front end: nobody can be asked, so approvals take `batch.approvals` (deny by default).
+      result = await session.send(item.prompt, { frontEnd: {}, signal: controller.signal });
+    } catch (err) {
+      crash = err instanceof Error ? err.message : String(err);
+    }
+    if (ctx.stop.aborted && !timedOut) return { kind: "interrupted" };
+    let reason: string = result?.reason ?? "crash";
+    let error = crash;
+    if (timedOut) {
+      reason = "item_timeout";
+      error = `the item ran past its time limit (${Math.round(ctx.itemTimeoutMs / 1000)} s) and was stopped`;
+    } else if (result && statusOf(reason) === "failed") error = result.text;
+    return row(
+      trajectoryOf(item, session, proc, ids, {
+        reason,
+        rounds: result?.rounds ?? 0,
+        durationMs: Date.now() - started,
+        finalModel: result?.message
+          ? `${result.message.origin.provider}/${result.message.origin.model}`
+          : modelName,
+        ...(error !== undefined ? { error } : {}),
+      }),
+    );
+  } catch (err) {
+    if (ctx.stop.aborted) return { kind: "interrupted" };
+    const message = err instanceof Error ? err.message : String(err);
+    return row({ ...emptyRow(item, "failed", "crash", { error: message, model: modelName }) });
+  } finally {
+    clearTimeout(timer);
+    ctx.stop.removeEventListener("abort", onStop);
+    await session?.close("batch item done");
+    if (item.cwd === undefined && !ctx.keepWorkdirs) await rm(workdir, { recursive: true, force: true });
+  }
+}
+
+function row(r: TrajectoryRow): ItemOutcome {
+  return { kind: "row", row: r };
+}
+
+interface TurnFacts {
+  reason: string;
+  rounds: number;
+  durationMs: number;
+  finalModel: string;
+  error?: string;
+}
+
+/** The row of a finished turn, read back from the session's log in the scratch store. */
+function trajectoryOf(
+  item: BatchItem,
+  session: Session,
+  proc: IrisProcess,
+  ids: readonly string[],
+  facts: TurnFacts,
+): TrajectoryRow {
+  const store = proc.store;
+  const current = session.session;
+  const history = new StoreConversation(store, current.id).history();
+  const { conversations, toolCalls, toolStats } = toShareGpt(current.systemPrompt ?? "", history);
+  const usage: RowUsage = { ...ZERO_ROW_USAGE };
+  let cost = 0;
+  let calls = 0;
+  for (const id of new Set(ids))
+    for (const u of store.usageForSession(id)) {
+      usage.input_tokens += u.inputTokens;
+      usage.output_tokens += u.outputTokens;
+      usage.cache_read_tokens += u.cacheReadTokens;
+      usage.cache_write_tokens += u.cacheWriteTokens;
+      usage.reasoning_tokens += u.reasoningTokens;
+      cost += u.costUsd;
+      calls += 1;
+    }
+  return {
+    id: item.id ?? null,
+    key: item.key,
+    status: statusOf(facts.reason),
+    termination_reason: facts.reason,
+    conversations,
+    tool_calls: toolCalls,
+    tool_stats: toolStats,
+    usage,
+    cost_usd: cost,
+    api_calls: calls,
+    rounds: facts.rounds,
+    duration_ms: facts.durationMs,
+    model: facts.finalModel,
+    metadata: item.metadata,
+    ...(facts.error !== undefined ? { error: facts.error } : {}),
+  };
+}
