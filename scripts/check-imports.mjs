@@ -13,7 +13,9 @@ const allowed = {
   tools: ["llm"],
   agent: ["llm", "tools", "store"],
   host: ["llm", "tools", "store", "agent"],
-  iris: ["llm", "tools", "store", "agent", "host"],
+  // Front ends: clients of host; none imports another front end.
+  serve: ["llm", "tools", "store", "agent", "host"],
+  iris: ["llm", "tools", "store", "agent", "host", "serve"],
   testkit: [],
 };
 

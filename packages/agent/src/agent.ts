@@ -47,8 +47,13 @@ export class Agent {
     this.events = opts.events ?? new AgentEvents();
   }
 
-  async run(input: string | UserMessage, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
-    const message: UserMessage = typeof input === "string" ? { role: "user", content: input } : input;
+  /**
+   * One turn. `null` continues the history as it stands, without a new user message: the API
+   * server does this after a client answered the calls of a `client_tool_calls` turn.
+   */
+  async run(input: string | UserMessage | null, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+    const message =
+      typeof input === "string" ? ({ role: "user", content: input } as const) : (input ?? undefined);
     const now = this.opts.now ?? Date.now;
     const events = this.events;
     const fixedPrompt = this.opts.systemPrompt;

@@ -3,9 +3,10 @@ import { type LlmRequest, type UserMessage, ZERO_USAGE } from "@iris/llm";
 import type { TurnEnv } from "./env.js";
 import type { StepSnapshot, TurnState } from "./types.js";
 
-export function prepareTurn(env: TurnEnv, input: UserMessage): TurnState {
+/** Without `input` the turn continues the history as it stands (tool results an API client sent). */
+export function prepareTurn(env: TurnEnv, input: UserMessage | undefined): TurnState {
   const taskId = env.newTaskId();
-  env.log.append(input);
+  if (input) env.log.append(input);
   return {
     taskId,
     startedAt: env.now(),

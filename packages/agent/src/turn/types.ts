@@ -15,7 +15,9 @@ export type TerminationReason =
   | "input_blocked"
   | "billing_error"
   | "user_cancelled"
-  | "convergence_detected";
+  | "convergence_detected"
+  /** The model called tools the API client runs itself; the client answers them next (E3). */
+  | "client_tool_calls";
 
 /** Exit code per termination (SPEC K5): 0 natural, 130 interrupted, 1 any other end. */
 export function exitCodeFor(reason: TerminationReason): number {
