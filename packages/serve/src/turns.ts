@@ -2,8 +2,7 @@
 // in-memory log holding the client's history; a stored session (X-Iris-Session-Id) is resumed
 // from state.db. Each session gets its own working directory under the profile, its own approval
 // memory and processes; sessions are owned by the API key that made them.
-import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TurnResult } from "@iris/agent";
 import { StoreConversation } from "@iris/agent";
@@ -18,6 +17,7 @@ import {
 } from "@iris/llm";
 import { ApiError, badRequest } from "./errors.js";
 import { openCalls } from "./open-calls.js";
+import { Workdirs } from "./workdirs.js";
 
 export type Conversation =
   | { kind: "memory"; history: Message[]; instructions: string }
@@ -65,11 +65,14 @@ const NOBODY_TO_ASK =
 
 export class TurnRunner {
   private readonly busy = new Set<string>();
+  private readonly workdirs: Workdirs;
 
   constructor(
     private readonly iris: IrisProcess,
     private readonly opts: TurnRunnerOptions,
-  ) {}
+  ) {
+    this.workdirs = new Workdirs(join(opts.root, "serve"));
+  }
 
   async run(spec: TurnSpec): Promise<TurnOutcome> {
     return this.prepare(spec).run();
@@ -90,7 +93,7 @@ export class TurnRunner {
       disposed ??= (async () => {
         await session?.close("request done");
         if (stored?.id) this.busy.delete(stored.id);
-        if (cwd?.temporary) rmSync(cwd.path, { recursive: true, force: true });
+        if (cwd?.temporary) this.workdirs.release(cwd.path);
       })();
       return disposed;
     };
@@ -178,6 +181,7 @@ export class TurnRunner {
       );
     this.busy.add(row.id);
     const path = row.cwd ?? this.newWorkdir(false).path;
+    // A session's directory may have been removed by hand since: it comes back empty.
     mkdirSync(path, { recursive: true, mode: 0o700 });
     return { id: row.id, cwd: { path, temporary: false } };
   }
@@ -200,8 +204,8 @@ export class TurnRunner {
 
   private newWorkdir(temporary: boolean): { path: string; temporary: boolean } {
     if (this.opts.workdir) return { path: this.opts.workdir, temporary: false };
-    const path = join(this.opts.root, "serve", temporary ? "requests" : "sessions", randomUUID());
-    mkdirSync(path, { recursive: true, mode: 0o700 });
-    return { path, temporary };
+    return temporary
+      ? { path: this.workdirs.forRequest(), temporary }
+      : { path: this.workdirs.forSession(), temporary };
   }
 }
