@@ -8,6 +8,7 @@
 // Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000]
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadProfile } from "../packages/host/src/index.js";
@@ -82,6 +83,11 @@ async function run(url: string, payload: string, n: number, concurrency: number)
   return { rps: n / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
+process.stdout.write(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")} (2 cores, often shared)\n`,
+);
 const irisUrl = `${server.url}/v1/chat/completions`;
 const fakeUrl = `${fake.baseUrl}/chat/completions`;
 await run(irisUrl, body, 50, 4); // warm-up

@@ -104,4 +104,23 @@ describe("continuations", () => {
       shared.cleanup();
     }
   });
+
+  it("a client that goes away from a non-streamed request interrupts the turn too", async () => {
+    h = await startHarness();
+    h.fake.enqueue({ fault: "stall" });
+    const ended = h.nextEvent((e) => e.name === "TURN_COMPLETED");
+    const controller = new AbortController();
+    const pending = h
+      .client()
+      .chat.completions.create(
+        { model: "iris", messages: [{ role: "user", content: "slow" }] },
+        { signal: controller.signal },
+      );
+    // Abort once the model call is under way (the fake has the request).
+    await h.nextEvent((e) => e.name === "LLM_CALL_STARTED");
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);
+    const e = await ended;
+    expect(e.name === "TURN_COMPLETED" ? e.payload.reason : "").toBe("user_cancelled");
+  });
 });
