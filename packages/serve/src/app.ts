@@ -9,7 +9,7 @@ import { chatCompletions } from "./chat-completions.js";
 import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError } from "./errors.js";
 import { IdempotencyCache, type RecordedAnswer } from "./idempotency.js";
-import { authenticate } from "./keys.js";
+import { authenticate, isLoopback } from "./keys.js";
 import { responses } from "./responses.js";
 
 export function createApp(deps: ServeDeps): Hono<ServeEnv> {
@@ -35,8 +35,10 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
   app.get("/health", (c) => c.json({ status: "ok" }));
 
   app.use("/v1/*", async (c, next) => {
-    if (deps.keys.length === 0) c.set("caller", "local");
-    else {
+    if (deps.keys.length === 0) {
+      refuseBrowsers(c);
+      c.set("caller", "local");
+    } else {
       const key = authenticate(c.req.header("authorization"), deps.keys);
       if (!key)
         throw new ApiError(
@@ -64,6 +66,18 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
     }),
   );
 
+  app.use("/v1/*", async (c, next) => {
+    // A JSON content type makes a browser ask first (CORS preflight), which is never granted.
+    if (c.req.method === "POST" && !/^application\/json\b/i.test(c.req.header("content-type") ?? ""))
+      throw new ApiError(
+        415,
+        "send the body as Content-Type: application/json",
+        "invalid_request_error",
+        "unsupported_media_type",
+      );
+    await next();
+  });
+
   app.get("/v1/models", (c) => c.json(deps.models.list()));
   app.get("/v1/models/:id", (c) => {
     const id = c.req.param("id");
@@ -73,6 +87,30 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
   app.post("/v1/chat/completions", (c) => idempotent(c, deps, () => chatCompletions(c, deps)));
   app.post("/v1/responses", (c) => idempotent(c, deps, () => responses(c, deps)));
   return app;
+}
+
+/**
+ * Without API keys (loopback only) the server trusts whoever can reach it, so a web page must not
+ * be able to: a browser's request carries an Origin (refused unless loopback), and a DNS-rebound
+ * name shows in the Host header (refused unless loopback).
+ */
+function refuseBrowsers(c: Context<ServeEnv>): void {
+  const origin = c.req.header("origin");
+  const host = c.req.header("host") ?? "";
+  const hostName = host.replace(/:\d+$/, "");
+  let originHost = "";
+  try {
+    originHost = origin ? new URL(origin).hostname : "";
+  } catch {
+    originHost = "?";
+  }
+  if ((origin && !isLoopback(originHost)) || !isLoopback(hostName))
+    throw new ApiError(
+      403,
+      "without serve.api_keys only local programs may call this server (no browser pages, no other host names)",
+      "invalid_request_error",
+      "forbidden",
+    );
 }
 
 /** Replays the first complete answer for the same (API key, endpoint, Idempotency-Key). */

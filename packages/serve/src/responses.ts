@@ -3,6 +3,7 @@
 // function_call items and function_call_output items continue the turn.
 import { randomUUID } from "node:crypto";
 import type { HostEvent } from "@iris/host";
+import { assistantText } from "@iris/llm";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { ServeDeps, ServeEnv } from "./deps.js";
@@ -50,7 +51,14 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
       const out = await prepared.run();
       failIfUpstream(out);
       builder = new ResponseBuilder(meta);
-      builder.text(out.result.reason === "client_tool_calls" ? "" : out.result.text);
+      const { result } = out;
+      builder.text(
+        result.reason === "client_tool_calls"
+          ? result.message
+            ? assistantText(result.message)
+            : ""
+          : result.text,
+      );
       const body = builder.finish(out.clientCalls, out.result.usage);
       if (out.result.reason !== "user_cancelled") {
         keep(out);

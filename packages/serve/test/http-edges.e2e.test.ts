@@ -1,5 +1,6 @@
 // Bad input and limits over plain HTTP (SPEC E3): every refusal is an OpenAI-shaped error with
 // the right status that names what is wrong; nothing reaches the model and nothing crashes.
+import { request } from "node:http";
 import { loadProfile } from "@iris/host";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ServeStartError, startServer } from "../src/server.js";
@@ -188,6 +189,18 @@ describe("limits and idempotency", () => {
   });
 });
 
+/** A raw request with headers fetch would not let a test set (Host). */
+function raw(url: string, headers: Record<string, string>, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: body ? "POST" : "GET", headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 describe("binding", () => {
   it("refuses a non-loopback address without API keys", async () => {
     h = await startHarness({ noKeys: true });
@@ -198,5 +211,20 @@ describe("binding", () => {
     await expect(startServer({ profile, host: "0.0.0.0", port: 0, env })).rejects.toThrow(/serve\.api_keys/);
     // Loopback without keys needs none.
     expect((await fetch(`${h.baseURL}/models`)).status).toBe(200);
+  });
+
+  it("without keys, refuses browser pages (Origin), rebound host names (Host) and non-JSON bodies", async () => {
+    h = await startHarness({ noKeys: true });
+    h.fake.setHandler(() => ({ text: "ok" }));
+    const models = `${h.baseURL}/models`;
+    expect(await raw(models, {})).toBe(200);
+    expect(await raw(models, { origin: "http://localhost:3000" })).toBe(200);
+    expect(await raw(models, { origin: "https://evil.example" })).toBe(403);
+    expect(await raw(models, { host: "evil.example:8642" })).toBe(403);
+    const body = JSON.stringify({ model: "iris", messages: [{ role: "user", content: "hi" }] });
+    const chat = `${h.baseURL}/chat/completions`;
+    expect(await raw(chat, { "content-type": "text/plain" }, body)).toBe(415);
+    expect(await raw(chat, { "content-type": "application/json" }, body)).toBe(200);
+    expect(h.fake.requests).toHaveLength(1);
   });
 });
