@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hashKey } from "../src/keys.js";
 
 const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
 
@@ -71,5 +72,30 @@ describe("iris serve", () => {
     s.listening.catch(() => {});
     expect(await s.exited).toBe(2);
     expect(s.output().stderr).toContain("serve.api_keys");
+  });
+
+  it("hash-key prints the sha256 that serve.api_keys takes; that key then opens a non-loopback bind", async () => {
+    const child = spawn(process.execPath, [IRIS_BIN, "serve", "hash-key"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home.path, IRIS_HOME: home.path },
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stdin.end("sk-from-stdin\n");
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(out.trim()).toBe(hashKey("sk-from-stdin"));
+    writeFileSync(
+      join(home.path, "config.yaml"),
+      `model: {provider: openai, name: gpt-4.1-mini}\nproviders: {openai: {base_url: "${fake.baseUrl}"}}\n` +
+        `serve: {api_keys: [{name: me, sha256: ${out.trim()}}]}\n`,
+    );
+    const s = start(["--host", "0.0.0.0", "--port", "0"]);
+    const url = (await s.listening).replace("0.0.0.0", "127.0.0.1");
+    const models = (key: string) => fetch(`${url}/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await models("sk-from-stdin")).status).toBe(200);
+    expect((await models("sk-other")).status).toBe(401);
+    s.child.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
   });
 });
