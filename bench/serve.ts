@@ -4,7 +4,7 @@
 //   added latency p50/p99   (latency through iris serve) − (latency of the same request sent to the
 //                           fake server directly), at concurrency 1, 16 and 64: what the server,
 //                           the session, the prompt and the agent loop add to every request
-//   RSS after N requests    RSS before and after 10,000 requests (after a collection)
+//   RSS after N requests    RSS and JS heap before and after 10,000 requests (after a collection)
 // Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000]
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -33,7 +33,11 @@ const REQUESTS = arg("requests", 400);
 const SOAK = arg("soak", 10_000);
 
 const fake = await startFakeLlm();
-fake.setHandler(() => ({ text: "ok", usage: { input: 100, output: 1 } }));
+// The fake keeps every request it got; the soak must not measure that list.
+fake.setHandler(() => {
+  fake.requests.length = 0;
+  return { text: "ok", usage: { input: 100, output: 1 } };
+});
 const dir = tempDir("iris-bench-serve");
 writeFileSync(
   join(dir.path, "config.yaml"),
@@ -102,13 +106,14 @@ for (const c of [1, 16, 64]) {
   );
 }
 
-const mb = () => process.memoryUsage().rss / 1024 / 1024;
+const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
 gc();
-const before = mb();
+const before = process.memoryUsage();
 await run(irisUrl, body, SOAK, 16);
 gc();
+const after = process.memoryUsage();
 process.stdout.write(
-  `RSS: ${before.toFixed(0)} MB before, ${mb().toFixed(0)} MB after ${SOAK} requests (server and fake in one process)\n`,
+  `RSS: ${mb(before.rss)} MB before, ${mb(after.rss)} MB after ${SOAK} requests; JS heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)} MB (server and fake in one process)\n`,
 );
 await server.close();
 await fake.close();

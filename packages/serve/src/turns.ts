@@ -98,10 +98,13 @@ export class TurnRunner {
       return disposed;
     };
     try {
-      cwd = stored?.cwd ?? this.newWorkdir(conv.kind === "memory");
-      if (spec.input === null && conv.kind === "stored" && conv.answers.length === 0)
-        throw badRequest("messages: nothing to continue: send a user message or tool results", "messages");
+      if (spec.input === null && conv.kind === "stored" && (conv.answers.length === 0 || !stored?.id))
+        throw badRequest(
+          "messages: nothing to continue: a new session starts with a user message",
+          "messages",
+        );
       const answers = stored?.id && conv.kind === "stored" ? this.answersFor(stored.id, conv.answers) : [];
+      cwd = stored?.cwd ?? this.newWorkdir(conv.kind === "memory");
       const opened = this.iris.openSession({
         source: `api:${spec.caller}`,
         cwd: cwd.path,

@@ -52,6 +52,14 @@ describe("continuations", () => {
       ),
     ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     expect(h.server.deps.iris.store.activePath(session)).toHaveLength(4);
+    // A new session cannot start with tool results.
+    await expect(
+      client.chat.completions.create(
+        { model: "iris", messages: [{ role: "tool", tool_call_id: "call_x", content: "?" }] },
+        { headers: { "X-Iris-Session-Id": "new" } },
+      ),
+    ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    expect(h.server.deps.iris.store.listSessions({ limit: 10 })).toHaveLength(1);
   });
 
   it("Responses `conversation` continues by name, per API key", async () => {
