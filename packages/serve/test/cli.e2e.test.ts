@@ -65,14 +65,14 @@ describe("iris serve", () => {
     expect(r.choices[0]?.message.content).toBe("from the bin");
     s.child.kill("SIGTERM");
     expect(await s.exited).toBe(0);
-  });
+  }, 60_000); // a spawned process on a loaded machine
 
   it("refuses --host 0.0.0.0 without serve.api_keys (exit 2, says what to set)", async () => {
     const s = start(["--host", "0.0.0.0", "--port", "0"]);
     s.listening.catch(() => {});
     expect(await s.exited).toBe(2);
     expect(s.output().stderr).toContain("serve.api_keys");
-  });
+  }, 60_000);
 
   it("hash-key prints the sha256 that serve.api_keys takes; that key then opens a non-loopback bind", async () => {
     const child = spawn(process.execPath, [IRIS_BIN, "serve", "hash-key"], {
@@ -97,5 +97,5 @@ describe("iris serve", () => {
     expect((await models("sk-other")).status).toBe(401);
     s.child.kill("SIGTERM");
     expect(await s.exited).toBe(0);
-  });
+  }, 60_000); // a spawned process on a loaded machine
 });
