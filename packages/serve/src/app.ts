@@ -32,6 +32,17 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
     ),
   );
 
+  // One line per request in logs/iris.log (never the body, never a key): who, what, status, time.
+  const log = deps.iris.logger.child({ component: "serve" });
+  app.use("*", async (c, next) => {
+    const started = Date.now();
+    await next();
+    log.info(`${c.req.method} ${c.req.path} ${c.res.status}`, {
+      caller: c.get("caller") ?? "-",
+      ms: Date.now() - started,
+    });
+  });
+
   app.get("/health", (c) => c.json({ status: "ok" }));
 
   app.use("/v1/*", async (c, next) => {

@@ -45,6 +45,7 @@ export function streamChat(
     throw err;
   }
   c.header("x-iris-tool-progress", style);
+  c.header("x-accel-buffering", "no"); // proxies (nginx) must pass chunks on at once
   if (prepared.sessionId) c.header("x-iris-session-id", prepared.sessionId);
   return streamSSE(
     c,

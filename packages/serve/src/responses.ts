@@ -71,6 +71,7 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     }
   }
 
+  c.header("x-accel-buffering", "no");
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => controller.abort());
     let queue: Promise<unknown> = Promise.resolve();

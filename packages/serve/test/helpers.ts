@@ -28,6 +28,8 @@ export interface HarnessOptions {
   /** Without API keys (loopback only). */
   noKeys?: boolean;
   keepAliveMs?: number;
+  /** IRIS_LOG_LEVEL (default silent). */
+  logLevel?: string;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -57,7 +59,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     ].join("\n"),
   );
   writeFileSync(join(home.path, ".env"), `OPENAI_API_KEY=fake-upstream-key\nSERVE_KEY_ALICE=${ALICE}\n`);
-  const env = { IRIS_HOME: home.path, PATH: process.env.PATH ?? "", IRIS_LOG_LEVEL: "silent" };
+  const env = {
+    IRIS_HOME: home.path,
+    PATH: process.env.PATH ?? "",
+    IRIS_LOG_LEVEL: opts.logLevel ?? "silent",
+  };
   const profile = loadProfile({ env });
   if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
   const server = await startServer({ profile, port: 0, env, keepAliveMs: opts.keepAliveMs ?? 15_000 });
