@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { assistantText } from "@iris/llm";
 import type { Context } from "hono";
-import { convertChatMessages, trailingTurn } from "./chat-history.js";
+import { convertChatMessages, textOfContent, trailingTurn } from "./chat-history.js";
 import { type ChatRequest, chatRequest } from "./chat-schema.js";
 import { streamChat } from "./chat-stream.js";
 import type { ServeDeps, ServeEnv } from "./deps.js";
@@ -55,7 +55,11 @@ function turnSpecOf(c: Context<ServeEnv>, deps: ServeDeps, req: ChatRequest): Om
   const caller = c.get("caller");
   if (sessionId) {
     const { input, answers } = trailingTurn(req.messages);
-    return { caller, conversation: { kind: "stored", sessionId, answers }, input, clientTools };
+    const instructions = req.messages
+      .filter((m) => m.role === "system" || m.role === "developer")
+      .map((m) => textOfContent(m.content))
+      .join("\n\n");
+    return { caller, conversation: { kind: "stored", sessionId, answers, instructions }, input, clientTools };
   }
   const { instructions, history, input } = convertChatMessages(req.messages);
   return { caller, conversation: { kind: "memory", history, instructions }, input, clientTools };

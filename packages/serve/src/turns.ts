@@ -22,7 +22,13 @@ import { Workdirs } from "./workdirs.js";
 export type Conversation =
   | { kind: "memory"; history: Message[]; instructions: string }
   /** `sessionId` "new" starts one; answers are raw tool results for the session's open calls. */
-  | { kind: "stored"; sessionId: string; answers: { callId: string; content: string }[] };
+  | {
+      kind: "stored";
+      sessionId: string;
+      answers: { callId: string; content: string }[];
+      /** The client's system text: frozen into a new session's prompt, ignored when resuming. */
+      instructions: string;
+    };
 
 export interface TurnSpec {
   /** The API key's name ("local" without keys): owner of stored sessions. */
@@ -112,7 +118,7 @@ export class TurnRunner {
       });
       session = opened;
       if (conv.kind === "memory") opened.startInMemory(conv.history, conv.instructions || undefined);
-      else if (!stored?.id) opened.startSession();
+      else if (!stored?.id) opened.startSession(conv.instructions || undefined);
       else opened.resumeSession(stored.id, answers);
       return {
         ...(conv.kind === "stored" ? { sessionId: opened.id } : {}),

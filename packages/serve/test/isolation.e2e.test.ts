@@ -38,12 +38,20 @@ describe("stored sessions", () => {
   it("X-Iris-Session-Id: new starts one, its id continues it, and another key cannot", async () => {
     h = await startHarness();
     h.fake.enqueue({ text: "hello alice" }, { text: "again" });
-    const first = await chat([{ role: "user", content: "I am alice" }], { session: "new" });
+    const first = await chat(
+      [
+        { role: "system", content: "Call me Al." },
+        { role: "user", content: "I am alice" },
+      ],
+      { session: "new" },
+    );
     expect(first.status).toBe(200);
     expect(first.session).toMatch(/\S/);
     const second = await chat([{ role: "user", content: "who am I?" }], { session: first.session ?? "" });
     expect(second.body.choices[0]?.message.content).toBe("again");
     expect(sentBodies(h.fake)[1]).toContain("I am alice");
+    // The client's system text was frozen into the new session's prompt.
+    expect(sentBodies(h.fake)[1]).toContain("Call me Al.");
     const bob = await chat([{ role: "user", content: "show me" }], {
       key: BOB,
       session: first.session ?? "",

@@ -121,11 +121,14 @@ export class Session {
     return this.current;
   }
 
-  /** A new session with a freshly built, then frozen, system prompt. */
-  startSession(): SessionRow {
+  /**
+   * A new session with a freshly built, then frozen, system prompt; `instructions` (an API
+   * client's system messages) are frozen into it after Iris's own.
+   */
+  startSession(instructions?: string): SessionRow {
     const { runtime } = this;
     const { source, store, cwd } = this.opts;
-    const systemPrompt = this.buildPrompt();
+    const systemPrompt = withInstructions(this.buildPrompt(), instructions);
     this.memoryLog = undefined;
     this.current = store.createSession({
       source,
@@ -151,9 +154,7 @@ export class Session {
       id: this.memoryLog.sessionId,
       source: this.opts.source,
       cwd: this.opts.cwd,
-      systemPrompt: instructions
-        ? `${prompt}\n\n# Instructions from the API client\n\n${instructions}`
-        : prompt,
+      systemPrompt: withInstructions(prompt, instructions),
       model: runtime.model,
       provider: runtime.provider,
     });
@@ -471,6 +472,11 @@ export class Session {
   get isClosed(): boolean {
     return this.closed;
   }
+}
+
+/** Iris's frozen prompt, then an API client's own system text. */
+function withInstructions(prompt: string, instructions: string | undefined): string {
+  return instructions ? `${prompt}\n\n# Instructions from the API client\n\n${instructions}` : prompt;
 }
 
 /** The fallback chain a model client walks: sessions with the same chain share cooldowns. */
