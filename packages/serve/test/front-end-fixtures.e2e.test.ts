@@ -55,6 +55,20 @@ describe("front-end request shapes", () => {
     const sent = JSON.parse(sentBodies(h.fake)[0] ?? "{}");
     expect(sent.presence_penalty).toBeUndefined();
     expect(sent.user).toBeUndefined();
+    // The wire form: only `data:` events, each a chunk, no usage without include_usage, [DONE] last.
+    const events = text.trimEnd().split("\n\n");
+    expect(events.at(-1)).toBe("data: [DONE]");
+    const chunks = events.slice(0, -1).map((e) => {
+      expect(e.startsWith("data: ")).toBe(true);
+      return JSON.parse(e.slice(6));
+    });
+    for (const c of chunks) {
+      expect(c).toMatchObject({ object: "chat.completion.chunk", model: "iris" });
+      expect(c).not.toHaveProperty("usage");
+      expect(c.choices).toHaveLength(1);
+    }
+    expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "" });
+    expect(chunks.at(-1).choices[0]).toMatchObject({ delta: {}, finish_reason: "stop" });
   });
 
   it("Open WebUI's headers, model list fetch and a title task request work; the chat id is no session id", async () => {
