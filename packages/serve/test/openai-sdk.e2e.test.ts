@@ -98,6 +98,9 @@ describe("the official openai SDK against iris serve", () => {
     );
     expect(offered).toContain("get_weather");
     expect(offered).toContain("terminal");
+    // Profile-wide memory and session search are not offered to API keys (serve.shared_memory).
+    expect(offered).not.toContain("memory");
+    expect(offered).not.toContain("session_search");
     const second = await h.client().chat.completions.create({
       model: "iris",
       messages: [
