@@ -13,8 +13,10 @@ const allowed = {
   tools: ["llm"],
   agent: ["llm", "tools", "store"],
   host: ["llm", "tools", "store", "agent"],
+  // Front ends: clients of host; none imports another front end.
   batch: ["llm", "tools", "store", "agent", "host"],
-  iris: ["llm", "tools", "store", "agent", "host", "batch"],
+  serve: ["llm", "tools", "store", "agent", "host"],
+  iris: ["llm", "tools", "store", "agent", "host", "batch", "serve"],
   testkit: [],
 };
 

@@ -52,8 +52,13 @@ export class Agent {
     this.events = opts.events ?? new AgentEvents();
   }
 
-  async run(input: string | UserMessage, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
-    const message: UserMessage = typeof input === "string" ? { role: "user", content: input } : input;
+  /**
+   * One turn. `null` continues the history as it stands, without a new user message: the API
+   * server does this after a client answered the calls of a `client_tool_calls` turn.
+   */
+  async run(input: string | UserMessage | null, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+    const message: UserMessage | undefined =
+      typeof input === "string" ? { role: "user", content: input } : (input ?? undefined);
     try {
       return await this.turn(message, opts.signal ?? new AbortController().signal);
     } catch (err) {
@@ -67,7 +72,7 @@ export class Agent {
     }
   }
 
-  private async turn(message: UserMessage, signal: AbortSignal): Promise<TurnResult> {
+  private async turn(message: UserMessage | undefined, signal: AbortSignal): Promise<TurnResult> {
     const now = this.opts.now ?? Date.now;
     const events = this.events;
     const fixedPrompt = this.opts.systemPrompt;

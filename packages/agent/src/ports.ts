@@ -45,6 +45,11 @@ export interface ToolTraits {
   effect: ToolEffect;
   parallelSafe: boolean;
   interactive: boolean;
+  /**
+   * A tool the API client runs itself (SPEC E3): its calls are not run here; the turn ends with
+   * them unanswered (`client_tool_calls`) and the client's next request brings the results.
+   */
+  external?: boolean;
 }
 
 export interface ToolRunContext {

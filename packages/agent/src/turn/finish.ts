@@ -10,7 +10,9 @@ export function finishTurn(env: TurnEnv, state: TurnState): TurnResult {
     taskId: state.taskId,
     reason: t.reason,
     text: t.text,
-    ...(state.lastMessage && t.reason === "natural" ? { message: state.lastMessage } : {}),
+    ...(state.lastMessage && (t.reason === "natural" || t.reason === "client_tool_calls")
+      ? { message: state.lastMessage }
+      : {}),
     rounds: state.rounds,
     usage: state.usage,
     costUsd: state.costUsd,

@@ -13,7 +13,7 @@ import type { TurnResult, TurnState } from "./types.js";
 
 export async function runTurn(
   env: TurnEnv,
-  input: UserMessage,
+  input: UserMessage | undefined,
   signal: AbortSignal,
   onState?: (s: TurnState) => void,
 ): Promise<TurnResult> {

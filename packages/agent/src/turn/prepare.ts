@@ -6,10 +6,13 @@ import type { TurnEnv } from "./env.js";
 import { repairLoneUser } from "./repair-lone-user.js";
 import type { StepSnapshot, TurnState } from "./types.js";
 
-export function prepareTurn(env: TurnEnv, input: UserMessage): TurnState {
+/** Without `input` the turn continues the history as it stands (tool results an API client sent). */
+export function prepareTurn(env: TurnEnv, input: UserMessage | undefined): TurnState {
   const taskId = env.newTaskId();
-  repairLoneUser(env, env.log.history());
-  env.log.append(input);
+  if (input) {
+    repairLoneUser(env, env.log.history());
+    env.log.append(input);
+  }
   return {
     taskId,
     startedAt: env.now(),

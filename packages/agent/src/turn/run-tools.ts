@@ -15,9 +15,11 @@ export async function runTools(
   env: TurnEnv,
   state: TurnState,
   snap: StepSnapshot,
-  calls: ToolCallPart[],
+  replyCalls: ToolCallPart[],
   assistantNodeId: string,
 ): Promise<ToolOutcome[]> {
+  // Calls of the API client's own tools stay unanswered here: the client runs them (E3).
+  const calls = replyCalls.filter((c) => !env.tools.traits(c.name)?.external);
   const parallel =
     calls.length > 1 &&
     calls.every((c) => {
@@ -42,6 +44,7 @@ export async function runTools(
     }
   }
   if (snap.signal.aborted) state.termination = { reason: "user_cancelled", text: "Interrupted." };
+  else if (calls.length < replyCalls.length) state.termination = { reason: "client_tool_calls", text: "" };
   return outcomes;
 }
 

@@ -20,7 +20,9 @@ export type TerminationReason =
   | "billing_error"
   | "user_cancelled"
   | "convergence_detected"
-  | "store_error";
+  | "store_error"
+  /** The model called tools the API client runs itself; the client answers them next (E3). */
+  | "client_tool_calls";
 
 /** Exit code per termination (SPEC K5): 0 natural, 130 interrupted, 1 any other end. */
 export function exitCodeFor(reason: TerminationReason): number {

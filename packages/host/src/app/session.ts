@@ -11,6 +11,7 @@ import {
   type FrontEnd,
   gatherPromptInputs,
   LlmModelClient,
+  MemoryConversation,
   MemoryFiles,
   makeShaper,
   newTaskId,
@@ -24,9 +25,10 @@ import {
   TodoList,
   type TurnResult,
   withAgentTools,
+  withClientTools,
   withReceipts,
 } from "@iris/agent";
-import { estimateCost, type Runtime, type UserMessage } from "@iris/llm";
+import { estimateCost, type Message, type Runtime, type ToolSpec, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
 import { ApprovalMemory, closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
@@ -36,6 +38,7 @@ import { ChildSlots, makeDelegate } from "./delegate.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
+import { inMemoryRow } from "./in-memory-row.js";
 import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import { limitedClient } from "./route-limiter.js";
@@ -85,6 +88,8 @@ export class Session {
   private contextCtl: ContextControl | undefined;
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
+  /** Set by startInMemory: the conversation lives only here, never in state.db. */
+  private memoryLog: MemoryConversation | undefined;
 
   constructor(readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
@@ -130,11 +135,15 @@ export class Session {
     return this.current;
   }
 
-  /** A new session with a freshly built, then frozen, system prompt. */
-  startSession(): SessionRow {
+  /**
+   * A new session with a freshly built, then frozen, system prompt; `instructions` (an API
+   * client's system messages) are frozen into it after Iris's own.
+   */
+  startSession(instructions?: string): SessionRow {
     const { runtime } = this;
     const { source, store, cwd } = this.opts;
-    const systemPrompt = this.buildPrompt();
+    const systemPrompt = withInstructions(this.buildPrompt(), instructions);
+    this.memoryLog = undefined;
     this.current = store.createSession({
       source,
       cwd,
@@ -148,12 +157,40 @@ export class Session {
   }
 
   /**
-   * One user message as one Agent turn. Without a front end of its own the session asks through
+   * A conversation held only in memory (stateless API requests): `history` is what the client
+   * sent, `instructions` (the client's system messages) follow the frozen prompt. Nothing of it
+   * lands in state.db; it is not compressed (the client owns that history).
+   */
+  startInMemory(history: readonly Message[], instructions?: string): SessionRow {
+    const { runtime } = this;
+    this.memoryLog = new MemoryConversation({ history });
+    const prompt = this.buildPrompt();
+    this.current = inMemoryRow({
+      id: this.memoryLog.sessionId,
+      source: this.opts.source,
+      cwd: this.opts.cwd,
+      systemPrompt: withInstructions(prompt, instructions),
+      model: runtime.model,
+      provider: runtime.provider,
+    });
+    this.todos = TodoList.fromHistory(history);
+    return this.current;
+  }
+
+  /** The conversation as the next turn sees it (in memory, or the store's active path). */
+  history(): Message[] {
+    return this.memoryLog?.history() ?? new StoreConversation(this.opts.store, this.session.id).history();
+  }
+
+  /**
+   * One user message as one Agent turn; `null` continues the history as it stands (an API client
+   * answered the calls of its own tools). Without a front end of its own the session asks through
    * events: `approval_requested` / `clarify_requested`, answered by answerApproval / answerClarify.
+   * `clientTools` are offered next to Iris's own; their calls end the turn (`client_tool_calls`).
    */
   async send(
-    input: string | UserMessage,
-    opts: { frontEnd?: FrontEnd; signal?: AbortSignal } = {},
+    input: string | UserMessage | null,
+    opts: { frontEnd?: FrontEnd; signal?: AbortSignal; clientTools?: readonly ToolSpec[] } = {},
   ): Promise<TurnResult> {
     if (this.closed) throw new Error("the session is closed");
     if (this.running) throw new Error("a turn is already running in this session; use inject()");
@@ -162,7 +199,11 @@ export class Session {
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     const taskId = newTaskId();
     const emit = this.emitTagged.bind(this);
-    const agent = this.newAgent(opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId), () => taskId);
+    const agent = this.newAgent(
+      opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId),
+      () => taskId,
+      opts.clientTools,
+    );
     const running: NonNullable<Session["running"]> = { agent, controller, taskId };
     this.running = running;
     this.taskId = taskId;
@@ -265,11 +306,17 @@ export class Session {
     return { ok: true, warnings: [...warnings, ...resolved.notes] };
   }
 
-  /** Continue a stored session; its frozen prompt is reused as stored. */
-  resumeSession(id: string): SessionRow | undefined {
+  /**
+   * Continue a stored session; its frozen prompt is reused as stored. `answers` are tool results
+   * an API client sends for the calls of its own tools: they are appended before the crash repair,
+   * which would otherwise close those calls as never executed.
+   */
+  resumeSession(id: string, answers: readonly Message[] = []): SessionRow | undefined {
     const row = this.opts.store.findSession(id) ?? this.findByPrefix(id);
     if (!row) return undefined;
     this.current = row;
+    this.memoryLog = undefined;
+    for (const message of answers) this.opts.store.appendNode(row.id, { kind: "message", message });
     // Before anything reads the history: close calls a killed process left without results.
     this.repairNotices = repairInterruptedCalls(this.opts.store, row.id).repaired;
     this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
@@ -338,7 +385,7 @@ export class Session {
   }
 
   /** Made per message (cheap): everything expensive lives in the process and the session. */
-  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string): Agent {
+  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: readonly ToolSpec[]): Agent {
     if (this.closed) throw new Error("the session is closed");
     const { runtime } = this;
     const { profile, store, tools, cwd } = this.opts;
@@ -347,7 +394,8 @@ export class Session {
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
     const info = modelInfoFor(runtime.provider, runtime.model, profile.config).info;
     const model = this.modelClient();
-    const log = new FollowingConversation(store, session.id);
+    const memoryLog = this.memoryLog;
+    const log = memoryLog ?? new FollowingConversation(store, session.id);
     const registryBox = new RegistryToolBox({
       registry: tools.registry,
       menu: tools.menu,
@@ -393,7 +441,9 @@ export class Session {
         slots: this.childSlots,
       }),
     });
-    const box = withReceipts(agentBox, store, { events: this.events });
+    // Receipts live in state.db beside the stored node they belong to: an in-memory turn has none.
+    const ownBox = memoryLog ? agentBox : withReceipts(agentBox, store, { events: this.events });
+    const box = clientTools?.length ? withClientTools(ownBox, clientTools) : ownBox;
     const shape = makeShaper(
       model,
       (provider, name) => {
@@ -410,7 +460,7 @@ export class Session {
       model,
       tools: box,
       systemPrompt: this.withEphemeral(session.systemPrompt ?? ""),
-      ...this.compressionHooks(log, model),
+      ...(log instanceof FollowingConversation ? this.compressionHooks(log, model) : {}),
       cwd,
       events: this.events,
       frontEnd,
@@ -492,6 +542,11 @@ export class Session {
   get isClosed(): boolean {
     return this.closed;
   }
+}
+
+/** Iris's frozen prompt, then an API client's own system text. */
+function withInstructions(prompt: string, instructions: string | undefined): string {
+  return instructions ? `${prompt}\n\n# Instructions from the API client\n\n${instructions}` : prompt;
 }
 
 /** How long close() waits for an aborted turn to finish writing. */

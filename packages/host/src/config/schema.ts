@@ -4,6 +4,7 @@
 import type { ApiMode } from "@iris/llm";
 import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
+import { serveSchema } from "./serve-schema.js";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
 // Fails to compile when the llm package's ApiMode and this list drift apart.
@@ -182,6 +183,7 @@ export const configSchema = z.strictObject({
   delegation: delegationSchema.prefault({}),
   memory: memorySchema.prefault({}),
   batch: batchSchema.prefault({}),
+  serve: serveSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

@@ -149,6 +149,22 @@ export function buildProgram(): Command {
       const { effectsResolve } = await import("./commands/effects.js");
       process.exitCode = effectsResolve(program.opts(), id, outcome, o.evidence);
     });
+  const serve = program
+    .command("serve")
+    .description("an OpenAI-compatible API server (/v1/chat/completions, /v1/responses, /v1/models)")
+    .option("--host <address>", "address to bind (default serve.host, 127.0.0.1)")
+    .option("--port <n>", "port (default serve.port, 8642; 0 = any free port)", intArg)
+    .action(async (o: { host?: string; port?: number }) => {
+      const { serveCommand } = await import("./commands/serve.js");
+      process.exitCode = await serveCommand(program.opts(), o);
+    });
+  serve
+    .command("hash-key")
+    .description("print the sha256 of a key read from stdin, for serve.api_keys")
+    .action(async () => {
+      const { hashKeyCommand } = await import("./commands/serve.js");
+      process.exitCode = await hashKeyCommand();
+    });
   program
     .command("batch")
     .description("run a JSONL file of prompts, one trajectory per item (see: iris batch --help)")

@@ -15,6 +15,7 @@ const WORDS: Record<TerminationReason, string> = {
   user_cancelled: "interrupted",
   convergence_detected: "stopped: the same failing call kept repeating",
   store_error: "stopped: the session store failed (see the message)",
+  client_tool_calls: "waiting for the API client to run its tools",
 };
 
 export function describeEnding(reason: string): string {

@@ -1,0 +1,120 @@
+// `iris serve` (issue 17): the OpenAI-compatible API server in front of the fake LLM server
+// answering instantly. Figures:
+//   requests / s            stateless non-streamed chat completions through iris serve
+//   added latency p50/p99   (latency through iris serve) − (latency of the same request sent to the
+//                           fake server directly), at concurrency 1, 16 and 64: what the server,
+//                           the session, the prompt and the agent loop add to every request
+//   RSS after N requests    RSS and JS heap before and after 10,000 requests (after a collection)
+// Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000]
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { loadProfile } from "../packages/host/src/index.js";
+import { startServer } from "../packages/serve/src/index.js";
+import { startFakeLlm, tempDir } from "../packages/testkit/src/index.js";
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) {
+  const r = spawnSync(process.execPath, ["--expose-gc", ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+  });
+  process.exit(r.status ?? 1);
+}
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(v) || v <= 0) throw new Error(`--${name} needs a positive whole number`);
+  return v;
+}
+const REQUESTS = arg("requests", 400);
+const SOAK = arg("soak", 10_000);
+
+const fake = await startFakeLlm();
+// The fake keeps every request it got; the soak must not measure that list.
+fake.setHandler(() => {
+  fake.requests.length = 0;
+  return { text: "ok", usage: { input: 100, output: 1 } };
+});
+const dir = tempDir("iris-bench-serve");
+writeFileSync(
+  join(dir.path, "config.yaml"),
+  [
+    "model: {provider: openai, name: gpt-4.1-mini}",
+    `providers: {openai: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
+    "serve: {max_concurrent_per_key: 256, requests_per_minute: 1000000}",
+    "",
+  ].join("\n"),
+);
+writeFileSync(join(dir.path, ".env"), "OPENAI_API_KEY=bench\n");
+const env = { IRIS_HOME: dir.path, PATH: process.env.PATH ?? "", IRIS_LOG_LEVEL: "silent" };
+const profile = loadProfile({ env, registerSecret: () => {} });
+if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+const server = await startServer({ profile, port: 0, env });
+
+const body = JSON.stringify({ model: "iris", messages: [{ role: "user", content: "hello" }] });
+const direct = JSON.stringify({ model: "gpt-4.1-mini", messages: [{ role: "user", content: "hello" }] });
+
+async function one(url: string, payload: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: payload,
+  });
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
+  return performance.now() - t;
+}
+
+async function run(url: string, payload: string, n: number, concurrency: number) {
+  const latencies: number[] = [];
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next++;
+        latencies.push(await one(url, payload));
+      }
+    }),
+  );
+  const seconds = (performance.now() - t) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { rps: n / seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+process.stdout.write(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")} (2 cores, often shared)\n`,
+);
+const irisUrl = `${server.url}/v1/chat/completions`;
+const fakeUrl = `${fake.baseUrl}/chat/completions`;
+await run(irisUrl, body, 50, 4); // warm-up
+await run(fakeUrl, direct, 50, 4);
+for (const c of [1, 16, 64]) {
+  const base = await run(fakeUrl, direct, REQUESTS, c);
+  const through = await run(irisUrl, body, REQUESTS, c);
+  process.stdout.write(
+    `concurrency ${String(c).padStart(2)}: ${through.rps.toFixed(0)} req/s through iris serve ` +
+      `(fake alone ${base.rps.toFixed(0)}); added latency p50 ${(through.p50 - base.p50).toFixed(1)} ms, ` +
+      `p99 ${(through.p99 - base.p99).toFixed(1)} ms\n`,
+  );
+}
+
+const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
+gc();
+const before = process.memoryUsage();
+await run(irisUrl, body, SOAK, 16);
+gc();
+const after = process.memoryUsage();
+process.stdout.write(
+  `RSS: ${mb(before.rss)} MB before, ${mb(after.rss)} MB after ${SOAK} requests; JS heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)} MB (server and fake in one process)\n`,
+);
+await server.close();
+await fake.close();
+dir.cleanup();

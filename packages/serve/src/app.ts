@@ -1,0 +1,184 @@
+// The HTTP surface of `iris serve` (SPEC E3): /health, and under /v1 the Bearer check, the body
+// size limit, Idempotency-Key and the three OpenAI endpoints. Every error is an OpenAI-shaped
+// body with its status; nothing unexpected crashes the server or leaks a stack.
+
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { chatCompletions } from "./chat-completions.js";
+import type { ServeDeps, ServeEnv } from "./deps.js";
+import { ApiError } from "./errors.js";
+import { IdempotencyCache, type RecordedAnswer } from "./idempotency.js";
+import { authenticate, isLoopback } from "./keys.js";
+import { responses } from "./responses.js";
+
+export function createApp(deps: ServeDeps): Hono<ServeEnv> {
+  const app = new Hono<ServeEnv>();
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(err.body(), err.status as 400, err.headers);
+    deps.iris.logger.error(`serve: ${c.req.method} ${c.req.path} failed: ${err.message}`);
+    return c.json(new ApiError(500, "internal server error", "server_error").body(), 500);
+  });
+  app.notFound((c) =>
+    c.json(
+      new ApiError(
+        404,
+        `no route ${c.req.method} ${c.req.path}`,
+        "invalid_request_error",
+        "not_found",
+      ).body(),
+      404,
+    ),
+  );
+
+  // One line per request in logs/iris.log (never the body, never a key): who, what, status, time.
+  const log = deps.iris.logger.child({ component: "serve" });
+  app.use("*", async (c, next) => {
+    const started = Date.now();
+    await next();
+    log.info(`${c.req.method} ${c.req.path} ${c.res.status}`, {
+      caller: c.get("caller") ?? "-",
+      ms: Date.now() - started,
+    });
+  });
+
+  app.get("/health", (c) => c.json({ status: "ok" }));
+
+  app.use("/v1/*", async (c, next) => {
+    if (deps.keys.length === 0) {
+      refuseBrowsers(c);
+      c.set("caller", "local");
+    } else {
+      const key = authenticate(c.req.header("authorization"), deps.keys);
+      if (!key)
+        throw new ApiError(
+          401,
+          "Incorrect or missing API key: send Authorization: Bearer <key>",
+          "invalid_request_error",
+          "invalid_api_key",
+        );
+      c.set("caller", key.name);
+    }
+    await next();
+  });
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: deps.config.max_body_bytes,
+      onError: () => {
+        throw new ApiError(
+          413,
+          `the body is larger than ${deps.config.max_body_bytes} bytes (serve.max_body_bytes)`,
+          "invalid_request_error",
+          "body_too_large",
+        );
+      },
+    }),
+  );
+
+  app.use("/v1/*", async (c, next) => {
+    // A JSON content type makes a browser ask first (CORS preflight), which is never granted.
+    if (c.req.method === "POST" && !/^application\/json\b/i.test(c.req.header("content-type") ?? ""))
+      throw new ApiError(
+        415,
+        "send the body as Content-Type: application/json",
+        "invalid_request_error",
+        "unsupported_media_type",
+      );
+    await next();
+  });
+
+  app.get("/v1/models", (c) => c.json(deps.models.list()));
+  app.get("/v1/models/:id", (c) => {
+    const id = c.req.param("id");
+    deps.models.resolve(id);
+    return c.json(deps.models.list().data.find((m) => m.id === id));
+  });
+  app.post("/v1/chat/completions", (c) => idempotent(c, deps, () => chatCompletions(c, deps)));
+  app.post("/v1/responses", (c) => idempotent(c, deps, () => responses(c, deps)));
+  return app;
+}
+
+/**
+ * Without API keys (loopback only) the server trusts whoever can reach it, so a web page must not
+ * be able to: a browser's request carries an Origin (refused unless loopback), and a DNS-rebound
+ * name shows in the Host header (refused unless loopback).
+ */
+function refuseBrowsers(c: Context<ServeEnv>): void {
+  const origin = c.req.header("origin");
+  const host = c.req.header("host") ?? "";
+  const hostName = host.replace(/:\d+$/, "");
+  let originHost = "";
+  try {
+    originHost = origin ? new URL(origin).hostname : "";
+  } catch {
+    originHost = "?";
+  }
+  if ((origin && !isLoopback(originHost)) || !isLoopback(hostName))
+    throw new ApiError(
+      403,
+      "without serve.api_keys only local programs may call this server (no browser pages, no other host names)",
+      "invalid_request_error",
+      "forbidden",
+    );
+}
+
+/** Replays the first complete answer for the same (API key, endpoint, Idempotency-Key). */
+async function idempotent(
+  c: Context<ServeEnv>,
+  deps: ServeDeps,
+  handle: () => Promise<Response>,
+): Promise<Response> {
+  const key = c.req.header("idempotency-key")?.trim();
+  if (!key) return handle();
+  if (key.length > 256)
+    throw new ApiError(
+      400,
+      "Idempotency-Key: at most 256 characters",
+      "invalid_request_error",
+      "invalid_request",
+      "Idempotency-Key",
+    );
+  const scope = IdempotencyCache.scope(c.get("caller"), c.req.path, key);
+  const earlier = await deps.idempotency.lookup(scope);
+  if (earlier) return replay(earlier);
+  const settle = deps.idempotency.begin(scope);
+  let res: Response;
+  try {
+    res = await handle();
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500)
+      settle({
+        status: err.status,
+        headers: { "content-type": "application/json", ...err.headers },
+        body: JSON.stringify(err.body()),
+      });
+    else settle(undefined);
+    throw err;
+  }
+  const copy = res.clone();
+  // A stream is recorded as it goes out; only a turn that ended as it should is kept.
+  void copy
+    .text()
+    .then((body) =>
+      settle(c.get("complete") ? { status: res.status, headers: headersOf(res), body } : undefined),
+    )
+    .catch(() => settle(undefined));
+  return res;
+}
+
+/** Framing headers belong to the first transfer, not to the recorded body. */
+const HOP_BY_HOP = new Set(["transfer-encoding", "content-length", "connection", "keep-alive"]);
+
+function headersOf(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    if (!HOP_BY_HOP.has(k)) out[k] = v;
+  });
+  return out;
+}
+
+function replay(a: RecordedAnswer): Response {
+  return new Response(a.body, { status: a.status, headers: { ...a.headers, "idempotent-replayed": "true" } });
+}

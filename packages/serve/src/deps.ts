@@ -1,0 +1,33 @@
+// What every route handler of `iris serve` works with: built once per server.
+import type { IrisConfig, IrisProcess } from "@iris/host";
+import type { IdempotencyCache } from "./idempotency.js";
+import type { ApiKey } from "./keys.js";
+import type { KeyLimits } from "./limits.js";
+import type { ModelIds } from "./models.js";
+import type { ResponseStore } from "./response-store.js";
+import type { TurnRunner } from "./turns.js";
+
+export interface ServeDeps {
+  iris: IrisProcess;
+  config: IrisConfig["serve"];
+  keys: ApiKey[];
+  runner: TurnRunner;
+  models: ModelIds;
+  responses: ResponseStore;
+  idempotency: IdempotencyCache;
+  limits: KeyLimits;
+  /** Comment keep-alives while tools run (and once at each tool start). */
+  keepAliveMs: number;
+  /** Names of Iris's own tools: a client tool may not take one. */
+  ownToolNames: ReadonlySet<string>;
+}
+
+/** Per-request values the middleware sets. */
+export interface ServeEnv {
+  Variables: {
+    /** The API key's name, or "local" when the server has no keys. */
+    caller: string;
+    /** Set once a turn ended as it should: only such answers are kept for Idempotency-Key. */
+    complete: boolean;
+  };
+}

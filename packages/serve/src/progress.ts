@@ -1,0 +1,33 @@
+// Tool progress for clients that know nothing of Iris (SPEC E3): a collapsed <details> block in
+// the streamed text (Open WebUI and LibreChat render it folded; `serve.tool_progress: off` or the
+// header `X-Iris-Tool-Progress: off` switch it off), and a named SSE event with the raw facts.
+import type { HostEvent } from "@iris/host";
+
+export type ToolProgressStyle = "details" | "off";
+
+type ProgressPayload = Extract<HostEvent, { name: "tool_progress" }>["payload"];
+
+/** The readable text for one progress event, or "" (nothing to show). */
+export function progressText(p: ProgressPayload): string {
+  if (p.phase === "before") {
+    const what = p.preview ? `: ${p.preview.replace(/[<>`]/g, "")}` : "";
+    return `\n<details>\n<summary>🔧 ${p.name}${what}</summary>\n\n`;
+  }
+  if (p.phase === "after") return `${p.isError ? "✗ failed" : "✓ done"}\n</details>\n\n`;
+  return "";
+}
+
+/** The named event's data: what a client that knows Iris may show. */
+export function progressEvent(e: Extract<HostEvent, { name: "tool_progress" }>) {
+  const p = e.payload;
+  return {
+    session_id: e.sessionId,
+    task_id: e.taskId,
+    call_id: p.callId,
+    tool: p.name,
+    phase: p.phase,
+    ...(p.preview !== undefined ? { preview: p.preview } : {}),
+    ...(p.message !== undefined ? { message: p.message } : {}),
+    ...(p.isError !== undefined ? { is_error: p.isError } : {}),
+  };
+}

@@ -1,0 +1,61 @@
+// The bounded, expiring in-memory stores of `iris serve`, on a hand-driven clock.
+import type { Message } from "@iris/llm";
+import { describe, expect, it } from "vitest";
+import { IdempotencyCache } from "./idempotency.js";
+import { KeyLimits } from "./limits.js";
+import { ResponseStore } from "./response-store.js";
+
+const history: Message[] = [{ role: "user", content: "hi" }];
+
+describe("ResponseStore", () => {
+  it("expires entries after the TTL, keeps at most `max`, and hides another owner's", () => {
+    let now = 0;
+    const store = new ResponseStore(2, 1000, () => now);
+    store.put("alice", "r1", history);
+    store.put("alice", "r2", history);
+    expect(store.get("bob", "r1")).toBeUndefined();
+    expect(store.get("alice", "r1")?.history).toEqual(history);
+    store.put("alice", "r3", history);
+    expect(store.size).toBe(2);
+    expect(store.get("alice", "r1")).toBeUndefined(); // the oldest went first
+    now = 1000;
+    expect(store.get("alice", "r3")).toBeUndefined(); // expired
+  });
+});
+
+describe("IdempotencyCache", () => {
+  it("replays within the TTL, forgets failures, and scopes by API key and endpoint", async () => {
+    let now = 0;
+    const cache = new IdempotencyCache(1000, () => now);
+    const a = IdempotencyCache.scope("alice", "/v1/chat/completions", "k");
+    expect(a).not.toBe(IdempotencyCache.scope("bob", "/v1/chat/completions", "k"));
+    expect(a).not.toBe(IdempotencyCache.scope("alice", "/v1/responses", "k"));
+    const settle = cache.begin(a);
+    const waiting = cache.lookup(a); // a second request while the first runs waits for it
+    settle({ status: 200, headers: {}, body: "one" });
+    expect((await waiting)?.body).toBe("one");
+    now = 999;
+    expect((await cache.lookup(a))?.body).toBe("one");
+    now = 1000;
+    expect(await cache.lookup(a)).toBeUndefined();
+    const failed = cache.begin(a);
+    failed(undefined);
+    expect(await cache.lookup(a)).toBeUndefined();
+  });
+});
+
+describe("KeyLimits", () => {
+  it("counts requests per minute and requests at once, per key", () => {
+    let now = 0;
+    const limits = new KeyLimits(1, 2, () => now);
+    const release = limits.acquire("alice");
+    expect(() => limits.acquire("alice")).toThrow(/concurrency/);
+    expect(() => limits.acquire("bob")).not.toThrow();
+    release();
+    release(); // twice is harmless
+    limits.acquire("alice")();
+    expect(() => limits.acquire("alice")).toThrow(/per minute/);
+    now = 60_001;
+    expect(() => limits.acquire("alice")).not.toThrow();
+  });
+});

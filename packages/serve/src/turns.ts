@@ -1,0 +1,220 @@
+// One API request as one turn of a host Session (SPEC E3): a stateless request runs on an
+// in-memory log holding the client's history; a stored session (X-Iris-Session-Id) is resumed
+// from state.db. Each session gets its own working directory under the profile, its own approval
+// memory and processes; sessions are owned by the API key that made them.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { TurnResult } from "@iris/agent";
+import { StoreConversation } from "@iris/agent";
+import type { HostEvent, IrisProcess, RouteFlags, Session } from "@iris/host";
+import {
+  type Message,
+  type ToolCallPart,
+  type ToolResultMessage,
+  type ToolSpec,
+  toolCallsOf,
+  type UserMessage,
+} from "@iris/llm";
+import { ApiError, badRequest } from "./errors.js";
+import { openCalls } from "./open-calls.js";
+import { Workdirs } from "./workdirs.js";
+
+export type Conversation =
+  | { kind: "memory"; history: Message[]; instructions: string }
+  /** `sessionId` "new" starts one; answers are raw tool results for the session's open calls. */
+  | {
+      kind: "stored";
+      sessionId: string;
+      answers: { callId: string; content: string }[];
+      /** The client's system text: frozen into a new session's prompt, ignored when resuming. */
+      instructions: string;
+    };
+
+export interface TurnSpec {
+  /** The API key's name ("local" without keys): owner of stored sessions. */
+  caller: string;
+  conversation: Conversation;
+  input: UserMessage | null;
+  clientTools: ToolSpec[];
+  route?: RouteFlags;
+  signal: AbortSignal;
+  onEvent?: (e: HostEvent) => void;
+}
+
+export interface TurnOutcome {
+  result: TurnResult;
+  /** A stored session's id after the turn (compression may have moved it). */
+  sessionId?: string;
+  /** The conversation after the turn (what previous_response_id continues). */
+  history: Message[];
+  /** Calls of the client's own tools the client must run. */
+  clientCalls: ToolCallPart[];
+}
+
+export interface PreparedTurn {
+  /** A stored session's id (known before the turn runs, so a stream's headers can carry it). */
+  sessionId?: string;
+  run(): Promise<TurnOutcome>;
+  dispose(): Promise<void>;
+}
+
+export interface TurnRunnerOptions {
+  approvals: "deny" | "off";
+  /** One directory for every session; default one per session under `root`. */
+  workdir?: string;
+  /** The profile folder. */
+  root: string;
+}
+
+const NOBODY_TO_ASK =
+  "Nobody can answer questions in this API request: continue with your best judgement and say what you assumed.";
+
+export class TurnRunner {
+  private readonly busy = new Set<string>();
+  private readonly workdirs: Workdirs;
+
+  constructor(
+    private readonly iris: IrisProcess,
+    private readonly opts: TurnRunnerOptions,
+  ) {
+    this.workdirs = new Workdirs(join(opts.root, "serve"));
+  }
+
+  async run(spec: TurnSpec): Promise<TurnOutcome> {
+    return this.prepare(spec).run();
+  }
+
+  /**
+   * Everything that can refuse the request (unknown or busy session, tool results that answer
+   * nothing, a route that does not resolve) happens here, before a stream starts: the caller
+   * then calls `run()` (which always cleans up) or `dispose()`.
+   */
+  prepare(spec: TurnSpec): PreparedTurn {
+    const { conversation: conv } = spec;
+    const stored = conv.kind === "stored" ? this.claim(spec.caller, conv.sessionId) : undefined;
+    let cwd: { path: string; temporary: boolean } | undefined;
+    let session: Session | undefined;
+    let disposed: Promise<void> | undefined;
+    const dispose = () => {
+      disposed ??= (async () => {
+        await session?.close("request done");
+        if (stored?.id) this.busy.delete(stored.id);
+        if (cwd?.temporary) this.workdirs.release(cwd.path);
+      })();
+      return disposed;
+    };
+    try {
+      if (spec.input === null && conv.kind === "stored" && (conv.answers.length === 0 || !stored?.id))
+        throw badRequest(
+          "messages: nothing to continue: a new session starts with a user message",
+          "messages",
+        );
+      const answers = stored?.id && conv.kind === "stored" ? this.answersFor(stored.id, conv.answers) : [];
+      cwd = stored?.cwd ?? this.newWorkdir(conv.kind === "memory");
+      const opened = this.iris.openSession({
+        source: `api:${spec.caller}`,
+        cwd: cwd.path,
+        ...(spec.route ? { route: spec.route } : {}),
+      });
+      session = opened;
+      if (conv.kind === "memory") opened.startInMemory(conv.history, conv.instructions || undefined);
+      else if (!stored?.id) opened.startSession(conv.instructions || undefined);
+      else opened.resumeSession(stored.id, answers);
+      return {
+        ...(conv.kind === "stored" ? { sessionId: opened.id } : {}),
+        run: () => this.runPrepared(opened, spec, conv.kind === "stored").finally(dispose),
+        dispose,
+      };
+    } catch (err) {
+      void dispose();
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(
+        503,
+        `cannot start the turn: ${(err as Error).message}`,
+        "server_error",
+        "route_unavailable",
+      );
+    }
+  }
+
+  private async runPrepared(session: Session, spec: TurnSpec, stored: boolean): Promise<TurnOutcome> {
+    const unsubscribe = spec.onEvent ? session.subscribe(spec.onEvent) : () => {};
+    try {
+      const result = await session.send(spec.input, {
+        signal: spec.signal,
+        clientTools: spec.clientTools,
+        frontEnd: {
+          approve: async () => (this.opts.approvals === "off" ? "once" : "deny"),
+          clarify: async () => NOBODY_TO_ASK,
+        },
+      });
+      const names = new Set(spec.clientTools.map((t) => t.name));
+      const clientCalls =
+        result.reason === "client_tool_calls" && result.message
+          ? toolCallsOf(result.message).filter((c) => names.has(c.name))
+          : [];
+      return {
+        result,
+        ...(stored ? { sessionId: session.id } : {}),
+        history: session.history(),
+        clientCalls,
+      };
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** A stored session this caller may continue now ("new": none yet), or an ApiError. */
+  private claim(
+    caller: string,
+    sessionId: string,
+  ): { id?: string; cwd?: { path: string; temporary: boolean } } {
+    if (sessionId === "new") return {};
+    const row = this.iris.store.findSession(sessionId);
+    // Another key's session is reported exactly like a missing one.
+    if (!row || row.source !== `api:${caller}`)
+      throw new ApiError(
+        404,
+        `no session ${sessionId} for this API key`,
+        "invalid_request_error",
+        "session_not_found",
+        "X-Iris-Session-Id",
+      );
+    if (this.busy.has(row.id))
+      throw new ApiError(
+        409,
+        `session ${row.id} is busy with another request`,
+        "invalid_request_error",
+        "session_busy",
+        "X-Iris-Session-Id",
+      );
+    this.busy.add(row.id);
+    const path = row.cwd ?? this.newWorkdir(false).path;
+    // A session's directory may have been removed by hand since: it comes back empty.
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+    return { id: row.id, cwd: { path, temporary: false } };
+  }
+
+  /** The client's tool results, checked against the calls the stored session left open. */
+  private answersFor(sessionId: string, answers: { callId: string; content: string }[]): ToolResultMessage[] {
+    if (!answers.length) return [];
+    const open = openCalls(new StoreConversation(this.iris.store, sessionId).history());
+    return answers.map((a, i) => {
+      const call = open.get(a.callId);
+      if (!call)
+        throw badRequest(
+          `a tool message answers no open call of session ${sessionId} (tool_call_id ${JSON.stringify(a.callId)})`,
+          `messages[${i}].tool_call_id`,
+        );
+      open.delete(a.callId);
+      return { role: "tool", callId: a.callId, toolName: call.name, content: a.content, isError: false };
+    });
+  }
+
+  private newWorkdir(temporary: boolean): { path: string; temporary: boolean } {
+    if (this.opts.workdir) return { path: this.opts.workdir, temporary: false };
+    return temporary
+      ? { path: this.workdirs.forRequest(), temporary }
+      : { path: this.workdirs.forSession(), temporary };
+  }
+}

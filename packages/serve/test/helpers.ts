@@ -1,0 +1,96 @@
+// Starts `iris serve` in-process on a free port, against testkit's fake LLM server, with a temp
+// home whose config.yaml and .env are written the way a user would write them.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type HostEvent, loadProfile } from "@iris/host";
+import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import OpenAI from "openai";
+import { hashKey } from "../src/keys.js";
+import { type RunningServer, startServer } from "../src/server.js";
+
+export const ALICE = "sk-alice-0123456789";
+export const BOB = "sk-bob-9876543210";
+
+export interface Harness {
+  fake: FakeLlm;
+  server: RunningServer;
+  home: TempDir;
+  baseURL: string;
+  client(key?: string): OpenAI;
+  /** Resolves with the first process-wide event that matches. */
+  nextEvent(match: (e: HostEvent) => boolean): Promise<HostEvent>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Extra lines under `serve:` (two-space indented already). */
+  serve?: string[];
+  /** Without API keys (loopback only). */
+  noKeys?: boolean;
+  keepAliveMs?: number;
+  /** IRIS_LOG_LEVEL (default silent). */
+  logLevel?: string;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const fake = await startFakeLlm();
+  const home = tempDir("iris-serve-");
+  const keys = opts.noKeys
+    ? []
+    : [
+        "  api_keys:",
+        "    - name: alice",
+        "      env: SERVE_KEY_ALICE",
+        "    - name: bob",
+        `      sha256: ${hashKey(BOB)}`,
+      ];
+  writeFileSync(
+    join(home.path, "config.yaml"),
+    [
+      "model:",
+      "  provider: openai",
+      "  name: gpt-4.1-mini",
+      "providers:",
+      "  openai:",
+      `    base_url: ${fake.baseUrl}`,
+      "    api_mode: chat_completions",
+      ...(keys.length || opts.serve?.length ? ["serve:", ...keys, ...(opts.serve ?? [])] : []),
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(join(home.path, ".env"), `OPENAI_API_KEY=fake-upstream-key\nSERVE_KEY_ALICE=${ALICE}\n`);
+  const env = {
+    IRIS_HOME: home.path,
+    PATH: process.env.PATH ?? "",
+    IRIS_LOG_LEVEL: opts.logLevel ?? "silent",
+  };
+  const profile = loadProfile({ env });
+  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+  const server = await startServer({ profile, port: 0, env, keepAliveMs: opts.keepAliveMs ?? 15_000 });
+  const baseURL = `${server.url}/v1`;
+  return {
+    fake,
+    server,
+    home,
+    baseURL,
+    client: (key = ALICE) => new OpenAI({ apiKey: key, baseURL, maxRetries: 0 }),
+    nextEvent: (match) =>
+      new Promise((resolve) => {
+        const off = server.deps.iris.subscribe((e) => {
+          if (!match(e)) return;
+          off();
+          resolve(e);
+        });
+      }),
+    close: async () => {
+      await server.close();
+      await fake.close();
+      home.cleanup();
+    },
+  };
+}
+
+/** The text of every request body the fake server received, joined. */
+export function sentBodies(fake: FakeLlm): string[] {
+  return fake.requests.map((r) => r.rawBody.toString("utf8"));
+}
