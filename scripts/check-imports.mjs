@@ -6,14 +6,15 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? resolve(dirname(new URL(import.meta.url).pathname), ".."));
-/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← iris, store beside). */
+/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← {acp} ← iris, store beside). */
 const allowed = {
   llm: [],
   store: ["llm"],
   tools: ["llm"],
   agent: ["llm", "tools", "store"],
   host: ["llm", "tools", "store", "agent"],
-  iris: ["llm", "tools", "store", "agent", "host"],
+  acp: ["llm", "tools", "store", "agent", "host"],
+  iris: ["llm", "tools", "store", "agent", "host", "acp"],
   testkit: [],
 };
 

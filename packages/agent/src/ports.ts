@@ -11,7 +11,7 @@ import type {
   ToolSpec,
   Usage,
 } from "@iris/llm";
-import type { ApprovalAnswer, ApprovalRequest, ExecuteGate, ToolEffect } from "@iris/tools";
+import type { ApprovalAnswer, ApprovalRequest, ExecuteGate, FileAccess, ToolEffect } from "@iris/tools";
 import type { RouteInfo } from "./turn/types.js";
 
 /** The session's conversation: the active path and an append-only log. */
@@ -89,4 +89,6 @@ export interface ModelClient {
 export interface FrontEnd {
   approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
   clarify?(question: string, choices?: string[]): Promise<string>;
+  /** Files through the front end (an editor's buffers over ACP); default the disk. */
+  files?: FileAccess;
 }

@@ -83,6 +83,7 @@ export class RegistryToolBox implements ToolBox {
         return answer;
       },
       ...(frontEnd.clarify ? { clarify: frontEnd.clarify } : {}),
+      ...(frontEnd.files ? { files: frontEnd.files } : {}),
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
     };
     return dispatchToolCall(

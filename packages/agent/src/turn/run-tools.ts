@@ -91,7 +91,13 @@ async function runOne(
     isError,
     durationMs: env.now() - started,
   });
-  env.events.emit("tool_progress", { phase: "after", callId: call.callId, name: call.name, isError });
+  env.events.emit("tool_progress", {
+    phase: "after",
+    callId: call.callId,
+    name: call.name,
+    isError,
+    result: content,
+  });
   return { role: "tool", callId: call.callId, toolName: call.name, content, isError };
 }
 

@@ -9,6 +9,7 @@ import { CooldownBook, DEFAULT_COOLDOWN_MS } from "@iris/agent";
 import { configureLogging, getLogger, LOG_LEVELS, type Logger, type LogLevel, type Runtime } from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
 import type { Profile } from "../config/index.js";
+import { SwitchablePolicy } from "./approval-modes.js";
 import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
 import { Session } from "./session.js";
@@ -104,7 +105,10 @@ export class IrisProcess implements SessionParent {
       profile: this.profile,
       runtime,
       store: this.store,
-      tools: { ...this.tools, policy: this.tools.newPolicy() },
+      tools: {
+        ...this.tools,
+        policy: new SwitchablePolicy((mode) => this.tools.newPolicy(mode), this.tools.defaultMode),
+      },
       source: opts.source,
       cwd: opts.cwd,
       ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),

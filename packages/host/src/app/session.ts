@@ -27,8 +27,9 @@ import {
 } from "@iris/agent";
 import { estimateCost, type Runtime, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
-import { closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
+import { type ApprovalMode, closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
+import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
 import { makeDelegate } from "./delegate.js";
@@ -175,6 +176,19 @@ export class Session {
 
   get busy(): boolean {
     return this.running !== undefined;
+  }
+
+  /** The approval mode now (manual, smart, off); an editor's mode picker changes it per session. */
+  get approvalMode(): ApprovalMode {
+    const { policy } = this.opts.tools;
+    return policy instanceof SwitchablePolicy ? policy.mode : this.opts.tools.defaultMode;
+  }
+
+  /** Switches this session's approval mode; the next approval check uses it. */
+  setApprovalMode(mode: ApprovalMode): void {
+    const { policy } = this.opts.tools;
+    if (!(policy instanceof SwitchablePolicy)) throw new Error("this session's approval mode is fixed");
+    policy.mode = mode;
   }
 
   /** The answer to an `approval_requested` event; false when nothing waits under that id. */

@@ -2,6 +2,7 @@
 
 import { getLogger, type Logger } from "@iris/llm";
 import {
+  type ApprovalMode,
   type ApprovalPolicy,
   createApprovalPolicy,
   loadBuiltinTools,
@@ -16,8 +17,10 @@ export interface ToolSetup {
   registry: ToolRegistry;
   menu: Menu;
   policy: ApprovalPolicy;
-  /** A fresh policy with the same rules and an empty memory: one per session. */
-  newPolicy(): ApprovalPolicy;
+  /** A fresh policy with the same rules and an empty memory: one per session (`mode` overrides config). */
+  newPolicy(mode?: ApprovalMode): ApprovalPolicy;
+  /** The approval mode sessions start in (config, or off under --yolo). */
+  defaultMode: ApprovalMode;
 }
 
 export async function setUpTools(opts: {
@@ -39,9 +42,10 @@ export async function setUpTools(opts: {
   const a = opts.config.approvals;
   // "always" answers are saved to config.yaml and shared by every later policy of this process.
   const allowKeys = [...a.allow];
-  const newPolicy = () =>
+  const defaultMode: ApprovalMode = opts.yolo ? "off" : a.mode;
+  const newPolicy = (mode: ApprovalMode = defaultMode) =>
     createApprovalPolicy({
-      mode: opts.yolo ? "off" : a.mode,
+      mode,
       allowKeys,
       timeoutMs: a.timeout_seconds * 1000,
       nonInteractive: a.non_interactive,
@@ -51,5 +55,5 @@ export async function setUpTools(opts: {
       },
       ...(opts.home ? { home: opts.home } : {}),
     });
-  return { registry, menu, policy: newPolicy(), newPolicy };
+  return { registry, menu, policy: newPolicy(), newPolicy, defaultMode };
 }

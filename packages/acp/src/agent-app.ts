@@ -1,0 +1,211 @@
+// Iris as an ACP agent (SPEC E2): the protocol's requests mapped onto host's process and sessions.
+// ACP sessions are ordinary Iris sessions with source `acp` (they show in `iris sessions list`).
+// Requests that need the profile wait for the process the runner opened at start; a broken
+// config or a missing provider surfaces as the error of `session/new`, saying what to set.
+
+import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk";
+import { StoreConversation } from "@iris/agent";
+import type { IrisProcess, RouteFlags } from "@iris/host";
+import { catalogueModelNames } from "@iris/llm";
+import { AcpSession } from "./acp-session.js";
+import { AVAILABLE_COMMANDS } from "./commands.js";
+import { PERMISSION_OPTIONS } from "./permissions.js";
+import type { PromptBlock } from "./prompt-content.js";
+import { replayUpdates } from "./replay.js";
+import { modelOption, modeState } from "./session-options.js";
+
+export interface AcpAgentOptions {
+  /** The process, opened at start; a rejection's message is what `session/new` answers. */
+  process: Promise<IrisProcess>;
+  /** Whether the main route takes images (known from the profile before the process is open). */
+  vision: boolean;
+  version: string;
+  /** Diagnostics (the profile's log file or stderr; never stdout). */
+  log: (message: string) => void;
+  /** Route flags given to `iris acp`; config decides the rest. */
+  route?: RouteFlags;
+}
+
+/** Sessions listed per `session/list` page. */
+export const LIST_PAGE_SIZE = 50;
+
+export const QUEUE_NOTE = "A prompt sent while a turn runs is queued and answered in order after it.";
+
+export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
+  const sessions = new Map<string, AcpSession>();
+  let clientCaps: ClientCapabilities = {};
+  const app = acp.agent({ name: "iris" });
+
+  async function irisProcess(): Promise<IrisProcess> {
+    try {
+      return await opts.process;
+    } catch (err) {
+      throw acp.RequestError.authRequired(undefined, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  function mustGet(sessionId: string): AcpSession {
+    const s = sessions.get(sessionId);
+    if (!s) throw acp.RequestError.sessionNotFound(sessionId);
+    return s;
+  }
+
+  /** Opens an Iris session for the editor's cwd, started fresh or resumed from the store. */
+  async function open(client: acp.AgentContext, cwd: string, resume?: string): Promise<AcpSession> {
+    const iris = await irisProcess();
+    if (resume && !iris.store.findSession(resume)) throw acp.RequestError.sessionNotFound(resume);
+    let host: ReturnType<IrisProcess["openSession"]>;
+    try {
+      host = iris.openSession({ source: "acp", cwd, ...(opts.route ? { route: opts.route } : {}) });
+    } catch (err) {
+      throw acp.RequestError.authRequired(undefined, routeHelp(err, iris));
+    }
+    if (resume) host.resumeSession(resume);
+    else host.startSession();
+    const id = host.id;
+    const fsBoth = clientCaps.fs?.readTextFile === true && clientCaps.fs?.writeTextFile === true;
+    const session = new AcpSession({
+      host,
+      vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
+      contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
+      channel: {
+        update: (update) => client.notify(acp.methods.client.session.update, { sessionId: id, update }),
+        askPermission: (toolCall, signal) =>
+          client.request(
+            acp.methods.client.session.requestPermission,
+            { sessionId: id, toolCall, options: PERMISSION_OPTIONS },
+            { cancellationSignal: signal, stopWaitingOnCancel: true },
+          ),
+        ...(fsBoth
+          ? {
+              files: {
+                readText: async (path: string) =>
+                  (await client.request(acp.methods.client.fs.readTextFile, { sessionId: id, path })).content,
+                writeText: async (path: string, content: string) => {
+                  await client.request(acp.methods.client.fs.writeTextFile, { sessionId: id, path, content });
+                },
+              },
+            }
+          : {}),
+        log: opts.log,
+      },
+    });
+    const previous = sessions.get(id);
+    if (previous) await closeSession(previous);
+    sessions.set(id, session);
+    // After the response is queued: the editor learns the commands once the session exists.
+    setImmediate(() =>
+      session.send({ sessionUpdate: "available_commands_update", availableCommands: AVAILABLE_COMMANDS }),
+    );
+    return session;
+  }
+
+  async function closeSession(s: AcpSession): Promise<void> {
+    s.cancel();
+    sessions.delete(s.id);
+    await s.host.close("closed by the editor");
+  }
+
+  function details(s: AcpSession, iris: IrisProcess) {
+    return { modes: modeState(s.host), configOptions: [modelOption(s.host, iris, catalogueModelNames)] };
+  }
+
+  app
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientCaps = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentInfo: { name: "iris", title: "Iris", version: opts.version },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: opts.vision, audio: false, embeddedContext: true },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
+        },
+        authMethods: [],
+        _meta: { iris: { promptQueue: QUEUE_NOTE } },
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const s = await open(client, params.cwd);
+      return { sessionId: s.id, ...details(s, await opts.process) };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const s = await open(client, params.cwd, params.sessionId);
+      const history = new StoreConversation(s.host.store, s.host.id).history();
+      for (const update of replayUpdates(history, params.cwd)) s.send(update);
+      return details(s, await opts.process);
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+      const s = sessions.get(params.sessionId) ?? (await open(client, params.cwd, params.sessionId));
+      return details(s, await opts.process);
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      const iris = await irisProcess();
+      const offset = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
+      if (!Number.isInteger(offset) || offset < 0)
+        throw acp.RequestError.invalidParams(undefined, `bad cursor '${params.cursor}'`);
+      // Newest first; the cursor is the offset of the next page.
+      const rows = iris.store
+        .listSessions({ source: "acp", limit: 10_000 })
+        .filter((r) => !params.cwd || r.cwd === params.cwd);
+      const page = rows.slice(offset, offset + LIST_PAGE_SIZE);
+      const sessionsOut: SessionInfo[] = page.map((r) => ({
+        sessionId: r.id,
+        cwd: r.cwd ?? "",
+        title: r.title,
+        updatedAt: new Date(r.endedAt ?? r.startedAt).toISOString(),
+      }));
+      return {
+        sessions: sessionsOut,
+        ...(offset + LIST_PAGE_SIZE < rows.length ? { nextCursor: String(offset + LIST_PAGE_SIZE) } : {}),
+      };
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      await closeSession(mustGet(params.sessionId));
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const s = mustGet(params.sessionId);
+      try {
+        s.host.setApprovalMode(params.modeId as "manual" | "smart" | "off");
+      } catch (err) {
+        throw acp.RequestError.invalidParams(undefined, err instanceof Error ? err.message : String(err));
+      }
+      s.send({ sessionUpdate: "current_mode_update", currentModeId: s.host.approvalMode });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const s = mustGet(params.sessionId);
+      if (params.configId !== "model" || typeof params.value !== "string")
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `unknown config option '${params.configId}' (Iris has: model)`,
+        );
+      if (s.host.busy)
+        throw acp.RequestError.invalidParams(undefined, "the model cannot change while a turn runs");
+      const switched = s.host.switchModel(params.value);
+      if (!switched.ok) throw acp.RequestError.invalidParams(undefined, switched.error);
+      for (const w of switched.warnings) s.send({ sessionUpdate: "notice", severity: "warning", title: w });
+      return { configOptions: details(s, await opts.process).configOptions };
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const s = mustGet(params.sessionId);
+      return { stopReason: await s.prompt(params.prompt as PromptBlock[]) };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+  return app;
+}
+
+/** A route that cannot be resolved, as a message that says exactly what to set. */
+function routeHelp(err: unknown, iris: IrisProcess): string {
+  const why = err instanceof Error ? err.message : String(err);
+  const paths = iris.profile.home.paths;
+  return (
+    `${why}. Set model.provider and model.name in ${paths.config} ` +
+    `(e.g. model: {provider: openrouter, name: anthropic/claude-sonnet-4.5}) and the provider's key ` +
+    `(e.g. OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY) in ${paths.env}.`
+  );
+}

@@ -1,0 +1,68 @@
+// `iris acp`: the editor starts Iris as a child process and speaks ACP over stdin/stdout.
+// Order matters: stdout is claimed first, then the profile is read; a broken config keeps the
+// agent up (initialize works) and comes back as the error of `session/new`, saying what to fix.
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+import {
+  configureProcessLogging,
+  formatConfigErrors,
+  IrisProcess,
+  loadProfile,
+  modelInfoFor,
+  type RouteFlags,
+  resolveMainRoute,
+} from "@iris/host";
+import { createAcpAgent } from "./agent-app.js";
+import { claimStdout } from "./stdout-guard.js";
+
+export interface AcpRunOptions {
+  env: Record<string, string | undefined>;
+  profile?: string;
+  /** Route flags (--provider, --model, --base-url, --api-mode); config decides the rest. */
+  route?: RouteFlags;
+  version: string;
+}
+
+export async function runAcpStdio(opts: AcpRunOptions): Promise<number> {
+  const protocolOut = claimStdout();
+  const stderrLog = (message: string): void => {
+    process.stderr.write(`iris acp: ${message}\n`);
+  };
+  let log = stderrLog;
+  let vision = false;
+  let irisProcess: Promise<IrisProcess>;
+  const loaded = loadProfile({ env: opts.env, ...(opts.profile ? { profile: opts.profile } : {}) });
+  if (!loaded.ok) {
+    const message = `the profile's config is invalid:\n${formatConfigErrors(loaded.errors)}`;
+    stderrLog(message);
+    irisProcess = Promise.reject(new Error(message));
+  } else {
+    const profile = loaded;
+    const logger = configureProcessLogging(profile, opts.env).child({ component: "acp" });
+    log = (message) => {
+      logger.warn(message);
+    };
+    const route = resolveMainRoute(opts.route ?? {}, profile.config, profile.env);
+    if (route.ok)
+      vision = modelInfoFor(route.runtime.provider, route.runtime.model, profile.config).info.vision;
+    irisProcess = IrisProcess.open({ profile, env: opts.env, platform: "acp", logger });
+  }
+  irisProcess.catch(() => undefined); // surfaced by session/new, not as an unhandled rejection
+  const app = createAcpAgent({
+    process: irisProcess,
+    vision,
+    version: opts.version,
+    log,
+    ...(opts.route ? { route: opts.route } : {}),
+  });
+  const connection = app.connect(
+    acp.ndJsonStream(
+      Writable.toWeb(protocolOut),
+      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    ),
+  );
+  await connection.closed.catch((err: unknown) => log(`connection closed: ${String(err)}`));
+  const opened = await irisProcess.catch(() => undefined);
+  await opened?.close();
+  return 0;
+}

@@ -1,0 +1,147 @@
+// Layer (b): `iris acp` spawned the way an editor starts it and driven by the SDK's own client
+// against testkit's fake LLM server; every stdout line must be a JSON-RPC message.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionNotification } from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk";
+import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { configFor, ofKind, waitFor } from "./harness.js";
+import { assertOnlyJsonRpc, spawnAcp } from "./spawn.js";
+
+let fake: FakeLlm;
+let dir: TempDir;
+let home: string;
+let work: string;
+beforeEach(async () => {
+  fake = await startFakeLlm();
+  dir = tempDir("iris-acp-stdio");
+  home = join(dir.path, "home");
+  work = join(dir.path, "work");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(home, "config.yaml"), configFor(fake));
+});
+afterEach(async () => {
+  await fake.close();
+  dir.cleanup();
+});
+
+describe("iris acp (spawned, SDK client)", () => {
+  it("serves an editor session end to end", async () => {
+    const agent = spawnAcp({ IRIS_HOME: home }, work);
+    const updates: SessionNotification[] = [];
+    const buffers = new Map<string, string>();
+    let permissionAnswer = "allow_once";
+    const client = acp
+      .client({ name: "spawn-test" })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        updates.push(params);
+      })
+      .onRequest(acp.methods.client.session.requestPermission, () => ({
+        outcome: { outcome: "selected", optionId: permissionAnswer },
+      }))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+        const text = buffers.get(params.path);
+        if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
+        return { content: text };
+      })
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+        buffers.set(params.path, params.content);
+        return {};
+      });
+    mkdirSync(join(work, "junk1"));
+    mkdirSync(join(work, "junk2"));
+    const draft = join(work, "draft.md");
+    writeFileSync(draft, "disk\n");
+    buffers.set(draft, "buffer\n");
+
+    await client.connectWith(agent.stream(), async (ctx) => {
+      const init = await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+      });
+      expect(init.agentCapabilities?.loadSession).toBe(true);
+      const s = await ctx.buildSession(work).start();
+
+      // A prompt with tools: fs read and write through the editor.
+      fake.enqueue(
+        { toolCalls: [{ name: "read_file", arguments: { path: "draft.md" } }] },
+        { toolCalls: [{ name: "write_file", arguments: { path: "draft.md", content: "from iris\n" } }] },
+        { text: "draft updated" },
+      );
+      expect((await s.prompt("update the draft")).stopReason).toBe("end_turn");
+      expect(fake.requests[1]?.rawBody.toString()).toContain("buffer");
+      expect(buffers.get(draft)).toBe("from iris\n");
+      expect(readFileSync(draft, "utf8")).toBe("disk\n");
+
+      // A permission request, allowed, then one rejected.
+      fake.enqueue(
+        { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf junk1" } }] },
+        { text: "gone" },
+      );
+      await s.prompt("remove junk1");
+      expect(existsSync(join(work, "junk1"))).toBe(false);
+      permissionAnswer = "reject_once";
+      fake.enqueue(
+        { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf junk2" } }] },
+        { text: "kept" },
+      );
+      await s.prompt("remove junk2");
+      expect(existsSync(join(work, "junk2"))).toBe(true);
+
+      // Cancel mid-tool.
+      fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 30" } }] });
+      const long = s.prompt("wait");
+      await waitFor(
+        updates,
+        (all) =>
+          ofKind(all, "tool_call").some((c) => c.title.includes("sleep 30")) &&
+          ofKind(all, "tool_call_update").some(
+            (u) => u.status === "in_progress" && u.toolCallId === ofKind(all, "tool_call").at(-1)?.toolCallId,
+          ),
+      );
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId: s.sessionId });
+      expect((await long).stopReason).toBe("cancelled");
+      for (const call of ofKind(updates, "tool_call")) {
+        const last = ofKind(updates, "tool_call_update")
+          .filter((u) => u.toolCallId === call.toolCallId)
+          .at(-1);
+        expect(["completed", "failed"]).toContain(last?.status);
+      }
+
+      // list, load with replay, unknown id.
+      const listed = await ctx.request(acp.methods.agent.session.list, { cwd: work });
+      expect(listed.sessions.map((x) => x.sessionId)).toEqual([s.sessionId]);
+      updates.length = 0;
+      await ctx.request(acp.methods.agent.session.load, {
+        sessionId: s.sessionId,
+        cwd: work,
+        mcpServers: [],
+      });
+      expect(
+        ofKind(updates, "user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : "")),
+      ).toEqual(["update the draft", "remove junk1", "remove junk2", "wait"]);
+      await expect(
+        ctx.request(acp.methods.agent.session.load, { sessionId: "nope", cwd: work, mcpServers: [] }),
+      ).rejects.toMatchObject({ code: -32002 });
+    });
+    expect(await agent.end()).toBe(0);
+    assertOnlyJsonRpc(agent.lines);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("answers garbage on stdin with -32700 and keeps going", async () => {
+    const agent = spawnAcp({ IRIS_HOME: home }, work);
+    agent.send("this is not json");
+    const parseError = await agent.next((m) => (m.error as { code?: number } | undefined)?.code === -32700);
+    expect(parseError.id).toBeNull();
+    agent.send(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } }),
+    );
+    const init = await agent.next((m) => m.id === 1);
+    expect(init.result).toMatchObject({ protocolVersion: 1 });
+    expect(await agent.end()).toBe(0);
+    assertOnlyJsonRpc(agent.lines);
+  });
+});
