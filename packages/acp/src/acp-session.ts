@@ -22,6 +22,8 @@ export interface SessionChannel {
 }
 
 export interface AcpSessionOptions {
+  /** The id the editor uses (default the Iris session's id now). */
+  id?: string;
   host: Session;
   channel: SessionChannel;
   /** Whether the session's route takes images now. */
@@ -40,7 +42,7 @@ export class AcpSession {
   private readonly approvals: EditorApprovals;
 
   constructor(private readonly opts: AcpSessionOptions) {
-    this.id = opts.host.id;
+    this.id = opts.id ?? opts.host.id;
     this.approvals = new EditorApprovals(opts.channel.askPermission, (tool) => this.running.get(tool)?.[0]);
   }
 

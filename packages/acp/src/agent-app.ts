@@ -5,7 +5,7 @@
 
 import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk";
 import * as acp from "@agentclientprotocol/sdk";
-import { StoreConversation } from "@iris/agent";
+import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
 import type { IrisProcess, RouteFlags } from "@iris/host";
 import { catalogueModelNames } from "@iris/llm";
 import { AcpSession } from "./acp-session.js";
@@ -54,18 +54,21 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
   /** Opens an Iris session for the editor's cwd, started fresh or resumed from the store. */
   async function open(client: acp.AgentContext, cwd: string, resume?: string): Promise<AcpSession> {
     const iris = await irisProcess();
-    if (resume && !iris.store.findSession(resume)) throw acp.RequestError.sessionNotFound(resume);
+    const stored = resume ? latestOf(iris, resume) : undefined;
+    if (resume && !stored) throw acp.RequestError.sessionNotFound(resume);
     let host: ReturnType<IrisProcess["openSession"]>;
     try {
       host = iris.openSession({ source: "acp", cwd, ...(opts.route ? { route: opts.route } : {}) });
     } catch (err) {
       throw acp.RequestError.authRequired(undefined, routeHelp(err, iris));
     }
-    if (resume) host.resumeSession(resume);
+    if (stored) host.resumeSession(stored);
     else host.startSession();
-    const id = host.id;
+    // The editor keeps the id it knows, also when compression moved the conversation on.
+    const id = resume ?? host.id;
     const fsBoth = clientCaps.fs?.readTextFile === true && clientCaps.fs?.writeTextFile === true;
     const session = new AcpSession({
+      id,
       host,
       vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
       contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
@@ -134,6 +137,12 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
       const s = await open(client, params.cwd, params.sessionId);
       const history = new StoreConversation(s.host.store, s.host.id).history();
       for (const update of replayUpdates(history, params.cwd)) s.send(update);
+      // What a crash left uncertain is told now, not only at the next turn (SPEC D4).
+      for (const r of s.host.takeRepairNotices())
+        s.send({
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: `\n\nNote: ${r.message}\n` },
+        });
       return details(s, await opts.process);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
@@ -146,9 +155,10 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
       if (!Number.isInteger(offset) || offset < 0)
         throw acp.RequestError.invalidParams(undefined, `bad cursor '${params.cursor}'`);
       // Newest first; the cursor is the offset of the next page.
+      // A conversation compression moved on is listed once, under its newest id.
       const rows = iris.store
         .listSessions({ source: "acp", limit: 10_000 })
-        .filter((r) => !params.cwd || r.cwd === params.cwd);
+        .filter((r) => r.endReason !== COMPRESSED_END_REASON && (!params.cwd || r.cwd === params.cwd));
       const page = rows.slice(offset, offset + LIST_PAGE_SIZE);
       const sessionsOut: SessionInfo[] = page.map((r) => ({
         sessionId: r.id,
@@ -208,4 +218,20 @@ function routeHelp(err: unknown, iris: IrisProcess): string {
     `(e.g. model: {provider: openrouter, name: anthropic/claude-sonnet-4.5}) and the provider's key ` +
     `(e.g. OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY) in ${paths.env}.`
   );
+}
+
+/** The stored session an id continues as now: compression ends a session and goes on in a child. */
+function latestOf(iris: IrisProcess, id: string): string | undefined {
+  let row = iris.store.findSession(id);
+  const seen = new Set<string>();
+  while (row && row.endReason === COMPRESSED_END_REASON && !seen.has(row.id)) {
+    seen.add(row.id);
+    const parent = row.id;
+    const child = iris.store
+      .listSessions({ source: row.source, limit: 10_000 })
+      .find((r) => r.parentSessionId === parent);
+    if (!child) break;
+    row = child;
+  }
+  return row?.id;
 }

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
+import { StoreConversation } from "@iris/agent";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agentText, editor, ofKind, waitFor } from "./harness.js";
@@ -350,6 +351,62 @@ describe("iris as an ACP agent (in process)", () => {
           mcpServers: [],
         }),
       ).rejects.toMatchObject({ code: -32002 });
+    });
+  });
+
+  it("walks the configured fallback chain like the CLI", async () => {
+    const e = editor(fake, dir, {
+      config: `fallback_providers:\n  - {provider: custom, model: fake-fallback, base_url: "${fake.baseUrl}"}\n`,
+    });
+    fake.setHandler((req) =>
+      (req.body as { model?: string }).model === "fake-model"
+        ? { fault: "status", status: 402, body: { error: { message: "quota" } } }
+        : { text: "from the fallback" },
+    );
+    await e.run(async (ctx) => {
+      const s = await ctx.buildSession(e.work).start();
+      expect((await s.prompt("hello")).stopReason).toBe("end_turn");
+      expect(agentText(e.updates)).toContain("from the fallback");
+      expect(fake.requests.map((r) => (r.body as { model?: string }).model)).toEqual([
+        "fake-model",
+        "fake-fallback",
+      ]);
+    });
+  });
+
+  it("keeps the editor's session id when /compress moves the conversation on", async () => {
+    const e = editor(fake, dir, { config: "compression: {protect_last_n: 2}\n" });
+    await e.run(async (ctx) => {
+      const s = await ctx.buildSession(e.work).start();
+      for (const word of ["one", "two", "three", "four", "five"]) {
+        fake.enqueue({ text: `answer ${word} ${"lorem ipsum ".repeat(300)}`, chunkSize: 1000 });
+        await s.prompt(word);
+      }
+      fake.enqueue({ text: "## Summary\nwe counted to five" });
+      await s.prompt("/compress");
+      expect(agentText(e.updates)).toMatch(/Compressed \(phase/);
+      const iris = await e.iris;
+      const tip = iris.store.listSessions({ source: "acp", limit: 10 })[0];
+      expect(tip?.id).not.toBe(s.sessionId);
+      if (!tip) throw new Error("no session");
+      expect(tip.parentSessionId).toBe(s.sessionId);
+      const listed = await ctx.request(acp.methods.agent.session.list, {});
+      expect(listed.sessions.map((x) => x.sessionId)).toEqual([tip.id]);
+      fake.enqueue({ text: "after compression" });
+      expect((await s.prompt("three")).stopReason).toBe("end_turn");
+      await ctx.request(acp.methods.agent.session.load, {
+        sessionId: s.sessionId,
+        cwd: e.work,
+        mcpServers: [],
+      });
+      fake.enqueue({ text: "after load" });
+      const res = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [{ type: "text", text: "four" }],
+      });
+      expect(res.stopReason).toBe("end_turn");
+      expect(fake.requests.at(-1)?.rawBody.toString()).toContain("after compression");
+      expect(new StoreConversation(iris.store, tip.id).history().at(-1)).toMatchObject({ role: "assistant" });
     });
   });
 });

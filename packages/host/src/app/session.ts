@@ -266,6 +266,14 @@ export class Session {
     return row;
   }
 
+  /**
+   * What the resume repaired (calls a crash left open, uncertain effects), taken now so a front end
+   * can tell the user at once (an editor at `session/load`); what is not taken is told by the next turn.
+   */
+  takeRepairNotices(): RepairedCall[] {
+    return this.repairNotices.splice(0);
+  }
+
   private findByPrefix(prefix: string): SessionRow | undefined {
     if (prefix.length < 4) return undefined;
     const hits = this.opts.store.listSessions({ limit: 1000 }).filter((s) => s.id.startsWith(prefix));
