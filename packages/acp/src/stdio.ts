@@ -45,7 +45,10 @@ export async function runAcpStdio(opts: AcpRunOptions): Promise<number> {
     const route = resolveMainRoute(opts.route ?? {}, profile.config, profile.env);
     if (route.ok)
       vision = modelInfoFor(route.runtime.provider, route.runtime.model, profile.config).info.vision;
-    irisProcess = IrisProcess.open({ profile, env: opts.env, platform: "acp", logger });
+    // Opened once the connection reads stdin, so `initialize` never waits on the store or tools.
+    irisProcess = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      IrisProcess.open({ profile, env: opts.env, platform: "acp", logger }),
+    );
   }
   irisProcess.catch(() => undefined); // surfaced by session/new, not as an unhandled rejection
   const app = createAcpAgent({
