@@ -110,6 +110,17 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
     await s.host.close("closed by the editor");
   }
 
+  /** Iris does not take MCP servers from the editor (mcpCapabilities is not advertised); say so. */
+  function ignoredMcpServers(s: AcpSession, servers: readonly unknown[] | undefined): void {
+    if (!servers?.length) return;
+    opts.log(`session ${s.id}: ${servers.length} MCP server(s) from the editor ignored`);
+    s.send({
+      sessionUpdate: "notice",
+      severity: "warning",
+      title: `Iris does not connect to MCP servers given by the editor; ${servers.length} ignored.`,
+    });
+  }
+
   function details(s: AcpSession, iris: IrisProcess) {
     return { modes: modeState(s.host), configOptions: [modelOption(s.host, iris, catalogueModelNames)] };
   }
@@ -131,10 +142,12 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const s = await open(client, params.cwd);
+      ignoredMcpServers(s, params.mcpServers);
       return { sessionId: s.id, ...details(s, await opts.process) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const s = await open(client, params.cwd, params.sessionId);
+      ignoredMcpServers(s, params.mcpServers);
       const history = new StoreConversation(s.host.store, s.host.id).history();
       for (const update of replayUpdates(history, params.cwd)) s.send(update);
       // What a crash left uncertain is told now, not only at the next turn (SPEC D4).

@@ -409,4 +409,50 @@ describe("iris as an ACP agent (in process)", () => {
       expect(new StoreConversation(iris.store, tip.id).history().at(-1)).toMatchObject({ role: "assistant" });
     });
   });
+
+  it("resumes a closed session without replay and goes on with its history", async () => {
+    const e = editor(fake, dir);
+    fake.enqueue({ text: "remember 42" }, { text: "it was 42" });
+    await e.run(async (ctx) => {
+      const s = await ctx.buildSession(e.work).start();
+      await s.prompt("remember a number");
+      await ctx.request(acp.methods.agent.session.close, { sessionId: s.sessionId });
+      e.updates.length = 0;
+      const resumed = await ctx.request(acp.methods.agent.session.resume, {
+        sessionId: s.sessionId,
+        cwd: e.work,
+      });
+      expect(resumed.modes?.currentModeId).toBe("manual");
+      expect(ofKind(e.updates, "user_message_chunk")).toHaveLength(0);
+      const res = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [{ type: "text", text: "which number?" }],
+      });
+      expect(res.stopReason).toBe("end_turn");
+      expect(fake.requests.at(-1)?.rawBody.toString()).toContain("remember 42");
+    });
+  });
+
+  it("lists sessions in pages with a cursor, filtered by cwd", async () => {
+    const e = editor(fake, dir);
+    await e.run(async (ctx) => {
+      const iris = await e.iris;
+      for (let i = 0; i < 53; i++) iris.store.createSession({ source: "acp", cwd: e.work });
+      iris.store.createSession({ source: "acp", cwd: "/elsewhere" });
+      iris.store.createSession({ source: "cli", cwd: e.work });
+      const first = await ctx.request(acp.methods.agent.session.list, { cwd: e.work });
+      expect(first.sessions).toHaveLength(50);
+      expect(first.nextCursor).toBeTruthy();
+      const second = await ctx.request(acp.methods.agent.session.list, {
+        cwd: e.work,
+        cursor: first.nextCursor,
+      });
+      expect(second.sessions).toHaveLength(3);
+      expect(second.nextCursor ?? undefined).toBeUndefined();
+      const ids = new Set([...first.sessions, ...second.sessions].map((x) => x.sessionId));
+      expect(ids.size).toBe(53);
+      const all = await ctx.request(acp.methods.agent.session.list, {});
+      expect(all.sessions.length + (all.nextCursor ? 1 : 0)).toBeGreaterThan(50);
+    });
+  });
 });
