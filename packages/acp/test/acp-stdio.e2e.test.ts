@@ -144,4 +144,46 @@ describe("iris acp (spawned, SDK client)", () => {
     expect(await agent.end()).toBe(0);
     assertOnlyJsonRpc(agent.lines);
   });
+
+  it("tells the editor at load what a crash left uncertain, and closes the call in the replay", async () => {
+    const first = spawnAcp({ IRIS_HOME: home }, work);
+    const send = (a: ReturnType<typeof spawnAcp>, id: number, method: string, params: object) =>
+      a.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    send(first, 0, "initialize", { protocolVersion: 1 });
+    await first.next((m) => m.id === 0);
+    send(first, 1, "session/new", { cwd: work, mcpServers: [] });
+    const sessionId = String(
+      ((await first.next((m) => m.id === 1)).result as { sessionId: string }).sessionId,
+    );
+    fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 30" } }] });
+    send(first, 2, "session/prompt", { sessionId, prompt: [{ type: "text", text: "run it" }] });
+    await first.next(
+      (m) =>
+        m.method === "session/update" &&
+        (m.params as { update: { status?: string } }).update.status === "in_progress",
+    );
+    first.child.kill("SIGKILL"); // the editor's agent dies mid-tool
+    await first.end();
+
+    const second = spawnAcp({ IRIS_HOME: home }, work);
+    send(second, 0, "initialize", { protocolVersion: 1 });
+    await second.next((m) => m.id === 0);
+    send(second, 1, "session/load", { sessionId, cwd: work, mcpServers: [] });
+    const loaded = await second.next((m) => m.id === 1);
+    expect(loaded.error).toBeUndefined();
+    const updates = second.lines
+      .map((l) => JSON.parse(l) as { method?: string; params?: { update: Record<string, unknown> } })
+      .filter((m) => m.method === "session/update")
+      .map((m) => m.params?.update ?? {});
+    const call = updates.find((u) => u.sessionUpdate === "tool_call");
+    expect(call).toMatchObject({ kind: "execute", status: "failed" });
+    const notes = updates
+      .filter((u) => u.sessionUpdate === "agent_message_chunk")
+      .map((u) => JSON.stringify(u.content))
+      .join("");
+    expect(notes).toMatch(/Note: .*may or may not have taken effect/);
+    expect(await second.end()).toBe(0);
+    assertOnlyJsonRpc(first.lines);
+    assertOnlyJsonRpc(second.lines);
+  });
 });
