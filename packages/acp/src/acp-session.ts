@@ -2,7 +2,7 @@
 // and answered in order, cancel, the editor's permission requests and files, and the turn's events
 // sent as `session/update`s. Updates are fire-and-forget: one that fails to send is logged and
 // never holds up the prompt's response.
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { FrontEnd } from "@iris/agent";
 import type { HostEvent, Session } from "@iris/host";
 import type { FileAccess } from "@iris/tools";
@@ -29,6 +29,8 @@ export interface AcpSessionOptions {
   /** Whether the session's route takes images now. */
   vision: () => boolean;
   contextWindow: () => number;
+  /** The session's config options now (the model picker), sent again after `/model` or `/new`. */
+  configOptions?: () => SessionConfigOption[];
 }
 
 export class AcpSession {
@@ -89,6 +91,8 @@ export class AcpSession {
         this.say(
           await runCommand(this.host, only).catch((err: unknown) => `/${only.name} failed: ${String(err)}`),
         );
+        if ((only.name === "model" || only.name === "new") && this.opts.configOptions)
+          this.send({ sessionUpdate: "config_option_update", configOptions: this.opts.configOptions() });
         return "end_turn";
       }
       // Linked files are read from the disk (an embedded resource carries the editor's buffer).

@@ -72,6 +72,7 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
       host,
       vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
       contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
+      configOptions: () => [modelOption(host, iris, catalogueModelNames)],
       channel: {
         update: (update) => client.notify(acp.methods.client.session.update, { sessionId: id, update }),
         askPermission: (toolCall, signal) =>

@@ -309,6 +309,12 @@ describe("iris as an ACP agent (in process)", () => {
       await expect(
         ctx.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId: "reckless" }),
       ).rejects.toMatchObject({ code: -32602 });
+      await s.prompt("/model custom/third-model");
+      expect(agentText(e.updates)).toContain("Now using custom/third-model.");
+      const picked = ofKind(e.updates, "config_option_update")
+        .at(-1)
+        ?.configOptions.find((o) => o.id === "model");
+      expect(picked).toMatchObject({ currentValue: "custom/third-model" });
     });
   });
 
