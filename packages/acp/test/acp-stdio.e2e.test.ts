@@ -4,27 +4,20 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import * as acp from "@agentclientprotocol/sdk";
-import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { FakeLlm } from "@iris/testkit";
+import { beforeEach, describe, expect, it } from "vitest";
 import { configFor, ofKind, waitFor } from "./harness.js";
-import { assertOnlyJsonRpc, spawnAcp } from "./spawn.js";
+import { assertOnlyJsonRpc, handshake, rpc, spawnAcp, spawnFixture } from "./spawn.js";
 
+const fx = spawnFixture();
 let fake: FakeLlm;
-let dir: TempDir;
 let home: string;
 let work: string;
-beforeEach(async () => {
-  fake = await startFakeLlm();
-  dir = tempDir("iris-acp-stdio");
-  home = join(dir.path, "home");
-  work = join(dir.path, "work");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(work, { recursive: true });
+beforeEach(() => {
+  fake = fx.fake();
+  home = fx.home();
+  work = fx.work();
   writeFileSync(join(home, "config.yaml"), configFor(fake));
-});
-afterEach(async () => {
-  await fake.close();
-  dir.cleanup();
 });
 
 describe("iris acp (spawned, SDK client)", () => {
@@ -147,16 +140,16 @@ describe("iris acp (spawned, SDK client)", () => {
 
   it("tells the editor at load what a crash left uncertain, and closes the call in the replay", async () => {
     const first = spawnAcp({ IRIS_HOME: home }, work);
-    const send = (a: ReturnType<typeof spawnAcp>, id: number, method: string, params: object) =>
-      a.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    send(first, 0, "initialize", { protocolVersion: 1 });
-    await first.next((m) => m.id === 0);
-    send(first, 1, "session/new", { cwd: work, mcpServers: [] });
-    const sessionId = String(
-      ((await first.next((m) => m.id === 1)).result as { sessionId: string }).sessionId,
-    );
+    const sessionId = String((await handshake(first, work)).result?.sessionId);
     fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 30" } }] });
-    send(first, 2, "session/prompt", { sessionId, prompt: [{ type: "text", text: "run it" }] });
+    first.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "session/prompt",
+        params: { sessionId, prompt: [{ type: "text", text: "run it" }] },
+      }),
+    );
     await first.next(
       (m) =>
         m.method === "session/update" &&
@@ -166,10 +159,8 @@ describe("iris acp (spawned, SDK client)", () => {
     await first.end();
 
     const second = spawnAcp({ IRIS_HOME: home }, work);
-    send(second, 0, "initialize", { protocolVersion: 1 });
-    await second.next((m) => m.id === 0);
-    send(second, 1, "session/load", { sessionId, cwd: work, mcpServers: [] });
-    const loaded = await second.next((m) => m.id === 1);
+    await rpc(second, 0, "initialize", { protocolVersion: 1 });
+    const loaded = await rpc(second, 1, "session/load", { sessionId, cwd: work, mcpServers: [] });
     expect(loaded.error).toBeUndefined();
     const updates = second.lines
       .map((l) => JSON.parse(l) as { method?: string; params?: { update: Record<string, unknown> } })

@@ -2,38 +2,27 @@
 // against the spawned `iris acp`; every stdout line is parsed as JSON-RPC. Catches wire drift the
 // SDK on both ends would hide. Also the stdout purity test: a broken config, debug logging and a
 // noisy shell command must not put a single non-JSON byte on stdout.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { FakeLlm } from "@iris/testkit";
+import { beforeEach, describe, expect, it } from "vitest";
 import { configFor } from "./harness.js";
-import { assertOnlyJsonRpc, spawnAcp } from "./spawn.js";
+import { assertOnlyJsonRpc, handshake, type RpcMessage, rpc, spawnAcp, spawnFixture } from "./spawn.js";
 
 const TRANSCRIPTS = join(dirname(fileURLToPath(import.meta.url)), "transcripts");
 
+const fx = spawnFixture();
 let fake: FakeLlm;
-let dir: TempDir;
 let home: string;
 let work: string;
-beforeEach(async () => {
-  fake = await startFakeLlm();
-  dir = tempDir("iris-acp-raw");
-  home = join(dir.path, "home");
-  work = join(dir.path, "work");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(work, { recursive: true });
-});
-afterEach(async () => {
-  await fake.close();
-  dir.cleanup();
+beforeEach(() => {
+  fake = fx.fake();
+  home = fx.home();
+  work = fx.work();
 });
 
-type Msg = Record<string, unknown> & {
-  id?: unknown;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-};
+type Msg = RpcMessage;
 
 describe("iris acp with raw NDJSON", () => {
   it("plays an editor's transcript", async () => {
@@ -81,14 +70,10 @@ describe("iris acp with raw NDJSON", () => {
   it("keeps stdout pure with a broken config and debug logging", async () => {
     writeFileSync(join(home, "config.yaml"), "model: {provider: custom, name: fake-model}\nmodle_typo: 1\n");
     const agent = spawnAcp({ IRIS_HOME: home, IRIS_LOG_LEVEL: "debug" }, work);
-    agent.send(
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } }),
-    );
-    expect(((await agent.next((m) => m.id === 1)) as Msg).result).toMatchObject({ protocolVersion: 1 });
-    agent.send(
-      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: work, mcpServers: [] } }),
-    );
-    const failed = (await agent.next((m) => m.id === 2)) as Msg;
+    expect((await rpc(agent, 0, "initialize", { protocolVersion: 1 })).result).toMatchObject({
+      protocolVersion: 1,
+    });
+    const failed = await rpc(agent, 1, "session/new", { cwd: work, mcpServers: [] });
     expect(failed.error?.message).toMatch(/modle_typo/);
     expect(await agent.end()).toBe(0);
     assertOnlyJsonRpc(agent.lines);
@@ -97,14 +82,7 @@ describe("iris acp with raw NDJSON", () => {
 
   it("says what to set when no provider is configured", async () => {
     const agent = spawnAcp({ IRIS_HOME: home }, work);
-    agent.send(
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } }),
-    );
-    await agent.next((m) => m.id === 1);
-    agent.send(
-      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: work, mcpServers: [] } }),
-    );
-    const failed = (await agent.next((m) => m.id === 2)) as Msg;
+    const failed = await handshake(agent, work);
     expect(failed.error?.code).toBe(-32000);
     expect(failed.error?.message).toMatch(/model\.provider and model\.name/);
     expect(failed.error?.message).toContain(join(home, "config.yaml"));
@@ -120,24 +98,13 @@ describe("iris acp with raw NDJSON", () => {
     const noisy = "echo NOISE-OUT; echo NOISE-ERR >&2; node -e \"console.log('NODE-NOISE')\"";
     fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: noisy } }] }, { text: "quiet now" });
     const agent = spawnAcp({ IRIS_HOME: home }, work);
-    agent.send(
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } }),
-    );
-    await agent.next((m) => m.id === 1);
-    agent.send(
-      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: work, mcpServers: [] } }),
-    );
-    const created = (await agent.next((m) => m.id === 2)) as Msg;
+    const created = await handshake(agent, work);
     const sessionId = String(created.result?.sessionId);
-    agent.send(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 3,
-        method: "session/prompt",
-        params: { sessionId, prompt: [{ type: "text", text: "make noise" }] },
-      }),
-    );
-    expect(((await agent.next((m) => m.id === 3)) as Msg).result).toEqual({ stopReason: "end_turn" });
+    const answered = await rpc(agent, 2, "session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "make noise" }],
+    });
+    expect(answered.result).toEqual({ stopReason: "end_turn" });
     expect(await agent.end()).toBe(0);
     assertOnlyJsonRpc(agent.lines);
     // The noise reached the model (inside a JSON frame at most), never stdout as a bare line.

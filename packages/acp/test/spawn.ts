@@ -1,10 +1,13 @@
 // `iris acp` as an editor starts it: a child process whose stdout is read line by line (every
 // line must be a JSON-RPC message) and, through a tee, by the SDK's own client.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
+import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import { afterEach, beforeEach } from "vitest";
 
 export const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
 
@@ -92,4 +95,47 @@ export function assertOnlyJsonRpc(lines: readonly string[]): void {
     if (!msg || typeof msg !== "object" || (msg as { jsonrpc?: unknown }).jsonrpc !== "2.0")
       throw new Error(`stdout carried a line that is not JSON-RPC 2.0: ${line.slice(0, 200)}`);
   }
+}
+
+export type RpcMessage = Record<string, unknown> & {
+  id?: unknown;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+};
+
+/** Writes one request as raw NDJSON and resolves with its response. */
+export async function rpc(agent: AcpChild, id: number, method: string, params: object): Promise<RpcMessage> {
+  agent.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+  return (await agent.next((m) => m.id === id)) as RpcMessage;
+}
+
+/** initialize (id 0) and session/new (id 1) as raw NDJSON: the new session's response. */
+export async function handshake(agent: AcpChild, cwd: string): Promise<RpcMessage> {
+  await rpc(agent, 0, "initialize", { protocolVersion: 1 });
+  return rpc(agent, 1, "session/new", { cwd, mcpServers: [] });
+}
+
+/** A fake LLM server and a temp folder with an Iris home and a work folder, per test. */
+export function spawnFixture(): { fake: () => FakeLlm; home: () => string; work: () => string } {
+  let fake: FakeLlm | undefined;
+  let dir: TempDir | undefined;
+  beforeEach(async () => {
+    fake = await startFakeLlm();
+    dir = tempDir("iris-acp-spawn");
+    mkdirSync(join(dir.path, "home"));
+    mkdirSync(join(dir.path, "work"));
+  });
+  afterEach(async () => {
+    await fake?.close();
+    dir?.cleanup();
+  });
+  const must = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("spawnFixture used outside a test");
+    return v;
+  };
+  return {
+    fake: () => must(fake),
+    home: () => join(must(dir).path, "home"),
+    work: () => join(must(dir).path, "work"),
+  };
 }
