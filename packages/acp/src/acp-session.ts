@@ -45,7 +45,11 @@ export class AcpSession {
 
   constructor(private readonly opts: AcpSessionOptions) {
     this.id = opts.id ?? opts.host.id;
-    this.approvals = new EditorApprovals(opts.channel.askPermission, (tool) => this.running.get(tool)?.[0]);
+    this.approvals = new EditorApprovals(
+      opts.channel.askPermission,
+      (tool) => this.running.get(tool)?.[0],
+      opts.host.opts.profile.config.approvals.timeout_seconds * 1000,
+    );
   }
 
   get host(): Session {

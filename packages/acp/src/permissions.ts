@@ -23,6 +23,8 @@ export class EditorApprovals {
     private readonly ask: AskEditor,
     /** The id of the in-progress call of this tool the request is about (oldest first). */
     private readonly callIdFor: (tool: string) => string | undefined,
+    /** Iris denies an unanswered approval after this long; the editor's dialog is withdrawn then too. */
+    private readonly timeoutMs: number,
   ) {}
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
@@ -30,6 +32,12 @@ export class EditorApprovals {
     if (keys.some((k) => this.rejected.has(k))) return "deny";
     if (signal.aborted) return "deny";
     const toolCallId = this.callIdFor(request.tool) ?? `approval:${request.tool}`;
+    // Withdrawn ($/cancel_request) when the turn is cancelled or Iris stops waiting, so no
+    // permission dialog outlives the question.
+    const withdraw = new AbortController();
+    const onAbort = () => withdraw.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    const timer = setTimeout(onAbort, this.timeoutMs);
     let response: RequestPermissionResponse;
     try {
       response = await this.ask(
@@ -39,10 +47,13 @@ export class EditorApprovals {
           status: "pending",
           rawInput: { command: request.command, reason: request.reason },
         },
-        signal,
+        withdraw.signal,
       );
     } catch {
       return "deny"; // cancelled, or the editor failed to answer: a failed approval denies
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
     }
     const outcome = response.outcome;
     if (outcome.outcome !== "selected") return "deny";

@@ -461,4 +461,27 @@ describe("iris as an ACP agent (in process)", () => {
       expect(all.sessions.length + (all.nextCursor ? 1 : 0)).toBeGreaterThan(50);
     });
   });
+
+  it("withdraws the editor's permission dialog when the approval times out", async () => {
+    let withdrawn = false;
+    const e = editor(fake, dir, {
+      config: "approvals: {timeout_seconds: 1}\n",
+      permission: (_req, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener("abort", () => {
+            withdrawn = true;
+            resolve({ outcome: { outcome: "cancelled" } });
+          });
+        }),
+    });
+    mkdirSync(join(dir.path, "work", "junk"));
+    fake.enqueue({ toolCalls: [terminal("rm -rf junk")] }, { text: "not removed" });
+    await e.run(async (ctx) => {
+      const s = await ctx.buildSession(e.work).start();
+      expect((await s.prompt("clean")).stopReason).toBe("end_turn");
+      await waitFor(e.updates, () => withdrawn);
+      expect(existsSync(join(e.work, "junk"))).toBe(true);
+      expect(ofKind(e.updates, "tool_call_update").at(-1)?.status).toBe("failed");
+    });
+  });
 });
