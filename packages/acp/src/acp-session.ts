@@ -6,6 +6,7 @@ import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sd
 import type { FrontEnd } from "@iris/agent";
 import type { HostEvent, Session } from "@iris/host";
 import type { FileAccess } from "@iris/tools";
+import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
 import { type AskEditor, EditorApprovals } from "./permissions.js";
 import { type PromptBlock, promptToMessage } from "./prompt-content.js";
@@ -16,6 +17,8 @@ export interface SessionChannel {
   /** Sends one update; the returned promise is only for logging its failure. */
   update(update: SessionUpdate): Promise<void>;
   askPermission: AskEditor;
+  /** Asks the user a question (the clarify tool); absent when the editor cannot. */
+  clarify?: Clarify;
   /** The editor's files, when it offers both fs methods. */
   files?: FileAccess;
   log(message: string): void;
@@ -47,7 +50,7 @@ export class AcpSession {
     this.id = opts.id ?? opts.host.id;
     this.approvals = new EditorApprovals(
       opts.channel.askPermission,
-      (tool) => this.running.get(tool)?.[0],
+      (tool) => this.runningCall(tool),
       opts.host.opts.profile.config.approvals.timeout_seconds * 1000,
     );
   }
@@ -124,6 +127,10 @@ export class AcpSession {
     });
     const frontEnd: FrontEnd = {
       approve: (request) => this.approvals.approve(request, controller.signal),
+      clarify: (question, choices) => {
+        const ask = this.opts.channel.clarify;
+        return ask ? ask(question, choices, controller.signal) : Promise.resolve(NO_WAY_TO_ASK);
+      },
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
     try {
@@ -156,6 +163,11 @@ export class AcpSession {
         name,
         list.filter((id) => id !== callId),
       );
+  }
+
+  /** The oldest call of this tool running now (what an approval or a question is about). */
+  runningCall(tool: string): string | undefined {
+    return this.running.get(tool)?.[0];
   }
 
   /** Waits for the queue to drain (close, tests). */

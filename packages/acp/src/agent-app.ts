@@ -9,6 +9,7 @@ import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
 import type { IrisProcess, RouteFlags } from "@iris/host";
 import { catalogueModelNames } from "@iris/llm";
 import { AcpSession } from "./acp-session.js";
+import { editorClarify } from "./clarify.js";
 import { AVAILABLE_COMMANDS } from "./commands.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
@@ -67,7 +68,7 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
     // The editor keeps the id it knows, also when compression moved the conversation on.
     const id = resume ?? host.id;
     const fsBoth = clientCaps.fs?.readTextFile === true && clientCaps.fs?.writeTextFile === true;
-    const session = new AcpSession({
+    const session: AcpSession = new AcpSession({
       id,
       host,
       vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
@@ -92,6 +93,9 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
               },
             }
           : {}),
+        clarify: editorClarify(client, clientCaps, id, (): string | undefined =>
+          session.runningCall("clarify"),
+        ),
         log: opts.log,
       },
     });

@@ -484,4 +484,54 @@ describe("iris as an ACP agent (in process)", () => {
       expect(ofKind(e.updates, "tool_call_update").at(-1)?.status).toBe("failed");
     });
   });
+
+  it("asks the clarify tool's question as a form, or as a choice dialog", async () => {
+    const asked: string[] = [];
+    const e = editor(fake, dir, {
+      capabilities: { elicitation: { form: {} } },
+      elicit: (req) => {
+        asked.push(req.message);
+        return { action: "accept", content: { answer: "blue" } };
+      },
+    });
+    fake.enqueue(
+      { toolCalls: [{ name: "clarify", arguments: { question: "Which colour?" } }] },
+      { text: "blue it is" },
+    );
+    await e.run(async (ctx) => {
+      const s = await ctx.buildSession(e.work).start();
+      await s.prompt("paint it");
+      expect(asked).toEqual(["Which colour?"]);
+      expect(fake.requests[1]?.rawBody.toString()).toContain("The user answered: blue");
+    });
+  });
+
+  it("offers a clarify question's choices through a permission dialog when there is no form", async () => {
+    const e = editor(fake, dir, {
+      permission: (req) => ({
+        outcome: {
+          outcome: "selected",
+          optionId: req.options.find((o) => o.name === "tabs")?.optionId ?? "skip",
+        },
+      }),
+    });
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: "clarify", arguments: { question: "Indent with?", choices: ["spaces", "tabs"] } },
+        ],
+      },
+      { toolCalls: [{ name: "clarify", arguments: { question: "Anything else?" } }] },
+      { text: "ok" },
+    );
+    await e.run(async (ctx) => {
+      const s = await ctx.buildSession(e.work).start();
+      await s.prompt("format it");
+      expect(e.permissions[0]?.toolCall.title).toBe("Indent with?");
+      expect(e.permissions[0]?.toolCall.toolCallId).toBe(ofKind(e.updates, "tool_call")[0]?.toolCallId);
+      expect(fake.requests[1]?.rawBody.toString()).toContain("The user answered: tabs");
+      expect(e.permissions).toHaveLength(1); // the free-form one cannot be shown without a form
+      expect(fake.requests[2]?.rawBody.toString()).toContain("make a reasonable assumption");
+    });
+  });
 });

@@ -4,6 +4,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type {
   ClientCapabilities,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionNotification,
@@ -22,6 +24,8 @@ export interface EditorOptions {
   ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
   /** The editor's buffers: fs/read_text_file and fs/write_text_file go here. */
   buffers?: Map<string, string>;
+  /** Answers elicitation/create (the clarify tool's form); offer `elicitation.form` to use it. */
+  elicit?: (req: CreateElicitationRequest) => CreateElicitationResponse;
   /** Extra config.yaml lines. */
   config?: string;
 }
@@ -69,6 +73,9 @@ export function editor(fake: FakeLlm, dir: TempDir, opts: EditorOptions = {}): E
       if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
       return { content: text };
     })
+    .onRequest(acp.methods.client.elicitation.create, ({ params }) =>
+      opts.elicit ? opts.elicit(params) : { action: "decline" },
+    )
     .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
       opts.buffers?.set(params.path, params.content);
       return {};
