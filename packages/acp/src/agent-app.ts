@@ -17,8 +17,11 @@ import { replayUpdates } from "./replay.js";
 import { modelOption, modeState } from "./session-options.js";
 
 export interface AcpAgentOptions {
-  /** The process, opened at start; a rejection's message is what `session/new` answers. */
-  process: Promise<IrisProcess>;
+  /**
+   * Opens the process (store, tools) on first use, once; a rejection's message is what
+   * `session/new` answers. Started right after `initialize` is answered, so that never waits on it.
+   */
+  process: () => Promise<IrisProcess>;
   /** Whether the main route takes images (known from the profile before the process is open). */
   vision: boolean;
   version: string;
@@ -40,7 +43,7 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
 
   async function irisProcess(): Promise<IrisProcess> {
     try {
-      return await opts.process;
+      return await opts.process();
     } catch (err) {
       throw acp.RequestError.authRequired(undefined, err instanceof Error ? err.message : String(err));
     }
@@ -133,6 +136,8 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
   app
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCaps = params.clientCapabilities ?? {};
+      // Warm up after the answer is on its way: the first session/new finds the process open.
+      setImmediate(() => opts.process().catch(() => undefined));
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "iris", title: "Iris", version: opts.version },
@@ -148,7 +153,7 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const s = await open(client, params.cwd);
       ignoredMcpServers(s, params.mcpServers);
-      return { sessionId: s.id, ...details(s, await opts.process) };
+      return { sessionId: s.id, ...details(s, await irisProcess()) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const s = await open(client, params.cwd, params.sessionId);
@@ -161,11 +166,11 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
           sessionUpdate: "agent_message_chunk",
           content: { type: "text", text: `\n\nNote: ${r.message}\n` },
         });
-      return details(s, await opts.process);
+      return details(s, await irisProcess());
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       const s = sessions.get(params.sessionId) ?? (await open(client, params.cwd, params.sessionId));
-      return details(s, await opts.process);
+      return details(s, await irisProcess());
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       const iris = await irisProcess();
@@ -215,7 +220,7 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
       const switched = s.host.switchModel(params.value);
       if (!switched.ok) throw acp.RequestError.invalidParams(undefined, switched.error);
       for (const w of switched.warnings) s.send({ sessionUpdate: "notice", severity: "warning", title: w });
-      return { configOptions: details(s, await opts.process).configOptions };
+      return { configOptions: details(s, await irisProcess()).configOptions };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const s = mustGet(params.sessionId);

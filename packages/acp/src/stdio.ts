@@ -30,12 +30,12 @@ export async function runAcpStdio(opts: AcpRunOptions): Promise<number> {
   };
   let log = stderrLog;
   let vision = false;
-  let irisProcess: Promise<IrisProcess>;
+  let open: () => Promise<IrisProcess>;
   const loaded = loadProfile({ env: opts.env, ...(opts.profile ? { profile: opts.profile } : {}) });
   if (!loaded.ok) {
     const message = `the profile's config is invalid:\n${formatConfigErrors(loaded.errors)}`;
     stderrLog(message);
-    irisProcess = Promise.reject(new Error(message));
+    open = () => Promise.reject(new Error(message));
   } else {
     const profile = loaded;
     const logger = configureProcessLogging(profile, opts.env).child({ component: "acp" });
@@ -45,12 +45,14 @@ export async function runAcpStdio(opts: AcpRunOptions): Promise<number> {
     const route = resolveMainRoute(opts.route ?? {}, profile.config, profile.env);
     if (route.ok)
       vision = modelInfoFor(route.runtime.provider, route.runtime.model, profile.config).info.vision;
-    // Opened once the connection reads stdin, so `initialize` never waits on the store or tools.
-    irisProcess = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
-      IrisProcess.open({ profile, env: opts.env, platform: "acp", logger }),
-    );
+    open = () => IrisProcess.open({ profile, env: opts.env, platform: "acp", logger });
   }
-  irisProcess.catch(() => undefined); // surfaced by session/new, not as an unhandled rejection
+  // Opened on first use, once (the agent starts it right after answering initialize).
+  let opened: Promise<IrisProcess> | undefined;
+  const irisProcess = (): Promise<IrisProcess> => {
+    opened ??= open();
+    return opened;
+  };
   const app = createAcpAgent({
     process: irisProcess,
     vision,
@@ -65,7 +67,7 @@ export async function runAcpStdio(opts: AcpRunOptions): Promise<number> {
     ),
   );
   await connection.closed.catch((err: unknown) => log(`connection closed: ${String(err)}`));
-  const opened = await irisProcess.catch(() => undefined);
-  await opened?.close();
+  const iris = await opened?.catch(() => undefined);
+  await iris?.close();
   return 0;
 }
