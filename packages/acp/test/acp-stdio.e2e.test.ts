@@ -1,5 +1,6 @@
 // Layer (b): `iris acp` spawned the way an editor starts it and driven by the SDK's own client
 // against testkit's fake LLM server; every stdout line must be a JSON-RPC message.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
@@ -7,7 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { FakeLlm } from "@iris/testkit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { configFor, ofKind, waitFor } from "./harness.js";
-import { assertOnlyJsonRpc, handshake, rpc, spawnAcp, spawnFixture } from "./spawn.js";
+import { assertOnlyJsonRpc, handshake, IRIS_BIN, rpc, spawnAcp, spawnFixture } from "./spawn.js";
 
 const fx = spawnFixture();
 let fake: FakeLlm;
@@ -122,6 +123,12 @@ describe("iris acp (spawned, SDK client)", () => {
     expect(await agent.end()).toBe(0);
     assertOnlyJsonRpc(agent.lines);
     expect(fake.violations).toEqual([]);
+    // An ordinary Iris session: the CLI lists it, source acp.
+    const listed = spawnSync(process.execPath, [IRIS_BIN, "sessions", "list"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, IRIS_HOME: home, COLUMNS: "200" },
+      encoding: "utf8",
+    });
+    expect(listed.stdout).toMatch(/ acp +custom\/fake-model +update the draft/);
   });
 
   it("answers garbage on stdin with -32700 and keeps going", async () => {
