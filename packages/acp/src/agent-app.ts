@@ -36,7 +36,16 @@ export const LIST_PAGE_SIZE = 50;
 
 export const QUEUE_NOTE = "A prompt sent while a turn runs is queued and answered in order after it.";
 
-export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
+export interface AcpAgent {
+  app: acp.AgentApp;
+  /** Stops every running turn and waits (bounded) until each has recorded its end. */
+  shutdown(): Promise<void>;
+}
+
+/** How long shutdown waits for a stopped turn to record its end. */
+const SHUTDOWN_WAIT_MS = 5000;
+
+export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
   const sessions = new Map<string, AcpSession>();
   let clientCaps: ClientCapabilities = {};
   const app = acp.agent({ name: "iris" });
@@ -229,7 +238,20 @@ export function createAcpAgent(opts: AcpAgentOptions): acp.AgentApp {
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     });
-  return app;
+  async function shutdown(): Promise<void> {
+    await Promise.all(
+      [...sessions.values()].map((s) => {
+        s.cancel();
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
+        });
+        return Promise.race([s.idle(), bound]).finally(() => clearTimeout(timer));
+      }),
+    );
+  }
+
+  return { app, shutdown };
 }
 
 /** A route that cannot be resolved, as a message that says exactly what to set. */

@@ -53,21 +53,34 @@ export async function runAcpStdio(opts: AcpRunOptions): Promise<number> {
     opened ??= open();
     return opened;
   };
-  const app = createAcpAgent({
+  const agent = createAcpAgent({
     process: irisProcess,
     vision,
     version: opts.version,
     log,
     ...(opts.route ? { route: opts.route } : {}),
   });
-  const connection = app.connect(
+  const connection = agent.app.connect(
     acp.ndJsonStream(
       Writable.toWeb(protocolOut),
       Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
     ),
   );
+  // The editor stops its agent with SIGTERM (or the terminal with SIGINT): turns are stopped and
+  // the store is closed cleanly instead of dying mid-write.
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalled = signal;
+    void agent.shutdown().finally(() => connection.close());
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
   await connection.closed.catch((err: unknown) => log(`connection closed: ${String(err)}`));
+  await agent.shutdown();
   const iris = await opened?.catch(() => undefined);
   await iris?.close();
-  return 0;
+  // Only now: a signal that raced the end of stdin is still counted, not dropped.
+  process.off("SIGTERM", onSignal);
+  process.off("SIGINT", onSignal);
+  return signalled === "SIGINT" ? 130 : signalled === "SIGTERM" ? 143 : 0;
 }

@@ -184,4 +184,37 @@ describe("iris acp (spawned, SDK client)", () => {
     assertOnlyJsonRpc(first.lines);
     assertOnlyJsonRpc(second.lines);
   });
+
+  it("stops a running turn and closes cleanly on SIGTERM", async () => {
+    const agent = spawnAcp({ IRIS_HOME: home }, work);
+    const sessionId = String((await handshake(agent, work)).result?.sessionId);
+    fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 30" } }] });
+    agent.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "session/prompt",
+        params: { sessionId, prompt: [{ type: "text", text: "wait" }] },
+      }),
+    );
+    await agent.next(
+      (m) =>
+        m.method === "session/update" &&
+        (m.params as { update: { status?: string } }).update.status === "in_progress",
+    );
+    agent.child.kill("SIGTERM"); // stdin stays open: the signal alone must end it
+    expect(await agent.exited()).toBe(143);
+    assertOnlyJsonRpc(agent.lines);
+    // The turn recorded its own end before the store closed: the next agent replays the call as
+    // stopped, not as one a crash left without a result.
+    const next = spawnAcp({ IRIS_HOME: home }, work);
+    await rpc(next, 0, "initialize", { protocolVersion: 1 });
+    expect(
+      (await rpc(next, 1, "session/load", { sessionId, cwd: work, mcpServers: [] })).error,
+    ).toBeUndefined();
+    const replayed = next.lines.find((l) => l.includes('"sessionUpdate":"tool_call"')) ?? "";
+    expect(replayed).toContain('"status":"failed"');
+    expect(replayed).not.toContain("process stopped");
+    expect(await next.end()).toBe(0);
+  });
 });

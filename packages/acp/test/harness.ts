@@ -56,7 +56,7 @@ export function editor(fake: FakeLlm, dir: TempDir, opts: EditorOptions = {}): E
   const iris = IrisProcess.open({ profile, env, platform: "acp" });
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
-  const agentApp = createAcpAgent({ process: () => iris, vision: false, version: "test", log: () => {} });
+  const agentApp = createAcpAgent({ process: () => iris, vision: false, version: "test", log: () => {} }).app;
   const client = acp
     .client({ name: "test-editor" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {

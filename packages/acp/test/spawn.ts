@@ -24,6 +24,8 @@ export interface AcpChild {
   next(pred: (msg: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   /** Closes stdin and waits for the exit code. */
   end(): Promise<number | null>;
+  /** Waits for the exit code, stdin left open. */
+  exited(): Promise<number | null>;
 }
 
 export function spawnAcp(env: Record<string, string>, cwd: string, args: string[] = []): AcpChild {
@@ -80,6 +82,7 @@ export function spawnAcp(env: Record<string, string>, cwd: string, args: string[
       child.stdin.end();
       return exited;
     },
+    exited: () => exited,
   };
 }
 
