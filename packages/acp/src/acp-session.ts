@@ -120,6 +120,7 @@ export class AcpSession {
       host.opts.cwd,
       this.opts.contextWindow,
       () => host.store.findSession(host.id)?.costUsd,
+      () => controller.signal.aborted,
     );
     const unsubscribe = host.subscribe((event) => {
       this.track(event);

@@ -7,7 +7,7 @@ import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk";
 import * as acp from "@agentclientprotocol/sdk";
 import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
 import type { IrisProcess, RouteFlags } from "@iris/host";
-import { catalogueModelNames } from "@iris/llm";
+import { listCatalogue } from "@iris/llm";
 import { AcpSession } from "./acp-session.js";
 import { editorClarify } from "./clarify.js";
 import { AVAILABLE_COMMANDS } from "./commands.js";
@@ -44,6 +44,9 @@ export interface AcpAgent {
 
 /** How long shutdown waits for a stopped turn to record its end. */
 const SHUTDOWN_WAIT_MS = 5000;
+
+/** The model names the bundled catalogue knows for a provider (the model picker's choices). */
+const catalogueModelNames = (provider: string): string[] => listCatalogue(provider).map((m) => m.model);
 
 export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
   const sessions = new Map<string, AcpSession>();

@@ -39,7 +39,8 @@ describe("stop reasons", () => {
     expect(stopReasonOf({ reason: "user_cancelled" })).toBe("cancelled");
     expect(stopReasonOf({ reason: "llm_error" })).toBe("end_turn");
     const cut = { role: "assistant", parts: [], stopReason: "max_tokens" } as never;
-    expect(stopReasonOf({ reason: "forced_text", message: cut })).toBe("max_tokens");
+    expect(stopReasonOf({ reason: "natural", message: cut })).toBe("max_tokens");
+    expect(stopReasonOf({ reason: "store_error" })).toBe("end_turn");
   });
 });
 

@@ -8,7 +8,6 @@ export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refu
 export function stopReasonOf(result: Pick<TurnResult, "reason" | "message">): StopReason {
   switch (result.reason) {
     case "natural":
-    case "forced_text":
       return result.message?.stopReason === "max_tokens" ? "max_tokens" : "end_turn";
     case "max_rounds":
       return "max_turn_requests";
@@ -24,5 +23,5 @@ export function stopReasonOf(result: Pick<TurnResult, "reason" | "message">): St
 
 /** Whether the turn's text was not streamed and must be shown as an explanation. */
 export function needsExplanation(result: Pick<TurnResult, "reason">): boolean {
-  return result.reason !== "natural" && result.reason !== "forced_text" && result.reason !== "user_cancelled";
+  return result.reason !== "natural" && result.reason !== "user_cancelled";
 }

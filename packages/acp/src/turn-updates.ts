@@ -23,6 +23,8 @@ export class TurnUpdates {
     private readonly contextWindow: () => number,
     /** The session's spend so far (USD), when known. */
     private readonly costUsd: () => number | undefined = () => undefined,
+    /** Whether the turn was cancelled: a call that ends then was cut short, whatever it returned. */
+    private readonly cancelled: () => boolean = () => false,
   ) {}
 
   /** Every update this event becomes (none for events the editor has no use for). */
@@ -102,7 +104,7 @@ export class TurnUpdates {
       out.push({
         sessionUpdate: "tool_call_update",
         toolCallId: p.callId,
-        status: p.isError ? "failed" : "completed",
+        status: p.isError || this.cancelled() ? "failed" : "completed",
         ...(text ? { content: [textContent(clip(text))] } : {}),
         rawOutput: { content: clip(text), isError: p.isError === true },
       });

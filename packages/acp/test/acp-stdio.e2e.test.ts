@@ -205,15 +205,15 @@ describe("iris acp (spawned, SDK client)", () => {
     agent.child.kill("SIGTERM"); // stdin stays open: the signal alone must end it
     expect(await agent.exited()).toBe(143);
     assertOnlyJsonRpc(agent.lines);
-    // The turn recorded its own end before the store closed: the next agent replays the call as
-    // stopped, not as one a crash left without a result.
+    // The turn recorded its own end before the store closed: the next agent replays the call with
+    // the result the interrupted command gave, not as one a crash left without a result.
     const next = spawnAcp({ IRIS_HOME: home }, work);
     await rpc(next, 0, "initialize", { protocolVersion: 1 });
     expect(
       (await rpc(next, 1, "session/load", { sessionId, cwd: work, mcpServers: [] })).error,
     ).toBeUndefined();
     const replayed = next.lines.find((l) => l.includes('"sessionUpdate":"tool_call"')) ?? "";
-    expect(replayed).toContain('"status":"failed"');
+    expect(replayed).toContain("[interrupted; the command and its child processes were killed]");
     expect(replayed).not.toContain("process stopped");
     expect(await next.end()).toBe(0);
   });

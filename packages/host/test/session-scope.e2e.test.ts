@@ -44,6 +44,8 @@ function reply(req: RecordedRequest): Step {
   const messages = (req.body as { messages: ChatMessage[] }).messages;
   const lastUser = messages.map((m) => m.role).lastIndexOf("user");
   const after = messages.slice(lastUser + 1);
+  // A subagent's goal: answer in plain text.
+  if (textOf(messages[lastUser]).startsWith("child goal")) return { text: "the child's answer" };
   if (after.length === 0) {
     const call = JSON.parse(textOf(messages[lastUser]).replace(/^CALL /, "")) as {
       name: string;
@@ -133,6 +135,52 @@ describe("session scope", () => {
     expect(asked).toHaveLength(1);
     expect(result.text).not.toContain("piped-ok");
     expect(a.answerApproval("approval_1", "once")).toBe(false);
+  });
+
+  it("a subagent's progress reaches the parent session tagged with the child's task", async () => {
+    const a = open();
+    const events: HostEvent[] = [];
+    a.subscribe((e) => events.push(e));
+    const processWide: HostEvent[] = [];
+    const off = iris.subscribe((e) => processWide.push(e));
+    const result = await a.send(call("delegate_task", { goal: "child goal: say hello" }));
+    off();
+    expect(result.text).toContain("the child's answer");
+    const parentTask = events.find((e) => e.name === "TOOL_EXEC_STARTED")?.taskId;
+    expect(parentTask).toMatch(/^task_/);
+    const child = events.filter((e) => e.parentTaskId !== undefined);
+    expect(child.length).toBeGreaterThan(0);
+    for (const e of child) {
+      expect(e.parentTaskId).toBe(parentTask);
+      expect(e.taskId).not.toBe(parentTask);
+      expect(e.sessionId).toBe(a.id);
+    }
+    const names = new Set(child.map((e) => e.name));
+    expect(names.has("stream_delta")).toBe(true);
+    expect(names.has("TURN_COMPLETED")).toBe(true);
+    expect(
+      child
+        .filter((e) => e.name === "stream_delta")
+        .map((e) => e.payload.text)
+        .join(""),
+    ).toBe("the child's answer");
+    // Process-wide subscribers see the same tagged events.
+    expect(processWide.filter((e) => e.parentTaskId === parentTask)).toHaveLength(child.length);
+  });
+
+  it("a task's working directory ends with its turn; the session keeps none", async () => {
+    const a = open();
+    const moved = await a.send(call("terminal", { command: "mkdir -p sub && cd sub && pwd" }));
+    expect(moved.text).toMatch(/sub/);
+    expect(a.terminal.cwds.size).toBe(0);
+    // The next turn starts in the session's folder again.
+    const where = await a.send(call("terminal", { command: "pwd" }));
+    expect(where.text).not.toMatch(/\/sub\b/);
+    // The CLI's way (an Agent per message, run directly) forgets it when the next turn starts.
+    await a.newAgent({}).run(call("terminal", { command: "cd sub && pwd" }));
+    expect(a.terminal.cwds.size).toBe(1);
+    await a.newAgent({}).run(call("terminal", { command: "pwd" }));
+    expect(a.terminal.cwds.size).toBe(0);
   });
 
   it("clarify questions go out as events and the answer comes back", async () => {

@@ -1,7 +1,7 @@
 // A session's approval policy whose mode can change while the session lives (an editor's mode
-// picker: manual, smart, off). Each mode keeps its own policy, made on first use from the
-// process's rules, so what the user approved "for this session" in manual mode is still
-// remembered when they come back to it; hard blocks hold in every mode.
+// picker: manual, smart, off). Each mode's policy is made on first use from the process's rules;
+// what the user approved "for this session" lives in the session's approval memory, so it holds
+// in every mode, and so do the hard blocks.
 import type { ApprovalDecision, ApprovalMode, ApprovalPolicy, ToolContext } from "@iris/tools";
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ["manual", "smart", "off"];

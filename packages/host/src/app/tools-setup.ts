@@ -2,9 +2,12 @@
 
 import { getLogger, type Logger } from "@iris/llm";
 import {
+  ALL_TOOLSETS,
+  type ApprovalJudge,
   type ApprovalMode,
   type ApprovalPolicy,
   createApprovalPolicy,
+  DEFAULT_COMPOSITE_TOOLSETS,
   loadBuiltinTools,
   type Menu,
   selectMenu,
@@ -17,8 +20,11 @@ export interface ToolSetup {
   registry: ToolRegistry;
   menu: Menu;
   policy: ApprovalPolicy;
-  /** A fresh policy with the same rules and an empty memory: one per session (`mode` overrides config). */
-  newPolicy(mode?: ApprovalMode): ApprovalPolicy;
+  /**
+   * A fresh policy with the same rules, for one session: its own smart-mode judge, and `mode`
+   * overriding the config's (an editor's mode picker).
+   */
+  newPolicy(judge?: ApprovalJudge, mode?: ApprovalMode): ApprovalPolicy;
   /** The approval mode sessions start in (config, or off under --yolo). */
   defaultMode: ApprovalMode;
 }
@@ -31,6 +37,8 @@ export async function setUpTools(opts: {
   home?: string;
   /** Where the registry reports a tool that failed to load (default: the process logger). */
   logger?: Logger;
+  /** smart mode's judge (approvals.mode: smart); without one smart mode asks like manual. */
+  judge?: ApprovalJudge;
 }): Promise<ToolSetup> {
   const log = opts.logger ?? getLogger({ component: "tools" });
   const registry = new ToolRegistry({ logger: { warn: (message) => log.warn(message) } });
@@ -43,7 +51,8 @@ export async function setUpTools(opts: {
   // "always" answers are saved to config.yaml and shared by every later policy of this process.
   const allowKeys = [...a.allow];
   const defaultMode: ApprovalMode = opts.yolo ? "off" : a.mode;
-  const newPolicy = (mode: ApprovalMode = defaultMode) =>
+  // One policy per session (its judge asks that session's model); the rules are the process's.
+  const newPolicy = (judge: ApprovalJudge | undefined = opts.judge, mode: ApprovalMode = defaultMode) =>
     createApprovalPolicy({
       mode,
       allowKeys,
@@ -53,7 +62,22 @@ export async function setUpTools(opts: {
         allowKeys.push(key);
         return appendAllowedPattern(opts.configPath, key);
       },
+      ...(judge && mode === "smart" ? { judge } : {}),
       ...(opts.home ? { home: opts.home } : {}),
     });
   return { registry, menu, policy: newPolicy(), newPolicy, defaultMode };
+}
+
+/** A message naming the toolsets no tool or composite answers to, or undefined when all are known. */
+export function unknownToolsets(names: readonly string[] | undefined, tools: ToolSetup): string | undefined {
+  if (!names) return undefined;
+  const known = new Set([
+    ...tools.registry.list().map((t) => t.toolset),
+    ...Object.keys(DEFAULT_COMPOSITE_TOOLSETS),
+    ALL_TOOLSETS,
+  ]);
+  const unknown = names.filter((n) => !known.has(n));
+  return unknown.length
+    ? `iris: --toolsets: unknown toolset ${unknown.map((n) => `'${n}'`).join(", ")} (known: ${[...known].sort().join(", ")})`
+    : undefined;
 }
