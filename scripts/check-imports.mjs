@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? resolve(dirname(new URL(import.meta.url).pathname), ".."));
-/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← batch ← iris, store beside). */
+/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← {acp, batch, serve} ← iris, store beside). */
 const allowed = {
   llm: [],
   store: ["llm"],
@@ -14,9 +14,10 @@ const allowed = {
   agent: ["llm", "tools", "store"],
   host: ["llm", "tools", "store", "agent"],
   // Front ends: clients of host; none imports another front end.
+  acp: ["llm", "tools", "store", "agent", "host"],
   batch: ["llm", "tools", "store", "agent", "host"],
   serve: ["llm", "tools", "store", "agent", "host"],
-  iris: ["llm", "tools", "store", "agent", "host", "batch", "serve"],
+  iris: ["llm", "tools", "store", "agent", "host", "acp", "batch", "serve"],
   testkit: [],
 };
 

@@ -16,6 +16,8 @@ export interface AgentEventMap {
     message?: string;
     isError?: boolean;
     preview?: string;
+    /** Phase "after": the result the model gets (an editor shows it under the call). */
+    result?: string;
   };
   step: { stepId: number; round: number };
   status: { level: "info" | "warn" | "error"; message: string };

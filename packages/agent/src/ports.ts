@@ -11,7 +11,7 @@ import type {
   ToolSpec,
   Usage,
 } from "@iris/llm";
-import type { ApprovalAnswer, ApprovalRequest, ExecuteGate, ToolEffect } from "@iris/tools";
+import type { ApprovalAnswer, ApprovalRequest, ExecuteGate, FileAccess, ToolEffect } from "@iris/tools";
 import type { RouteInfo } from "./turn/types.js";
 
 /** The session's conversation: the active path and an append-only log. */
@@ -123,4 +123,6 @@ export interface FrontEnd {
   /** `signal` aborts when the turn ends: withdraw the question (its answer is then ignored). */
   approve?(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
   clarify?(question: string, choices?: string[], signal?: AbortSignal): Promise<string>;
+  /** Files through the front end (an editor's buffers over ACP); default the disk. */
+  files?: FileAccess;
 }

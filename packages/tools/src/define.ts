@@ -60,6 +60,17 @@ export interface ToolContext {
    * or never approved leaves no receipt. `run: false` answers the call with `result` instead.
    */
   beforeExecute?(): Promise<ExecuteGate>;
+  /**
+   * Where the file tools read and write text when someone else owns the files (an editor over
+   * ACP: unsaved buffers are read, edits land in the editor). Default the disk. Added.
+   */
+  files?: FileAccess;
+}
+
+/** Text files through a front end; paths are absolute. A missing file rejects. */
+export interface FileAccess {
+  readText(path: string): Promise<string>;
+  writeText(path: string, content: string): Promise<void>;
 }
 
 export type ExecuteGate = { run: true } | { run: false; result: { content: string; isError: boolean } };

@@ -97,6 +97,7 @@ export class RegistryToolBox implements ToolBox {
               withdrawOnAbort(frontEnd.clarify!(question, choices, ctx.signal), ctx.signal, ""),
           }
         : {}),
+      ...(frontEnd.files ? { files: frontEnd.files } : {}),
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
     };
     return dispatchToolCall(

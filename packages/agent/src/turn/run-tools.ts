@@ -105,6 +105,7 @@ async function runOne(
     name: call.name,
     isError,
     ...(isError ? { message: errorSummary(content) } : {}),
+    result: content,
   });
   return { role: "tool", callId: call.callId, toolName: call.name, content, isError };
 }

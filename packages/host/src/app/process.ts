@@ -11,6 +11,7 @@ import { openStore, type Store } from "@iris/store";
 import type { ApprovalJudge } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { makeApprovalJudge } from "./approval-judge.js";
+import { SwitchablePolicy } from "./approval-modes.js";
 import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
 import { RouteLimiter } from "./route-limiter.js";
@@ -126,7 +127,10 @@ export class IrisProcess implements SessionParent {
       profile: this.profile,
       runtime,
       store: this.store,
-      tools: { ...this.tools, policy: this.tools.newPolicy(judge) },
+      tools: {
+        ...this.tools,
+        policy: new SwitchablePolicy((mode) => this.tools.newPolicy(judge, mode), this.tools.defaultMode),
+      },
       source: opts.source,
       cwd: opts.cwd,
       ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),

@@ -30,8 +30,15 @@ import {
 } from "@iris/agent";
 import { estimateCost, type Message, type Runtime, type ToolSpec, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
-import { ApprovalMemory, closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
+import {
+  ApprovalMemory,
+  type ApprovalMode,
+  closeTerminalScope,
+  newTerminalScope,
+  type TerminalScope,
+} from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
+import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
 import { ChildSlots, makeDelegate } from "./delegate.js";
@@ -236,6 +243,19 @@ export class Session {
     return this.running !== undefined;
   }
 
+  /** The approval mode now (manual, smart, off); an editor's mode picker changes it per session. */
+  get approvalMode(): ApprovalMode {
+    const { policy } = this.opts.tools;
+    return policy instanceof SwitchablePolicy ? policy.mode : this.opts.tools.defaultMode;
+  }
+
+  /** Switches this session's approval mode; the next approval check uses it. */
+  setApprovalMode(mode: ApprovalMode): void {
+    const { policy } = this.opts.tools;
+    if (!(policy instanceof SwitchablePolicy)) throw new Error("this session's approval mode is fixed");
+    policy.mode = mode;
+  }
+
   /** The answer to an `approval_requested` event; false when nothing waits under that id. */
   answerApproval(requestId: string, answer: "once" | "session" | "always" | "deny"): boolean {
     return this.prompts.answerApproval(requestId, answer);
@@ -322,6 +342,14 @@ export class Session {
     this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
     this.approvals = new ApprovalMemory();
     return row;
+  }
+
+  /**
+   * What the resume repaired (calls a crash left open, uncertain effects), taken now so a front end
+   * can tell the user at once (an editor at `session/load`); what is not taken is told by the next turn.
+   */
+  takeRepairNotices(): RepairedCall[] {
+    return this.repairNotices.splice(0);
   }
 
   private findByPrefix(prefix: string): SessionRow | undefined {

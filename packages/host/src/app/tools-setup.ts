@@ -4,6 +4,7 @@ import { getLogger, type Logger } from "@iris/llm";
 import {
   ALL_TOOLSETS,
   type ApprovalJudge,
+  type ApprovalMode,
   type ApprovalPolicy,
   createApprovalPolicy,
   DEFAULT_COMPOSITE_TOOLSETS,
@@ -19,8 +20,13 @@ export interface ToolSetup {
   registry: ToolRegistry;
   menu: Menu;
   policy: ApprovalPolicy;
-  /** A fresh policy with the same rules, for one session (with its own smart-mode judge). */
-  newPolicy(judge?: ApprovalJudge): ApprovalPolicy;
+  /**
+   * A fresh policy with the same rules, for one session: its own smart-mode judge, and `mode`
+   * overriding the config's (an editor's mode picker).
+   */
+  newPolicy(judge?: ApprovalJudge, mode?: ApprovalMode): ApprovalPolicy;
+  /** The approval mode sessions start in (config, or off under --yolo). */
+  defaultMode: ApprovalMode;
 }
 
 export async function setUpTools(opts: {
@@ -44,10 +50,11 @@ export async function setUpTools(opts: {
   const a = opts.config.approvals;
   // "always" answers are saved to config.yaml and shared by every later policy of this process.
   const allowKeys = [...a.allow];
+  const defaultMode: ApprovalMode = opts.yolo ? "off" : a.mode;
   // One policy per session (its judge asks that session's model); the rules are the process's.
-  const newPolicy = (judge: ApprovalJudge | undefined = opts.judge) =>
+  const newPolicy = (judge: ApprovalJudge | undefined = opts.judge, mode: ApprovalMode = defaultMode) =>
     createApprovalPolicy({
-      mode: opts.yolo ? "off" : a.mode,
+      mode,
       allowKeys,
       timeoutMs: a.timeout_seconds * 1000,
       nonInteractive: a.non_interactive,
@@ -55,10 +62,10 @@ export async function setUpTools(opts: {
         allowKeys.push(key);
         return appendAllowedPattern(opts.configPath, key);
       },
-      ...(judge && a.mode === "smart" ? { judge } : {}),
+      ...(judge && mode === "smart" ? { judge } : {}),
       ...(opts.home ? { home: opts.home } : {}),
     });
-  return { registry, menu, policy: newPolicy(), newPolicy };
+  return { registry, menu, policy: newPolicy(), newPolicy, defaultMode };
 }
 
 /** A message naming the toolsets no tool or composite answers to, or undefined when all are known. */

@@ -78,6 +78,15 @@ export function buildProgram(): Command {
       }
     });
 
+  program
+    .command("acp")
+    .description(
+      "be an agent for editors: the Agent Client Protocol on stdin/stdout (Zed, JetBrains, Neovim, VS Code)",
+    )
+    .action(async () => {
+      const { runAcp } = await import("./commands/acp.js");
+      process.exitCode = await runAcp(program.opts());
+    });
   const sessions = program.command("sessions").description("list, show and search stored sessions");
   sessions
     .command("list")

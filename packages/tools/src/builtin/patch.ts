@@ -48,7 +48,13 @@ export default defineTool({
   parameters,
   async execute(args, ctx) {
     const file = resolvePath(taskCwdOf(ctx), args.path);
-    const buf = await readFile(file).catch(() => undefined);
+    const { files } = ctx;
+    const buf = files
+      ? await files.readText(file).then(
+          (t) => Buffer.from(t, "utf8"),
+          () => undefined,
+        )
+      : await readFile(file).catch(() => undefined);
     if (!buf) return error(`file not found: ${file}. Use write_file to create it.`);
     if (looksBinary(buf)) return error(`${file} looks like a binary file; patch edits text only.`);
     if (args.old_string === args.new_string) return error("old_string and new_string are identical.");
@@ -87,7 +93,8 @@ export default defineTool({
       );
     }
     const updated = args.replace_all ? text.split(oldS).join(newS) : text.replace(oldS, () => newS);
-    await atomicWriteFile(file, updated, ctx.signal);
+    if (files) await files.writeText(file, updated);
+    else await atomicWriteFile(file, updated, ctx.signal);
     const first = lineAt(text, hits[0] as number);
     return `Replaced ${hits.length} occurrence${hits.length === 1 ? "" : "s"} in ${file} (first at line ${first}).`;
   },

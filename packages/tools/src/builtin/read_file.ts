@@ -1,7 +1,7 @@
 // The `read_file` tool: numbered lines with offset/limit paging; binary and huge files refused.
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
-import { defineTool } from "../define.js";
+import { defineTool, type FileAccess } from "../define.js";
 import { describeBinary, isBinaryContent } from "../fs/binary.js";
 import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
@@ -42,22 +42,9 @@ export default defineTool({
   parameters,
   async execute(args, ctx) {
     const file = resolvePath(taskCwdOf(ctx), args.path);
-    const st = await stat(file).catch(() => undefined);
-    if (!st) return error(`file not found: ${file}`);
-    if (st.isDirectory()) return error(`${file} is a directory; use search_files to list files.`);
-    if (st.size > MAX_FILE_BYTES) {
-      return error(
-        `${file} is ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of read_file. ` +
-          "Use search_files to find the lines you need, or terminal (e.g. sed -n '100,200p').",
-      );
-    }
-    const buf = await readFile(file);
-    if (isBinaryContent(buf)) {
-      return error(
-        `${file} is a binary file (${describeBinary(buf, st.size)}), not UTF-8 text; read_file shows text only.`,
-      );
-    }
-    const lines = splitLines(buf.toString("utf8"));
+    const text = ctx.files ? await viaFrontEnd(ctx.files, file) : await fromDisk(file);
+    if (typeof text !== "string") return text;
+    const lines = splitLines(text);
     if (lines.length === 0) return `(${file} is empty)`;
     const offset = args.offset ?? 1;
     if (offset > lines.length) {
@@ -83,3 +70,37 @@ export default defineTool({
     return out.join("\n");
   },
 });
+
+/** The file's text from the disk, or the error result that says why not. */
+async function fromDisk(file: string): Promise<string | { content: string; isError: boolean }> {
+  const st = await stat(file).catch(() => undefined);
+  if (!st) return error(`file not found: ${file}`);
+  if (st.isDirectory()) return error(`${file} is a directory; use search_files to list files.`);
+  if (st.size > MAX_FILE_BYTES) {
+    return error(
+      `${file} is ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of read_file. ` +
+        "Use search_files to find the lines you need, or terminal (e.g. sed -n '100,200p').",
+    );
+  }
+  const buf = await readFile(file);
+  if (isBinaryContent(buf)) {
+    return error(
+      `${file} is a binary file (${describeBinary(buf, st.size)}), not UTF-8 text; read_file shows text only.`,
+    );
+  }
+  return buf.toString("utf8");
+}
+
+/** The file's text as the editor has it (unsaved changes included). */
+async function viaFrontEnd(
+  files: FileAccess,
+  file: string,
+): Promise<string | { content: string; isError: boolean }> {
+  try {
+    return await files.readText(file);
+  } catch (err) {
+    return error(
+      `could not read ${file} through the editor: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}

@@ -25,7 +25,10 @@ export default defineTool({
   async execute(args, ctx) {
     const file = resolvePath(taskCwdOf(ctx), args.path);
     try {
-      const bytes = await atomicWriteFile(file, args.content, ctx.signal);
+      // Through the editor when it owns the files (its buffer shows the edit), else atomically on disk.
+      const bytes = ctx.files
+        ? await ctx.files.writeText(file, args.content).then(() => Buffer.byteLength(args.content, "utf8"))
+        : await atomicWriteFile(file, args.content, ctx.signal);
       return `Wrote ${bytes} bytes to ${file}.`;
     } catch (err) {
       return { content: `Error: could not write ${file}: ${(err as Error).message}`, isError: true };

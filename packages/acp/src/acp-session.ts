@@ -1,0 +1,178 @@
+// One editor thread: an ordinary Iris session (source `acp`) plus what ACP adds — prompts queued
+// and answered in order, cancel, the editor's permission requests and files, and the turn's events
+// sent as `session/update`s. Updates are fire-and-forget: one that fails to send is logged and
+// never holds up the prompt's response.
+import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { FrontEnd } from "@iris/agent";
+import type { HostEvent, Session } from "@iris/host";
+import type { FileAccess } from "@iris/tools";
+import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
+import { parseCommand, runCommand } from "./commands.js";
+import { type AskEditor, EditorApprovals } from "./permissions.js";
+import { type PromptBlock, promptToMessage } from "./prompt-content.js";
+import { needsExplanation, type StopReason, stopReasonOf } from "./stop-reason.js";
+import { TurnUpdates } from "./turn-updates.js";
+
+export interface SessionChannel {
+  /** Sends one update; the returned promise is only for logging its failure. */
+  update(update: SessionUpdate): Promise<void>;
+  askPermission: AskEditor;
+  /** Asks the user a question (the clarify tool); absent when the editor cannot. */
+  clarify?: Clarify;
+  /** The editor's files, when it offers both fs methods. */
+  files?: FileAccess;
+  log(message: string): void;
+}
+
+export interface AcpSessionOptions {
+  /** The id the editor uses (default the Iris session's id now). */
+  id?: string;
+  host: Session;
+  channel: SessionChannel;
+  /** Whether the session's route takes images now. */
+  vision: () => boolean;
+  contextWindow: () => number;
+  /** The session's config options now (the model picker), sent again after `/model` or `/new`. */
+  configOptions?: () => SessionConfigOption[];
+}
+
+export class AcpSession {
+  /** The id the editor knows this thread by (the Iris id it started with). */
+  readonly id: string;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Bumped by cancel: prompts queued before it are answered `cancelled` without running. */
+  private epoch = 0;
+  private turn: AbortController | undefined;
+  private readonly running = new Map<string, string[]>();
+  private readonly approvals: EditorApprovals;
+
+  constructor(private readonly opts: AcpSessionOptions) {
+    this.id = opts.id ?? opts.host.id;
+    this.approvals = new EditorApprovals(
+      opts.channel.askPermission,
+      (tool) => this.runningCall(tool),
+      opts.host.opts.profile.config.approvals.timeout_seconds * 1000,
+    );
+  }
+
+  get host(): Session {
+    return this.opts.host;
+  }
+
+  /** Queued behind the running turn; answered in the order the prompts arrived. */
+  prompt(blocks: PromptBlock[]): Promise<StopReason> {
+    const epoch = this.epoch;
+    const run = this.queue.then(() => (epoch !== this.epoch ? "cancelled" : this.runTurn(blocks)));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops the running turn now and answers every prompt queued so far with `cancelled`. */
+  cancel(): void {
+    this.epoch++;
+    this.turn?.abort();
+  }
+
+  /** Sends an update without waiting; a failure is logged, never thrown. */
+  send(update: SessionUpdate): void {
+    try {
+      this.opts.channel
+        .update(update)
+        .catch((err: unknown) => this.opts.channel.log(`session/update failed: ${String(err)}`));
+    } catch (err) {
+      this.opts.channel.log(`session/update failed: ${String(err)}`);
+    }
+  }
+
+  private say(text: string): void {
+    this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  }
+
+  private async runTurn(blocks: PromptBlock[]): Promise<StopReason> {
+    const controller = new AbortController();
+    this.turn = controller;
+    try {
+      const only =
+        blocks.length === 1 && blocks[0]?.type === "text" ? parseCommand(blocks[0].text) : undefined;
+      if (only) {
+        this.say(
+          await runCommand(this.host, only).catch((err: unknown) => `/${only.name} failed: ${String(err)}`),
+        );
+        if ((only.name === "model" || only.name === "new") && this.opts.configOptions)
+          this.send({ sessionUpdate: "config_option_update", configOptions: this.opts.configOptions() });
+        return "end_turn";
+      }
+      // Linked files are read from the disk (an embedded resource carries the editor's buffer).
+      const message = await promptToMessage(blocks, { vision: this.opts.vision() });
+      if (controller.signal.aborted) return "cancelled";
+      return await this.runAgent(message, controller);
+    } finally {
+      if (this.turn === controller) this.turn = undefined;
+    }
+  }
+
+  private async runAgent(
+    message: Parameters<Session["send"]>[0],
+    controller: AbortController,
+  ): Promise<StopReason> {
+    const host = this.host;
+    const updates = new TurnUpdates(
+      host.opts.cwd,
+      this.opts.contextWindow,
+      () => host.store.findSession(host.id)?.costUsd,
+      () => controller.signal.aborted,
+    );
+    const unsubscribe = host.subscribe((event) => {
+      this.track(event);
+      for (const u of updates.map(event)) this.send(u);
+    });
+    const frontEnd: FrontEnd = {
+      approve: (request) => this.approvals.approve(request, controller.signal),
+      clarify: (question, choices) => {
+        const ask = this.opts.channel.clarify;
+        return ask ? ask(question, choices, controller.signal) : Promise.resolve(NO_WAY_TO_ASK);
+      },
+      ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
+    };
+    try {
+      const result = await host.send(message, { frontEnd, signal: controller.signal });
+      for (const u of updates.finish(
+        result.reason === "user_cancelled" ? "the turn was cancelled" : "the turn ended",
+      ))
+        this.send(u);
+      if (needsExplanation(result) && result.text) this.say(`\n\n${result.text}`);
+      return stopReasonOf(result);
+    } catch (err) {
+      for (const u of updates.finish("the turn failed")) this.send(u);
+      if (controller.signal.aborted) return "cancelled";
+      this.say(`\n\nThe turn failed: ${err instanceof Error ? err.message : String(err)}`);
+      return "end_turn";
+    } finally {
+      unsubscribe();
+      this.running.clear();
+    }
+  }
+
+  /** Which calls of each tool run now, so an approval request names its call. */
+  private track(event: HostEvent): void {
+    if (event.name !== "tool_progress" || event.parentTaskId) return;
+    const { phase, name, callId } = event.payload;
+    const list = this.running.get(name) ?? [];
+    if (phase === "before") this.running.set(name, [...list, callId]);
+    else if (phase === "after")
+      this.running.set(
+        name,
+        list.filter((id) => id !== callId),
+      );
+  }
+
+  /** The oldest call of this tool running now (what an approval or a question is about). */
+  runningCall(tool: string): string | undefined {
+    return this.running.get(tool)?.[0];
+  }
+
+  /** Waits for the queue to drain (close, tests). */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+}

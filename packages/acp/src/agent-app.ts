@@ -1,0 +1,285 @@
+// Iris as an ACP agent (SPEC E2): the protocol's requests mapped onto host's process and sessions.
+// ACP sessions are ordinary Iris sessions with source `acp` (they show in `iris sessions list`).
+// Requests that need the profile wait for the process the runner opened at start; a broken
+// config or a missing provider surfaces as the error of `session/new`, saying what to set.
+
+import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk";
+import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
+import type { IrisProcess, RouteFlags } from "@iris/host";
+import { listCatalogue } from "@iris/llm";
+import { AcpSession } from "./acp-session.js";
+import { editorClarify } from "./clarify.js";
+import { AVAILABLE_COMMANDS } from "./commands.js";
+import { PERMISSION_OPTIONS } from "./permissions.js";
+import type { PromptBlock } from "./prompt-content.js";
+import { replayUpdates } from "./replay.js";
+import { modelOption, modeState } from "./session-options.js";
+
+export interface AcpAgentOptions {
+  /**
+   * Opens the process (store, tools) on first use, once; a rejection's message is what
+   * `session/new` answers. Started right after `initialize` is answered, so that never waits on it.
+   */
+  process: () => Promise<IrisProcess>;
+  /** Whether the main route takes images (known from the profile before the process is open). */
+  vision: boolean;
+  version: string;
+  /** Diagnostics (the profile's log file or stderr; never stdout). */
+  log: (message: string) => void;
+  /** Route flags given to `iris acp`; config decides the rest. */
+  route?: RouteFlags;
+}
+
+/** Sessions listed per `session/list` page. */
+export const LIST_PAGE_SIZE = 50;
+
+export const QUEUE_NOTE = "A prompt sent while a turn runs is queued and answered in order after it.";
+
+export interface AcpAgent {
+  app: acp.AgentApp;
+  /** Stops every running turn and waits (bounded) until each has recorded its end. */
+  shutdown(): Promise<void>;
+}
+
+/** How long shutdown waits for a stopped turn to record its end. */
+const SHUTDOWN_WAIT_MS = 5000;
+
+/** The model names the bundled catalogue knows for a provider (the model picker's choices). */
+const catalogueModelNames = (provider: string): string[] => listCatalogue(provider).map((m) => m.model);
+
+export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
+  const sessions = new Map<string, AcpSession>();
+  let clientCaps: ClientCapabilities = {};
+  const app = acp.agent({ name: "iris" });
+
+  async function irisProcess(): Promise<IrisProcess> {
+    try {
+      return await opts.process();
+    } catch (err) {
+      throw acp.RequestError.authRequired(undefined, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  function mustGet(sessionId: string): AcpSession {
+    const s = sessions.get(sessionId);
+    if (!s) throw acp.RequestError.sessionNotFound(sessionId);
+    return s;
+  }
+
+  /** Opens an Iris session for the editor's cwd, started fresh or resumed from the store. */
+  async function open(client: acp.AgentContext, cwd: string, resume?: string): Promise<AcpSession> {
+    const iris = await irisProcess();
+    const stored = resume ? latestOf(iris, resume) : undefined;
+    if (resume && !stored) throw acp.RequestError.sessionNotFound(resume);
+    let host: ReturnType<IrisProcess["openSession"]>;
+    try {
+      host = iris.openSession({ source: "acp", cwd, ...(opts.route ? { route: opts.route } : {}) });
+    } catch (err) {
+      throw acp.RequestError.authRequired(undefined, routeHelp(err, iris));
+    }
+    if (stored) host.resumeSession(stored);
+    else host.startSession();
+    // The editor keeps the id it knows, also when compression moved the conversation on.
+    const id = resume ?? host.id;
+    const fsBoth = clientCaps.fs?.readTextFile === true && clientCaps.fs?.writeTextFile === true;
+    const session: AcpSession = new AcpSession({
+      id,
+      host,
+      vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
+      contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
+      configOptions: () => [modelOption(host, iris, catalogueModelNames)],
+      channel: {
+        update: (update) => client.notify(acp.methods.client.session.update, { sessionId: id, update }),
+        askPermission: (toolCall, signal) =>
+          client.request(
+            acp.methods.client.session.requestPermission,
+            { sessionId: id, toolCall, options: PERMISSION_OPTIONS },
+            { cancellationSignal: signal, stopWaitingOnCancel: true },
+          ),
+        ...(fsBoth
+          ? {
+              files: {
+                readText: async (path: string) =>
+                  (await client.request(acp.methods.client.fs.readTextFile, { sessionId: id, path })).content,
+                writeText: async (path: string, content: string) => {
+                  await client.request(acp.methods.client.fs.writeTextFile, { sessionId: id, path, content });
+                },
+              },
+            }
+          : {}),
+        clarify: editorClarify(client, clientCaps, id, (): string | undefined =>
+          session.runningCall("clarify"),
+        ),
+        log: opts.log,
+      },
+    });
+    const previous = sessions.get(id);
+    if (previous) await closeSession(previous);
+    sessions.set(id, session);
+    // After the response is queued: the editor learns the commands once the session exists.
+    setImmediate(() =>
+      session.send({ sessionUpdate: "available_commands_update", availableCommands: AVAILABLE_COMMANDS }),
+    );
+    return session;
+  }
+
+  async function closeSession(s: AcpSession): Promise<void> {
+    s.cancel();
+    sessions.delete(s.id);
+    await s.host.close("closed by the editor");
+  }
+
+  /** Iris does not take MCP servers from the editor (mcpCapabilities is not advertised); say so. */
+  function ignoredMcpServers(s: AcpSession, servers: readonly unknown[] | undefined): void {
+    if (!servers?.length) return;
+    opts.log(`session ${s.id}: ${servers.length} MCP server(s) from the editor ignored`);
+    s.send({
+      sessionUpdate: "notice",
+      severity: "warning",
+      title: `Iris does not connect to MCP servers given by the editor; ${servers.length} ignored.`,
+    });
+  }
+
+  function details(s: AcpSession, iris: IrisProcess) {
+    return { modes: modeState(s.host), configOptions: [modelOption(s.host, iris, catalogueModelNames)] };
+  }
+
+  app
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientCaps = params.clientCapabilities ?? {};
+      // Warm up after the answer is on its way: the first session/new finds the process open.
+      setImmediate(() => opts.process().catch(() => undefined));
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentInfo: { name: "iris", title: "Iris", version: opts.version },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: opts.vision, audio: false, embeddedContext: true },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
+        },
+        authMethods: [],
+        _meta: { iris: { promptQueue: QUEUE_NOTE } },
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const s = await open(client, params.cwd);
+      ignoredMcpServers(s, params.mcpServers);
+      return { sessionId: s.id, ...details(s, await irisProcess()) };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const s = await open(client, params.cwd, params.sessionId);
+      ignoredMcpServers(s, params.mcpServers);
+      const history = new StoreConversation(s.host.store, s.host.id).history();
+      for (const update of replayUpdates(history, params.cwd)) s.send(update);
+      // What a crash left uncertain is told now, not only at the next turn (SPEC D4).
+      for (const r of s.host.takeRepairNotices())
+        s.send({
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: `\n\nNote: ${r.message}\n` },
+        });
+      return details(s, await irisProcess());
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+      const s = sessions.get(params.sessionId) ?? (await open(client, params.cwd, params.sessionId));
+      return details(s, await irisProcess());
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      const iris = await irisProcess();
+      const offset = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
+      if (!Number.isInteger(offset) || offset < 0)
+        throw acp.RequestError.invalidParams(undefined, `bad cursor '${params.cursor}'`);
+      // Newest first; the cursor is the offset of the next page.
+      // A conversation compression moved on is listed once, under its newest id.
+      const rows = iris.store
+        .listSessions({ source: "acp", limit: 10_000 })
+        .filter((r) => r.endReason !== COMPRESSED_END_REASON && (!params.cwd || r.cwd === params.cwd));
+      const page = rows.slice(offset, offset + LIST_PAGE_SIZE);
+      const sessionsOut: SessionInfo[] = page.map((r) => ({
+        sessionId: r.id,
+        cwd: r.cwd ?? "",
+        title: r.title,
+        updatedAt: new Date(r.endedAt ?? r.startedAt).toISOString(),
+      }));
+      return {
+        sessions: sessionsOut,
+        ...(offset + LIST_PAGE_SIZE < rows.length ? { nextCursor: String(offset + LIST_PAGE_SIZE) } : {}),
+      };
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      await closeSession(mustGet(params.sessionId));
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const s = mustGet(params.sessionId);
+      try {
+        s.host.setApprovalMode(params.modeId as "manual" | "smart" | "off");
+      } catch (err) {
+        throw acp.RequestError.invalidParams(undefined, err instanceof Error ? err.message : String(err));
+      }
+      s.send({ sessionUpdate: "current_mode_update", currentModeId: s.host.approvalMode });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const s = mustGet(params.sessionId);
+      if (params.configId !== "model" || typeof params.value !== "string")
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `unknown config option '${params.configId}' (Iris has: model)`,
+        );
+      if (s.host.busy)
+        throw acp.RequestError.invalidParams(undefined, "the model cannot change while a turn runs");
+      const switched = s.host.switchModel(params.value);
+      if (!switched.ok) throw acp.RequestError.invalidParams(undefined, switched.error);
+      for (const w of switched.warnings) s.send({ sessionUpdate: "notice", severity: "warning", title: w });
+      return { configOptions: details(s, await irisProcess()).configOptions };
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const s = mustGet(params.sessionId);
+      return { stopReason: await s.prompt(params.prompt as PromptBlock[]) };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+  async function shutdown(): Promise<void> {
+    await Promise.all(
+      [...sessions.values()].map((s) => {
+        s.cancel();
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
+        });
+        return Promise.race([s.idle(), bound]).finally(() => clearTimeout(timer));
+      }),
+    );
+  }
+
+  return { app, shutdown };
+}
+
+/** A route that cannot be resolved, as a message that says exactly what to set. */
+function routeHelp(err: unknown, iris: IrisProcess): string {
+  const why = err instanceof Error ? err.message : String(err);
+  const paths = iris.profile.home.paths;
+  return (
+    `${why}. Set model.provider and model.name in ${paths.config} ` +
+    `(e.g. model: {provider: openrouter, name: anthropic/claude-sonnet-4.5}) and the provider's key ` +
+    `(e.g. OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY) in ${paths.env}.`
+  );
+}
+
+/** The stored session an id continues as now: compression ends a session and goes on in a child. */
+function latestOf(iris: IrisProcess, id: string): string | undefined {
+  let row = iris.store.findSession(id);
+  const seen = new Set<string>();
+  while (row && row.endReason === COMPRESSED_END_REASON && !seen.has(row.id)) {
+    seen.add(row.id);
+    const parent = row.id;
+    const child = iris.store
+      .listSessions({ source: row.source, limit: 10_000 })
+      .find((r) => r.parentSessionId === parent);
+    if (!child) break;
+    row = child;
+  }
+  return row?.id;
+}

@@ -1,0 +1,56 @@
+// The slash commands an editor offers in its prompt box (`available_commands_update`). They run
+// here, between turns, and answer as agent text; they never reach the model.
+import type { AvailableCommand } from "@agentclientprotocol/sdk";
+import type { Session } from "@iris/host";
+
+export const AVAILABLE_COMMANDS: AvailableCommand[] = [
+  { name: "compress", description: "Compress this session's history now" },
+  { name: "usage", description: "Tokens and cost of this session" },
+  {
+    name: "model",
+    description: "Show the model, or switch: /model [provider/]NAME",
+    input: { hint: "[provider/]model" },
+  },
+  { name: "new", description: "Start a fresh conversation in this thread" },
+];
+
+/** The command and its argument when `text` is one of ours; undefined for ordinary prompts. */
+export function parseCommand(text: string): { name: string; arg: string } | undefined {
+  const m = /^\/(\w+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m || !AVAILABLE_COMMANDS.some((c) => c.name === m[1])) return undefined;
+  return { name: m[1] as string, arg: (m[2] ?? "").trim() };
+}
+
+/** Runs a command and returns what the editor shows. */
+export async function runCommand(host: Session, cmd: { name: string; arg: string }): Promise<string> {
+  switch (cmd.name) {
+    case "usage": {
+      const s = host.store.getSession(host.session.id);
+      return (
+        `Session ${s.id.slice(0, 8)}: ${s.apiCalls} API calls, ${s.inputTokens} input tokens ` +
+        `(${s.cacheReadTokens} from cache), ${s.outputTokens} output tokens, $${s.costUsd.toFixed(4)}.`
+      );
+    }
+    case "model": {
+      if (!cmd.arg) return `Using ${host.runtime.provider}/${host.runtime.model}.`;
+      const result = host.switchModel(cmd.arg);
+      if (!result.ok) return `Could not switch: ${result.error}`;
+      return [
+        `Now using ${host.runtime.provider}/${host.runtime.model}.`,
+        ...result.warnings.map((w) => `! ${w}`),
+      ].join("\n");
+    }
+    case "compress": {
+      const done = await host.compressNow();
+      return done.ok
+        ? `Compressed (phase ${done.phase}): ${done.before} → about ${done.after} tokens.`
+        : `Not compressed: ${done.warning}`;
+    }
+    case "new": {
+      const row = host.startSession();
+      return `Started a fresh conversation (session ${row.id.slice(0, 8)}).`;
+    }
+    default:
+      return `Unknown command /${cmd.name}.`;
+  }
+}

@@ -1,0 +1,43 @@
+// What an editor shows beside a session: the approval modes (its mode picker) and the model
+// (a config option of category "model"; ACP has no set_model).
+import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
+import type { IrisProcess, Session } from "@iris/host";
+
+export const MODES: SessionModeState["availableModes"] = [
+  { id: "manual", name: "Ask", description: "Dangerous commands wait for your permission" },
+  {
+    id: "smart",
+    name: "Smart",
+    description: "An auxiliary model may approve low-risk commands; the rest are asked",
+  },
+  { id: "off", name: "Never ask", description: "No approvals (hard-blocked commands stay blocked)" },
+];
+
+export function modeState(host: Session): SessionModeState {
+  return { currentModeId: host.approvalMode, availableModes: MODES };
+}
+
+/** Most models offered in the picker (the catalogue knows hundreds for some providers). */
+const MAX_MODEL_CHOICES = 100;
+
+export function modelOption(
+  host: Session,
+  iris: IrisProcess,
+  catalogue: (provider: string) => string[],
+): SessionConfigOption {
+  const current = `${host.runtime.provider}/${host.runtime.model}`;
+  const config = iris.profile.config;
+  const values = new Set<string>([current]);
+  for (const f of config.fallback_providers) values.add(`${f.provider}/${f.model}`);
+  const providers = new Set<string>([host.runtime.provider, ...Object.keys(config.providers)]);
+  for (const p of providers)
+    for (const m of catalogue(p)) if (values.size < MAX_MODEL_CHOICES) values.add(`${p}/${m}`);
+  return {
+    id: "model",
+    name: "Model",
+    category: "model",
+    type: "select",
+    currentValue: current,
+    options: [...values].map((v) => ({ value: v, name: v })),
+  };
+}
