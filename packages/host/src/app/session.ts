@@ -1,6 +1,6 @@
-// One conversation of a process (ARCHITECTURE.md "Process scope and session scope"): its id (which
-// follows splits), route and model client, frozen prompt, context control, todo list, approval
-// memory, background processes and per-task directories, and its own events tagged with its id.
+// One conversation of a process (ARCHITECTURE.md "Process scope and session scope"): its id (follows
+// splits), route, model client, prompt, context control, todos, approval memory, processes,
+// per-task directories and its own events tagged with its id.
 // A fresh Agent per message (SPEC S2: the prompt is built once per session and reused byte for
 // byte by every Agent and on resume). close() releases everything it holds, never the store.
 import {
@@ -51,6 +51,7 @@ import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from
 import { limitedClient } from "./route-limiter.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
+import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
 
 export interface SessionOptions {
@@ -579,21 +580,6 @@ function withInstructions(prompt: string, instructions: string | undefined): str
 
 /** How long close() waits for an aborted turn to finish writing. */
 const CLOSE_TURN_WAIT_MS = 10_000;
-
-async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([
-    p.then(
-      () => undefined,
-      () => undefined,
-    ),
-    late,
-  ]);
-  clearTimeout(timer);
-}
 
 /** The environment as start-up saw it, with the profile's .env read again now. */
 function freshEnv(profile: Profile): Record<string, string> {
