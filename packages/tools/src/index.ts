@@ -15,6 +15,12 @@ export * from "./approval/types.js";
 export * from "./define.js";
 export { DEFAULT_MAX_RESULT_CHARS } from "./dispatch/cap.js";
 export * from "./dispatch/dispatch.js";
+export * from "./json-schema/parameters.js";
+export * from "./mcp/config.js";
+export { McpConnection, type McpState } from "./mcp/connection.js";
+export * from "./mcp/manager.js";
+export { MAX_TOOL_NAME, mcpToolName, mcpToolset } from "./mcp/names.js";
+export { binScript, everythingStdio, filesystemStdio } from "./mcp/test-servers.js";
 export * from "./registry/availability.js";
 export * from "./registry/describe.js";
 export * from "./registry/load-builtin.js";
@@ -23,6 +29,8 @@ export * from "./registry/menu.js";
 export * from "./registry/registry.js";
 export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
+export * from "./skills/library.js";
+export * from "./skills/skill-file.js";
 export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
 export {
   closeTerminalScope,

@@ -3,6 +3,7 @@
 // memory, background processes and per-task directories, and its own events tagged with its id.
 // A fresh Agent per message (SPEC S2: the prompt is built once per session and reused byte for
 // byte by every Agent and on resume). close() releases everything it holds, never the store.
+import { join } from "node:path";
 import {
   Agent,
   AgentEvents,
@@ -27,7 +28,7 @@ import {
 } from "@iris/agent";
 import { estimateCost, type Runtime, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
-import { closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
+import { closeTerminalScope, newTerminalScope, SkillLibrary, type TerminalScope } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
@@ -70,6 +71,7 @@ export class Session {
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
+  private skillLibrary: SkillLibrary | undefined;
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
 
@@ -120,6 +122,7 @@ export class Session {
   startSession(): SessionRow {
     const { runtime } = this;
     const { source, store, cwd } = this.opts;
+    this.skillLibrary = undefined; // a new session reads the skills afresh (S2)
     const systemPrompt = this.buildPrompt();
     this.current = store.createSession({
       source,
@@ -187,6 +190,18 @@ export class Session {
     return this.prompts.answerClarify(requestId, answer);
   }
 
+  /**
+   * The skills of this session, read once (SPEC S2): a skill added or edited while it runs
+   * shows in the next session's prompt and list.
+   */
+  get skills(): SkillLibrary {
+    this.skillLibrary ??= new SkillLibrary(
+      { profile: this.opts.profile.home.paths.skills, project: join(this.opts.cwd, ".iris", "skills") },
+      this.opts.source.split(":")[0],
+    );
+    return this.skillLibrary;
+  }
+
   private buildPrompt(): string {
     const { runtime } = this;
     const { profile, tools, cwd } = this.opts;
@@ -195,6 +210,7 @@ export class Session {
         homePaths: profile.home.paths,
         cwd,
         toolNames: tools.menu.specs.map((s) => s.name),
+        ...(tools.menu.specs.some((s) => s.name === "skill_view") ? { skills: this.skills.skills } : {}),
         model: runtime.model,
         provider: runtime.provider,
         now: new Date(),
@@ -303,6 +319,7 @@ export class Session {
       frontEnd,
       events: this.events,
       terminal: this.terminal,
+      skills: this.skills,
     });
     const agentCfg = profile.config.agent;
     const agentBox = withAgentTools(registryBox, {

@@ -5,16 +5,23 @@ import {
   type ApprovalPolicy,
   createApprovalPolicy,
   loadBuiltinTools,
+  type McpManager,
   type Menu,
-  selectMenu,
   ToolRegistry,
 } from "@iris/tools";
 import type { IrisConfig } from "../config/index.js";
 import { appendAllowedPattern } from "./config-writes.js";
+import { startMcp } from "./mcp-setup.js";
 
 export interface ToolSetup {
   registry: ToolRegistry;
+  /**
+   * The menu a session opened now gets, and keeps (SPEC S2: its prompt names these tools). MCP
+   * servers that come up, die or change their list later change this for later sessions only.
+   */
   menu: Menu;
+  /** The process's MCP servers (none configured: an empty manager). */
+  mcp: McpManager;
   policy: ApprovalPolicy;
   /** A fresh policy with the same rules and an empty memory: one per session. */
   newPolicy(): ApprovalPolicy;
@@ -28,13 +35,21 @@ export async function setUpTools(opts: {
   home?: string;
   /** Where the registry reports a tool that failed to load (default: the process logger). */
   logger?: Logger;
+  /** The profile's environment, for `${VAR}` in mcp_servers (default: none set). */
+  env?: Record<string, string | undefined>;
+  /** How long to wait for MCP servers still starting (default MCP_STARTUP_BOUND_MS). */
+  mcpBoundMs?: number;
 }): Promise<ToolSetup> {
   const log = opts.logger ?? getLogger({ component: "tools" });
   const registry = new ToolRegistry({ logger: { warn: (message) => log.warn(message) } });
   await loadBuiltinTools(registry);
-  const menu = await selectMenu(registry, {
+  const { mcp, menu } = await startMcp({
+    config: opts.config,
+    registry,
     platform: opts.platform,
-    config: { toolsets: opts.config.toolsets },
+    env: opts.env ?? {},
+    logger: log,
+    ...(opts.mcpBoundMs !== undefined ? { boundMs: opts.mcpBoundMs } : {}),
   });
   const a = opts.config.approvals;
   // "always" answers are saved to config.yaml and shared by every later policy of this process.
@@ -51,5 +66,9 @@ export async function setUpTools(opts: {
       },
       ...(opts.home ? { home: opts.home } : {}),
     });
-  return { registry, menu, policy: newPolicy(), newPolicy };
+  const setup: ToolSetup = { registry, menu: menu.current, mcp, policy: newPolicy(), newPolicy };
+  menu.onRefresh = (m) => {
+    setup.menu = m;
+  };
+  return setup;
 }

@@ -2,6 +2,7 @@
 // Schema (config.schema.json, generated from this file) all come from here.
 // Every object is strict: a misspelt key is an error, never silently ignored.
 import type { ApiMode } from "@iris/llm";
+import { mcpServersSchema } from "@iris/tools";
 import { z } from "zod";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
@@ -120,6 +121,7 @@ export const configSchema = z.strictObject({
   agent: agentSchema.prefault({}),
   delegation: delegationSchema.prefault({}),
   memory: memorySchema.prefault({}),
+  mcp_servers: mcpServersSchema,
 });
 
 /** config.yaml after defaults are applied. */

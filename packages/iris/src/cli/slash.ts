@@ -1,5 +1,6 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import type { Session } from "@iris/host";
+import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { padToWidth, truncateToWidth } from "./ui/width.js";
 
@@ -16,6 +17,7 @@ const HELP: [string, string][] = [
   ["/compress", "compress this session's history now"],
   ["/usage", "tokens and cost of this session"],
   ["/sessions", "recent sessions"],
+  ["/skills", "the skills of this session"],
   ["/resume ID", "continue a stored session"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
@@ -60,6 +62,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
       }
       return true;
     }
+    case "/skills":
+      out.write(formatSkillList(host.skills));
+      return true;
     case "/usage":
       out.write(
         formatUsage(host.store.getSession(host.session.id), host.store.usageForSession(host.session.id)),

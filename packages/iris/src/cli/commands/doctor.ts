@@ -1,15 +1,22 @@
 // `iris doctor [--repair]`: the report alone on stdout, exit 0 when all is well, 1 otherwise.
 
-import { exitCodeOf, formatReport, routeFlagsOf, runDoctor } from "@iris/host";
+import { checkMcpServers, exitCodeOf, formatReport, loadProfile, routeFlagsOf, runDoctor } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 
-export function doctorCommand(flags: GlobalFlags, opts: { repair?: boolean }): number {
+export async function doctorCommand(flags: GlobalFlags, opts: { repair?: boolean }): Promise<number> {
   const { title, findings } = runDoctor({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
     route: routeFlagsOf(flags),
     ...(opts.repair ? { repair: true } : {}),
   });
+  // MCP servers are started to be checked, so this part is async and runs after the rest.
+  const profile = loadProfile({
+    env: process.env,
+    ...(flags.profile ? { profile: flags.profile } : {}),
+    create: false,
+  });
+  if (profile.ok) findings.push(...(await checkMcpServers(profile)));
   process.stdout.write(formatReport(title, findings));
   return exitCodeOf(findings);
 }
