@@ -3,6 +3,7 @@
 // start is reported and does not block the chat; `iris mcp`-style probing and doctor see both.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   type FakeLlm,
   type RecordedRequest,
@@ -12,7 +13,7 @@ import {
   tempDir,
 } from "@iris/testkit";
 import { everythingStdio } from "@iris/tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { checkMcpServers, probeMcpServers } from "../src/app/mcp-probe.js";
 import { IrisProcess } from "../src/app/process.js";
 import { loadProfile, type Profile } from "../src/config/index.js";
@@ -100,6 +101,44 @@ describe("MCP servers in a session", () => {
     expect(receipts.map((r) => [r.tool, r.status])).toEqual([
       ["mcp__everything__toggle-simulated-logging", "completed"],
     ]);
+  });
+
+  it("tools/list_changed reaches a running session at its next message; the frozen prompt stays", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/dynamic-mcp-server.mjs", import.meta.url));
+    const profile = profileWith({ dyn: { command: process.execPath, args: [fixture] } });
+    iris = await IrisProcess.open({ profile, platform: "cli", env: {} });
+    const proc = iris;
+    fake.setHandler((req) => {
+      const messages = (req.body as { messages: ChatMessage[] }).messages;
+      const last = messages.at(-1);
+      if (last?.role === "user" && last.content === "add")
+        return { toolCalls: [{ name: "mcp__dyn__add_tool", arguments: {} }] };
+      return { text: "ok" };
+    });
+    const work = join(dir.path, "work");
+    mkdirSync(work);
+    const session = proc.openSession({
+      source: "test",
+      cwd: work,
+      route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
+    });
+    session.startSession();
+    session.subscribe((e) => {
+      if (e.name === "approval_requested") session.answerApproval(e.payload.requestId, "once");
+    });
+    await session.send("add");
+    await vi.waitFor(() => expect(proc.tools.menu.tools.map((t) => t.name)).toContain("mcp__dyn__new_tool"), {
+      timeout: 15_000,
+    });
+    await session.send("again");
+    type Body = { messages: ChatMessage[]; tools?: { function: { name: string } }[] };
+    const bodies = fake.requests.map((r) => r.body as Body);
+    const names = (b: Body | undefined) => (b?.tools ?? []).map((t) => t.function.name);
+    expect(names(bodies[0])).not.toContain("mcp__dyn__new_tool");
+    expect(names(bodies.at(-1))).toContain("mcp__dyn__new_tool");
+    expect(names(bodies.at(-1))).toContain("mcp__dyn__add_tool");
+    // The system prompt is the same bytes before and after the change.
+    expect(bodies.at(-1)?.messages[0]).toEqual(bodies[0]?.messages[0]);
   });
 
   it("probing reports each server's state and tools, and doctor fails on the broken one", async () => {

@@ -28,7 +28,13 @@ import {
 } from "@iris/agent";
 import { estimateCost, type Runtime, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
-import { closeTerminalScope, newTerminalScope, SkillLibrary, type TerminalScope } from "@iris/tools";
+import {
+  closeTerminalScope,
+  type Menu,
+  newTerminalScope,
+  SkillLibrary,
+  type TerminalScope,
+} from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
@@ -37,6 +43,7 @@ import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
+import { followMenu } from "./session-menu.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -72,6 +79,7 @@ export class Session {
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
   private skillLibrary: SkillLibrary | undefined;
+  private menu: Menu | undefined;
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
 
@@ -123,6 +131,7 @@ export class Session {
     const { runtime } = this;
     const { source, store, cwd } = this.opts;
     this.skillLibrary = undefined; // a new session reads the skills afresh (S2)
+    this.menu = undefined; // and takes the menu as it is now
     const systemPrompt = this.buildPrompt();
     this.current = store.createSession({
       source,
@@ -202,15 +211,24 @@ export class Session {
     return this.skillLibrary;
   }
 
+  /** The menu for the next turn (the rule is in session-menu.ts). */
+  private menuForTurn(): Menu {
+    const { tools } = this.opts;
+    const live = tools.liveMenu?.() ?? tools.menu;
+    this.menu = this.menu ? followMenu(this.menu, live, tools.registry) : live;
+    return this.menu;
+  }
+
   private buildPrompt(): string {
     const { runtime } = this;
-    const { profile, tools, cwd } = this.opts;
+    const { profile, cwd } = this.opts;
+    const menu = this.menu ?? this.menuForTurn();
     return buildSystemPrompt(
       gatherPromptInputs({
         homePaths: profile.home.paths,
         cwd,
-        toolNames: tools.menu.specs.map((s) => s.name),
-        ...(tools.menu.specs.some((s) => s.name === "skill_view") ? { skills: this.skills.skills } : {}),
+        toolNames: menu.specs.map((s) => s.name),
+        ...(menu.specs.some((s) => s.name === "skill_view") ? { skills: this.skills.skills } : {}),
         model: runtime.model,
         provider: runtime.provider,
         now: new Date(),
@@ -314,7 +332,7 @@ export class Session {
     const log = new FollowingConversation(store, session.id);
     const registryBox = new RegistryToolBox({
       registry: tools.registry,
-      menu: tools.menu,
+      menu: this.menuForTurn(),
       policy: tools.policy,
       frontEnd,
       events: this.events,

@@ -20,6 +20,8 @@ export interface ToolSetup {
    * servers that come up, die or change their list later change this for later sessions only.
    */
   menu: Menu;
+  /** The process's menu as it is now (a session follows it at each message: session-menu.ts). */
+  liveMenu?(): Menu;
   /** The process's MCP servers (none configured: an empty manager). */
   mcp: McpManager;
   policy: ApprovalPolicy;
@@ -66,7 +68,14 @@ export async function setUpTools(opts: {
       },
       ...(opts.home ? { home: opts.home } : {}),
     });
-  const setup: ToolSetup = { registry, menu: menu.current, mcp, policy: newPolicy(), newPolicy };
+  const setup: ToolSetup = {
+    registry,
+    menu: menu.current,
+    liveMenu: () => menu.current,
+    mcp,
+    policy: newPolicy(),
+    newPolicy,
+  };
   menu.onRefresh = (m) => {
     setup.menu = m;
   };
