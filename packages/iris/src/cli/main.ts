@@ -108,6 +108,13 @@ export function buildProgram(): Command {
       const { mcpCommand } = await import("./commands/mcp.js");
       process.exitCode = await mcpCommand(program.opts(), name);
     });
+  mcp
+    .command("serve")
+    .description("serve Iris's conversation search and memory as an MCP server over stdio")
+    .action(async () => {
+      const { mcpServe } = await import("./commands/mcp.js");
+      process.exitCode = await mcpServe(program.opts());
+    });
   const effects = program.command("effects").description("tool effects a crash left unsettled");
   effects
     .command("list")

@@ -1,6 +1,6 @@
 // `iris mcp list` and `iris mcp test NAME`: each configured MCP server's state, tools and last
 // error, found by starting it (SPEC U8). Exit 1 when a server that should start does not.
-import { loadProfileOrExit, probeMcpServers } from "@iris/host";
+import { loadProfileOrExit, probeMcpServers, serveMcp } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 
 export async function mcpCommand(flags: GlobalFlags, only?: string): Promise<number> {
@@ -34,4 +34,18 @@ export async function mcpCommand(flags: GlobalFlags, only?: string): Promise<num
   }
   process.stdout.write(`${lines.join("\n")}\n`);
   return statuses.some((s) => s.state === "failed") ? 1 : 0;
+}
+
+/** `iris mcp serve`: stdout carries only the protocol; problems go to stderr. */
+export async function mcpServe(flags: GlobalFlags): Promise<number> {
+  const loaded = loadProfileOrExit({
+    env: process.env,
+    ...(flags.profile ? { profile: flags.profile } : {}),
+  });
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  await serveMcp(loaded.profile, { stdin: process.stdin, stdout: process.stdout });
+  return 0;
 }
