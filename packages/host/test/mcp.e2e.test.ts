@@ -18,6 +18,9 @@ import { checkMcpServers, probeMcpServers } from "../src/app/mcp-probe.js";
 import { IrisProcess } from "../src/app/process.js";
 import { loadProfile, type Profile } from "../src/config/index.js";
 
+// Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
 let fake: FakeLlm;
 let dir: TempDir;
 let iris: IrisProcess | undefined;
@@ -128,7 +131,7 @@ describe("MCP servers in a session", () => {
     });
     await session.send("add");
     await vi.waitFor(() => expect(proc.tools.menu.tools.map((t) => t.name)).toContain("mcp__dyn__new_tool"), {
-      timeout: 15_000,
+      timeout: 60_000,
     });
     await session.send("again");
     type Body = { messages: ChatMessage[]; tools?: { function: { name: string } }[] };

@@ -5,8 +5,11 @@ import { join } from "node:path";
 import { openStore } from "@iris/store";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IRIS_BIN, tempHome } from "./helpers.js";
+
+// Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 let home: ReturnType<typeof tempHome>;
 let client: Client | undefined;

@@ -4,8 +4,11 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { everythingStdio } from "@iris/tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runIris, tempHome } from "./helpers.js";
+
+// Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 let home: ReturnType<typeof tempHome>;
 beforeEach(() => {
@@ -34,6 +37,10 @@ describe("iris mcp", () => {
     const one = await runIris(["mcp", "test", "everything"], { env: env() });
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/mcp__everything__echo {2}\S/);
+    const doctor = await runIris(["doctor"], { env: env() });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/✗ MCP server broken: does not start: .*bad credentials/);
+    expect(doctor.stdout).toMatch(/✓ MCP server everything: \d+ tools \(stdio\)/);
     const unknown = await runIris(["mcp", "test", "nope"], { env: env() });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("no MCP server 'nope'");

@@ -2,13 +2,16 @@
 // transport (chosen with `type: sse`, or reached by the fallback when streamable HTTP fails).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApprovalPolicy } from "../approval/policy.js";
 import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { ToolRegistry } from "../registry/registry.js";
 import { mcpServersSchema } from "./config.js";
 import { McpManager } from "./manager.js";
 import { binScript } from "./test-servers.js";
+
+// Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 let child: ChildProcess | undefined;
 let manager: McpManager | undefined;

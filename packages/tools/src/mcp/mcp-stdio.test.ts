@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@iris/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApprovalPolicy } from "../approval/policy.js";
 import type { ApprovalAnswer, ToolContext } from "../define.js";
 import { dispatchToolCall } from "../dispatch/dispatch.js";
@@ -13,6 +13,9 @@ import { ToolRegistry } from "../registry/registry.js";
 import { type McpServerConfig, mcpServersSchema } from "./config.js";
 import { McpManager } from "./manager.js";
 import { everythingStdio, filesystemStdio } from "./test-servers.js";
+
+// Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 let dir: TempDir;
 let manager: McpManager | undefined;
