@@ -3,6 +3,7 @@
 // lines typed during a turn sent after the round's tool results (L9).
 import { createInterface } from "node:readline";
 import type { Agent } from "@iris/agent";
+import { promptText } from "@iris/tools";
 import type { GlobalFlags } from "./flags.js";
 import { runSlash, type SlashContext } from "./slash.js";
 import { startCli } from "./start.js";
@@ -95,6 +96,22 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       return;
     }
     if (!text) return prompt();
+    if (text.startsWith("/mcp__")) {
+      // An MCP prompt: its text goes out as this message.
+      void promptText(started.process.tools.mcp, text)
+        .then((body) => {
+          if (body === undefined) {
+            out.write(`no MCP prompt '${text.split(/\s+/)[0]}' (see /help)\n`);
+            return;
+          }
+          return runTurn(body);
+        })
+        .catch((err: unknown) => {
+          out.write(`iris: ${(err as Error).message}\n`);
+        })
+        .then(prompt);
+      return;
+    }
     if (text.startsWith("/")) {
       void runSlash(text, slashCtx).then((keepGoing) => {
         if (keepGoing) prompt();

@@ -1,5 +1,6 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import type { Session } from "@iris/host";
+import { listPromptCommands } from "@iris/tools";
 import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { padToWidth, truncateToWidth } from "./ui/width.js";
@@ -28,9 +29,14 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
   const arg = rest.join(" ");
   const { host, out } = ctx;
   switch (cmd) {
-    case "/help":
+    case "/help": {
       for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 24)}${d}\n`);
+      for (const p of await listPromptCommands(host.opts.tools.mcp)) {
+        const args = p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(" ");
+        out.write(`  ${padToWidth(`${p.command} ${args}`.trim(), 24)}${p.description} (MCP prompt)\n`);
+      }
       return true;
+    }
     case "/exit":
     case "/quit":
       ctx.exit();

@@ -4,7 +4,12 @@
 // owner re-registers them. A call while it is down fails at once with a message saying so.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt as McpPrompt,
+  Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { isStdio, type McpServerConfig } from "./config.js";
 import { StderrTail } from "./stderr-tail.js";
 
@@ -113,6 +118,20 @@ export class McpConnection {
 
   private isClosed(): boolean {
     return this.state === "closed";
+  }
+
+  /** The server's prompts ([] when it has none or is not running). */
+  async listPrompts(): Promise<McpPrompt[]> {
+    const client = this.client;
+    if (!client || this.state !== "ready" || !client.getServerCapabilities()?.prompts) return [];
+    return (await client.listPrompts(undefined, { timeout: this.timeoutMs })).prompts;
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const client = this.client;
+    if (!client || this.state !== "ready")
+      throw new Error(`MCP server '${this.name}' is not running (${this.state})`);
+    return client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs });
   }
 
   async close(): Promise<void> {

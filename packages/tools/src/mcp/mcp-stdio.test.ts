@@ -12,6 +12,7 @@ import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { ToolRegistry } from "../registry/registry.js";
 import { type McpServerConfig, mcpServersSchema } from "./config.js";
 import { McpManager } from "./manager.js";
+import { listPromptCommands, promptText } from "./prompts.js";
 import { everythingStdio, filesystemStdio } from "./test-servers.js";
 
 // Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
@@ -224,5 +225,20 @@ describe("MCP over stdio (server-filesystem)", () => {
     );
     expect(outside.isError).toBe(true);
     expect(outside.content).toMatch(/denied|outside/i);
+  });
+});
+
+describe("MCP prompts (server-everything)", () => {
+  it("lists prompts as /mcp__server__prompt commands and turns one into message text", async () => {
+    const { manager } = start({ everything: everythingStdio() });
+    await manager.startAll();
+    const commands = await listPromptCommands(manager);
+    const simple = commands.find((c) => c.command === "/mcp__everything__simple-prompt");
+    expect(simple).toBeDefined();
+    const withArgs = commands.find((c) => c.command === "/mcp__everything__args-prompt");
+    expect(withArgs?.arguments).toContainEqual({ name: "city", required: true });
+    expect(await promptText(manager, "/mcp__everything__args-prompt city=Seoul")).toContain("Seoul");
+    await expect(promptText(manager, "/mcp__everything__args-prompt")).rejects.toThrow(/needs city=/);
+    expect(await promptText(manager, "/mcp__everything__nonesuch")).toBeUndefined();
   });
 });
