@@ -1,5 +1,6 @@
-// An MCP prompt as a chat command in the terminal: `/help` lists it, and
-// `/mcp__everything__args-prompt city=Seoul` sends the server's prompt text as the message.
+// MCP prompts and resources in the terminal: `/help` lists the prompts,
+// `/mcp__everything__args-prompt city=Seoul` sends the server's prompt text as the message, and
+// `@everything:<uri>` attaches a resource's text to a message.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
@@ -28,16 +29,22 @@ describe("MCP prompts in the chat", () => {
       join(home.home, "config.yaml"),
       JSON.stringify({ mcp_servers: { everything: everythingStdio() } }),
     );
-    fake.enqueue({ text: "sunny in Seoul" });
+    fake.enqueue({ text: "sunny in Seoul" }, { text: "read it" });
     const t = startPty(routeArgs(fake.baseUrl, "chat_completions"), { IRIS_HOME: home.home });
     await t.waitFor("› ");
     t.type("/help\r");
     await t.waitFor("/mcp__everything__args-prompt");
     t.type("/mcp__everything__args-prompt city=Seoul\r");
     await t.waitFor("sunny in Seoul");
+    t.type("summarise @everything:demo://resource/static/document/architecture.md\r");
+    await t.waitFor("read it");
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
     const sent = JSON.stringify(fake.requests[0]?.body);
     expect(sent).toContain("weather in Seoul");
+    const withResource = JSON.stringify(fake.requests[1]?.body);
+    expect(withResource).toContain(
+      '<resource server=\\"everything\\" uri=\\"demo://resource/static/document/architecture.md\\">',
+    );
   });
 });

@@ -21,6 +21,7 @@ export { McpConnection, type McpState } from "./mcp/connection.js";
 export * from "./mcp/manager.js";
 export { MAX_TOOL_NAME, mcpToolName, mcpToolset } from "./mcp/names.js";
 export * from "./mcp/prompts.js";
+export * from "./mcp/resources.js";
 export { binScript, everythingStdio, filesystemStdio } from "./mcp/test-servers.js";
 export * from "./registry/availability.js";
 export * from "./registry/describe.js";

@@ -3,7 +3,7 @@
 // lines typed during a turn sent after the round's tool results (L9).
 import { createInterface } from "node:readline";
 import type { Agent } from "@iris/agent";
-import { promptText } from "@iris/tools";
+import { attachResources, promptText } from "@iris/tools";
 import type { GlobalFlags } from "./flags.js";
 import { runSlash, type SlashContext } from "./slash.js";
 import { startCli } from "./start.js";
@@ -118,7 +118,11 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       });
       return;
     }
-    void runTurn(text).then(prompt, (err) => {
+    // `@server:uri` attaches an MCP resource's text to the message.
+    const withResources = text.includes("@")
+      ? attachResources(started.process.tools.mcp, text)
+      : Promise.resolve(text);
+    void withResources.then(runTurn).then(prompt, (err) => {
       out.write(`iris: ${(err as Error).message}\n`);
       prompt();
     });

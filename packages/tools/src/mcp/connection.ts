@@ -9,6 +9,7 @@ import type {
   GetPromptResult,
   Prompt as McpPrompt,
   Tool as McpTool,
+  ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isStdio, type McpServerConfig } from "./config.js";
 import { StderrTail } from "./stderr-tail.js";
@@ -132,6 +133,13 @@ export class McpConnection {
     if (!client || this.state !== "ready")
       throw new Error(`MCP server '${this.name}' is not running (${this.state})`);
     return client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs });
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult["contents"]> {
+    const client = this.client;
+    if (!client || this.state !== "ready")
+      throw new Error(`MCP server '${this.name}' is not running (${this.state})`);
+    return (await client.readResource({ uri }, { timeout: this.timeoutMs })).contents;
   }
 
   async close(): Promise<void> {

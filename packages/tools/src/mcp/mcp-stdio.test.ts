@@ -13,6 +13,7 @@ import { ToolRegistry } from "../registry/registry.js";
 import { type McpServerConfig, mcpServersSchema } from "./config.js";
 import { McpManager } from "./manager.js";
 import { listPromptCommands, promptText } from "./prompts.js";
+import { attachResources } from "./resources.js";
 import { everythingStdio, filesystemStdio } from "./test-servers.js";
 
 // Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
@@ -240,5 +241,24 @@ describe("MCP prompts (server-everything)", () => {
     expect(await promptText(manager, "/mcp__everything__args-prompt city=Seoul")).toContain("Seoul");
     await expect(promptText(manager, "/mcp__everything__args-prompt")).rejects.toThrow(/needs city=/);
     expect(await promptText(manager, "/mcp__everything__nonesuch")).toBeUndefined();
+  });
+});
+
+describe("MCP resources with @ (server-everything)", () => {
+  it("appends a named resource's text; leaves other @ words alone; names one that cannot be read", async () => {
+    const { manager } = start({ everything: everythingStdio() });
+    await manager.startAll();
+    const uri = "demo://resource/static/document/architecture.md";
+    const text = await attachResources(manager, `summarise @everything:${uri} and mail ann@example.com`);
+    expect(
+      text.startsWith(
+        `summarise @everything:${uri} and mail ann@example.com\n\n<resource server="everything"`,
+      ),
+    ).toBe(true);
+    expect(text.length).toBeGreaterThan(200);
+    expect(await attachResources(manager, "@nobody:demo://x stays")).toBe("@nobody:demo://x stays");
+    await expect(attachResources(manager, "@everything:demo://resource/nope")).rejects.toThrow(
+      /@everything:demo:\/\/resource\/nope could not be read/,
+    );
   });
 });
