@@ -8,6 +8,7 @@ export {
   patternCatalogue,
 } from "./approval/detect.js";
 export { HARDLINE_RULES } from "./approval/hardline.js";
+export { ApprovalMemory } from "./approval/memory.js";
 export * from "./approval/policy.js";
 export type { CommandRule } from "./approval/rule.js";
 export { fileWriteSubject, shellQuote } from "./approval/subjects.js";
@@ -15,6 +16,7 @@ export * from "./approval/types.js";
 export * from "./define.js";
 export { DEFAULT_MAX_RESULT_CHARS } from "./dispatch/cap.js";
 export * from "./dispatch/dispatch.js";
+export { binaryKind, describeBinary, formatBytes, isBinaryContent } from "./fs/binary.js";
 export * from "./json-schema/parameters.js";
 export * from "./mcp/config.js";
 export { McpConnection, type McpState } from "./mcp/connection.js";
@@ -33,6 +35,7 @@ export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
 export * from "./skills/library.js";
 export * from "./skills/skill-file.js";
+export { commandEnv } from "./terminal/env.js";
 export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
 export {
   closeTerminalScope,
@@ -41,4 +44,5 @@ export {
   type TerminalScope,
   taskCwdOf,
 } from "./terminal/scope.js";
+export { processSecrets, SecretRegistry } from "./terminal/secrets.js";
 export { clearTaskCwd, getTaskCwd, setTaskCwd, TaskCwds } from "./terminal/task-cwd.js";

@@ -3,6 +3,7 @@ import { MIGRATION_0001 } from "./0001_init.js";
 import { MIGRATION_0002 } from "./0002_usage_effects.js";
 import { MIGRATION_0003 } from "./0003_deferred_search_index.js";
 import { MIGRATION_0004 } from "./0004_path_runs.js";
+import { MIGRATION_0005 } from "./0005_failure_edges.js";
 
 export interface Migration {
   version: number;
@@ -15,6 +16,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "usage_effects", sql: MIGRATION_0002 },
   { version: 3, name: "deferred_search_index", sql: MIGRATION_0003 },
   { version: 4, name: "path_runs", sql: MIGRATION_0004 },
+  { version: 5, name: "failure_edges", sql: MIGRATION_0005 },
 ];
 
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
+// The highest number, not the count: versions may leave gaps (numbers are reserved per issue).
+export const LATEST_SCHEMA_VERSION = Math.max(0, ...MIGRATIONS.map((m) => m.version));
