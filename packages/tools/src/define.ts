@@ -2,7 +2,14 @@
 // read these fields; nothing here knows about the agent or any front end.
 import type { z } from "zod";
 import type { ApprovalMemory } from "./approval/memory.js";
+import type { JsonSchemaParameters } from "./json-schema/parameters.js";
+import type { SkillLibrary } from "./skills/library.js";
 import type { TerminalScope } from "./terminal/scope.js";
+
+/** Built-in tools describe their input with zod; MCP tools bring JSON Schema and a validator. */
+export type ToolParameters = z.ZodType | JsonSchemaParameters;
+/** The validated input a tool's execute() receives. */
+export type ArgsOf<S extends ToolParameters> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
 
 export type ToolEffect = "read" | "mutate" | "communicate" | "admin";
 
@@ -52,6 +59,8 @@ export interface ToolContext {
   approvalMemory?: ApprovalMemory;
   /** Supplied by the front end for the clarify tool; the only blocking callback. */
   clarify?(question: string, choices?: string[]): Promise<string>;
+  /** The session's skills (read once at session start); absent where skills are not set up. */
+  skills?: SkillLibrary;
   /** False when nobody can answer `approve()` (cron, batch, piped runs). Default true. Added. */
   interactive?: boolean;
   /**
@@ -77,7 +86,7 @@ export type ExecuteGate = { run: true } | { run: false; result: { content: strin
 
 export type ToolResultValue = string | { content: string; isError?: boolean };
 
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<S extends ToolParameters = ToolParameters> {
   name: string;
   toolset: string;
   description: string;
@@ -95,7 +104,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * The command or action the approval policy must check (T4), e.g. the terminal's command;
    * undefined means nothing to check. Added.
    */
-  approvalSubject?(args: z.output<S>): string | undefined;
+  approvalSubject?(args: ArgsOf<S>): string | undefined;
+  /**
+   * A rule this call must be approved under whatever its subject (MCP tools that may change
+   * things): the policy treats it like a matched pattern (remembered per session or always). Added.
+   */
+  approvalRule?(args: ArgsOf<S>): { key: string; description: string; subject: string } | undefined;
   /**
    * The folder the subject would run in, when the tool tracks its own (the terminal's per-task
    * `cd`); relative paths in the command are judged against it. Default `ctx.cwd`. Added.
@@ -106,9 +120,9 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * and limit"). Without it the dispatcher saves the full text to a file and gives its path. Added.
    */
   truncationHint?: string;
-  execute(args: z.output<S>, ctx: ToolContext): Promise<ToolResultValue>;
+  execute(args: ArgsOf<S>, ctx: ToolContext): Promise<ToolResultValue>;
 }
 
-export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+export function defineTool<S extends ToolParameters>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
 }

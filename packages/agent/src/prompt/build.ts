@@ -10,6 +10,8 @@ import type { PromptInputs, PromptLayers } from "./types.js";
 
 export const PROJECT_CONTEXT_MAX_CHARS = 20_000;
 const SKILL_DESCRIPTION_MAX = 200;
+/** The whole skills index stays under this many characters; the rest is named by count only. */
+export const SKILLS_INDEX_MAX_CHARS = 4000;
 
 /** Line endings and trailing blanks differ between editors; they must not change the prompt. */
 function clean(text: string | undefined): string {
@@ -38,7 +40,20 @@ function skillsIndex(inputs: PromptInputs): string {
   const how = inputs.toolNames.includes("skill_view")
     ? "When a skill matches the task, read it with skill_view before you start."
     : "When a skill matches the task, follow its instructions.";
-  return ["# Skills", how, ...entries.map((s) => `- ${s.name}: ${s.description}`)].join("\n");
+  const lines = ["# Skills", how];
+  let used = lines.join("\n").length;
+  let shown = 0;
+  for (const s of entries) {
+    const line = `- ${s.name}: ${s.description}`;
+    if (used + line.length + 1 > SKILLS_INDEX_MAX_CHARS - 80) break;
+    lines.push(line);
+    used += line.length + 1;
+    shown++;
+  }
+  const rest = entries.length - shown;
+  if (rest > 0)
+    lines.push(`(${rest} more skill${rest === 1 ? "" : "s"} not listed here; skills_list shows them all.)`);
+  return lines.join("\n");
 }
 
 function environment(inputs: PromptInputs): string {

@@ -8,6 +8,7 @@ import {
   type DispatchOptions,
   dispatchToolCall,
   type Menu,
+  type SkillLibrary,
   type TerminalScope,
   type ToolContext,
   type ToolRegistry,
@@ -25,6 +26,8 @@ export interface RegistryToolBoxOptions {
   dispatch?: DispatchOptions;
   /** The session's background processes and per-task directories (default: the shared ones). */
   terminal?: TerminalScope;
+  /** The session's skills, for skills_list / skill_view / skill_manage. */
+  skills?: SkillLibrary;
   /** The session's "approved for this session" memory (owned by the session, not the process). */
   approvalMemory?: ApprovalMemory;
 }
@@ -63,6 +66,7 @@ export class RegistryToolBox implements ToolBox {
       sessionId: ctx.sessionId,
       cwd: ctx.cwd,
       ...(this.opts.terminal ? { terminal: this.opts.terminal } : {}),
+      ...(this.opts.skills ? { skills: this.opts.skills } : {}),
       progress: (p) => ctx.progress(p.message),
       interactive: frontEnd.approve !== undefined,
       ...(this.opts.approvalMemory ? { approvalMemory: this.opts.approvalMemory } : {}),

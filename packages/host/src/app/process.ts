@@ -85,6 +85,7 @@ export class IrisProcess implements SessionParent {
         platform: opts.platform,
         ...(opts.yolo ? { yolo: true } : {}),
         logger: logger.child({ component: "tools" }),
+        env: profile.env,
       });
       return new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
     } catch (err) {
@@ -165,6 +166,7 @@ export class IrisProcess implements SessionParent {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.sessions].map((s) => s.close("process closing")));
+      await this.tools.mcp.close();
       this.store.close();
     })();
     return this.closing;

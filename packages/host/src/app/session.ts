@@ -3,6 +3,7 @@
 // per-task directories and its own events tagged with its id.
 // A fresh Agent per message (SPEC S2: the prompt is built once per session and reused byte for
 // byte by every Agent and on resume). close() releases everything it holds, never the store.
+import { join } from "node:path";
 import {
   Agent,
   AgentEvents,
@@ -34,7 +35,9 @@ import {
   ApprovalMemory,
   type ApprovalMode,
   closeTerminalScope,
+  type Menu,
   newTerminalScope,
+  SkillLibrary,
   type TerminalScope,
 } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
@@ -49,7 +52,9 @@ import { inMemoryRow } from "./in-memory-row.js";
 import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import { limitedClient } from "./route-limiter.js";
+import { followMenu } from "./session-menu.js";
 import type { SessionParent } from "./session-parent.js";
+import { makeResilientClient } from "./session-model-client.js";
 import { SessionPrompts } from "./session-prompts.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -94,6 +99,8 @@ export class Session {
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
+  private skillLibrary: SkillLibrary | undefined;
+  private menu: Menu | undefined;
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
   /** Set by startInMemory: the conversation lives only here, never in state.db. */
@@ -150,6 +157,8 @@ export class Session {
   startSession(instructions?: string): SessionRow {
     const { runtime } = this;
     const { source, store, cwd } = this.opts;
+    this.skillLibrary = undefined; // a new session reads the skills afresh (S2)
+    this.menu = undefined; // and takes the menu as it is now
     const systemPrompt = withInstructions(this.buildPrompt(), instructions);
     this.memoryLog = undefined;
     this.current = store.createSession({
@@ -267,6 +276,26 @@ export class Session {
     return this.prompts.answerClarify(requestId, answer);
   }
 
+  /**
+   * The skills of this session, read once (SPEC S2): a skill added or edited while it runs
+   * shows in the next session's prompt and list.
+   */
+  get skills(): SkillLibrary {
+    this.skillLibrary ??= new SkillLibrary(
+      { profile: this.opts.profile.home.paths.skills, project: join(this.opts.cwd, ".iris", "skills") },
+      this.opts.source.split(":")[0],
+    );
+    return this.skillLibrary;
+  }
+
+  /** The menu for the next turn (the rule is in session-menu.ts). */
+  private menuForTurn(): Menu {
+    const { tools } = this.opts;
+    const live = tools.liveMenu?.() ?? tools.menu;
+    this.menu = this.menu ? followMenu(this.menu, live, tools.registry) : live;
+    return this.menu;
+  }
+
   private buildPrompt(): string {
     const edits = this.opts.promptEdits;
     const built = edits?.replace ?? this.buildDefaultPrompt();
@@ -275,12 +304,14 @@ export class Session {
 
   private buildDefaultPrompt(): string {
     const { runtime } = this;
-    const { profile, tools, cwd } = this.opts;
+    const { profile, cwd } = this.opts;
+    const menu = this.menu ?? this.menuForTurn();
     return buildSystemPrompt(
       gatherPromptInputs({
         homePaths: profile.home.paths,
         cwd,
-        toolNames: tools.menu.specs.map((s) => s.name),
+        toolNames: menu.specs.map((s) => s.name),
+        ...(menu.specs.some((s) => s.name === "skill_view") ? { skills: this.skills.skills } : {}),
         model: runtime.model,
         provider: runtime.provider,
         now: new Date(),
@@ -389,28 +420,7 @@ export class Session {
     primary: Runtime,
     onRouteChange: ((rt: Runtime) => void) | undefined,
   ): ResilientModelClient {
-    const { profile } = this.opts;
-    const config = profile.config;
-    const fallbacks = parseFallbackProviders(config.fallback_providers);
-    return new ResilientModelClient({
-      primary,
-      fallbacks: fallbacks.ok ? fallbacks.routes : [],
-      // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
-      // since start, or a .env that became unreadable, shows at that moment, not at restart.
-      resolve: resolverFromConfig(routingConfigOf(config), () => freshEnv(profile)),
-      makeClient: (rt) => {
-        const client = new LlmModelClient(rt, {
-          costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
-        });
-        const limiter = this.opts.parent.routeLimiter;
-        return limiter ? limitedClient(client, limiter, rt) : client;
-      },
-      events: this.events,
-      ...(onRouteChange ? { onRouteChange } : {}),
-      // Cooldowns are the process's, kept in the store: a route that failed for one session is
-      // passed over by every session, and by the next process (SPEC U4).
-      cooldowns: this.opts.parent.cooldowns,
-    });
+    return makeResilientClient(this.opts.profile, this.opts.parent, this.events, primary, onRouteChange);
   }
 
   /** Made per message (cheap): everything expensive lives in the process and the session. */
@@ -427,11 +437,12 @@ export class Session {
     const log = memoryLog ?? new FollowingConversation(store, session.id);
     const registryBox = new RegistryToolBox({
       registry: tools.registry,
-      menu: tools.menu,
+      menu: this.menuForTurn(),
       policy: tools.policy,
       frontEnd,
       events: this.events,
       terminal: this.terminal,
+      skills: this.skills,
       approvalMemory: this.approvals,
     });
     const agentCfg = profile.config.agent;
@@ -580,8 +591,3 @@ function withInstructions(prompt: string, instructions: string | undefined): str
 
 /** How long close() waits for an aborted turn to finish writing. */
 const CLOSE_TURN_WAIT_MS = 10_000;
-
-/** The environment as start-up saw it, with the profile's .env read again now. */
-function freshEnv(profile: Profile): Record<string, string> {
-  return mergeEnv(process.env, loadDotenv(profile.home.paths.env).values).env;
-}

@@ -9,16 +9,25 @@ import {
   createApprovalPolicy,
   DEFAULT_COMPOSITE_TOOLSETS,
   loadBuiltinTools,
+  type McpManager,
   type Menu,
-  selectMenu,
   ToolRegistry,
 } from "@iris/tools";
 import type { IrisConfig } from "../config/index.js";
 import { appendAllowedPattern } from "./config-writes.js";
+import { startMcp } from "./mcp-setup.js";
 
 export interface ToolSetup {
   registry: ToolRegistry;
+  /**
+   * The menu a session opened now gets, and keeps (SPEC S2: its prompt names these tools). MCP
+   * servers that come up, die or change their list later change this for later sessions only.
+   */
   menu: Menu;
+  /** The process's menu as it is now (a session follows it at each message: session-menu.ts). */
+  liveMenu?(): Menu;
+  /** The process's MCP servers (none configured: an empty manager). */
+  mcp: McpManager;
   policy: ApprovalPolicy;
   /**
    * A fresh policy with the same rules, for one session: its own smart-mode judge, and `mode`
@@ -37,15 +46,23 @@ export async function setUpTools(opts: {
   home?: string;
   /** Where the registry reports a tool that failed to load (default: the process logger). */
   logger?: Logger;
+  /** The profile's environment, for `${VAR}` in mcp_servers (default: none set). */
+  env?: Record<string, string | undefined>;
+  /** How long to wait for MCP servers still starting (default MCP_STARTUP_BOUND_MS). */
+  mcpBoundMs?: number;
   /** smart mode's judge (approvals.mode: smart); without one smart mode asks like manual. */
   judge?: ApprovalJudge;
 }): Promise<ToolSetup> {
   const log = opts.logger ?? getLogger({ component: "tools" });
   const registry = new ToolRegistry({ logger: { warn: (message) => log.warn(message) } });
   await loadBuiltinTools(registry);
-  const menu = await selectMenu(registry, {
+  const { mcp, menu } = await startMcp({
+    config: opts.config,
+    registry,
     platform: opts.platform,
-    config: { toolsets: opts.config.toolsets },
+    env: opts.env ?? {},
+    logger: log,
+    ...(opts.mcpBoundMs !== undefined ? { boundMs: opts.mcpBoundMs } : {}),
   });
   const a = opts.config.approvals;
   // "always" answers are saved to config.yaml and shared by every later policy of this process.
@@ -65,7 +82,19 @@ export async function setUpTools(opts: {
       ...(judge && mode === "smart" ? { judge } : {}),
       ...(opts.home ? { home: opts.home } : {}),
     });
-  return { registry, menu, policy: newPolicy(), newPolicy, defaultMode };
+  const setup: ToolSetup = {
+    registry,
+    menu: menu.current,
+    liveMenu: () => menu.current,
+    mcp,
+    policy: newPolicy(),
+    newPolicy,
+    defaultMode,
+  };
+  menu.onRefresh = (m) => {
+    setup.menu = m;
+  };
+  return setup;
 }
 
 /** A message naming the toolsets no tool or composite answers to, or undefined when all are known. */

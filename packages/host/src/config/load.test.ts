@@ -72,11 +72,17 @@ describe("loadConfig", () => {
     expect(errs[0]!.message).toContain('"model"');
   });
 
-  it("keys of features not built yet are not accepted (gateway, mcp_servers)", () => {
-    for (const key of ["gateway", "mcp_servers"]) {
+  it("keys of features not built yet are not accepted (gateway)", () => {
+    for (const key of ["gateway"]) {
       const errs = errorsOf(`model:\n  name: x\n${key}: {}\n`);
       expect(errs[0]).toMatchObject({ line: 3, key });
     }
+  });
+
+  it("an MCP server entry that is neither stdio nor HTTP is named with its line", () => {
+    const errs = errorsOf("mcp_servers:\n  gh:\n    comand: npx\n");
+    expect(errs[0]).toMatchObject({ line: 3 });
+    expect(errs[0]?.key).toMatch(/^mcp_servers\.gh/);
   });
 
   it("a wrong type names the key, the line and what is expected", () => {

@@ -2,6 +2,7 @@
 // Schema (config.schema.json, generated from this file) all come from here.
 // Every object is strict: a misspelt key is an error, never silently ignored.
 import type { ApiMode } from "@iris/llm";
+import { mcpServersSchema } from "@iris/tools";
 import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
 import { serveSchema } from "./serve-schema.js";
@@ -184,6 +185,7 @@ export const configSchema = z.strictObject({
   memory: memorySchema.prefault({}),
   batch: batchSchema.prefault({}),
   serve: serveSchema.prefault({}),
+  mcp_servers: mcpServersSchema,
 });
 
 /** config.yaml after defaults are applied. */

@@ -141,6 +141,44 @@ export function buildProgram(): Command {
       const { doctorCommand } = await import("./commands/doctor.js");
       process.exitCode = await doctorCommand(program.opts(), o);
     });
+  const skills = program.command("skills").description("skills of the profile and of .iris/skills here");
+  skills.command("list").action(async () => {
+    const { skillsList } = await import("./commands/skills.js");
+    process.exitCode = skillsList(program.opts());
+  });
+  skills.command("show <name>").action(async (name: string) => {
+    const { skillsShow } = await import("./commands/skills.js");
+    process.exitCode = skillsShow(program.opts(), name);
+  });
+  skills
+    .command("install <path>")
+    .description("copy a skill folder (or a .tar.gz of one) into the profile")
+    .action(async (path: string) => {
+      const { skillsInstall } = await import("./commands/skills.js");
+      process.exitCode = skillsInstall(program.opts(), path);
+    });
+  const mcp = program.command("mcp").description("MCP servers of mcp_servers in config.yaml");
+  mcp
+    .command("list")
+    .description("each server's state, tools and last error (starts them once)")
+    .action(async () => {
+      const { mcpCommand } = await import("./commands/mcp.js");
+      process.exitCode = await mcpCommand(program.opts());
+    });
+  mcp
+    .command("test <name>")
+    .description("start one server and show its tools with their descriptions, or why it fails")
+    .action(async (name: string) => {
+      const { mcpCommand } = await import("./commands/mcp.js");
+      process.exitCode = await mcpCommand(program.opts(), name);
+    });
+  mcp
+    .command("serve")
+    .description("serve Iris's conversation search and memory as an MCP server over stdio")
+    .action(async () => {
+      const { mcpServe } = await import("./commands/mcp.js");
+      process.exitCode = await mcpServe(program.opts());
+    });
   const effects = program.command("effects").description("tool effects a crash left unsettled");
   effects
     .command("list")

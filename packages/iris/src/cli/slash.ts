@@ -1,7 +1,9 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import type { Session } from "@iris/host";
+import { listPromptCommands } from "@iris/tools";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
+import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
@@ -30,6 +32,7 @@ const HELP: [string, string][] = [
   ["/branch [N]", "list your messages, or go back to before message N (your next message replaces it)"],
   ["/edit N TEXT", "replace your message N with TEXT on a new branch and send it"],
   ["/sessions", "recent sessions"],
+  ["/skills", "the skills of this session"],
   ["/resume [ID]", "continue a stored session; without an id, pick one"],
   ["/reasoning", "the model's last reasoning in full"],
   ["/help", "this list"],
@@ -78,9 +81,14 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
   const arg = rest.join(" ");
   const { host, out, style } = ctx;
   switch (cmd) {
-    case "/help":
+    case "/help": {
       for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 27)}${d}\n`);
+      for (const p of await listPromptCommands(host.opts.tools.mcp)) {
+        const args = p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(" ");
+        out.write(`  ${padToWidth(`${p.command} ${args}`.trim(), 27)}${p.description} (MCP prompt)\n`);
+      }
       return true;
+    }
     case "/exit":
     case "/quit":
       ctx.exit();
@@ -100,6 +108,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       out.write(
         ctx.screen.lastReasoning ? `${style.dim(ctx.screen.lastReasoning)}\n` : "no reasoning shown yet\n",
       );
+      return true;
+    case "/skills":
+      out.write(formatSkillList(host.skills));
       return true;
     case "/usage":
       out.write(

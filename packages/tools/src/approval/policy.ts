@@ -2,7 +2,7 @@
 // pre-allowed pattern keys → smart mode's auxiliary model → nobody to ask (non-interactive) →
 // the user, with a timeout that denies. Every failure denies; check() never throws.
 import type { ApprovalRequest, ToolContext } from "../define.js";
-import { detectCommand, patternCatalogue } from "./detect.js";
+import { type Detection, detectCommand, patternCatalogue } from "./detect.js";
 import type {
   ApprovalDecision,
   ApprovalEvent,
@@ -55,8 +55,12 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     tool: { name: string },
     subject: string,
     ctx: ToolContext,
+    required: readonly { key: string; description: string }[],
   ): Promise<ApprovalDecision> {
-    const detection = await detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
+    const detected: Detection = required.length
+      ? { matches: [] }
+      : await detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
+    const detection = { ...detected, matches: [...detected.matches, ...required] };
     if (detection.blocked) {
       const { key, description } = detection.blocked;
       emit({
@@ -145,9 +149,9 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
   }
 
   return {
-    async check(tool, subject, ctx) {
+    async check(tool, subject, ctx, required) {
       try {
-        return await decide(tool, subject, ctx);
+        return await decide(tool, subject, ctx, required ?? []);
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
         return deny(`the approval check failed (${why})`);

@@ -6,8 +6,16 @@ export type ApprovalMode = "manual" | "smart" | "off";
 export type ApprovalDecision = { allowed: true } | { allowed: false; reason: string };
 
 export interface ApprovalPolicy {
-  /** Whether `subject` (e.g. a shell command) given to `tool` may run now. Never throws. */
-  check(tool: { name: string }, subject: string, ctx: ToolContext): Promise<ApprovalDecision>;
+  /**
+   * Whether `subject` (e.g. a shell command) given to `tool` may run now. Never throws.
+   * `required`: rules the call needs approval under whatever the subject says (MCP tools).
+   */
+  check(
+    tool: { name: string },
+    subject: string,
+    ctx: ToolContext,
+    required?: readonly { key: string; description: string }[],
+  ): Promise<ApprovalDecision>;
 }
 
 /** The auxiliary model's verdict in smart mode. */

@@ -58,10 +58,12 @@ async function dispatch(
 
   if (ctx.signal.aborted) return errorResult("cancelled before it ran", { tool: tool.name });
 
-  const subject = approvalSubjectOf(tool, parsed.args);
+  const rule = tool.approvalRule?.(parsed.args);
+  const subject = rule?.subject ?? approvalSubjectOf(tool, parsed.args);
   if (subject !== undefined) {
     const cwd = tool.approvalCwd?.(ctx);
-    const decision = await policy.check(tool, subject, cwd ? { ...ctx, cwd } : ctx);
+    const required = rule ? [{ key: rule.key, description: rule.description }] : undefined;
+    const decision = await policy.check(tool, subject, cwd ? { ...ctx, cwd } : ctx, required);
     if (!decision.allowed) {
       return errorResult(`not run: ${decision.reason}`, { tool: tool.name, denied: true });
     }

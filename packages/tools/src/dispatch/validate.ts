@@ -1,10 +1,12 @@
 // Turns the model's argument JSON into the tool's input, or into a message that tells the model
 // which field is wrong and what was expected.
 import type { z } from "zod";
+import type { ToolParameters } from "../define.js";
+import { isJsonSchemaParameters } from "../json-schema/parameters.js";
 
 export type ParsedArgs = { ok: true; args: unknown } | { ok: false; message: string };
 
-export function parseArguments(schema: z.ZodType, argumentsJson: string): ParsedArgs {
+export function parseArguments(schema: ToolParameters, argumentsJson: string): ParsedArgs {
   let raw: unknown;
   const text = argumentsJson.trim();
   if (text === "") raw = {};
@@ -15,6 +17,10 @@ export function parseArguments(schema: z.ZodType, argumentsJson: string): Parsed
       const why = e instanceof Error ? e.message : String(e);
       return { ok: false, message: `the arguments are not valid JSON (${why}); send one JSON object` };
     }
+  }
+  if (isJsonSchemaParameters(schema)) {
+    const checked = schema.validate(raw);
+    return checked.ok ? { ok: true, args: checked.value } : checked;
   }
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, args: result.data };

@@ -3,11 +3,13 @@
 // which only cost request bytes.
 import type { ToolSpec } from "@iris/llm";
 import { z } from "zod";
-import type { ToolDefinition } from "../define.js";
+import type { ToolDefinition, ToolParameters } from "../define.js";
+import { isJsonSchemaParameters } from "../json-schema/parameters.js";
 
 const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
 
-export function parametersSchema(schema: z.ZodType): Record<string, unknown> {
+export function parametersSchema(schema: ToolParameters): Record<string, unknown> {
+  if (isJsonSchemaParameters(schema)) return schema.schema;
   const cached = schemaCache.get(schema);
   if (cached) return cached;
   const json = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;

@@ -1,6 +1,14 @@
 // `iris doctor [--repair]`: the report alone on stdout, exit 0 when all is well, 1 otherwise.
 
-import { checkEndpoints, exitCodeOf, formatReport, routeFlagsOf, runDoctor } from "@iris/host";
+import {
+  checkEndpoints,
+  checkMcpServers,
+  exitCodeOf,
+  formatReport,
+  loadProfile,
+  routeFlagsOf,
+  runDoctor,
+} from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 
 export async function doctorCommand(
@@ -15,6 +23,13 @@ export async function doctorCommand(
   });
   // Whether anything listens at each endpoint (2 s each, in parallel); --offline skips it.
   if (!opts.offline) findings.push(...(await checkEndpoints(endpoints)));
+  // MCP servers are started to be checked, so this part is async and runs after the rest.
+  const profile = loadProfile({
+    env: process.env,
+    ...(flags.profile ? { profile: flags.profile } : {}),
+    create: false,
+  });
+  if (profile.ok) findings.push(...(await checkMcpServers(profile)));
   process.stdout.write(formatReport(title, findings));
   return exitCodeOf(findings);
 }

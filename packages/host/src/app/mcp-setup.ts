@@ -1,0 +1,67 @@
+// The process's MCP servers (SPEC T6, U8): started together with the tool registry, waited for
+// at most a stated bound, and the menu for new sessions re-selected whenever a server's tools
+// come, go or change. The `mcp` composite toolset holds every server's toolset, and `core` and
+// `coding` include it, so a platform's toolsets in config.yaml decide about MCP tools too (T2).
+import type { Logger } from "@iris/llm";
+import {
+  DEFAULT_COMPOSITE_TOOLSETS,
+  MCP_STARTUP_BOUND_MS,
+  McpManager,
+  type Menu,
+  selectMenu,
+  type ToolRegistry,
+  type ToolSelectionConfig,
+} from "@iris/tools";
+import type { IrisConfig } from "../config/index.js";
+
+export interface LiveMenu {
+  current: Menu;
+  onRefresh?(menu: Menu): void;
+}
+
+export function selectionConfig(config: IrisConfig, mcp: McpManager): ToolSelectionConfig {
+  const withMcp = (set: readonly string[]) => [...set, "mcp"];
+  return {
+    toolsets: config.toolsets,
+    compositeToolsets: {
+      mcp: mcp.toolsets(),
+      core: withMcp(DEFAULT_COMPOSITE_TOOLSETS.core ?? []),
+      coding: withMcp(DEFAULT_COMPOSITE_TOOLSETS.coding ?? []),
+    },
+  };
+}
+
+export async function startMcp(opts: {
+  config: IrisConfig;
+  registry: ToolRegistry;
+  platform: string;
+  env: Record<string, string | undefined>;
+  logger: Logger;
+  boundMs?: number;
+}): Promise<{ mcp: McpManager; menu: LiveMenu }> {
+  const live: LiveMenu = { current: { tools: [], specs: [], unavailable: [] } };
+  let started = false;
+  let pending: Promise<void> = Promise.resolve();
+  const refresh = () => {
+    if (!started) return;
+    // One selection at a time, in order, so an older menu never replaces a newer one.
+    pending = pending.then(async () => {
+      live.current = await selectMenu(opts.registry, { platform: opts.platform, config: selection });
+      live.onRefresh?.(live.current);
+    });
+  };
+  const mcp = new McpManager({
+    servers: opts.config.mcp_servers,
+    env: opts.env,
+    registry: opts.registry,
+    onChange: refresh,
+  });
+  const selection = selectionConfig(opts.config, mcp);
+  await mcp.startWithin(opts.boundMs ?? MCP_STARTUP_BOUND_MS);
+  for (const s of mcp.status())
+    if (s.state === "failed")
+      opts.logger.warn(`MCP server '${s.name}' failed to start: ${s.lastError ?? ""}`);
+  live.current = await selectMenu(opts.registry, { platform: opts.platform, config: selection });
+  started = true;
+  return { mcp, menu: live };
+}

@@ -1,0 +1,27 @@
+// The rule for a session's tool menu while MCP servers come, go and change their lists (SPEC S2,
+// T2). The menu is taken afresh at each user message, never inside a turn: a server's
+// tools/list_changed, or a server that came up late, reaches a running session at its next
+// message. A tool the session already offered stays offered while it is still registered (a dead
+// server's tool answers "not running, being restarted" rather than vanishing from under the
+// model). The frozen system prompt is NOT rebuilt for a menu change: MCP tools are described by
+// their own specs, not by the prompt, so the prompt is rebuilt only at session start, after a
+// compression and on a model switch. A changed menu costs the cache of the tool list only when
+// it actually changes; an unchanged one yields the same bytes.
+import type { Menu, ToolRegistry } from "@iris/tools";
+
+export function followMenu(previous: Menu, live: Menu, registry: ToolRegistry): Menu {
+  const offered = new Set(live.tools.map((t) => t.name));
+  const kept = previous.tools
+    .map((t, i) => ({ tool: t, spec: previous.specs[i] }))
+    .filter(({ tool }) => !offered.has(tool.name) && registry.has(tool.name));
+  if (kept.length === 0) return live;
+  const rows = [
+    ...live.tools.map((t, i) => ({ tool: t, spec: live.specs[i] })),
+    ...kept.map(({ tool, spec }) => ({ tool: registry.get(tool.name) ?? tool, spec })),
+  ].sort((a, b) => (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0));
+  return {
+    tools: rows.map((r) => r.tool),
+    specs: rows.flatMap((r) => (r.spec ? [r.spec] : [])),
+    unavailable: live.unavailable.filter((n) => !kept.some((k) => k.tool.name === n)),
+  };
+}

@@ -1,0 +1,289 @@
+// One configured MCP server: connect (stdio, streamable HTTP, or SSE for older servers), list its
+// tools, call them, and come back after a crash. A stdio server that dies is restarted with
+// backoff (0.5 s doubling to 30 s); once it is up again its tools are listed afresh and the
+// owner re-registers them. A call while it is down fails at once with a message saying so.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt as McpPrompt,
+  Tool as McpTool,
+  ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isStdio, type McpServerConfig } from "./config.js";
+import { StderrTail } from "./stderr-tail.js";
+
+// The SDK is loaded on first use, so a profile without MCP servers never pays for it.
+async function sdk() {
+  const [client, sse, stdio, http, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return { ...client, ...sse, ...stdio, ...http, ...types };
+}
+
+export type McpState = "disabled" | "starting" | "ready" | "failed" | "restarting" | "closed";
+
+export interface McpConnectionOptions {
+  name: string;
+  config: McpServerConfig;
+  /** The tools changed (first connect, a revival, a list_changed). */
+  onTools?(tools: McpTool[]): void;
+  onState?(state: McpState): void;
+  /** Restart backoff: first delay and cap in ms (default 500 and 30,000). */
+  backoffMs?: { first: number; max: number };
+  clientVersion?: string;
+}
+
+export class McpConnection {
+  state: McpState;
+  lastError: string | undefined;
+  tools: McpTool[] = [];
+  /** How many times it was restarted after dying. */
+  restarts = 0;
+  readonly stderr = new StderrTail();
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private childPid: number | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private backoff: number;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly opts: McpConnectionOptions) {
+    this.state = opts.config.enabled ? "starting" : "disabled";
+    this.backoff = opts.backoffMs?.first ?? 500;
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+  get config(): McpServerConfig {
+    return this.opts.config;
+  }
+  /** The stdio child's pid while it runs. */
+  get pid(): number | undefined {
+    return this.transport ? this.childPid : undefined;
+  }
+  get timeoutMs(): number {
+    return this.opts.config.timeout_s * 1000;
+  }
+
+  /** Connects and lists the tools; never throws (a failure is the state `failed` and `lastError`). */
+  async start(): Promise<McpState> {
+    if (this.state === "disabled" || this.state === "closed") return this.state;
+    try {
+      await this.connect();
+      // close() may have come while it connected: then the new client goes too.
+      if (this.isClosed()) await this.dropClient();
+      this.backoff = this.opts.backoffMs?.first ?? 500;
+      this.setState("ready");
+    } catch (e) {
+      await this.dropClient();
+      this.lastError = this.describeFailure(e);
+      this.setState("failed");
+    }
+    return this.state;
+  }
+
+  /** Resolves when the state is one of `states` (or the connection closes). */
+  until(states: readonly McpState[]): Promise<McpState> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (states.includes(this.state) || this.state === "closed") {
+          this.waiters.delete(check);
+          resolve(this.state);
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const client = this.client;
+    if (!client || this.state !== "ready") {
+      const why = this.lastError ? ` Last error: ${this.lastError}` : "";
+      const next = this.state === "restarting" ? " It is being restarted; try again shortly." : "";
+      throw new Error(`MCP server '${this.name}' is not running (${this.state}).${next}${why}`);
+    }
+    const result = await client.callTool({ name, arguments: args }, undefined, {
+      signal,
+      timeout: this.timeoutMs,
+    });
+    return result as CallToolResult;
+  }
+
+  private isClosed(): boolean {
+    return this.state === "closed";
+  }
+
+  /** The server's prompts ([] when it has none or is not running). */
+  async listPrompts(): Promise<McpPrompt[]> {
+    const client = this.client;
+    if (!client || this.state !== "ready" || !client.getServerCapabilities()?.prompts) return [];
+    return (await client.listPrompts(undefined, { timeout: this.timeoutMs })).prompts;
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const client = this.client;
+    if (!client || this.state !== "ready")
+      throw new Error(`MCP server '${this.name}' is not running (${this.state})`);
+    return client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs });
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult["contents"]> {
+    const client = this.client;
+    if (!client || this.state !== "ready")
+      throw new Error(`MCP server '${this.name}' is not running (${this.state})`);
+    return (await client.readResource({ uri }, { timeout: this.timeoutMs })).contents;
+  }
+
+  async close(): Promise<void> {
+    this.setState("closed");
+    clearTimeout(this.restartTimer);
+    await this.dropClient();
+  }
+
+  private async connect(): Promise<void> {
+    const {
+      Client,
+      SSEClientTransport,
+      StdioClientTransport,
+      StreamableHTTPClientTransport,
+      getDefaultEnvironment,
+    } = await sdk();
+    const client = new Client(
+      { name: "iris", version: this.opts.clientVersion ?? "0.1.0" },
+      { capabilities: {} },
+    );
+    const { config } = this.opts;
+    if (isStdio(config)) {
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args,
+        // The SDK passes only a few safe variables unless told; the user's `env` comes on top.
+        env: { ...getDefaultEnvironment(), ...config.env },
+        ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+        stderr: "pipe",
+      });
+      const stderr = transport.stderr;
+      stderr?.on("data", (chunk: Buffer) => this.stderr.push(chunk.toString("utf8")));
+      const stderrDone = new Promise<void>((resolve) => {
+        stderr?.once("end", resolve);
+        stderr?.once("close", resolve);
+      });
+      try {
+        await this.attach(client, transport);
+        this.childPid = transport.pid ?? undefined;
+      } catch (e) {
+        // Let the child exit and its last stderr lines arrive: they usually say why (bounded wait).
+        await transport.close().catch(() => undefined);
+        await Promise.race([stderrDone, sleep(2000)]);
+        throw e;
+      }
+    } else {
+      const url = new URL(config.url);
+      const requestInit = { headers: config.headers };
+      if (config.type === "sse") await this.attach(client, new SSEClientTransport(url, { requestInit }));
+      else {
+        try {
+          await this.attach(client, new StreamableHTTPClientTransport(url, { requestInit }));
+        } catch (e) {
+          if (config.type === "http") throw e;
+          // Older servers speak only HTTP+SSE: the SDK's documented fallback.
+          const retry = new Client({ name: "iris", version: this.opts.clientVersion ?? "0.1.0" });
+          await this.attach(retry, new SSEClientTransport(url, { requestInit }));
+          return;
+        }
+      }
+    }
+  }
+
+  private async attach(client: Client, transport: Transport): Promise<void> {
+    const { ToolListChangedNotificationSchema } = await sdk();
+    await client.connect(transport, { timeout: this.timeoutMs });
+    this.client = client;
+    this.transport = transport;
+    client.onclose = () => this.onClosed(client);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void this.refreshTools().catch((e) => {
+        this.lastError = `listing tools after list_changed: ${errorText(e)}`;
+      });
+    });
+    await this.refreshTools();
+  }
+
+  private async refreshTools(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    this.opts.onTools?.(tools);
+  }
+
+  /** The transport closed: expected on close(), a crash otherwise. */
+  private onClosed(client: Client): void {
+    if (client !== this.client) return;
+    this.client = undefined;
+    this.transport = undefined;
+    if (this.state === "closed") return;
+    const tail = this.stderr.text();
+    this.lastError = `the server exited${tail ? `; stderr: ${tail}` : ""}`;
+    if (!isStdio(this.opts.config)) {
+      this.setState("failed");
+      return;
+    }
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    this.setState("restarting");
+    const delay = this.backoff;
+    this.backoff = Math.min(this.backoff * 2, this.opts.backoffMs?.max ?? 30_000);
+    this.restartTimer = setTimeout(() => {
+      this.restarts++;
+      this.setState("starting");
+      void this.start().then((state) => {
+        if (state === "failed") this.scheduleRestart();
+      });
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private async dropClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.transport = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private describeFailure(e: unknown): string {
+    const tail = this.stderr.text();
+    return `${errorText(e)}${tail ? `; stderr: ${tail}` : ""}`;
+  }
+
+  private setState(state: McpState): void {
+    if (this.state === "closed") return;
+    this.state = state;
+    this.opts.onState?.(state);
+    for (const w of [...this.waiters]) w();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
