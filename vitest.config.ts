@@ -19,7 +19,7 @@ const summaryLine: Reporter = {
   },
 };
 
-const pkgs = ["llm", "store", "tools", "agent", "host", "iris", "testkit"];
+const pkgs = ["llm", "store", "tools", "agent", "host", "gateway", "iris", "testkit"];
 
 export default defineConfig({
   resolve: {

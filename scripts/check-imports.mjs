@@ -13,7 +13,8 @@ const allowed = {
   tools: ["llm"],
   agent: ["llm", "tools", "store"],
   host: ["llm", "tools", "store", "agent"],
-  iris: ["llm", "tools", "store", "agent", "host"],
+  gateway: ["llm", "tools", "store", "agent", "host"],
+  iris: ["llm", "tools", "store", "agent", "host", "gateway"],
   testkit: [],
 };
 

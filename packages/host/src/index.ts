@@ -10,6 +10,8 @@ export * from "./app/route.js";
 export * from "./app/session.js";
 export * from "./app/session-prompts.js";
 export * from "./app/tools-setup.js";
+export * from "./commands/registry.js";
+export * from "./commands/usage-line.js";
 export * from "./config/index.js";
 export * from "./doctor/report.js";
 export * from "./doctor/run.js";

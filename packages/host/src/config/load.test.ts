@@ -72,11 +72,17 @@ describe("loadConfig", () => {
     expect(errs[0]!.message).toContain('"model"');
   });
 
-  it("keys of features not built yet are not accepted (display, gateway, mcp_servers)", () => {
-    for (const key of ["display", "gateway", "mcp_servers"]) {
+  it("keys of features not built yet are not accepted (display, mcp_servers)", () => {
+    for (const key of ["display", "mcp_servers"]) {
       const errs = errorsOf(`model:\n  name: x\n${key}: {}\n`);
       expect(errs[0]).toMatchObject({ line: 3, key });
     }
+  });
+
+  it("gateway keys are checked: a misspelt platform key is named with its line", () => {
+    const errs = errorsOf("gateway:\n  platforms:\n    irc:\n      server: a\n      nick: b\n      chanels: []\n");
+    expect(errs[0]).toMatchObject({ line: 6 });
+    expect(formatConfigErrors(errs)).toMatch(/chanels/);
   });
 
   it("a wrong type names the key, the line and what is expected", () => {

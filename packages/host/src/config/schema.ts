@@ -3,6 +3,7 @@
 // Every object is strict: a misspelt key is an error, never silently ignored.
 import type { ApiMode } from "@iris/llm";
 import { z } from "zod";
+import { gatewaySchema } from "./gateway-schema.js";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
 // Fails to compile when the llm package's ApiMode and this list drift apart.
@@ -120,6 +121,7 @@ export const configSchema = z.strictObject({
   agent: agentSchema.prefault({}),
   delegation: delegationSchema.prefault({}),
   memory: memorySchema.prefault({}),
+  gateway: gatewaySchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

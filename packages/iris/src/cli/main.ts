@@ -3,6 +3,7 @@
 // chosen command needs.
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { GlobalFlags } from "./flags.js";
+import { addGatewayCommands } from "./gateway-commands.js";
 
 function intArg(value: string): number {
   const n = Number(value);
@@ -102,6 +103,7 @@ export function buildProgram(): Command {
       const { contextCommand } = await import("./commands/context.js");
       process.exitCode = contextCommand(program.opts(), o);
     });
+  addGatewayCommands(program);
   return program;
 }
 
