@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import IRC from "irc-framework";
 import type { PlatformAdapter, PlatformLimits, SendResult } from "../adapter.js";
 import type { ChatAddress, InboundMessage } from "../message.js";
-import { utf8Bytes } from "../pipeline/chunk.js";
+import { splitMessage, utf8Bytes } from "../pipeline/chunk.js";
 
 export interface IrcOptions {
   server: string;
@@ -97,8 +97,12 @@ export class IrcAdapter implements PlatformAdapter {
 
   async send(to: ChatAddress, text: string): Promise<SendResult> {
     if (!this.client.connected) throw new Error("IRC: not connected");
-    // A reply's lines go out one PRIVMSG each, in order; IRC has no empty lines.
-    for (const line of text.split(/\r?\n/)) if (line.trim() !== "") this.client.say(to.chatId, line);
+    // A reply's lines go out one PRIVMSG each, in order; IRC has no empty lines. A line over the
+    // byte limit is cut here, between graphemes, so irc-framework never has to cut it.
+    for (const line of text.split(/\r?\n/)) {
+      if (line.trim() === "") continue;
+      for (const part of splitMessage(line, IRC_LINE_BYTES, utf8Bytes)) this.client.say(to.chatId, part);
+    }
     return {};
   }
 
