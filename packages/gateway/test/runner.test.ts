@@ -240,3 +240,54 @@ describe("authorisation and commands", () => {
     expect(fake.requests).toHaveLength(0);
   });
 });
+
+describe("questions in chat", () => {
+  type Msg = { role: string; content?: unknown };
+  /** The model asks (a tool call) on the first message, repeats the tool's result, then echoes. */
+  function asking(call: { name: string; arguments: unknown }) {
+    let asked = false;
+    fake.setHandler((req): Step => {
+      const ms = (req.body as { messages: Msg[] }).messages;
+      const last = ms[ms.length - 1];
+      if (last?.role === "tool") return { text: `result: ${String(last.content).slice(0, 60)}` };
+      if (asked) return { text: `echo: ${lastUser(req)}` };
+      asked = true;
+      return { toolCalls: [call] };
+    });
+  }
+  const group = (userId: string, text: string) =>
+    message({ chatType: "group", chatId: "#q", userId, userName: userId, text: `bot: ${text}` });
+
+  it("a clarify question is answered by the asker's next message", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter, "  allow_all: true\n  busy_policy: queue\n");
+    asking({ name: "clarify", arguments: { question: "Which colour?", choices: ["red", "blue"] } });
+    await gateway.handle(group("ann", "paint it"));
+    await until(() => adapter.textsTo("#q").some((t) => t.startsWith("Question: Which colour?")));
+    expect(await gateway.handle(group("bob", "green!"))).not.toBe("answer"); // not the asker
+    expect(await gateway.handle(group("ann", "blue"))).toBe("answer");
+    await gateway.settled();
+    expect(adapter.textsTo("#q").find((t) => t.startsWith("result:"))).toContain("blue");
+    // Bob's message waited for the turn and was answered after it.
+    expect(adapter.textsTo("#q").at(-1)).toContain("[bob] green!");
+  });
+
+  it("an approval is answered only by the user whose message asked for it", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter);
+    asking({ name: "terminal", arguments: { command: "rm -rf ./nothing-here" } });
+    await gateway.handle(group("ann", "clean up"));
+    await until(() => adapter.textsTo("#q").some((t) => t.startsWith("Approval needed")));
+    await gateway.handle(group("bob", "/approve"));
+    expect(adapter.textsTo("#q")).toContain("only the person who asked may answer this approval");
+    await gateway.handle(group("ann", "/deny"));
+    await gateway.settled();
+    const texts = adapter.textsTo("#q");
+    expect(texts).toContain("denied");
+    expect(texts.find((t) => t.startsWith("result:"))).toMatch(/denied|not run|refused/i);
+  });
+});
+
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await new Promise((r) => setTimeout(r, 10));
+}

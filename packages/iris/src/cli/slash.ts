@@ -1,5 +1,5 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import type { Session } from "@iris/host";
+import { findCommand, type Session } from "@iris/host";
 import { formatUsage } from "./commands/usage-view.js";
 import { padToWidth, truncateToWidth } from "./ui/width.js";
 
@@ -17,6 +17,9 @@ const HELP: [string, string][] = [
   ["/usage", "tokens and cost of this session"],
   ["/sessions", "recent sessions"],
   ["/resume ID", "continue a stored session"],
+  ["/reset", "the same as /new"],
+  ["/status", "session, model and whether a turn runs"],
+  ["/stop", "stop the running turn"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
 ];
@@ -84,9 +87,18 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
       );
       return true;
     }
-    default:
-      out.write(`unknown command ${cmd}; /help lists them\n`);
+    default: {
+      // The chat commands every front end shares (host's registry; the gateway uses it too).
+      const shared = findCommand(cmd, "cli");
+      if (!shared) {
+        out.write(`unknown command ${cmd}; /help lists them\n`);
+        return true;
+      }
+      out.write(
+        `${await shared.run({ session: host, args: arg, newSession: () => host.startSession().id })}\n`,
+      );
       return true;
+    }
   }
 }
 
