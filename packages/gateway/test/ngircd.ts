@@ -52,11 +52,13 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
 export interface Ngircd {
   port: number;
   stop(): Promise<void>;
+  /** A fresh server on the same port (every connection to the old one is dropped). */
+  restart(): Promise<Ngircd>;
 }
 
-export async function startNgircd(channels: string[] = ["#test"]): Promise<Ngircd> {
+export async function startNgircd(channels: string[] = ["#test"], fixedPort?: number): Promise<Ngircd> {
   const dir = mkdtempSync(join(tmpdir(), "iris-ngircd-"));
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const root = process.getuid?.() === 0;
   const conf = [
     "[Global]",
@@ -99,5 +101,6 @@ export async function startNgircd(channels: string[] = ["#test"]): Promise<Ngirc
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },
+    restart: () => startNgircd(channels, port),
   };
 }

@@ -1,8 +1,8 @@
 // Tool progress is one message edited in place, no more often than the platform allows, and the
 // newest text always lands.
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { MemoryAdapter } from "./memory-adapter.js";
 import { ProgressMessage } from "../src/progress.js";
+import { MemoryAdapter } from "./memory-adapter.js";
 
 beforeEach(() => {
   vi.useFakeTimers();

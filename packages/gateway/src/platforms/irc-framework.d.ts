@@ -17,7 +17,7 @@ declare module "irc-framework" {
   class Client {
     user: { nick: string } | undefined;
     connected: boolean;
-    connect(options: ConnectOptions): void;
+    connect(options?: ConnectOptions): void;
     join(channel: string): void;
     say(target: string, message: string): void;
     quit(message?: string): void;

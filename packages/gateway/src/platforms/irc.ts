@@ -41,6 +41,9 @@ export class IrcAdapter implements PlatformAdapter {
   };
   private readonly client = new IRC.Client();
   private stopped = false;
+  private retries = 0;
+  private started = false;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: IrcOptions) {}
 
@@ -69,14 +72,28 @@ export class IrcAdapter implements PlatformAdapter {
       const onClose = () => reject(new Error(`IRC: could not connect to ${opts.server}:${opts.port}`));
       client.once("close", onClose);
       client.once("registered", () => {
+        this.started = true;
         client.removeListener("close", onClose);
         for (const ch of opts.channels) client.join(ch);
         resolve();
       });
       // Joins are re-sent after every reconnect.
       client.on("registered", () => {
+        this.retries = 0;
         if (this.stopped) return;
         for (const ch of opts.channels) client.join(ch);
+      });
+      // irc-framework gives up on a connection that closed within 5 s of registering, or after
+      // its retries: never stay silently disconnected — connect again, backing off (1 s doubling
+      // to 60 s, with jitter so many gateways do not storm a restarted server together).
+      client.on("close", () => {
+        if (this.stopped || !this.started) return;
+        const wait =
+          Math.min(60_000, 1000 * 2 ** Math.min(this.retries++, 6)) + Math.floor(Math.random() * 500);
+        this.retryTimer = setTimeout(() => {
+          if (!this.stopped) client.connect();
+        }, wait);
+        this.retryTimer.unref();
       });
       client.connect({
         host: opts.server,
@@ -108,6 +125,7 @@ export class IrcAdapter implements PlatformAdapter {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.retryTimer);
     if (!this.client.connected) return;
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, 2000);
