@@ -21,6 +21,8 @@ export interface ChatSessionsOptions {
   maxOpen: number;
   /** Wires a freshly opened session's events to its chat. */
   attach(key: string, session: Session): () => void;
+  /** A chat got a new stored session (its first, or after /new). */
+  started?(key: string, sessionId: string, reset: boolean): void;
   now?: () => number;
 }
 
@@ -56,6 +58,7 @@ export class ChatSessions {
     if (!stored || !session.resumeSession(stored)) {
       session.startSession();
       state.setChatSession(key, session.id);
+      this.opts.started?.(key, session.id, false);
     }
     const unsubscribe = this.opts.attach(key, session);
     this.open.set(key, { key, session, lastUsed: this.now(), unsubscribe });
@@ -68,6 +71,7 @@ export class ChatSessions {
     const session = this.get(key);
     const row = session.startSession();
     this.opts.state.setChatSession(key, row.id);
+    this.opts.started?.(key, row.id, true);
     return row.id;
   }
 

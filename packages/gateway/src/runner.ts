@@ -1,12 +1,15 @@
 // The gateway runner (SPEC G1–G4, U3): platform event → dedupe → authorisation → mention filter
 // → session key → chat command, clarify answer, or the chat's lane (hygiene → agent per message →
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
+
+import { join } from "node:path";
 import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { GatewayState } from "@iris/store";
 import type { PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { ChatSessions } from "./chats.js";
+import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
 import type { ChatAddress, InboundMessage } from "./message.js";
 import { type AuthPolicy, authorise } from "./pipeline/authorise.js";
@@ -26,6 +29,9 @@ export interface GatewayOptions {
   logger: Logger;
   /** Open sessions kept in memory at most (default 200). */
   maxOpenChats?: number;
+  /** Where hook handlers live (default: the profile's hooks/ folder). */
+  hooksDir?: string;
+  hookTimeoutMs?: number;
 }
 
 interface Platform {
@@ -52,9 +58,15 @@ export class Gateway {
   private readonly asks = new PendingAsks();
   private readonly auth: AuthPolicy;
   private sweeper: NodeJS.Timeout | undefined;
+  readonly hooks: Hooks;
 
   constructor(private readonly opts: GatewayOptions) {
     this.state = new GatewayState(opts.iris.store.db);
+    this.hooks = new Hooks(
+      opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
+      opts.logger.child({ component: "hooks" }),
+      opts.hookTimeoutMs,
+    );
     const cfg = opts.config;
     const irc = cfg.platforms.irc;
     this.auth = {
@@ -72,6 +84,8 @@ export class Gateway {
         idleMs: cfg.idle_session_minutes * 60_000,
         maxOpen: opts.maxOpenChats ?? 200,
         attach: (key, session) => session.subscribe((e) => this.onSessionEvent(key, session, e)),
+        started: (key, sessionId, reset) =>
+          this.hooks.emit(reset ? "session:reset" : "session:start", { chat: key, session: sessionId }),
       });
       this.platforms.set(adapter.platform, {
         adapter,
@@ -95,6 +109,7 @@ export class Gateway {
       });
       await this.reportUnanswered(p);
     }
+    this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
     this.sweeper = setInterval(() => {
       for (const p of this.platforms.values()) void p.chats.sweep();
     }, 60_000);
@@ -125,6 +140,7 @@ export class Gateway {
     for (const [key, c] of this.chats) c.platform.chats.peek(key)?.interrupt();
     await this.settled();
     for (const p of this.platforms.values()) await p.chats.closeAll();
+    await this.hooks.idle();
   }
 
   /** Waits until no chat has a turn running or waiting (tests, shutdown). */
@@ -168,6 +184,11 @@ export class Gateway {
     const [word = "", ...rest] = text.split(/\s+/);
     const command = word.startsWith("/") ? findCommand(word, "gateway") : undefined;
     if (command) {
+      this.hooks.emit(`command:${command.name.slice(1)}`, {
+        chat: key,
+        user: msg.userId,
+        args: rest.join(" "),
+      });
       const reply = await command.run({
         session: p.chats.get(key),
         args: rest.join(" "),
@@ -233,8 +254,15 @@ export class Gateway {
       chat.userId = last.userId;
       chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
     }
+    this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     try {
       const result = await session.send(text);
+      this.hooks.emit("agent:end", {
+        chat: key,
+        session: session.id,
+        reason: result.reason,
+        rounds: result.rounds,
+      });
       return { text: result.text, interrupted: result.reason === "user_cancelled" };
     } finally {
       this.asks.clear(key);
