@@ -31,6 +31,9 @@ if (!gc) {
 const i = process.argv.indexOf("--messages");
 const MESSAGES = i >= 0 ? Number(process.argv[i + 1]) : 10_000;
 const USERS = 50;
+const o = process.argv.indexOf("--open");
+/** Sessions kept open in memory (the gateway's cap); fewer than the 55 chats forces resumes. */
+const OPEN = o >= 0 ? Number(process.argv[o + 1]) : 100;
 
 type ChatMessage = { role: string; content?: unknown };
 const fake = await startFakeLlm();
@@ -69,7 +72,7 @@ const gateway = new Gateway({
   config: profile.config.gateway,
   cwd: dir.path,
   logger: getLogger(),
-  maxOpenChats: 100,
+  maxOpenChats: OPEN,
 });
 await gateway.start();
 
@@ -79,6 +82,7 @@ const chats = [
 ];
 const startedAt = new Map<string, number>();
 const rss: number[] = [];
+const heap: number[] = [];
 const t0 = performance.now();
 let n = 0;
 while (n < MESSAGES) {
@@ -106,6 +110,7 @@ while (n < MESSAGES) {
       adapter.sent.length = 0;
       gc?.();
       rss.push(process.memoryUsage().rss);
+      heap.push(process.memoryUsage().heapUsed);
     }
   }
   await Promise.all(wave);
@@ -129,6 +134,7 @@ console.log(`messages               ${MESSAGES} from ${USERS} users in ${chats.l
 console.log(`messages / s           ${(answered / wall).toFixed(0)}`);
 console.log(`latency p50 / p99      ${pct(50).toFixed(1)} ms / ${pct(99).toFixed(1)} ms`);
 console.log(`RSS samples (MB)       ${rss.map(mb).join(" ")}`);
+console.log(`heap samples (MB)      ${heap.map(mb).join(" ")}`);
 console.log(`RSS slope              ${(slope / 1024).toFixed(1)} KB per 1,000 messages`);
 console.log(
   `duplicates / lost      ${duplicates} / ${MESSAGES - answered} (unsettled in store: ${unsettled})`,

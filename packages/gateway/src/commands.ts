@@ -4,7 +4,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadProfileOrExit, resolveHome } from "@iris/host";
-import { GatewayState, openStore } from "@iris/store";
+import { CronState, GatewayState, openStore, type Store } from "@iris/store";
+import { parseSchedule } from "./cron.js";
 import { isAlive, readLock, stopOwner } from "./lock.js";
 
 export interface CommandIo {
@@ -58,6 +59,79 @@ export function gatewayStatus(io: CommandIo): number {
   }
   io.out(`gateway of profile ${profile}: not running${lock ? ` (stale pid file of pid ${lock.pid})` : ""}\n`);
   return 3;
+}
+
+function withStore(io: CommandIo, fn: (store: Store) => number): number {
+  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
+  if (!loaded.ok) {
+    io.err(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const store = openStore(loaded.profile.home.paths.db);
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+export function cronList(io: CommandIo): number {
+  return withStore(io, (store) => {
+    const jobs = new CronState(store.db).list();
+    if (jobs.length === 0) io.out("No scheduled jobs.\n");
+    for (const j of jobs) {
+      const last = j.lastSlot ? new Date(j.lastSlot).toISOString() : "never";
+      io.out(
+        `${j.id}  ${j.schedule}  → ${j.platform}:${j.chatId}  (missed: ${j.missed}; last ${last})  ${j.prompt}\n`,
+      );
+    }
+    return 0;
+  });
+}
+
+export function cronAdd(
+  io: CommandIo,
+  schedule: string,
+  to: string,
+  prompt: string,
+  missed: "run" | "skip",
+): number {
+  const parsed = parseSchedule(schedule);
+  if (!parsed.ok) {
+    io.err(`iris: ${parsed.error}\n`);
+    return 2;
+  }
+  const m = /^([a-z]+):(.+)$/.exec(to);
+  if (!m) {
+    io.err(`iris: --to ${to}: expected PLATFORM:CHAT, e.g. irc:#team or irc:alice\n`);
+    return 2;
+  }
+  if (!prompt.trim()) {
+    io.err("iris: the job needs a prompt\n");
+    return 2;
+  }
+  return withStore(io, (store) => {
+    const job = new CronState(store.db).add({
+      schedule,
+      platform: m[1] ?? "",
+      chatId: m[2] ?? "",
+      missed,
+      prompt,
+    });
+    io.out(`added job ${job.id}: ${schedule} → ${to}\n`);
+    return 0;
+  });
+}
+
+export function cronRemove(io: CommandIo, id: string): number {
+  return withStore(io, (store) => {
+    if (new CronState(store.db).remove(id)) {
+      io.out(`removed job ${id}\n`);
+      return 0;
+    }
+    io.err(`iris: no job ${id}\n`);
+    return 1;
+  });
 }
 
 function withState(io: CommandIo, fn: (state: GatewayState) => number): number {

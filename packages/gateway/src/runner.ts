@@ -9,6 +9,7 @@ import { GatewayState } from "@iris/store";
 import type { PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { ChatSessions } from "./chats.js";
+import { CronScheduler } from "./cron.js";
 import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
 import type { ChatAddress, InboundMessage } from "./message.js";
@@ -59,6 +60,7 @@ export class Gateway {
   private readonly auth: AuthPolicy;
   private sweeper: NodeJS.Timeout | undefined;
   readonly hooks: Hooks;
+  readonly cron: CronScheduler;
 
   constructor(private readonly opts: GatewayOptions) {
     this.state = new GatewayState(opts.iris.store.db);
@@ -66,6 +68,20 @@ export class Gateway {
       opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
       opts.logger.child({ component: "hooks" }),
       opts.hookTimeoutMs,
+    );
+    this.cron = new CronScheduler(
+      opts.iris,
+      opts.cwd,
+      async (job, slot, text) => {
+        const p = this.platforms.get(job.platform);
+        if (!p) throw new Error(`cron job ${job.id}: no ${job.platform} platform is configured`);
+        await p.deliverer.deliver(
+          `cron:${job.id}:${slot}`,
+          { platform: job.platform, chatId: job.chatId },
+          text,
+        );
+      },
+      opts.logger.child({ component: "cron" }),
     );
     const cfg = opts.config;
     const irc = cfg.platforms.irc;
@@ -110,6 +126,7 @@ export class Gateway {
       await this.reportUnanswered(p);
     }
     this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
+    this.cron.start();
     this.sweeper = setInterval(() => {
       for (const p of this.platforms.values()) void p.chats.sweep();
     }, 60_000);
@@ -136,6 +153,7 @@ export class Gateway {
 
   async stop(): Promise<void> {
     clearInterval(this.sweeper);
+    await this.cron.stop();
     for (const p of this.platforms.values()) await p.adapter.stop();
     for (const [key, c] of this.chats) c.platform.chats.peek(key)?.interrupt();
     await this.settled();

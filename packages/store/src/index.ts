@@ -14,6 +14,7 @@ export {
   PAIRING_MAX_FAILURES,
   type PairingRow,
 } from "./gateway.js";
+export { type CronJobRow, CronState } from "./gateway-cron.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";

@@ -1,6 +1,6 @@
 // `iris gateway …` and `iris pairing …`: the messaging gateway's commands. The gateway package
 // is loaded only when one of them runs.
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { GlobalFlags } from "./flags.js";
 
 function io(program: Command) {
@@ -38,6 +38,27 @@ export function addGatewayCommands(program: Command): void {
       const { gatewayStatus } = await import("@iris/gateway");
       process.exitCode = gatewayStatus(io(program));
     });
+
+  const cron = program.command("cron").description("scheduled jobs the gateway runs and posts to a chat");
+  cron.command("list").action(async () => {
+    const { cronList } = await import("@iris/gateway");
+    process.exitCode = cronList(io(program));
+  });
+  cron
+    .command("add <schedule> <prompt...>")
+    .description('SCHEDULE: "every 30m", "at 2026-12-24T18:00Z" or a cron expression ("0 9 * * 1-5")')
+    .requiredOption("--to <platform:chat>", "where the reply goes, e.g. irc:#team or irc:alice")
+    .addOption(
+      new Option("--missed <policy>", "a slot missed while stopped").choices(["run", "skip"]).default("run"),
+    )
+    .action(async (schedule: string, prompt: string[], o: { to: string; missed: "run" | "skip" }) => {
+      const { cronAdd } = await import("@iris/gateway");
+      process.exitCode = cronAdd(io(program), schedule, o.to, prompt.join(" "), o.missed);
+    });
+  cron.command("remove <id>").action(async (id: string) => {
+    const { cronRemove } = await import("@iris/gateway");
+    process.exitCode = cronRemove(io(program), id);
+  });
 
   const pairing = program.command("pairing").description("who may DM the gateway's bot");
   pairing

@@ -53,4 +53,22 @@ CREATE TABLE gateway_approved (
 CREATE TABLE gateway_pairing_failures (
   at INTEGER NOT NULL
 );
+
+CREATE TABLE gateway_cron_jobs (
+  id TEXT PRIMARY KEY,
+  schedule TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  chat_id TEXT NOT NULL,
+  missed TEXT NOT NULL CHECK (missed = 'run' OR missed = 'skip'),
+  created_at INTEGER NOT NULL,
+  last_slot INTEGER,
+  prompt TEXT NOT NULL
+);
+
+CREATE TABLE gateway_cron_runs (
+  job_id TEXT NOT NULL,
+  slot INTEGER NOT NULL,
+  fired_at INTEGER NOT NULL,
+  PRIMARY KEY (job_id, slot)
+) WITHOUT ROWID;
 `;
