@@ -8,6 +8,8 @@ export interface ChatEntry {
   key: string;
   session: Session;
   lastUsed: number;
+  /** Turns using the session now: a held session is never closed for idleness or overflow. */
+  holds: number;
   /** Unsubscribes the chat's event listener. */
   unsubscribe: () => void;
 }
@@ -44,8 +46,13 @@ export class ChatSessions {
 
   /** The chat's session: open already, resumed from the store, or new. */
   get(key: string): Session {
+    return this.lookup(key, false);
+  }
+
+  private lookup(key: string, hold: boolean): Session {
     const found = this.open.get(key);
     if (found) {
+      if (hold) found.holds++;
       found.lastUsed = this.now();
       // Most recently used last: the map's order is the eviction order.
       this.open.delete(key);
@@ -61,9 +68,20 @@ export class ChatSessions {
       this.opts.started?.(key, session.id, false);
     }
     const unsubscribe = this.opts.attach(key, session);
-    this.open.set(key, { key, session, lastUsed: this.now(), unsubscribe });
-    void this.evictOverflow();
+    // Held before any eviction runs: the session just asked for is never the one closed.
+    this.open.set(key, { key, session, lastUsed: this.now(), holds: hold ? 1 : 0, unsubscribe });
+    void this.evictOverflow(key);
     return session;
+  }
+
+  /** The chat's session, held open until release(): a turn's session is never closed under it. */
+  acquire(key: string): Session {
+    return this.lookup(key, true);
+  }
+
+  release(key: string): void {
+    const entry = this.open.get(key);
+    if (entry && entry.holds > 0) entry.holds--;
   }
 
   /** `/new`: a fresh session for the chat; the old one stays in the store. */
@@ -78,15 +96,17 @@ export class ChatSessions {
   /** Closes sessions idle longer than idleMs (never one with a turn running). */
   async sweep(): Promise<number> {
     const cutoff = this.now() - this.opts.idleMs;
-    const idle = [...this.open.values()].filter((e) => e.lastUsed <= cutoff && !e.session.busy);
+    const idle = [...this.open.values()].filter(
+      (e) => e.lastUsed <= cutoff && e.holds === 0 && !e.session.busy,
+    );
     await Promise.all(idle.map((e) => this.close(e)));
     return idle.length;
   }
 
-  private async evictOverflow(): Promise<void> {
+  private async evictOverflow(keep: string): Promise<void> {
     for (const e of this.open.values()) {
       if (this.open.size <= this.opts.maxOpen) return;
-      if (!e.session.busy) await this.close(e);
+      if (e.key !== keep && e.holds === 0 && !e.session.busy) await this.close(e);
     }
   }
 

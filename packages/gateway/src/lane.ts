@@ -21,7 +21,11 @@ export interface TurnOutcome {
 }
 
 export interface LaneHooks {
+  /** The chat's session now (to inject into or interrupt a running turn). */
   session(): Session;
+  /** The chat's session, held open for a turn until release(). */
+  acquire(): Session;
+  release(): void;
   /** Runs before the agent is created (hygiene). */
   beforeTurn(session: Session): Promise<void>;
   runTurn(
@@ -84,8 +88,10 @@ export class ChatLane {
         group,
       );
       const answers = [...this.carried.splice(0), ...batch.map((b) => b.msg)];
+      let held = false;
       try {
-        const session = this.hooks.session();
+        const session = this.hooks.acquire();
+        held = true;
         await this.hooks.beforeTurn(session);
         const turn = await this.hooks.runTurn(session, text, last.msg);
         answers.push(...this.steered.splice(0));
@@ -97,6 +103,8 @@ export class ChatLane {
         await this.hooks.deliver({ reply: turn.text, answers });
       } catch (err) {
         await this.hooks.failed([...answers, ...this.steered.splice(0)], err).catch(() => {});
+      } finally {
+        if (held) this.hooks.release();
       }
     }
   }

@@ -230,6 +230,8 @@ export class Gateway {
     if (!chat) {
       const lane: ChatLane = new ChatLane(this.opts.config.busy_policy, {
         session: () => p.chats.get(key),
+        acquire: () => p.chats.acquire(key),
+        release: () => p.chats.release(key),
         beforeTurn: async (session) => {
           await runHygiene(session, this.opts.logger);
         },

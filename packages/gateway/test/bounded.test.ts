@@ -61,3 +61,16 @@ it("keeps at most maxOpenChats sessions open and resumes a closed chat from the 
   await gateway.settled();
   expect(users(fake.requests.at(-1))).toEqual(["first from u0", "second from u0"]);
 });
+
+it("never closes a session a turn is using, with more busy chats than open sessions", async () => {
+  await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      gateway.handle(message({ chatId: `c${i}`, userId: `c${i}`, userName: `c${i}`, text: `hello ${i}` })),
+    ),
+  );
+  await gateway.settled();
+  const adapter = (
+    gateway as unknown as { platforms: Map<string, { adapter: MemoryAdapter }> }
+  ).platforms.get("mem")?.adapter;
+  for (let i = 0; i < 8; i++) expect(adapter?.textsTo(`c${i}`)).toEqual(["ok"]);
+});
