@@ -33,6 +33,8 @@ export interface LaneHooks {
     text: string,
     last: InboundMessage,
   ): Promise<{ text: string; interrupted: boolean }>;
+  /** Whether an injected text reached the history (a turn that ends without another round drops it). */
+  reachedHistory(session: Session, text: string): boolean;
   deliver(outcome: TurnOutcome & { reply: string }): Promise<void>;
   /** The turn failed outright (not a model error the agent reported): say so and settle. */
   failed(items: InboundMessage[], error: unknown): Promise<void>;
@@ -40,7 +42,7 @@ export interface LaneHooks {
 
 export class ChatLane {
   private pending: LaneItem[] = [];
-  private steered: InboundMessage[] = [];
+  private steered: LaneItem[] = [];
   private carried: InboundMessage[] = [];
   private running: Promise<void> | undefined;
 
@@ -70,7 +72,7 @@ export class ChatLane {
     if (this.policy === "steer") {
       const group = item.msg.chatType === "group";
       if (session.inject(mergeSpoken([{ userName: item.msg.userName, text: item.text }], group))) {
-        this.steered.push(item.msg);
+        this.steered.push(item);
         return;
       }
     }
@@ -94,7 +96,12 @@ export class ChatLane {
         held = true;
         await this.hooks.beforeTurn(session);
         const turn = await this.hooks.runTurn(session, text, last.msg);
-        answers.push(...this.steered.splice(0));
+        // Steered messages the turn took in are answered by it; the others get a turn of their own.
+        for (const item of this.steered.splice(0)) {
+          const said = mergeSpoken([{ userName: item.msg.userName, text: item.text }], group);
+          if (this.hooks.reachedHistory(session, said)) answers.push(item.msg);
+          else this.pending.push(item);
+        }
         // Interrupted for a newer message: that message's answer covers this one too.
         if (turn.interrupted && this.pending.length > 0) {
           this.carried.push(...answers);
@@ -102,7 +109,9 @@ export class ChatLane {
         }
         await this.hooks.deliver({ reply: turn.text, answers });
       } catch (err) {
-        await this.hooks.failed([...answers, ...this.steered.splice(0)], err).catch(() => {});
+        await this.hooks
+          .failed([...answers, ...this.steered.splice(0).map((i) => i.msg)], err)
+          .catch(() => {});
       } finally {
         if (held) this.hooks.release();
       }

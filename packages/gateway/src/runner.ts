@@ -3,6 +3,7 @@
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
 
 import { join } from "node:path";
+import { StoreConversation } from "@iris/agent";
 import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { GatewayState } from "@iris/store";
@@ -236,6 +237,11 @@ export class Gateway {
           await runHygiene(session, this.opts.logger);
         },
         runTurn: (session, text, last) => this.runTurn(key, session, text, last),
+        reachedHistory: (session, text) =>
+          new StoreConversation(session.store, session.id)
+            .history()
+            .slice(-40)
+            .some((m) => m.role === "user" && typeof m.content === "string" && m.content.includes(text)),
         deliver: (o) => this.deliverReply(p, addr, o),
         failed: async (items, err) => {
           this.opts.logger.error("gateway turn failed", { error: String(err) });

@@ -191,6 +191,26 @@ describe("busy chats and many speakers", () => {
   });
 });
 
+describe("steer", () => {
+  const group = (userId: string, text: string) =>
+    message({ chatType: "group", chatId: "#s", userId, userName: userId, text: `bot: ${text}` });
+
+  it("a message injected into a turn that ends without another round still gets its answer", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway, iris } = await startGateway(adapter, "  allow_all: true\n  busy_policy: steer\n");
+    const held = holdFirst();
+    await gateway.handle(group("ann", "first"));
+    await held.started;
+    await gateway.handle(group("bob", "also this"));
+    held.release();
+    await gateway.settled();
+    const texts = adapter.textsTo("#s");
+    expect(texts[0]).toBe("echo: [ann] first");
+    expect(texts.at(-1)).toContain("[bob] also this");
+    expect(new GatewayState(iris.store.db).unansweredInbound("mem")).toEqual([]);
+  });
+});
+
 describe("authorisation and commands", () => {
   it("ignores strangers in groups, gives DM strangers one code, and runs chat commands", async () => {
     const adapter = new MemoryAdapter();
