@@ -16,7 +16,7 @@ let gateway: Gateway;
 
 type ChatMessage = { role: string; content?: unknown };
 const users = (req: RecordedRequest | undefined) =>
-  ((req?.body as { messages: ChatMessage[] }).messages ?? [])
+  ((req?.body as { messages?: ChatMessage[] } | undefined)?.messages ?? [])
     .filter((m) => m.role === "user")
     .map((m) => m.content);
 

@@ -121,8 +121,12 @@ describe("iris cron list|add|remove", () => {
     let err = "";
     const io = {
       env: { IRIS_HOME: dir.path },
-      out: (s: string) => void (out += s),
-      err: (s: string) => void (err += s),
+      out: (s: string) => {
+        out += s;
+      },
+      err: (s: string) => {
+        err += s;
+      },
     };
     expect(cronAdd(io, "every 2h", "irc:#team", "summarise the day", "skip")).toBe(0);
     const id = /added job (\S+):/.exec(out)?.[1] ?? "";

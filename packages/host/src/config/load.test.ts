@@ -80,7 +80,9 @@ describe("loadConfig", () => {
   });
 
   it("gateway keys are checked: a misspelt platform key is named with its line", () => {
-    const errs = errorsOf("gateway:\n  platforms:\n    irc:\n      server: a\n      nick: b\n      chanels: []\n");
+    const errs = errorsOf(
+      "gateway:\n  platforms:\n    irc:\n      server: a\n      nick: b\n      chanels: []\n",
+    );
     expect(errs[0]).toMatchObject({ line: 6 });
     expect(formatConfigErrors(errs)).toMatch(/chanels/);
   });
