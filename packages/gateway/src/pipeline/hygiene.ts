@@ -16,10 +16,12 @@ export async function runHygiene(session: Session, logger: Logger): Promise<Hygi
   const config = session.opts.profile.config;
   const { provider, model } = session.runtime;
   const messages = new StoreConversation(session.store, row.id).history();
-  const measured = session.context.lastPromptTokens(row.id);
+  // The last measured prompt plus an estimate of what was appended since (not the bare
+  // measurement: a history that grew after the last call must count).
+  const size = session.context.promptSize(row.id, messages, row.systemPrompt ?? "");
   const result = sessionHygiene({
     messages,
-    ...(measured !== undefined ? { lastPromptTokens: measured } : {}),
+    lastPromptTokens: size.tokens,
     budget: budgetFor(config, provider, model).budget,
     compressionEnabled: config.compression.enabled,
     system: row.systemPrompt ?? "",
