@@ -5,10 +5,10 @@
 //                            answer parsed, read_file run, history stored and read back, request
 //                            built and sent. p50 and p99 over every round of every session, with
 //                            1, 50 and 200 sessions running at once (queueing on one event loop included)
-//   RSS per idle session     RSS growth / sessions, for 1,000 started sessions holding no turn
+//   RSS per idle session     RSS growth / sessions, for 5,000 started sessions holding no turn
 //   RSS after short sessions RSS sampled every 1,000 of 10,000 sessions (open, one turn, close);
 //                            the slope of a least-squares line through the samples (flat: ≈ 0)
-// Run: npx tsx bench/sessions.ts [--rounds 10] [--idle 1000] [--short 10000]
+// Run: npx tsx bench/sessions.ts [--rounds 10] [--idle 5000] [--short 10000]
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -33,7 +33,7 @@ function arg(name: string, fallback: number): number {
   return v;
 }
 const ROUNDS = arg("rounds", 10);
-const IDLE = arg("idle", 1000);
+const IDLE = arg("idle", 5000);
 const SHORT = arg("short", 10_000);
 
 const fake = await startFakeLlm();
@@ -97,10 +97,13 @@ process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · roun
 // RSS per idle session.
 {
   const before = rss();
+  const heapBefore = process.memoryUsage().heapUsed;
   const idle = Array.from({ length: IDLE }, open);
   const after = rss();
+  const heapAfter = process.memoryUsage().heapUsed;
   process.stdout.write(
-    `RSS per idle session          ${((after - before) / IDLE / 1024).toFixed(1)} KB (${IDLE} sessions)\n`,
+    `RSS per idle session          ${((after - before) / IDLE / 1024).toFixed(1)} KB ` +
+      `(JS heap ${((heapAfter - heapBefore) / IDLE / 1024).toFixed(1)} KB; ${IDLE} sessions)\n`,
   );
   await Promise.all(idle.map((s) => s.close()));
 }
@@ -151,8 +154,8 @@ for (const concurrent of [1, 50, 200]) {
     samples.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) /
     samples.reduce((a, [x]) => a + (x - mx) ** 2, 0);
   process.stdout.write(
-    `RSS after ${SHORT} short sessions  ${mb(samples.at(-1)?.[1] ?? 0)} (first sample ${mb(samples[0]?.[1] ?? 0)}); ` +
-      `slope ${(slope / 1024).toFixed(2)} KB per session\n`,
+    `RSS after ${SHORT} short sessions  ${mb(samples.at(-1)?.[1] ?? 0)}; slope ${(slope / 1024).toFixed(2)} KB ` +
+      `per session (samples: ${samples.map(([, y]) => (y / 1024 / 1024).toFixed(0)).join(" ")} MB)\n`,
   );
 }
 

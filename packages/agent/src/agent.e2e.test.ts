@@ -1,6 +1,6 @@
 // The Agent end to end: a real store, a real tool registry and dispatcher, the real model client
 // against the fake LLM server speaking each wire format.
-import { type Runtime, textOf } from "@iris/llm";
+import { type Runtime, textOf, toolCallsOf } from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
 import { type FakeLlm, startFakeLlm, tempDir } from "@iris/testkit";
 import { createApprovalPolicy, defineTool, selectMenu, ToolRegistry } from "@iris/tools";
@@ -105,6 +105,23 @@ describe.each(MODES)("Agent over %s", (mode) => {
     expect(fake.violations).toEqual([]);
   });
 
+  it("hands back a message typed during a tool-less answer instead of dropping it", async () => {
+    const { agent, session, events } = await makeAgent(mode);
+    fake.enqueue({ text: "plain answer" });
+    let injected = false;
+    events.on("stream_delta", () => {
+      if (!injected) injected = agent.inject({ role: "user", content: "one more thing" });
+    });
+    const result = await agent.run("start");
+    expect(result.reason).toBe("natural");
+    expect(injected).toBe(true);
+    const unsent = agent.takeUnsent();
+    expect(unsent.map((m) => textOf(m.content))).toEqual(["one more thing"]);
+    expect(agent.takeUnsent()).toEqual([]);
+    const stored = store.activePath(session.id).map((n) => n.message!);
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
   it("discards a stalled reply on interrupt: nothing partial is stored", async () => {
     const { agent, session } = await makeAgent(mode);
     fake.enqueue({ fault: "drop", reply: { text: "partial words that must not be kept" }, afterEvents: 3 });
@@ -118,7 +135,103 @@ describe.each(MODES)("Agent over %s", (mode) => {
     const second = await pending;
     expect(second.reason).toBe("user_cancelled");
     const stored = store.activePath(session.id).map((n) => n.message!);
-    expect(stored.map((m) => m.role)).toEqual(["user", "user"]);
+    // The second turn first stored a note for the first one, which got no answer (H1).
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(JSON.stringify(stored)).not.toContain("partial words");
+  });
+
+  it("a failed turn followed by a good one stores no two user messages in a row (H1)", async () => {
+    const { agent, session } = await makeAgent(mode);
+    fake.enqueue({ fault: "status", status: 401 });
+    expect((await agent.run("first")).reason).toBe("llm_error");
+    fake.enqueue({ text: "second answer" });
+    const good = await agent.run("second");
+    expect(good).toMatchObject({ reason: "natural", text: "second answer" });
+    const roles = store.activePath(session.id).map((n) => n.message!.role);
+    expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(fake.violations).toEqual([]);
+    // What was sent also alternates: the note went with the request.
+    expect(fake.requests[1]!.rawBody.toString("utf8")).toContain("No answer");
+  });
+
+  it("continues a session idle for 3 hours: the budget counts work, not idle time (L4)", async () => {
+    const { session } = await makeAgent(mode);
+    const log = () => new StoreConversation(store, session.id);
+    const twoHours = 2 * 3_600_000;
+    let clock = 1_000_000;
+    const agentAt = () =>
+      new Agent({
+        log: log(),
+        model: new LlmModelClient(runtime(mode)),
+        tools: {
+          specs: () => [],
+          traits: () => undefined,
+          run: async () => ({ content: "", isError: true }),
+        },
+        systemPrompt: "You are a test.",
+        cwd: dir.path,
+        budgets: { sessionBudgetMs: twoHours },
+        now: () => clock,
+      });
+    fake.enqueue({ text: "one" });
+    const first = agentAt().run("first");
+    clock += 5_000; // the turn took 5 s
+    expect((await first).reason).toBe("natural");
+    clock += 3 * 3_600_000; // three idle hours
+    fake.enqueue({ text: "two" });
+    expect(await agentAt().run("second")).toMatchObject({ reason: "natural", text: "two" });
+    expect(store.activeTime.get(session.id)).toMatchObject({ turns: 2 });
+    expect(store.activeTime.get(session.id).activeMs).toBeLessThan(10_000);
+  });
+});
+
+describe("refusals and filters that carry tool calls (H3)", () => {
+  it.each(MODES)(
+    "%s: the calls get persisted 'not executed' results and the turn ends model_refusal",
+    async (mode) => {
+      const { agent, session } = await makeAgent(mode);
+      fake.enqueue({
+        text: "Let me",
+        toolCalls: [{ name: "wait_echo", arguments: { text: "x" } }],
+        stopReason: "refusal",
+        refusal: "I can't help with that.",
+      });
+      const result = await agent.run("do it");
+      expect(result.reason).toBe("model_refusal");
+      const stored = store.activePath(session.id).map((n) => n.message!);
+      const calls = stored.flatMap((m) => (m.role === "assistant" ? toolCallsOf(m) : []));
+      const results = stored.filter((m) => m.role === "tool");
+      expect(results).toHaveLength(calls.length);
+      for (const r of results)
+        expect(r).toMatchObject({ isError: true, notExecuted: expect.stringContaining("refused") });
+    },
+  );
+});
+
+describe("a store that fails inside a turn", () => {
+  it("ends the turn with store_error, never an escaped exception", async () => {
+    const { agent } = await makeAgent("chat_completions");
+    fake.enqueue({ text: "an answer that cannot be saved" });
+    store.close();
+    const result = await agent.run("hello");
+    expect(result.reason).toBe("store_error");
+    expect(result.text).toMatch(/could not be saved/);
+    store = openStore(`${dir.path}/state.db`);
+  });
+});
+
+describe("a prompt the provider's filter blocks", () => {
+  it("ends the turn input_blocked (Azure's 400 content_filter)", async () => {
+    const { agent } = await makeAgent("chat_completions");
+    fake.enqueue({
+      fault: "status",
+      status: 400,
+      body: {
+        error: { message: "The prompt was filtered.", type: null, param: "prompt", code: "content_filter" },
+      },
+    });
+    const result = await agent.run("something filtered");
+    expect(result.reason).toBe("input_blocked");
+    expect(result.text).toContain("The prompt was filtered.");
   });
 });

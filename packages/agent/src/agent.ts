@@ -1,12 +1,13 @@
 // The Agent: made per message from a resolved route, a session and the frozen prompt (cheap to
 // build; everything expensive lives in what it is given). `run` returns exactly one termination.
-import { type Message, sanitizeHistory, type UserMessage } from "@iris/llm";
+import { sanitizeHistory, type UserMessage } from "@iris/llm";
 import { AgentEvents } from "./events.js";
 import type { ConversationLog, FrontEnd, ModelClient, ToolBox } from "./ports.js";
 import { ConvergenceDetector } from "./turn/convergence.js";
 import type { TurnEnv } from "./turn/env.js";
 import { type BudgetConfig, RoundGuards } from "./turn/guards.js";
 import { runTurn } from "./turn/loop.js";
+import { storeErrorResult } from "./turn/store-error.js";
 import type { TurnResult, TurnState } from "./turn/types.js";
 
 export interface AgentOptions {
@@ -19,9 +20,12 @@ export interface AgentOptions {
   frontEnd?: FrontEnd;
   events?: AgentEvents;
   maxOutputTokens?: number;
-  /** Send-time shaping; defaults to the sanitation pass alone. */
-  shape?: (messages: readonly Message[]) => Message[];
+  /** Send-time shaping for a route; defaults to the sanitation pass alone. */
+  shape?: TurnEnv["shape"];
+  /** What to ask of each route's reasoning; default: nothing. */
+  reasoningFor?: TurnEnv["reasoningFor"];
   beforeModelCall?: TurnEnv["beforeModelCall"];
+  onContextOverflow?: TurnEnv["onContextOverflow"];
   /**
    * The frozen prompt as of now, read before every model call: a compression inside the turn
    * splits the session and rebuilds the prompt (SPEC S2). Default: `systemPrompt`.
@@ -42,6 +46,7 @@ export function newTaskId(now: () => number = Date.now): string {
 export class Agent {
   readonly events: AgentEvents;
   private current: TurnState | undefined;
+  private unsent: UserMessage[] = [];
 
   constructor(private readonly opts: AgentOptions) {
     this.events = opts.events ?? new AgentEvents();
@@ -49,6 +54,20 @@ export class Agent {
 
   async run(input: string | UserMessage, opts: { signal?: AbortSignal } = {}): Promise<TurnResult> {
     const message: UserMessage = typeof input === "string" ? { role: "user", content: input } : input;
+    try {
+      return await this.turn(message, opts.signal ?? new AbortController().signal);
+    } catch (err) {
+      // Tools and model calls seal their own errors; what escapes is the store failing (disk
+      // full, a locked or corrupt file). The turn ends with a reason, never an exception.
+      return storeErrorResult(this.current, err, this.events);
+    } finally {
+      // Lines typed during the turn that no round took are handed back, never dropped.
+      if (this.current?.pendingUser.length) this.unsent.push(...this.current.pendingUser);
+      this.current = undefined;
+    }
+  }
+
+  private async turn(message: UserMessage, signal: AbortSignal): Promise<TurnResult> {
     const now = this.opts.now ?? Date.now;
     const events = this.events;
     const fixedPrompt = this.opts.systemPrompt;
@@ -59,7 +78,12 @@ export class Agent {
       tools: this.opts.tools,
       events,
       guards: new RoundGuards(
-        { maxRounds: 90, sessionCostUsd: this.opts.log.sessionCostUsd(), ...this.opts.budgets },
+        {
+          maxRounds: 90,
+          sessionCostUsd: this.opts.log.sessionCostUsd(),
+          sessionActiveMs: this.opts.log.sessionActiveMs?.() ?? 0,
+          ...this.opts.budgets,
+        },
         events,
         this.opts.log.sessionId,
       ),
@@ -79,16 +103,22 @@ export class Agent {
           return out;
         }),
       ...(this.opts.beforeModelCall ? { beforeModelCall: this.opts.beforeModelCall } : {}),
+      ...(this.opts.reasoningFor ? { reasoningFor: this.opts.reasoningFor } : {}),
+      ...(this.opts.onContextOverflow ? { onContextOverflow: this.opts.onContextOverflow } : {}),
       now,
       newTaskId: this.opts.newTaskId ?? (() => newTaskId(now)),
     };
-    try {
-      return await runTurn(env, message, opts.signal ?? new AbortController().signal, (s) => {
-        this.current = s;
-      });
-    } finally {
-      this.current = undefined;
-    }
+    return runTurn(env, message, signal, (s) => {
+      this.current = s;
+    });
+  }
+
+  /**
+   * Mid-turn messages the turn ended without sending (no tool round came after them). The front
+   * end sends them as the next turn, so typed text is never lost.
+   */
+  takeUnsent(): UserMessage[] {
+    return this.unsent.splice(0);
   }
 
   /** A user message that arrived mid-turn; it is sent after the current round's results (L9). */

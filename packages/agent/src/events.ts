@@ -19,6 +19,8 @@ export interface AgentEventMap {
   };
   step: { stepId: number; round: number };
   status: { level: "info" | "warn" | "error"; message: string };
+  /** The model call has been silent this long (from 3 s on, once a second). */
+  waiting: { seconds: number; provider: string; model: string };
   /** Discard the partial text/tool calls streamed so far for this step: that attempt failed and is retried. */
   stream_reset: { stepId: number; reason: string };
   // lifecycle hooks

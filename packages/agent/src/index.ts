@@ -9,6 +9,7 @@ export * from "./model/index.js";
 export * from "./model/llm-client.js";
 export * from "./ports.js";
 export * from "./prompt/index.js";
+export * from "./session/compaction-expander.js";
 export * from "./session/jsonl-conversation.js";
 export * from "./session/memory-conversation.js";
 export * from "./session/store-conversation.js";

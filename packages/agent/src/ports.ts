@@ -24,6 +24,10 @@ export interface ConversationLog {
   recordUsage(row: UsageRow): void;
   /** Spent so far in this session (USD), for the cost budget. */
   sessionCostUsd(): number;
+  /** Time the agent worked in this session before now, in ms (the session budget, SPEC L4). */
+  sessionActiveMs?(): number;
+  /** A turn ended after `ms` of work: added to the session's active time. */
+  recordTurnTime?(ms: number): void;
 }
 
 export interface UsageRow {
@@ -57,25 +61,49 @@ export interface ToolRunContext {
    * and obeys its answer; the receipt wrapper supplies it (SPEC D4).
    */
   beforeRun?(): Promise<ExecuteGate>;
+  /** What the turn may still spend (null = no cost budget); a subagent's budget is capped by it. */
+  costLeftUsd?: number | null;
+  /** Adds spending made on the turn's behalf (a subagent's model calls) to the turn's cost. */
+  addCost?(usd: number): void;
 }
 
 export interface ToolBox {
   specs(): ToolSpec[];
   traits(name: string): ToolTraits | undefined;
-  run(call: ToolCallPart, ctx: ToolRunContext): Promise<{ content: string; isError: boolean }>;
+  /** `uncertain`: aborted and still running after the grace period; its outcome is unknown. */
+  run(
+    call: ToolCallPart,
+    ctx: ToolRunContext,
+  ): Promise<{ content: string; isError: boolean; uncertain?: true }>;
+}
+
+/** A request without its model: the route supplies that. */
+export type RouteRequest = Omit<LlmRequest, "model">;
+
+/**
+ * Builds and shapes the request for the route that will receive it (SPEC H4, F2). A client calls
+ * it again on every attempt: a retry, each fallback and the return to the primary.
+ */
+export type RequestForRoute = (route: RouteInfo) => RouteRequest;
+
+/** A ready request (sent as is to any route) or a builder called per attempt. */
+export function requestFor(request: RouteRequest | RequestForRoute, route: RouteInfo): RouteRequest {
+  return typeof request === "function" ? request(route) : request;
 }
 
 /** Streams one model call; `route()` names where it goes now (it may change on fallback). */
 export interface ModelClient {
   route(): RouteInfo;
   call(
-    request: Omit<LlmRequest, "model">,
+    request: RouteRequest | RequestForRoute,
     opts: {
       signal: AbortSignal;
       onEvent(e: StreamEvent): void;
       stepId: number;
       /** A fresh step id for a retry or fallback attempt inside this call (L6). */
       nextStepId?(): number;
+      /** What is left of the turn's time budgets, in ms: the call ends by then, retries included. */
+      timeLeftMs?: number;
       /** A reply that was billed but not used (empty, then retried): it still counts (F3). */
       onDiscarded?(reply: { message: AssistantMessage; latencyMs: number; costUsd: number }): void;
     },
@@ -87,6 +115,7 @@ export interface ModelClient {
 
 /** What a front end supplies for the blocking interactions. */
 export interface FrontEnd {
-  approve?(request: ApprovalRequest): Promise<ApprovalAnswer>;
-  clarify?(question: string, choices?: string[]): Promise<string>;
+  /** `signal` aborts when the turn ends: withdraw the question (its answer is then ignored). */
+  approve?(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  clarify?(question: string, choices?: string[], signal?: AbortSignal): Promise<string>;
 }

@@ -1,6 +1,7 @@
 // The application core every front end uses (ARCHITECTURE.md "Process scope and session scope"):
 // config and profiles, the process scope, the session scope, and doctor.
 export * from "./app/boot.js";
+export * from "./app/branching.js";
 export * from "./app/context-control.js";
 export * from "./app/context-report.js";
 export * from "./app/delegate.js";
@@ -8,10 +9,13 @@ export * from "./app/events.js";
 export * from "./app/process.js";
 export * from "./app/route.js";
 export * from "./app/session.js";
+export * from "./app/session-lease.js";
 export * from "./app/session-prompts.js";
 export * from "./app/tools-setup.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";
 export * from "./config/index.js";
+export { yaml } from "./config/yaml-lib.js";
+export * from "./doctor/endpoints.js";
 export * from "./doctor/report.js";
 export * from "./doctor/run.js";

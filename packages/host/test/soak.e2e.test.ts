@@ -50,6 +50,9 @@ beforeAll(async () => {
       "  context_window: 60000",
       "compression:",
       "  protect_last_n: 2",
+      // Under a loaded machine a reply may take long; only the scripted 402s may cause a fallback.
+      "providers:",
+      "  custom: {timeouts: {first_byte_seconds: 3600, idle_seconds: 3600}}",
       "fallback_providers:",
       `  - {provider: custom, model: fake-fallback, base_url: "${fake.baseUrl}"}`,
       "",
@@ -196,8 +199,13 @@ describe("one process, 200 concurrent sessions", () => {
     const fellBack = new Set(
       processWide.filter((e) => e.name === "FALLBACK_ACTIVATED").map((e) => e.sessionId),
     );
+    const why = (id: string) =>
+      processWide.flatMap((e) =>
+        e.name === "FALLBACK_ACTIVATED" && e.sessionId === id ? [e.payload.reason] : [],
+      );
     for (const [n, s] of sessions.entries())
-      if (n !== CLOSED_MID_TURN) expect(fellBack.has(s.id), `session ${n}`).toBe(flaky(n));
+      if (n !== CLOSED_MID_TURN)
+        expect(fellBack.has(s.id), `session ${n}: ${why(s.id).join("; ")}`).toBe(flaky(n));
     // Every tagged event names its own session and the one task of its turn.
     for (const [n, s] of sessions.entries()) {
       if (n === CLOSED_MID_TURN) continue;
@@ -220,7 +228,7 @@ describe("one process, 200 concurrent sessions", () => {
     // Handles return to their starting level once every session has closed: no child process,
     // pipe, timer or worker is left behind (RSS per session and its slope: bench/sessions.ts).
     // The store's background indexer finishes its backlog and then schedules nothing.
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 300_000;
     while (iris.store.searchIndexBacklog() > 0 && Date.now() < deadline) await sleep(50);
     await sleep(50);
     // The one exception is process scope: the store's checkpointer thread, once the WAL grew
@@ -230,5 +238,5 @@ describe("one process, 200 concurrent sessions", () => {
       expect(count, kind).toBeLessThanOrEqual(
         (baseline.get(kind) ?? 0) + (kind === "MessagePort" ? processScope : 0),
       );
-  }, 300_000);
+  }, 900_000);
 });

@@ -31,7 +31,7 @@ describe("interactive iris in a terminal", () => {
     t.type("/usage\r");
     await t.waitFor(/1 API calls|2 API calls/);
     t.type("/help\r");
-    await t.waitFor("/resume ID");
+    await t.waitFor("/resume [ID]");
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
     expect(fake.violations).toEqual([]);
@@ -52,7 +52,7 @@ describe("interactive iris in a terminal", () => {
     const t = startPty(routeArgs(fake.baseUrl, "responses"), { IRIS_HOME: home.home }, work);
     await t.waitFor("› ");
     t.type("clean and ask\r");
-    await t.waitFor("Allow? [o]nce, [s]ession, [a]lways, [d]eny");
+    await t.waitFor("[o]nce, [s]ession, [a]lways, [d]eny");
     t.type("d\r");
     await t.waitFor("Which colour?");
     t.type("2\r");
@@ -74,7 +74,8 @@ describe("interactive iris in a terminal", () => {
     while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     t.type("\u0003");
     await t.waitFor("interrupted");
-    await t.waitFor(/user_cancelled[\s\S]*› /);
+    await t.waitFor(/\(interrupted\)[\s\S]*› /);
+    expect(t.screen()).not.toContain("user_cancelled"); // the code is for scripts, not people
     const shown = await runIris(["sessions", "list"], { env: { IRIS_HOME: home.home } });
     const id = shown.stdout.split(/\s+/)[0]!;
     const session = await runIris(["sessions", "show", id], { env: { IRIS_HOME: home.home } });
@@ -85,5 +86,27 @@ describe("interactive iris in a terminal", () => {
     t.type("\u0003");
     t.type("\u0003");
     expect(await t.exited).toBe(130);
+  });
+
+  it("/edit N replaces an earlier message on a new branch: the model never sees the old one", async () => {
+    fake.enqueue({ text: "answer one" }, { text: "answer two" }, { text: "answer two, again" });
+    const t = startPty(routeArgs(fake.baseUrl, "chat_completions"), { IRIS_HOME: home.home });
+    await t.waitFor("› ");
+    t.type("first ask\r");
+    await t.waitFor("answer one");
+    await t.waitFor(/› [\s\S]*› /);
+    t.type("second ask\r");
+    await t.waitFor("answer two");
+    t.type("/branch\r");
+    await t.waitFor("2  second ask");
+    t.type("/edit 2 second ask, said better\r");
+    await t.waitFor("answer two, again");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+    const last = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
+    expect(last).toContain("second ask, said better");
+    expect(last).not.toContain('"second ask"');
+    expect(last).not.toContain("answer two");
+    expect(fake.violations).toEqual([]);
   });
 });

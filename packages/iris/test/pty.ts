@@ -30,9 +30,17 @@ _, status = os.waitpid(pid, 0)
 sys.exit(os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8)
 `;
 
+/** Colour and cursor sequences removed: what a reader of the screen's text sees. */
+export function plain(text: string): string {
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z~]/g, "");
+}
+
 export interface PtySession {
   child: ChildProcess;
+  /** The output as text, without colour and cursor sequences. */
   screen(): string;
+  /** The output exactly as the terminal received it. */
+  raw(): string;
   type(text: string): void;
   waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
   exited: Promise<number | null>;
@@ -56,13 +64,17 @@ export function startPty(args: string[], env: Record<string, string>, cwd?: stri
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return {
     child,
-    screen: () => out,
+    screen: () => plain(out),
+    raw: () => out,
     type: (text) => child.stdin!.write(text),
     waitFor: (pattern, timeoutMs = 15_000) =>
       new Promise<void>((resolve, reject) => {
-        const test = () => (typeof pattern === "string" ? out.includes(pattern) : pattern.test(out));
+        const test = () => {
+          const text = plain(out);
+          return typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
+        };
         const timer = setTimeout(
-          () => reject(new Error(`timed out waiting for ${pattern}; screen so far:\n${out}`)),
+          () => reject(new Error(`timed out waiting for ${pattern}; screen so far:\n${plain(out)}`)),
           timeoutMs,
         );
         const check = () => {

@@ -70,6 +70,10 @@ describe("iris usage", () => {
     expect(expected).toBeGreaterThan(0);
     expect(one.stdout).toContain("3 API calls · input 120,000 tokens (cache read 90,000, 75.0 % hit;");
     expect(one.stdout).toContain(`cost ${formatUsd(expected)}`);
+    // The session budget counts the agent's work, and says what is left (SPEC L4).
+    expect(one.stdout).toMatch(
+      /agent time: \d+ s of 2 h 00 min in 1 turn; (1 h 59|2 h 00) min left \(idle time is not counted\)/,
+    );
   });
 
   it("an unknown session is a usage error on stderr", async () => {
@@ -98,7 +102,7 @@ describe("iris doctor", () => {
   it("exits 0 on a clean profile, with only the report on stdout", async () => {
     writeConfig(cleanConfig);
     writeEnv("OPENAI_API_KEY=sk-test-0123456789abcdef\n");
-    const r = await runIris(["doctor"], { env: env() });
+    const r = await runIris(["doctor", "--offline"], { env: env() });
     expect(r.stdout).not.toMatch(/^✗/m);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^iris doctor · profile default/);
@@ -112,7 +116,7 @@ describe("iris doctor", () => {
   it("a world-readable .env exits 1 and names chmod 600", async () => {
     writeConfig(cleanConfig);
     const p = writeEnv("OPENAI_API_KEY=sk-test-0123456789abcdef\n", 0o644);
-    const r = await runIris(["doctor"], { env: env() });
+    const r = await runIris(["doctor", "--offline"], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✗ \.env: .* has mode 644/m);
     expect(r.stdout).toContain(`fix: chmod 600 ${p}`);
@@ -121,7 +125,7 @@ describe("iris doctor", () => {
   it("a .env that cannot be read (a folder in its place) fails, and so does every route needing its key", async () => {
     writeConfig(cleanConfig);
     mkdirSync(join(home.home, ".env"));
-    const r = await runIris(["doctor"], { env: env() });
+    const r = await runIris(["doctor", "--offline"], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✗ \.env: .* is not a file/m);
     expect(r.stdout).toMatch(/^✗ main route: provider 'openai' needs OPENAI_API_KEY/m);
@@ -132,7 +136,7 @@ describe("iris doctor", () => {
     writeConfig(
       `model: {provider: custom, name: no-such-model}\nproviders: {custom: {base_url: '${fake.baseUrl}'}}\n`,
     );
-    const r = await runIris(["doctor"], { env: env() });
+    const r = await runIris(["doctor", "--offline"], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
       /^✗ main route model: custom\/no-such-model is in no catalogue: the default window of 128,000/m,
@@ -163,17 +167,17 @@ describe("iris doctor", () => {
     );
     store.close();
 
-    const broken = await runIris(["doctor"], { env: env() });
+    const broken = await runIris(["doctor", "--offline"], { env: env() });
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain(`✗ session ${session.id.slice(0, 8)}: the history is broken`);
     expect(broken.stdout).toContain("tool call call-1 (terminal) without a result");
     expect(broken.stdout).toContain("fix: iris doctor --repair");
 
-    const repaired = await runIris(["doctor", "--repair"], { env: env() });
+    const repaired = await runIris(["doctor", "--repair", "--offline"], { env: env() });
     expect(repaired.code).toBe(0);
     expect(repaired.stdout).toContain(`✓ session ${session.id.slice(0, 8)}: repaired`);
 
-    const again = await runIris(["doctor"], { env: env() });
+    const again = await runIris(["doctor", "--offline"], { env: env() });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("✓ stored history: 1 session, none broken");
   });

@@ -6,7 +6,8 @@ export type LlmErrorKind =
   | "rate_limit" // 429: retry with backoff honouring Retry-After, then fall back
   | "server" // 5xx: retry, then fall back
   | "timeout" // connect timeout or a stall (no bytes for too long)
-  | "network" // connection refused/reset, stream dropped mid-reply
+  | "network" // connection reset, stream dropped mid-reply, a DNS hiccup
+  | "unreachable" // nothing listens at the URL (refused, unknown host, no route): retrying is pointless
   | "invalid_response" // 200 with nothing usable (no choices, malformed SSE, empty reply)
   | "context_overflow" // 400/413 saying the prompt is too long
   | "billing" // 402 or quota exhausted
@@ -32,6 +33,7 @@ const RETRYABLE: Record<LlmErrorKind, boolean> = {
   server: true,
   timeout: true,
   network: true,
+  unreachable: false,
   invalid_response: true,
   context_overflow: false,
   billing: false,

@@ -6,5 +6,7 @@ export * from "./providers/index.js";
 export * from "./runtime.js";
 export * from "./shaping/sanitize.js";
 export * from "./shaping/shape.js";
+export * from "./tokens.js";
 export * from "./types.js";
+export * from "./wire/issuer.js";
 export * from "./wire/stream.js";

@@ -15,6 +15,11 @@ export interface ProviderCompat {
   streamUsage?: boolean;
   /** Whether the route honours prompt-cache markers (SPEC P6). */
   promptCache?: boolean;
+  /**
+   * Chat Completions: model-name prefixes whose upstream caches only what `cache_control` marks
+   * on content parts (an aggregator's Anthropic and Gemini models); others cache on their own.
+   */
+  cacheMarkerModels?: readonly string[];
   /** Chat Completions: the route streams `reasoning_content` / accepts it back. */
   reasoningContent?: boolean;
   /** Whether the route accepts tool definitions at all. */
@@ -42,4 +47,6 @@ export interface Runtime {
   };
   /** For credentials that expire and can be refreshed. */
   expiresAt?: number;
+  /** Stall limits of this route (config `providers.ID.timeouts`); defaults in wire/stream.ts. */
+  timeouts?: { firstByteMs?: number; idleMs?: number };
 }

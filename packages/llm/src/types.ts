@@ -34,6 +34,8 @@ export interface ReasoningPart {
   type: "reasoning";
   text: string;
   raw?: Record<string, unknown>;
+  /** The endpoint that issued `raw` (wire/issuer.ts); signed items verify only there. */
+  issuer?: string;
 }
 
 /**

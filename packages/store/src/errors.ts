@@ -2,6 +2,12 @@
 
 export type StoreErrorCode =
   | "db_too_new" // the file was written by a newer Iris (schema version above ours)
+  | "db_corrupt" // damaged, or not a database at all
+  | "db_unopenable" // missing folder, no permission to open
+  | "db_readonly" // opened, but writing is refused
+  | "db_busy" // another process kept the write lock past the busy timeout
+  | "db_io" // disk full or an I/O error
+  | "db_needs_upgrade" // read-only open of a file an older Iris wrote (it needs a migration)
   | "migration_failed" // a migration would break the file's integrity; nothing was written
   | "not_found" // a session, node or effect id that does not exist
   | "invalid_input" // a malformed argument (wrong kind, missing field, bad parent)

@@ -1,3 +1,4 @@
+export type { ActiveTime } from "./active-time.js";
 export type { CompactionExpansion } from "./compaction.js";
 export type { Database } from "./driver.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
@@ -18,8 +19,10 @@ export { type CronJobRow, CronState } from "./gateway-cron.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";
+export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export type { SearchHit, SearchOptions } from "./search.js";
+export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";
 export type { CreateSessionInput, ListSessionsOptions } from "./sessions.js";
 export { type OpenStoreOptions, openStore, Store } from "./store.js";
 export type { UsageInput, UsageRow } from "./usage.js";

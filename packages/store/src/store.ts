@@ -1,15 +1,23 @@
 // The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
+import { closeSync, openSync } from "node:fs";
 import type { Message } from "@iris/llm";
+import { ActiveTimeRepo } from "./active-time.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
+import { deleteSession } from "./delete-session.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
-import { assertNotNewer, migrate } from "./migrate.js";
+import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
+import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
+import { explainOpenError } from "./open-errors.js";
+import { openReadonlyDb } from "./readonly-open.js";
+import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, SEARCH_CATCH_UP_SPAN, type SearchHit, type SearchOptions } from "./search.js";
 import { SearchIndexer } from "./search-index.js";
+import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 
@@ -21,13 +29,46 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** How long after an append the background indexer runs, in ms (default 1000). */
   indexDelayMs?: number;
+  /**
+   * Open for reading only (a read-only home still lets `sessions list`, `usage`, `context` read):
+   * nothing is written, so no migration runs; a file that needs one is refused with a message.
+   */
+  readonly?: boolean;
 }
 
 /** Seq numbers per background indexing transaction: short write locks, yielding in between. */
 const INDEX_BATCH = 2000;
 
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+  try {
+    return options.readonly ? openReadonly(path) : openWritable(path, options);
+  } catch (err) {
+    throw explainOpenError(err, path);
+  }
+}
+
+function openReadonly(path: string): Store {
+  const { db, cleanup } = openReadonlyDb(path);
+  try {
+    assertNotNewer(db, path);
+    if (schemaVersion(db) < LATEST_SCHEMA_VERSION)
+      throw new StoreError(
+        "db_needs_upgrade",
+        `${path} was written by an older Iris and must be upgraded, which needs write access: run iris once as a user who may write ${path}`,
+      );
+    const store = new Store(db);
+    store.onClose = cleanup;
+    return store;
+  } catch (error) {
+    db.close();
+    cleanup();
+    throw error;
+  }
+}
+
+function openWritable(path: string, options: OpenStoreOptions): Store {
   const busy = options.busyTimeoutMs ?? 5000;
+  createPrivately(path);
   const db = openDatabase(path, { timeout: busy });
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
@@ -44,6 +85,19 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   }
 }
 
+/**
+ * A new state.db is created empty with mode 600 before SQLite opens it: SQLite would create it
+ * with the umask's 644, and its -wal and -shm files copy the database file's mode.
+ */
+function createPrivately(path: string): void {
+  if (path === ":memory:" || path === "") return;
+  try {
+    closeSync(openSync(path, "wx", 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+}
+
 export class Store {
   private readonly sessions: SessionRepo;
   private readonly nodes: NodeRepo;
@@ -54,6 +108,12 @@ export class Store {
   private readonly checkpointer: Checkpointer;
   /** The background search indexer's next run, while one is due. */
   private indexTimer: NodeJS.Timeout | undefined;
+  /** Time the agent worked per session (the session budget counts it, SPEC L4). */
+  readonly activeTime: ActiveTimeRepo;
+  /** Route cooldowns shared by every process of the profile (SPEC U4). */
+  readonly routeCooldowns: RouteCooldownRepo;
+  /** One live turn per session (SPEC D1, H1). */
+  readonly leases: SessionLeaseRepo;
 
   constructor(
     readonly db: Database,
@@ -66,13 +126,21 @@ export class Store {
     this.usage = new UsageRepo(db);
     this.effects = new EffectRepo(db, this.nodes);
     this.checkpointer = new Checkpointer(db);
+    this.activeTime = new ActiveTimeRepo(db);
+    this.routeCooldowns = new RouteCooldownRepo(db);
+    this.leases = new SessionLeaseRepo(db);
   }
+
+  /** Runs after the database is closed (a read-only snapshot removes itself). */
+  onClose: (() => void) | undefined;
 
   close(): void {
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
     this.checkpointer.close();
     if (this.db.open) this.db.close();
+    this.onClose?.();
+    this.onClose = undefined;
   }
 
   /**
@@ -128,6 +196,10 @@ export class Store {
   }
   setSessionTitle(id: string, title: string): void {
     this.sessions.setTitle(id, title);
+  }
+  /** Removes the session and everything stored for it; refused while another session builds on it. */
+  deleteSession(id: string): void {
+    deleteSession(this.db, id);
   }
 
   // The node tree
@@ -219,6 +291,21 @@ export class Store {
   recordUsage(input: UsageInput): UsageRow {
     return this.usage.record(input);
   }
+  /**
+   * What a session cost with its subagents' sessions (source "delegate", at any depth): a child's
+   * spending counts against its parent's session budget (SPEC L10, issue 13).
+   */
+  sessionCostWithChildrenUsd(sessionId: string): number {
+    const row = this.db
+      .prepare(
+        "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT s.id FROM sessions s JOIN tree t " +
+          "ON s.parent_session_id = t.id WHERE s.source = 'delegate') " +
+          "SELECT COALESCE(SUM(cost_usd), 0) AS cost FROM sessions WHERE id IN (SELECT id FROM tree)",
+      )
+      .get(sessionId) as { cost: number };
+    return row.cost;
+  }
+
   usageForSession(sessionId: string): UsageRow[] {
     return this.usage.forSession(sessionId);
   }

@@ -14,8 +14,10 @@ afterEach(async () => {
 
 type Ev = { event?: string; json: Record<string, unknown> };
 
-async function stream(): Promise<Ev[]> {
-  const res = await post(fake, "anthropic", minimalBody("anthropic", true), {
+const THINKING = { thinking: { type: "enabled", budget_tokens: 1024 } };
+
+async function stream(extra: Record<string, unknown> = {}): Promise<Ev[]> {
+  const res = await post(fake, "anthropic", minimalBody("anthropic", true, extra), {
     headers: { "x-api-key": "k" },
   });
   expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -78,7 +80,7 @@ describe("anthropic messages, streaming", () => {
 
   it("streams thinking with thinking_delta then signature_delta", async () => {
     fake.enqueue({ reasoning: "hmm, let me see", text: "ok" });
-    const events = await stream();
+    const events = await stream(THINKING);
     const first = events.find((e) => e.json.type === "content_block_start")?.json.content_block;
     expect(first).toMatchObject({ type: "thinking", thinking: "" });
     expect(deltasOf(events, "thinking_delta", "thinking")).toBe("hmm, let me see");
@@ -105,7 +107,7 @@ describe("anthropic messages, non-streaming", () => {
       toolCalls: [{ name: "t", arguments: '{"k":"v"}', id: "toolu_given" }],
       usage: { input: 40, output: 8, cacheRead: 30 },
     });
-    const res = await post(fake, "anthropic", minimalBody("anthropic", false), {
+    const res = await post(fake, "anthropic", minimalBody("anthropic", false, THINKING), {
       headers: { authorization: "Bearer k" },
     });
     const body = (await res.json()) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 /** Normalises a ScriptedReply into what every renderer needs: chunks, ids, stop reason, usage. */
+import type { BlobSigner } from "./strict/signing.js";
 import type { ScriptedReply } from "./types.js";
 
 export interface ResolvedUsage {
@@ -31,7 +32,14 @@ export interface ResolvedReply {
 
 const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 
-export function resolveReply(reply: ScriptedReply, requestBytes: number): ResolvedReply {
+/** What the server measured of the request: its tokens and the cached part of them. */
+export interface Measured {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export function resolveReply(reply: ScriptedReply, measured: Measured): ResolvedReply {
   const toolCalls = (reply.toolCalls ?? []).map((c) => ({
     name: c.name,
     argumentsText: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
@@ -41,13 +49,13 @@ export function resolveReply(reply: ScriptedReply, requestBytes: number): Resolv
   const reasoning = reply.reasoning ?? "";
   const refusal = reply.refusal ?? "";
   const u = reply.usage ?? {};
-  const cacheRead = u.cacheRead ?? 0;
-  const cacheWrite = u.cacheWrite ?? 0;
+  const cacheRead = u.cacheRead ?? (u.input === undefined ? measured.cacheRead : 0);
+  const cacheWrite = u.cacheWrite ?? (u.input === undefined ? measured.cacheWrite : 0);
   const reasoningTokens = u.reasoning ?? estimateTokens(reasoning.length);
   const visibleChars =
     text.length + refusal.length + toolCalls.reduce((n, c) => n + c.argumentsText.length, 0);
   const usage: ResolvedUsage = {
-    input: u.input ?? Math.max(estimateTokens(requestBytes), cacheRead + cacheWrite + 1),
+    input: u.input ?? Math.max(measured.input, cacheRead + cacheWrite + 1),
     output: u.output ?? Math.max(1, estimateTokens(visibleChars)) + reasoningTokens,
     cacheRead,
     cacheWrite,
@@ -88,13 +96,12 @@ export class IdMint {
   }
 }
 
-/** Deterministic stand-in for opaque reasoning blobs (signatures, encrypted_content). */
-export function opaqueBlob(kind: string, text: string): string {
-  return `${kind}:${Buffer.from(text, "utf8").toString("base64")}`;
-}
-
 export interface RenderContext {
   ids: IdMint;
+  /** Signs encrypted_content and thinking signatures with this server instance's secret. */
+  signer: BlobSigner;
+  /** The request asked for reasoning back (Responses include, Anthropic thinking enabled). */
+  reasoningAsked: boolean;
   model: string;
   /** Unix seconds. */
   created: number;

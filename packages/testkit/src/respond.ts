@@ -4,7 +4,7 @@ import { renderAnthropicJson, renderAnthropicStream } from "./render/anthropic.j
 import { renderChatJson, renderChatStream } from "./render/chat.js";
 import { errorBody } from "./render/errors.js";
 import { renderResponsesJson, renderResponsesStream } from "./render/responses.js";
-import { type RenderContext, resolveReply } from "./reply.js";
+import { type Measured, type RenderContext, resolveReply } from "./reply.js";
 import { formatSse, SSE_HEADERS, type SseEvent } from "./sse.js";
 import type { ApiMode, Fault, RecordedRequest, ScriptedReply } from "./types.js";
 
@@ -43,16 +43,21 @@ function renderStream(
   reply: ScriptedReply,
   facts: RequestFacts,
   ctx: RenderContext,
-  bytes: number,
+  measured: Measured,
 ): SseEvent[] {
-  const r = resolveReply(reply, bytes);
+  const r = resolveReply(reply, measured);
   if (facts.mode === "responses") return renderResponsesStream(r, ctx);
   if (facts.mode === "anthropic_messages") return renderAnthropicStream(r, ctx);
   return renderChatStream(r, ctx, facts.includeUsage);
 }
 
-function renderJson(reply: ScriptedReply, facts: RequestFacts, ctx: RenderContext, bytes: number): unknown {
-  const r = resolveReply(reply, bytes);
+function renderJson(
+  reply: ScriptedReply,
+  facts: RequestFacts,
+  ctx: RenderContext,
+  measured: Measured,
+): unknown {
+  const r = resolveReply(reply, measured);
   if (facts.mode === "responses") return renderResponsesJson(r, ctx);
   if (facts.mode === "anthropic_messages") return renderAnthropicJson(r, ctx);
   return renderChatJson(r, ctx);
@@ -63,14 +68,14 @@ export function sendReply(
   reply: ScriptedReply,
   facts: RequestFacts,
   ctx: RenderContext,
-  bytes: number,
+  measured: Measured,
 ): void {
   if (!facts.stream) {
-    sendJson(res, 200, renderJson(reply, facts, ctx, bytes));
+    sendJson(res, 200, renderJson(reply, facts, ctx, measured));
     return;
   }
   res.writeHead(200, SSE_HEADERS);
-  for (const e of renderStream(reply, facts, ctx, bytes)) res.write(formatSse(e));
+  for (const e of renderStream(reply, facts, ctx, measured)) res.write(formatSse(e));
   res.end();
 }
 
@@ -93,7 +98,7 @@ export function sendFault(
   fault: Fault,
   facts: RequestFacts,
   ctx: RenderContext,
-  bytes: number,
+  measured: Measured,
 ): void {
   switch (fault.fault) {
     case "status": {
@@ -109,15 +114,19 @@ export function sendFault(
     case "stall":
       res.writeHead(200, facts.stream ? SSE_HEADERS : { "content-type": "application/json" });
       res.flushHeaders();
+      if (facts.stream && fault.reply && fault.afterEvents)
+        res.write(
+          renderStream(fault.reply, facts, ctx, measured).slice(0, fault.afterEvents).map(formatSse).join(""),
+        );
       return;
     case "drop": {
       if (!facts.stream) {
-        const text = JSON.stringify(renderJson(fault.reply, facts, ctx, bytes));
+        const text = JSON.stringify(renderJson(fault.reply, facts, ctx, measured));
         res.writeHead(200, { "content-type": "application/json" });
         writeThenDestroy(res, text.slice(0, Math.floor(text.length / 2)));
         return;
       }
-      const events = renderStream(fault.reply, facts, ctx, bytes).slice(0, Math.max(0, fault.afterEvents));
+      const events = renderStream(fault.reply, facts, ctx, measured).slice(0, Math.max(0, fault.afterEvents));
       res.writeHead(200, SSE_HEADERS);
       res.flushHeaders();
       writeThenDestroy(res, events.map(formatSse).join(""));
@@ -129,7 +138,7 @@ export function sendFault(
         res.end('{"id": "fake-malformed", "choices": [');
         return;
       }
-      const first = renderStream({ text: "malformed" }, facts, ctx, bytes)[0];
+      const first = renderStream({ text: "malformed" }, facts, ctx, measured)[0];
       res.writeHead(200, SSE_HEADERS);
       if (first !== undefined) res.write(formatSse(first));
       res.write(formatSse({ event: MALFORMED_EVENT[facts.mode], data: '{"type": not json' }));

@@ -14,8 +14,10 @@ afterEach(async () => {
 
 type Ev = { event?: string; json: Record<string, unknown> };
 
-async function stream(): Promise<Ev[]> {
-  const res = await post(fake, "responses", minimalBody("responses", true));
+const INCLUDE = { include: ["reasoning.encrypted_content"], store: false };
+
+async function stream(extra: Record<string, unknown> = {}): Promise<Ev[]> {
+  const res = await post(fake, "responses", minimalBody("responses", true, extra));
   expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
   const events = await sseJson(res);
   for (const [i, e] of events.entries()) {
@@ -92,7 +94,7 @@ describe("responses, streaming", () => {
 
   it("streams a reasoning item with encrypted_content and a summary", async () => {
     fake.enqueue({ reasoning: "step by step", text: "ok", usage: { reasoning: 4 } });
-    const events = await stream();
+    const events = await stream(INCLUDE);
     const item = events.find((e) => e.json.type === "response.output_item.done")?.json.item as Record<
       string,
       unknown

@@ -4,6 +4,11 @@ import type { AddressInfo } from "node:net";
 import { errorBody } from "./render/errors.js";
 import { IdMint, type RenderContext } from "./reply.js";
 import { requestFacts, sendFault, sendJson, sendReply } from "./respond.js";
+import { PrefixCache } from "./strict/prefix-cache.js";
+import { checkReasoning, reasoningAsked } from "./strict/reasoning-rules.js";
+import { BlobSigner } from "./strict/signing.js";
+import { countBodyTokens } from "./strict/tokens.js";
+import { windowError, windowOf } from "./strict/window.js";
 import type { ApiMode, FakeLlm, FakeLlmOptions, Handler, RecordedRequest, Step } from "./types.js";
 import { isFault } from "./types.js";
 import { checkBody, checkShape } from "./validate/request.js";
@@ -48,7 +53,10 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
   const queue: Step[] = [];
   const requests: RecordedRequest[] = [];
   const violations: RecordedRequest[] = [];
+  const overWindow: RecordedRequest[] = [];
   const ids = new IdMint();
+  const signer = new BlobSigner();
+  const prefixCache = new PrefixCache();
   const created = Math.floor(Date.now() / 1000);
   let handler: Handler | undefined;
 
@@ -64,10 +72,11 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     rule: string,
     where: string,
     message: string,
+    body: unknown = errorBody(rec.apiMode, 400, message, where),
   ): void {
     rec.rejected = `${rule} at ${where}`;
     violations.push(rec);
-    sendJson(res, 400, errorBody(rec.apiMode, 400, message, where));
+    sendJson(res, 400, body);
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -98,20 +107,41 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     if (validate) {
       const shape = checkShape(rec.apiMode, body, ids.callIds);
       if (shape !== undefined) return reject(res, rec, shape.rule, shape.where, describeViolation(shape));
+      const foreign = checkReasoning(rec.apiMode, body, signer);
+      if (foreign !== undefined) return reject(res, rec, foreign.rule, foreign.where, "", foreign.body);
     }
+    const model = String(body.model);
+    const inputTokens = countBodyTokens(body);
+    rec.inputTokens = inputTokens;
+    const window = windowOf(model, opts.contextWindows, opts.contextWindow);
+    if (window !== undefined && inputTokens > window) {
+      const over = windowError(rec.apiMode, inputTokens, window);
+      rec.rejected = `context_window (${inputTokens} > ${window} tokens)`;
+      overWindow.push(rec);
+      sendJson(res, over.status, over.body);
+      return;
+    }
+    const cached = prefixCache.account(rec.apiMode, model, rawBody.toString("utf8"), inputTokens);
     const step = await nextStep(rec);
     if (step === undefined) {
       sendJson(res, 500, errorBody(rec.apiMode, 500, "fake-llm: no scripted reply left"));
       return;
     }
     const facts = requestFacts(rec);
-    const ctx: RenderContext = { ids, model: String(body.model), created };
+    const ctx: RenderContext = {
+      ids,
+      model,
+      created,
+      signer,
+      reasoningAsked: reasoningAsked(rec.apiMode, body),
+    };
+    const measured = { input: inputTokens, ...cached };
     if (isFault(step)) {
-      sendFault(res, step, facts, ctx, rawBody.length);
+      sendFault(res, step, facts, ctx, measured);
       return;
     }
     for (const call of step.toolCalls ?? []) if (call.id !== undefined) ids.callIds.add(call.id);
-    sendReply(res, step, facts, ctx, rawBody.length);
+    sendReply(res, step, facts, ctx, measured);
   }
 
   const server = createServer((req, res) => {
@@ -136,9 +166,11 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     port,
     requests,
     violations,
+    overWindow,
     enqueue: (...steps) => {
       queue.push(...steps);
     },
+    issue: (kind, text) => signer.sign(kind === "signature" ? "sig" : "enc", text),
     setHandler: (h) => {
       handler = h;
     },

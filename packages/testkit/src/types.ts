@@ -28,8 +28,12 @@ export interface ScriptedReply {
 
 export type Fault =
   | { fault: "status"; status: number; body?: unknown; headers?: Record<string, string>; retryAfter?: string }
-  /** 200 + SSE headers flushed, then silence until the client disconnects or close(). */
-  | { fault: "stall" }
+  /**
+   * 200 + SSE headers flushed, then silence until the client disconnects or close(). With
+   * `reply` and `afterEvents`: that many SSE events of the reply first, then silence (a stall
+   * mid-stream, for idle timeouts).
+   */
+  | { fault: "stall"; reply?: ScriptedReply; afterEvents?: number }
   /** Send that many SSE events of reply, then destroy the socket. */
   | { fault: "drop"; reply: ScriptedReply; afterEvents: number }
   /** SSE with a data line that is not JSON. */
@@ -49,6 +53,8 @@ export interface RecordedRequest {
   apiMode: ApiMode;
   /** Set when a 400 shape rule fired: which rule and where. */
   rejected?: string;
+  /** The prompt's size as this server counts it (strict/tokens.ts). */
+  inputTokens?: number;
 }
 
 export type Handler = (req: RecordedRequest) => Step | Promise<Step>;
@@ -60,10 +66,18 @@ export interface FakeLlm {
   requests: RecordedRequest[];
   /** Requests answered 400 by a shape rule (tests assert this stays empty). */
   violations: RecordedRequest[];
+  /** Requests answered 400 because they exceeded the model's context window. */
+  overWindow: RecordedRequest[];
   /** FIFO, shared across api modes. */
   enqueue(...steps: Step[]): void;
   /** Used when the queue is empty. */
   setHandler(handler: Handler | undefined): void;
+  /**
+   * An opaque reasoning blob as this server would issue it: `encrypted_content` for a Responses
+   * reasoning item, `signature` for an Anthropic thinking block over `text`. For tests that build
+   * stored histories as if this server had answered them.
+   */
+  issue(kind: "encrypted_content" | "signature", text: string): string;
   /** Also ends stalled connections. */
   close(): Promise<void>;
 }
@@ -71,8 +85,12 @@ export interface FakeLlm {
 export interface FakeLlmOptions {
   port?: number;
   models?: string[];
-  /** Shape validation (default true). */
+  /** Shape validation, signed-reasoning checks included (default true). */
   validate?: boolean;
+  /** Input-token window per model name; a bigger prompt gets the provider's real 400. */
+  contextWindows?: Record<string, number>;
+  /** Window for models without an entry in contextWindows (default: unlimited). */
+  contextWindow?: number;
 }
 
 export function isFault(step: Step): step is Fault {

@@ -114,7 +114,8 @@ const cases: Case[] = [
     bad: [user(), { type: "reasoning", summary: [] }],
     good: [
       user(),
-      { type: "reasoning", summary: [], encrypted_content: "e" },
+      // An id alone is good when the server stores items; encrypted_content must be this
+      // server's own (strict.test.ts), so none appears here.
       { type: "reasoning", id: "rs_1", summary: [] },
     ],
   },

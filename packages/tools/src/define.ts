@@ -1,6 +1,7 @@
 // A tool is data plus an execute function (SPEC T1). The registry, the dispatcher and the agent
 // read these fields; nothing here knows about the agent or any front end.
 import type { z } from "zod";
+import type { ApprovalMemory } from "./approval/memory.js";
 import type { TerminalScope } from "./terminal/scope.js";
 
 export type ToolEffect = "read" | "mutate" | "communicate" | "admin";
@@ -17,6 +18,12 @@ export interface ApprovalRequest {
   patternKey: string;
   /** Every matched pattern key still needing approval (the first is `patternKey`); added. */
   patternKeys?: string[];
+  /** What answering "always" allows from now on, one line per pattern key (added). */
+  alwaysAllows?: string[];
+  /** Seconds the user has to answer before the command is denied (added). */
+  timeoutSeconds?: number;
+  /** The folder the command would run in, when known (the smart-mode judge reads it). */
+  cwd?: string;
 }
 
 export interface ToolProgress {
@@ -35,8 +42,14 @@ export interface ToolContext {
   /** The session's background processes and per-task directories; default the module-level ones. */
   terminal?: TerminalScope;
   progress(p: ToolProgress): void;
-  /** Supplied by the front end; resolves to the user's answer. */
-  approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /**
+   * Supplied by the front end; resolves to the user's answer. `signal` aborts when the question
+   * timed out or the turn was cancelled: the front end then withdraws it (reason: "timeout" or
+   * "cancelled"), so the next line typed is not taken as its answer.
+   */
+  approve(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
+  /** The session's "approved for this session" memory; without one, "session" acts as "once". */
+  approvalMemory?: ApprovalMemory;
   /** Supplied by the front end for the clarify tool; the only blocking callback. */
   clarify?(question: string, choices?: string[]): Promise<string>;
   /** False when nobody can answer `approve()` (cron, batch, piped runs). Default true. Added. */

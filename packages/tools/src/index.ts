@@ -8,6 +8,7 @@ export {
   patternCatalogue,
 } from "./approval/detect.js";
 export { HARDLINE_RULES } from "./approval/hardline.js";
+export { ApprovalMemory } from "./approval/memory.js";
 export * from "./approval/policy.js";
 export type { CommandRule } from "./approval/rule.js";
 export { fileWriteSubject, shellQuote } from "./approval/subjects.js";
@@ -15,6 +16,7 @@ export * from "./approval/types.js";
 export * from "./define.js";
 export { DEFAULT_MAX_RESULT_CHARS } from "./dispatch/cap.js";
 export * from "./dispatch/dispatch.js";
+export { binaryKind, describeBinary, formatBytes, isBinaryContent } from "./fs/binary.js";
 export * from "./registry/availability.js";
 export * from "./registry/describe.js";
 export * from "./registry/load-builtin.js";
@@ -23,6 +25,7 @@ export * from "./registry/menu.js";
 export * from "./registry/registry.js";
 export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
+export { commandEnv } from "./terminal/env.js";
 export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
 export {
   closeTerminalScope,
@@ -31,4 +34,5 @@ export {
   type TerminalScope,
   taskCwdOf,
 } from "./terminal/scope.js";
+export { processSecrets, SecretRegistry } from "./terminal/secrets.js";
 export { clearTaskCwd, getTaskCwd, setTaskCwd, TaskCwds } from "./terminal/task-cwd.js";

@@ -16,11 +16,13 @@ function memory() {
   dirs.push(dir);
   return { dir, files: new MemoryFiles({ memory: join(dir, "MEMORY.md"), user: join(dir, "USER.md") }) };
 }
-const inner: ToolBox = {
-  specs: () => [],
+/** A toolbox offering `names` (the agent-level tools run only when they are on the menu). */
+const toolbox = (names: string[]): ToolBox => ({
+  specs: () => names.map((name) => ({ name, description: name, parameters: { type: "object" } })),
   traits: () => undefined,
   run: async (call) => ({ content: `inner:${call.name}`, isError: false }),
-};
+});
+const inner = toolbox(["todo", "memory", "session_search", "delegate_task"]);
 const ctx = {} as ToolRunContext;
 const call = (name: string, args: unknown) => ({
   type: "toolCall" as const,
@@ -89,5 +91,26 @@ describe("todo tool", () => {
     expect(bad.isError).toBe(true);
     expect(bad.content).toContain("todos.0.status");
     expect((await box.run(call("terminal", {}), ctx)).content).toBe("inner:terminal");
+  });
+});
+
+describe("the menu decides", () => {
+  it("answers an agent-level tool only when it is offered; otherwise the inner toolbox does", async () => {
+    let delegated = 0;
+    const services = {
+      todos: new TodoList(),
+      delegate: async () => {
+        delegated++;
+        return { content: "{}", isError: false };
+      },
+    };
+    const offMenu = withAgentTools(toolbox(["read_file"]), services);
+    expect((await offMenu.run(call("delegate_task", { goal: "x" }), ctx)).content).toBe(
+      "inner:delegate_task",
+    );
+    expect((await offMenu.run(call("todo", { todos: [] }), ctx)).content).toBe("inner:todo");
+    const onMenu = withAgentTools(toolbox(["delegate_task"]), services);
+    await onMenu.run(call("delegate_task", { goal: "x" }), ctx);
+    expect(delegated).toBe(1);
   });
 });

@@ -54,7 +54,9 @@ export function withAgentTools(inner: ToolBox, services: AgentToolServices): Too
     traits: (name) => inner.traits(name),
     run: async (call: ToolCallPart, ctx: ToolRunContext) => {
       const handler = handlers[call.name];
-      if (!handler) return inner.run(call, ctx);
+      // Only when offered (T2, L10): a child without delegate_task on its menu cannot delegate,
+      // whatever the model calls; the inner toolbox answers an unknown tool.
+      if (!handler || !inner.specs().some((s) => s.name === call.name)) return inner.run(call, ctx);
       // Answered here rather than by the dispatcher, so the receipt gate is ours to call (D4).
       if (inner.traits(call.name)?.effect !== "read" && ctx.beforeRun) {
         const gate = await ctx.beforeRun();

@@ -13,12 +13,19 @@ import {
   user,
   wordsOf,
 } from "./test-support.js";
+import { estimateMessageTokens } from "./tokens.js";
 
 describe("tailStart", () => {
-  it("lets the message floor beat the token budget", () => {
+  it("lets the message floor beat the token budget, up to twice the budget", () => {
     const messages: Message[] = [];
     for (let i = 0; i < 10; i++) messages.push(user(wordsOf(1_000)), assistant(wordsOf(1_000)));
-    expect(tailStart(messages, { budgetTokens: 3_000, minMessages: 8 })).toBe(12);
+    const each = estimateMessageTokens(messages[0] as Message);
+    // The budget holds 2 messages, its double 5: a floor of 4 wins, a floor of 8 stops at the cap.
+    const budgetTokens = each * 2 + 10;
+    expect(tailStart(messages, { budgetTokens, minMessages: 4 })).toBe(16);
+    expect(tailStart(messages, { budgetTokens, minMessages: 8 })).toBe(
+      20 - Math.floor((budgetTokens * 2) / each),
+    );
     expect(tailStart(messages, { budgetTokens: 100_000, minMessages: 2 })).toBe(0);
   });
 
@@ -34,11 +41,12 @@ describe("tailStart", () => {
     }
   });
 
-  it("always keeps the newest user message", () => {
+  it("cuts a long turn inside itself instead of protecting it whole from its user message", () => {
     const messages: Message[] = [user("old"), user("the newest ask")];
     for (let i = 0; i < 5; i++) messages.push(call(`c${i}`, "t", {}), result(`c${i}`, "t", wordsOf(200)));
     const start = tailStart(messages, { budgetTokens: 10, minMessages: 1 });
-    expect(start).toBe(1);
+    expect(start).toBe(messages.length - 2); // the newest call group only
+    expect(messages[start]?.role).toBe("assistant");
   });
 });
 

@@ -7,9 +7,16 @@ import { estimateMessageTokens } from "./tokens.js";
 export interface TailOptions {
   /** Token budget of the tail. */
   budgetTokens: number;
-  /** The tail keeps at least this many messages; this floor beats the budget. */
+  /**
+   * The tail keeps at least this many messages; this floor beats the budget, up to
+   * FLOOR_BUDGET_FACTOR × the budget: a floor of 20 messages of 6 KB tool results would otherwise
+   * protect more than the window holds, and every compression would save nothing.
+   */
   minMessages: number;
 }
+
+/** How far the message floor may take the tail past its token budget. */
+export const FLOOR_BUDGET_FACTOR = 2;
 
 /** True when index i starts a clean group (not a tool result that belongs to an earlier call). */
 function isGroupStart(messages: readonly Message[], i: number): boolean {
@@ -26,24 +33,26 @@ export function newestUserIndex(messages: readonly Message[]): number {
 }
 
 /**
- * The first index of the protected tail. Walks back from the end taking messages while the
- * budget allows or the floor is not met, then moves the cut back to the start of its call group
- * (never between a call and its result), then back to the newest user message if that is older.
- * The result may be lower than `floorIndex` only if the caller allows it; it is clamped to it.
+ * The first index of the protected tail: a token budget, measured from the end. Walks back taking
+ * messages while the budget allows or the floor is not met (the floor within its cap), then moves
+ * the cut back to the start of its call group (never between a call and its result). The tail
+ * does not reach back to the newest user message: a long turn is cut inside itself, and the
+ * engine keeps that message verbatim apart from the tail (SPEC C1–C3). Clamped to `floorIndex`.
  */
 export function tailStart(messages: readonly Message[], opts: TailOptions, floorIndex = 0): number {
   let used = 0;
   let start = messages.length;
+  const cap = opts.budgetTokens * FLOOR_BUDGET_FACTOR;
   for (let i = messages.length - 1; i >= floorIndex; i--) {
     const cost = estimateMessageTokens(messages[i] as Message);
     const kept = messages.length - i - 1;
-    if (kept >= opts.minMessages && used + cost > opts.budgetTokens) break;
+    const overBudget = used + cost > opts.budgetTokens;
+    // The newest message always stays; after it the budget, or the floor within its cap.
+    if (kept > 0 && overBudget && (kept >= opts.minMessages || used + cost > cap)) break;
     used += cost;
     start = i;
   }
   while (start > floorIndex && !isGroupStart(messages, start)) start--;
-  const user = newestUserIndex(messages);
-  if (user >= floorIndex && user < start) start = user;
   return Math.max(start, floorIndex);
 }
 

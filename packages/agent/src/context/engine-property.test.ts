@@ -73,7 +73,7 @@ describe("compression invariants over generated histories", () => {
       const where = `seed ${seed}`;
       if (!out.ok) {
         expect(out.messages, where).toEqual(messages);
-        expect(out.reason, where).toMatch(/nothing to summarise/);
+        expect(out.reason, where).toMatch(/nothing to summarise|saved only/);
         continue;
       }
       expect(pairingProblems(out.messages), where).toEqual([]);
@@ -91,5 +91,5 @@ describe("compression invariants over generated histories", () => {
         expect(sameRoleNeighbours(out.messages).length, where).toBeLessThanOrEqual(before);
       }
     }
-  });
+  }, 120_000); // a safety net on a busy machine, not a speed target
 });

@@ -175,7 +175,7 @@ describe("the 60K worked example", () => {
     return messages;
   }
 
-  it("the 20-message floor beats the 9,000-token tail budget, so the 85 % alarm fires", async () => {
+  it("the 20-message floor beats the 9,000-token tail budget only up to 18,000, so the 85 % net stays silent", async () => {
     const budget = computeContextBudget({ contextWindow: 60_000 });
     expect([
       budget.triggerTokens,
@@ -193,18 +193,18 @@ describe("the 60K worked example", () => {
     });
     if (!out.ok) throw new Error(out.reason);
     expect(out.phase).toBe(2);
-    // The floor keeps 20 messages; the head ends with a user message and those 20 start with an
-    // assistant one, so one more message joins the tail to give the summary a role of its own.
-    expect(out.messages).toHaveLength(3 + 1 + 21);
-    expect(out.messages.slice(-21)).toEqual(messages.slice(-21));
-    expect(out.messages[3]?.role).toBe("assistant");
-    expect(isSummaryMessage(out.messages[3] as Message)).toBe(true);
+    // The floor would keep 20 messages (about 52,000 tokens, more than the trigger); it may take
+    // the tail to twice the budget only, so the newest messages that fit 18,000 stay verbatim.
+    const tail = out.messages.slice((out.summarised?.start ?? 0) + 1);
+    expect(tail.length).toBeGreaterThan(2);
+    expect(tail.length).toBeLessThan(20);
+    expect(tail).toEqual(messages.slice(-tail.length));
+    expect(estimateMessagesTokens(tail)).toBeLessThanOrEqual(2 * budget.tailBudgetTokens);
+    expect(isSummaryMessage(out.messages[out.summarised?.start ?? 0] as Message)).toBe(true);
     expect(sameRoleNeighbours(out.messages)).toEqual([]);
-    expect(out.after.tokens).toBeGreaterThan(budget.gatewayTokens);
+    expect(out.after.tokens).toBeLessThan(budget.triggerTokens);
     const hygiene = sessionHygiene({ messages: out.messages, budget, compressionEnabled: true });
-    expect(hygiene.fire).toBe(true);
-    expect(hygiene.source).toBe("estimate");
-    expect(hygiene.alarm).toMatch(/context alarm: .*51000.*protectLastN|tail floor of 20 messages/);
+    expect(hygiene.fire).toBe(false);
   });
 
   it("with a lower floor the compressed history drops far below 45,000 and the net stays silent", async () => {

@@ -3,7 +3,7 @@
 // auxiliary model. It fails closed (U2): when the summary cannot be made the history stays whole.
 import type { Message, Origin } from "@iris/llm";
 import { assemble, chooseSummaryRole, SUMMARY_ORIGIN } from "./assemble.js";
-import { headEnd, previousSummaryIndex, tailStart } from "./boundaries.js";
+import { headEnd, newestUserIndex, previousSummaryIndex, type TailOptions, tailStart } from "./boundaries.js";
 import { type ContextBudget, computeContextBudget } from "./budget.js";
 import { type PruneOptions, pruneToolOutputs } from "./prune.js";
 import { buildSummaryRequest, type Summarizer, summaryWindowProblem } from "./summarise.js";
@@ -144,31 +144,41 @@ async function compressDefault(input: CompressInput, options: DefaultEngineOptio
     summarised: pruned.summarised,
     argumentsTruncated: pruned.argumentsTruncated,
   };
-  // Pruning is enough only when it leaves headroom (a tail budget under the trigger): a history
-  // left just under the trigger would be compressed again on the next round, and the next.
-  if (afterPrune.tokens <= budget.triggerTokens - budget.tailBudgetTokens) {
-    return {
-      ok: true,
-      phase: 1,
-      messages: pruned.messages,
-      summaryText: null,
-      before,
-      after: afterPrune,
-      pruned: prunedCounts,
-      repaired: { stubbed: [], removed: [] },
-    };
-  }
+  // Pruning is enough only when it leaves headroom (a tail budget, or the newest round if that is
+  // bigger, under the trigger): a history left just under the trigger would be compressed again
+  // on the next round, and the next.
+  const headroom = Math.max(budget.tailBudgetTokens, newestRoundTokens(original));
+  const phase1: CompressResult = {
+    ok: true,
+    phase: 1,
+    messages: pruned.messages,
+    summaryText: null,
+    before,
+    after: afterPrune,
+    pruned: prunedCounts,
+    repaired: { stubbed: [], removed: [] },
+  };
+  if (afterPrune.tokens <= budget.triggerTokens - headroom) return phase1;
+  // When a summary cannot add to it (nothing left between head and tail, or too little saved),
+  // pruning that saved enough on its own still counts.
+  const minSaving = minimumSaving(budget);
+  const orPruned = (reason: string): CompressResult =>
+    before.tokens - afterPrune.tokens >= minSaving ? phase1 : fail(reason);
 
   // Phase 2: summarise the middle.
   if (!input.summarizer)
     return fail("no summary model is configured and pruning old tool outputs was not enough");
   const messages = pruned.messages;
-  const h = headEnd(messages, budget.headMessages);
-  const t = avoidMerge(messages, h, tailStart(messages, tailOptions, h));
+  // The tail is measured on the messages as they were: pruned stubs are cheap, and measuring on
+  // them would protect every stub and leave the summary nothing to do.
+  const cut = middleBounds(messages, original, budget.headMessages, tailOptions);
+  const { h, t, keep } = cut;
   const prev = previousSummaryIndex(messages, h, t);
-  const fresh = messages.slice(h, t).filter((_, i) => h + i !== prev);
+  // The newest user message stays verbatim (it says what the turn is for); completed rounds of
+  // the current turn around it may be summarised.
+  const fresh = messages.slice(h, t).filter((_, i) => h + i !== prev && h + i !== keep);
   if (fresh.length === 0) {
-    return fail(
+    return orPruned(
       `nothing to summarise between the head (${h} messages) and the protected tail (${messages.length - t} messages)`,
     );
   }
@@ -186,23 +196,68 @@ async function compressDefault(input: CompressInput, options: DefaultEngineOptio
   if (!outcome.ok) return fail(`the summary model failed (${outcome.error})`);
   if (!outcome.text.trim()) return fail("the summary model returned an empty summary");
   const summaryText = summaryMessageText(outcome.text, input.projectInstructions);
+  const kept = keep >= 0 ? [messages[keep] as Message] : [];
   const assembled = assemble(
     messages.slice(0, h),
     summaryText,
-    messages.slice(t),
+    [...kept, ...messages.slice(t)],
     options.summaryOrigin ?? SUMMARY_ORIGIN,
   );
+  const after = sizeOf(assembled.messages);
+  // A compression that saves too little is a failure: splitting the session for it would only
+  // make the next round compress again (the small-window loop).
+  if (before.tokens - after.tokens < minSaving) {
+    return orPruned(
+      `the summary saved only ${Math.max(0, before.tokens - after.tokens)} tokens, less than the minimum of ${minSaving}`,
+    );
+  }
   return {
     ok: true,
     phase: 2,
     messages: assembled.messages,
     summaryText,
     before,
-    after: sizeOf(assembled.messages),
+    after,
     summarised: { start: h, end: t },
     pruned: prunedCounts,
     repaired: { stubbed: assembled.stubbed, removed: assembled.removed },
   };
+}
+
+/** The newest round: the last assistant message and the results after it. */
+function newestRoundTokens(messages: readonly Message[]): number {
+  let i = messages.length - 1;
+  while (i > 0 && messages[i]?.role === "tool") i--;
+  return estimateMessagesTokens(messages.slice(i));
+}
+
+/** Phase 2 must save at least a tenth of the trigger, and never less than 256 tokens. */
+export function minimumSaving(budget: ContextBudget): number {
+  return Math.max(256, Math.floor(budget.triggerTokens / 10));
+}
+
+/**
+ * Head end `h`, tail start `t`, and `keep`: the newest user message when it lies between them
+ * (kept verbatim right after the summary), else -1. With such a message the head gives up its
+ * last message when the summary could take no role of its own between them.
+ */
+function middleBounds(
+  messages: readonly Message[],
+  unpruned: readonly Message[],
+  headMessages: number,
+  tailOptions: TailOptions,
+): { h: number; t: number; keep: number } {
+  let h = headEnd(messages, headMessages);
+  const t0 = tailStart(unpruned, tailOptions, h);
+  const u = newestUserIndex(messages);
+  if (u < h || u >= t0) return { h, t: avoidMerge(messages, h, t0), keep: -1 };
+  while (
+    h > 1 &&
+    chooseSummaryRole(messages[h - 1], messages[u]) === "merge" &&
+    messages[h - 1]?.role !== "tool"
+  )
+    h--;
+  return { h, t: t0, keep: u };
 }
 
 /**

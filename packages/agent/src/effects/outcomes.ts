@@ -7,6 +7,7 @@ export const EFFECT_OUTCOME_UNCERTAIN = "effect_outcome_uncertain";
 export interface ToolResultBody {
   content: string;
   isError: boolean;
+  uncertain?: true;
 }
 
 export function uncertainText(effect: EffectRow): string {

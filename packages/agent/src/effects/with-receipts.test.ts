@@ -195,4 +195,65 @@ describe("receipts through the real dispatcher", () => {
     expect(ran).toEqual(["rm -rf build/"]);
     expect(listAllEffects(f.store).map((e) => e.status)).toEqual(["completed"]);
   });
+
+  async function abortBox(execute: (signal: AbortSignal) => Promise<string>) {
+    const registry = new ToolRegistry({ logger: { warn: () => {} } });
+    registry.register(
+      defineTool({
+        name: "terminal",
+        toolset: "terminal",
+        description: "Runs a command.",
+        parameters: z.object({ command: z.string() }),
+        effect: "mutate",
+        execute: async (_a, ctx) => execute(ctx.signal),
+      }),
+    );
+    const menu = await selectMenu(registry, { platform: "t", config: { toolsets: { t: ["terminal"] } } });
+    return new RegistryToolBox({
+      registry,
+      menu,
+      policy: createApprovalPolicy({ mode: "off" }),
+      frontEnd: {},
+      events: new AgentEvents(),
+      dispatch: { abortGraceMs: 50 },
+    });
+  }
+
+  it("an aborted tool that ignores its signal leaves its receipt open (uncertain), never completed", async () => {
+    const c = call("c1", "terminal", { command: "sleep 1000" });
+    const nodeId = checkpoint(f, [c]);
+    let started!: () => void;
+    const running = new Promise<void>((r) => {
+      started = r;
+    });
+    const box = await abortBox(() => {
+      started();
+      return new Promise<string>(() => {}); // blocks for good, deaf to the signal
+    });
+    const controller = new AbortController();
+    const pending = withReceipts(box, f.store).run(c, { ...ctxFor(f, nodeId), signal: controller.signal });
+    await running;
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ isError: true, uncertain: true });
+    expect(result.content).toContain("whether it took effect is unknown");
+    expect(f.store.listUnresolved(f.sessionId).map((e) => e.status)).toEqual(["started"]);
+  });
+
+  it("an aborted tool that honours its signal within the grace period is settled with its own result", async () => {
+    const c = call("c1", "terminal", { command: "sleep 1000" });
+    const nodeId = checkpoint(f, [c]);
+    const box = await abortBox(
+      (signal) =>
+        new Promise<string>((resolve) => {
+          signal.addEventListener("abort", () => resolve("killed by the abort; nothing was written"));
+        }),
+    );
+    const controller = new AbortController();
+    const pending = withReceipts(box, f.store).run(c, { ...ctxFor(f, nodeId), signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    const result = await pending;
+    expect(result.content).toBe("killed by the abort; nothing was written");
+    expect(listAllEffects(f.store).map((e) => e.status)).toEqual(["completed"]);
+  });
 });

@@ -81,7 +81,11 @@ export function withReceipts(inner: ToolBox, store: ReceiptStore, opts: ReceiptO
         }
         throw err;
       }
-      if (receiptId) {
+      if (receiptId && result.uncertain) {
+        // Aborted and still running: never recorded as finished. The receipt stays open, so a
+        // resume reports effect_outcome_uncertain instead of assuming (D4).
+        say("warn", `${call.name}: did not stop when the turn was aborted; receipt ${receiptId} stays open`);
+      } else if (receiptId) {
         try {
           store.completeEffect(receiptId, result);
         } catch (err) {

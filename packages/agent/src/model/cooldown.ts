@@ -1,7 +1,16 @@
 // Per-route cooldowns (SPEC U4): a route that just failed is not tried again until its cooldown
-// ends; the chain then prefers it again (the primary first).
+// ends; the chain then prefers it again (the primary first). With a RouteHealth port the
+// cooldowns outlive the process: the next `iris -c` passes over a primary that failed a minute
+// ago instead of retrying it for 15 s first.
 
 export const DEFAULT_COOLDOWN_MS = 60_000;
+
+/** Where cooldowns are kept beyond this process (the store). Failures here never fail a call. */
+export interface RouteHealth {
+  get(routeKey: string): { untilMs: number } | undefined;
+  set(routeKey: string, untilMs: number, reason: string | undefined): void;
+  clear(routeKey: string): void;
+}
 
 export class CooldownBook {
   private readonly until = new Map<string, number>();
@@ -9,20 +18,29 @@ export class CooldownBook {
   constructor(
     private readonly cooldownMs: number = DEFAULT_COOLDOWN_MS,
     private readonly now: () => number = Date.now,
+    private readonly health?: RouteHealth,
   ) {}
 
   /** Starts (or restarts) the cooldown of `key` now. */
-  mark(key: string): void {
-    this.until.set(key, this.now() + this.cooldownMs);
+  mark(key: string, reason?: string): void {
+    const end = this.now() + this.cooldownMs;
+    this.until.set(key, end);
+    this.persist((h) => h.set(key, end, reason));
   }
 
   clear(key: string): void {
-    this.until.delete(key);
+    const had = this.until.delete(key);
+    // Only a route another process may have marked costs a write to clear.
+    if (had || this.health) this.persist((h) => h.clear(key));
   }
 
   /** Milliseconds of cooldown left; 0 when the route may be used. */
   remainingMs(key: string): number {
-    const end = this.until.get(key);
+    let end = this.until.get(key);
+    if (end === undefined && this.health) {
+      end = this.read(key);
+      if (end !== undefined) this.until.set(key, end);
+    }
     if (end === undefined) return 0;
     const left = end - this.now();
     if (left <= 0) {
@@ -35,4 +53,27 @@ export class CooldownBook {
   isCooling(key: string): boolean {
     return this.remainingMs(key) > 0;
   }
+
+  private read(key: string): number | undefined {
+    try {
+      return this.health?.get(key)?.untilMs;
+    } catch {
+      return undefined; // a read-only or busy store: this process still keeps its own cooldowns
+    }
+  }
+
+  private persist(fn: (h: RouteHealth) => void): void {
+    if (!this.health) return;
+    try {
+      fn(this.health);
+    } catch {
+      // Best effort: the in-memory cooldown still holds for this process.
+    }
+  }
+}
+
+/** The key a route's cooldown is kept under: provider/model, plus the base URL when one is set. */
+export function cooldownKey(spec: { provider: string; model: string; baseUrl?: string }): string {
+  const url = spec.baseUrl?.replace(/\/+$/, "");
+  return url ? `${spec.provider}/${spec.model}@${url}` : `${spec.provider}/${spec.model}`;
 }

@@ -4,3 +4,4 @@ export * from "./fallback-chain.js";
 export * from "./resilient-client.js";
 export * from "./retry-policy.js";
 export * from "./sleep.js";
+export * from "./store-route-health.js";

@@ -1,7 +1,7 @@
 // One route, one streamed call: the ModelClient the turn uses, over @iris/llm's streamLlm.
 // Retries and fallback wrap this (they are policies, not part of a single call).
 import { type LlmError, type Runtime, type StreamOptions, streamLlm, type Usage } from "@iris/llm";
-import type { ModelClient } from "../ports.js";
+import { type ModelClient, requestFor } from "../ports.js";
 import type { RouteInfo } from "../turn/types.js";
 
 export interface LlmClientOptions {
@@ -30,7 +30,7 @@ export class LlmModelClient implements ModelClient {
     let error: LlmError | undefined;
     for await (const e of streamLlm(
       this.runtime,
-      { ...request, model: this.runtime.model },
+      { ...requestFor(request, this.route()), model: this.runtime.model },
       {
         signal,
         ...this.opts.stream,

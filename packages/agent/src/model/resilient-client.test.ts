@@ -227,7 +227,13 @@ describe("retries on the same route (F1)", () => {
   it("an abort during the backoff returns the aborted error at once", async () => {
     const r = await rig(2, {
       sleep: undefined,
-      retry: { maxRetries: 3, baseDelayMs: 600_000, maxDelayMs: 600_000, retryAfterCapMs: 600_000 },
+      retry: {
+        maxRetries: 3,
+        baseDelayMs: 600_000,
+        maxDelayMs: 600_000,
+        retryAfterCapMs: 600_000,
+        callDeadlineMs: 3_600_000,
+      },
     });
     const ctl = new AbortController();
     r.fakes[0]!.enqueue(status(503));
@@ -254,17 +260,41 @@ describe("errors that end the call or fall back at once", () => {
     expect(r.status.some((s) => s.includes("switching to r1/m1 (fallback 1/1)"))).toBe(true);
   });
 
-  it("400 invalid request: no retry, no fallback, the provider's error comes back", async () => {
+  it("a spawned client's fallback does not re-point the parent's route listener when it says so", async () => {
+    // A subagent's client (spawn({ onRouteChange: undefined })): its fallback must not move the
+    // parent's context thresholds (issue 13).
     const r = await rig(2);
-    r.fakes[0]!.enqueue({
-      fault: "status",
+    const child = r.client.spawn({ onRouteChange: undefined });
+    r.fakes[0]!.enqueue(status(404));
+    r.fakes[1]!.enqueue(ok("child on the fallback"));
+    const res = await child.call(request, {
+      signal: new AbortController().signal,
+      onEvent: () => {},
+      stepId: 1,
+    });
+    expect(textOf(res)).toBe("child on the fallback");
+    expect(child.route()).toMatchObject({ provider: "r1" });
+    expect(r.routeChanges).toEqual([]);
+  });
+
+  it("400 invalid request: no retry, the chain goes on and says why; the last route's error comes back", async () => {
+    const r = await rig(2);
+    const bad = {
+      fault: "status" as const,
       status: 400,
       body: { error: { message: "bad field foo", type: "invalid_request_error" } },
-    });
+    };
+    r.fakes[0]!.enqueue(bad);
+    r.fakes[1]!.enqueue({ text: "fine" });
+    const ok = await r.call();
+    expect(ok.ok && assistantText(ok.message)).toBe("fine");
+    expect(r.fakes[0]!.requests).toHaveLength(1);
+    expect(r.status.join("\n")).toMatch(/bad field foo.*switching to r1\/m1/);
+    r.fakes[0]!.enqueue(bad);
+    r.fakes[1]!.enqueue(bad);
     const res = await r.call();
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error.kind).toBe("invalid_request");
-    expect(r.fakes[1]!.requests).toHaveLength(0);
   });
 
   it("402 billing falls back at once; with no fallback left it ends as billing", async () => {
@@ -343,5 +373,43 @@ describe("credentials (401/403)", () => {
     } finally {
       dir.cleanup();
     }
+  });
+});
+
+describe("the overall deadline of a call (issue 12)", () => {
+  it("a stalled route is cut at the time the turn has left, and says so", async () => {
+    const r = await rig(1);
+    r.fakes[0]!.enqueue({ fault: "stall" });
+    const res = await r.client.call(request, {
+      signal: new AbortController().signal,
+      onEvent: () => {},
+      stepId: 1,
+      timeLeftMs: 200,
+    });
+    expect(res.ok).toBe(false);
+    if (!res.ok) {
+      expect(res.error.kind).toBe("timeout");
+      expect(res.error.message).toContain("the call's deadline");
+    }
+  });
+
+  it("a cooldown kept in a RouteHealth port is honoured by a new client (another process)", async () => {
+    const kept = new Map<string, number>();
+    const health = {
+      get: (k: string) => (kept.has(k) ? { untilMs: kept.get(k)! } : undefined),
+      set: (k: string, until: number) => void kept.set(k, until),
+      clear: (k: string) => void kept.delete(k),
+    };
+    const first = await rig(2, { routeHealth: health });
+    first.fakes[0]!.enqueue({ fault: "status", status: 404 });
+    first.fakes[1]!.enqueue({ text: "from the fallback" });
+    expect((await first.call()).ok).toBe(true);
+    expect([...kept.keys()]).toEqual([`r0/m0@${first.fakes[0]!.baseUrl}`]);
+    // A fresh client over the same port, as the next `iris -c` would build.
+    const second = await rig(2, { routeHealth: health });
+    kept.set(`r0/m0@${second.fakes[0]!.baseUrl}`, Date.now() + 60_000);
+    second.fakes[1]!.enqueue({ text: "fallback again" });
+    expect((await second.call()).ok).toBe(true);
+    expect(second.fakes[0]!.requests).toHaveLength(0);
   });
 });

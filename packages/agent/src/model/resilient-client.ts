@@ -3,9 +3,10 @@
 // once its cooldown ends. The turn sees only the successful message; the history is untouched.
 import { type LlmError, llmError, type Runtime } from "@iris/llm";
 import type { AgentEventMap, AgentEventName, AgentEvents } from "../events.js";
-import type { ModelClient } from "../ports.js";
+import { type ModelClient, requestFor } from "../ports.js";
 import type { RouteInfo } from "../turn/types.js";
-import { CooldownBook, DEFAULT_COOLDOWN_MS } from "./cooldown.js";
+import { CallDeadline, DEFAULT_CALL_DEADLINE_MS } from "./call-deadline.js";
+import { CooldownBook, cooldownKey, DEFAULT_COOLDOWN_MS, type RouteHealth } from "./cooldown.js";
 import { type RouteResolver, type RouteSpec, routeKey, routeLabel, specMatches } from "./fallback-chain.js";
 import { type LlmClientOptions, LlmModelClient } from "./llm-client.js";
 import {
@@ -49,6 +50,8 @@ export interface ResilientClientOptions {
   now?: () => number;
   /** Cooldowns shared with another client of the same chain (a subagent's, a cron job's). */
   cooldowns?: CooldownBook;
+  /** Keeps cooldowns beyond this process (the store), so the next run honours them. */
+  routeHealth?: RouteHealth;
   /** In [0, 1): backoff jitter. */
   random?: () => number;
   /** Resolves false when aborted. */
@@ -87,13 +90,13 @@ export class ResilientModelClient implements ModelClient {
     this.slots = [primary, ...(opts.fallbacks ?? []).map((spec, i) => ({ index: i + 1, spec }))];
     this.active = primary;
     this.cooldowns =
-      opts.cooldowns ?? new CooldownBook(opts.cooldownMs ?? DEFAULT_COOLDOWN_MS, opts.now ?? Date.now);
+      opts.cooldowns ??
+      new CooldownBook(opts.cooldownMs ?? DEFAULT_COOLDOWN_MS, opts.now ?? Date.now, opts.routeHealth);
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
   }
 
   route(): RouteInfo {
-    const r = this.active.runtime;
-    return { provider: r.provider, model: r.model, apiMode: r.apiMode, baseUrl: r.baseUrl };
+    return routeInfoOf(this.active.runtime);
   }
 
   /** The runtime calls go to now. */
@@ -119,11 +122,29 @@ export class ResilientModelClient implements ModelClient {
 
   /** Milliseconds of cooldown left for chain position `index` (0 = primary). */
   cooldownRemainingMs(index: number): number {
-    return this.cooldowns.remainingMs(String(index));
+    const slot = this.slots[index];
+    return slot ? this.cooldowns.remainingMs(cooldownKey(slot.spec)) : 0;
   }
 
-  async call(...[request, opts]: CallArgs): Promise<CallResult> {
-    if (opts.signal.aborted) return { ok: false, error: ABORTED };
+  async call(...[request, callerOpts]: CallArgs): Promise<CallResult> {
+    if (callerOpts.signal.aborted) return { ok: false, error: ABORTED };
+    const totalMs = this.retry.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
+    const deadline = new CallDeadline(callerOpts.signal, Math.min(totalMs, callerOpts.timeLeftMs ?? totalMs));
+    try {
+      const res = await this.callWithin(request, { ...callerOpts, signal: deadline.signal }, deadline);
+      // The deadline, not the user, stopped it: a timeout the turn reports as such.
+      if (!res.ok && deadline.expired && !callerOpts.signal.aborted) return fail(deadline.error());
+      return res;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private async callWithin(
+    request: CallArgs[0],
+    opts: CallArgs[1],
+    deadline: CallDeadline,
+  ): Promise<CallResult> {
     await this.pickRouteForCall();
     // No-refire guard: within one call each chain position is tried at most once.
     const tried = new Set<number>();
@@ -142,14 +163,16 @@ export class ResilientModelClient implements ModelClient {
       const slot = this.active;
       tried.add(slot.index);
       triedKeys.add(routeKey(slot.runtime));
-      const res = await this.callWithRetries(slot, request, opts, nextStep);
+      const canFallBack = () =>
+        this.slots.some((s) => !tried.has(s.index) && !this.cooldowns.isCooling(cooldownKey(s.spec)));
+      const res = await this.callWithRetries(slot, request, opts, nextStep, { canFallBack, deadline });
       if (res.ok) {
-        this.cooldowns.clear(String(slot.index));
+        this.cooldowns.clear(cooldownKey(slot.spec));
         return res;
       }
       if (opts.signal.aborted || res.error.kind === "aborted") return { ok: false, error: ABORTED };
-      if (!fallsBack(res.error.kind)) return res;
-      this.cooldowns.mark(String(slot.index));
+      if (!fallsBack(res.error.kind) || deadline.expired) return res;
+      this.cooldowns.mark(cooldownKey(slot.spec), describeError(res.error, routeLabel(slot.runtime)));
       const next = await this.activateNext(slot, res.error, tried, triedKeys);
       if (!next) {
         if (this.slots.length > 1) {
@@ -169,6 +192,7 @@ export class ResilientModelClient implements ModelClient {
     request: CallArgs[0],
     callerOpts: CallArgs[1],
     nextStep: () => number,
+    limits: { canFallBack: () => boolean; deadline: CallDeadline },
   ): Promise<CallResult> {
     let retries = 0;
     let refreshed = false;
@@ -180,9 +204,10 @@ export class ResilientModelClient implements ModelClient {
         if (e.type !== "start") streamed = true;
         opts.onEvent(e);
       };
-      // Prompt caching is re-evaluated per route: one that declares no cache support gets no markers.
-      const req =
-        request.cache && runtime.compat.promptCache === false ? { ...request, cache: false } : request;
+      // Built and shaped for this attempt's route (H4, F2); prompt caching is re-evaluated per
+      // route: one that declares no cache support gets no markers.
+      const shaped = requestFor(request, routeInfoOf(runtime));
+      const req = shaped.cache && runtime.compat.promptCache === false ? { ...shaped, cache: false } : shaped;
       const res = await slot.client.call(req, { ...opts, onEvent });
       let error: LlmError;
       if (res.ok && !isEmptyReply(res.message)) return res;
@@ -214,8 +239,12 @@ export class ResilientModelClient implements ModelClient {
         continue;
       }
       if (action !== "retry" || retries >= this.retry.maxRetries) return fail(error);
+      // A stall costs a whole timeout per attempt: another route takes over at once if it can.
+      const stallRetries = this.retry.maxTimeoutRetries ?? this.retry.maxRetries;
+      if (error.kind === "timeout" && (limits.canFallBack() || retries >= stallRetries)) return fail(error);
       retries += 1;
       const delayMs = retryDelayMs(error, retries, this.retry, this.opts.random ?? Math.random);
+      if (limits.deadline.wouldPass(delayMs)) return fail(error);
       this.emit("LLM_CALL_RETRIED", { stepId: opts.stepId, attempt: retries, delayMs, error });
       this.status(
         "warn",
@@ -246,7 +275,7 @@ export class ResilientModelClient implements ModelClient {
         this.skip(label, "same route as the one that failed");
         continue;
       }
-      const left = this.cooldowns.remainingMs(String(slot.index));
+      const left = this.cooldowns.remainingMs(cooldownKey(slot.spec));
       if (left > 0) {
         this.skip(label, `cooling down for another ${formatDelay(left)}`);
         continue;
@@ -274,7 +303,7 @@ export class ResilientModelClient implements ModelClient {
    */
   private async pickRouteForCall(): Promise<void> {
     for (const slot of this.slots) {
-      const cooling = this.cooldowns.isCooling(String(slot.index));
+      const cooling = this.cooldowns.isCooling(cooldownKey(slot.spec));
       if (slot.index === this.active.index) {
         if (!cooling) return;
         continue;
@@ -363,6 +392,10 @@ export class ResilientModelClient implements ModelClient {
   private emit<K extends AgentEventName>(name: K, payload: AgentEventMap[K]): void {
     this.opts.events?.emit(name, payload);
   }
+}
+
+function routeInfoOf(r: Runtime): RouteInfo {
+  return { provider: r.provider, model: r.model, apiMode: r.apiMode, baseUrl: r.baseUrl };
 }
 
 function fail(error: LlmError): Failure {

@@ -23,9 +23,13 @@ export type RetryAction = "retry" | "refresh" | "fallback" | "fail";
  *   another provider's is unaffected; with no fallback left the turn ends `billing_error`.
  * - context_overflow does not fall back: the turn's own compression is the remedy, and silently
  *   moving to another model because our prompt grew is not a provider failure (`context_exhausted`).
- * - invalid_request (400/422) does not fall back: our request is wrong, and hiding that behind
- *   another provider would only move the bug; the user sees the provider's message.
+ * - invalid_request (400/422) is not retried (the same body would fail the same way) but falls
+ *   back: each attempt is shaped afresh for its route (H4), so a 400 one route's rules raise is no
+ *   reason to stop a chain whose next route may take the request. The status line says why; with
+ *   no route left the user sees the provider's message. Tests treat such a 400 as a shaping bug.
  * - aborted ends at once (the user interrupted).
+ * - unreachable (connection refused, unknown host) falls back at once: a typo'd port or host does
+ *   not start listening in the next 15 s of backoff, and with no fallback the call fails at once.
  */
 export const ACTION_BY_KIND: Readonly<Record<LlmErrorKind, RetryAction>> = Object.freeze({
   invalid_response: "retry",
@@ -35,9 +39,10 @@ export const ACTION_BY_KIND: Readonly<Record<LlmErrorKind, RetryAction>> = Objec
   network: "retry",
   auth: "refresh",
   not_found: "fallback",
+  unreachable: "fallback",
   billing: "fallback",
   context_overflow: "fail",
-  invalid_request: "fail",
+  invalid_request: "fallback",
   aborted: "fail",
 });
 
@@ -50,6 +55,14 @@ export interface RetryConfig {
   maxDelayMs: number;
   /** A server's Retry-After is honoured up to this (default 60 s). */
   retryAfterCapMs: number;
+  /**
+   * Retries of a stall (first-byte or idle timeout) when no fallback can take over (default 1):
+   * each one costs a whole timeout, and a route that stalled twice in a row is down. With a
+   * usable fallback a stall falls back at once.
+   */
+  maxTimeoutRetries?: number;
+  /** Overall deadline of one call across retries and fallbacks (default: call-deadline.ts). */
+  callDeadlineMs?: number;
 }
 
 export const DEFAULT_RETRY: Readonly<RetryConfig> = Object.freeze({
@@ -57,6 +70,7 @@ export const DEFAULT_RETRY: Readonly<RetryConfig> = Object.freeze({
   baseDelayMs: 2_000,
   maxDelayMs: 60_000,
   retryAfterCapMs: 60_000,
+  maxTimeoutRetries: 1,
 });
 
 /** Whether a route failing with this kind should hand over to the next route of the chain. */
@@ -101,6 +115,7 @@ const WHAT_HAPPENED: Record<LlmErrorKind, string> = {
   server: "server error at",
   timeout: "timed out waiting for",
   network: "connection to",
+  unreachable: "nothing listens at",
   auth: "credentials rejected by",
   not_found: "model not found at",
   billing: "billing/quota error at",
@@ -113,7 +128,9 @@ const WHAT_HAPPENED: Record<LlmErrorKind, string> = {
 export function describeError(error: LlmError, route: string): string {
   const status = error.status !== undefined ? ` (${error.status})` : "";
   const lost = error.kind === "network" ? " lost" : "";
-  return `${WHAT_HAPPENED[error.kind]} ${route}${lost}${status}`;
+  // A 400 is only explained by the provider's own words (bounded: it goes on a status line).
+  const why = error.kind === "invalid_request" ? `: ${error.message.slice(0, 200)}` : "";
+  return `${WHAT_HAPPENED[error.kind]} ${route}${lost}${status}${why}`;
 }
 
 /** "4 s", "250 ms". */

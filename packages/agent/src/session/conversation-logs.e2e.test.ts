@@ -135,10 +135,11 @@ describe("file and memory logs", () => {
       const sent = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
       expect(sent).toContain("[Summary] they asked");
       expect(sent).not.toContain("long answer");
-      expect(roles(log.history())).toEqual(["user", "user", "assistant"]);
+      // The summary stands alone as a user message; the turn notes that before going on (H1).
+      expect(roles(log.history())).toEqual(["user", "assistant", "user", "assistant"]);
     }
     expect(existsSync(path)).toBe(true);
     const reopened = new JsonlConversation(path);
-    expect(roles(reopened.history())).toEqual(["user", "user", "assistant"]);
+    expect(roles(reopened.history())).toEqual(["user", "assistant", "user", "assistant"]);
   });
 });

@@ -2,6 +2,7 @@
 // approval policy, and the front end's approve/clarify wired into each call's context.
 import type { ToolCallPart, ToolSpec } from "@iris/llm";
 import {
+  type ApprovalMemory,
   type ApprovalPolicy,
   type ApprovalRequest,
   type DispatchOptions,
@@ -13,6 +14,7 @@ import {
 } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
 import type { FrontEnd, ToolBox, ToolRunContext, ToolTraits } from "../ports.js";
+import { withdrawOnAbort } from "./withdraw.js";
 
 export interface RegistryToolBoxOptions {
   registry: ToolRegistry;
@@ -23,6 +25,8 @@ export interface RegistryToolBoxOptions {
   dispatch?: DispatchOptions;
   /** The session's background processes and per-task directories (default: the shared ones). */
   terminal?: TerminalScope;
+  /** The session's "approved for this session" memory (owned by the session, not the process). */
+  approvalMemory?: ApprovalMemory;
 }
 
 export class RegistryToolBox implements ToolBox {
@@ -61,13 +65,18 @@ export class RegistryToolBox implements ToolBox {
       ...(this.opts.terminal ? { terminal: this.opts.terminal } : {}),
       progress: (p) => ctx.progress(p.message),
       interactive: frontEnd.approve !== undefined,
-      approve: async (request: ApprovalRequest) => {
+      ...(this.opts.approvalMemory ? { approvalMemory: this.opts.approvalMemory } : {}),
+      approve: async (request: ApprovalRequest, signal?: AbortSignal) => {
         events.emit("TOOL_APPROVAL_REQUESTED", {
           tool: request.tool,
           command: request.command,
           reason: request.reason,
         });
-        const answer = frontEnd.approve ? await frontEnd.approve(request) : "deny";
+        // Withdrawn when the tool's own question times out or when the turn ends.
+        const withdraw = signal ? AbortSignal.any([signal, ctx.signal]) : ctx.signal;
+        const answer = frontEnd.approve
+          ? await withdrawOnAbort(frontEnd.approve(request, withdraw), withdraw, "deny" as const)
+          : "deny";
         if (answer === "deny")
           events.emit("TOOL_APPROVAL_DENIED", {
             tool: request.tool,
@@ -82,7 +91,12 @@ export class RegistryToolBox implements ToolBox {
           });
         return answer;
       },
-      ...(frontEnd.clarify ? { clarify: frontEnd.clarify } : {}),
+      ...(frontEnd.clarify
+        ? {
+            clarify: (question: string, choices?: string[]) =>
+              withdrawOnAbort(frontEnd.clarify!(question, choices, ctx.signal), ctx.signal, ""),
+          }
+        : {}),
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
     };
     return dispatchToolCall(

@@ -1,15 +1,17 @@
 // Step 8: the interruptible model call. Stream events go to the front end as callbacks; only the
 // final message is returned — partial output never becomes history (SPEC L7).
-import type { AssistantMessage, LlmError, LlmRequest, StreamEvent } from "@iris/llm";
+import type { AssistantMessage, LlmError, StreamEvent } from "@iris/llm";
 import type { AgentEvents } from "../events.js";
+import type { RequestForRoute } from "../ports.js";
 import type { TurnEnv } from "./env.js";
+import { watchSilence } from "./silence-watch.js";
 import type { StepSnapshot, TerminationReason, TurnState } from "./types.js";
 
 export async function callModel(
   env: TurnEnv,
   state: TurnState,
   snap: StepSnapshot,
-  request: Omit<LlmRequest, "model">,
+  request: RequestForRoute,
 ): Promise<AssistantMessage | undefined> {
   env.events.emit("step", { stepId: snap.stepId, round: snap.round });
   env.events.emit("LLM_CALL_STARTED", {
@@ -19,20 +21,26 @@ export async function callModel(
   });
   env.events.emit("thinking", { active: true });
   let thinking = true;
+  const silence = watchSilence(env.events, snap.route);
   const onEvent = (e: StreamEvent) => {
+    silence.touch();
     if (thinking && e.type !== "start") {
       thinking = false;
       env.events.emit("thinking", { active: false });
     }
     forward(env.events, e);
   };
-  const res = await env.model.call(request, {
-    signal: snap.signal,
-    onEvent,
-    stepId: snap.stepId,
-    nextStepId: () => state.nextStepId++,
-    onDiscarded: (r) => addUsage(env, state, r.message, r.costUsd, r.latencyMs, "discarded"),
-  });
+  const timeLeftMs = env.guards.timeLeftMs({ turnStartedAt: state.startedAt, now: env.now() });
+  const res = await env.model
+    .call(request, {
+      signal: snap.signal,
+      ...(timeLeftMs !== undefined ? { timeLeftMs } : {}),
+      onEvent,
+      stepId: snap.stepId,
+      nextStepId: () => state.nextStepId++,
+      onDiscarded: (r) => addUsage(env, state, r.message, r.costUsd, r.latencyMs, "discarded"),
+    })
+    .finally(() => silence.stop());
   if (thinking) env.events.emit("thinking", { active: false });
   const route = env.model.route();
   if (!res.ok) {
@@ -59,8 +67,13 @@ function forward(events: AgentEvents, e: StreamEvent): void {
   else if (e.type === "toolcall_end") events.emit("tool_gen", { call: e.call });
 }
 
+/** A provider's filter refusing the prompt itself (Azure's 400 content_filter, moderation). */
+const INPUT_FILTER = /content[_ ]?filter|content[_ ]?policy|moderation|flagged|safety system/i;
+
 function reasonFor(error: LlmError): TerminationReason {
   if (error.kind === "billing") return "billing_error";
+  if (error.kind === "invalid_request" && INPUT_FILTER.test(`${error.code ?? ""} ${error.message}`))
+    return "input_blocked";
   if (error.kind === "context_overflow") return "context_exhausted";
   return "llm_error";
 }

@@ -26,7 +26,7 @@ describe("RoundGuards", () => {
     const fired: number[] = [];
     events.on("HANDOFF_TRIGGERED", (p) => fired.push(p.remainingMs));
     const g = new RoundGuards(
-      { maxRounds: 0, sessionBudgetMs: 10_000, sessionStartedAt: 0, handoffLeadMs: 2_000 },
+      { maxRounds: 0, sessionBudgetMs: 10_000, sessionActiveMs: 0, handoffLeadMs: 2_000 },
       events,
     );
     expect(g.check({ ...base, now: 7_000 }).ok).toBe(true);
@@ -34,6 +34,19 @@ describe("RoundGuards", () => {
     expect(g.check({ ...base, now: 9_000 }).ok).toBe(true);
     expect(fired).toEqual([1_500]);
     expect(g.check({ ...base, now: 10_000 })).toMatchObject({ ok: false, reason: "time_budget_expired" });
+  });
+
+  it("counts only the time the agent worked: idle hours between turns cost nothing", () => {
+    const g = new RoundGuards(
+      { maxRounds: 0, sessionBudgetMs: 10_000, sessionActiveMs: 9_000 },
+      new AgentEvents(),
+    );
+    const later = 3 * 3_600_000;
+    expect(g.check({ ...base, turnStartedAt: later, now: later + 999 }).ok).toBe(true);
+    expect(g.check({ ...base, turnStartedAt: later, now: later + 1_000 })).toMatchObject({
+      ok: false,
+      reason: "time_budget_expired",
+    });
   });
 
   it("warns once at 80 % of the cost budget and stops at 100 %", () => {

@@ -8,9 +8,13 @@ export interface BudgetConfig {
   maxRounds: number;
   /** Wall-clock budget of this turn. */
   timeBudgetMs?: number;
-  /** Session budget (default 2 h) counted from the session's start. */
+  /**
+   * Session budget (default 2 h) of time the agent works: the sum of turn durations, so idle
+   * hours between turns cost nothing (a conversation can be continued days later).
+   */
   sessionBudgetMs?: number;
-  sessionStartedAt?: number;
+  /** What earlier turns of the session worked, in ms (this turn's time is added live). */
+  sessionActiveMs?: number;
   /** Hand-off hook fires this long before the session budget expires. */
   handoffLeadMs?: number;
   costBudgetUsd?: number;
@@ -41,6 +45,17 @@ export class RoundGuards {
     };
   }
 
+  /** What is left of the turn and session time budgets (undefined = no limit), for the model call. */
+  timeLeftMs(input: { turnStartedAt: number; now: number }): number | undefined {
+    const { cfg } = this;
+    const spent = Math.max(0, input.now - input.turnStartedAt);
+    const left: number[] = [];
+    if (cfg.timeBudgetMs !== undefined) left.push(cfg.timeBudgetMs - spent);
+    if (cfg.sessionBudgetMs !== undefined)
+      left.push(cfg.sessionBudgetMs - (cfg.sessionActiveMs ?? 0) - spent);
+    return left.length ? Math.max(0, Math.min(...left)) : undefined;
+  }
+
   check(input: { rounds: number; turnStartedAt: number; turnCostUsd: number; now: number }): GuardVerdict {
     const { cfg } = this;
     if (cfg.maxRounds > 0 && input.rounds >= cfg.maxRounds)
@@ -50,12 +65,13 @@ export class RoundGuards {
         "time_budget_expired",
         `Stopped: the turn used its time budget of ${fmtMs(cfg.timeBudgetMs)}.`,
       );
-    if (cfg.sessionBudgetMs !== undefined && cfg.sessionStartedAt !== undefined) {
-      const left = cfg.sessionStartedAt + cfg.sessionBudgetMs - input.now;
+    if (cfg.sessionBudgetMs !== undefined) {
+      const worked = (cfg.sessionActiveMs ?? 0) + Math.max(0, input.now - input.turnStartedAt);
+      const left = cfg.sessionBudgetMs - worked;
       if (left <= 0)
         return stop(
           "time_budget_expired",
-          `Stopped: the session reached its budget of ${fmtMs(cfg.sessionBudgetMs)}. Start a new session to go on.`,
+          `Stopped: the agent worked ${fmtMs(cfg.sessionBudgetMs)} in this session, its budget. Start a new session to go on.`,
         );
       if (!this.handoffFired && left <= (cfg.handoffLeadMs ?? 5 * 60_000)) {
         this.handoffFired = true;
@@ -89,7 +105,7 @@ function stop(reason: TerminationReason, text: string): GuardVerdict {
   return { ok: false, reason, text };
 }
 
-function fmtMs(ms: number): string {
+export function fmtMs(ms: number): string {
   if (ms >= 3_600_000) return `${(ms / 3_600_000).toFixed(1)} h`;
   if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
   return `${Math.round(ms / 1000)} s`;

@@ -6,6 +6,7 @@ import { callModel } from "./call-model.js";
 import type { TurnEnv } from "./env.js";
 import { finishTurn } from "./finish.js";
 import { observeReply, observeRound } from "./observe.js";
+import { checkContext, recoverFromOverflow } from "./overflow.js";
 import { prepareModelCall, prepareTurn, takeSnapshot } from "./prepare.js";
 import { runTools } from "./run-tools.js";
 import type { TurnResult, TurnState } from "./types.js";
@@ -33,9 +34,10 @@ export async function runTurn(
       state.termination = { reason: verdict.reason, text: verdict.text };
       break;
     }
-    if (env.beforeModelCall) state.messages = (await env.beforeModelCall(state.messages)) ?? state.messages;
+    if (!(await checkContext(env, state, signal))) break;
     const snap = takeSnapshot(env, state, signal);
     const reply = await callModel(env, state, snap, prepareModelCall(env, state));
+    if (!reply && (await recoverFromOverflow(env, state, snap.round, signal))) continue;
     if (!reply) break;
     const { nodeId, calls } = observeReply(env, state, reply);
     if (state.termination || !calls.length || !nodeId) continue;

@@ -9,6 +9,7 @@ import {
   type UserMessage,
 } from "@iris/llm";
 import type { TurnEnv } from "./env.js";
+import { notExecuted } from "./run-tools.js";
 import type { TurnState } from "./types.js";
 
 export interface ObservedReply {
@@ -24,6 +25,13 @@ export function observeReply(env: TurnEnv, state: TurnState, message: AssistantM
   const hasContent = calls.length > 0 || text.trim() !== "";
   if (message.stopReason === "refusal" || message.stopReason === "content_filter") {
     if (hasContent) commit(env, state, message);
+    // Calls carried by a refused or filtered reply never run; each gets its result now (H3).
+    const why = "the reply was refused or stopped by the content filter";
+    for (const call of calls) {
+      const result = notExecuted(call, why);
+      env.log.append(result);
+      state.messages.push(result);
+    }
     state.termination = { reason: "model_refusal", text: refusalText(message, text) };
     return { calls: [] };
   }

@@ -1,10 +1,14 @@
-// Steps 1–3 of the turn (SPEC L2): task id, append the user message, reuse the frozen prompt.
-import { type LlmRequest, type UserMessage, ZERO_USAGE } from "@iris/llm";
+// Steps 1–3 of the turn (SPEC L2): task id, append the user message (after repairing a lone
+// user message an earlier failed turn left, H1), reuse the frozen prompt.
+import { type UserMessage, ZERO_USAGE } from "@iris/llm";
+import type { RequestForRoute } from "../ports.js";
 import type { TurnEnv } from "./env.js";
+import { repairLoneUser } from "./repair-lone-user.js";
 import type { StepSnapshot, TurnState } from "./types.js";
 
 export function prepareTurn(env: TurnEnv, input: UserMessage): TurnState {
   const taskId = env.newTaskId();
+  repairLoneUser(env, env.log.history());
   env.log.append(input);
   return {
     taskId,
@@ -33,14 +37,24 @@ export function takeSnapshot(env: TurnEnv, state: TurnState, signal: AbortSignal
   });
 }
 
-/** Steps 5–7: shape history for the route, add ephemeral layers (none by default), cache flag. */
-export function prepareModelCall(env: TurnEnv, state: TurnState): Omit<LlmRequest, "model"> {
+/**
+ * Steps 5–7 as a builder the model client calls per attempt (H4, F2): shape history for the route
+ * that receives it, add ephemeral layers (none by default), the cache flag and what to ask of
+ * the route's reasoning. A retry, a fallback and the return to the primary each get their own.
+ */
+export function prepareModelCall(env: TurnEnv, state: TurnState): RequestForRoute {
   const tools = env.tools.specs();
-  return {
-    system: env.systemPrompt,
-    messages: env.shape(state.messages),
-    ...(tools.length ? { tools } : {}),
-    ...(env.maxOutputTokens ? { maxOutputTokens: env.maxOutputTokens } : {}),
-    cache: true,
+  const system = env.systemPrompt;
+  const messages = state.messages;
+  return (route) => {
+    const reasoning = env.reasoningFor?.(route);
+    return {
+      system,
+      messages: env.shape(messages, route),
+      ...(tools.length ? { tools } : {}),
+      ...(env.maxOutputTokens ? { maxOutputTokens: env.maxOutputTokens } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      cache: true,
+    };
   };
 }

@@ -71,6 +71,11 @@ async function runOne(
       cwd: env.cwd,
       assistantNodeId,
       stepId: snap.stepId,
+      // Now, not at the round's start: an earlier call of this round may have spent some.
+      costLeftUsd: env.guards.left({ rounds: state.rounds, turnCostUsd: state.costUsd }).costUsd,
+      addCost: (usd) => {
+        state.costUsd += usd;
+      },
       progress: (message) =>
         env.events.emit("tool_progress", {
           phase: "progress",
@@ -91,8 +96,32 @@ async function runOne(
     isError,
     durationMs: env.now() - started,
   });
-  env.events.emit("tool_progress", { phase: "after", callId: call.callId, name: call.name, isError });
+  env.events.emit("tool_progress", {
+    phase: "after",
+    callId: call.callId,
+    name: call.name,
+    isError,
+    ...(isError ? { message: errorSummary(content) } : {}),
+  });
   return { role: "tool", callId: call.callId, toolName: call.name, content, isError };
+}
+
+/** One line saying why a call failed, for progress displays: the `error` field or the first line. */
+function errorSummary(content: string): string {
+  let text = content;
+  try {
+    const parsed = JSON.parse(content) as unknown;
+    if (parsed && typeof parsed === "object" && typeof (parsed as { error?: unknown }).error === "string")
+      text = (parsed as { error: string }).error;
+  } catch {
+    // not JSON: the tool's own text
+  }
+  const line =
+    text
+      .trim()
+      .split("\n")
+      .find((l) => l.trim()) ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 export function notExecuted(call: ToolCallPart, why: string): ToolResultMessage {

@@ -1,7 +1,8 @@
 // Send-time shaping for whatever route the next call goes to (SPEC H4–H6): the route may change
 // mid-turn on fallback, so the target is read at call time, never fixed when the Agent is made.
-import { type ApiMode, getLogger, type Message, shapeForTarget } from "@iris/llm";
+import { type ApiMode, type ExpandHook, getLogger, issuerOf, type Message, shapeForTarget } from "@iris/llm";
 import type { ModelClient } from "../ports.js";
+import type { RouteInfo } from "./types.js";
 
 export interface RouteTraits {
   contextWindow: number;
@@ -12,9 +13,11 @@ export function makeShaper(
   model: ModelClient,
   traitsOf: (provider: string, model: string) => RouteTraits,
   system: string,
-): (messages: readonly Message[]) => Message[] {
-  return (messages) => {
-    const route = model.route();
+  /** Expands server-side compaction items the route cannot read (SPEC H5). */
+  expand?: ExpandHook,
+): (messages: readonly Message[], route?: RouteInfo) => Message[] {
+  return (messages, attemptRoute) => {
+    const route = attemptRoute ?? model.route();
     const traits = traitsOf(route.provider, route.model);
     const result = shapeForTarget(
       messages,
@@ -24,8 +27,9 @@ export function makeShaper(
         model: route.model,
         contextWindow: traits.contextWindow,
         vision: traits.vision,
+        issuer: issuerOf(route),
       },
-      { system },
+      { system, ...(expand ? { expand } : {}) },
     );
     const log = getLogger({ component: "shaping" });
     // A removal means some path forgot to persist a result (H3/H6): worth a warning every time.

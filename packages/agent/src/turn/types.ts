@@ -2,24 +2,29 @@
 // per model sampling and a mutable state per turn.
 import type { AssistantMessage, LlmError, Message, Usage, UserMessage } from "@iris/llm";
 
+/**
+ * SPEC L5's list, less `forced_text` and `model_action_required`: no path produces them yet (a
+ * forced final answer after the round cap, a provider asking for a user action), and a reason in
+ * the type that no code produces misleads every front end that switches on it. Plus
+ * `store_error`: the store failed inside the turn (disk full, a locked or corrupt file).
+ */
 export type TerminationReason =
   | "natural"
-  | "forced_text"
   | "max_rounds"
   | "time_budget_expired"
   | "cost_budget_exceeded"
   | "context_exhausted"
   | "llm_error"
-  | "model_action_required"
   | "model_refusal"
   | "input_blocked"
   | "billing_error"
   | "user_cancelled"
-  | "convergence_detected";
+  | "convergence_detected"
+  | "store_error";
 
 /** Exit code per termination (SPEC K5): 0 natural, 130 interrupted, 1 any other end. */
 export function exitCodeFor(reason: TerminationReason): number {
-  if (reason === "natural" || reason === "forced_text") return 0;
+  if (reason === "natural") return 0;
   if (reason === "user_cancelled") return 130;
   return 1;
 }
@@ -72,4 +77,6 @@ export interface TurnState {
   pendingUser: UserMessage[];
   termination?: { reason: TerminationReason; text: string; error?: LlmError };
   lastMessage?: AssistantMessage;
+  /** The round that already recovered from a context_length_exceeded answer (once per round). */
+  overflowRecoveredRound?: number;
 }

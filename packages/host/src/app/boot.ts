@@ -5,7 +5,9 @@ import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile }
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
 import { IrisProcess } from "./process.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
+import { registerSecrets } from "./secrets-setup.js";
 import type { Session } from "./session.js";
+import { unknownToolsets } from "./tools-setup.js";
 
 export interface BootOptions {
   env: Record<string, string | undefined>;
@@ -16,6 +18,9 @@ export interface BootOptions {
   cwd: string;
   yolo?: boolean;
   maxRounds?: number;
+  /** `--toolsets a,b`: this run's toolsets for the platform, instead of config.yaml's. */
+  toolsets?: string[];
+  promptEdits?: { replace?: string; append?: string };
 }
 
 export type BootResult =
@@ -40,18 +45,29 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     const servers = /no provider chosen/.test(route.error) ? await findLocalServers() : [];
     return { ok: false, exitCode: 2, message: noProviderMessage(route.error, servers) };
   }
+  registerSecrets(profile.config, { ...opts.env, ...profile.env }, [route.runtime.apiKey]);
+  // `--toolsets` replaces this platform's toolsets for this run.
+  const config = opts.toolsets
+    ? { ...profile.config, toolsets: { ...profile.config.toolsets, [opts.platform]: opts.toolsets } }
+    : profile.config;
   const iris = await IrisProcess.open({
-    profile,
+    profile: { ...profile, config },
     env: opts.env,
     platform: opts.platform,
     ...(opts.yolo ? { yolo: true } : {}),
   });
+  const unknown = unknownToolsets(opts.toolsets, iris.tools);
+  if (unknown) {
+    await iris.close();
+    return { ok: false, exitCode: 2, message: unknown };
+  }
   const host = iris.openSession({
     runtime: route.runtime,
     source: opts.source,
     cwd: opts.cwd,
     ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
     route: opts.route,
+    ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
   });
   return { ok: true, host, process: iris, warnings: [...profile.warnings, ...route.notes] };
 }

@@ -1,15 +1,11 @@
-// The few edits Iris makes to config.yaml on the user's behalf, keeping their comments.
-import { existsSync, readFileSync } from "node:fs";
-import { setConfigValue } from "../config/index.js";
-import { yaml } from "../config/yaml-lib.js";
+// The few edits Iris makes to config.yaml on the user's behalf, keeping their comments and order.
+import { addToConfigList } from "../config/index.js";
 
-/** The "always" approval answer: the pattern key joins approvals.allow (SPEC T4). */
+/**
+ * The "always" approval answer: the pattern key joins approvals.allow (SPEC T4). The list node is
+ * appended to in place, so comments on earlier items and the file's order stay as written.
+ */
 export function appendAllowedPattern(configPath: string, key: string): void {
-  const current = existsSync(configPath)
-    ? (yaml().parse(readFileSync(configPath, "utf8")) as Record<string, unknown> | null)
-    : null;
-  const approvals = (current?.approvals ?? {}) as { allow?: unknown };
-  const allow = Array.isArray(approvals.allow) ? approvals.allow.map(String) : [];
-  if (allow.includes(key)) return;
-  setConfigValue(configPath, ["approvals", "allow"], [...allow, key]);
+  const r = addToConfigList(configPath, ["approvals", "allow"], key);
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join("; "));
 }

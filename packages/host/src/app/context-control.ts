@@ -14,10 +14,11 @@ import {
   findProjectContext,
   llmSummarizer,
   type ModelClient,
+  newestUserIndex,
   type Summarizer,
   splitSession,
 } from "@iris/agent";
-import type { Message, Runtime } from "@iris/llm";
+import { type Message, type Runtime, WINDOW_MARGIN } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
 import type { Profile } from "../config/index.js";
 import {
@@ -31,6 +32,7 @@ import {
 } from "./context-report.js";
 import type { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, resolveMainRoute } from "./route.js";
+import { describeWindowUse } from "./window-use.js";
 
 /** What the control needs from the session host. */
 export interface ContextHostPort {
@@ -115,11 +117,26 @@ export class ContextControl {
   beforeModelCall(
     log: FollowingConversation,
     model: ModelClient,
-  ): (messages: Message[]) => Promise<Message[] | undefined> {
-    return async (messages) => {
-      const out = await this.check(log, model, messages);
+  ): (messages: Message[], signal?: AbortSignal) => Promise<Message[] | undefined | { exhausted: string }> {
+    return async (messages, signal) => {
+      const out = await this.check(log, model, messages, signal);
+      if (out !== undefined && !Array.isArray(out)) return out;
       this.pending = { sessionId: log.sessionId, messages: (out ?? messages).length };
       return out;
+    };
+  }
+
+  /**
+   * The provider said the prompt is too long though the estimate fitted (TurnEnv.onContextOverflow):
+   * compress now as `/compress` does, and hand back the history to resend once.
+   */
+  onContextOverflow(
+    log: FollowingConversation,
+  ): (messages: Message[], signal?: AbortSignal) => Promise<Message[] | undefined> {
+    return async (_messages, signal) => {
+      this.measured.delete(log.sessionId);
+      const out = await this.compressNow(log, signal);
+      return out.ok ? log.history() : undefined;
     };
   }
 
@@ -142,7 +159,8 @@ export class ContextControl {
     log: FollowingConversation,
     model: ModelClient,
     messages: Message[],
-  ): Promise<Message[] | undefined> {
+    signal?: AbortSignal,
+  ): Promise<Message[] | undefined | { exhausted: string }> {
     const config = this.port.profile.config;
     const route = model.route();
     const budget = this.budgetOf(route);
@@ -150,19 +168,42 @@ export class ContextControl {
     const size = this.promptSize(log.sessionId, messages, system);
     if (!config.compression.enabled || !this.engine.shouldCompress(size.tokens, budget)) {
       this.critical(size.tokens, budget.gatewayTokens);
-      return undefined;
+      return this.fits(messages, size.tokens, system, route, budget);
     }
+    // A failed compression is not retried every round: only once the history grew by a quarter
+    // of the tail budget since.
     const failed = this.failedAt.get(log.sessionId);
     if (failed !== undefined && size.tokens < failed + budget.tailBudgetTokens / 4) {
       this.critical(size.tokens, budget.gatewayTokens);
-      return undefined;
+      return this.fits(messages, size.tokens, system, route, budget);
     }
-    const outcome = await this.compress(log, messages, size.tokens, system, budget);
+    const outcome = await this.compress(log, messages, size.tokens, system, budget, signal);
     if (!outcome.ok) {
       this.critical(size.tokens, budget.gatewayTokens);
-      return undefined;
+      return this.fits(messages, size.tokens, system, route, budget);
     }
-    return log.history();
+    const after = log.history();
+    return this.fits(after, outcome.after, system, route, budget) ?? after;
+  }
+
+  /**
+   * Undefined when a request can be built that the window holds: the whole history, or (send-time
+   * shaping drops whole oldest turns) the newest turn alone. Else why not, for the user.
+   */
+  private fits(
+    messages: readonly Message[],
+    tokens: number,
+    system: string,
+    route: { provider: string; model: string },
+    budget: ContextBudget,
+  ): undefined | { exhausted: string } {
+    const limit = Math.floor(budget.window * (1 - WINDOW_MARGIN));
+    if (tokens <= limit) return undefined;
+    const u = newestUserIndex(messages);
+    const older = u > 0 ? estimateMessagesTokens(messages.slice(0, u)) : 0;
+    if (tokens - older <= limit) return undefined;
+    const turn = u >= 0 ? messages.slice(u) : messages;
+    return { exhausted: describeWindowUse(turn, system, route, budget.window) };
   }
 
   private critical(tokens: number, limit: number): void {
@@ -179,6 +220,7 @@ export class ContextControl {
     promptTokens: number,
     system: string,
     budget?: ContextBudget,
+    signal?: AbortSignal,
   ): Promise<CompressOutcome> {
     const { events, store } = this.port;
     const route = this.fallbackRuntime ?? this.port.runtime();
@@ -194,6 +236,7 @@ export class ContextControl {
         ...(project ? { projectInstructions: project } : {}),
         promptTokens,
         system,
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
@@ -257,7 +300,7 @@ export class ContextControl {
   }
 
   /** `/compress`: compress the current session now, whatever its size. */
-  async compressNow(log: FollowingConversation): Promise<CompressOutcome> {
+  async compressNow(log: FollowingConversation, signal?: AbortSignal): Promise<CompressOutcome> {
     const messages = log.history();
     const system = this.port.session().systemPrompt ?? "";
     const size = this.promptSize(log.sessionId, messages, system);
@@ -274,7 +317,7 @@ export class ContextControl {
         Math.floor(trigger * config.compression.target_ratio),
       ),
     };
-    return this.compress(log, messages, size.tokens, system, forced);
+    return this.compress(log, messages, size.tokens, system, forced, signal);
   }
 
   /** The figures of `iris context` for the current route and session. */

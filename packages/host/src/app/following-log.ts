@@ -34,6 +34,14 @@ export class FollowingConversation implements ConversationLog {
     return this.inner.sessionCostUsd();
   }
 
+  sessionActiveMs(): number {
+    return this.inner.sessionActiveMs();
+  }
+
+  recordTurnTime(ms: number): void {
+    this.inner.recordTurnTime(ms);
+  }
+
   /** From now on read and write the given session (loaded fresh from the store). */
   moveTo(sessionId: string): void {
     this.inner = new StoreConversation(this.store, sessionId);

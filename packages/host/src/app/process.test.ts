@@ -3,7 +3,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getLogger } from "@iris/llm";
-import { type TempDir, tempDir } from "@iris/testkit";
+import { openStore } from "@iris/store";
+import { startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadProfile } from "../config/index.js";
 import { IrisProcess } from "./process.js";
@@ -70,6 +71,34 @@ describe("IrisProcess", () => {
     expect(iris.openSessions).toBe(0);
     expect(iris.store.db.open).toBe(false);
     expect(() => iris.openSession({ source: "test", cwd: dir.path, route })).toThrow(/closing/);
+  });
+
+  it("close() during a tool call lets the turn write its results first, then closes the store", async () => {
+    const fake = await startFakeLlm();
+    try {
+      const iris = await IrisProcess.open({ profile: profile(), platform: "cli", env: {} });
+      const s = iris.openSession({
+        source: "test",
+        cwd: dir.path,
+        route: { provider: "custom", model: "m", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
+      });
+      s.startSession();
+      fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 30" } }] });
+      let closed: Promise<void> | undefined;
+      s.events.on("TOOL_EXEC_STARTED", () => {
+        closed = iris.close();
+      });
+      const result = await s.send("wait a while");
+      await closed;
+      expect(result.reason).toBe("user_cancelled");
+      expect(iris.store.db.open).toBe(false);
+      const again = openStore(join(dir.path, "state.db"));
+      // The interrupted call got its result before the store closed: the history stays whole.
+      expect(again.activePath(s.id).map((n) => n.message?.role)).toEqual(["user", "assistant", "tool"]);
+      again.close();
+    } finally {
+      await fake.close();
+    }
   });
 
   it("names the problem when a session's route cannot be resolved", async () => {

@@ -5,10 +5,12 @@
 // the only close() that closes the store. Sessions are opened from it and close on their own.
 
 import { join } from "node:path";
-import { CooldownBook, DEFAULT_COOLDOWN_MS } from "@iris/agent";
+import { CooldownBook, DEFAULT_COOLDOWN_MS, StoreRouteHealth } from "@iris/agent";
 import { configureLogging, getLogger, LOG_LEVELS, type Logger, type LogLevel, type Runtime } from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
+import type { ApprovalJudge } from "@iris/tools";
 import type { Profile } from "../config/index.js";
+import { makeApprovalJudge } from "./approval-judge.js";
 import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
 import { Session } from "./session.js";
@@ -51,13 +53,16 @@ export interface OpenSessionOptions {
   /** An already resolved main route; wins over `route`. */
   runtime?: Runtime;
   maxRounds?: number;
+  /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
+  promptEdits?: { replace?: string; append?: string };
 }
 
 export class IrisProcess implements SessionParent {
   /** Every session's tagged events, for front ends that listen process-wide. */
   readonly events = new EventFanout();
   private readonly sessions = new Set<Session>();
-  private readonly cooldownBooks = new Map<string, CooldownBook>();
+  /** Route cooldowns of every session, kept in the store so the next process honours them. */
+  readonly cooldowns: CooldownBook;
   private closing: Promise<void> | undefined;
 
   static async open(opts: ProcessOptions): Promise<IrisProcess> {
@@ -84,7 +89,9 @@ export class IrisProcess implements SessionParent {
     readonly store: Store,
     readonly tools: ToolSetup,
     readonly logger: Logger,
-  ) {}
+  ) {
+    this.cooldowns = new CooldownBook(DEFAULT_COOLDOWN_MS, Date.now, new StoreRouteHealth(store));
+  }
 
   /**
    * A new conversation slot: give it `startSession()` or `resumeSession(id)` next. It has its
@@ -99,16 +106,23 @@ export class IrisProcess implements SessionParent {
       if (!resolved.ok) throw new Error(resolved.error);
       runtime = resolved.runtime;
     }
-    const session = new Session({
+    let session: Session | undefined;
+    // Smart mode's judge asks this session's own model client (its route and fallbacks).
+    const judge: ApprovalJudge = (request) =>
+      session
+        ? makeApprovalJudge(() => (session as Session).judgeModel())(request)
+        : Promise.resolve("escalate");
+    session = new Session({
       parent: this,
       profile: this.profile,
       runtime,
       store: this.store,
-      tools: { ...this.tools, policy: this.tools.newPolicy() },
+      tools: { ...this.tools, policy: this.tools.newPolicy(judge) },
       source: opts.source,
       cwd: opts.cwd,
       ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
       ...(opts.route ? { route: opts.route } : {}),
+      ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
     });
     this.sessions.add(session);
     return session;
@@ -127,15 +141,6 @@ export class IrisProcess implements SessionParent {
   /** The catalogue's view of a model with this profile's overrides (SPEC M1). */
   modelInfo(provider: string, model: string) {
     return modelInfoFor(provider, model, this.profile.config).info;
-  }
-
-  cooldownsFor(chainKey: string): CooldownBook {
-    let book = this.cooldownBooks.get(chainKey);
-    if (!book) {
-      book = new CooldownBook(DEFAULT_COOLDOWN_MS);
-      this.cooldownBooks.set(chainKey, book);
-    }
-    return book;
   }
 
   forget(session: object): void {

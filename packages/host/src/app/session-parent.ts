@@ -8,8 +8,8 @@ export interface SessionParent {
   /** The process-wide subscribers (every session's events go there too). */
   readonly events: EventFanout;
   readonly logger: Logger;
-  /** Route cooldowns shared by every session whose fallback chain is `chainKey`. */
-  cooldownsFor(chainKey: string): CooldownBook;
+  /** Route cooldowns shared by every session (and kept in the store for the next process). */
+  readonly cooldowns: CooldownBook;
   /** The session closed: the process forgets it. */
   forget(session: object): void;
 }

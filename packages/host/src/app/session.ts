@@ -7,6 +7,7 @@ import {
   Agent,
   AgentEvents,
   buildSystemPrompt,
+  compactionExpander,
   type FrontEnd,
   gatherPromptInputs,
   LlmModelClient,
@@ -27,14 +28,15 @@ import {
 } from "@iris/agent";
 import { estimateCost, type Runtime, type UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
-import { closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
+import { ApprovalMemory, closeTerminalScope, newTerminalScope, type TerminalScope } from "@iris/tools";
 import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
-import { makeDelegate } from "./delegate.js";
+import { ChildSlots, makeDelegate } from "./delegate.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
+import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
@@ -53,6 +55,8 @@ export interface SessionOptions {
   cwd: string;
   maxRounds?: number;
   route?: RouteFlags;
+  /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
+  promptEdits?: { replace?: string; append?: string };
 }
 
 export class Session {
@@ -62,11 +66,17 @@ export class Session {
   readonly terminal: TerminalScope = newTerminalScope();
   private readonly tagged = new EventFanout();
   private readonly prompts = new SessionPrompts();
-  private running: { agent: Agent; controller: AbortController; taskId: string } | undefined;
+  private running:
+    | { agent: Agent; controller: AbortController; taskId: string; done?: Promise<unknown> }
+    | undefined;
   private taskId = "";
   private closed = false;
   private current: SessionRow | undefined;
   private todos = new TodoList();
+  /** "For this session" approvals: a new memory with every new or resumed session. */
+  private approvals = new ApprovalMemory();
+  /** Subagents running now for this session (delegation.max_concurrent_children). */
+  private childSlots: ChildSlots;
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
@@ -75,6 +85,7 @@ export class Session {
 
   constructor(readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
+    this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
     // Every raw event goes out again tagged with this session and the running task.
     this.events.onAny((name, payload) => this.tag(name, payload, { taskId: this.taskId }));
   }
@@ -129,6 +140,7 @@ export class Session {
       provider: runtime.provider,
     });
     this.todos = new TodoList();
+    this.approvals = new ApprovalMemory();
     return this.current;
   }
 
@@ -148,10 +160,13 @@ export class Session {
     const taskId = newTaskId();
     const emit = this.emitTagged.bind(this);
     const agent = this.newAgent(opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId), () => taskId);
-    this.running = { agent, controller, taskId };
+    const running: NonNullable<Session["running"]> = { agent, controller, taskId };
+    this.running = running;
     this.taskId = taskId;
     try {
-      return await agent.run(input, { signal: controller.signal });
+      const done = agent.run(input, { signal: controller.signal });
+      running.done = done;
+      return await done;
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
       this.running = undefined;
@@ -188,6 +203,12 @@ export class Session {
   }
 
   private buildPrompt(): string {
+    const edits = this.opts.promptEdits;
+    const built = edits?.replace ?? this.buildDefaultPrompt();
+    return edits?.append ? `${built}\n\n${edits.append}` : built;
+  }
+
+  private buildDefaultPrompt(): string {
     const { runtime } = this;
     const { profile, tools, cwd } = this.opts;
     return buildSystemPrompt(
@@ -249,6 +270,7 @@ export class Session {
     // Before anything reads the history: close calls a killed process left without results.
     this.repairNotices = repairInterruptedCalls(this.opts.store, row.id).repaired;
     this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
+    this.approvals = new ApprovalMemory();
     return row;
   }
 
@@ -263,12 +285,36 @@ export class Session {
    * back to the primary once the primary's cooldown has ended (SPEC U4).
    */
   private modelClient(): ResilientModelClient {
-    if (this.model) return this.model;
+    this.model ??= this.resilientClient(this.runtime, (rt) => this.context.routeChanged(rt));
+    return this.model;
+  }
+
+  /**
+   * The client of smart approval mode's judge (T4): `approvals.judge_model`, or the main route,
+   * with the fallback chain; its route changes are its own (the context control is left alone).
+   */
+  judgeModel(): ResilientModelClient {
+    const { profile } = this.opts;
+    const spec = profile.config.approvals.judge_model;
+    if (!spec) return this.modelClient().spawn({ onRouteChange: undefined });
+    const resolved = resolveMainRoute(
+      splitModelSpec(spec, profile.config, this.runtime.provider),
+      profile.config,
+      profile.env,
+    );
+    if (!resolved.ok) throw new Error(`approvals.judge_model ${spec} cannot be used: ${resolved.error}`);
+    return this.resilientClient(resolved.runtime, undefined);
+  }
+
+  private resilientClient(
+    primary: Runtime,
+    onRouteChange: ((rt: Runtime) => void) | undefined,
+  ): ResilientModelClient {
     const { profile } = this.opts;
     const config = profile.config;
     const fallbacks = parseFallbackProviders(config.fallback_providers);
-    this.model = new ResilientModelClient({
-      primary: this.runtime,
+    return new ResilientModelClient({
+      primary,
       fallbacks: fallbacks.ok ? fallbacks.routes : [],
       // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
       // since start, or a .env that became unreadable, shows at that moment, not at restart.
@@ -278,11 +324,11 @@ export class Session {
           costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),
         }),
       events: this.events,
-      onRouteChange: (rt) => this.context.routeChanged(rt),
-      // Cooldowns are the process's: a route that failed for one session is passed over by all.
-      cooldowns: this.opts.parent.cooldownsFor(chainKeyOf(this.runtime, config.fallback_providers)),
+      ...(onRouteChange ? { onRouteChange } : {}),
+      // Cooldowns are the process's, kept in the store: a route that failed for one session is
+      // passed over by every session, and by the next process (SPEC U4).
+      cooldowns: this.opts.parent.cooldowns,
     });
-    return this.model;
   }
 
   /** Made per message (cheap): everything expensive lives in the process and the session. */
@@ -303,6 +349,7 @@ export class Session {
       frontEnd,
       events: this.events,
       terminal: this.terminal,
+      approvalMemory: this.approvals,
     });
     const agentCfg = profile.config.agent;
     const agentBox = withAgentTools(registryBox, {
@@ -335,6 +382,9 @@ export class Session {
         },
         model,
         frontEnd,
+        approvals: this.approvals,
+        parentMenu: tools.menu,
+        slots: this.childSlots,
       }),
     });
     const box = withReceipts(agentBox, store, { events: this.events });
@@ -345,9 +395,11 @@ export class Session {
         return { contextWindow: found.contextWindow, vision: found.vision };
       },
       session.systemPrompt ?? "",
+      compactionExpander(store),
     );
     return new Agent({
       shape,
+      reasoningFor: (route) => reasoningFor(profile.config, route),
       log,
       model,
       tools: box,
@@ -368,7 +420,6 @@ export class Session {
         maxRounds: this.opts.maxRounds ?? agentCfg.max_rounds,
         ...(agentCfg.time_budget_seconds ? { timeBudgetMs: agentCfg.time_budget_seconds * 1000 } : {}),
         sessionBudgetMs: agentCfg.session_budget_seconds * 1000,
-        sessionStartedAt: session.startedAt,
         ...(agentCfg.cost_budget_usd ? { costBudgetUsd: agentCfg.cost_budget_usd } : {}),
       },
     });
@@ -402,6 +453,7 @@ export class Session {
   private compressionHooks(log: FollowingConversation, model: ResilientModelClient) {
     return {
       beforeModelCall: this.context.beforeModelCall(log, model),
+      onContextOverflow: this.context.onContextOverflow(log),
       currentSystemPrompt: () => this.current?.systemPrompt ?? "",
     };
   }
@@ -414,8 +466,12 @@ export class Session {
   async close(reason = "closed"): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.running?.controller.abort();
+    const turn = this.running;
+    turn?.controller.abort();
     this.prompts.cancelAll();
+    // The aborted turn writes its last rows (an interrupted round, usage) before the store may
+    // close under it; an Agent ends an aborted turn promptly, the wait is bounded all the same.
+    if (turn?.done) await settledWithin(turn.done, CLOSE_TURN_WAIT_MS);
     await closeTerminalScope(this.terminal);
     this.emitTagged("session_closed", { reason }, { taskId: this.taskId });
     this.opts.parent.forget(this);
@@ -426,9 +482,22 @@ export class Session {
   }
 }
 
-/** The fallback chain a model client walks: sessions with the same chain share cooldowns. */
-function chainKeyOf(primary: Runtime, fallbacks: unknown): string {
-  return `${primary.provider}/${primary.model}@${primary.baseUrl}|${JSON.stringify(fallbacks ?? [])}`;
+/** How long close() waits for an aborted turn to finish writing. */
+const CLOSE_TURN_WAIT_MS = 10_000;
+
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
 }
 
 /** The environment as start-up saw it, with the profile's .env read again now. */

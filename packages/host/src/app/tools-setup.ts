@@ -2,8 +2,11 @@
 
 import { getLogger, type Logger } from "@iris/llm";
 import {
+  ALL_TOOLSETS,
+  type ApprovalJudge,
   type ApprovalPolicy,
   createApprovalPolicy,
+  DEFAULT_COMPOSITE_TOOLSETS,
   loadBuiltinTools,
   type Menu,
   selectMenu,
@@ -16,8 +19,8 @@ export interface ToolSetup {
   registry: ToolRegistry;
   menu: Menu;
   policy: ApprovalPolicy;
-  /** A fresh policy with the same rules and an empty memory: one per session. */
-  newPolicy(): ApprovalPolicy;
+  /** A fresh policy with the same rules, for one session (with its own smart-mode judge). */
+  newPolicy(judge?: ApprovalJudge): ApprovalPolicy;
 }
 
 export async function setUpTools(opts: {
@@ -28,6 +31,8 @@ export async function setUpTools(opts: {
   home?: string;
   /** Where the registry reports a tool that failed to load (default: the process logger). */
   logger?: Logger;
+  /** smart mode's judge (approvals.mode: smart); without one smart mode asks like manual. */
+  judge?: ApprovalJudge;
 }): Promise<ToolSetup> {
   const log = opts.logger ?? getLogger({ component: "tools" });
   const registry = new ToolRegistry({ logger: { warn: (message) => log.warn(message) } });
@@ -39,7 +44,8 @@ export async function setUpTools(opts: {
   const a = opts.config.approvals;
   // "always" answers are saved to config.yaml and shared by every later policy of this process.
   const allowKeys = [...a.allow];
-  const newPolicy = () =>
+  // One policy per session (its judge asks that session's model); the rules are the process's.
+  const newPolicy = (judge: ApprovalJudge | undefined = opts.judge) =>
     createApprovalPolicy({
       mode: opts.yolo ? "off" : a.mode,
       allowKeys,
@@ -49,7 +55,22 @@ export async function setUpTools(opts: {
         allowKeys.push(key);
         return appendAllowedPattern(opts.configPath, key);
       },
+      ...(judge && a.mode === "smart" ? { judge } : {}),
       ...(opts.home ? { home: opts.home } : {}),
     });
   return { registry, menu, policy: newPolicy(), newPolicy };
+}
+
+/** A message naming the toolsets no tool or composite answers to, or undefined when all are known. */
+export function unknownToolsets(names: readonly string[] | undefined, tools: ToolSetup): string | undefined {
+  if (!names) return undefined;
+  const known = new Set([
+    ...tools.registry.list().map((t) => t.toolset),
+    ...Object.keys(DEFAULT_COMPOSITE_TOOLSETS),
+    ALL_TOOLSETS,
+  ]);
+  const unknown = names.filter((n) => !known.has(n));
+  return unknown.length
+    ? `iris: --toolsets: unknown toolset ${unknown.map((n) => `'${n}'`).join(", ")} (known: ${[...known].sort().join(", ")})`
+    : undefined;
 }

@@ -72,8 +72,8 @@ describe("loadConfig", () => {
     expect(errs[0]!.message).toContain('"model"');
   });
 
-  it("keys of features not built yet are not accepted (display, mcp_servers)", () => {
-    for (const key of ["display", "mcp_servers"]) {
+  it("keys of features not built yet are not accepted (mcp_servers)", () => {
+    for (const key of ["mcp_servers"]) {
       const errs = errorsOf(`model:\n  name: x\n${key}: {}\n`);
       expect(errs[0]).toMatchObject({ line: 3, key });
     }
@@ -134,5 +134,18 @@ describe("loadConfig", () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^config\.yaml:2:\d+: agent\.max_rounds: expected a number >= 0, got -1$/);
     expect(lines[1]).toMatch(/^config\.yaml:4:\d+: model\.name: /);
+  });
+});
+
+describe("a garbage config.yaml", () => {
+  it("shows the first 20 errors, then a count", () => {
+    const garbage = Array.from({ length: 500 }, (_, i) => `key_${i}: ${i}`).join("\n");
+    const r = parseConfigText(garbage, "config.yaml");
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.length).toBeGreaterThan(20);
+    const lines = formatConfigErrors(r.errors).split("\n");
+    expect(lines).toHaveLength(21);
+    expect(lines[20]).toBe(`… and ${r.errors.length - 20} more errors (fix the ones above first)`);
   });
 });

@@ -29,13 +29,18 @@ export const CONFIG_ERROR_EXIT_CODE = 2;
  * `config.yaml:12:3: model.name: expected string, got number`, one line per error (line 0 means
  * "no line": `--profile: invalid profile name …`). The CLI prints this to stderr and exits 2.
  */
+/** Errors shown before the rest is counted: a garbage file must not print 50,000 lines. */
+export const MAX_CONFIG_ERROR_LINES = 20;
+
 export function formatConfigErrors(errors: readonly ConfigError[]): string {
-  return errors
-    .map((e) => {
-      const where = e.line > 0 ? `${e.file}:${e.line}:${e.column}` : e.file;
-      return `${where}: ${e.key ? `${e.key}: ` : ""}${e.message}`;
-    })
-    .join("\n");
+  const lines = errors.slice(0, MAX_CONFIG_ERROR_LINES).map((e) => {
+    const where = e.line > 0 ? `${e.file}:${e.line}:${e.column}` : e.file;
+    const text = `${where}: ${e.key ? `${e.key}: ` : ""}${e.message}`;
+    return text.length > 500 ? `${text.slice(0, 499)}…` : text;
+  });
+  const more = errors.length - lines.length;
+  if (more > 0) lines.push(`… and ${more} more error${more === 1 ? "" : "s"} (fix the ones above first)`);
+  return lines.join("\n");
 }
 
 export function loadConfig(path: string): ConfigResult {

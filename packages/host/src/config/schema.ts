@@ -29,6 +29,23 @@ export const modelSchema = z
     context_window: positiveInt
       .optional()
       .describe("Overrides the context window from the model catalogue (tokens)."),
+    reasoning: z
+      .strictObject({
+        effort: z
+          .enum(["minimal", "low", "medium", "high"])
+          .optional()
+          .describe("Reasoning effort (OpenAI Responses and Chat Completions reasoning models)."),
+        budget_tokens: z
+          .int()
+          .min(1024)
+          .max(1_000_000)
+          .optional()
+          .describe("Anthropic extended thinking: the thinking budget in tokens (at least 1024)."),
+      })
+      .optional()
+      .describe(
+        "Reasoning for models the catalogue marks as reasoning models (or unknown models you name here).",
+      ),
   })
   .describe("The model used unless --provider/--model say otherwise.");
 
@@ -42,6 +59,23 @@ export const providerSchema = z.strictObject({
     .optional()
     .describe("A key written into config.yaml itself; prefer api_key_env and .env."),
   headers: z.record(z.string(), z.string()).optional(),
+  timeouts: z
+    .strictObject({
+      first_byte_seconds: z
+        .number()
+        .gt(0)
+        .max(3600)
+        .optional()
+        .describe("Longest wait for the first byte of a reply (default 60)."),
+      idle_seconds: z
+        .number()
+        .gt(0)
+        .max(3600)
+        .optional()
+        .describe("Longest silence inside a streamed reply (default 45)."),
+    })
+    .optional()
+    .describe("When a silent route counts as stalled; a stall falls back at once when a fallback exists."),
 });
 
 export const fallbackSchema = z.strictObject({
@@ -70,6 +104,11 @@ export const approvalsSchema = z.strictObject({
     .default([])
     .describe('Pattern keys approved for good (the "always" answer appends here).'),
   timeout_seconds: positiveInt.default(60),
+  judge_model: nonEmpty
+    .optional()
+    .describe(
+      'smart mode: the model that judges flagged commands ("provider/model" or a model of the main provider); default the main route.',
+    ),
   non_interactive: z
     .enum(["deny", "allow"])
     .default("deny")
@@ -83,19 +122,39 @@ export const agentSchema = z.strictObject({
     .number()
     .positive()
     .default(7200)
-    .describe("Wall-clock limit of a session, with one hand-off hook before it expires."),
+    .describe(
+      "Time the agent may work in a session (the sum of its turns; idle time is not counted), with one hand-off hook before it runs out.",
+    ),
   cost_budget_usd: z.number().positive().optional().describe("Spend limit per session; one warning at 80 %."),
 });
 
 export const delegationSchema = z.strictObject({
   max_rounds: z.int().min(1).max(100_000).default(50).describe("Round budget of each child agent."),
-  max_concurrent_children: z.int().min(1).max(64).default(3),
+  max_concurrent_children: z
+    .int()
+    .min(1)
+    .max(64)
+    .default(3)
+    .describe("Children of one session running at once; a further delegate_task call is refused."),
+  max_depth: z
+    .int()
+    .min(1)
+    .max(4)
+    .default(1)
+    .describe("How deep subagents may nest: 1 = children cannot delegate, 2 = grandchildren, …"),
 });
 
 export const memorySchema = z.strictObject({
   enabled: z.boolean().default(true),
   memory_char_limit: positiveInt.default(2200),
   user_char_limit: positiveInt.default(1375),
+});
+
+export const displaySchema = z.strictObject({
+  show_reasoning: z
+    .boolean()
+    .default(false)
+    .describe("Show the model's reasoning in the chat, collapsed to one line (/reasoning shows all)."),
 });
 
 export const loggingSchema = z.strictObject({
@@ -117,6 +176,7 @@ export const configSchema = z.strictObject({
     .describe(
       "Toolsets per platform (cli, gateway, acp, api, batch, …); a missing platform uses its built-in list.",
     ),
+  display: displaySchema.prefault({}),
   logging: loggingSchema.prefault({}),
   agent: agentSchema.prefault({}),
   delegation: delegationSchema.prefault({}),

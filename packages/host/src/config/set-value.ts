@@ -103,3 +103,8 @@ function writeAtomically(path: string, text: string): void {
     throw err;
   }
 }
+
+/** Removes `keyPath` (its default applies again); `changed` is false when it was not set. */
+export function unsetConfigValue(path: string, keyPath: KeyPath): ConfigEditResult {
+  return edit(path, (doc) => (doc.hasIn(splitPath(keyPath)) ? doc.deleteIn(splitPath(keyPath)) : false));
+}

@@ -141,3 +141,37 @@ describe("planRepair", () => {
     expect(plan.append).toEqual([]);
   });
 });
+
+describe("the role order of stored histories (H1)", () => {
+  it("an interleaved history (user, user, assistant, …) fails; an unanswered last message warns", () => {
+    const store = openStore(dbPath);
+    const interleaved = store.createSession({ source: "cli" });
+    store.appendNodes(
+      interleaved.id,
+      [user("one"), user("two"), user("three"), reply("a"), reply("b")].map((message) => ({
+        kind: "message" as const,
+        message,
+      })),
+    );
+    const unanswered = store.createSession({ source: "cli" });
+    store.appendNodes(
+      unanswered.id,
+      [user("q"), reply("a"), user("no answer yet")].map((message) => ({
+        kind: "message" as const,
+        message,
+      })),
+    );
+    store.close();
+    const findings = checkHistory(dbPath, false);
+    // (Both ids share their first 8 characters: time-ordered UUIDs made in the same millisecond.)
+    const bad = findings.find((f) => f.status === "fail");
+    expect(bad?.message).toContain("user messages follow each other");
+    expect(bad?.details).toEqual([
+      "message 2 follows another user message",
+      "message 3 follows another user message",
+    ]);
+    const warn = findings.find((f) => f.status === "warn");
+    expect(warn?.message).toContain("ends with a user message that got no answer");
+    expect(warn?.subject).toBe(`session ${unanswered.id.slice(0, 8)}`);
+  });
+});

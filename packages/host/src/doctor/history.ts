@@ -4,8 +4,9 @@
 import { existsSync } from "node:fs";
 import { messagesOfPath } from "@iris/agent";
 import { sanitizeHistory } from "@iris/llm";
-import { type NodeRow, openStore, type Store } from "@iris/store";
+import { type NodeRow, openStore, type Store, StoreError } from "@iris/store";
 import { planRepair, type StoredMessage, type UncertainEffect } from "./repair.js";
+import { type ShapeReport, shapeOf } from "./shape.js";
 import type { Finding } from "./types.js";
 
 const MAX_DETAILS = 3;
@@ -64,7 +65,7 @@ export function checkHistory(dbPath: string, repair: boolean): Finding[] {
         status: "fail",
         subject,
         message: `${dbPath} cannot be opened: ${err instanceof Error ? err.message : String(err)}`,
-        fix: `check the file's owner and mode (ls -l ${dbPath}*)`,
+        fix: openFix(err, dbPath),
       },
     ];
   }
@@ -79,9 +80,11 @@ function scan(store: Store, repair: boolean): Finding[] {
   const sessions = store.listSessions({ limit: Number.MAX_SAFE_INTEGER });
   const out: Finding[] = [];
   for (const s of sessions) {
-    const removed = sanitizeHistory(messagesOfPath(store.activePath(s.id))).removed;
-    if (!removed.length) continue;
+    const messages = messagesOfPath(store.activePath(s.id));
+    const removed = sanitizeHistory(messages).removed;
     const subject = `session ${s.id.slice(0, 8)}`;
+    out.push(...shapeFindings(subject, s.id, shapeOf(messages)));
+    if (!removed.length) continue;
     if (!repair) {
       out.push({
         status: "fail",
@@ -110,11 +113,41 @@ function scan(store: Store, repair: boolean): Finding[] {
         details: details(done?.actions ?? []),
       });
   }
-  if (!out.length)
+  if (!out.some((f) => f.status === "fail"))
     out.push({
       status: "ok",
       subject: "stored history",
       message: `${sessions.length} session${sessions.length === 1 ? "" : "s"}, none broken`,
     });
   return out;
+}
+
+/** Two user messages in a row (H1): interleaved writers, or a failed turn stored before the repair. */
+function shapeFindings(subject: string, sessionId: string, shape: ShapeReport): Finding[] {
+  const out: Finding[] = [];
+  if (shape.userPairs.length)
+    out.push({
+      status: "fail",
+      subject,
+      message: `user messages follow each other without an answer (${shape.userPairs.length}×): an unanswered failed turn, or two processes writing the session at once`,
+      details: details(shape.userPairs.map((p) => `message ${p} follows another user message`)),
+      fix: `iris sessions show ${sessionId}, then continue from an earlier message (providers reject this shape)`,
+    });
+  else if (shape.endsUnanswered)
+    out.push({
+      status: "warn",
+      subject,
+      message: "ends with a user message that got no answer; the next turn stores a note before going on",
+    });
+  return out;
+}
+
+/** The fix for a store that would not open: the file's damage is not a matter of its owner. */
+function openFix(err: unknown, dbPath: string): string {
+  const code = err instanceof StoreError ? err.code : undefined;
+  if (code === "db_corrupt")
+    return `mv ${dbPath} ${dbPath}.broken (Iris starts a new one; sqlite3 ${dbPath}.broken .recover may save its sessions)`;
+  if (code === "db_too_new") return "upgrade Iris";
+  if (code === "db_busy") return `wait for the other iris process to finish (fuser ${dbPath})`;
+  return `check the file's owner and mode and its folder's (ls -ld ${dbPath}* $(dirname ${dbPath}))`;
 }

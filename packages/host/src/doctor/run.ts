@@ -2,6 +2,8 @@
 // Reads the profile without creating anything; only `repair` writes (to the store, append-only).
 import type { RouteFlags } from "../app/route.js";
 import { formatConfigErrors, loadProfile, ProfileNameError, resolveHome } from "../config/index.js";
+import { checkCooldowns } from "./cooldowns.js";
+import type { Endpoint } from "./endpoints.js";
 import { fileChecks } from "./files.js";
 import { checkGateway } from "./gateway.js";
 import { checkHistory } from "./history.js";
@@ -20,6 +22,8 @@ export interface DoctorOptions {
 export interface DoctorResult {
   title: string;
   findings: Finding[];
+  /** The resolved routes' endpoints, for the connection probe (endpoints.ts). */
+  endpoints: Endpoint[];
 }
 
 export function runDoctor(opts: DoctorOptions): DoctorResult {
@@ -32,11 +36,12 @@ export function runDoctor(opts: DoctorOptions): DoctorResult {
     return {
       title: "iris doctor",
       findings: [{ status: "fail", subject: "--profile", message: err.message }],
+      endpoints: [],
     };
   }
   const title = `iris doctor · profile ${home.profile} (${home.root})`;
   if (!probe.stat(home.root)?.isDirectory)
-    return { title, findings: fileChecks(probe, home.paths, home.root, false) };
+    return { title, findings: fileChecks(probe, home.paths, home.root, false), endpoints: [] };
 
   const loaded = loadProfile({
     env: opts.env,
@@ -45,6 +50,7 @@ export function runDoctor(opts: DoctorOptions): DoctorResult {
   });
   const holdsKeys = loaded.ok && Object.values(loaded.config.providers).some((p) => p.api_key !== undefined);
   const findings = fileChecks(probe, home.paths, home.root, holdsKeys);
+  const endpoints: Endpoint[] = [];
   if (!loaded.ok) {
     findings.push({
       status: "fail",
@@ -59,8 +65,10 @@ export function runDoctor(opts: DoctorOptions): DoctorResult {
       findings.push({ status: "warn", subject: "profile", message: w });
     const routes = checkRoutes(loaded, opts.route ?? {}, probe);
     findings.push(...routes.findings, checkSummaryWindow(loaded, routes.main));
+    for (const r of routes.resolved) endpoints.push({ label: r.label, baseUrl: r.runtime.baseUrl });
   }
   findings.push(checkGateway(probe, home.paths.gatewayPid));
+  findings.push(...checkCooldowns(home.paths.db));
   findings.push(...checkHistory(home.paths.db, opts.repair === true));
-  return { title, findings };
+  return { title, findings, endpoints };
 }

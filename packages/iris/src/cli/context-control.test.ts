@@ -67,6 +67,26 @@ function collect<K extends keyof AgentEventMap>(h: Session, name: K): AgentEvent
 }
 
 describe("compression in the running agent", () => {
+  it("an interrupt during the summary call returns at once: the stalled summary is abandoned", async () => {
+    const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
+    const parent = h.startSession();
+    seed(h);
+    fake.setHandler((req) =>
+      req.rawBody.toString("utf8").includes(SUMMARY_MARK) ? { fault: "stall" } : { text: "The answer." },
+    );
+    const controller = new AbortController();
+    const pending = h.newAgent().run("question 30", { signal: controller.signal });
+    // Abort once the (stalling) summary request has arrived.
+    while (!fake.requests.some((r) => r.rawBody.toString("utf8").includes(SUMMARY_MARK)))
+      await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const result = await pending;
+    expect(result.reason).toBe("user_cancelled");
+    // No model call after the summary: the turn ended there, and the session did not split.
+    expect(fake.requests).toHaveLength(1);
+    expect(h.session.id).toBe(parent.id);
+  });
+
   it("compresses at turn entry, splits the session, continues in the child with a rebuilt prompt", async () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
     const parent = h.startSession();

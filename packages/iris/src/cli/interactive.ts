@@ -1,13 +1,33 @@
-// The interactive chat (SPEC E1): streamed answers, one progress line per tool call, Ctrl-C
-// interrupting the turn (a second one exits), approval and clarify questions, slash commands, and
-// lines typed during a turn sent after the round's tool results (L9).
+// The interactive chat (SPEC E1): streamed answers rendered as Markdown, a spinner while the model
+// thinks and a progress line per tool call, Ctrl-C or Esc interrupting the turn (a second Ctrl-C
+// exits), approval and clarify questions, slash commands with Tab completion, `@path` and `!cmd`,
+// multi-line input (pastes stay whole; a line ending in "\" continues), and typed text that is
+// never lost: a line typed during a turn is sent after the round's tool results or, when the
+// answer ends first, as the next turn (L9).
 import { createInterface } from "node:readline";
 import type { Agent } from "@iris/agent";
+import { acquireTurnLease } from "@iris/host";
+import { textOf } from "@iris/llm";
+import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
-import { runSlash, type SlashContext } from "./slash.js";
+import { shortId } from "./session-ref.js";
+import { ensureTitle } from "./session-title.js";
+import { onEndSignals } from "./signals.js";
+import { runSlash, type SlashContext, slashCommandNames } from "./slash.js";
 import { startCli } from "./start.js";
+import { ChatScreen } from "./ui/chat-screen.js";
+import { styleFor } from "./ui/colors.js";
+import { attachFiles, makeCompleter, runUserShell } from "./ui/composer.js";
+import { endingLine } from "./ui/endings.js";
+import {
+  BRACKETED_PASTE_OFF,
+  BRACKETED_PASTE_ON,
+  PasteAwareInput,
+  restoreNewlines,
+} from "./ui/line-input.js";
 import { attachProgress } from "./ui/progress.js";
-import { frontEndFromAsk } from "./ui/prompts.js";
+import { frontEndFromAsk, withdrawnNotice } from "./ui/prompts.js";
+import { replayLines } from "./ui/session-replay.js";
 
 interface Busy {
   controller: AbortController;
@@ -16,95 +36,194 @@ interface Busy {
 }
 
 export async function runInteractive(flags: GlobalFlags): Promise<number> {
+  const stop = await offerSetup(flags);
+  if (stop !== undefined) return stop;
   const started = await startCli(flags);
   if (!started.ok) return started.exitCode;
-  const { host } = started;
+  const { host, process: iris } = started;
   const out = process.stdout;
+  const style = styleFor(out);
+  const cwd = process.cwd();
+  const tty = process.stdin.isTTY === true;
+  const input = tty ? new PasteAwareInput(process.stdin) : process.stdin;
+  if (tty) process.stdin.pipe(input);
   const rl = createInterface({
-    input: process.stdin,
+    input,
     output: out,
-    terminal: process.stdin.isTTY === true,
+    terminal: tty,
     historySize: 500,
+    completer: makeCompleter(slashCommandNames, cwd),
   });
+  if (tty) out.write(BRACKETED_PASTE_ON);
   let busy: Busy | undefined;
+  let working = false;
   let pendingAnswer: ((line: string) => void) | undefined;
   let lastSigintAt = 0;
   let exitCode = 0;
+  let continued = "";
+  /** Lines typed while no turn could take them, and `!cmd` outputs: sent with the next message. */
+  const queued: string[] = [];
+  const notes: string[] = [];
 
-  const ask = (question: string) =>
+  const ask = (question: string, signal?: AbortSignal) =>
     new Promise<string>((resolve) => {
+      if (signal?.aborted) return resolve("");
       out.write(question);
-      pendingAnswer = resolve;
+      const answer = (line: string) => {
+        signal?.removeEventListener("abort", withdraw);
+        resolve(line);
+      };
+      // A withdrawn question (timed out, or the turn ended) lets go of the input: the next line
+      // is a new message.
+      const withdraw = () => {
+        if (pendingAnswer !== answer) return;
+        pendingAnswer = undefined;
+        out.write(withdrawnNotice(signal as AbortSignal));
+        resolve("");
+      };
+      signal?.addEventListener("abort", withdraw, { once: true });
+      pendingAnswer = answer;
     });
   const frontEnd = frontEndFromAsk(ask);
-  const detachProgress = attachProgress(host.events, out);
-  let midLine = false;
-  const offDelta = host.events.on("stream_delta", (d) => {
-    out.write(d.text);
-    midLine = !d.text.endsWith("\n");
+  const screen = new ChatScreen(out, style, {
+    showReasoning: host.opts.profile.config.display.show_reasoning,
   });
+  const detachScreen = screen.attach(host.events);
+  const detachProgress = attachProgress(host.events, out, style);
 
-  // A failed attempt's partial text is already on screen: end its line and let the retry's
-  // status line say what happened; the answer that follows is the one that counts.
-  const offReset = host.events.on("stream_reset", () => {
-    if (midLine) out.write(" ⟲\n");
-    midLine = false;
+  let closed = false;
+  rl.on("close", () => {
+    closed = true;
   });
-
-  const banner = () => {
-    const r = host.runtime;
-    out.write(
-      `iris · ${r.provider}/${r.model} · session ${host.session.id.slice(0, 8)} · /help for commands\n`,
-    );
-  };
-  const prompt = () => {
-    rl.setPrompt("› ");
+  const prompt = (continuation = false) => {
+    if (closed) return; // a turn that settles after a quit or a signal prompts no more
+    rl.setPrompt(continuation ? style.dim("… ") : style.cyan("› "));
     rl.prompt();
   };
 
-  const runTurn = async (text: string) => {
+  const interrupt = (): boolean => {
+    if (!busy || busy.interrupted) return false;
+    busy.interrupted = true;
+    busy.controller.abort();
+    out.write(`\n${style.dim("(interrupted — Ctrl-C again to quit)")}\n`);
+    return true;
+  };
+
+  const runTurn = async (typed: string): Promise<void> => {
+    const attached = attachFiles(typed, cwd);
+    for (const n of attached.notes) out.write(`${style.dim(`· ${n}`)}\n`);
+    const text = [...notes.splice(0), attached.text].join("\n\n");
+    // One live turn per session, across processes (SPEC D1): a second writer is refused.
+    const lease = acquireTurnLease(host.store, host.session.id);
+    if (!lease.ok) {
+      out.write(`iris: ${lease.message}\n`);
+      return;
+    }
     const agent = host.newAgent(frontEnd);
     busy = { controller: new AbortController(), agent, interrupted: false };
     try {
       const result = await agent.run(text, { signal: busy.controller.signal });
-      if (midLine) out.write("\n");
-      midLine = false;
-      if (result.reason !== "natural") out.write(`[${result.reason}] ${result.text}\n`);
+      screen.endTurn();
+      if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
+      ensureTitle(host.store, host.session.id, typed);
+      queued.unshift(...agent.takeUnsent().map((m) => textOf(m.content)));
     } finally {
       busy = undefined;
+      lease.release();
     }
   };
 
-  const slashCtx: SlashContext = { host, out, exit: () => rl.close() };
+  /** Runs `text` and then whatever was queued meanwhile, one turn after another. */
+  const work = async (text: string): Promise<void> => {
+    working = true;
+    try {
+      let next: string | undefined = text;
+      while (next !== undefined) {
+        await runTurn(next);
+        next = queued.length ? queued.splice(0).join("\n\n") : undefined;
+        if (next !== undefined) out.write(`${style.dim("(sending what you typed during the answer)")}\n`);
+      }
+    } catch (err) {
+      out.write(`iris: ${(err as Error).message}\n`);
+    } finally {
+      working = false;
+    }
+    prompt();
+  };
+
+  const slashCtx: SlashContext = {
+    host,
+    out,
+    style,
+    ask,
+    screen,
+    exit: () => rl.close(),
+  };
+
+  let turnDone: Promise<void> | undefined;
+  const submit = (text: string) => {
+    if (!text) return prompt();
+    if (text.startsWith("/")) {
+      working = true;
+      void runSlash(text, slashCtx)
+        .catch((err) => {
+          out.write(`iris: ${(err as Error).message}\n`);
+          return true;
+        })
+        .then((next) => {
+          working = false;
+          // `/edit N TEXT` branches, then sends the edited message as the next turn.
+          if (typeof next === "object") turnDone = work(next.send);
+          else if (next) prompt();
+        });
+      return;
+    }
+    if (text.startsWith("!") && text.length > 1) {
+      const ran = runUserShell(text.slice(1).trim(), cwd);
+      out.write(ran.shown);
+      notes.push(ran.note);
+      out.write(`${style.dim("(the output goes along with your next message)")}\n`);
+      return prompt();
+    }
+    turnDone = work(text);
+  };
 
   const done = new Promise<number>((resolve) => {
     rl.on("close", () => resolve(exitCode));
   });
 
-  rl.on("line", (line) => {
+  rl.on("line", (raw) => {
     if (pendingAnswer) {
       const answer = pendingAnswer;
       pendingAnswer = undefined;
-      answer(line);
+      answer(raw);
       return;
     }
-    const text = line.trim();
-    if (busy) {
-      if (text && busy.agent.inject({ role: "user", content: text }))
-        out.write("(queued: sent after this round's tool results)\n");
+    const line = restoreNewlines(raw);
+    if (line.endsWith("\\")) {
+      continued += `${line.slice(0, -1)}\n`;
+      return prompt(true);
+    }
+    const text = (continued + line).trim();
+    continued = "";
+    if (busy || working) {
+      if (!text) return;
+      if (busy?.agent.inject({ role: "user", content: text }))
+        out.write(`${style.dim("(queued: sent after this round's tool results, or as the next turn)")}\n`);
+      else {
+        queued.push(text);
+        out.write(`${style.dim("(queued: sent as the next turn)")}\n`);
+      }
       return;
     }
-    if (!text) return prompt();
-    if (text.startsWith("/")) {
-      void runSlash(text, slashCtx).then((keepGoing) => {
-        if (keepGoing) prompt();
-      });
-      return;
-    }
-    void runTurn(text).then(prompt, (err) => {
-      out.write(`iris: ${(err as Error).message}\n`);
-      prompt();
-    });
+    submit(text);
+  });
+
+  // Esc interrupts a running turn (Ctrl-C does too, below).
+  input.on("keypress", (_s: string, key: { name?: string } | undefined) => {
+    if (!busy || pendingAnswer) return;
+    if (key?.name === "escape") interrupt();
+    else if (key?.name !== "return") screen.userTyping();
   });
 
   rl.on("SIGINT", () => {
@@ -117,13 +236,10 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       if (busy.interrupted) {
         exitCode = 130;
         rl.close();
-        return;
-      }
-      busy.interrupted = true;
-      busy.controller.abort();
-      out.write("\n(interrupted — Ctrl-C again to quit)\n");
+      } else interrupt();
       return;
     }
+    continued = "";
     const now = Date.now();
     if (now - lastSigintAt < 2000) {
       exitCode = 130;
@@ -131,18 +247,42 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       return;
     }
     lastSigintAt = now;
-    out.write("\n(Ctrl-C again or /exit to quit)\n");
+    out.write(`\n${style.dim("(Ctrl-C again or /exit to quit)")}\n`);
     prompt();
   });
 
-  banner();
+  // SIGTERM/SIGHUP: like Ctrl-C twice, but the turn settles before the store closes.
+  const ended = onEndSignals(
+    () => {
+      exitCode = ended.code ?? 143;
+      busy?.controller.abort();
+      rl.close();
+    },
+    // Best effort before a forced exit: the store is closed synchronously.
+    () => iris.store.close(),
+  );
+
+  const r = host.runtime;
+  out.write(
+    `${style.bold("iris")} · ${r.provider}/${r.model} · session ${shortId(host.session.id)} · ${style.dim("/help for commands")}\n`,
+  );
+  if (flags.resume !== undefined || flags.continue) {
+    const lines = replayLines(host.store, host.session.id, 3, Math.max(40, (out.columns ?? 100) - 1));
+    if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
+  }
   prompt();
   const code = await done;
   busy?.controller.abort();
-  offDelta();
-  offReset();
+  await turnDone;
+  ended.off();
+  detachScreen();
   detachProgress();
-  await started.process.close();
+  if (tty) {
+    out.write(BRACKETED_PASTE_OFF);
+    process.stdin.unpipe(input);
+    process.stdin.pause();
+  }
+  await iris.close();
   out.write("\n");
   return code;
 }

@@ -1,9 +1,21 @@
 #!/usr/bin/env node
-// `iris`: the command-line front end (SPEC E1, K5). Parses arguments, then loads only what the
+// `iris`: the command-line front end (SPEC E1, K5, K6). Parses arguments, then loads only what the
 // chosen command needs.
 import { Command, InvalidArgumentError, Option } from "commander";
+import { endQuietlyOnClosedPipes } from "./epipe.js";
 import type { GlobalFlags } from "./flags.js";
 import { addGatewayCommands } from "./gateway-commands.js";
+import { closest } from "./suggest.js";
+import { IRIS_VERSION } from "./version.js";
+
+function listArg(value: string): string[] {
+  const names = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!names.length) throw new InvalidArgumentError("expected names separated by commas");
+  return names;
+}
 
 function intArg(value: string): number {
   const n = Number(value);
@@ -14,7 +26,18 @@ function intArg(value: string): number {
 export function buildProgram(): Command {
   const program = new Command("iris")
     .description("An LLM agent harness: chat, tools, sessions, all in one home folder.")
-    .option("-p, --print <text>", "one-shot: run TEXT as a turn and print only the answer")
+    .version(IRIS_VERSION, "-V, --version", "print the version")
+    .usage("[options] [command]")
+    .argument("[words...]")
+    .option(
+      "-p, --print [text]",
+      "one-shot: run TEXT (then stdin, when piped) as a turn and print only the answer; -p - reads stdin only",
+    )
+    .addOption(
+      new Option("--output-format <format>", "one-shot output (schemas in README: Scripting)")
+        .choices(["text", "json", "stream-json"])
+        .default("text"),
+    )
     .option("--provider <id>", "provider id (openai, anthropic, openrouter, ollama, …)")
     .option("--model <name>", "model name as the provider spells it")
     .option("--base-url <url>", "endpoint of an OpenAI-compatible or other server")
@@ -28,14 +51,28 @@ export function buildProgram(): Command {
     .option("--profile <name>", "use ~/.iris/profiles/NAME")
     .option("--yolo", "approvals off for this run (hard-blocked commands stay blocked)")
     .option("--max-rounds <n>", "model calls per turn (0 = unlimited)", intArg)
-    .option("-r, --resume <id>", "continue a stored session")
+    .option("-r, --resume [id]", "continue a stored session (without an id: pick one)")
     .option("-c, --continue", "continue the most recent CLI session")
+    .option("--system-prompt <text>", "use TEXT as the system prompt of a new session")
+    .option("--append-system-prompt <text>", "add TEXT to the end of a new session's system prompt")
+    .option("--toolsets <names>", "toolsets for this run, comma-separated (e.g. file,terminal)", listArg)
+    .option("-C, --dir <path>", "working directory for this run")
+    .option("--verbose", "log model calls, retries, fallbacks and tools to stderr")
     .showHelpAfterError()
     .exitOverride()
-    .action(async (flags: GlobalFlags) => {
-      if (flags.print !== undefined) {
+    .action(async (words: string[], flags: GlobalFlags) => {
+      if (words.length) {
+        process.exitCode = unknownCommand(program, words[0]!);
+        return;
+      }
+      if (flags.dir !== undefined && !enterDir(flags.dir)) {
+        process.exitCode = 2;
+        return;
+      }
+      const { stdinHasInput } = await import("./prompt-input.js");
+      if (flags.print !== undefined || (!process.stdin.isTTY && stdinHasInput(process.stdin))) {
         const { runOneShot } = await import("./oneshot.js");
-        process.exitCode = await runOneShot(flags.print, flags);
+        process.exitCode = await runOneShot(flags.print ?? true, flags);
       } else {
         const { runInteractive } = await import("./interactive.js");
         process.exitCode = await runInteractive(flags);
@@ -54,6 +91,23 @@ export function buildProgram(): Command {
     const { sessionsShow } = await import("./commands/sessions.js");
     process.exitCode = sessionsShow(program.opts(), id);
   });
+  sessions
+    .command("delete <id>")
+    .description("delete a session with its history, usage and receipts")
+    .action(async (id: string) => {
+      const { sessionsDelete } = await import("./commands/sessions.js");
+      process.exitCode = sessionsDelete(program.opts(), id);
+    });
+  sessions
+    .command("export <id>")
+    .description("print a session as Markdown, JSON or ShareGPT-style JSONL")
+    .addOption(
+      new Option("--format <format>", "md, json or jsonl").choices(["md", "json", "jsonl"]).default("md"),
+    )
+    .action(async (id: string, o: { format: "md" | "json" | "jsonl" }) => {
+      const { sessionsExport } = await import("./commands/sessions.js");
+      process.exitCode = sessionsExport(program.opts(), id, o.format);
+    });
   sessions
     .command("search <query...>")
     .option("-n, --limit <n>", "how many", intArg, 20)
@@ -74,9 +128,10 @@ export function buildProgram(): Command {
     .command("doctor")
     .description("check routes, keys, models, permissions, the gateway and stored history")
     .option("--repair", "persist the repair of broken stored histories (append-only)")
-    .action(async (o: { repair?: boolean }) => {
+    .option("--offline", "do not connect to the configured endpoints")
+    .action(async (o: { repair?: boolean; offline?: boolean }) => {
       const { doctorCommand } = await import("./commands/doctor.js");
-      process.exitCode = doctorCommand(program.opts(), o);
+      process.exitCode = await doctorCommand(program.opts(), o);
     });
   const effects = program.command("effects").description("tool effects a crash left unsettled");
   effects
@@ -103,11 +158,76 @@ export function buildProgram(): Command {
       const { contextCommand } = await import("./commands/context.js");
       process.exitCode = contextCommand(program.opts(), o);
     });
+  program
+    .command("models")
+    .description("the catalogue's models with window and price; ✓ marks those the current keys reach")
+    .option("--provider <id>", "only this provider's models")
+    .action(async (o: { provider?: string }) => {
+      const { modelsCommand } = await import("./commands/models.js");
+      // `--provider` is also a global flag; after `models` it means the same filter.
+      const provider = o.provider ?? (program.opts() as GlobalFlags).provider;
+      process.exitCode = modelsCommand(program.opts(), provider ? { provider } : {});
+    });
+  const config = program
+    .command("config")
+    .description("read and edit config.yaml (comments kept, validated)");
+  config.command("get <key>").action(async (key: string) => {
+    const { configGet } = await import("./commands/config.js");
+    process.exitCode = configGet(program.opts(), key);
+  });
+  config
+    .command("set <key> <value>")
+    .description("VALUE is YAML: true, 0.7, [file, terminal]")
+    .action(async (key: string, value: string) => {
+      const { configSet } = await import("./commands/config.js");
+      process.exitCode = configSet(program.opts(), key, value);
+    });
+  config.command("unset <key>").action(async (key: string) => {
+    const { configUnset } = await import("./commands/config.js");
+    process.exitCode = configUnset(program.opts(), key);
+  });
+  config.command("path").action(async () => {
+    const { configPathCommand } = await import("./commands/config.js");
+    process.exitCode = configPathCommand(program.opts());
+  });
+  program
+    .command("setup")
+    .description("choose a provider, store its key in .env (mode 600) and choose a model")
+    .action(async () => {
+      const { runSetup } = await import("./commands/setup.js");
+      process.exitCode = await runSetup(program.opts());
+    });
+  program.helpCommand("help [command]", "help for a command");
   addGatewayCommands(program);
   return program;
 }
 
+/** `iris sesions`: say what is wrong and what was probably meant (not "too many arguments"). */
+function unknownCommand(program: Command, word: string): number {
+  const names = program.commands.map((c) => c.name());
+  const guess = closest(word, [...names, "help"]);
+  process.stderr.write(
+    `iris: unknown command '${word}'.${guess ? ` Did you mean 'iris ${guess}'?` : ""}\n` +
+      `  commands: ${names.join(", ")}\n` +
+      `  to send a prompt: iris -p "${word.length > 30 ? "…" : word}…"   (iris --help for all options)\n`,
+  );
+  return 2;
+}
+
+function enterDir(dir: string): boolean {
+  try {
+    process.chdir(dir);
+    return true;
+  } catch (err) {
+    process.stderr.write(
+      `iris: -C ${dir}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : (err as Error).message}\n`,
+    );
+    return false;
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyOnClosedPipes();
   const program = buildProgram();
   for (const c of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)])
     c.exitOverride();

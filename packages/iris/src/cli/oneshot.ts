@@ -1,19 +1,31 @@
 // `iris -p TEXT`: one turn, the answer alone on stdout, progress and problems on stderr,
 // the exit code of SPEC K5 (0 natural, 1 error end, 2 usage/config, 130 interrupted).
+// `--output-format json|stream-json` puts a machine-readable result on stdout instead (K6).
 import { exitCodeFor } from "@iris/agent";
+import { acquireTurnLease } from "@iris/host";
+import { lookupModel } from "@iris/llm";
 import type { GlobalFlags } from "./flags.js";
+import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
+import { readPrompt } from "./prompt-input.js";
+import { ensureTitle } from "./session-title.js";
+import { onEndSignals } from "./signals.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
 import { terminalFrontEnd } from "./ui/prompts.js";
+import { attachVerbose } from "./ui/verbose.js";
 
-export async function runOneShot(text: string, flags: GlobalFlags): Promise<number> {
-  if (!text.trim()) {
-    process.stderr.write("iris: -p needs a prompt\n");
+export async function runOneShot(arg: string | true, flags: GlobalFlags): Promise<number> {
+  const startedAt = Date.now();
+  const prompt = await readPrompt(arg, process.stdin);
+  if ("error" in prompt) {
+    process.stderr.write(`${prompt.error}\n`);
     return 2;
   }
   const started = await startCli(flags);
   if (!started.ok) return started.exitCode;
-  const { host } = started;
+  const { host, process: iris } = started;
+  const format = flags.outputFormat ?? "text";
+  const line = (obj: object) => process.stdout.write(`${JSON.stringify(obj)}\n`);
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -22,18 +34,62 @@ export async function runOneShot(text: string, flags: GlobalFlags): Promise<numb
     controller.abort();
   };
   process.on("SIGINT", onSigint);
-  const detach = attachProgress(host.events, process.stderr);
+  const ended = onEndSignals(
+    () => controller.abort(),
+    // Best effort before a forced exit: the store is closed synchronously.
+    () => iris.store.close(),
+  );
+  const detachers = [
+    format === "stream-json"
+      ? streamJsonEvents(host.events, line)
+      : attachProgress(host.events, process.stderr),
+    ...(flags.verbose ? [attachVerbose(host.events, process.stderr)] : []),
+  ];
+  const tools = recordToolCalls(host.events);
+  const lease = acquireTurnLease(host.store, host.session.id);
   try {
+    if (!lease.ok) {
+      process.stderr.write(`iris: ${lease.message}\n`);
+      return 1;
+    }
+    const { runtime, session } = host;
+    if (format === "stream-json")
+      line({
+        type: "init",
+        session_id: session.id,
+        provider: runtime.provider,
+        model: runtime.model,
+        cwd: process.cwd(),
+        tools: host.opts.tools.menu.specs.map((s) => s.name),
+      });
+    // Questions need a terminal to answer on; stdin may be the prompt itself.
     const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
     const agent = host.newAgent(frontEnd);
-    const result = await agent.run(text, { signal: controller.signal });
-    if (result.reason === "natural" || result.reason === "forced_text")
-      process.stdout.write(`${result.text}\n`);
-    else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);
-    return exitCodeFor(result.reason);
+    const result = await agent.run(prompt.text, { signal: controller.signal });
+    ensureTitle(host.store, host.session.id, prompt.text);
+    if (format === "text") {
+      if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
+      else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);
+    } else {
+      const priceKnown = lookupModel(host.runtime.provider, host.runtime.model).known;
+      const obj = resultObject(result, {
+        sessionId: host.session.id,
+        provider: host.runtime.provider,
+        model: host.runtime.model,
+        priceKnown,
+        toolCalls: tools.calls,
+        startedAt,
+      });
+      if (format === "json") process.stdout.write(`${JSON.stringify(obj, null, 2)}\n`);
+      else line(obj);
+    }
+    return ended.code ?? exitCodeFor(result.reason);
   } finally {
-    detach();
+    if (lease.ok) lease.release();
+    tools.detach();
+    for (const detach of detachers) detach();
+    ended.off();
     process.off("SIGINT", onSigint);
-    await started.process.close();
+    await iris.close();
   }
 }

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { boot, type IrisProcess } from "@iris/host";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { runSlash } from "./slash.js";
+import { runSlash, type SlashContext } from "./slash.js";
+import type { ChatScreen } from "./ui/chat-screen.js";
+import { makeStyle } from "./ui/colors.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
@@ -31,7 +33,15 @@ it("/status, /stop and /reset come from the shared registry", async () => {
   const host = booted.host;
   host.startSession();
   let written = "";
-  const ctx = { host, out: { write: (t: string) => (written += t) }, exit: () => {} };
+  const ctx: SlashContext = {
+    host,
+    out: { write: (t: string) => (written += t) },
+    style: makeStyle(false),
+    ask: async () => "",
+    // These commands never draw on the screen.
+    screen: undefined as unknown as ChatScreen,
+    exit: () => {},
+  };
   const before = host.session.id;
   await runSlash("/status", ctx);
   expect(written).toContain(`session ${before.slice(0, 8)} · custom/fake-model · idle`);

@@ -1,22 +1,37 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import { findCommand, type Session } from "@iris/host";
+import { branchCommand } from "./commands/branch.js";
+import { formatSessionTime } from "./commands/session-time.js";
 import { formatUsage } from "./commands/usage-view.js";
-import { padToWidth, truncateToWidth } from "./ui/width.js";
+import { resolveSession, shortId } from "./session-ref.js";
+import type { ChatScreen } from "./ui/chat-screen.js";
+import type { Style } from "./ui/colors.js";
+import { modelChoices } from "./ui/model-picker.js";
+import { PICKER_QUESTION, pickedRow, pickerList, recentForPicker } from "./ui/session-picker.js";
+import { replayLines } from "./ui/session-replay.js";
+import { padToWidth } from "./ui/width.js";
 
 export interface SlashContext {
   host: Session;
   out: { write(s: string): unknown; columns?: number };
+  style: Style;
+  /** Asks one question on the chat's input line. */
+  ask(question: string): Promise<string>;
+  screen: ChatScreen;
   exit(): void;
 }
 
 const HELP: [string, string][] = [
   ["/new", "start a new session"],
-  ["/model [provider/]NAME", "switch model (the prompt is rebuilt; --yes skips the cost check)"],
+  ["/model [[provider/]NAME]", "switch model; without a name, pick one (--yes skips the cost check)"],
   ["/context", "context window, compression trigger and last prompt size"],
   ["/compress", "compress this session's history now"],
   ["/usage", "tokens and cost of this session"],
+  ["/branch [N]", "list your messages, or go back to before message N (your next message replaces it)"],
+  ["/edit N TEXT", "replace your message N with TEXT on a new branch and send it"],
   ["/sessions", "recent sessions"],
-  ["/resume ID", "continue a stored session"],
+  ["/resume [ID]", "continue a stored session; without an id, pick one"],
+  ["/reasoning", "the model's last reasoning in full"],
   ["/reset", "the same as /new"],
   ["/status", "session, model and whether a turn runs"],
   ["/stop", "stop the running turn"],
@@ -24,13 +39,50 @@ const HELP: [string, string][] = [
   ["/exit", "quit (also Ctrl-D)"],
 ];
 
-export async function runSlash(line: string, ctx: SlashContext): Promise<boolean> {
+/** For Tab completion. */
+export function slashCommandNames(): string[] {
+  return [...HELP.map(([c]) => c.split(" ")[0]!), "/quit"].sort();
+}
+
+const width = (out: SlashContext["out"]) => Math.max(40, (out.columns ?? 100) - 1);
+
+async function resume(ctx: SlashContext, arg: string): Promise<void> {
+  const { host, out, style } = ctx;
+  let id: string | undefined;
+  if (arg) {
+    const found = resolveSession(host.store, arg);
+    if (!found.ok) {
+      out.write(`${found.error}\n`);
+      return;
+    }
+    id = found.row.id;
+  } else {
+    const rows = recentForPicker(host.store);
+    out.write(`${pickerList(rows, width(out), host.session.id)}\n`);
+    const picked = pickedRow(rows, await ctx.ask(PICKER_QUESTION));
+    if (picked === "cancel") return;
+    if (!picked) {
+      out.write("not in the list\n");
+      return;
+    }
+    id = picked.id;
+  }
+  const s = host.resumeSession(id);
+  if (!s) return;
+  out.write(`resumed ${shortId(s.id)}${s.title ? ` · ${s.title}` : ""}\n`);
+  out.write(`${style.dim(replayLines(host.store, s.id, 3, width(out)).join("\n"))}\n\n`);
+}
+
+/** Whether the chat goes on, or a message to send now as the next turn (/edit). */
+export type SlashOutcome = boolean | { send: string };
+
+export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOutcome> {
   const [cmd = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
-  const { host, out } = ctx;
+  const { host, out, style } = ctx;
   switch (cmd) {
     case "/help":
-      for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 24)}${d}\n`);
+      for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 27)}${d}\n`);
       return true;
     case "/exit":
     case "/quit":
@@ -38,51 +90,54 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<boolean
       return false;
     case "/new": {
       const s = host.startSession();
-      out.write(`new session ${s.id.slice(0, 8)}\n`);
+      out.write(`new session ${shortId(s.id)}\n`);
       return true;
     }
-    case "/resume": {
-      if (!arg) {
-        out.write("usage: /resume ID (see /sessions)\n");
-        return true;
-      }
-      const s = host.resumeSession(arg);
+    case "/resume":
+      await resume(ctx, arg);
+      return true;
+    case "/sessions":
+      out.write(`${pickerList(host.store.listSessions({ limit: 10 }), width(out), host.session.id)}\n`);
+      return true;
+    case "/reasoning":
       out.write(
-        s ? `resumed ${s.id.slice(0, 8)}${s.title ? ` · ${s.title}` : ""}\n` : `no session '${arg}'\n`,
+        ctx.screen.lastReasoning ? `${style.dim(ctx.screen.lastReasoning)}\n` : "no reasoning shown yet\n",
       );
       return true;
-    }
-    case "/sessions": {
-      const width = Math.max(40, (out.columns ?? 100) - 1);
-      for (const s of host.store.listSessions({ limit: 10 })) {
-        const when = new Date(s.startedAt).toISOString().slice(0, 16).replace("T", " ");
-        const mark = s.id === host.session.id ? "*" : " ";
-        out.write(
-          `${truncateToWidth(`${mark} ${s.id.slice(0, 8)}  ${when}  ${s.source}  ${s.title ?? ""}`, width)}\n`,
-        );
-      }
-      return true;
-    }
     case "/usage":
       out.write(
         formatUsage(host.store.getSession(host.session.id), host.store.usageForSession(host.session.id)),
       );
+      out.write(
+        formatSessionTime(
+          host.store.activeTime.get(host.session.id),
+          host.opts.profile.config.agent.session_budget_seconds,
+        ),
+      );
       return true;
     case "/model": {
       if (!arg) {
+        const choices = modelChoices(host);
         out.write(`current: ${host.runtime.provider}/${host.runtime.model}\n`);
-        return true;
+        for (const [i, c] of choices.entries()) out.write(`  ${padToWidth(String(i + 1), 3)} ${c.label}\n`);
+        const a = (await ctx.ask("switch to (number or [provider/]name, Enter to keep): ")).trim();
+        const n = Number(a);
+        const spec = Number.isInteger(n) && n >= 1 && n <= choices.length ? choices[n - 1]!.spec : a;
+        return spec ? switchModel(host, out, spec.split(/\s+/)) : true;
       }
       return switchModel(host, out, rest);
     }
     case "/context":
       out.write(host.context.report());
       return true;
+    case "/branch":
+    case "/edit":
+      return branchCommand(cmd, rest, host, out);
     case "/compress": {
       const done = await host.compressNow();
       out.write(
         done.ok
-          ? `compressed (phase ${done.phase}): ${done.before} → about ${done.after} tokens; now in session ${done.sessionId.slice(0, 8)}\n`
+          ? `compressed (phase ${done.phase}): ${done.before} → about ${done.after} tokens; now in session ${shortId(done.sessionId)}\n`
           : `! ${done.warning}\n`,
       );
       return true;

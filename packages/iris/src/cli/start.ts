@@ -1,6 +1,10 @@
 // Shared start of the chat commands: boot the profile, then start or resume the session.
-import { type BootResult, boot, type IrisProcess, routeFlagsOf, type Session } from "@iris/host";
+
+import type { IrisProcess, Session } from "@iris/host";
+import { type BootResult, boot, routeFlagsOf } from "@iris/host";
 import type { GlobalFlags } from "./flags.js";
+import { resolveSession, type SessionLookup } from "./session-ref.js";
+import { PICKER_QUESTION, pickedRow, pickerList, recentForPicker } from "./ui/session-picker.js";
 
 // The CLI is the first client of the host: one process, one session at a time.
 export type CliStart = { ok: true; host: Session; process: IrisProcess } | { ok: false; exitCode: number };
@@ -15,6 +19,15 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     cwd: process.cwd(),
     ...(flags.yolo ? { yolo: true } : {}),
     ...(flags.maxRounds !== undefined ? { maxRounds: flags.maxRounds } : {}),
+    ...(flags.toolsets ? { toolsets: flags.toolsets } : {}),
+    ...(flags.systemPrompt !== undefined || flags.appendSystemPrompt !== undefined
+      ? {
+          promptEdits: {
+            ...(flags.systemPrompt !== undefined ? { replace: flags.systemPrompt } : {}),
+            ...(flags.appendSystemPrompt !== undefined ? { append: flags.appendSystemPrompt } : {}),
+          },
+        }
+      : {}),
   });
   if (!booted.ok) {
     process.stderr.write(`${booted.message}\n`);
@@ -23,16 +36,39 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   for (const w of booted.warnings)
     if (!/no API key is sent/.test(w)) process.stderr.write(`iris: warning: ${w}\n`);
   const { host, process: iris } = booted;
-  if (flags.resume) {
-    if (!host.resumeSession(flags.resume)) {
-      process.stderr.write(`iris: no session '${flags.resume}' (see: iris sessions list)\n`);
+  if (flags.resume !== undefined) {
+    const id = flags.resume === true ? await pickOnTerminal(host) : resolveSession(host.store, flags.resume);
+    if (!id.ok) {
+      if (id.error) process.stderr.write(`iris: ${id.error}\n`);
       await iris.close();
-      return { ok: false, exitCode: 2 };
+      return { ok: false, exitCode: id.error ? 2 : 0 };
     }
+    host.resumeSession(id.row.id);
   } else if (flags.continue) {
     const last = host.store.listSessions({ limit: 1, source: "cli" })[0];
     if (last) host.resumeSession(last.id);
     else host.startSession();
   } else host.startSession();
   return { ok: true, host, process: iris };
+}
+
+/** `iris -r` without an id: list the recent sessions and ask which (an empty answer cancels). */
+async function pickOnTerminal(host: Session): Promise<SessionLookup> {
+  const rows = recentForPicker(host.store);
+  if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
+  if (!process.stdin.isTTY)
+    return { ok: false, error: "-r without an id needs a terminal to pick on; give an id" };
+  process.stdout.write(`${pickerList(rows, Math.max(40, (process.stdout.columns ?? 100) - 1))}\n`);
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    for (;;) {
+      const picked = pickedRow(rows, await rl.question(PICKER_QUESTION));
+      if (picked === "cancel") return { ok: false, error: "" };
+      if (picked) return { ok: true, row: picked };
+      process.stdout.write("not in the list\n");
+    }
+  } finally {
+    rl.close();
+  }
 }

@@ -8,6 +8,7 @@ export {
   refreshCatalogue,
 } from "./cache.js";
 export { estimateCost } from "./cost.js";
+export { listCatalogue } from "./list.js";
 export {
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_OUTPUT,

@@ -8,4 +8,12 @@ export {
   type LoggerOptions,
   type LogLevel,
 } from "./logger.js";
-export { clearSecrets, REDACTED, redact, redactValue, registerSecret, registerSecrets } from "./redact.js";
+export {
+  clearSecrets,
+  REDACTED,
+  redact,
+  redactValue,
+  registeredSecrets,
+  registerSecret,
+  registerSecrets,
+} from "./redact.js";

@@ -25,6 +25,12 @@ export function registerSecrets(values: Iterable<string | undefined | null>): vo
   for (const v of values) registerSecret(v);
 }
 
+/** Every registered secret value (the terminal keeps them out of child processes' environments). */
+export function registeredSecrets(): readonly string[] {
+  sortedSecrets ??= [...secrets].sort((a, b) => b.length - a.length);
+  return sortedSecrets;
+}
+
 /** For tests: forget every registered secret. */
 export function clearSecrets(): void {
   secrets.clear();

@@ -10,6 +10,8 @@ export interface ProviderSettings {
   api_key_env?: string;
   api_key?: string;
   headers?: Record<string, string>;
+  /** Per-provider stall limits (config `providers.ID.timeouts`). */
+  timeouts?: { first_byte_seconds?: number; idle_seconds?: number };
 }
 
 export interface KeyChoice {

@@ -143,6 +143,12 @@ export function resolveRuntime(
   };
   if (key.apiKey) runtime.apiKey = key.apiKey;
   if (key.apiKeyEnv && key.apiKey) runtime.apiKeyEnv = key.apiKeyEnv;
+  const t = settings?.timeouts;
+  if (t?.first_byte_seconds || t?.idle_seconds)
+    runtime.timeouts = {
+      ...(t.first_byte_seconds ? { firstByteMs: t.first_byte_seconds * 1000 } : {}),
+      ...(t.idle_seconds ? { idleMs: t.idle_seconds * 1000 } : {}),
+    };
   const notes = key.notes.map((n) => `(${id}, ${runtime.model}): ${n}`);
   return { ok: true, runtime, notes };
 }

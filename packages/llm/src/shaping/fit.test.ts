@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { estimateMessagesTokens } from "../tokens.js";
 import type { Message } from "../types.js";
-import { estimateTextTokens, fitToWindow, IMAGE_TOKENS } from "./fit.js";
+import { fitToWindow, IMAGE_TOKENS } from "./fit.js";
 import { shapeForTarget } from "./shape.js";
 import { asst, call, ORIGINS, result, text, user } from "./test/build.js";
 
@@ -11,13 +12,14 @@ const turn = (i: number, size: number): Message[] => [
   asst(ORIGINS.openaiChat, text(`answer ${i}`)),
 ];
 
-describe("estimateTextTokens", () => {
-  it("counts wide (CJK) characters one each and other text at a third", () => {
-    expect(estimateTextTokens("abcdef")).toBe(2);
-    expect(estimateTextTokens("abcd")).toBe(2);
-    expect(estimateTextTokens("안녕하세요")).toBe(5);
-    expect(estimateTextTokens("漢字かなカナ")).toBe(6);
-    expect(estimateTextTokens("안녕 abc")).toBe(2 + 2);
+describe("one estimate", () => {
+  it("fits a Korean history exactly where the compression trigger's estimate says it fits", () => {
+    const h = [...turn(1, 10), user("안녕하세요 ".repeat(400)), asst(ORIGINS.openaiChat, text("네"))];
+    const tokens = estimateMessagesTokens(h, "sys");
+    // The window the shared estimate needs, margin included: one token less drops the oldest turn.
+    const needed = Math.ceil(tokens / 0.98) + 1;
+    expect(fitToWindow(h, { contextWindow: needed, system: "sys" }).dropped).toBe(0);
+    expect(fitToWindow(h, { contextWindow: Math.floor(tokens * 0.98), system: "sys" }).dropped).toBe(4);
   });
 });
 
@@ -95,7 +97,7 @@ describe("shapeForTarget with a context window", () => {
     expect(r.notes.join("\n")).toMatch(/dropped 8 message/);
   });
 
-  it("counts Korean text at one token per character by default", () => {
+  it("counts Korean text at 1.7 tokens per character by default (the shared estimate)", () => {
     const korean = "가".repeat(2000);
     const h: Message[] = [
       user(korean),
@@ -105,7 +107,7 @@ describe("shapeForTarget with a context window", () => {
       user("now"),
     ];
     const target = { provider: "openai", apiMode: "chat_completions" as const, model: "m" };
-    expect(shapeForTarget(h, { ...target, contextWindow: 3000 }).dropped).toBe(2);
+    expect(shapeForTarget(h, { ...target, contextWindow: 6000 }).dropped).toBe(2);
     // The same length in ASCII is estimated at a third and fits.
     const ascii = h.map((m) => (m.role === "user" ? user(String(m.content).replace(/가/g, "a")) : m));
     expect(shapeForTarget(ascii, { ...target, contextWindow: 3000 }).dropped).toBe(0);
@@ -117,7 +119,7 @@ describe("shapeForTarget with a context window", () => {
       provider: "openai",
       apiMode: "chat_completions" as const,
       model: "m",
-      contextWindow: 5000,
+      contextWindow: 9000,
     };
     let counted = 0;
     const estimateTokens = (t: string) => {

@@ -1,43 +1,51 @@
 // Whole oldest turns leave until the history fits the target's input limit minus 2 % (SPEC H5).
-// Counting is skipped when a cheap upper bound (1 token per character) already fits: no
-// tokenizer spends more than that, and expanded histories are re-shaped every round.
-import type { Message, UserPart } from "../types.js";
+// Counting is skipped when a cheap upper bound (2 tokens per UTF-16 unit) already fits: the
+// estimate never spends more than that, and expanded histories are re-shaped every round.
+// Counting uses the one estimate of tokens.ts, the one the compression trigger and `iris context`
+// use, so the three never disagree (on CJK text in particular).
+import { estimateMessageTokens, estimateTokens, IMAGE_TOKEN_ESTIMATE } from "../tokens.js";
+import type { Message } from "../types.js";
 
 export type TokenEstimator = (text: string) => number;
 
 /** What one image costs, roughly, on the vision APIs; its base64 bytes are not tokens. */
-export const IMAGE_TOKENS = 1600;
+export const IMAGE_TOKENS = IMAGE_TOKEN_ESTIMATE;
 export const WINDOW_MARGIN = 0.02;
+/**
+ * No text costs more than this per UTF-16 unit under the estimate (Hangul 1.7 a character,
+ * astral characters 3 per surrogate pair), so length × this is a safe upper bound.
+ */
+const MAX_TOKENS_PER_UNIT = 2;
 
-/** Hangul, CJK ideographs, kana, full-width forms: about one token per character on BPEs. */
-const WIDE =
-  /[\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
-
-/** Default estimate: one token per wide (CJK) character, one per three characters otherwise. */
-export function estimateTextTokens(text: string): number {
-  let wide = 0;
-  let other = 0;
-  for (const ch of text) {
-    if (WIDE.test(ch)) wide++;
-    else other++;
+/** Characters of a message that count, image bytes aside (images are counted apart). */
+function cheapLength(m: Message): { length: number; images: number } {
+  if (m.role === "assistant") {
+    let length = 0;
+    for (const p of m.parts)
+      length += p.type === "toolCall" ? p.name.length + p.argumentsJson.length : p.text.length;
+    return { length: length + 16, images: 0 };
   }
-  return wide + Math.ceil(other / 3);
+  const content = m.content;
+  if (typeof content === "string") return { length: content.length + 16, images: 0 };
+  let length = 16;
+  let images = 0;
+  for (const p of content) {
+    if (p.type === "text") length += p.text.length;
+    else images++;
+  }
+  return { length, images };
 }
 
-function countImages(content: string | UserPart[]): number {
-  return typeof content === "string" ? 0 : content.filter((p) => p.type === "image").length;
-}
-
-/** What goes on the wire for a message, image bytes aside (they are counted per image). */
-function sentText(m: Message): { text: string; images: number } {
-  const stripImages = (content: string | UserPart[]) =>
-    typeof content === "string"
-      ? content
-      : content.map((p) => (p.type === "image" ? { type: "image", mediaType: p.mediaType } : p));
-  if (m.role === "assistant") return { text: JSON.stringify(m.parts), images: 0 };
-  if (m.role === "user")
-    return { text: JSON.stringify([m.name, stripImages(m.content)]), images: countImages(m.content) };
-  return { text: JSON.stringify([m.callId, stripImages(m.content)]), images: countImages(m.content) };
+/** A message counted with a caller's text tokenizer (images at the flat rate). */
+function estimateWith(m: Message, estimate: TokenEstimator): number {
+  if (m.role === "assistant")
+    return m.parts.reduce(
+      (n, p) => n + estimate(p.type === "toolCall" ? p.name + p.argumentsJson : p.text),
+      4,
+    );
+  const c = m.content;
+  if (typeof c === "string") return estimate(c) + 4;
+  return c.reduce((n, p) => n + (p.type === "text" ? estimate(p.text) : IMAGE_TOKENS), 4);
 }
 
 export interface FitOptions {
@@ -69,13 +77,18 @@ function turnStarts(messages: readonly Message[]): number[] {
 export function fitToWindow(history: readonly Message[], opts: FitOptions): FitReport {
   const limit = Math.floor(opts.contextWindow * (1 - WINDOW_MARGIN)) - (opts.reserveTokens ?? 0);
   const system = opts.system ?? "";
-  const sent = history.map(sentText);
-  const cheap = sent.reduce((n, s) => n + s.text.length + s.images * IMAGE_TOKENS, system.length);
+  let cheap = system.length * MAX_TOKENS_PER_UNIT;
+  for (const m of history) {
+    const c = cheapLength(m);
+    cheap += c.length * MAX_TOKENS_PER_UNIT + c.images * IMAGE_TOKENS;
+  }
   if (cheap <= limit) return { messages: [...history], dropped: 0, counted: false, overLimit: false };
 
-  const estimate = opts.estimate ?? estimateTextTokens;
-  const tokens = sent.map((s) => estimate(s.text) + s.images * IMAGE_TOKENS);
-  let total = tokens.reduce((a, b) => a + b, estimate(system));
+  // The one estimate (tokens.ts) unless a caller brings an exact tokenizer for text.
+  const tokens = history.map((m) =>
+    opts.estimate ? estimateWith(m, opts.estimate) : estimateMessageTokens(m),
+  );
+  let total = tokens.reduce((a, b) => a + b, system ? (opts.estimate ?? estimateTokens)(system) : 0);
   const starts = turnStarts(history);
   let first = 0; // index into starts of the oldest turn kept
   while (total > limit && first < starts.length - 1) {

@@ -9,7 +9,13 @@ import { type ShapeTarget, sameRoute } from "./target.js";
  * same provider.
  */
 export function keepsReasoning(part: ReasoningPart, m: AssistantMessage, target: ShapeTarget): boolean {
-  if (part.raw !== undefined) return sameRoute(m.origin, target);
+  if (part.raw !== undefined) {
+    // Signed items verify only where they were issued: another account of the same provider
+    // rejects them. An item stored before issuers were recorded keeps the old rule.
+    const sameIssuer =
+      part.issuer === undefined || target.issuer === undefined || part.issuer === target.issuer;
+    return sameIssuer && sameRoute(m.origin, target);
+  }
   return m.origin.provider === target.provider;
 }
 

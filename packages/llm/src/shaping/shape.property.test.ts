@@ -13,8 +13,11 @@ import { type ShapeTarget, shapeForTarget } from "./shape.js";
 import { sameRoute } from "./target.js";
 import { compactionId, prng, type Rand, randomStoredPath } from "./test/random-history.js";
 
-// IRIS_SHAPING_SEEDS=5000 for a longer hunt; the suite runs 300.
-const SEEDS = Number(process.env["IRIS_SHAPING_SEEDS"] ?? 300);
+// Issue 11 check (d): 1,000 random long histories (tool rounds, interrupted calls, compactions,
+// reasoning signed by the primary server), each shaped for a random api mode on the primary or on
+// a fallback server that never issued that reasoning, and sent: the strict server (signatures,
+// shapes) must never reject one. IRIS_SHAPING_SEEDS=5000 for a longer hunt.
+const SEEDS = Number(process.env["IRIS_SHAPING_SEEDS"] ?? 1000);
 const TARGET_PROVIDERS: Record<ApiMode, readonly string[]> = {
   chat_completions: ["openai", "deepseek", "llamacpp", "openrouter"],
   responses: ["openai", "vllm"],
@@ -22,19 +25,24 @@ const TARGET_PROVIDERS: Record<ApiMode, readonly string[]> = {
 };
 
 let fake: FakeLlm;
+/** A fallback route: same providers, another endpoint (account) that issued none of the reasoning. */
+let fallback: FakeLlm;
 beforeAll(async () => {
   fake = await startFakeLlm();
   fake.setHandler(() => ({ text: "ok" }));
+  fallback = await startFakeLlm();
+  fallback.setHandler(() => ({ text: "ok" }));
 });
 afterAll(async () => {
   await fake.close();
+  await fallback.close();
 });
 
-function runtimeFor(target: ShapeTarget, rand: Rand): Runtime {
+function runtimeFor(target: ShapeTarget, rand: Rand, server: FakeLlm): Runtime {
   return {
     provider: target.provider,
     apiMode: target.apiMode,
-    baseUrl: fake.baseUrl,
+    baseUrl: server.baseUrl,
     model: target.model,
     headers: {},
     compat: { auth: "none", reasoningContent: rand() < 0.5 },
@@ -120,7 +128,10 @@ describe("shapeForTarget: random stored histories are always accepted", () => {
       let droppedTotal = 0;
       for (let seed = 1; seed <= SEEDS; seed++) {
         const rand = prng(seed);
-        const { history, originals } = randomStoredPath(rand);
+        const { history, originals } = randomStoredPath(rand, {
+          issuer: fake.baseUrl,
+          issue: (kind, text) => fake.issue(kind, text),
+        });
         const expand: ExpandHook = (m, t) => {
           const id = compactionId(m);
           if (id === undefined || (t.provider === "openai" && t.apiMode === "responses")) return undefined;
@@ -129,16 +140,18 @@ describe("shapeForTarget: random stored histories are always accepted", () => {
         for (const apiMode of API_MODES) {
           const provider =
             TARGET_PROVIDERS[apiMode][Math.floor(rand() * TARGET_PROVIDERS[apiMode].length)] ?? "openai";
+          const server = rand() < 0.5 ? fake : fallback;
           const target: ShapeTarget = {
             provider,
             apiMode,
             model: "model-a",
+            issuer: server.baseUrl,
             ...(rand() < 0.3 ? { vision: false } : {}),
             ...(rand() < 0.3 ? { contextWindow: 200 + Math.floor(rand() * 3000) } : {}),
           };
           const system = rand() < 0.5 ? "You are Iris." : undefined;
           const shaped = shapeForTarget(history, target, { expand, ...(system ? { system } : {}) });
-          const where = `seed ${seed}, target ${provider}/${apiMode}`;
+          const where = `seed ${seed}, target ${provider}/${apiMode} on the ${server === fake ? "primary" : "fallback"}`;
           removedTotal += shaped.removed.length;
           droppedTotal += shaped.dropped;
 
@@ -153,7 +166,7 @@ describe("shapeForTarget: random stored histories are always accepted", () => {
           expect(again.messages, `${where}: shaping is not idempotent`).toEqual(shaped.messages);
           expect(again.removed, `${where}: a second pass still removed something`).toEqual([]);
 
-          const built = adapterFor(apiMode).buildRequest(runtimeFor(target, rand), {
+          const built = adapterFor(apiMode).buildRequest(runtimeFor(target, rand, server), {
             model: target.model,
             ...(system ? { system } : {}),
             messages: shaped.messages,
@@ -161,14 +174,14 @@ describe("shapeForTarget: random stored histories are always accepted", () => {
             stream: false,
           });
           expect(checkShaped(shaped.messages, target, built.body), where).toEqual([]);
-          const before = fake.violations.length;
-          const res = await fetch(fake.baseUrl + built.path, {
+          const before = server.violations.length;
+          const res = await fetch(server.baseUrl + built.path, {
             method: "POST",
             headers: { "content-type": "application/json", ...built.headers },
             body: JSON.stringify(built.body),
           });
           const reply = await res.text();
-          const rejected = fake.violations.slice(before).map((v) => v.rejected);
+          const rejected = server.violations.slice(before).map((v) => v.rejected);
           expect(rejected, `${where}: ${reply}\nshaped: ${JSON.stringify(shaped.messages)}`).toEqual([]);
           expect(res.status, `${where}: ${reply}`).toBe(200);
         }

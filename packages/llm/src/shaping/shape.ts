@@ -18,8 +18,9 @@ import { sanitizeHistory } from "./sanitize.js";
 import type { ShapeTarget } from "./target.js";
 
 export type { ExpandHook } from "./expand.js";
+export { WINDOW_MARGIN } from "./fit.js";
 export { IMAGE_OMITTED } from "./images.js";
-export type { ShapeTarget } from "./target.js";
+export { type ShapeTarget, sameRoute } from "./target.js";
 
 /** Leads a history that would otherwise open with an assistant message. */
 export const CONVERSATION_CONTINUES = "[conversation continues]";

@@ -10,6 +10,8 @@ export interface ShapeTarget {
   contextWindow?: number;
   /** false for text-only models: images become a text note. Unknown (undefined) keeps them. */
   vision?: boolean;
+  /** The endpoint the request goes to (wire/issuer.ts): signed reasoning from another is dropped. */
+  issuer?: string;
 }
 
 /** Same provider and same wire format: the target can read this origin's own items back. */

@@ -182,6 +182,15 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** Nothing listens at the address: the connection was refused, the host is unknown or unroutable. */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH"]);
+const UNREACHABLE_WHY: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "unknown host",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+};
+
 /** A failure of sending the request (node:http or fetch) or of reading the body. */
 export function classifyTransportFailure(
   err: unknown,
@@ -189,17 +198,38 @@ export function classifyTransportFailure(
   phase: "connect" | "body",
   timeouts: { connectTimeoutMs: number; idleTimeoutMs: number },
   secrets: readonly (string | undefined)[],
+  /** The URL being connected to, named in "nothing listens at URL". */
+  url?: string,
 ): LlmError {
   if (cause === "caller") return llmError("aborted", "the request was aborted");
   if (cause === "connect_timeout") {
-    return llmError("timeout", `no response within ${timeouts.connectTimeoutMs} ms (connect timeout)`);
+    return llmError("timeout", `no response within ${timeouts.connectTimeoutMs} ms (first-byte timeout)`);
   }
   if (cause === "idle_timeout") {
     return llmError("timeout", `the reply stalled: no bytes for ${timeouts.idleTimeoutMs} ms`);
   }
   const code = errorCode(err);
+  if (phase === "connect" && code && UNREACHABLE_CODES.has(code)) {
+    const where = url ? originOrUrl(url) : "the endpoint";
+    return llmError(
+      "unreachable",
+      oneLine(`nothing listens at ${where} (${UNREACHABLE_WHY[code]}, ${code})`, secrets),
+      {
+        code,
+      },
+    );
+  }
   const base = err instanceof Error ? err.message : String(err);
   const what = phase === "connect" ? "connection failed" : "connection dropped mid-reply";
   const detail = code && !NETWORK_CODES.has(code) ? `${code} ${base}` : (code ?? base);
   return llmError("network", oneLine(`${what}: ${detail}`, secrets), code ? { code } : {});
+}
+
+function originOrUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/(chat\/completions|responses|messages)$/, "")}`;
+  } catch {
+    return url;
+  }
 }

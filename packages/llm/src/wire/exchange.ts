@@ -9,6 +9,7 @@ import {
 } from "node:http";
 import { pipeline, type Readable } from "node:stream";
 import type { HeaderLookup } from "./classify.js";
+import { proxyAgentFor } from "./proxy.js";
 
 /** One reply: its head, then its body chunk by chunk. */
 export interface Exchange {
@@ -82,10 +83,11 @@ const ignore = () => {};
 export const sendHttp: Sender = async (out, setStop) => {
   const url = new URL(out.url);
   const client = await clientFor(url.protocol);
+  const agent = (await proxyAgentFor(url)) ?? client.agent;
   return new Promise<Exchange>((resolve, reject) => {
     const req = client.request(url, {
       method: "POST",
-      agent: client.agent,
+      agent,
       headers: {
         // What fetch sent before; some gateways refuse requests without any user agent.
         "user-agent": "node",

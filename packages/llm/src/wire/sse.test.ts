@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseParser } from "./sse.js";
+import { SseOverflow, SseParser } from "./sse.js";
 
 const enc = new TextEncoder();
 
@@ -64,5 +64,25 @@ describe("SseParser", () => {
     expect(early).toBe(0);
     const [event] = p.push("\n\n");
     expect(event?.data.length).toBe(200_000);
+  });
+});
+
+describe("SseParser limits", () => {
+  it("refuses a line longer than the cap, even fed in small pieces", () => {
+    const p = new SseParser({ maxLineChars: 100, maxEventChars: 1000 });
+    expect(() => {
+      for (let i = 0; i < 20; i++) p.push("data: 0123456789");
+    }).toThrow(SseOverflow);
+  });
+  it("refuses an event whose data lines add up past the cap", () => {
+    const p = new SseParser({ maxLineChars: 100, maxEventChars: 250 });
+    expect(() => p.push(`${"data: 0123456789012345678901234567890123456789\n".repeat(10)}\n`)).toThrow(
+      /SSE event larger than/,
+    );
+  });
+  it("keeps counting per event: many events each under the cap pass", () => {
+    const p = new SseParser({ maxLineChars: 100, maxEventChars: 60 });
+    const events = p.push("data: 01234567890123456789\n\n".repeat(50));
+    expect(events).toHaveLength(50);
   });
 });

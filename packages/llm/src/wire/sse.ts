@@ -4,7 +4,22 @@
 // so a long line fed in many chunks costs linear time, not quadratic.
 import type { SseEvent } from "./adapter.js";
 
+/**
+ * Bounds, so a broken or hostile server cannot grow our memory without end. Generous: the
+ * largest legitimate event (a Responses `response.completed` repeating a long answer with its
+ * encrypted reasoning) stays far below them.
+ */
+export const SSE_LIMITS = { maxLineChars: 16 * 1024 * 1024, maxEventChars: 32 * 1024 * 1024 };
+
+/** A line or an event beyond SSE_LIMITS. */
+export class SseOverflow extends Error {}
+
 export class SseParser {
+  private lineChars = 0;
+  private eventChars = 0;
+
+  constructor(private readonly limits = SSE_LIMITS) {}
+
   private readonly decoder = new TextDecoder("utf-8");
   /** Pieces of the line not yet terminated. */
   private linePieces: string[] = [];
@@ -49,9 +64,10 @@ export class SseParser {
     for (let i = start; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c !== 10 && c !== 13) continue;
-      this.linePieces.push(text.slice(start, i));
+      this.pushPiece(text.slice(start, i));
       const line = this.linePieces.length === 1 ? this.linePieces[0]! : this.linePieces.join("");
       this.linePieces = [];
+      this.lineChars = 0;
       this.processLine(line, events);
       if (c === 13) {
         if (i + 1 < text.length) {
@@ -62,8 +78,15 @@ export class SseParser {
       }
       start = i + 1;
     }
-    if (start < text.length) this.linePieces.push(text.slice(start));
+    if (start < text.length) this.pushPiece(text.slice(start));
     return events;
+  }
+
+  private pushPiece(piece: string): void {
+    this.lineChars += piece.length;
+    if (this.lineChars > this.limits.maxLineChars)
+      throw new SseOverflow(`an SSE line longer than ${mb(this.limits.maxLineChars)}`);
+    this.linePieces.push(piece);
   }
 
   private processLine(line: string, events: SseEvent[]): void {
@@ -78,6 +101,9 @@ export class SseParser {
     if (value.charCodeAt(0) === 32) value = value.slice(1);
     switch (field) {
       case "data":
+        this.eventChars += value.length + 1;
+        if (this.eventChars > this.limits.maxEventChars)
+          throw new SseOverflow(`an SSE event larger than ${mb(this.limits.maxEventChars)}`);
         this.dataLines.push(value);
         break;
       case "event":
@@ -95,6 +121,7 @@ export class SseParser {
   private dispatch(events: SseEvent[]): void {
     if (this.dataLines.length === 0) {
       this.eventType = undefined;
+      this.eventChars = 0;
       return;
     }
     const data = this.dataLines.length === 1 ? this.dataLines[0]! : this.dataLines.join("\n");
@@ -103,6 +130,11 @@ export class SseParser {
     if (this.lastId !== undefined) event.id = this.lastId;
     events.push(event);
     this.dataLines = [];
+    this.eventChars = 0;
     this.eventType = undefined;
   }
+}
+
+function mb(chars: number): string {
+  return `${Math.round(chars / (1024 * 1024))} M characters`;
 }

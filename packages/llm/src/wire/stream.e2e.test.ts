@@ -207,10 +207,11 @@ describe.each(MODES)("streamLlm end to end: $mode", (c) => {
     expect(errorOf(await run())).toMatchObject({ kind: "not_found", status: 404 });
   });
 
-  it("a stall past idleTimeoutMs → timeout", async () => {
+  it("a head followed by silence counts against the first-byte timeout → timeout", async () => {
     fake.enqueue({ fault: "stall" });
-    const e = errorOf(await run(ask(), { idleTimeoutMs: 200 }));
+    const e = errorOf(await run(ask(), { connectTimeoutMs: 200 }));
     expect(e).toMatchObject({ kind: "timeout", retryable: true });
+    expect(e.message).toContain("first-byte timeout");
   });
 
   it("a dropped connection mid-stream → network, never done", async () => {
@@ -312,12 +313,29 @@ describe("transport: key scoping and connection failures", () => {
     expect(other.requests.at(-1)?.headers.authorization).toBeUndefined();
   });
 
-  it("a refused connection → network", async () => {
+  it("a refused connection → unreachable: nothing listens at the URL, not worth a retry", async () => {
     const gone = await startFakeLlm();
     const url = gone.baseUrl;
     await gone.close();
     const r = await completeLlm(runtimeFor(chat, url), ask());
-    expect(r.ok === false && r.error).toMatchObject({ kind: "network", retryable: true });
+    expect(r.ok === false && r.error).toMatchObject({
+      kind: "unreachable",
+      retryable: false,
+      code: "ECONNREFUSED",
+    });
+    expect(r.ok === false && r.error.message).toContain(`nothing listens at ${url}`);
     expect(r.ok === false && r.error.message).not.toContain(KEY);
+  });
+
+  it("an unknown host → unreachable", async () => {
+    const r = await completeLlm(runtimeFor(chat, "http://no-such-host.invalid/v1"), ask());
+    expect(r.ok === false && r.error).toMatchObject({ kind: "unreachable", code: "ENOTFOUND" });
+  });
+
+  it("providers.ID.timeouts reach the transport through the runtime", async () => {
+    home.enqueue({ fault: "stall" });
+    const rt = { ...runtimeFor(chat, home.baseUrl), timeouts: { firstByteMs: 150 } };
+    const r = await completeLlm(rt, ask());
+    expect(r.ok === false && r.error.message).toContain("no response within 150 ms (first-byte timeout)");
   });
 });

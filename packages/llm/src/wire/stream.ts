@@ -7,21 +7,36 @@ import type { AssistantMessage, LlmRequest, Origin } from "../types.js";
 import type { BuiltRequest, WireAdapter } from "./adapter.js";
 import { adapterFor } from "./adapters.js";
 import { scrubSecrets } from "./classify.js";
-import { SseParser } from "./sse.js";
+import { stampIssuer } from "./issuer.js";
+import { SseOverflow, SseParser } from "./sse.js";
+
+/** A non-streamed reply larger than this is refused (a healthy one is well under 10 MB). */
+export const MAX_JSON_BODY_CHARS = 64 * 1024 * 1024;
+
 import { type BodyReader, openRequest, TransportFailure } from "./transport.js";
 
 export interface StreamOptions {
   signal?: AbortSignal;
   /** Longest silence between two body chunks before the call counts as stalled. */
   idleTimeoutMs?: number;
-  /** Longest wait for the response head. */
+  /** Longest wait from sending the request to the first byte of the body (head included). */
   connectTimeoutMs?: number;
   /** Injected fetch (tests, proxies); without it node:http(s) with keep-alive agents is used. */
   fetch?: typeof fetch;
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/**
+ * Defaults, overridden per provider by `providers.ID.timeouts` (a slow local model may need more):
+ * - first byte 60 s: the head and the first body byte. Streaming routes send their first event
+ *   (message_start, a role chunk, `response.created`, or a keep-alive comment) long before the
+ *   first token, so 60 s is ample even for a reasoning model, and a dead route shows in a minute,
+ *   not in two and a half.
+ * - idle 45 s: once bytes flow, every major route sends a token, a reasoning delta or a ping
+ *   (Anthropic pings, OpenRouter sends `: PROCESSING` comments) well within that; 45 s of
+ *   silence mid-stream is a dead connection.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 
 export type CompleteResult = { ok: true; message: AssistantMessage } | { ok: false; error: LlmError };
 
@@ -40,6 +55,7 @@ export async function* streamLlm(
     terminal = { type: "error", error: llmError("invalid_response", `internal error: ${text}`) };
   }
   if (opts.signal?.aborted) terminal = abortedEvent();
+  if (terminal.type === "done") terminal = { type: "done", message: stampIssuer(terminal.message, runtime) };
   if (terminal.type === "error") {
     terminal = {
       type: "error",
@@ -83,8 +99,8 @@ async function* run(
   const streaming = request.stream !== false;
   const opened = await openRequest(runtime, built, {
     signal: opts.signal,
-    connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    connectTimeoutMs: opts.connectTimeoutMs ?? runtime.timeouts?.firstByteMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleTimeoutMs: opts.idleTimeoutMs ?? runtime.timeouts?.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     fetch: opts.fetch,
     stream: streaming,
   });
@@ -97,6 +113,8 @@ async function* run(
     return yield* reduceSse(adapter, opened.body, origin, opts.signal);
   } catch (err) {
     if (err instanceof TransportFailure) return { type: "error", error: err.error };
+    if (err instanceof SseOverflow)
+      return { type: "error", error: llmError("invalid_response", `the reply was refused: ${err.message}`) };
     throw err;
   }
 }
@@ -133,7 +151,15 @@ async function* replayJson(
   body: BodyReader,
   origin: Origin,
 ): AsyncGenerator<StreamEvent, TerminalEvent, undefined> {
-  const text = await body.text();
+  const text = await body.text(MAX_JSON_BODY_CHARS + 1);
+  if (text.length > MAX_JSON_BODY_CHARS)
+    return {
+      type: "error",
+      error: llmError(
+        "invalid_response",
+        `the reply was refused: a body larger than ${MAX_JSON_BODY_CHARS / 1024 / 1024} M characters`,
+      ),
+    };
   if (text.trim() === "")
     return { type: "error", error: llmError("invalid_response", "the reply was empty") };
   let json: unknown;

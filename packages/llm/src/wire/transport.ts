@@ -98,6 +98,9 @@ export async function openRequest(
     };
   }
   const send: Sender = opts.fetch ? fetchSender(opts.fetch) : sendHttp;
+  // The first-byte timeout bounds the head and the first body byte together: a route that sends
+  // its head and then nothing (a stalled stream) is as dead as one that sends no head.
+  const firstByteBy = opts.stream ? Date.now() + headWaitMs : undefined;
   const body = JSON.stringify(built.body);
   const setStop = (stop: () => void) => control.setStop(stop);
   control.arm("connect_timeout", headWaitMs);
@@ -127,7 +130,7 @@ export async function openRequest(
         continue;
       }
       control.disarm();
-      const reader = new BodyReader(reply, control, timeouts, secrets);
+      const reader = new BodyReader(reply, control, timeouts, secrets, firstByteBy);
       if (reply.status >= 200 && reply.status < 300) return { ok: true, body: reader };
       const text = await reader.text(MAX_ERROR_BODY).catch(() => "");
       return { ok: false, error: classifyHttpError(reply.status, reply.headers, text, secrets) };
@@ -136,7 +139,7 @@ export async function openRequest(
     const cause = control.cause;
     control.release();
     if (err instanceof TransportFailure) return { ok: false, error: err.error };
-    return { ok: false, error: classifyTransportFailure(err, cause, "connect", timeouts, secrets) };
+    return { ok: false, error: classifyTransportFailure(err, cause, "connect", timeouts, secrets, url) };
   }
 }
 
@@ -147,6 +150,8 @@ export class BodyReader {
     private readonly control: StopControl,
     private readonly timeouts: { connectTimeoutMs: number; idleTimeoutMs: number },
     private readonly secrets: readonly (string | undefined)[],
+    /** Epoch ms by which the first body byte must arrive (streams); later reads use the idle timeout. */
+    private firstByteBy?: number,
   ) {}
 
   get status(): number {
@@ -163,7 +168,9 @@ export class BodyReader {
     let failed = false;
     try {
       for (;;) {
-        this.control.arm("idle_timeout", this.timeouts.idleTimeoutMs);
+        if (this.firstByteBy !== undefined)
+          this.control.arm("connect_timeout", Math.max(1, this.firstByteBy - Date.now()));
+        else this.control.arm("idle_timeout", this.timeouts.idleTimeoutMs);
         let chunk: Uint8Array | undefined;
         try {
           chunk = await this.reply.read();
@@ -175,6 +182,7 @@ export class BodyReader {
         }
         // Time spent by our consumer between reads is not the server's stall.
         this.control.disarm();
+        this.firstByteBy = undefined;
         if (chunk === undefined) {
           finished = true;
           return;

@@ -3,6 +3,7 @@ import { MIGRATION_0001 } from "./0001_init.js";
 import { MIGRATION_0002 } from "./0002_usage_effects.js";
 import { MIGRATION_0003 } from "./0003_deferred_search_index.js";
 import { MIGRATION_0004 } from "./0004_path_runs.js";
+import { MIGRATION_0005 } from "./0005_failure_edges.js";
 import { MIGRATION_0012 } from "./0012_gateway.js";
 
 export interface Migration {
@@ -16,8 +17,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "usage_effects", sql: MIGRATION_0002 },
   { version: 3, name: "deferred_search_index", sql: MIGRATION_0003 },
   { version: 4, name: "path_runs", sql: MIGRATION_0004 },
+  { version: 5, name: "failure_edges", sql: MIGRATION_0005 },
   { version: 12, name: "gateway", sql: MIGRATION_0012 },
 ];
 
-// Versions are numbered by issue and may leave gaps: the latest is the highest, not the count.
-export const LATEST_SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+// The highest number, not the count: versions may leave gaps (numbers are reserved per issue).
+export const LATEST_SCHEMA_VERSION = Math.max(0, ...MIGRATIONS.map((m) => m.version));

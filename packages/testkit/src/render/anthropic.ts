@@ -1,5 +1,5 @@
 /** Anthropic Messages: the `message` JSON and its named SSE events (message_start … message_stop). */
-import { chunk, opaqueBlob, type RenderContext, type ResolvedReply, type ResolvedUsage } from "../reply.js";
+import { chunk, type RenderContext, type ResolvedReply, type ResolvedUsage } from "../reply.js";
 import { type SseEvent, sseEvent } from "../sse.js";
 
 const STOP: Record<ResolvedReply["stopReason"], string> = {
@@ -37,8 +37,9 @@ interface PlannedBlock {
 function planBlocks(reply: ResolvedReply, ctx: RenderContext): PlannedBlock[] {
   const size = reply.chunkSize;
   const blocks: PlannedBlock[] = [];
-  if (reply.reasoning !== "") {
-    const signature = opaqueBlob("sig", reply.reasoning);
+  // Thinking blocks come only with extended thinking enabled, signed by this server instance.
+  if (reply.reasoning !== "" && ctx.reasoningAsked) {
+    const signature = ctx.signer.sign("sig", reply.reasoning);
     blocks.push({
       start: { type: "thinking", thinking: "", signature: "" },
       full: { type: "thinking", thinking: reply.reasoning, signature },

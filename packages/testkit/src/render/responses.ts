@@ -1,5 +1,5 @@
 /** OpenAI Responses: the `response` object as JSON, and its typed SSE events (event name = type). */
-import { chunk, opaqueBlob, type RenderContext, type ResolvedReply, type ResolvedUsage } from "../reply.js";
+import { chunk, type RenderContext, type ResolvedReply, type ResolvedUsage } from "../reply.js";
 import { type SseEvent, sseEvent } from "../sse.js";
 
 type Item = Record<string, unknown>;
@@ -27,11 +27,12 @@ function planItems(reply: ResolvedReply, ctx: RenderContext): PlannedItem[] {
   const size = reply.chunkSize;
   if (reply.reasoning !== "") {
     const id = ctx.ids.next("rs_");
-    const enc = opaqueBlob("enc", reply.reasoning);
+    // Encrypted reasoning only when the request asked for it (include), as the real API does.
+    const enc = ctx.reasoningAsked ? { encrypted_content: ctx.signer.sign("enc", reply.reasoning) } : {};
     const part = { type: "summary_text", text: reply.reasoning };
     items.push({
-      added: { id, type: "reasoning", summary: [], encrypted_content: enc },
-      done: { id, type: "reasoning", summary: [part], encrypted_content: enc },
+      added: { id, type: "reasoning", summary: [], ...enc },
+      done: { id, type: "reasoning", summary: [part], ...enc },
       body: (output_index) => {
         const at = { item_id: id, output_index, summary_index: 0 };
         return [

@@ -132,6 +132,12 @@ const FLAGGED: [string, string][] = [
   ["sudo su", "root_shell"],
   ["cd app && npm test && rm -rf coverage", "recursive_delete"],
   ["timeout 10 nohup rm -rf cache", "recursive_delete"],
+  // Code the check cannot see is asked about (fail closed).
+  ["python3 -c 'print(1+1)'", "interpreter_code"],
+  ["python3 script.py", "interpreter_code"],
+  ["cat data.csv | python3 process.py", "interpreter_code"],
+  ["$(echo rm) -rf ~/x", "dynamic_command"],
+  ["timeout 10 nohup rm -rf cache", "wrapper"],
 ];
 
 // Harmless look-alikes: nothing flagged, nothing blocked.
@@ -167,9 +173,6 @@ const HARMLESS: string[] = [
   "curl -fsSL https://example.com -o page.html",
   "curl https://x.io/install.sh > install.sh",
   "wget https://x.io/file.tar.gz",
-  "python3 -c 'print(1+1)'",
-  "python3 script.py",
-  "cat data.csv | python3 process.py",
   "systemctl status nginx",
   "service nginx status",
   "kill 1234",
@@ -192,35 +195,37 @@ const HARMLESS: string[] = [
 ];
 
 describe("detectCommand: hard-blocked set", () => {
-  it.each(BLOCKED)("blocks %j as %s", (command, key) => {
-    expect(detect(command).blocked?.key).toBe(key);
+  it.each(BLOCKED)("blocks %j as %s", async (command, key) => {
+    expect((await detect(command)).blocked?.key).toBe(key);
   });
 });
 
 describe("detectCommand: dangerous patterns", () => {
-  it.each(FLAGGED)("flags %j as %s", (command, key) => {
-    const d = detect(command);
+  it.each(FLAGGED)("flags %j as %s", async (command, key) => {
+    const d = await detect(command);
     expect(d.blocked).toBeUndefined();
     expect(d.matches.map((m) => m.key)).toContain(key);
   });
 });
 
 describe("detectCommand: harmless look-alikes", () => {
-  it.each(HARMLESS)("leaves %j alone", (command) => {
-    const d = detect(command);
+  it.each(HARMLESS)("leaves %j alone", async (command) => {
+    const d = await detect(command);
     expect(d.blocked).toBeUndefined();
     expect(d.matches).toEqual([]);
   });
 });
 
 describe("detectCommand: working directory", () => {
-  it("judges relative targets against the known working directory", () => {
-    expect(detectCommand("rm -rf *", { home, cwd: "/" }).blocked?.key).toBe("delete_system_root");
-    expect(detectCommand("rm -rf ./*", { home, cwd: home }).blocked?.key).toBe("delete_system_root");
-    const inProject = detectCommand("rm -rf *", { home, cwd: `${home}/proj` });
+  it("judges relative targets against the known working directory", async () => {
+    expect((await detectCommand("rm -rf *", { home, cwd: "/" })).blocked?.key).toBe("delete_system_root");
+    expect((await detectCommand("rm -rf ./*", { home, cwd: home })).blocked?.key).toBe("delete_system_root");
+    const inProject = await detectCommand("rm -rf *", { home, cwd: `${home}/proj` });
     expect(inProject.blocked).toBeUndefined();
     expect(inProject.matches.map((m) => m.key)).toEqual(["recursive_delete"]);
-    expect(detectCommand("cd build && rm -rf *", { home, cwd: `${home}/proj` }).blocked).toBeUndefined();
+    expect(
+      (await detectCommand("cd build && rm -rf *", { home, cwd: `${home}/proj` })).blocked,
+    ).toBeUndefined();
   });
 });
 

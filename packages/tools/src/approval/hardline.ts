@@ -74,7 +74,12 @@ export const HARDLINE_RULES: readonly CommandRule[] = [
   {
     key: "fork_bomb",
     description: "fork bomb",
-    test: (parsed) => FORK_BOMBS.some((re) => re.test(parsed.raw)),
+    test: (parsed) =>
+      (parsed.texts ?? [parsed.raw]).some((text) => {
+        // Quoted text is only mentioned (`echo ':(){ :|:& };:'`); `sh -c '…'` is in `texts` opened.
+        const code = text.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''");
+        return FORK_BOMBS.some((re) => re.test(code));
+      }),
   },
   perCommand("kill_all_processes", "kills every process (kill -1, killall5)", killsEverything),
   perCommand("shutdown_host", "shuts down or reboots the machine", shutsDown),

@@ -27,6 +27,8 @@ export interface Command {
 export interface ParsedCommand {
   /** The command as given. */
   raw: string;
+  /** Every shell text read: the command, then the scripts opened inside it (`sh -c '…'`, …). */
+  texts?: string[];
   commands: Command[];
 }
 
@@ -92,7 +94,7 @@ function collect(segments: RawSegment[], walk: Walk): void {
   }
 }
 
-function changeDirectory(
+export function changeDirectory(
   cwd: string | undefined,
   target: string | undefined,
   home: string,
@@ -103,7 +105,7 @@ function changeDirectory(
   return posix.join(cwd, target);
 }
 
-function toCommand(seg: RawSegment, via: string[]): Command {
+export function toCommand(seg: RawSegment, via: string[]): Command {
   const { words, stripped } = stripWrappers(seg.words);
   const first = words[0] ?? "";
   const name = first.includes("/") ? (first.split("/").pop() ?? "") : first;
@@ -126,7 +128,7 @@ function baseName(word: string): string {
 }
 
 /** Options that take a value, per wrapper, so the value is not mistaken for the command. */
-const WRAPPERS: Record<string, Set<string>> = {
+export const WRAPPERS: Record<string, Set<string>> = {
   sudo: new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group"]),
   doas: new Set(["-u", "-C"]),
   env: new Set(["-u", "-C", "-S", "--unset", "--chdir"]),
@@ -142,6 +144,8 @@ const WRAPPERS: Record<string, Set<string>> = {
   unbuffer: new Set(),
   caffeinate: new Set(["-t", "-w"]),
   timeout: new Set(["-s", "-k", "--signal", "--kill-after"]),
+  busybox: new Set(),
+  toybox: new Set(),
   xargs: new Set([
     "-I",
     "-i",
@@ -172,6 +176,8 @@ function stripWrappers(input: string[]): { words: string[]; stripped: string[] }
     const name = baseName(first);
     const takesValue = WRAPPERS[name];
     if (!takesValue) break;
+    // `command -v x` only looks a name up: x is not run.
+    if (name === "command" && /^-[vV]$/.test(words[1] ?? "")) break;
     stripped.push(name);
     let i = 1;
     while (i < words.length) {
@@ -192,7 +198,7 @@ function stripWrappers(input: string[]): { words: string[]; stripped: string[] }
 }
 
 /** Scripts a command runs from a string: `sh -c '…'`, `bash -lc "…"`, `eval …`, `sh <<EOF`. */
-function innerScripts(cmd: Command): { text: string; via: string }[] {
+export function innerScripts(cmd: Command): { text: string; via: string }[] {
   const scripts: { text: string; via: string }[] = [];
   if (cmd.name === "eval") scripts.push({ text: cmd.args.join(" "), via: "eval" });
   if (SHELLS.has(cmd.name)) {
@@ -222,7 +228,7 @@ function sshRemoteCommand(cmd: Command): string | undefined {
 }
 
 /** `find … -exec rm -rf {} +` → the command `rm -rf {}`, marked as run by find. */
-function findExecCommands(cmd: Command): Command[] {
+export function findExecCommands(cmd: Command): Command[] {
   if (cmd.name !== "find") return [];
   const found: Command[] = [];
   for (let i = 0; i < cmd.args.length; i++) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalAnswer, ApprovalRequest, ToolContext } from "../define.js";
+import { ApprovalMemory } from "./memory.js";
 import { createApprovalPolicy } from "./policy.js";
 import type { ApprovalEvent, JudgeVerdict } from "./types.js";
 
@@ -77,19 +78,37 @@ describe("createApprovalPolicy", () => {
     });
   });
 
-  it("manual: session remembers the pattern key for the policy's lifetime", async () => {
+  it("manual: session remembers the pattern key in the session's memory only", async () => {
+    // One policy per process (as the CLI and the gateway build it), one memory per session.
     const policy = createApprovalPolicy({ mode: "manual", home });
-    const { ctx, asked } = context(["session"]);
+    const sessionA = new ApprovalMemory();
+    const { ctx, asked } = context(["session"], { approvalMemory: sessionA });
     expect((await policy.check(terminal, "rm -rf dist", ctx)).allowed).toBe(true);
     expect((await policy.check(terminal, "rm -r build", ctx)).allowed).toBe(true);
     expect(asked).toHaveLength(1);
+    expect(sessionA.list()).toEqual(["recursive_delete"]);
     // A different pattern still asks.
     const other = await policy.check(terminal, "git reset --hard", ctx);
     expect(other.allowed).toBe(false);
     expect(asked).toHaveLength(2);
-    // A fresh policy (a new session) asks again.
-    const fresh = createApprovalPolicy({ mode: "manual", home });
-    expect((await fresh.check(terminal, "rm -rf dist", ctx)).allowed).toBe(false);
+    // Another session (`/new`, another chat of a gateway) on the same policy asks again.
+    const sessionB = context([], { approvalMemory: new ApprovalMemory() });
+    expect((await policy.check(terminal, "rm -rf dist", sessionB.ctx)).allowed).toBe(false);
+    expect(sessionB.asked).toHaveLength(1);
+    // Without a memory, "session" approves this call only.
+    const bare = context(["session"]);
+    expect((await policy.check(terminal, "rm -rf dist", bare.ctx)).allowed).toBe(true);
+    expect((await policy.check(terminal, "rm -rf dist", bare.ctx)).allowed).toBe(false);
+  });
+
+  it("tells the front end exactly what always allows", async () => {
+    const policy = createApprovalPolicy({ mode: "manual", home });
+    const { ctx, asked } = context(["deny"]);
+    await policy.check(terminal, "rm -rf dist && git push -f", ctx);
+    expect(asked[0]?.alwaysAllows).toEqual([
+      "recursive_delete: deletes a folder and everything in it (rm -r)",
+      expect.stringMatching(/^git_force_push: force-pushes/),
+    ]);
   });
 
   it("manual: always persists the pattern key and pre-allowed keys are not asked", async () => {
@@ -122,9 +141,18 @@ describe("createApprovalPolicy", () => {
       timeoutMs: 20,
       onEvent: (e) => events.push(e),
     });
+    let withdrawn: AbortSignal | undefined;
     const { ctx } = context(["never"]);
+    const ask = ctx.approve;
+    ctx.approve = (request, signal) => {
+      withdrawn = signal;
+      return ask(request, signal);
+    };
     const decision = await policy.check(terminal, "npm publish", ctx);
     expect(decision.allowed).toBe(false);
+    // The question is withdrawn, so the front end stops waiting for an answer line.
+    expect(withdrawn?.aborted).toBe(true);
+    expect(withdrawn?.reason).toBe("timeout");
     expect(events.map((e) => e.type)).toEqual(["requested", "denied"]);
     expect(events[1]).toMatchObject({ by: "timeout" });
   });

@@ -2,7 +2,7 @@
 // pre-allowed pattern keys → smart mode's auxiliary model → nobody to ask (non-interactive) →
 // the user, with a timeout that denies. Every failure denies; check() never throws.
 import type { ApprovalRequest, ToolContext } from "../define.js";
-import { detectCommand } from "./detect.js";
+import { detectCommand, patternCatalogue } from "./detect.js";
 import type {
   ApprovalDecision,
   ApprovalEvent,
@@ -39,7 +39,6 @@ type Timed<T> = T | typeof TIMEOUT;
 
 export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPolicy {
   const allowed = new Set(options.allowKeys ?? []);
-  const session = new Set<string>();
   const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const judgeTimeoutMs = options.judgeTimeoutMs ?? 30_000;
   const emit = (event: ApprovalEvent): void => {
@@ -57,7 +56,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     subject: string,
     ctx: ToolContext,
   ): Promise<ApprovalDecision> {
-    const detection = detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
+    const detection = await detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
     if (detection.blocked) {
       const { key, description } = detection.blocked;
       emit({
@@ -66,13 +65,17 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       });
       return deny(`blocked: ${description}. This command is never run, in any approval mode.`);
     }
-    const pending = detection.matches.filter((m) => !allowed.has(m.key) && !session.has(m.key));
+    const session = ctx.approvalMemory;
+    const pending = detection.matches.filter((m) => !allowed.has(m.key) && !session?.has(m.key));
     const request: ApprovalRequest = {
       tool: tool.name,
       command: subject,
       reason: (pending.length ? pending : detection.matches).map((m) => m.description).join("; "),
       patternKey: (pending[0] ?? detection.matches[0])?.key ?? "",
       patternKeys: pending.map((m) => m.key),
+      alwaysAllows: alwaysAllows(pending.map((m) => m.key)),
+      timeoutSeconds: Math.round(timeoutMs / 1000),
+      ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
     };
     if (detection.matches.length === 0) return allow;
     if (options.mode === "off") {
@@ -107,17 +110,21 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     }
 
     emit({ type: "requested", request, by: "user" });
+    // Withdraws the question on timeout or cancel, so the front end stops waiting for a line.
+    const withdraw = new AbortController();
     const answer = await race(
-      Promise.resolve().then(() => ctx.approve(request)),
+      Promise.resolve().then(() => ctx.approve(request, withdraw.signal)),
       timeoutMs,
       ctx.signal,
     ).catch(() => "deny" as const);
+    if (answer === TIMEOUT) withdraw.abort("timeout");
+    else if (!withdraw.signal.aborted) withdraw.abort(ctx.signal.aborted ? "cancelled" : "answered");
     if (answer === TIMEOUT) {
       emit({ type: "denied", request, by: "timeout" });
       return deny(`needs approval (${request.reason}); no answer within ${Math.round(timeoutMs / 1000)} s`);
     }
     if (answer === "once" || answer === "session" || answer === "always") {
-      if (answer !== "once") for (const m of pending) session.add(m.key);
+      if (answer !== "once") session?.remember(pending.map((m) => m.key));
       if (answer === "always") await persist(pending.map((m) => m.key));
       emit({ type: "granted", request, by: "user", answer });
       return allow;
@@ -147,6 +154,12 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       }
     },
   };
+}
+
+/** One line per key: the whole category "always" lets run without asking, in every session. */
+function alwaysAllows(keys: readonly string[]): string[] {
+  const catalogue = new Map(patternCatalogue().map((p) => [p.key, p.description]));
+  return keys.map((k) => `${k}: ${catalogue.get(k) ?? k}`);
 }
 
 async function askJudge(

@@ -2,16 +2,17 @@ import { describe, expect, it } from "vitest";
 import { detectCommand } from "./detect.js";
 import { fileWriteSubject, shellQuote } from "./subjects.js";
 
-const keys = (subject: string) => detectCommand(subject, { home: "/home/a" }).matches.map((m) => m.key);
+const keys = async (subject: string) =>
+  (await detectCommand(subject, { home: "/home/a" })).matches.map((m) => m.key);
 
 describe("fileWriteSubject", () => {
-  it("makes file writes match the same patterns as shell redirects", () => {
-    expect(keys(fileWriteSubject("/etc/hosts"))).toEqual(["write_system_config"]);
-    expect(keys(fileWriteSubject("/home/a/.ssh/authorized_keys"))).toEqual(["write_credentials"]);
-    expect(keys(fileWriteSubject(".env"))).toEqual(["write_credentials"]);
-    expect(keys(fileWriteSubject("/home/a/.zshrc"))).toEqual(["write_shell_startup"]);
-    expect(keys(fileWriteSubject("src/app.ts"))).toEqual([]);
-    expect(keys(fileWriteSubject("notes with 'quotes' and spaces.md"))).toEqual([]);
+  it("makes file writes match the same patterns as shell redirects", async () => {
+    expect(await keys(fileWriteSubject("/etc/hosts"))).toEqual(["write_system_config"]);
+    expect(await keys(fileWriteSubject("/home/a/.ssh/authorized_keys"))).toEqual(["write_credentials"]);
+    expect(await keys(fileWriteSubject(".env"))).toEqual(["write_credentials"]);
+    expect(await keys(fileWriteSubject("/home/a/.zshrc"))).toEqual(["write_shell_startup"]);
+    expect(await keys(fileWriteSubject("src/app.ts"))).toEqual([]);
+    expect(await keys(fileWriteSubject("notes with 'quotes' and spaces.md"))).toEqual([]);
   });
 
   it("quotes what the shell would split", () => {

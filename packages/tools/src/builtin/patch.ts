@@ -87,7 +87,7 @@ export default defineTool({
       );
     }
     const updated = args.replace_all ? text.split(oldS).join(newS) : text.replace(oldS, () => newS);
-    await atomicWriteFile(file, updated);
+    await atomicWriteFile(file, updated, ctx.signal);
     const first = lineAt(text, hits[0] as number);
     return `Replaced ${hits.length} occurrence${hits.length === 1 ? "" : "s"} in ${file} (first at line ${first}).`;
   },

@@ -54,6 +54,23 @@ describe("read_file", () => {
     expect(out).toContain("[3000 chars cut]");
   });
 
+  it("describes a file that is not UTF-8 by its type and size instead of sending its bytes", async () => {
+    writeFileSync(path.join(dir, "latin1.txt"), Buffer.from("caf\xe9 cr\xe8me\n", "latin1"));
+    const latin = await read({ path: "latin1.txt" });
+    expect(latin).toMatchObject({ isError: true, content: expect.stringContaining("binary data, 11 bytes") });
+    expect(JSON.stringify(latin)).not.toContain("\ufffd");
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(2000, 7),
+    ]);
+    writeFileSync(path.join(dir, "pic.png"), png);
+    expect(await read({ path: "pic.png" })).toMatchObject({
+      content: expect.stringContaining("PNG image, 2.0 KB (2,008 bytes)"),
+    });
+    writeFileSync(path.join(dir, "ok.txt"), "한국어 텍스트\n");
+    expect(await read({ path: "ok.txt" })).toContain("한국어 텍스트");
+  });
+
   it("refuses binary files", async () => {
     writeFileSync(path.join(dir, "bin.dat"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
     expect(await read({ path: "bin.dat" })).toMatchObject({

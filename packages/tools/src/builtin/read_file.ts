@@ -2,7 +2,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../define.js";
-import { looksBinary } from "../fs/binary.js";
+import { describeBinary, isBinaryContent } from "../fs/binary.js";
 import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
 import { taskCwdOf } from "../terminal/scope.js";
@@ -38,7 +38,7 @@ export default defineTool({
   parallelSafe: true,
   description:
     "Read a text file as numbered lines (`LINE|text`), paged with offset/limit " +
-    `(default ${DEFAULT_READ_LIMIT} lines). Long lines are cut. Binary files are refused.`,
+    `(default ${DEFAULT_READ_LIMIT} lines). Long lines are cut. Binary (non-UTF-8) files are described by type and size, not shown.`,
   parameters,
   async execute(args, ctx) {
     const file = resolvePath(taskCwdOf(ctx), args.path);
@@ -52,8 +52,10 @@ export default defineTool({
       );
     }
     const buf = await readFile(file);
-    if (looksBinary(buf)) {
-      return error(`${file} looks like a binary file (it contains NUL bytes); read_file shows text only.`);
+    if (isBinaryContent(buf)) {
+      return error(
+        `${file} is a binary file (${describeBinary(buf, st.size)}), not UTF-8 text; read_file shows text only.`,
+      );
     }
     const lines = splitLines(buf.toString("utf8"));
     if (lines.length === 0) return `(${file} is empty)`;

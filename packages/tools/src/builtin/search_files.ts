@@ -1,5 +1,6 @@
 // The `search_files` tool: regex search in file contents, or file-name search by glob. A plain
-// node walk (no ripgrep needed) that skips .git, node_modules and binary files.
+// node walk (no ripgrep needed) that skips .git, node_modules, build folders, what .gitignore
+// ignores, and binary files. The model's regex runs on a worker with a time limit (ReDoS).
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -7,6 +8,7 @@ import { defineTool } from "../define.js";
 import { looksBinary } from "../fs/binary.js";
 import { compileGlob } from "../fs/glob.js";
 import { resolvePath } from "../fs/paths.js";
+import { RegexTimeout, RegexWorker } from "../fs/regex-worker.js";
 import { cutLine } from "../fs/text.js";
 import { walkFiles } from "../fs/walk.js";
 import { taskCwdOf } from "../terminal/scope.js";
@@ -53,7 +55,7 @@ export default defineTool({
   parallelSafe: true,
   description:
     "Search file contents by regex (`path:line: text` results) or find files by glob name " +
-    "(mode: files). Skips .git, node_modules and binary files; results are capped.",
+    "(mode: files). Skips .git, node_modules, build folders, .gitignore'd and binary files; results are capped.",
   parameters,
   async execute(args, ctx) {
     const cwd = taskCwdOf(ctx);
@@ -94,21 +96,38 @@ export default defineTool({
         return error(`invalid regular expression ${JSON.stringify(args.pattern)}: ${(err as Error).message}`);
       }
       const filter = args.glob ? compileGlob(args.glob) : undefined;
-      outer: for await (const file of files) {
-        scanned++;
-        if (filter && !filter(relToRoot(file))) continue;
-        const buf = await readSmallFile(file);
-        if (!buf || looksBinary(buf)) continue;
-        const lines = buf.toString("utf8").split("\n");
-        for (let i = 0; i < lines.length; i++) {
-          const line = (lines[i] as string).replace(/\r$/, "");
-          if (!re.test(line)) continue;
-          if (results.length >= maxResults) {
-            capped = true;
-            break outer;
+      // The regex runs on a worker with a time limit: a backtracking pattern cannot freeze us.
+      const worker = new RegexWorker(re.source, re.flags);
+      try {
+        for await (const file of files) {
+          scanned++;
+          if (filter && !filter(relToRoot(file))) continue;
+          const buf = await readSmallFile(file);
+          if (!buf || looksBinary(buf)) continue;
+          const hits = await worker.match(
+            buf.toString("utf8"),
+            maxResults + 1 - results.length,
+            4 * MATCH_LINE_CHARS,
+            ctx.signal,
+          );
+          for (const [n, line] of hits) {
+            if (results.length >= maxResults) {
+              capped = true;
+              break;
+            }
+            results.push(`${show(file)}:${n}: ${cutLine(line, MATCH_LINE_CHARS)}`);
           }
-          results.push(`${show(file)}:${i + 1}: ${cutLine(line, MATCH_LINE_CHARS)}`);
+          if (capped) break;
         }
+      } catch (err) {
+        if (err instanceof RegexTimeout)
+          return error(
+            `the regular expression ${JSON.stringify(args.pattern)} is too slow (${err.message}; ` +
+              "nested repetition such as (a+)+ backtracks catastrophically). Simplify it.",
+          );
+        throw err;
+      } finally {
+        worker.close();
       }
     }
 

@@ -19,6 +19,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ctx = makeTestContext({ cwd: dir });
 
 describe("write_file", () => {
+  it("honours an aborted signal: the file is left as it was and no temp file stays", async () => {
+    const file = path.join(dir, "kept.txt");
+    writeFileSync(file, "original");
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = makeTestContext({ cwd: dir, signal: controller.signal });
+    const out = await writeFileTool.execute({ path: file, content: "new" }, aborted);
+    expect(out).toMatchObject({ isError: true });
+    expect(JSON.stringify(out)).toContain("the turn was aborted");
+    expect(readFileSync(file, "utf8")).toBe("original");
+    expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  });
+
   it("creates parent folders and reports the bytes written", async () => {
     const out = await writeFileTool.execute({ path: "a/b/c.txt", content: "héllo\n" }, ctx);
     expect(out).toBe(`Wrote 7 bytes to ${path.join(dir, "a/b/c.txt")}.`);

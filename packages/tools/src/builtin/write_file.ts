@@ -25,7 +25,7 @@ export default defineTool({
   async execute(args, ctx) {
     const file = resolvePath(taskCwdOf(ctx), args.path);
     try {
-      const bytes = await atomicWriteFile(file, args.content);
+      const bytes = await atomicWriteFile(file, args.content, ctx.signal);
       return `Wrote ${bytes} bytes to ${file}.`;
     } catch (err) {
       return { content: `Error: could not write ${file}: ${(err as Error).message}`, isError: true };

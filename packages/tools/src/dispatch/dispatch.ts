@@ -22,7 +22,12 @@ export interface DispatchOptions {
   maxResultChars?: number;
   /** Where oversize results are saved (default `<tmp>/iris-tool-results`). */
   spillDir?: string;
+  /** How long an aborted tool may take to settle before it counts as uncertain (default 2 s). */
+  abortGraceMs?: number;
 }
+
+/** Long enough for a tool that honours its signal (a killed process group, a closed file). */
+export const DEFAULT_ABORT_GRACE_MS = 2_000;
 
 export async function dispatchToolCall(
   registry: ToolRegistry,
@@ -67,7 +72,8 @@ async function dispatch(
     if (!gate.run) return gate.result;
   }
 
-  const outcome = await runTool(tool, parsed.args, ctx);
+  const outcome = await runTool(tool, parsed.args, ctx, options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS);
+  if (outcome.uncertain) return outcome;
   const content = await capResult(outcome.content, {
     maxChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     spillDir: options.spillDir,
@@ -83,20 +89,44 @@ function approvalSubjectOf(tool: ToolDefinition, args: unknown): string | undefi
   return typeof subject === "string" && subject.trim() !== "" ? subject : undefined;
 }
 
-/** Handler-level sealing, and the race with the abort signal for tools that ignore it. */
-async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<ToolCallResult> {
+/**
+ * Handler-level sealing, and the abort: a tool that honours its signal settles within the grace
+ * period and its own result stands (it says what it did). One that does not is never reported
+ * as finished: the result is marked uncertain, so its receipt stays open and resume asks.
+ */
+async function runTool(
+  tool: ToolDefinition,
+  args: unknown,
+  ctx: ToolContext,
+  graceMs: number,
+): Promise<ToolCallResult> {
   let onAbort: (() => void) | undefined;
-  const aborted = new Promise<ToolCallResult>((resolve) => {
-    onAbort = () => resolve(errorResult("cancelled while running", { tool: tool.name }));
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<ToolCallResult>((resolve) => {
+    onAbort = () => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            ...errorResult(
+              `cancelled while running; it did not stop within ${graceMs / 1000} s, so whether it took effect is unknown`,
+              { tool: tool.name },
+            ),
+            uncertain: true,
+          }),
+        graceMs,
+      );
+    };
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
     const running = Promise.resolve()
       .then(() => tool.execute(args, ctx))
       .then(normalise, (e: unknown) => errorResult(messageOf(e), { tool: tool.name }));
-    return await Promise.race([running, aborted]);
+    return await Promise.race([running, gaveUp]);
   } finally {
     if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
+    if (timer) clearTimeout(timer);
   }
 }
 

@@ -3,6 +3,11 @@
 export interface ToolCallResult {
   content: string;
   isError: boolean;
+  /**
+   * The turn was aborted and the tool did not settle within the grace period: it may still be
+   * running, so whether it took effect is unknown (its receipt must stay open, SPEC D4).
+   */
+  uncertain?: true;
 }
 
 export function errorResult(error: string, extra: Record<string, unknown> = {}): ToolCallResult {

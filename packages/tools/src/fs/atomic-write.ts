@@ -4,8 +4,16 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 
-/** Writes `data` to `file` atomically, creating parent folders; returns the bytes written. */
-export async function atomicWriteFile(file: string, data: string | Uint8Array): Promise<number> {
+/**
+ * Writes `data` to `file` atomically, creating parent folders; returns the bytes written.
+ * An abort before the final rename leaves the file as it was (the rename is the commit point).
+ */
+export async function atomicWriteFile(
+  file: string,
+  data: string | Uint8Array,
+  signal?: AbortSignal,
+): Promise<number> {
+  abortCheck(signal, file);
   const target = await followSymlink(file);
   const dir = path.dirname(target);
   await mkdir(dir, { recursive: true });
@@ -25,6 +33,7 @@ export async function atomicWriteFile(file: string, data: string | Uint8Array): 
     await fh.writeFile(bytes);
     await fh.sync();
     await fh.close();
+    abortCheck(signal, file);
     await rename(tmp, target);
   } catch (err) {
     await fh.close().catch(() => {});
@@ -41,4 +50,8 @@ async function followSymlink(file: string): Promise<string> {
   } catch {
     return file;
   }
+}
+
+function abortCheck(signal: AbortSignal | undefined, file: string): void {
+  if (signal?.aborted) throw new Error(`the turn was aborted; ${file} was left unchanged`);
 }

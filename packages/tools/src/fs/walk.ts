@@ -1,42 +1,65 @@
-// Depth-first walk of a folder in sorted order, skipping folders no search should enter.
+// Depth-first walk of a folder in sorted order, skipping what no search should enter: .git,
+// dependency and build folders, and whatever the .gitignore files along the way ignore.
 // Symlinked folders are not followed (no loops); symlinked files are reported.
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { type IgnoreRules, isIgnored, withGitignore } from "./gitignore.js";
 
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  ".git",
+  "node_modules",
+  "dist",
+  "target",
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".tox",
+  ".next",
+  ".nuxt",
+  ".turbo",
+  ".gradle",
+]);
 
 export interface WalkOptions {
   signal?: AbortSignal;
   /** Stop after this many files have been yielded. */
   maxFiles?: number;
+  /** Follow .gitignore files (default true). */
+  gitignore?: boolean;
 }
 
 /** Yields absolute paths of files under `root`. */
 export async function* walkFiles(root: string, opts: WalkOptions = {}): AsyncGenerator<string> {
   let yielded = 0;
-  const stack: string[] = [root];
+  const useIgnore = opts.gitignore !== false;
+  const stack: { dir: string; rules: IgnoreRules }[] = [{ dir: root, rules: [] }];
   while (stack.length > 0) {
     opts.signal?.throwIfAborted();
-    const dir = stack.pop() as string;
+    const { dir, rules: inherited } = stack.pop() as { dir: string; rules: IgnoreRules };
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch {
       continue; // unreadable folder: skip it rather than fail the whole search
     }
+    const rel = path.relative(root, dir).split(path.sep).join("/");
+    const rules = useIgnore ? await withGitignore(inherited, dir, rel) : inherited;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const e of entries) {
       const full = path.join(dir, e.name);
+      const relPath = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) subdirs.push(full);
-      } else if (e.isFile() || e.isSymbolicLink()) {
+        if (!SKIPPED_DIRS.has(e.name) && !isIgnored(rules, relPath, true)) subdirs.push(full);
+      } else if ((e.isFile() || e.isSymbolicLink()) && !isIgnored(rules, relPath, false)) {
         yield full;
         if (opts.maxFiles !== undefined && ++yielded >= opts.maxFiles) return;
       }
     }
     // Reverse so that the stack pops folders in sorted order.
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i] as string);
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i] as string, rules });
   }
 }

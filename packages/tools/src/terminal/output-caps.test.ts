@@ -2,6 +2,15 @@ import { describe, expect, it } from "vitest";
 import { capLines, capOutput, HeadTailCollector, utf8CompleteLength } from "./output-caps.js";
 
 describe("HeadTailCollector", () => {
+  it("summarises raw binary output by kind and size instead of sending mojibake", () => {
+    const c = new HeadTailCollector(100);
+    c.push(Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe, 0x80, 0x81]));
+    c.push(Buffer.alloc(300, 0x9c));
+    const text = c.text();
+    expect(text).toMatch(/^\[binary output: gzip archive, 308 bytes; not shown/);
+    expect(text).not.toContain("\ufffd");
+  });
+
   it("keeps everything under the cap", () => {
     const c = new HeadTailCollector(100);
     c.push(Buffer.from("hello "));

@@ -1,6 +1,7 @@
 // Output caps for command output (SPEC T6; defaults as Hermes' tool_output settings): a byte cap
 // that keeps the head and the tail, a line cap that does the same, and a per-line length cap.
 // Byte cuts fall on UTF-8 character boundaries and line cuts on UTF-16 ones.
+import { describeBinary, isBinaryContent } from "../fs/binary.js";
 import { cutLine } from "../fs/text.js";
 
 export interface OutputCaps {
@@ -74,6 +75,10 @@ export class HeadTailCollector {
 
   /** All kept text, capped by `caps` (bytes are already capped by the collector). */
   text(caps: Pick<OutputCaps, "maxLines" | "maxLineLength"> = NO_LINE_CAPS): string {
+    // Raw binary (an image cat'ed, a compressed stream) is summarised, not sent as mojibake.
+    const head = Buffer.concat(this.head);
+    if (isBinaryContent(head))
+      return `[binary output: ${describeBinary(head, this.total)}; not shown. Redirect it to a file, or pipe it through xxd/file.]`;
     return renderCapped(this.parts(), this.total, this.newlines, caps);
   }
 }

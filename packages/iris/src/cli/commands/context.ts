@@ -2,16 +2,14 @@
 // read from config and store without starting a model.
 
 import { contextFigures, formatContextReport, loadProfileOrExit, resolveMainRoute } from "@iris/host";
-import { openStore, type SessionRow, type Store } from "@iris/store";
+import type { SessionRow, Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
+import { resolveSession } from "../session-ref.js";
+import { openStoreForReading } from "./read-store.js";
 
 function findSession(store: Store, id: string): SessionRow | undefined {
-  return (
-    store.findSession(id) ??
-    (id.length >= 4 ? store.listSessions({ limit: 1000 }).filter((s) => s.id.startsWith(id)) : []).find(
-      (_, __, all) => all.length === 1,
-    )
-  );
+  const found = resolveSession(store, id);
+  return found.ok ? found.row : undefined;
 }
 
 export function contextCommand(flags: GlobalFlags, opts: { session?: string }): number {
@@ -24,7 +22,7 @@ export function contextCommand(flags: GlobalFlags, opts: { session?: string }): 
     return loaded.exitCode;
   }
   const { profile } = loaded;
-  const store = openStore(profile.home.paths.db);
+  const store = openStoreForReading(profile.home.paths.db);
   try {
     const session = opts.session ? findSession(store, opts.session) : undefined;
     if (opts.session && !session) {

@@ -3,6 +3,7 @@
 import { findEffect, listAllEffects } from "@iris/agent";
 import type { EffectRow } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
+import { shortId } from "../session-ref.js";
 import { withStore } from "./with-store.js";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
@@ -10,7 +11,7 @@ const when = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T"
 function line(e: EffectRow): string {
   const cols = [
     e.id,
-    `session ${e.sessionId}`,
+    `session ${shortId(e.sessionId)}`,
     e.tool,
     `step ${e.step}`,
     `started ${when(e.createdAt)}`,

@@ -1,9 +1,12 @@
-// `iris sessions list|show|search`: read the profile's store without starting a model.
+// `iris sessions list|show|search|delete|export`: the profile's store, without starting a model.
 import { messagesOfPath } from "@iris/agent";
 import { assistantText, textOf } from "@iris/llm";
 import type { Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
+import { resolveSession, shortId } from "../session-ref.js";
+import { describeEnding } from "../ui/endings.js";
 import { truncateToWidth } from "../ui/width.js";
+import { type ExportFormat, exportSession } from "./session-export.js";
 import { withStore } from "./with-store.js";
 
 const width = () => Math.max(40, (process.stdout.columns ?? 120) - 1);
@@ -15,8 +18,8 @@ export function sessionsList(flags: GlobalFlags, limit: number): number {
     if (!rows.length) process.stdout.write("no sessions yet\n");
     for (const s of rows) {
       const first = firstUserText(store, s.id);
-      const parent = s.parentSessionId ? `  (continues ${s.parentSessionId.slice(0, 8)})` : "";
-      const line = `${s.id}  ${when(s.startedAt)}  ${s.source.padEnd(8)} ${s.provider ?? "?"}/${s.model ?? "?"}  ${s.title ?? first}${parent}`;
+      const parent = s.parentSessionId ? `  (continues ${shortId(s.parentSessionId)})` : "";
+      const line = `${shortId(s.id)}  ${when(s.startedAt)}  ${s.source.padEnd(8)} ${s.provider ?? "?"}/${s.model ?? "?"}  ${s.title ?? first}${parent}`;
       process.stdout.write(`${truncateToWidth(line, width())}\n`);
     }
     return 0;
@@ -30,15 +33,15 @@ function firstUserText(store: Store, sessionId: string): string {
 
 export function sessionsShow(flags: GlobalFlags, id: string): number {
   return withStore(flags, (store) => {
-    const session =
-      store.findSession(id) ?? store.listSessions({ limit: 1000 }).find((s) => s.id.startsWith(id));
-    if (!session) {
-      process.stderr.write(`iris: no session '${id}'\n`);
+    const found = resolveSession(store, id);
+    if (!found.ok) {
+      process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
+    const session = found.row;
     process.stdout.write(
-      `session ${session.id} · ${session.source} · ${session.provider ?? "?"}/${session.model ?? "?"} · started ${when(session.startedAt)}` +
-        `${session.endReason ? ` · ended (${session.endReason})` : ""}${session.parentSessionId ? ` · parent ${session.parentSessionId}` : ""}\n\n`,
+      `session ${session.id}${session.title ? ` · ${session.title}` : ""} · ${session.source} · ${session.provider ?? "?"}/${session.model ?? "?"} · started ${when(session.startedAt)}` +
+        `${session.endReason ? ` · ended (${describeEnding(session.endReason)})` : ""}${session.parentSessionId ? ` · parent ${session.parentSessionId}` : ""}\n\n`,
     );
     for (const m of messagesOfPath(store.activePath(session.id))) {
       if (m.role === "user") process.stdout.write(`› ${m.name ? `${m.name}: ` : ""}${textOf(m.content)}\n\n`);
@@ -65,8 +68,38 @@ export function sessionsSearch(flags: GlobalFlags, query: string, limit: number)
     if (!hits.length) process.stdout.write(`no matches for "${query}"\n`);
     for (const h of hits)
       process.stdout.write(
-        `${truncateToWidth(`${h.sessionId.slice(0, 8)}  ${h.snippet.replace(/\s+/g, " ")}`, width())}\n`,
+        `${truncateToWidth(`${shortId(h.sessionId)}  ${h.snippet.replace(/\s+/g, " ")}`, width())}\n`,
       );
+    return 0;
+  });
+}
+
+export function sessionsDelete(flags: GlobalFlags, id: string): number {
+  return withStore(flags, (store) => {
+    const found = resolveSession(store, id);
+    if (!found.ok) {
+      process.stderr.write(`iris: ${found.error}\n`);
+      return 2;
+    }
+    try {
+      store.deleteSession(found.row.id);
+    } catch (err) {
+      process.stderr.write(`iris: ${(err as Error).message}\n`);
+      return 1;
+    }
+    process.stdout.write(`deleted ${found.row.id}${found.row.title ? ` (${found.row.title})` : ""}\n`);
+    return 0;
+  });
+}
+
+export function sessionsExport(flags: GlobalFlags, id: string, format: ExportFormat): number {
+  return withStore(flags, (store) => {
+    const found = resolveSession(store, id);
+    if (!found.ok) {
+      process.stderr.write(`iris: ${found.error}\n`);
+      return 2;
+    }
+    process.stdout.write(exportSession(store, found.row, format));
     return 0;
   });
 }

@@ -1,6 +1,8 @@
 // The cost view (SPEC F3): per call and per session, with the cache-hit share, so that a
 // 3-round turn re-sending a 40K context shows as the 120K+ input tokens it is.
+import { lookupModel } from "@iris/llm";
 import type { SessionRow, SessionTotals, UsageRow } from "@iris/store";
+import { shortId } from "../session-ref.js";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -12,6 +14,12 @@ export function formatUsd(x: number): string {
 /** cacheRead / input: input counts the whole prompt, cached parts included (see llm `Usage`). */
 export function cacheHitShare(input: number, cacheRead: number): string {
   return input > 0 ? `${((100 * cacheRead) / input).toFixed(1)} %` : "–";
+}
+
+/** A zero cost on a model no catalogue knows is an unknown price, not a free call. */
+export function costText(costUsd: number, provider: string | null, model: string | null): string {
+  if (costUsd === 0 && provider && model && !lookupModel(provider, model).known) return "unknown";
+  return formatUsd(costUsd);
 }
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
@@ -39,7 +47,7 @@ export function formatUsage(
           cacheHitShare(c.inputTokens, c.cacheReadTokens).padStart(7),
           n(c.outputTokens).padStart(8),
           n(c.reasoningTokens).padStart(8),
-          formatUsd(c.costUsd).padStart(9),
+          costText(c.costUsd, c.provider, c.model).padStart(9),
           `${c.latencyMs} ms`.padStart(9),
           c.status === "ok" ? "" : ` ${c.status}`,
         ]
@@ -49,10 +57,10 @@ export function formatUsage(
     });
   }
   lines.push(
-    `session ${session.id.slice(0, 8)}: ${n(session.apiCalls)} API calls · input ${n(session.inputTokens)} tokens ` +
+    `session ${shortId(session.id)}: ${n(session.apiCalls)} API calls · input ${n(session.inputTokens)} tokens ` +
       `(cache read ${n(session.cacheReadTokens)}, ${cacheHitShare(session.inputTokens, session.cacheReadTokens)} hit; ` +
       `cache write ${n(session.cacheWriteTokens)}) · output ${n(session.outputTokens)} (reasoning ${n(session.reasoningTokens)}) · ` +
-      `cost ${formatUsd(session.costUsd)}`,
+      `cost ${costText(session.costUsd, session.provider, session.model)}`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -79,13 +87,13 @@ function sumTotals(sessions: readonly SessionTotals[]): SessionTotals {
   return t;
 }
 
-function totalsColumns(t: SessionTotals): string {
+function totalsColumns(t: SessionTotals, cost = formatUsd(t.costUsd)): string {
   return [
     n(t.apiCalls).padStart(6),
     n(t.inputTokens).padStart(12),
     cacheHitShare(t.inputTokens, t.cacheReadTokens).padStart(8),
     n(t.outputTokens).padStart(10),
-    formatUsd(t.costUsd).padStart(10),
+    cost.padStart(10),
   ].join(" ");
 }
 
@@ -98,9 +106,16 @@ export function formatSessionsUsage(sessions: readonly SessionRow[]): string {
   ];
   for (const s of sessions) {
     const route = `${s.provider ?? "?"}/${s.model ?? "?"}`.slice(0, 32).padEnd(32);
-    lines.push(`${s.id.slice(0, 8)}  ${when(s.startedAt)}  ${route} ${totalsColumns(s)}`);
+    lines.push(
+      `${shortId(s.id)}  ${when(s.startedAt)}  ${route} ${totalsColumns(s, costText(s.costUsd, s.provider, s.model))}`,
+    );
   }
   const label = `total (${sessions.length} session${sessions.length === 1 ? "" : "s"})`;
-  lines.push(`${label.padEnd(8 + 2 + 16 + 2 + 32)} ${totalsColumns(sumTotals(sessions))}`);
+  const total = sumTotals(sessions);
+  const unknown = sessions.some((s) => costText(s.costUsd, s.provider, s.model) === "unknown");
+  const totalCost = unknown
+    ? `${total.costUsd ? formatUsd(total.costUsd) : "$0"}+unknown`
+    : formatUsd(total.costUsd);
+  lines.push(`${label.padEnd(8 + 2 + 16 + 2 + 32)} ${totalsColumns(total, totalCost)}`);
   return `${lines.join("\n")}\n`;
 }

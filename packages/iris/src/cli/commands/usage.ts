@@ -2,8 +2,11 @@
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
 import { loadProfileOrExit } from "@iris/host";
-import { openStore, type SessionRow, type Store } from "@iris/store";
+import type { SessionRow, Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
+import { resolveSession } from "../session-ref.js";
+import { openStoreForReading } from "./read-store.js";
+import { formatSessionTime } from "./session-time.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
 
 export interface UsageOptions {
@@ -29,11 +32,11 @@ export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
     process.stdout.write("no sessions yet\n");
     return 0;
   }
-  const store = openStore(dbPath);
+  const store = openStoreForReading(dbPath);
   try {
     return opts.session === undefined
       ? listRecent(store, opts.last)
-      : showSession(store, opts.session, opts.last);
+      : showSession(store, opts.session, opts.last, loaded.profile.config.agent.session_budget_seconds);
   } finally {
     store.close();
   }
@@ -45,22 +48,21 @@ function listRecent(store: Store, last: number | undefined): number {
   return 0;
 }
 
-function showSession(store: Store, id: string, last: number | undefined): number {
+function showSession(store: Store, id: string, last: number | undefined, budgetSeconds: number): number {
   const session = findSession(store, id);
   if (!session) return noSession(id);
   const calls = store.usageForSession(session.id);
   const shown = last !== undefined && last > 0 && last < calls.length ? calls.slice(-last) : calls;
   if (!calls.length) process.stdout.write(`no API calls recorded for session ${session.id}\n`);
   process.stdout.write(formatUsage(session, shown, { firstNumber: calls.length - shown.length + 1 }));
+  process.stdout.write(formatSessionTime(store.activeTime.get(session.id), budgetSeconds));
   return 0;
 }
 
-/** The full id, or a prefix of at least 4 characters that names exactly one session. */
+/** The full id, the short id, or a unique prefix (session-ref.ts). */
 function findSession(store: Store, id: string): SessionRow | undefined {
-  const exact = store.findSession(id);
-  if (exact || id.length < 4) return exact;
-  const hits = store.listSessions({ limit: 100_000 }).filter((s) => s.id.startsWith(id));
-  return hits.length === 1 ? hits[0] : undefined;
+  const found = resolveSession(store, id);
+  return found.ok ? found.row : undefined;
 }
 
 function noSession(id: string): number {

@@ -2,10 +2,12 @@
 
 import type { Profile } from "@iris/host";
 import { loadProfileOrExit } from "@iris/host";
-import { openStore, type Store } from "@iris/store";
+import type { Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
+import { openStoreForReading } from "./read-store.js";
 
-export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profile) => number): number {
+/** The chosen profile (config and .env), or its error on stderr and the exit code. */
+export function withProfile(flags: GlobalFlags, fn: (profile: Profile) => number): number {
   const loaded = loadProfileOrExit({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
@@ -14,10 +16,16 @@ export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profil
     process.stderr.write(`${loaded.message}\n`);
     return loaded.exitCode;
   }
-  const store = openStore(loaded.profile.home.paths.db);
-  try {
-    return fn(store, loaded.profile);
-  } finally {
-    store.close();
-  }
+  return fn(loaded.profile);
+}
+
+export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profile) => number): number {
+  return withProfile(flags, (profile) => {
+    const store = openStoreForReading(profile.home.paths.db);
+    try {
+      return fn(store, profile);
+    } finally {
+      store.close();
+    }
+  });
 }

@@ -1,7 +1,10 @@
-// One line per tool call (SPEC E1): "⚙ terminal  npm test" while it runs, then "✓"/"✗" with its
-// duration. On a terminal the running line is rewritten in place; elsewhere each call gets one
-// finished line. Lines are cut to the terminal's width by display columns (CJK-safe).
+// One line per tool call (SPEC E1): "⠹ terminal  npm test 2.1s" while it runs, then "✓"/"✗" with
+// its duration and, for a failed call, why it failed. On a terminal the running line is rewritten
+// in place with the elapsed time; elsewhere each call gets one finished line. Lines are cut to
+// the terminal's width by display columns (CJK-safe).
 import type { AgentEvents } from "@iris/agent";
+import { makeStyle, type Style } from "./colors.js";
+import { Spinner } from "./spinner.js";
 import { truncateToWidth } from "./width.js";
 
 interface Out {
@@ -10,42 +13,84 @@ interface Out {
   columns?: number;
 }
 
-export function attachProgress(events: AgentEvents, out: Out): () => void {
+export function attachProgress(events: AgentEvents, out: Out, style: Style = makeStyle(false)): () => void {
   const started = new Map<string, { name: string; preview: string; at: number }>();
   let openLine: string | undefined;
   const width = () => Math.max(20, (out.columns ?? 100) - 1);
+  const spinner = new Spinner(out, (frame, label, secs) =>
+    truncateToWidth(`${style.cyan(frame)} ${label}`, width() - 8).concat(style.dim(` ${secs}s`)),
+  );
   const closeOpen = () => {
-    if (openLine !== undefined) out.write("\n");
+    if (openLine !== undefined) {
+      spinner.stop();
+      const s = started.get(openLine);
+      if (s) out.write(`${truncateToWidth(`⚙ ${s.name}  ${s.preview}`, width())}\n`);
+    }
     openLine = undefined;
   };
+  let waitingShown = false;
+  // Only before the first streamed byte: mid-stream the line would tear the answer's text.
+  let thinking = false;
+  let nextWaitPrint = 5;
+  const clearWaiting = () => {
+    if (waitingShown && out.isTTY) out.write("\r\u001b[K");
+    waitingShown = false;
+    nextWaitPrint = 5;
+  };
   const offs = [
+    // A silent model call: rewritten in place on a terminal; elsewhere at 5, 15, 30, 60 … s.
+    events.on("waiting", (w) => {
+      if (!thinking) return;
+      const line = `… waiting for the model ${w.provider}/${w.model} (${w.seconds} s)`;
+      if (out.isTTY) {
+        if (openLine !== undefined) return; // a tool's line is open; do not tear it
+        out.write(`\r\u001b[K${truncateToWidth(line, width())}`);
+        waitingShown = true;
+      } else if (w.seconds >= nextWaitPrint) {
+        out.write(`${line}\n`);
+        nextWaitPrint = nextWaitPrint === 5 ? 15 : nextWaitPrint * 2;
+      }
+    }),
+    events.on("thinking", (t) => {
+      thinking = t.active;
+      if (!t.active) clearWaiting();
+    }),
     events.on("tool_progress", (p) => {
       if (p.phase === "before") {
-        started.set(p.callId, { name: p.name, preview: p.preview ?? "", at: Date.now() });
+        const at = Date.now();
+        started.set(p.callId, { name: p.name, preview: p.preview ?? "", at });
         if (out.isTTY) {
           closeOpen();
           openLine = p.callId;
-          out.write(truncateToWidth(`⚙ ${p.name}  ${p.preview ?? ""}`, width()));
+          spinner.start(`${p.name}  ${p.preview ?? ""}`, at);
         }
       } else if (p.phase === "after") {
         const s = started.get(p.callId);
         started.delete(p.callId);
         const secs = s ? ((Date.now() - s.at) / 1000).toFixed(1) : "?";
-        const line = truncateToWidth(`${p.isError ? "✗" : "✓"} ${p.name}  ${s?.preview ?? ""}`, width() - 8);
-        if (out.isTTY && openLine === p.callId) out.write(`\r\u001b[K${line} (${secs}s)\n`);
-        else {
+        const mark = p.isError ? style.red("✗") : style.green("✓");
+        const line = `${mark} ${truncateToWidth(`${p.name}  ${s?.preview ?? ""}`, width() - 10)} (${secs}s)`;
+        const why =
+          p.isError && p.message ? `\n    ${style.red(truncateToWidth(p.message, width() - 4))}` : "";
+        if (out.isTTY && openLine === p.callId) {
+          spinner.stop();
+          out.write(`${line}${why}\n`);
+        } else {
           closeOpen();
-          out.write(`${line} (${secs}s)\n`);
+          out.write(`${line}${why}\n`);
         }
         if (openLine === p.callId) openLine = undefined;
       }
     }),
     events.on("status", (s) => {
+      clearWaiting();
       closeOpen();
-      out.write(`${s.level === "info" ? "·" : s.level === "warn" ? "!" : "✗"} ${s.message}\n`);
+      const mark = s.level === "info" ? "·" : s.level === "warn" ? style.yellow("!") : style.red("✗");
+      out.write(`${mark} ${s.message}\n`);
     }),
   ];
   return () => {
+    spinner.stop();
     for (const off of offs) off();
   };
 }

@@ -4,10 +4,27 @@ import { createInterface } from "node:readline/promises";
 import type { FrontEnd } from "@iris/agent";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 
-type Ask = (question: string) => Promise<string>;
+/** Asks one line; when `signal` aborts, the question is withdrawn and resolves with "". */
+type Ask = (question: string, signal?: AbortSignal) => Promise<string>;
 
 export function approvalQuestion(req: ApprovalRequest): string {
-  return `\n⚠ ${req.tool} wants to run:\n    ${req.command}\n  (${req.reason})\n  Allow? [o]nce, [s]ession, [a]lways, [d]eny: `;
+  const always = req.alwaysAllows?.length
+    ? `  [a]lways = from now on, in every session, run without asking every command matching:\n${req.alwaysAllows.map((a) => `      ${a}\n`).join("")}    (saved in config.yaml approvals.allow)\n`
+    : "";
+  const within = req.timeoutSeconds ? ` (within ${req.timeoutSeconds} s)` : "";
+  return (
+    `\n⚠ ${req.tool} wants to run:\n    ${req.command}\n  (${req.reason})\n` +
+    "  [s]ession = these kinds of command for the rest of this session only\n" +
+    always +
+    `  Allow${within}? [o]nce, [s]ession, [a]lways, [d]eny: `
+  );
+}
+
+/** Said when a question is withdrawn, so the user knows their next line is not its answer. */
+export function withdrawnNotice(signal: AbortSignal): string {
+  return signal.reason === "timeout"
+    ? "\n(no answer in time: the command was denied and not run; what you type next is a new message)\n"
+    : "\n(approval question withdrawn: the command was not run)\n";
 }
 
 export function parseApproval(answer: string): ApprovalAnswer {
@@ -31,20 +48,25 @@ export function parseClarify(answer: string, choices?: string[]): string {
 
 export function frontEndFromAsk(ask: Ask): FrontEnd {
   return {
-    approve: async (req) => parseApproval(await ask(approvalQuestion(req))),
-    clarify: async (question, choices) =>
-      parseClarify(await ask(clarifyQuestion(question, choices)), choices),
+    approve: async (req, signal) => parseApproval(await ask(approvalQuestion(req), signal)),
+    clarify: async (question, choices, signal) =>
+      parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
   };
 }
 
 /** Asks on the given streams, one question at a time. */
 export function terminalFrontEnd(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): FrontEnd {
   let queue: Promise<unknown> = Promise.resolve();
-  const ask: Ask = (question) => {
+  const ask: Ask = (question, signal) => {
     const next = queue.then(async () => {
+      if (signal?.aborted) return "";
       const rl = createInterface({ input, output, terminal: false });
       try {
-        return await rl.question(question);
+        return await rl.question(question, signal ? { signal } : {});
+      } catch (e) {
+        if (!signal?.aborted) throw e;
+        output.write(withdrawnNotice(signal));
+        return "";
       } finally {
         rl.close();
       }

@@ -9,7 +9,15 @@ registerProvider({
   keyEnv: ["OPENROUTER_API_KEY"],
   baseUrlEnv: ["OPENROUTER_BASE_URL"],
   headers: { "X-Title": "Iris" },
-  compat: { auth: "bearer", maxTokensField: "max_tokens", streamUsage: true, promptCache: true, tools: true },
+  compat: {
+    auth: "bearer",
+    maxTokensField: "max_tokens",
+    streamUsage: true,
+    promptCache: true,
+    tools: true,
+    // OpenRouter passes cache_control through to Anthropic and Gemini, which need it to cache.
+    cacheMarkerModels: ["anthropic/", "google/gemini"],
+  },
   defaultModel: "anthropic/claude-sonnet-4.6",
   aliases: ["or"],
 });

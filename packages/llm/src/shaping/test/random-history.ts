@@ -70,7 +70,31 @@ function callFor(route: (typeof GEN_ROUTES)[number], n: number, k: number, rand:
   }
 }
 
-function reasoningFor(route: Origin, n: number, rand: Rand): AssistantPart[] {
+/**
+ * Where signed reasoning was issued: the server under test (blobs it signed) or, half of the
+ * time, an account elsewhere whose blobs that server must never see.
+ */
+export interface Issuer {
+  issuer: string;
+  issue(kind: "encrypted_content" | "signature", text: string): string;
+}
+export const ELSEWHERE = "https://elsewhere.test/v1";
+
+function signed(part: AssistantPart, rand: Rand, issuer: Issuer | undefined): AssistantPart {
+  if (!issuer || part.type !== "reasoning" || !part.raw) return part;
+  if (chance(rand, 0.5)) return { ...part, issuer: ELSEWHERE };
+  const raw = { ...part.raw };
+  if (raw["type"] === "thinking") raw["signature"] = issuer.issue("signature", String(raw["thinking"]));
+  else if (typeof raw["encrypted_content"] === "string")
+    raw["encrypted_content"] = issuer.issue("encrypted_content", part.text);
+  return { ...part, raw, issuer: issuer.issuer };
+}
+
+function reasoningFor(route: Origin, n: number, rand: Rand, issuer?: Issuer): AssistantPart[] {
+  return reasoningParts(route, n, rand).map((p) => signed(p, rand, issuer));
+}
+
+function reasoningParts(route: Origin, n: number, rand: Rand): AssistantPart[] {
   if (!chance(rand, 0.6)) return [];
   if (route.apiMode === "chat_completions") return [reasoningOf("plain", n)];
   if (route.provider === "vllm") {
@@ -88,7 +112,7 @@ function reasoningFor(route: Origin, n: number, rand: Rand): AssistantPart[] {
 }
 
 /** One stored history. `counter` keeps provider ids unique across a whole history (and its originals). */
-export function randomHistory(rand: Rand, counter = { n: 0 }): Message[] {
+export function randomHistory(rand: Rand, counter = { n: 0 }, issuer?: Issuer): Message[] {
   const out: Message[] = [];
   for (let turn = int(rand, 1, 6); turn > 0; turn--) {
     for (let u = chance(rand, 0.25) ? int(rand, 2, 3) : 1; u > 0; u--) {
@@ -100,13 +124,13 @@ export function randomHistory(rand: Rand, counter = { n: 0 }): Message[] {
     for (let round = int(rand, 1, 4); round > 0; round--) {
       const route = pick(rand, GEN_ROUTES);
       const origin: Origin = { provider: route.provider, apiMode: route.apiMode, model: route.model };
-      const parts: AssistantPart[] = reasoningFor(route, counter.n, rand);
+      const parts: AssistantPart[] = reasoningFor(route, counter.n, rand, issuer);
       if (chance(rand, 0.5)) parts.push({ type: "text", text: pick(rand, TEXTS) });
       const calls: ToolCallPart[] = [];
       for (let k = 0, count = chance(rand, 0.7) ? int(rand, 1, 3) : 0; k < count; k++) {
         calls.push(callFor(route, ++counter.n, k, rand));
         if (route.apiMode !== "chat_completions" && k + 1 < count && chance(rand, 0.3))
-          parts.push(...reasoningFor(route, counter.n, rand));
+          parts.push(...reasoningFor(route, counter.n, rand, issuer));
       }
       parts.push(...calls);
       out.push(asst(origin, ...parts));
@@ -160,14 +184,17 @@ export function compactionId(m: Message): string | undefined {
  * A stored path that may start with compaction nodes: their originals (which may start with
  * another compaction node, or point back in a cycle as damaged pointers do) live in `originals`.
  */
-export function randomStoredPath(rand: Rand): { history: Message[]; originals: Map<string, Message[]> } {
+export function randomStoredPath(
+  rand: Rand,
+  issuer?: Issuer,
+): { history: Message[]; originals: Map<string, Message[]> } {
   const counter = { n: 0 };
   const originals = new Map<string, Message[]>();
-  let history = randomHistory(rand, counter);
+  let history = randomHistory(rand, counter, issuer);
   for (let depth = chance(rand, 0.35) ? int(rand, 1, 3) : 0, i = 0; i < depth; i++) {
     const id = `cmp_${i}`;
     originals.set(id, history);
-    history = [compactionNode(id), ...randomHistory(rand, counter)];
+    history = [compactionNode(id), ...randomHistory(rand, counter, issuer)];
   }
   if (originals.size > 0 && chance(rand, 0.2)) {
     // A damaged pointer: the oldest originals start with the newest compaction again.

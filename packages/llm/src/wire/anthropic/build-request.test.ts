@@ -171,4 +171,30 @@ describe("anthropic request builder", () => {
     const built = build({ cache: true });
     expect(JSON.stringify(built)).not.toContain("SECRET");
   });
+
+  it("leaves thinking off for a tool loop whose assistant turn opened without it", () => {
+    const loop: Message[] = [
+      { role: "user", content: "go" },
+      {
+        role: "assistant",
+        parts: [{ type: "toolCall", callId: "t1", name: "x", argumentsJson: "{}" }],
+        origin: { provider: "openai", apiMode: "responses", model: "m" },
+        usage: ZERO_USAGE,
+        stopReason: "tool_calls",
+      },
+      { role: "tool", callId: "t1", toolName: "x", content: "ok", isError: false },
+    ];
+    const built = buildAnthropicRequest(runtime, {
+      model: "m",
+      messages: loop,
+      reasoning: { budgetTokens: 2048 },
+    });
+    expect(built.body).not.toHaveProperty("thinking");
+    const fresh = buildAnthropicRequest(runtime, {
+      model: "m",
+      messages: [{ role: "user", content: "go" }],
+      reasoning: { budgetTokens: 2048 },
+    });
+    expect(fresh.body).toHaveProperty("thinking", { type: "enabled", budget_tokens: 2048 });
+  });
 });

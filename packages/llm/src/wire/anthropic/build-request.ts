@@ -4,11 +4,20 @@ import type { LlmRequest } from "../../types.js";
 import type { BuiltRequest } from "../adapter.js";
 import { historyLast } from "../body.js";
 import { applyCacheBreakpoints } from "./cache.js";
-import { type Block, convertMessages } from "./convert-messages.js";
+import { type Block, convertMessages, type Turn } from "./convert-messages.js";
 import { prepareToolChoice, prepareTools } from "./prepare-tools.js";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 export const DEFAULT_MAX_TOKENS = 8192;
+
+function thinkingFits(messages: readonly Turn[]): boolean {
+  const last = messages[messages.length - 1];
+  const prev = messages[messages.length - 2];
+  if (!last || prev?.role !== "assistant" || !last.content.some((b) => b["type"] === "tool_result"))
+    return true;
+  const first = prev.content[0]?.["type"];
+  return first === "thinking" || first === "redacted_thinking";
+}
 
 export function buildAnthropicRequest(runtime: Runtime, request: LlmRequest): BuiltRequest {
   const system: Block[] = request.system ? [{ type: "text", text: request.system }] : [];
@@ -24,7 +33,9 @@ export function buildAnthropicRequest(runtime: Runtime, request: LlmRequest): Bu
       messages,
     } = applyCacheBreakpoints({ system, tools, messages }));
   }
-  const budget = request.reasoning?.budgetTokens;
+  // A tool loop begun without thinking (another route's turn, or thinking just switched on) cannot
+  // go on with it: the API wants the answered assistant turn to open with a thinking block.
+  const budget = thinkingFits(messages) ? request.reasoning?.budgetTokens : undefined;
   let maxTokens = request.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
   if (budget !== undefined && maxTokens <= budget) maxTokens = budget + DEFAULT_MAX_TOKENS; // API demands max_tokens > budget
   const toolChoice = tools.length > 0 ? prepareToolChoice(request.toolChoice) : undefined;

@@ -82,7 +82,7 @@ describe("anthropic cache breakpoints", () => {
     }
   });
 
-  it("marks the last system block, the last tool and the last block of the newest turn only", () => {
+  it("marks the last system block, the last tool and the last block of the newest turn", () => {
     const marked = applyCacheBreakpoints({
       system: [
         { type: "text", text: "a" },
@@ -113,12 +113,39 @@ describe("anthropic cache breakpoints", () => {
       { type: "text", text: "b", cache_control: cc },
     ]);
     expect(marked.tools).toEqual([{ name: "x" }, { name: "y", cache_control: cc }]);
+    // Older turns stay as they were, so the next request repeats their bytes (U5).
     expect(marked.messages[0]?.content).toEqual([{ type: "text", text: "1" }]);
-    // Earlier turns stay as they were, so the next request repeats their bytes exactly (U5).
     expect(marked.messages[1]?.content).toEqual([
       { type: "text", text: "2" },
       { type: "thinking", thinking: "", signature: "s" },
     ]);
     expect(marked.messages[2]?.content[1]).toEqual({ type: "text", text: "4", cache_control: cc });
+  });
+
+  it("adds a marker on the turn before when the newest round is longer than the look-back", () => {
+    const results = Array.from({ length: 24 }, (_, i) => ({
+      type: "tool_result",
+      tool_use_id: `t${i}`,
+      content: "r",
+    }));
+    const calls = Array.from({ length: 24 }, (_, i) => ({
+      type: "tool_use",
+      id: `t${i}`,
+      name: "x",
+      input: {},
+    }));
+    const marked = applyCacheBreakpoints({
+      system: [{ type: "text", text: "s" }],
+      tools: [],
+      messages: [
+        { role: "user", content: [{ type: "text", text: "go" }] },
+        { role: "assistant", content: calls },
+        { role: "user", content: results },
+      ],
+    });
+    const cc = { type: "ephemeral" };
+    expect(marked.messages[1]?.content.at(-1)).toHaveProperty("cache_control", cc);
+    expect(marked.messages[2]?.content.at(-1)).toHaveProperty("cache_control", cc);
+    expect(marked.messages[0]?.content[0]).not.toHaveProperty("cache_control");
   });
 });

@@ -1,11 +1,12 @@
-// Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, and the
-// last cacheable block of the newest turn. Only one marker moves from round to round, so every
-// request repeats the previous one's bytes up to its newest turn (U5); Anthropic's look-back finds
-// the previous round's cache entry from the new marker. Blocks are copied, never changed in
-// place: stored history and raw thinking stay untouched.
+// Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, the last
+// cacheable block of the newest turn, and of the turn before when the newest round is longer than
+// the provider's look-back. Only the newest markers move from round to round, so every request
+// repeats the previous one's bytes up to its newest round (U5).
 import type { Block, Turn } from "./convert-messages.js";
 
 export const MAX_BREAKPOINTS = 4;
+/** How many blocks before a marker Anthropic checks for an earlier cache entry. */
+export const LOOKBACK_BLOCKS = 20;
 const EPHEMERAL = { type: "ephemeral" } as const;
 
 // Thinking blocks cannot carry cache_control; empty text blocks are rejected outright.
@@ -37,6 +38,14 @@ export function applyCacheBreakpoints(input: Cacheable): Cacheable {
   const last = messages.length - 1;
   const turn = messages[last];
   if (turn) messages[last] = { role: turn.role, content: markLast(turn.content) };
+  // Anthropic looks back at most LOOKBACK_BLOCKS blocks from a marker for an earlier entry. When
+  // the newest round holds more (many parallel tool results), the previous request's entry is out
+  // of reach: a second marker on the turn before (the model's calls, right after that entry) finds
+  // it. Only then: a marker that moves every round would change the bytes before the newest round
+  // that ordinary rounds repeat exactly (U5).
+  const previous = messages[last - 1];
+  if (turn && previous && turn.content.length + previous.content.length >= LOOKBACK_BLOCKS)
+    messages[last - 1] = { role: previous.role, content: markLast(previous.content) };
   return { system: markLast(input.system), tools: markLast(input.tools), messages };
 }
 

@@ -3,18 +3,26 @@ import type { Runtime } from "../../runtime.js";
 import type { LlmRequest } from "../../types.js";
 import type { BuiltRequest } from "../adapter.js";
 import { historyLast } from "../body.js";
-import { convertMessages } from "./convert-messages.js";
+import { applyChatCacheMarkers, wantsCacheMarkers } from "./cache.js";
+import { convertMessages, type WireMessage } from "./convert-messages.js";
 import { prepareTools } from "./prepare-tools.js";
 
 export const CHAT_COMPLETIONS_PATH = "/chat/completions";
+
+function withMarkers(messages: WireMessage[], mark: boolean): WireMessage[] {
+  return mark ? applyChatCacheMarkers(messages) : messages;
+}
 
 export function buildChatRequest(runtime: Runtime, request: LlmRequest): BuiltRequest {
   const stream = request.stream !== false;
   const body: Record<string, unknown> = {
     model: request.model,
-    messages: convertMessages(request.system, request.messages, {
-      reasoningContent: runtime.compat.reasoningContent === true,
-    }),
+    messages: withMarkers(
+      convertMessages(request.system, request.messages, {
+        reasoningContent: runtime.compat.reasoningContent === true,
+      }),
+      request.cache === true && wantsCacheMarkers(runtime, request.model),
+    ),
     ...prepareTools(request.tools, request.toolChoice, runtime.compat.tools !== false),
     stream,
   };

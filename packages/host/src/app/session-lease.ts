@@ -1,0 +1,59 @@
+// One live turn per session (SPEC D1, H1): a turn holds the session's lease in the store while it
+// runs. A second process that wants a turn in the same session is refused with a message naming
+// the holder, instead of interleaving its messages with the first one's.
+//
+// Refuse, not queue: a queued message was written against an answer the user has not seen yet
+// (the other turn is still producing it), and a `-p` run that waits for an unknown time looks
+// hung. A refusal is immediate and says what to do. A crashed holder never blocks for long: a
+// lease whose pid is gone (same host) is taken over at once, any other after its expiry.
+import { hostname } from "node:os";
+import type { Store } from "@iris/store";
+
+/** A holder renews every third of this; a holder on another host that vanished frees it after this. */
+export const LEASE_TTL_MS = 60_000;
+
+export type TurnLease = { ok: true; release(): void } | { ok: false; message: string };
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function acquireTurnLease(store: Store, sessionId: string, now: () => number = Date.now): TurnLease {
+  const holder = { pid: process.pid, host: hostname() };
+  const got = store.leases.acquire({ sessionId, holder, ttlMs: LEASE_TTL_MS, now: now(), isAlive: pidAlive });
+  if (!got.ok) {
+    const by = got.heldBy;
+    const where = by.host === holder.host ? `pid ${by.pid}` : `pid ${by.pid} on ${by.host}`;
+    return {
+      ok: false,
+      message: `session ${sessionId.slice(0, 8)} is busy: another iris (${where}) is running a turn in it since ${new Date(by.acquiredAt).toISOString().slice(11, 19)} UTC; wait for it to finish, or start a new session`,
+    };
+  }
+  const renew = setInterval(() => {
+    try {
+      store.leases.renew(sessionId, holder, now() + LEASE_TTL_MS);
+    } catch {
+      // A busy store: the next renewal tries again; the lease lasts a whole TTL.
+    }
+  }, LEASE_TTL_MS / 3);
+  renew.unref();
+  let released = false;
+  return {
+    ok: true,
+    release: () => {
+      if (released) return;
+      released = true;
+      clearInterval(renew);
+      try {
+        store.leases.release(sessionId, holder);
+      } catch {
+        // Closed or busy store: the lease expires on its own, and a dead pid frees it at once.
+      }
+    },
+  };
+}

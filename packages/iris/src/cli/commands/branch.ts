@@ -1,0 +1,36 @@
+// `/branch [N]` and `/edit N TEXT` in the chat (SPEC D3): the store's branch API, through
+// app/branching.ts. The old branch stays in the store.
+
+import type { Session } from "@iris/host";
+import { branchBefore, userTurns } from "@iris/host";
+
+export function branchCommand(
+  cmd: "/branch" | "/edit",
+  words: string[],
+  host: Session,
+  out: { write(s: string): unknown },
+): boolean | { send: string } {
+  const sessionId = host.session.id;
+  const [first, ...text] = words;
+  if (cmd === "/branch" && first === undefined) {
+    const turns = userTurns(host.store, sessionId);
+    if (!turns.length) out.write("no messages yet\n");
+    for (const t of turns) out.write(`  ${String(t.number).padStart(3)}  ${t.preview}\n`);
+    return true;
+  }
+  const n = Number(first);
+  if (cmd === "/edit" && (!first || !text.length)) {
+    out.write("usage: /edit N TEXT (/branch lists the numbers)\n");
+    return true;
+  }
+  const moved = branchBefore(host.store, sessionId, n);
+  if (!moved.ok) {
+    out.write(`! ${moved.error}\n`);
+    return true;
+  }
+  if (cmd === "/edit") return { send: text.join(" ") };
+  out.write(
+    `back before message ${n} ("${moved.turn.preview}"): your next message replaces it on a new branch\n`,
+  );
+  return true;
+}

@@ -1,0 +1,58 @@
+// `iris models [--provider ID]`: the catalogue's models with context window and price, marked
+// ✓ where the current keys (environment and the profile's .env) can reach the provider.
+
+import type { Profile } from "@iris/host";
+import { getProvider, listCatalogue, type ModelInfo } from "@iris/llm";
+import type { GlobalFlags } from "../flags.js";
+import { withProfile } from "./with-store.js";
+
+export type Reach = "key" | "local" | "no key";
+
+export function reachOf(providerId: string, profile: Profile): Reach {
+  const def = getProvider(providerId);
+  if (def?.local || (def && def.keyEnv.length === 0)) return "local";
+  const configured = profile.config.providers[providerId]?.api_key_env;
+  const vars = [...(configured ? [configured] : []), ...(def?.keyEnv ?? [])];
+  return vars.some((v) => (profile.env[v] ?? "").trim() !== "") ? "key" : "no key";
+}
+
+const k = (n: number) =>
+  n >= 1_000_000 ? `${Number((n / 1_000_000).toFixed(1))}M` : `${Math.round(n / 1000)}K`;
+
+export function priceText(info: ModelInfo): string {
+  const { input, output } = info.price;
+  if (input === 0 && output === 0) return "free/unknown";
+  return `$${input} / $${output}`;
+}
+
+export function formatModels(models: readonly ModelInfo[], reach: (provider: string) => Reach): string {
+  const rows = models.map((m) => [
+    reach(m.provider) === "no key" ? " " : "✓",
+    `${m.provider}/${m.model}`,
+    k(m.contextWindow),
+    priceText(m),
+  ]);
+  const w = Math.max(20, ...rows.map((r) => r[1]!.length));
+  const head = `  ${"model".padEnd(w)}  ${"window".padStart(7)}  price per 1M tokens (input / output)`;
+  return `${[head, ...rows.map(([mark, name, win, price]) => `${mark} ${name!.padEnd(w)}  ${win!.padStart(7)}  ${price}`)].join("\n")}\n`;
+}
+
+export function modelsCommand(flags: GlobalFlags, opts: { provider?: string }): number {
+  return withProfile(flags, (profile) => {
+    const id = opts.provider ? (getProvider(opts.provider)?.id ?? opts.provider) : undefined;
+    const models = listCatalogue(id);
+    if (!models.length) {
+      process.stderr.write(
+        `iris: the catalogue has no models for provider '${opts.provider}'` +
+          `${profile.config.providers[opts.provider ?? ""] ? " (a custom provider: its models are whatever its server offers)" : ""}\n`,
+      );
+      return 2;
+    }
+    process.stdout.write(formatModels(models, (p) => reachOf(p, profile)));
+    const reachable = new Set(models.map((m) => m.provider).filter((p) => reachOf(p, profile) !== "no key"));
+    process.stdout.write(
+      `\n✓ = reachable with the current keys (${reachable.size ? [...reachable].sort().join(", ") : "none: see iris setup"})\n`,
+    );
+    return 0;
+  });
+}

@@ -1,0 +1,33 @@
+// How the CLI names sessions. Ids are time-ordered UUIDs (UUID v7), so their first 8 characters
+// are a timestamp shared by every session started within about a minute; the short id shown is
+// the last 8 characters instead, which are random. A reference typed by the user may be the full
+// id, the short id (any unique tail of 6+ characters) or a unique prefix of 4+ characters.
+import type { SessionRow, Store } from "@iris/store";
+
+export function shortId(id: string): string {
+  return id.length > 12 ? id.slice(-8) : id;
+}
+
+export type SessionLookup = { ok: true; row: SessionRow } | { ok: false; error: string };
+
+export function resolveSession(store: Store, ref: string): SessionLookup {
+  const want = ref.trim();
+  const exact = store.findSession(want);
+  if (exact) return { ok: true, row: exact };
+  const all = store.listSessions({ limit: 1_000_000 });
+  const lower = want.toLowerCase();
+  const bySuffix = lower.length >= 6 ? all.filter((s) => s.id.toLowerCase().endsWith(lower)) : [];
+  const byPrefix = lower.length >= 4 ? all.filter((s) => s.id.toLowerCase().startsWith(lower)) : [];
+  for (const hits of [bySuffix, byPrefix]) {
+    if (hits.length === 1) return { ok: true, row: hits[0]! };
+    if (hits.length > 1)
+      return {
+        ok: false,
+        error: `'${want}' matches ${hits.length} sessions (${hits
+          .slice(0, 5)
+          .map((s) => shortId(s.id))
+          .join(", ")}${hits.length > 5 ? ", …" : ""}); give more of the id`,
+      };
+  }
+  return { ok: false, error: `no session '${want}' (see: iris sessions list)` };
+}

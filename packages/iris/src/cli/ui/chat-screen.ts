@@ -1,0 +1,134 @@
+// What the chat shows while a turn runs (SPEC E1, E5): the answer streamed and, on a terminal with
+// colours, each finished line re-drawn as Markdown; a spinner with elapsed time while the model
+// thinks; reasoning collapsed to one line when display.show_reasoning is set (/reasoning shows all).
+import type { AgentEvents } from "@iris/agent";
+import type { Style } from "./colors.js";
+import { MarkdownLines } from "./markdown.js";
+import { Spinner } from "./spinner.js";
+import { displayWidth, truncateToWidth } from "./width.js";
+
+interface Out {
+  write(s: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export class ChatScreen {
+  /** The raw text of the line being streamed (since the last newline). */
+  private partial = "";
+  private md: MarkdownLines;
+  private readonly spinner: Spinner;
+  private reasoning = "";
+  private quiet = false;
+  /** The whole reasoning of the last model call that had one, for /reasoning. */
+  lastReasoning = "";
+
+  constructor(
+    private readonly out: Out,
+    private readonly style: Style,
+    private readonly opts: { showReasoning: boolean },
+  ) {
+    this.md = new MarkdownLines(style);
+    this.spinner = new Spinner(
+      out,
+      (frame, label, secs) => `${style.cyan(frame)} ${style.dim(`${label} ${secs}s`)}`,
+    );
+  }
+
+  private get columns(): number {
+    return Math.max(20, this.out.columns ?? 100);
+  }
+
+  /** Text is on the current line: the next output must start a new one first. */
+  get midLine(): boolean {
+    return this.partial.length > 0;
+  }
+
+  attach(events: AgentEvents): () => void {
+    const offs = [
+      events.on("LLM_CALL_STARTED", () => {
+        if (!this.midLine && !this.quiet) this.spinner.start("thinking");
+      }),
+      events.on("reasoning", (r) => {
+        this.reasoning += r.text;
+        if (this.spinner.active) this.spinner.relabel("reasoning");
+      }),
+      events.on("stream_delta", (d) => {
+        this.settle();
+        this.write(d.text);
+      }),
+      events.on("tool_gen", () => this.settle(true)),
+      events.on("tool_progress", () => this.settle(true)),
+      events.on("status", () => this.settle(true)),
+      events.on("LLM_CALL_ENDED", () => this.settle()),
+      events.on("LLM_CALL_FAILED", () => this.settle()),
+      // A failed attempt's partial text is already on screen: end its line; the retry's answer
+      // is the one that counts.
+      events.on("stream_reset", () => {
+        if (this.midLine) this.out.write(" ⟲\n");
+        this.partial = "";
+        this.md = new MarkdownLines(this.style);
+      }),
+    ];
+    return () => {
+      this.spinner.stop();
+      for (const off of offs) off();
+    };
+  }
+
+  /** Ends the turn's output: the last line is finished and styled. */
+  endTurn(): void {
+    this.settle(true);
+    this.md = new MarkdownLines(this.style);
+    this.quiet = false;
+  }
+
+  /**
+   * The user is typing during the turn: the spinner would redraw over their line every 100 ms,
+   * so it stays off until the turn ends.
+   */
+  userTyping(): void {
+    this.quiet = true;
+    this.spinner.stop();
+  }
+
+  /** Stops the spinner and shows collapsed reasoning; `endLine` also finishes a streamed line. */
+  private settle(endLine = false): void {
+    this.spinner.stop();
+    if (this.reasoning) {
+      this.lastReasoning = this.reasoning;
+      if (this.opts.showReasoning) {
+        if (this.midLine) this.finishLine();
+        const flat = this.reasoning.replace(/\s+/g, " ").trim();
+        const head = `▸ reasoning (${this.reasoning.length.toLocaleString("en-US")} chars, /reasoning shows it): `;
+        this.out.write(`${this.style.dim(truncateToWidth(head + flat, this.columns - 1))}\n`);
+      }
+      this.reasoning = "";
+    }
+    if (endLine && this.midLine) this.finishLine();
+  }
+
+  private write(text: string): void {
+    const pieces = text.split("\n");
+    pieces.forEach((piece, i) => {
+      if (piece) {
+        this.out.write(piece);
+        this.partial += piece;
+      }
+      if (i < pieces.length - 1) this.finishLine();
+    });
+  }
+
+  /** Ends the streamed line; with colours, its raw text is replaced by the styled one. */
+  private finishLine(): void {
+    const raw = this.partial;
+    this.partial = "";
+    if (!this.style.enabled || !this.out.isTTY) {
+      this.out.write("\n");
+      this.md.line(raw); // keeps the fence state
+      return;
+    }
+    const rows = Math.max(1, Math.ceil(displayWidth(raw) / this.columns));
+    this.out.write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[J${this.md.line(raw)}\n`);
+  }
+}

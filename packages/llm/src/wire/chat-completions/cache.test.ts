@@ -1,0 +1,91 @@
+// Prompt caching on Chat Completions routes (SPEC P6): an aggregator's Claude or Gemini model
+// caches only what `cache_control` marks. Against the fake server, which bills a repeated prefix
+// as cache reads only when the request carries markers for such a model.
+import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Runtime } from "../../runtime.js";
+import type { Message } from "../../types.js";
+import { completeLlm } from "../stream.js";
+
+let fake: FakeLlm;
+beforeAll(async () => {
+  fake = await startFakeLlm();
+  fake.setHandler(() => ({ text: "ok" }));
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+function openrouter(): Runtime {
+  return {
+    provider: "openrouter",
+    apiMode: "chat_completions",
+    baseUrl: fake.baseUrl,
+    model: "anthropic/claude-sonnet-4.6",
+    apiKey: "k",
+    headers: {},
+    compat: { auth: "bearer", promptCache: true, cacheMarkerModels: ["anthropic/", "google/gemini"] },
+    source: {
+      provider: "explicit",
+      model: "explicit",
+      baseUrl: "explicit",
+      apiMode: "explicit",
+      apiKey: "explicit",
+    },
+  };
+}
+
+const history: Message[] = [
+  { role: "user", content: `Read this. ${"lorem ipsum dolor sit amet ".repeat(400)}` },
+  {
+    role: "assistant",
+    parts: [{ type: "text", text: "Done." }],
+    origin: { provider: "openrouter", apiMode: "chat_completions", model: "m" },
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+    stopReason: "end",
+  },
+];
+
+async function twice(model: string, cache: boolean) {
+  const rt = { ...openrouter(), model };
+  const ask = (text: string) =>
+    completeLlm(rt, {
+      model,
+      system: "You are Iris.",
+      messages: [...history, { role: "user", content: text }],
+      cache,
+    });
+  await ask("first");
+  const second = await ask("second");
+  if (!second.ok) throw new Error(second.error.message);
+  return {
+    usage: second.message.usage,
+    body: fake.requests.at(-1)?.body as { messages: Record<string, unknown>[] },
+  };
+}
+
+describe("chat completions cache markers", () => {
+  it("marks the system prompt and the newest message for a Claude model behind OpenRouter, and reads the cache", async () => {
+    const { usage, body } = await twice("anthropic/claude-sonnet-4.6", true);
+    const marked = JSON.stringify(body.messages).match(/"cache_control"/g) ?? [];
+    expect(marked).toHaveLength(2);
+    expect(body.messages[0]).toMatchObject({
+      role: "system",
+      content: [{ type: "text", cache_control: { type: "ephemeral" } }],
+    });
+    expect(usage.cacheReadTokens).toBeGreaterThan(1_000);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("without markers the same Claude model reads nothing from the cache", async () => {
+    const { usage, body } = await twice("anthropic/claude-opus-4.1", false);
+    expect(JSON.stringify(body)).not.toContain("cache_control");
+    expect(usage.cacheReadTokens).toBe(0);
+  });
+
+  it("adds no markers for models that cache on their own", async () => {
+    const { usage, body } = await twice("openai/gpt-4.1", true);
+    expect(JSON.stringify(body)).not.toContain("cache_control");
+    expect(usage.cacheReadTokens).toBeGreaterThan(1_000);
+  });
+});

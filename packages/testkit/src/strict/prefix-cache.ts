@@ -1,0 +1,46 @@
+// Prompt caching as the providers do it: a request whose beginning repeats an earlier request's
+// is billed that common prefix as cache reads. OpenAI (Chat Completions, Responses) caches on its
+// own from 1,024 tokens; Anthropic, and Claude or Gemini models behind a Chat Completions
+// aggregator, only read what a `cache_control` marker asked to be written.
+import type { ApiMode } from "../types.js";
+
+export const MIN_CACHED_TOKENS = 1_024;
+const REMEMBERED = 16;
+
+export interface CacheFigures {
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+export function needsMarkers(mode: ApiMode, model: string): boolean {
+  if (mode === "anthropic_messages") return true;
+  return mode === "chat_completions" && /claude|anthropic|gemini/i.test(model);
+}
+
+export class PrefixCache {
+  private readonly seen: string[] = [];
+
+  /** Figures for this request, then remembers it as a cache entry. */
+  account(mode: ApiMode, model: string, raw: string, inputTokens: number): CacheFigures {
+    const markers = raw.includes('"cache_control"');
+    const needs = needsMarkers(mode, model);
+    let best = 0;
+    for (const earlier of this.seen) best = Math.max(best, commonPrefix(earlier, raw));
+    if (!needs || markers) {
+      this.seen.push(raw);
+      if (this.seen.length > REMEMBERED) this.seen.shift();
+    }
+    // The prompt's tokens in proportion to the bytes repeated.
+    let cacheRead = best > 0 && (!needs || markers) ? Math.floor((inputTokens * best) / raw.length) : 0;
+    if (cacheRead < MIN_CACHED_TOKENS) cacheRead = 0;
+    const cacheWrite = needs && markers ? Math.max(0, inputTokens - cacheRead) : 0;
+    return { cacheRead, cacheWrite };
+  }
+}

@@ -1,0 +1,288 @@
+// The parsed tree → every simple command the line can run, flat (inside pipes, `&&`, `;`,
+// subshells, blocks, loops, functions, `$(…)`, `<(…)`, `sh -c` strings, here-documents fed to a
+// shell, `find -exec`), plus what could not be resolved statically (`concerns`, asked about).
+
+import { CODE_ENV, type Concern, commandConcerns, concern, READ_ONLY } from "./concerns.js";
+import type { Redirect } from "./lexer.js";
+import {
+  type Command,
+  changeDirectory,
+  findExecCommands,
+  innerScripts,
+  type ParsedCommand,
+  toCommand,
+} from "./parse.js";
+import type { ShellParser, ShLit, ShNode, ShRedirect, ShStmt, ShWord } from "./shell-parser.js";
+import { type WordValue, wordValue } from "./shell-words.js";
+
+export interface ShellAnalysis {
+  parsed: ParsedCommand;
+  concerns: Concern[];
+}
+
+const MAX_DEPTH = 8;
+const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+
+interface Walk {
+  parser: ShellParser;
+  home: string;
+  out: Command[];
+  texts: string[];
+  concerns: Concern[];
+  via: string[];
+  depth: number;
+  cwd: { value: string | undefined };
+  pipeline: { next: number };
+}
+
+export function analyseShell(parser: ShellParser, raw: string, home: string, cwd?: string): ShellAnalysis {
+  const walk: Walk = {
+    parser,
+    home,
+    out: [],
+    texts: [],
+    concerns: [],
+    via: [],
+    depth: 0,
+    cwd: { value: cwd },
+    pipeline: { next: 0 },
+  };
+  analyseText(raw, walk);
+  return { parsed: { raw, commands: walk.out, texts: walk.texts }, concerns: dedupe(walk.concerns) };
+}
+
+function analyseText(text: string, walk: Walk): void {
+  walk.texts.push(text);
+  const r = walk.parser.parse(text);
+  if (!r.ok) {
+    walk.concerns.push(concern("parse_error", r.error));
+    return;
+  }
+  for (const stmt of r.file.Stmts) visitStmt(stmt, walk, undefined);
+}
+
+function dedupe(concerns: Concern[]): Concern[] {
+  const seen = new Set<string>();
+  return concerns.filter((c) => {
+    if (seen.has(c.description)) return false;
+    seen.add(c.description);
+    return true;
+  });
+}
+
+interface PipeSlot {
+  pipeline: number;
+  pos: number;
+}
+
+function visitStmt(stmt: ShStmt, walk: Walk, pipe: PipeSlot | undefined): void {
+  const { parser } = walk;
+  const cmd = stmt.Cmd;
+  // `> file` alone: a statement with redirects and no command.
+  if (!cmd) {
+    visitCall(stmt, { Assigns: [], Args: [] }, walk, pipe);
+    return;
+  }
+  const type = parser.type(cmd);
+  if (type === "CallExpr") {
+    visitCall(stmt, cmd as unknown as CallExpr, walk, pipe);
+    return;
+  }
+  if (type === "BinaryCmd") {
+    const bin = cmd as unknown as { Op: number; X: ShStmt; Y: ShStmt };
+    if (bin.Op === parser.ops.pipe || bin.Op === parser.ops.pipeAll) {
+      const number = walk.pipeline.next++;
+      pipeElements(bin, parser).forEach((s, pos) => {
+        visitStmt(s, walk, { pipeline: number, pos });
+      });
+      return;
+    }
+    visitStmt(bin.X, walk, undefined);
+    visitStmt(bin.Y, walk, undefined);
+    return;
+  }
+  if (type === "DeclClause") checkAssigns((cmd as unknown as { Args: Assign[] }).Args ?? [], walk);
+  // Compound commands (if, while, for, case, subshells, blocks, functions, [[ ]], (( )), time…):
+  // their statements and substitutions are found wherever they sit.
+  visitWords(cmd, walk);
+  for (const r of stmt.Redirs) visitWords(r, walk);
+}
+
+function pipeElements(bin: { Op: number; X: ShStmt; Y: ShStmt }, parser: ShellParser): ShStmt[] {
+  const isPipe = (s: ShStmt): boolean => {
+    const c = s.Cmd as unknown as { Op?: number } | null;
+    return parser.type(c) === "BinaryCmd" && (c?.Op === parser.ops.pipe || c?.Op === parser.ops.pipeAll);
+  };
+  const flat = (s: ShStmt): ShStmt[] =>
+    isPipe(s) && s.Redirs.length === 0
+      ? pipeElements(s.Cmd as unknown as { Op: number; X: ShStmt; Y: ShStmt }, parser)
+      : [s];
+  return [...flat(bin.X), ...flat(bin.Y)];
+}
+
+/** Finds statements, assignments and substitutions anywhere below `node`. */
+function visitWords(node: ShNode, walk: Walk): void {
+  const { parser } = walk;
+  // The walk visits `node` itself first; its JS wrapper is a new object, so count, not compare.
+  let root = true;
+  parser.walk(node, (n) => {
+    if (!n) return true;
+    if (root) {
+      root = false;
+      return true;
+    }
+    const type = parser.type(n);
+    if (type === "Stmt") {
+      visitStmt(n as ShStmt, walk, undefined);
+      return false;
+    }
+    if (type === "CmdSubst" || type === "ProcSubst") {
+      visitNested((n as unknown as { Stmts: ShStmt[] }).Stmts, walk);
+      return false;
+    }
+    if (type === "Assign") checkAssigns([n as unknown as Assign], walk);
+    return true;
+  });
+}
+
+function visitNested(stmts: ShStmt[], walk: Walk): string[] {
+  if (walk.depth >= MAX_DEPTH) {
+    walk.concerns.push(concern("parse_error", "nested too deeply"));
+    return [];
+  }
+  const before = walk.out.length;
+  const inner: Walk = {
+    ...walk,
+    via: [...walk.via, "substitution"],
+    depth: walk.depth + 1,
+    cwd: { value: walk.cwd.value },
+  };
+  for (const s of stmts) visitStmt(s, inner, undefined);
+  return walk.out.slice(before).map((c) => c.name);
+}
+
+interface Assign {
+  Name: ShLit | null;
+  Value: ShWord | null;
+  Naked?: boolean;
+}
+
+interface CallExpr {
+  Assigns: Assign[];
+  Args: ShWord[];
+}
+
+function checkAssigns(assigns: readonly Assign[], walk: Walk): void {
+  for (const a of assigns) {
+    const name = a.Name?.Value ?? "";
+    if (CODE_ENV.test(name)) walk.concerns.push(concern("code_env", name));
+    const value = wordValue(walk.parser, a.Value, walk.home);
+    if (/\$\(|`/.test(value.text) && !value.dynamic) walk.concerns.push(concern("deferred_code", name));
+  }
+}
+
+function visitCall(stmt: ShStmt, call: CallExpr, walk: Walk, pipe: PipeSlot | undefined): void {
+  const { parser, home } = walk;
+  checkAssigns(call.Assigns ?? [], walk);
+  const substituted: string[] = [];
+  for (const node of [...(call.Assigns ?? []), ...call.Args, ...stmt.Redirs] as ShNode[]) {
+    parser.walk(node, (n) => {
+      if (!n) return true;
+      const type = parser.type(n);
+      if (type === "CmdSubst" || type === "ProcSubst") {
+        substituted.push(...visitNested((n as unknown as { Stmts: ShStmt[] }).Stmts, walk));
+        return false;
+      }
+      return true;
+    });
+  }
+  const redirects: Redirect[] = [];
+  const heredocs: string[] = [];
+  for (const r of stmt.Redirs) readRedirect(r, walk, redirects, heredocs);
+  const words = call.Args.map((w) => wordValue(parser, w, home));
+  if (words.length === 0 && redirects.length === 0 && heredocs.length === 0) return;
+
+  const slot = pipe ?? { pipeline: walk.pipeline.next++, pos: 0 };
+  const cmd = toCommand(
+    {
+      words: words.map((w) => w.text),
+      redirects,
+      pipeline: slot.pipeline,
+      pipePos: slot.pos,
+      substitutions: [],
+      heredocs,
+    },
+    walk.via,
+  );
+  cmd.substitutedNames = substituted;
+  if (walk.cwd.value !== undefined) cmd.cwd = walk.cwd.value;
+  walk.out.push(cmd);
+
+  const first = words.length - cmd.args.length - 1;
+  const nameWord = words[first];
+  addWordConcerns(cmd, words, first, walk);
+  walk.concerns.push(...commandConcerns(cmd, nameWord?.text ?? ""));
+  if (cmd.name === "cd") {
+    const target = words.slice(first + 1).find((w) => !w.text.startsWith("-"));
+    walk.cwd.value = target?.dynamic ? undefined : changeDirectory(walk.cwd.value, target?.text, home);
+  }
+  openInnerScripts(cmd, walk);
+}
+
+function addWordConcerns(cmd: Command, words: WordValue[], first: number, walk: Walk): void {
+  // Words before the program (wrappers and their options) count as the program's name.
+  for (let i = 0; i <= first && i < words.length; i++) {
+    const w = words[i] as WordValue;
+    if (w.dynamic) walk.concerns.push(concern("dynamic_command", w.dynamic));
+    else if (w.glob && i === first)
+      walk.concerns.push(concern("dynamic_command", "a pattern as the program name"));
+  }
+  if (first >= 0 && first < words.length && !READ_ONLY.has(cmd.name)) {
+    const late = words.slice(first + 1).find((w) => w.dynamic);
+    if (late?.dynamic) walk.concerns.push(concern("dynamic_argument", `${cmd.name}: ${late.dynamic}`));
+  }
+}
+
+function readRedirect(r: ShRedirect, walk: Walk, redirects: Redirect[], heredocs: string[]): void {
+  const op = walk.parser.ops.redirects.get(r.Op) ?? "?";
+  if (op === "<<" || op === "<<-") {
+    heredocs.push(wordValue(walk.parser, r.Hdoc, walk.home).text);
+    return;
+  }
+  const target = wordValue(walk.parser, r.Word, walk.home);
+  if (op === "<<<") {
+    heredocs.push(target.text);
+    return;
+  }
+  if (target.dynamic && WRITE_OPS.has(op)) walk.concerns.push(concern("dynamic_redirect", target.dynamic));
+  redirects.push({ op, target: target.text });
+}
+
+/** `sh -c '…'`, `eval …`, a here-document fed to a shell, `ssh host cmd`, `su -c`, `find -exec`. */
+function openInnerScripts(cmd: Command, walk: Walk): void {
+  const scripts = innerScripts(cmd);
+  if (cmd.name === "su") {
+    const at = cmd.args.findIndex((a) => a === "-c" || a === "--command");
+    if (at !== -1 && cmd.args[at + 1] !== undefined)
+      scripts.push({ text: cmd.args[at + 1] as string, via: "su-c" });
+  }
+  if (cmd.name === "trap" && cmd.args[0] !== undefined && !cmd.args[0].startsWith("-"))
+    scripts.push({ text: cmd.args[0], via: "trap" });
+  for (const script of scripts) {
+    if (walk.depth >= MAX_DEPTH) {
+      walk.concerns.push(concern("parse_error", "nested too deeply"));
+      return;
+    }
+    const remote = script.via === "ssh";
+    analyseText(script.text, {
+      ...walk,
+      via: [...cmd.via, script.via],
+      depth: walk.depth + 1,
+      cwd: { value: remote ? undefined : walk.cwd.value },
+    });
+  }
+  for (const inner of findExecCommands(cmd)) {
+    walk.out.push(inner);
+    walk.concerns.push(...commandConcerns(inner, inner.name));
+  }
+}
