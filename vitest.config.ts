@@ -19,7 +19,7 @@ const summaryLine: Reporter = {
   },
 };
 
-const pkgs = ["llm", "store", "tools", "agent", "host", "acp", "batch", "serve", "iris", "testkit"];
+const pkgs = ["llm", "store", "tools", "agent", "host", "acp", "batch", "gateway", "serve", "iris", "testkit"];
 
 export default defineConfig({
   resolve: {

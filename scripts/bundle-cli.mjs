@@ -14,7 +14,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  external: ["better-sqlite3", "yaml", "mvdan-sh"],
+  external: ["better-sqlite3", "yaml", "mvdan-sh", "irc-framework"],
   banner: { js: banner },
   logLevel: "warning",
   legalComments: "none",

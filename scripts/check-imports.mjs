@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? resolve(dirname(new URL(import.meta.url).pathname), ".."));
-/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← {acp, batch, serve} ← iris, store beside). */
+/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← {acp, batch, gateway, serve} ← iris, store beside). */
 const allowed = {
   llm: [],
   store: ["llm"],
@@ -16,8 +16,9 @@ const allowed = {
   // Front ends: clients of host; none imports another front end.
   acp: ["llm", "tools", "store", "agent", "host"],
   batch: ["llm", "tools", "store", "agent", "host"],
+  gateway: ["llm", "tools", "store", "agent", "host"],
   serve: ["llm", "tools", "store", "agent", "host"],
-  iris: ["llm", "tools", "store", "agent", "host", "acp", "batch", "serve"],
+  iris: ["llm", "tools", "store", "agent", "host", "acp", "batch", "gateway", "serve"],
   testkit: [],
 };
 

@@ -16,6 +16,8 @@ export * from "./app/session.js";
 export * from "./app/session-lease.js";
 export * from "./app/session-prompts.js";
 export * from "./app/tools-setup.js";
+export * from "./commands/registry.js";
+export * from "./commands/usage-line.js";
 export * from "./config/index.js";
 export { yaml } from "./config/yaml-lib.js";
 export * from "./doctor/endpoints.js";

@@ -3,6 +3,19 @@ export type { CompactionExpansion } from "./compaction.js";
 export type { Database } from "./driver.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
 export { StoreError, type StoreErrorCode } from "./errors.js";
+export {
+  type ApprovedRow,
+  type ApproveResult,
+  GatewayState,
+  type InboundRow,
+  type IssueResult,
+  type OutboxRow,
+  PAIRING_CODE_LENGTH,
+  PAIRING_LOCKOUT_MS,
+  PAIRING_MAX_FAILURES,
+  type PairingRow,
+} from "./gateway.js";
+export { type CronJobRow, CronState } from "./gateway-cron.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./driver.js";
 import { StoreError } from "./errors.js";
 import { migrate, schemaVersion } from "./migrate.js";
-import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from "./migrations/index.js";
 import { openStore } from "./store.js";
 
 const dirs: string[] = [];
@@ -71,8 +71,9 @@ describe("openStore and migrations", () => {
     store.close();
     // Opening again is a no-op.
     const again = openStore(path);
+    // One row per migration (versions are numbered by issue and may leave gaps).
     expect(again.db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM schema_version").get()?.n).toBe(
-      LATEST_SCHEMA_VERSION,
+      MIGRATIONS.length,
     );
     again.close();
   });

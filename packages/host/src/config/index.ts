@@ -1,4 +1,5 @@
 export * from "./dotenv.js";
+export * from "./gateway-schema.js";
 export * from "./home.js";
 export * from "./json-schema.js";
 export * from "./load.js";

@@ -72,17 +72,18 @@ describe("loadConfig", () => {
     expect(errs[0]!.message).toContain('"model"');
   });
 
-  it("keys of features not built yet are not accepted (gateway)", () => {
-    for (const key of ["gateway"]) {
-      const errs = errorsOf(`model:\n  name: x\n${key}: {}\n`);
-      expect(errs[0]).toMatchObject({ line: 3, key });
-    }
-  });
-
   it("an MCP server entry that is neither stdio nor HTTP is named with its line", () => {
     const errs = errorsOf("mcp_servers:\n  gh:\n    comand: npx\n");
     expect(errs[0]).toMatchObject({ line: 3 });
     expect(errs[0]?.key).toMatch(/^mcp_servers\.gh/);
+  });
+
+  it("gateway keys are checked: a misspelt platform key is named with its line", () => {
+    const errs = errorsOf(
+      "gateway:\n  platforms:\n    irc:\n      server: a\n      nick: b\n      chanels: []\n",
+    );
+    expect(errs[0]).toMatchObject({ line: 6 });
+    expect(formatConfigErrors(errs)).toMatch(/chanels/);
   });
 
   it("a wrong type names the key, the line and what is expected", () => {

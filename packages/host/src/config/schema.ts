@@ -6,6 +6,7 @@ import { mcpServersSchema } from "@iris/tools";
 import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
 import { serveSchema } from "./serve-schema.js";
+import { gatewaySchema } from "./gateway-schema.js";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
 // Fails to compile when the llm package's ApiMode and this list drift apart.
@@ -186,6 +187,7 @@ export const configSchema = z.strictObject({
   batch: batchSchema.prefault({}),
   serve: serveSchema.prefault({}),
   mcp_servers: mcpServersSchema,
+  gateway: gatewaySchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

@@ -4,6 +4,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { endQuietlyOnClosedPipes } from "./epipe.js";
 import type { GlobalFlags } from "./flags.js";
+import { addGatewayCommands } from "./gateway-commands.js";
 import { closest } from "./suggest.js";
 import { IRIS_VERSION } from "./version.js";
 
@@ -273,6 +274,7 @@ export function buildProgram(): Command {
       process.exitCode = await runSetup(program.opts());
     });
   program.helpCommand("help [command]", "help for a command");
+  addGatewayCommands(program);
   return program;
 }
 

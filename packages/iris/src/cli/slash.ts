@@ -1,5 +1,5 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import type { Session } from "@iris/host";
+import { findCommand, type Session } from "@iris/host";
 import { listPromptCommands } from "@iris/tools";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
@@ -35,6 +35,9 @@ const HELP: [string, string][] = [
   ["/skills", "the skills of this session"],
   ["/resume [ID]", "continue a stored session; without an id, pick one"],
   ["/reasoning", "the model's last reasoning in full"],
+  ["/reset", "the same as /new"],
+  ["/status", "session, model and whether a turn runs"],
+  ["/stop", "stop the running turn"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
 ];
@@ -150,9 +153,18 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       );
       return true;
     }
-    default:
-      out.write(`unknown command ${cmd}; /help lists them\n`);
+    default: {
+      // The chat commands every front end shares (host's registry; the gateway uses it too).
+      const shared = findCommand(cmd, "cli");
+      if (!shared) {
+        out.write(`unknown command ${cmd}; /help lists them\n`);
+        return true;
+      }
+      out.write(
+        `${await shared.run({ session: host, args: arg, newSession: () => host.startSession().id })}\n`,
+      );
       return true;
+    }
   }
 }
 

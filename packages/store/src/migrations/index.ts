@@ -4,6 +4,7 @@ import { MIGRATION_0002 } from "./0002_usage_effects.js";
 import { MIGRATION_0003 } from "./0003_deferred_search_index.js";
 import { MIGRATION_0004 } from "./0004_path_runs.js";
 import { MIGRATION_0005 } from "./0005_failure_edges.js";
+import { MIGRATION_0012 } from "./0012_gateway.js";
 
 export interface Migration {
   version: number;
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "deferred_search_index", sql: MIGRATION_0003 },
   { version: 4, name: "path_runs", sql: MIGRATION_0004 },
   { version: 5, name: "failure_edges", sql: MIGRATION_0005 },
+  { version: 12, name: "gateway", sql: MIGRATION_0012 },
 ];
 
 // The highest number, not the count: versions may leave gaps (numbers are reserved per issue).

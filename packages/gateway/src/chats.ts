@@ -1,0 +1,123 @@
+// Open sessions per chat (SPEC G1, U6): a chat key maps to a stored session (gateway_chats), and
+// to at most one open Session in memory. Open sessions are bounded and closed when idle, so a
+// gateway serving many chats for days stays flat; a closed chat resumes from the store.
+import type { IrisProcess, Session } from "@iris/host";
+import type { GatewayState } from "@iris/store";
+
+export interface ChatEntry {
+  key: string;
+  session: Session;
+  lastUsed: number;
+  /** Turns using the session now: a held session is never closed for idleness or overflow. */
+  holds: number;
+  /** Unsubscribes the chat's event listener. */
+  unsubscribe: () => void;
+}
+
+export interface ChatSessionsOptions {
+  iris: IrisProcess;
+  state: GatewayState;
+  platform: string;
+  cwd: string;
+  idleMs: number;
+  maxOpen: number;
+  /** Wires a freshly opened session's events to its chat. */
+  attach(key: string, session: Session): () => void;
+  /** A chat got a new stored session (its first, or after /new). */
+  started?(key: string, sessionId: string, reset: boolean): void;
+  now?: () => number;
+}
+
+export class ChatSessions {
+  private readonly open = new Map<string, ChatEntry>();
+  private readonly now: () => number;
+
+  constructor(private readonly opts: ChatSessionsOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  peek(key: string): Session | undefined {
+    return this.open.get(key)?.session;
+  }
+
+  /** The chat's session: open already, resumed from the store, or new. */
+  get(key: string): Session {
+    return this.lookup(key, false);
+  }
+
+  private lookup(key: string, hold: boolean): Session {
+    const found = this.open.get(key);
+    if (found) {
+      if (hold) found.holds++;
+      found.lastUsed = this.now();
+      // Most recently used last: the map's order is the eviction order.
+      this.open.delete(key);
+      this.open.set(key, found);
+      return found.session;
+    }
+    const { iris, state, platform, cwd } = this.opts;
+    const session = iris.openSession({ source: `gateway:${platform}`, cwd });
+    const stored = state.chatSession(key);
+    if (!stored || !session.resumeSession(stored)) {
+      session.startSession();
+      state.setChatSession(key, session.id);
+      this.opts.started?.(key, session.id, false);
+    }
+    const unsubscribe = this.opts.attach(key, session);
+    // Held before any eviction runs: the session just asked for is never the one closed.
+    this.open.set(key, { key, session, lastUsed: this.now(), holds: hold ? 1 : 0, unsubscribe });
+    void this.evictOverflow(key);
+    return session;
+  }
+
+  /** The chat's session, held open until release(): a turn's session is never closed under it. */
+  acquire(key: string): Session {
+    return this.lookup(key, true);
+  }
+
+  release(key: string): void {
+    const entry = this.open.get(key);
+    if (entry && entry.holds > 0) entry.holds--;
+  }
+
+  /** `/new`: a fresh session for the chat; the old one stays in the store. */
+  restart(key: string): string {
+    const session = this.get(key);
+    const row = session.startSession();
+    this.opts.state.setChatSession(key, row.id);
+    this.opts.started?.(key, row.id, true);
+    return row.id;
+  }
+
+  /** Closes sessions idle longer than idleMs (never one with a turn running). */
+  async sweep(): Promise<number> {
+    const cutoff = this.now() - this.opts.idleMs;
+    const idle = [...this.open.values()].filter(
+      (e) => e.lastUsed <= cutoff && e.holds === 0 && !e.session.busy,
+    );
+    await Promise.all(idle.map((e) => this.close(e)));
+    return idle.length;
+  }
+
+  private async evictOverflow(keep: string): Promise<void> {
+    for (const e of this.open.values()) {
+      if (this.open.size <= this.opts.maxOpen) return;
+      if (e.key !== keep && e.holds === 0 && !e.session.busy) await this.close(e);
+    }
+  }
+
+  private async close(e: ChatEntry): Promise<void> {
+    if (this.open.get(e.key) !== e) return;
+    this.open.delete(e.key);
+    e.unsubscribe();
+    await e.session.close("idle");
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.open.values()].map((e) => this.close(e)));
+  }
+}

@@ -1,0 +1,190 @@
+// `iris gateway run|stop [--all]|status` and `iris pairing list|approve CODE|revoke USER`
+// (SPEC G1, G3). Messages for the user go to stdout, diagnostics to stderr; each returns an
+// exit code.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { loadProfileOrExit, resolveHome } from "@iris/host";
+import { CronState, GatewayState, openStore, type Store } from "@iris/store";
+import { parseSchedule } from "./cron.js";
+import { isAlive, readLock, stopOwner } from "./lock.js";
+
+export interface CommandIo {
+  env: Record<string, string | undefined>;
+  profile?: string;
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+/** Every profile's gateway pid file under one home base. */
+function pidFiles(io: CommandIo, all: boolean): { profile: string; path: string }[] {
+  const home = resolveHome({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
+  if (!all) return [{ profile: home.profile, path: home.paths.gatewayPid }];
+  const base = resolveHome({ env: io.env });
+  const found = [{ profile: base.profile, path: base.paths.gatewayPid }];
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(base.base, "profiles"));
+  } catch {
+    // no named profiles
+  }
+  for (const name of names)
+    found.push({ profile: name, path: join(base.base, "profiles", name, "gateway.pid") });
+  return found;
+}
+
+export async function gatewayStop(io: CommandIo, all = false): Promise<number> {
+  let stopped = 0;
+  for (const { profile, path } of pidFiles(io, all)) {
+    const lock = readLock(path);
+    if (!lock || !isAlive(lock.pid)) {
+      if (!all) io.out(`no gateway is running for profile ${profile}\n`);
+      continue;
+    }
+    await stopOwner(lock.pid);
+    io.out(`stopped the gateway of profile ${profile} (pid ${lock.pid})\n`);
+    stopped++;
+  }
+  if (all && stopped === 0) io.out("no gateway is running\n");
+  return 0;
+}
+
+export function gatewayStatus(io: CommandIo): number {
+  const [{ profile, path }] = pidFiles(io, false) as [{ profile: string; path: string }];
+  const lock = readLock(path);
+  if (lock && isAlive(lock.pid)) {
+    io.out(
+      `gateway of profile ${profile}: running (pid ${lock.pid}, since ${new Date(lock.started).toISOString()})\n`,
+    );
+    return 0;
+  }
+  io.out(`gateway of profile ${profile}: not running${lock ? ` (stale pid file of pid ${lock.pid})` : ""}\n`);
+  return 3;
+}
+
+function withStore(io: CommandIo, fn: (store: Store) => number): number {
+  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
+  if (!loaded.ok) {
+    io.err(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const store = openStore(loaded.profile.home.paths.db);
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+export function cronList(io: CommandIo): number {
+  return withStore(io, (store) => {
+    const jobs = new CronState(store.db).list();
+    if (jobs.length === 0) io.out("No scheduled jobs.\n");
+    for (const j of jobs) {
+      const last = j.lastSlot ? new Date(j.lastSlot).toISOString() : "never";
+      io.out(
+        `${j.id}  ${j.schedule}  → ${j.platform}:${j.chatId}  (missed: ${j.missed}; last ${last})  ${j.prompt}\n`,
+      );
+    }
+    return 0;
+  });
+}
+
+export function cronAdd(
+  io: CommandIo,
+  schedule: string,
+  to: string,
+  prompt: string,
+  missed: "run" | "skip",
+): number {
+  const parsed = parseSchedule(schedule);
+  if (!parsed.ok) {
+    io.err(`iris: ${parsed.error}\n`);
+    return 2;
+  }
+  const m = /^([a-z]+):(.+)$/.exec(to);
+  if (!m) {
+    io.err(`iris: --to ${to}: expected PLATFORM:CHAT, e.g. irc:#team or irc:alice\n`);
+    return 2;
+  }
+  if (!prompt.trim()) {
+    io.err("iris: the job needs a prompt\n");
+    return 2;
+  }
+  return withStore(io, (store) => {
+    const job = new CronState(store.db).add({
+      schedule,
+      platform: m[1] ?? "",
+      chatId: m[2] ?? "",
+      missed,
+      prompt,
+    });
+    io.out(`added job ${job.id}: ${schedule} → ${to}\n`);
+    return 0;
+  });
+}
+
+export function cronRemove(io: CommandIo, id: string): number {
+  return withStore(io, (store) => {
+    if (new CronState(store.db).remove(id)) {
+      io.out(`removed job ${id}\n`);
+      return 0;
+    }
+    io.err(`iris: no job ${id}\n`);
+    return 1;
+  });
+}
+
+function withState(io: CommandIo, fn: (state: GatewayState) => number): number {
+  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
+  if (!loaded.ok) {
+    io.err(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const store = openStore(loaded.profile.home.paths.db);
+  try {
+    return fn(new GatewayState(store.db));
+  } finally {
+    store.close();
+  }
+}
+
+export function pairingList(io: CommandIo): number {
+  return withState(io, (state) => {
+    const now = Date.now();
+    const codes = state.pendingCodes(now);
+    io.out(codes.length ? "Waiting for approval:\n" : "No pairing requests are waiting.\n");
+    for (const c of codes) {
+      const mins = Math.max(1, Math.round((c.expiresAt - now) / 60_000));
+      io.out(`  ${c.code}  ${c.platform}  ${c.userName}  (expires in ${mins} min)\n`);
+    }
+    const approved = state.approvedUsers();
+    if (approved.length) io.out("Approved:\n");
+    for (const a of approved)
+      io.out(`  ${a.platform}  ${a.userName}  since ${new Date(a.approvedAt).toISOString()}\n`);
+    return 0;
+  });
+}
+
+export function pairingApprove(io: CommandIo, code: string): number {
+  return withState(io, (state) => {
+    const r = state.approveCode(code);
+    if (!r.ok) {
+      io.err(`iris: ${r.reason}\n`);
+      return 1;
+    }
+    io.out(`approved ${r.approved.userName} on ${r.approved.platform}\n`);
+    return 0;
+  });
+}
+
+export function pairingRevoke(io: CommandIo, user: string, platform?: string): number {
+  return withState(io, (state) => {
+    const n = state.revoke(user, platform);
+    if (n === 0) {
+      io.err(`iris: no approved user ${user}\n`);
+      return 1;
+    }
+    io.out(`revoked ${user}\n`);
+    return 0;
+  });
+}

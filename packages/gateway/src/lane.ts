@@ -1,0 +1,120 @@
+// One chat's turns (SPEC G4, H2): one turn at a time per chat. A message arriving while a turn
+// runs interrupts it and is answered next, waits for it, or is injected into it, per
+// `gateway.busy_policy`. Messages that waited are merged into one user turn with speaker names.
+import type { Session } from "@iris/host";
+import type { InboundMessage } from "./message.js";
+import { mergeSpoken } from "./pipeline/merge.js";
+
+export type BusyPolicy = "interrupt" | "queue" | "steer";
+
+export interface LaneItem {
+  msg: InboundMessage;
+  /** The text after the mention filter. */
+  text: string;
+}
+
+export interface TurnOutcome {
+  /** The reply to deliver; undefined when the turn was interrupted for a newer message. */
+  reply?: string;
+  /** Every inbound message this reply answers (interrupted and steered ones included). */
+  answers: InboundMessage[];
+}
+
+export interface LaneHooks {
+  /** The chat's session now (to inject into or interrupt a running turn). */
+  session(): Session;
+  /** The chat's session, held open for a turn until release(). */
+  acquire(): Session;
+  release(): void;
+  /** Runs before the agent is created (hygiene). */
+  beforeTurn(session: Session): Promise<void>;
+  runTurn(
+    session: Session,
+    text: string,
+    last: InboundMessage,
+  ): Promise<{ text: string; interrupted: boolean }>;
+  /** Whether an injected text reached the history (a turn that ends without another round drops it). */
+  reachedHistory(session: Session, text: string): boolean;
+  deliver(outcome: TurnOutcome & { reply: string }): Promise<void>;
+  /** The turn failed outright (not a model error the agent reported): say so and settle. */
+  failed(items: InboundMessage[], error: unknown): Promise<void>;
+}
+
+export class ChatLane {
+  private pending: LaneItem[] = [];
+  private steered: LaneItem[] = [];
+  private carried: InboundMessage[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly policy: BusyPolicy,
+    private readonly hooks: LaneHooks,
+  ) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Resolves when this lane has nothing left to run. */
+  idle(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  submit(item: LaneItem): void {
+    if (!this.running) {
+      this.pending.push(item);
+      this.running = this.drain().finally(() => {
+        this.running = undefined;
+      });
+      return;
+    }
+    const session = this.hooks.session();
+    if (this.policy === "steer") {
+      const group = item.msg.chatType === "group";
+      if (session.inject(mergeSpoken([{ userName: item.msg.userName, text: item.text }], group))) {
+        this.steered.push(item);
+        return;
+      }
+    }
+    this.pending.push(item);
+    if (this.policy === "interrupt") session.interrupt();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0);
+      const last = batch[batch.length - 1] as LaneItem;
+      const group = last.msg.chatType === "group";
+      const text = mergeSpoken(
+        batch.map((b) => ({ userName: b.msg.userName, text: b.text })),
+        group,
+      );
+      const answers = [...this.carried.splice(0), ...batch.map((b) => b.msg)];
+      let held = false;
+      try {
+        const session = this.hooks.acquire();
+        held = true;
+        await this.hooks.beforeTurn(session);
+        const turn = await this.hooks.runTurn(session, text, last.msg);
+        // Steered messages the turn took in are answered by it; the others get a turn of their own.
+        for (const item of this.steered.splice(0)) {
+          const said = mergeSpoken([{ userName: item.msg.userName, text: item.text }], group);
+          if (this.hooks.reachedHistory(session, said)) answers.push(item.msg);
+          else this.pending.push(item);
+        }
+        // Interrupted for a newer message: that message's answer covers this one too.
+        if (turn.interrupted && this.pending.length > 0) {
+          this.carried.push(...answers);
+          continue;
+        }
+        await this.hooks.deliver({ reply: turn.text, answers });
+      } catch (err) {
+        await this.hooks
+          .failed([...answers, ...this.steered.splice(0).map((i) => i.msg)], err)
+          .catch(() => {});
+      } finally {
+        if (held) this.hooks.release();
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+// The platform-neutral shapes the runner works on (SPEC G1): what a platform event becomes,
+// and what the runner asks a platform to do.
+
+export type ChatType = "dm" | "group";
+
+/** One platform event, normalised by its adapter. */
+export interface InboundMessage {
+  platform: string;
+  chatType: ChatType;
+  /** Where a reply goes: a channel name, a DM partner, a room id. */
+  chatId: string;
+  /** A thread inside the chat, where the platform has them. */
+  threadId?: string;
+  userId: string;
+  /** How the speaker is named in a merged multi-user turn. */
+  userName: string;
+  text: string;
+  attachments: Attachment[];
+  /** The platform's own id of this message: the inbound dedupe key (SPEC U3). */
+  messageId: string;
+  /** The message replies to one of the bot's (counts as a mention). */
+  replyToBot?: boolean;
+  /** The platform itself marks the bot as mentioned (an @-mention entity). */
+  mentionsBot?: boolean;
+}
+
+export interface Attachment {
+  kind: "image" | "file" | "audio";
+  name: string;
+  url?: string;
+}
+
+/** Where a reply goes. */
+export interface ChatAddress {
+  platform: string;
+  chatId: string;
+  threadId?: string;
+}

@@ -1,0 +1,90 @@
+// Outbound exactly once (SPEC U3): each part of a logical reply is recorded in the outbox before
+// it is sent and marked after. A part found recorded already (a retry, a fallback, a second
+// delivery attempt, a restart) is never sent again. A crash between the two marks leaves a
+// `pending` row: on restart it is sent again only where the platform's send is idempotent, and
+// otherwise marked `uncertain` — at most once, never twice.
+import type { Logger } from "@iris/llm";
+import type { GatewayState } from "@iris/store";
+import type { PlatformAdapter } from "../adapter.js";
+import type { ChatAddress } from "../message.js";
+import { splitMessage } from "./chunk.js";
+
+const SEND_ATTEMPTS = 3;
+
+export class Deliverer {
+  constructor(
+    private readonly state: GatewayState,
+    private readonly adapter: PlatformAdapter,
+    private readonly logger: Logger,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
+
+  /** Sends `text` as one logical reply, split at the platform's limit, in order. */
+  async deliver(
+    logicalKey: string,
+    to: ChatAddress,
+    text: string,
+  ): Promise<{ sent: number; skipped: number }> {
+    const { maxMessage, measure } = this.adapter.limits;
+    const parts = splitMessage(text.length ? text : "(empty reply)", maxMessage, measure);
+    let sent = 0;
+    let skipped = 0;
+    for (const [k, part] of parts.entries()) {
+      const key = `${logicalKey}#${k}`;
+      const row = this.state.recordOutbound({
+        logicalKey: key,
+        platform: to.platform,
+        chatId: to.chatId,
+        threadId: to.threadId ?? null,
+        text: part,
+      });
+      if (!row.fresh) {
+        skipped++;
+        continue;
+      }
+      await this.sendRecorded(key, to, part);
+      sent++;
+    }
+    return { sent, skipped };
+  }
+
+  private async sendRecorded(key: string, to: ChatAddress, text: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.adapter.send(to, text);
+        this.state.markOutbound(key, "sent");
+        return;
+      } catch (err) {
+        // A send that failed before reaching the platform is retried; after the last attempt the
+        // part is marked uncertain (the platform may have it) rather than sent again later.
+        if (attempt >= SEND_ATTEMPTS) {
+          this.state.markOutbound(key, "uncertain");
+          this.logger.warn("gateway send failed", { key, error: String(err) });
+          throw err;
+        }
+        await this.sleep(250 * 2 ** attempt);
+      }
+    }
+  }
+
+  /** At start: parts a crash left between record and mark. */
+  async recover(): Promise<{ resent: number; uncertain: number }> {
+    let resent = 0;
+    let uncertain = 0;
+    for (const row of this.state.pendingOutbound(this.adapter.platform)) {
+      if (!this.adapter.idempotentSend) {
+        this.state.markOutbound(row.logicalKey, "uncertain");
+        uncertain++;
+        continue;
+      }
+      const to: ChatAddress = {
+        platform: row.platform,
+        chatId: row.chatId,
+        ...(row.threadId ? { threadId: row.threadId } : {}),
+      };
+      await this.sendRecorded(row.logicalKey, to, row.text);
+      resent++;
+    }
+    return { resent, uncertain };
+  }
+}

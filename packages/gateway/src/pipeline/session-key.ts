@@ -1,0 +1,15 @@
+// The session key (SPEC G1): `platform:chat_type:chat_id[:thread][:user]`. A thread is its own
+// conversation; in groups with per-user sessions the speaker is part of the key. DMs key on the
+// chat (the partner) alone. Parts are escaped so a ':' inside an id cannot forge another key.
+import type { InboundMessage } from "../message.js";
+
+export type GroupSessions = "shared" | "per_user";
+
+const part = (s: string) => s.replace(/%/g, "%25").replace(/:/g, "%3A");
+
+export function sessionKey(msg: InboundMessage, groupSessions: GroupSessions): string {
+  const parts = [msg.platform, msg.chatType, msg.chatId];
+  if (msg.threadId) parts.push(msg.threadId);
+  if (msg.chatType === "group" && groupSessions === "per_user") parts.push(msg.userId);
+  return parts.map(part).join(":");
+}

@@ -1,0 +1,99 @@
+// `iris gateway run`: one long-running process per profile (SPEC G3). Takes the profile's lock
+// and every bot identity's machine-wide lock, connects the configured platforms, and on SIGTERM
+// or SIGINT stops taking messages, lets running turns end, and releases everything.
+import {
+  type IrisProcess,
+  loadProfileOrExit,
+  IrisProcess as Process,
+  type Profile,
+  resolveMainRoute,
+} from "@iris/host";
+import type { PlatformAdapter } from "./adapter.js";
+import type { CommandIo } from "./commands.js";
+import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
+import { IrcAdapter } from "./platforms/irc.js";
+import { Gateway } from "./runner.js";
+
+export interface RunOptions extends CommandIo {
+  replace?: boolean;
+  /** Resolves when the gateway should stop (default: SIGTERM, SIGINT or SIGHUP). */
+  until?: Promise<void>;
+  cwd?: string;
+}
+
+export function adaptersFor(profile: Profile): { adapter: PlatformAdapter; identity: string }[] {
+  const out: { adapter: PlatformAdapter; identity: string }[] = [];
+  const irc = profile.config.gateway.platforms.irc;
+  if (irc)
+    out.push({
+      adapter: new IrcAdapter(irc),
+      identity: `irc:${irc.server.toLowerCase()}:${irc.port}:${irc.nick.toLowerCase()}`,
+    });
+  return out;
+}
+
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    for (const s of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(s, () => resolve());
+  });
+}
+
+export async function gatewayRun(opts: RunOptions): Promise<number> {
+  const loaded = loadProfileOrExit({ env: opts.env, ...(opts.profile ? { profile: opts.profile } : {}) });
+  if (!loaded.ok) {
+    opts.err(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const { profile } = loaded;
+  const platforms = adaptersFor(profile);
+  if (platforms.length === 0) {
+    opts.err("iris: no gateway platforms configured; add gateway.platforms.irc to config.yaml\n");
+    return 2;
+  }
+  const route = resolveMainRoute({}, profile.config, profile.env);
+  if (!route.ok) {
+    opts.err(`iris: ${route.error}\n`);
+    return 2;
+  }
+  const until = opts.until ?? signalled();
+  const releases: (() => void)[] = [];
+  let iris: IrisProcess | undefined;
+  try {
+    releases.push(
+      await acquireLock(profile.home.paths.gatewayPid, {
+        what: `the gateway of profile ${profile.home.profile}`,
+        home: profile.home.root,
+        ...(opts.replace ? { replace: true } : {}),
+      }),
+    );
+    for (const p of platforms)
+      releases.push(
+        await acquireLock(tokenLockPath(p.identity, opts.env), {
+          what: `a gateway for ${p.adapter.platform} bot ${p.identity.split(":").at(-1)}`,
+          home: profile.home.root,
+          ...(opts.replace ? { replace: true } : {}),
+        }),
+      );
+    iris = await Process.open({ profile, platform: "gateway", env: opts.env });
+    const gateway = new Gateway({
+      iris,
+      adapters: platforms.map((p) => p.adapter),
+      config: profile.config.gateway,
+      cwd: opts.cwd ?? process.cwd(),
+      logger: iris.logger.child({ component: "gateway" }),
+    });
+    await gateway.start();
+    opts.err(
+      `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
+    );
+    await until;
+    await gateway.stop();
+    return 0;
+  } catch (err) {
+    opts.err(`iris: ${err instanceof LockHeldError || err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await iris?.close();
+    for (const release of releases.reverse()) release();
+  }
+}

@@ -1,0 +1,341 @@
+// The gateway runner (SPEC G1–G4, U3): platform event → dedupe → authorisation → mention filter
+// → session key → chat command, clarify answer, or the chat's lane (hygiene → agent per message →
+// deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
+
+import { join } from "node:path";
+import { StoreConversation } from "@iris/agent";
+import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
+import type { Logger } from "@iris/llm";
+import { GatewayState } from "@iris/store";
+import type { PlatformAdapter } from "./adapter.js";
+import { PendingAsks } from "./asks.js";
+import { ChatSessions } from "./chats.js";
+import { CronScheduler } from "./cron.js";
+import { Hooks } from "./hooks.js";
+import { ChatLane, type TurnOutcome } from "./lane.js";
+import type { ChatAddress, InboundMessage } from "./message.js";
+import { type AuthPolicy, authorise } from "./pipeline/authorise.js";
+import { Deliverer } from "./pipeline/deliver.js";
+import { runHygiene } from "./pipeline/hygiene.js";
+import { filterMention } from "./pipeline/mention.js";
+import { sessionKey } from "./pipeline/session-key.js";
+import { ProgressMessage } from "./progress.js";
+
+export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
+
+export interface GatewayOptions {
+  iris: IrisProcess;
+  adapters: PlatformAdapter[];
+  config: GatewayConfig;
+  cwd: string;
+  logger: Logger;
+  /** Open sessions kept in memory at most (default 200). */
+  maxOpenChats?: number;
+  /** Where hook handlers live (default: the profile's hooks/ folder). */
+  hooksDir?: string;
+  hookTimeoutMs?: number;
+}
+
+interface Platform {
+  adapter: PlatformAdapter;
+  deliverer: Deliverer;
+  chats: ChatSessions;
+}
+
+interface Chat {
+  lane: ChatLane;
+  platform: Platform;
+  addr: ChatAddress;
+  /** Who sent the message the running turn answers (who may answer its questions). */
+  userId: string;
+  progress?: ProgressMessage;
+}
+
+const RETENTION_MS = 7 * 24 * 3600_000;
+
+export class Gateway {
+  readonly state: GatewayState;
+  private readonly platforms = new Map<string, Platform>();
+  private readonly chats = new Map<string, Chat>();
+  private readonly asks = new PendingAsks();
+  private readonly auth: AuthPolicy;
+  private sweeper: NodeJS.Timeout | undefined;
+  readonly hooks: Hooks;
+  readonly cron: CronScheduler;
+
+  constructor(private readonly opts: GatewayOptions) {
+    this.state = new GatewayState(opts.iris.store.db);
+    this.hooks = new Hooks(
+      opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
+      opts.logger.child({ component: "hooks" }),
+      opts.hookTimeoutMs,
+    );
+    this.cron = new CronScheduler(
+      opts.iris,
+      opts.cwd,
+      async (job, slot, text) => {
+        const p = this.platforms.get(job.platform);
+        if (!p) throw new Error(`cron job ${job.id}: no ${job.platform} platform is configured`);
+        await p.deliverer.deliver(
+          `cron:${job.id}:${slot}`,
+          { platform: job.platform, chatId: job.chatId },
+          text,
+        );
+      },
+      opts.logger.child({ component: "cron" }),
+    );
+    const cfg = opts.config;
+    const irc = cfg.platforms.irc;
+    this.auth = {
+      allowAll: cfg.allow_all,
+      allowed: irc ? { irc: irc.allowed_users } : {},
+      codeTtlMs: cfg.pairing.code_ttl_minutes * 60_000,
+      maxPending: cfg.pairing.max_pending,
+    };
+    for (const adapter of opts.adapters) {
+      const chats = new ChatSessions({
+        iris: opts.iris,
+        state: this.state,
+        platform: adapter.platform,
+        cwd: opts.cwd,
+        idleMs: cfg.idle_session_minutes * 60_000,
+        maxOpen: opts.maxOpenChats ?? 200,
+        attach: (key, session) => session.subscribe((e) => this.onSessionEvent(key, session, e)),
+        started: (key, sessionId, reset) =>
+          this.hooks.emit(reset ? "session:reset" : "session:start", { chat: key, session: sessionId }),
+      });
+      this.platforms.set(adapter.platform, {
+        adapter,
+        deliverer: new Deliverer(this.state, adapter, opts.logger),
+        chats,
+      });
+    }
+  }
+
+  /** Settles what a crash left, then connects every platform. */
+  async start(): Promise<void> {
+    const now = Date.now();
+    this.state.pruneInbound(now - RETENTION_MS);
+    this.state.pruneOutbound(now - RETENTION_MS);
+    for (const p of this.platforms.values()) {
+      await p.deliverer.recover();
+      await p.adapter.start((msg) => {
+        this.handle(msg).catch((err) =>
+          this.opts.logger.error("gateway message failed", { error: String(err) }),
+        );
+      });
+      await this.reportUnanswered(p);
+    }
+    this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
+    this.cron.start();
+    this.sweeper = setInterval(() => {
+      for (const p of this.platforms.values()) void p.chats.sweep();
+    }, 60_000);
+    this.sweeper.unref();
+  }
+
+  /** Messages a crash left unanswered are told so, once, instead of being lost silently. */
+  private async reportUnanswered(p: Platform): Promise<void> {
+    for (const row of this.state.unansweredInbound(p.adapter.platform)) {
+      const addr = {
+        platform: row.platform,
+        chatId: row.chatId,
+        ...(row.threadId ? { threadId: row.threadId } : {}),
+      };
+      const when = new Date(row.receivedAt).toISOString().slice(11, 16);
+      await p.deliverer.deliver(
+        `${row.platform}:${row.messageId}:lost`,
+        addr,
+        `Your message from ${when} UTC was not answered: the gateway restarted. Please send it again.`,
+      );
+      this.state.finishInbound(row.platform, row.messageId, "reported");
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.cron.stop();
+    for (const p of this.platforms.values()) await p.adapter.stop();
+    for (const [key, c] of this.chats) c.platform.chats.peek(key)?.interrupt();
+    await this.settled();
+    for (const p of this.platforms.values()) await p.chats.closeAll();
+    await this.hooks.idle();
+  }
+
+  /** Waits until no chat has a turn running or waiting (tests, shutdown). */
+  async settled(): Promise<void> {
+    while ([...this.chats.values()].some((c) => c.lane.busy))
+      await Promise.all([...this.chats.values()].map((c) => c.lane.idle()));
+  }
+
+  get openChats(): number {
+    return this.chats.size;
+  }
+
+  async handle(msg: InboundMessage): Promise<HandleOutcome> {
+    const p = this.platforms.get(msg.platform);
+    if (!p) throw new Error(`no adapter for platform ${msg.platform}`);
+    const cfg = this.opts.config;
+    const key = sessionKey(msg, cfg.group_sessions);
+    if (!this.state.claimInbound({ ...msg, chatKey: key })) return "duplicate";
+    const addr: ChatAddress = {
+      platform: msg.platform,
+      chatId: msg.chatId,
+      ...(msg.threadId ? { threadId: msg.threadId } : {}),
+    };
+    const settle = () => this.state.finishInbound(msg.platform, msg.messageId);
+
+    const auth = authorise(msg, this.auth, this.state);
+    if (!auth.allow) {
+      if (auth.reply) await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:auth`, addr, auth.reply);
+      settle();
+      return "refused";
+    }
+    const mention = filterMention(msg, p.adapter.botNames(), {
+      requireMention: cfg.require_mention,
+      wakeWords: cfg.wake_words,
+    });
+    if (!mention.addressed) {
+      settle();
+      return "ignored";
+    }
+    const text = mention.text.trim();
+    const [word = "", ...rest] = text.split(/\s+/);
+    const command = word.startsWith("/") ? findCommand(word, "gateway") : undefined;
+    if (command) {
+      this.hooks.emit(`command:${command.name.slice(1)}`, {
+        chat: key,
+        user: msg.userId,
+        args: rest.join(" "),
+      });
+      const reply = await command.run({
+        session: p.chats.get(key),
+        args: rest.join(" "),
+        newSession: () => p.chats.restart(key),
+        answerApproval: (answer) => this.asks.answerApproval(key, msg.userId, answer),
+      });
+      await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:cmd`, addr, reply);
+      settle();
+      return "command";
+    }
+    if (this.asks.answerClarify(key, msg.userId, text)) {
+      settle();
+      return "answer";
+    }
+    this.chatFor(key, p, addr, msg).lane.submit({ msg, text });
+    return "queued";
+  }
+
+  private chatFor(key: string, p: Platform, addr: ChatAddress, msg: InboundMessage): Chat {
+    let chat = this.chats.get(key);
+    if (!chat) {
+      const lane: ChatLane = new ChatLane(this.opts.config.busy_policy, {
+        session: () => p.chats.get(key),
+        acquire: () => p.chats.acquire(key),
+        release: () => p.chats.release(key),
+        beforeTurn: async (session) => {
+          await runHygiene(session, this.opts.logger);
+        },
+        runTurn: (session, text, last) => this.runTurn(key, session, text, last),
+        reachedHistory: (session, text) =>
+          new StoreConversation(session.store, session.id)
+            .history()
+            .slice(-40)
+            .some((m) => m.role === "user" && typeof m.content === "string" && m.content.includes(text)),
+        deliver: (o) => this.deliverReply(p, addr, o),
+        failed: async (items, err) => {
+          this.opts.logger.error("gateway turn failed", { error: String(err) });
+          const last = items[items.length - 1];
+          if (last)
+            await p.deliverer.deliver(
+              `${last.platform}:${last.messageId}:reply`,
+              addr,
+              `! ${errorText(err)}`,
+            );
+          for (const m of items) this.state.finishInbound(m.platform, m.messageId);
+        },
+      });
+      chat = { lane, platform: p, addr, userId: msg.userId };
+      this.chats.set(key, chat);
+      // The lane's state goes when it has nothing left to do (per-chat state stays bounded).
+      const created = chat;
+      const forget = () =>
+        void created.lane.idle().then(() => {
+          if (created.lane.busy) forget();
+          else if (this.chats.get(key) === created) this.chats.delete(key);
+        });
+      queueMicrotask(forget);
+    }
+    return chat;
+  }
+
+  private async runTurn(
+    key: string,
+    session: Session,
+    text: string,
+    last: InboundMessage,
+  ): Promise<{ text: string; interrupted: boolean }> {
+    const chat = this.chats.get(key);
+    if (chat) {
+      chat.userId = last.userId;
+      chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
+    }
+    this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
+    try {
+      const result = await session.send(text);
+      this.hooks.emit("agent:end", {
+        chat: key,
+        session: session.id,
+        reason: result.reason,
+        rounds: result.rounds,
+      });
+      return { text: result.text, interrupted: result.reason === "user_cancelled" };
+    } finally {
+      this.asks.clear(key);
+      await chat?.progress?.done();
+      if (chat) delete chat.progress;
+    }
+  }
+
+  private async deliverReply(
+    p: Platform,
+    addr: ChatAddress,
+    o: TurnOutcome & { reply: string },
+  ): Promise<void> {
+    const last = o.answers[o.answers.length - 1];
+    if (last) await p.deliverer.deliver(`${last.platform}:${last.messageId}:reply`, addr, o.reply);
+    for (const m of o.answers) this.state.finishInbound(m.platform, m.messageId);
+  }
+
+  private onSessionEvent(key: string, session: Session, e: HostEvent): void {
+    const chat = this.chats.get(key);
+    if (e.name === "session_split") {
+      this.state.repointChats(e.payload.from, e.payload.to);
+      return;
+    }
+    if (!chat) return;
+    const post = (logicalKey: string, text: string) =>
+      void chat.platform.deliverer
+        .deliver(logicalKey, chat.addr, text)
+        .catch((err) => this.opts.logger.warn("gateway ask failed", { error: String(err) }));
+    const platform = chat.platform.adapter.platform;
+    if (e.name === "approval_requested") {
+      const r = e.payload.request;
+      this.asks.ask(key, { kind: "approval", requestId: e.payload.requestId, userId: chat.userId, session });
+      post(
+        `${platform}:${e.payload.requestId}:ask`,
+        `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny.`,
+      );
+    } else if (e.name === "clarify_requested") {
+      this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });
+      const choices = e.payload.choices?.length ? ` (${e.payload.choices.join(" / ")})` : "";
+      post(`${platform}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
+    } else if (e.name === "tool_progress" && e.payload.phase !== "after") {
+      chat.progress?.update(`⚙ ${e.payload.name}${e.payload.preview ? `: ${e.payload.preview}` : ""}`);
+    }
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,156 @@
+// The gateway end to end over IRC (issue 19 "How it will be checked"): `iris gateway run`'s code
+// path against a real ngircd and the fake LLM server, with test clients that speak IRC themselves.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  type RecordedRequest,
+  type Step,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pairingApprove } from "../src/commands.js";
+import { gatewayRun } from "../src/run.js";
+import { TestIrcClient } from "./irc-client.js";
+import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
+
+const BOT = "irisbot";
+type ChatMessage = { role: string; content?: unknown };
+const textOf = (m: ChatMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
+
+/** 30 lines of 333 characters (newline included) and a 10-character last line: 10,000 in all. */
+const LONG_LINES = [
+  ...Array.from({ length: 30 }, (_, i) =>
+    `L${String(i).padStart(2, "0")} ${"한글abc".repeat(70)}`.slice(0, 332),
+  ),
+  "END-OF-TXT",
+];
+const LONG = LONG_LINES.join("\n");
+
+function reply(req: RecordedRequest): Step {
+  const messages = (req.body as { messages: ChatMessage[] }).messages;
+  const last = messages[messages.length - 1];
+  if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
+  const said = textOf(last);
+  if (said.endsWith("long")) return { text: LONG, chunkSize: 500 };
+  if (said.endsWith("run danger"))
+    return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
+  return { text: `echo: ${said}` };
+}
+
+const skip = skipWithoutNgircd();
+
+describe.skipIf(skip)("gateway over IRC (ngircd)", () => {
+  let ircd: Ngircd;
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let stopGateway: () => void;
+  let running: Promise<number>;
+  let ann: TestIrcClient;
+  let bob: TestIrcClient;
+  let err = "";
+  const io = () => ({
+    env: { IRIS_HOME: dir.path, IRIS_LOCK_DIR: join(dir.path, "locks") },
+    out: () => {},
+    err: (s: string) => {
+      err += s;
+    },
+  });
+
+  beforeAll(async () => {
+    [ircd, fake] = await Promise.all([startNgircd(["#test"]), startFakeLlm()]);
+    fake.setHandler(reply);
+    dir = tempDir("iris-gw-irc");
+    mkdirSync(join(dir.path, "work"));
+    writeFileSync(
+      join(dir.path, "config.yaml"),
+      [
+        "model: {provider: fake, name: fake-model}",
+        `providers: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
+        "gateway:",
+        "  platforms:",
+        `    irc: {server: 127.0.0.1, port: ${ircd.port}, nick: ${BOT}, channels: ["#test"], allowed_users: [bob]}`,
+        "",
+      ].join("\n"),
+    );
+    [ann, bob] = await Promise.all([
+      TestIrcClient.connect(ircd.port, "ann"),
+      TestIrcClient.connect(ircd.port, "bob"),
+    ]);
+    await bob.join("#test");
+    const until = new Promise<void>((resolve) => {
+      stopGateway = resolve;
+    });
+    running = gatewayRun({ ...io(), until, cwd: join(dir.path, "work") });
+    // The bot is up when it has joined the channel.
+    await bob.waitFor((l) => l.command === "JOIN" && l.nick === BOT, 30_000, true);
+  }, 60_000);
+
+  afterAll(async () => {
+    stopGateway?.();
+    const code = await running;
+    await Promise.all([ann?.quit(), bob?.quit()]);
+    await Promise.all([ircd?.stop(), fake?.close()]);
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+  }, 60_000);
+
+  it("refuses a stranger's DM with a pairing code, then answers once the code is approved", async () => {
+    ann.say(BOT, "hello");
+    const [refusal] = await ann.waitForText(BOT, (t) => t.length >= 1);
+    const code = /pairing code is ([A-Z0-9]{8})/.exec(refusal ?? "")?.[1];
+    expect(code, refusal).toBeDefined();
+    expect(fake.requests).toHaveLength(0); // a stranger never reaches the model
+    expect(pairingApprove(io(), code ?? "")).toBe(0);
+    ann.say(BOT, "hello again");
+    const lines = await ann.waitForText(BOT, (t) => t.some((x) => x.startsWith("echo:")));
+    expect(lines.at(-1)).toBe("echo: hello again");
+  }, 60_000);
+
+  it("stays silent in a channel unless mentioned", async () => {
+    bob.say("#test", "just chatting with people");
+    bob.say("#test", `${BOT}: are you there?`);
+    const lines = await bob.waitForText(BOT, (t) => t.some((x) => x.includes("are you there")));
+    // Lines are handled in order: the unmentioned one would have been answered first.
+    expect(bob.messagesFrom(BOT, "#test")).toEqual(["echo: [bob] are you there?"]);
+    expect(lines.join("\n")).not.toContain("just chatting");
+  }, 60_000);
+
+  it("asks for an approval in chat and runs the command once it is approved", async () => {
+    bob.say(BOT, "run danger");
+    await bob.waitForText(BOT, (t) => t.some((x) => x.startsWith("Approval needed")));
+    const asked = bob.messagesFrom(BOT).find((x) => x.startsWith("Approval needed")) ?? "";
+    expect(asked).toContain("rm -rf ./scratch-dir");
+    bob.say(BOT, "/approve");
+    const lines = await bob.waitForText(BOT, (t) => t.some((x) => x.startsWith("done:")));
+    expect(lines).toContain("approved (once)");
+  }, 60_000);
+
+  it("/new starts a fresh session for the chat", async () => {
+    bob.say(BOT, "remember me");
+    await bob.waitForText(BOT, (t) => t.includes("echo: remember me"));
+    bob.say(BOT, "/new");
+    await bob.waitForText(BOT, (t) => t.some((x) => x.startsWith("new session")));
+    bob.say(BOT, "who am I");
+    await bob.waitForText(BOT, (t) => t.includes("echo: who am I"));
+    const body = fake.requests.at(-1)?.body as { messages: ChatMessage[] };
+    const users = body.messages.filter((m) => m.role === "user").map(textOf);
+    expect(users).toEqual(["who am I"]);
+  }, 60_000);
+
+  it("delivers a 10,000-character reply whole and in order", async () => {
+    expect(LONG.length).toBe(10_000);
+    bob.say(BOT, "long");
+    const lines = await bob.waitForText(BOT, (t) => t.includes("END-OF-TXT"), 90_000);
+    // An IRC line carries ~512 bytes: each 332-character line (~600 UTF-8 bytes) arrives as two
+    // PRIVMSGs, cut between whole Hangul syllables, in order.
+    const from = lines.findIndex((l) => l.startsWith("L00 "));
+    const got = lines.slice(from);
+    for (const l of got) expect(Buffer.byteLength(l)).toBeLessThanOrEqual(350);
+    expect(got.join("")).toBe(LONG.replace(/\n/g, ""));
+    expect(got.join("")).not.toContain("\uFFFD");
+  }, 120_000);
+});

@@ -1,0 +1,316 @@
+// The runner's promises (SPEC G4, H2, U3) with the real store, process and agent against the fake
+// LLM server: dedupe and the outbox hold across a restart, what a crash left unanswered is
+// reported once, a busy chat queues or interrupts, and speakers are merged with their names.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { IrisProcess, loadProfile } from "@iris/host";
+import { getLogger } from "@iris/llm";
+import { GatewayState } from "@iris/store";
+import {
+  type FakeLlm,
+  type RecordedRequest,
+  type Step,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Deliverer } from "../src/pipeline/deliver.js";
+import { Gateway } from "../src/runner.js";
+import { MemoryAdapter, message } from "./memory-adapter.js";
+
+let fake: FakeLlm;
+let dir: TempDir;
+const open: { iris: IrisProcess; gateway: Gateway }[] = [];
+
+type ChatMessage = { role: string; content?: unknown };
+const lastUser = (req: RecordedRequest | undefined) => {
+  const ms = (req?.body as { messages: ChatMessage[] } | undefined)?.messages ?? [];
+  const m = ms.filter((x) => x.role === "user").at(-1);
+  if (typeof m?.content === "string") return m.content;
+  // Consecutive user messages are sent as one message of text parts.
+  return ((m?.content as { text?: string }[] | undefined) ?? []).map((p) => p.text ?? "").join("|");
+};
+
+beforeEach(async () => {
+  fake = await startFakeLlm();
+  fake.setHandler((req) => ({ text: `echo: ${lastUser(req)}` }));
+  dir = tempDir("iris-gw-runner");
+});
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.gateway.stop();
+    await o.iris.close();
+  }
+  await fake.close();
+  dir.cleanup();
+});
+
+async function startGateway(adapter: MemoryAdapter, gatewayYaml = "  allow_all: true\n") {
+  writeFileSync(
+    join(dir.path, "config.yaml"),
+    `model: {provider: fake, name: fake-model}\nproviders: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}\ngateway:\n${gatewayYaml}`,
+  );
+  const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
+  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+  const iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
+  const gateway = new Gateway({
+    iris,
+    adapters: [adapter],
+    config: profile.config.gateway,
+    cwd: dir.path,
+    logger: getLogger({ component: "test" }),
+  });
+  await gateway.start();
+  const entry = { iris, gateway };
+  open.push(entry);
+  return {
+    gateway,
+    iris,
+    async crash() {
+      // What a SIGKILL leaves: the store as it is; nothing settled.
+      open.splice(open.indexOf(entry), 1);
+      await gateway.stop();
+      await iris.close();
+    },
+  };
+}
+
+describe("exactly once", () => {
+  it("answers a redelivered platform message once, also after a restart", async () => {
+    const adapter = new MemoryAdapter();
+    const first = await startGateway(adapter);
+    const m = message({ text: "hello" });
+    expect(await first.gateway.handle(m)).toBe("queued");
+    expect(await first.gateway.handle(m)).toBe("duplicate");
+    await first.gateway.settled();
+    await first.crash();
+    const second = await startGateway(adapter);
+    expect(await second.gateway.handle(m)).toBe("duplicate");
+    await second.gateway.settled();
+    expect(adapter.textsTo("ann")).toEqual(["echo: hello"]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("never sends a recorded reply twice: retries, a second attempt, a restart", async () => {
+    const adapter = new MemoryAdapter();
+    const { iris } = await startGateway(adapter);
+    const state = new GatewayState(iris.store.db);
+    const deliverer = new Deliverer(state, adapter, getLogger(), async () => {});
+    const to = { platform: "mem", chatId: "ann" };
+    adapter.failNext = 2; // two failed sends before the platform takes it
+    await deliverer.deliver("mem:x:reply", to, "one reply");
+    await deliverer.deliver("mem:x:reply", to, "one reply"); // e.g. after a fallback
+    expect(adapter.textsTo("ann")).toEqual(["one reply"]);
+  });
+
+  it("a crash between record and send: not resent where sends are not idempotent, resent once where they are", async () => {
+    for (const idempotent of [false, true]) {
+      const adapter = new MemoryAdapter(idempotent);
+      const first = await startGateway(adapter);
+      const state = new GatewayState(first.iris.store.db);
+      const key = `mem:crash-${idempotent}#0`;
+      state.recordOutbound({ logicalKey: key, platform: "mem", chatId: "ann", threadId: null, text: "half" });
+      await first.crash();
+      await startGateway(adapter).then((g) => g.crash());
+      await startGateway(adapter);
+      expect(adapter.textsTo("ann")).toEqual(idempotent ? ["half"] : []);
+    }
+  });
+
+  it("reports a message a crash left unanswered, once", async () => {
+    const adapter = new MemoryAdapter();
+    const first = await startGateway(adapter);
+    const state = new GatewayState(first.iris.store.db);
+    state.claimInbound({ platform: "mem", messageId: "lost1", chatKey: "mem:dm:ann", chatId: "ann" });
+    await first.crash();
+    await startGateway(adapter).then((g) => g.crash());
+    await startGateway(adapter);
+    const notices = adapter.textsTo("ann");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/not answered: the gateway restarted/);
+  });
+});
+
+/** A handler that holds the first request until released. */
+function holdFirst(): { release: () => void; started: Promise<void> } {
+  let release = () => {};
+  let started = () => {};
+  const startedP = new Promise<void>((r) => {
+    started = r;
+  });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let first = true;
+  fake.setHandler(async (req): Promise<Step> => {
+    if (first) {
+      first = false;
+      started();
+      await gate;
+    }
+    return { text: `echo: ${lastUser(req)}` };
+  });
+  return { release, started: startedP };
+}
+
+describe("busy chats and many speakers", () => {
+  const group = (userId: string, text: string) =>
+    message({ chatType: "group", chatId: "#c", userId, userName: userId, text: `bot: ${text}` });
+
+  it("queue: messages that arrive during a turn become one merged turn with speaker names", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter, "  allow_all: true\n  busy_policy: queue\n");
+    const held = holdFirst();
+    await gateway.handle(group("ann", "first"));
+    await held.started;
+    await gateway.handle(group("bob", "second"));
+    await gateway.handle(group("cy", "third"));
+    held.release();
+    await gateway.settled();
+    expect(fake.requests).toHaveLength(2);
+    expect(lastUser(fake.requests[1])).toBe("[bob] second\n[cy] third");
+    expect(adapter.textsTo("#c")).toEqual(["echo: [ann] first", "echo: [bob] second\n[cy] third"]);
+  });
+
+  it("interrupt: a new message stops the running turn and is answered next, once", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway, iris } = await startGateway(adapter, "  allow_all: true\n  busy_policy: interrupt\n");
+    const held = holdFirst();
+    const a = group("ann", "slow question");
+    const b = group("bob", "never mind, this instead");
+    await gateway.handle(a);
+    await held.started;
+    await gateway.handle(b);
+    await gateway.settled();
+    held.release();
+    // One reply, to a model call that saw both messages (the interrupted one stays in history).
+    const replies = adapter.textsTo("#c");
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toContain("[bob] never mind, this instead");
+    expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("[ann] slow question");
+    // Both messages are settled: neither is reported as lost after a restart.
+    expect(new GatewayState(iris.store.db).unansweredInbound("mem")).toEqual([]);
+  });
+});
+
+describe("steer", () => {
+  const group = (userId: string, text: string) =>
+    message({ chatType: "group", chatId: "#s", userId, userName: userId, text: `bot: ${text}` });
+
+  it("a message injected into a turn that ends without another round still gets its answer", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway, iris } = await startGateway(adapter, "  allow_all: true\n  busy_policy: steer\n");
+    const held = holdFirst();
+    await gateway.handle(group("ann", "first"));
+    await held.started;
+    await gateway.handle(group("bob", "also this"));
+    held.release();
+    await gateway.settled();
+    const texts = adapter.textsTo("#s");
+    expect(texts[0]).toBe("echo: [ann] first");
+    expect(texts.at(-1)).toContain("[bob] also this");
+    expect(new GatewayState(iris.store.db).unansweredInbound("mem")).toEqual([]);
+  });
+});
+
+describe("authorisation and commands", () => {
+  it("ignores strangers in groups, gives DM strangers one code, and runs chat commands", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter, "  allow_all: false\n");
+    expect(await gateway.handle(message({ chatType: "group", chatId: "#c", text: "bot: hi" }))).toBe(
+      "refused",
+    );
+    expect(await gateway.handle(message({ userId: "eve", userName: "eve", chatId: "eve" }))).toBe("refused");
+    expect(await gateway.handle(message({ userId: "eve", userName: "eve", chatId: "eve" }))).toBe("refused");
+    const [code, reminder] = adapter.textsTo("eve");
+    expect(code).toMatch(/pairing code is [A-Z0-9]{8}/);
+    expect(reminder).toMatch(/still waiting/);
+    expect(adapter.textsTo("#c")).toEqual([]);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("/help lists the shared commands; /status and /usage answer without the model", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter);
+    const answers: string[] = [];
+    for (const t of ["/help", "/status", "/usage"]) {
+      const before = adapter.sent.length;
+      expect(await gateway.handle(message({ text: t }))).toBe("command");
+      answers.push(
+        adapter.sent
+          .slice(before)
+          .map((s) => s.text)
+          .join(""),
+      );
+    }
+    const [help, status, usage] = answers;
+    for (const c of [
+      "/new",
+      "/reset",
+      "/model",
+      "/stop",
+      "/status",
+      "/usage",
+      "/compress",
+      "/approve",
+      "/deny",
+      "/help",
+    ])
+      expect(help).toContain(c);
+    expect(status).toMatch(/fake\/fake-model · idle/);
+    expect(usage).toMatch(/^0 calls/);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("questions in chat", () => {
+  type Msg = { role: string; content?: unknown };
+  /** The model asks (a tool call) on the first message, repeats the tool's result, then echoes. */
+  function asking(call: { name: string; arguments: unknown }) {
+    let asked = false;
+    fake.setHandler((req): Step => {
+      const ms = (req.body as { messages: Msg[] }).messages;
+      const last = ms[ms.length - 1];
+      if (last?.role === "tool") return { text: `result: ${String(last.content).slice(0, 60)}` };
+      if (asked) return { text: `echo: ${lastUser(req)}` };
+      asked = true;
+      return { toolCalls: [call] };
+    });
+  }
+  const group = (userId: string, text: string) =>
+    message({ chatType: "group", chatId: "#q", userId, userName: userId, text: `bot: ${text}` });
+
+  it("a clarify question is answered by the asker's next message", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter, "  allow_all: true\n  busy_policy: queue\n");
+    asking({ name: "clarify", arguments: { question: "Which colour?", choices: ["red", "blue"] } });
+    await gateway.handle(group("ann", "paint it"));
+    await until(() => adapter.textsTo("#q").some((t) => t.startsWith("Question: Which colour?")));
+    expect(await gateway.handle(group("bob", "green!"))).not.toBe("answer"); // not the asker
+    expect(await gateway.handle(group("ann", "blue"))).toBe("answer");
+    await gateway.settled();
+    expect(adapter.textsTo("#q").find((t) => t.startsWith("result:"))).toContain("blue");
+    // Bob's message waited for the turn and was answered after it.
+    expect(adapter.textsTo("#q").at(-1)).toContain("[bob] green!");
+  });
+
+  it("an approval is answered only by the user whose message asked for it", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter);
+    asking({ name: "terminal", arguments: { command: "rm -rf ./nothing-here" } });
+    await gateway.handle(group("ann", "clean up"));
+    await until(() => adapter.textsTo("#q").some((t) => t.startsWith("Approval needed")));
+    await gateway.handle(group("bob", "/approve"));
+    expect(adapter.textsTo("#q")).toContain("only the person who asked may answer this approval");
+    await gateway.handle(group("ann", "/deny"));
+    await gateway.settled();
+    const texts = adapter.textsTo("#q");
+    expect(texts).toContain("denied");
+    expect(texts.find((t) => t.startsWith("result:"))).toMatch(/denied|not run|refused/i);
+  });
+});
+
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await new Promise((r) => setTimeout(r, 10));
+}

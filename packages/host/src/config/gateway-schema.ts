@@ -1,0 +1,57 @@
+// `gateway:` in config.yaml (SPEC G1–G4): who may talk to the bot, when it answers in groups,
+// what a message does while a turn runs, and the platforms it connects to.
+import { z } from "zod";
+
+const nonEmpty = z.string().min(1);
+
+export const ircSchema = z
+  .strictObject({
+    server: nonEmpty.describe("IRC server host name."),
+    port: z.int().min(1).max(65535).default(6667),
+    tls: z.boolean().default(false),
+    nick: nonEmpty.describe("The bot's nick (also what a channel message must mention)."),
+    channels: z.array(nonEmpty).default([]).describe("Channels to join, e.g. #iris."),
+    allowed_users: z.array(nonEmpty).default([]).describe("Nicks allowed without pairing."),
+  })
+  .describe("IRC (irc-framework).");
+
+export const gatewaySchema = z.strictObject({
+  busy_policy: z
+    .enum(["interrupt", "queue", "steer"])
+    .default("interrupt")
+    .describe(
+      "A message while a turn runs: interrupt it and answer the new one, queue it for after, or steer (inject it into the running turn).",
+    ),
+  allow_all: z.boolean().default(false).describe("Answer everyone: no allowlist, no pairing."),
+  require_mention: z
+    .boolean()
+    .default(true)
+    .describe("In group chats, answer only when mentioned, replied to, or called by a wake word."),
+  wake_words: z.array(nonEmpty).default([]).describe("Words that count as a mention in group chats."),
+  group_sessions: z
+    .enum(["shared", "per_user"])
+    .default("shared")
+    .describe("One session per group chat (speakers merged with names), or one per user in it."),
+  pairing: z
+    .strictObject({
+      code_ttl_minutes: z.int().min(1).max(10_080).default(60),
+      max_pending: z.int().min(1).max(1000).default(10).describe("Codes waiting at once per platform."),
+    })
+    .prefault({}),
+  idle_session_minutes: z
+    .int()
+    .min(1)
+    .max(10_080)
+    .default(30)
+    .describe(
+      "A chat's session is closed in memory after this long without messages (it stays in the store).",
+    ),
+  platforms: z
+    .strictObject({
+      irc: ircSchema.optional(),
+    })
+    .prefault({}),
+});
+
+export type GatewayConfig = z.output<typeof gatewaySchema>;
+export type IrcConfig = z.output<typeof ircSchema>;
