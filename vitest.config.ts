@@ -19,7 +19,19 @@ const summaryLine: Reporter = {
   },
 };
 
-const pkgs = ["llm", "store", "tools", "agent", "host", "acp", "batch", "gateway", "serve", "iris", "testkit"];
+const pkgs = [
+  "llm",
+  "store",
+  "tools",
+  "agent",
+  "host",
+  "acp",
+  "batch",
+  "gateway",
+  "serve",
+  "iris",
+  "testkit",
+];
 
 export default defineConfig({
   resolve: {

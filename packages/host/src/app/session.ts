@@ -11,17 +11,14 @@ import {
   compactionExpander,
   type FrontEnd,
   gatherPromptInputs,
-  LlmModelClient,
   MemoryConversation,
   MemoryFiles,
   makeShaper,
   newTaskId,
-  parseFallbackProviders,
   RegistryToolBox,
   type RepairedCall,
-  ResilientModelClient,
+  type ResilientModelClient,
   repairInterruptedCalls,
-  resolverFromConfig,
   StoreConversation,
   TodoList,
   type TurnResult,
@@ -29,7 +26,7 @@ import {
   withClientTools,
   withReceipts,
 } from "@iris/agent";
-import { estimateCost, type Message, type Runtime, type ToolSpec, type UserMessage } from "@iris/llm";
+import type { Message, Runtime, ToolSpec, UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
 import {
   ApprovalMemory,
@@ -40,7 +37,7 @@ import {
   SkillLibrary,
   type TerminalScope,
 } from "@iris/tools";
-import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
+import type { Profile } from "../config/index.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
@@ -50,11 +47,10 @@ import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { inMemoryRow } from "./in-memory-row.js";
 import { reasoningFor } from "./reasoning.js";
-import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
-import { limitedClient } from "./route-limiter.js";
+import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
 import { followMenu } from "./session-menu.js";
-import type { SessionParent } from "./session-parent.js";
 import { makeResilientClient } from "./session-model-client.js";
+import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";

@@ -5,8 +5,8 @@ import type { ApiMode } from "@iris/llm";
 import { mcpServersSchema } from "@iris/tools";
 import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
-import { serveSchema } from "./serve-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
+import { serveSchema } from "./serve-schema.js";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
 // Fails to compile when the llm package's ApiMode and this list drift apart.
