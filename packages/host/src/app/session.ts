@@ -46,7 +46,7 @@ import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "./route.js";
-import { followMenu } from "./session-menu.js";
+import { followMenu, withoutEmptySkills } from "./session-menu.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -231,7 +231,10 @@ export class Session {
   private menuForTurn(): Menu {
     const { tools } = this.opts;
     const live = tools.liveMenu?.() ?? tools.menu;
-    this.menu = this.menu ? followMenu(this.menu, live, tools.registry) : live;
+    this.menu = withoutEmptySkills(
+      this.menu ? followMenu(this.menu, live, tools.registry) : live,
+      this.skills,
+    );
     return this.menu;
   }
 
