@@ -7,7 +7,21 @@
 // their own specs, not by the prompt, so the prompt is rebuilt only at session start, after a
 // compression and on a model switch. A changed menu costs the cache of the tool list only when
 // it actually changes; an unchanged one yields the same bytes.
-import type { Menu, ToolRegistry } from "@iris/tools";
+import type { Menu, SkillLibrary, ToolRegistry } from "@iris/tools";
+
+/**
+ * The skills tools are offered only to a session that has skills (install one with `iris skills
+ * install` or add a folder): without any, their schemas would only cost every request tokens.
+ */
+export function withoutEmptySkills(menu: Menu, skills: SkillLibrary): Menu {
+  if (skills.skills.length > 0 || !menu.tools.some((t) => t.toolset === "skills")) return menu;
+  const keep = menu.tools.map((t) => t.toolset !== "skills");
+  return {
+    tools: menu.tools.filter((_, i) => keep[i]),
+    specs: menu.specs.filter((_, i) => keep[i]),
+    unavailable: menu.unavailable,
+  };
+}
 
 export function followMenu(previous: Menu, live: Menu, registry: ToolRegistry): Menu {
   const offered = new Set(live.tools.map((t) => t.name));

@@ -48,7 +48,7 @@ import { FollowingConversation } from "./following-log.js";
 import { inMemoryRow } from "./in-memory-row.js";
 import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
-import { followMenu } from "./session-menu.js";
+import { followMenu, withoutEmptySkills } from "./session-menu.js";
 import { makeResilientClient } from "./session-model-client.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
@@ -288,7 +288,10 @@ export class Session {
   private menuForTurn(): Menu {
     const { tools } = this.opts;
     const live = tools.liveMenu?.() ?? tools.menu;
-    this.menu = this.menu ? followMenu(this.menu, live, tools.registry) : live;
+    this.menu = withoutEmptySkills(
+      this.menu ? followMenu(this.menu, live, tools.registry) : live,
+      this.skills,
+    );
     return this.menu;
   }
 
