@@ -24,12 +24,18 @@ export class SwitchablePolicy implements ApprovalPolicy {
     this.current = mode;
   }
 
-  check(tool: { name: string }, subject: string, ctx: ToolContext): Promise<ApprovalDecision> {
+  check(
+    tool: { name: string },
+    subject: string,
+    ctx: ToolContext,
+    required?: readonly { key: string; description: string }[],
+  ): Promise<ApprovalDecision> {
     let policy = this.byMode.get(this.current);
     if (!policy) {
       policy = this.make(this.current);
       this.byMode.set(this.current, policy);
     }
-    return policy.check(tool, subject, ctx);
+    // `required`: the rules a tool asks approval under whatever its subject (MCP tools, skill_manage).
+    return policy.check(tool, subject, ctx, required);
   }
 }
