@@ -2,6 +2,7 @@
 // here, between turns, and answer as agent text; they never reach the model.
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { Session } from "@iris/host";
+import { shortId } from "@iris/store";
 
 export const AVAILABLE_COMMANDS: AvailableCommand[] = [
   { name: "compress", description: "Compress this session's history now" },
@@ -27,7 +28,7 @@ export async function runCommand(host: Session, cmd: { name: string; arg: string
     case "usage": {
       const s = host.store.getSession(host.session.id);
       return (
-        `Session ${s.id.slice(0, 8)}: ${s.apiCalls} API calls, ${s.inputTokens} input tokens ` +
+        `Session ${shortId(s.id)}: ${s.apiCalls} API calls, ${s.inputTokens} input tokens ` +
         `(${s.cacheReadTokens} from cache), ${s.outputTokens} output tokens, $${s.costUsd.toFixed(4)}.`
       );
     }
@@ -48,7 +49,7 @@ export async function runCommand(host: Session, cmd: { name: string; arg: string
     }
     case "new": {
       const row = host.startSession();
-      return `Started a fresh conversation (session ${row.id.slice(0, 8)}).`;
+      return `Started a fresh conversation (session ${shortId(row.id)}).`;
     }
     default:
       return `Unknown command /${cmd.name}.`;

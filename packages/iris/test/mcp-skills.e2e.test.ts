@@ -41,6 +41,11 @@ describe("iris mcp", () => {
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/✗ MCP server broken: does not start: .*bad credentials/);
     expect(doctor.stdout).toMatch(/✓ MCP server everything: \d+ tools \(stdio\)/);
+    // --offline starts no server: the broken one is not reported as failing, only as unchecked.
+    const offline = await runIris(["doctor", "--offline"], { env: env() });
+    expect(offline.stdout).not.toContain("does not start");
+    expect(offline.stdout).toMatch(/MCP server broken: not started \(--offline\)/);
+    expect(offline.stdout).toMatch(/MCP server everything: not started \(--offline\)/);
     const unknown = await runIris(["mcp", "test", "nope"], { env: env() });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("no MCP server 'nope'");

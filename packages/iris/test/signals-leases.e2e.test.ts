@@ -87,7 +87,7 @@ describe("one live turn per session", () => {
     const refused = await runIris(["-p", "two", "-c", ...route()], { env: env() });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `session ${session!.id.slice(0, 8)} is busy: another iris (pid ${process.pid})`,
+      `session ${session!.id.slice(-8)} is busy: another iris (pid ${process.pid})`,
     );
     expect(fake.requests).toHaveLength(1);
     // Released (or its holder gone), the next run goes ahead.

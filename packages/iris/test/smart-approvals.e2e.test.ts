@@ -4,6 +4,7 @@
 // (here: nobody can answer, so it is not run).
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openStore } from "@iris/store";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";
@@ -42,6 +43,14 @@ describe("smart approval mode", () => {
     expect(body(1)).not.toContain('"tools"');
     expect(existsSync(join(work, "node_modules"))).toBe(false);
     expect(fake.violations).toEqual([]);
+    // The judge's call is billed like any other (F3): three calls, three usage rows.
+    const store = openStore(join(home.home, "state.db"));
+    try {
+      const [session] = store.listSessions({ limit: 1 });
+      expect(store.usageForSession(session!.id)).toHaveLength(3);
+    } finally {
+      store.close();
+    }
   }, 60_000);
 
   it("refuses the command when the judge denies", async () => {

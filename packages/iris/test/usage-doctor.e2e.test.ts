@@ -169,13 +169,13 @@ describe("iris doctor", () => {
 
     const broken = await runIris(["doctor", "--offline"], { env: env() });
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toContain(`✗ session ${session.id.slice(0, 8)}: the history is broken`);
+    expect(broken.stdout).toContain(`✗ session ${session.id.slice(-8)}: the history is broken`);
     expect(broken.stdout).toContain("tool call call-1 (terminal) without a result");
     expect(broken.stdout).toContain("fix: iris doctor --repair");
 
     const repaired = await runIris(["doctor", "--repair", "--offline"], { env: env() });
     expect(repaired.code).toBe(0);
-    expect(repaired.stdout).toContain(`✓ session ${session.id.slice(0, 8)}: repaired`);
+    expect(repaired.stdout).toContain(`✓ session ${session.id.slice(-8)}: repaired`);
 
     const again = await runIris(["doctor", "--offline"], { env: env() });
     expect(again.code).toBe(0);

@@ -27,6 +27,8 @@ export interface Database {
   transaction<F extends (...args: never[]) => unknown>(fn: F): Transaction<F>;
   close(): void;
   readonly open: boolean;
+  /** Opened read-only (a snapshot of a store this user may not write). */
+  readonly readonly: boolean;
   readonly inTransaction: boolean;
   readonly name: string;
 }

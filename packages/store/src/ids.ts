@@ -25,3 +25,9 @@ export function newId(): string {
   const seq = counter.toString(16).padStart(3, "0");
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${seq}${random.slice(18)}`;
 }
+
+/** The name people see for a session: its last 8 characters, which are random (the first 8 are
+ *  a timestamp shared by every id made within about a minute). */
+export function shortId(id: string): string {
+  return id.length > 12 ? id.slice(-8) : id;
+}

@@ -16,6 +16,7 @@ export {
   type PairingRow,
 } from "./gateway.js";
 export { type CronJobRow, CronState } from "./gateway-cron.js";
+export { shortId } from "./ids.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -20,6 +20,16 @@ afterEach(() => {
 });
 
 describe("openStore and migrations", () => {
+  it("makes a state.db that others could read private again when it opens it", () => {
+    const path = tempDb();
+    openStore(path).close();
+    chmodSync(path, 0o644);
+    const store = openStore(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    store.close();
+  });
+
   it("creates a new database at the latest version with WAL, foreign keys and a busy timeout", () => {
     const store = openStore(tempDb());
     expect(schemaVersion(store.db)).toBe(LATEST_SCHEMA_VERSION);

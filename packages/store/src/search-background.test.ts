@@ -48,4 +48,27 @@ describe("the background search indexer", () => {
     store.search("heron");
     expect(store.searchIndexBacklog()).toBe(2 * SEARCH_CATCH_UP_SPAN);
   });
+
+  it("a read-only store finds nodes the index has not reached yet, newest first, without writing", () => {
+    const dir = mkdtempSync(join(tmpdir(), "iris-index-"));
+    const path = join(dir, "state.db");
+    const writer = openStore(path, { indexDelayMs: 60_000 });
+    const s = writer.createSession({ source: "cli" });
+    writer.appendNodes(s.id, [note(1), note(2)]);
+    writer.search("heron"); // indexes 1 and 2
+    writer.appendNodes(s.id, [note(3), { kind: "note", text: "a heron in the reeds" }]);
+    writer.close();
+    const reader = openStore(path, { readonly: true });
+    opened.push({ dir, store: reader });
+    const hits = reader.search("heron");
+    expect(hits.map((h) => h.snippet)).toEqual([
+      "a [heron] in the reeds",
+      "[heron] number 3",
+      "[heron] number 2",
+      "[heron] number 1",
+    ]);
+    expect(hits.slice(0, 2).map((h) => h.via)).toEqual(["like", "like"]);
+    expect(reader.search("reeds", { limit: 1 })).toHaveLength(1);
+    expect(reader.searchIndexBacklog()).toBe(2);
+  });
 });

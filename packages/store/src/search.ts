@@ -47,7 +47,9 @@ export class NodeSearch {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     // Index what was appended since the last catch-up first, in one short batch; a larger backlog
     // is the background indexer's job (Store), so a search never holds the write lock for long.
-    this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
+    // A read-only store cannot index: what lies above the mark is matched by LIKE instead.
+    const unindexedAbove = this.db.readonly ? this.indexer.indexedUpto() : null;
+    if (unindexedAbove === null) this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
     const limit = Math.max(1, Math.min(options.limit ?? 20, 1000));
     const terms = query
       .trim()
@@ -55,6 +57,18 @@ export class NodeSearch {
       .filter((t) => t.length > 0);
     if (terms.length === 0) return [];
     const exclude = options.excludeSessionId ?? null;
+    // Newest first: the unindexed nodes are newer than every indexed one.
+    const recent = unindexedAbove === null ? [] : this.likeQuery(terms, exclude, limit, unindexedAbove);
+    if (recent.length >= limit) return recent;
+    return [...recent, ...this.indexed(terms, exclude, limit - recent.length, options)];
+  }
+
+  private indexed(
+    terms: string[],
+    exclude: string | null,
+    limit: number,
+    options: SearchOptions,
+  ): SearchHit[] {
     const substring = options.substring === true || terms.some((t) => CJK.test(t));
     if (!substring) {
       const hits = this.ftsQuery("nodes_fts", terms, [], exclude, limit);
@@ -86,12 +100,13 @@ export class NodeSearch {
     return rows.map((r) => toHit(r, r.snippet, via));
   }
 
-  private likeQuery(terms: string[], exclude: string | null, limit: number): SearchHit[] {
+  /** A scan of `search_text`, over every node or only those with a seq above `aboveSeq`. */
+  private likeQuery(terms: string[], exclude: string | null, limit: number, aboveSeq = -1): SearchHit[] {
     const likes = terms.map(() => "n.search_text LIKE ? ESCAPE '\\'").join(" AND ");
     const sql =
       "SELECT n.id, n.session_id, n.role, n.created_at, n.search_text AS snippet FROM nodes n " +
-      `WHERE ${likes} AND n.session_id IS NOT ? ORDER BY n.seq DESC LIMIT ?`;
-    const rows = this.statement(sql).all(...terms.map(likePattern), exclude, limit);
+      `WHERE n.seq > ? AND ${likes} AND n.session_id IS NOT ? ORDER BY n.seq DESC LIMIT ?`;
+    const rows = this.statement(sql).all(aboveSeq, ...terms.map(likePattern), exclude, limit);
     return rows.map((r) => toHit(r, likeSnippet(r.snippet, terms[0] ?? ""), "like"));
   }
 

@@ -1,5 +1,5 @@
 // The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
-import { closeSync, openSync } from "node:fs";
+import { chmodSync, closeSync, openSync, statSync } from "node:fs";
 import type { Message } from "@iris/llm";
 import { ActiveTimeRepo } from "./active-time.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
@@ -87,7 +87,8 @@ function openWritable(path: string, options: OpenStoreOptions): Store {
 
 /**
  * A new state.db is created empty with mode 600 before SQLite opens it: SQLite would create it
- * with the umask's 644, and its -wal and -shm files copy the database file's mode.
+ * with the umask's 644, and its -wal and -shm files copy the database file's mode. One that an
+ * older Iris (or a copy) left readable by others is made private again, if it is ours.
  */
 function createPrivately(path: string): void {
   if (path === ":memory:" || path === "") return;
@@ -95,6 +96,16 @@ function createPrivately(path: string): void {
     closeSync(openSync(path, "wx", 0o600));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) tightenMode(file);
+  }
+}
+
+function tightenMode(file: string): void {
+  try {
+    const st = statSync(file);
+    if (st.isFile() && st.mode & 0o077 && st.uid === process.getuid?.()) chmodSync(file, 0o600);
+  } catch {
+    // Gone, or not ours to change: the open below reports what matters.
   }
 }
 

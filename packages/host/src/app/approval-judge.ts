@@ -2,7 +2,7 @@
 // through the resilient client (retries and the fallback chain), on `approvals.judge_model` or
 // the main route. The judge sees the command, the working directory and why it was flagged, and
 // answers approve, deny or ask. Anything else — an error, a refusal, an unclear answer — is ask.
-import type { ResilientModelClient } from "@iris/agent";
+import type { ResilientModelClient, UsageRow } from "@iris/agent";
 import { assistantText } from "@iris/llm";
 import type { ApprovalJudge, ApprovalRequest, JudgeVerdict } from "@iris/tools";
 
@@ -34,7 +34,13 @@ export function parseVerdict(text: string): JudgeVerdict {
   return word === "approve" || word === "deny" ? word : "escalate";
 }
 
-export function makeApprovalJudge(model: () => ResilientModelClient): ApprovalJudge {
+/** What the judge's call cost: recorded as the session's usage (F3: every API call counts). */
+export type JudgeUsage = Omit<UsageRow, "taskId">;
+
+export function makeApprovalJudge(
+  model: () => ResilientModelClient,
+  recordUsage: (row: JudgeUsage) => void = () => {},
+): ApprovalJudge {
   return async (request) => {
     const result = await model().call(
       {
@@ -44,6 +50,10 @@ export function makeApprovalJudge(model: () => ResilientModelClient): ApprovalJu
       },
       { signal: AbortSignal.timeout(60_000), onEvent: () => {}, stepId: 0 },
     );
-    return result.ok ? parseVerdict(assistantText(result.message)) : "escalate";
+    if (!result.ok) return "escalate";
+    const { message, costUsd, latencyMs } = result;
+    const { provider, model: name } = message.origin;
+    recordUsage({ provider, model: name, usage: message.usage, costUsd, latencyMs, status: "ok" });
+    return parseVerdict(assistantText(message));
   };
 }

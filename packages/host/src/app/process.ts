@@ -121,7 +121,10 @@ export class IrisProcess implements SessionParent {
     // Smart mode's judge asks this session's own model client (its route and fallbacks).
     const judge: ApprovalJudge = (request) =>
       session
-        ? makeApprovalJudge(() => (session as Session).judgeModel())(request)
+        ? makeApprovalJudge(
+            () => (session as Session).judgeModel(),
+            (row) => (session as Session).recordAuxiliaryUsage(row),
+          )(request)
         : Promise.resolve("escalate");
     session = new Session({
       parent: this,

@@ -7,7 +7,7 @@
 // hung. A refusal is immediate and says what to do. A crashed holder never blocks for long: a
 // lease whose pid is gone (same host) is taken over at once, any other after its expiry.
 import { hostname } from "node:os";
-import type { Store } from "@iris/store";
+import { type Store, shortId } from "@iris/store";
 
 /** A holder renews every third of this; a holder on another host that vanished frees it after this. */
 export const LEASE_TTL_MS = 60_000;
@@ -31,7 +31,7 @@ export function acquireTurnLease(store: Store, sessionId: string, now: () => num
     const where = by.host === holder.host ? `pid ${by.pid}` : `pid ${by.pid} on ${by.host}`;
     return {
       ok: false,
-      message: `session ${sessionId.slice(0, 8)} is busy: another iris (${where}) is running a turn in it since ${new Date(by.acquiredAt).toISOString().slice(11, 19)} UTC; wait for it to finish, or start a new session`,
+      message: `session ${shortId(sessionId)} is busy: another iris (${where}) is running a turn in it since ${new Date(by.acquiredAt).toISOString().slice(11, 19)} UTC; wait for it to finish, or start a new session`,
     };
   }
   const renew = setInterval(() => {

@@ -22,6 +22,7 @@ import {
   StoreConversation,
   TodoList,
   type TurnResult,
+  type UsageRow,
   withAgentTools,
   withClientTools,
   withReceipts,
@@ -413,6 +414,15 @@ export class Session {
     );
     if (!resolved.ok) throw new Error(`approvals.judge_model ${spec} cannot be used: ${resolved.error}`);
     return this.resilientClient(resolved.runtime, undefined);
+  }
+
+  /**
+   * Usage of a call made for this session outside a turn's model loop (smart approvals' judge):
+   * recorded like every other call (F3), so it shows in `iris usage` and counts against budgets.
+   */
+  recordAuxiliaryUsage(row: Omit<UsageRow, "taskId">): void {
+    const log = this.memoryLog ?? new FollowingConversation(this.opts.store, this.session.id);
+    log.recordUsage({ taskId: this.taskId || newTaskId(), ...row });
   }
 
   private resilientClient(

@@ -1,6 +1,7 @@
 // Chat commands (SPEC G2): one registry that every front end shares — the CLI's slash commands
 // and the gateway's chat commands are the same names doing the same things. A front end gives
 // the few actions only it can take (re-pointing its chat, answering a pending approval).
+import { shortId } from "@iris/store";
 import type { Session } from "../app/session.js";
 import { formatUsageLine } from "./usage-line.js";
 
@@ -32,7 +33,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     aliases: ["/reset"],
     help: "start a new session (the old one stays in the store)",
     surfaces: both,
-    run: (ctx) => `new session ${ctx.newSession().slice(0, 8)}`,
+    run: (ctx) => `new session ${shortId(ctx.newSession())}`,
   },
   {
     name: "/model",
@@ -61,7 +62,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     surfaces: both,
     run: (ctx) => {
       const s = ctx.session;
-      return `session ${s.id.slice(0, 8)} · ${s.runtime.provider}/${s.runtime.model} · ${s.busy ? "working" : "idle"}`;
+      return `session ${shortId(s.id)} · ${s.runtime.provider}/${s.runtime.model} · ${s.busy ? "working" : "idle"}`;
     },
   },
   {
@@ -78,7 +79,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
       if (ctx.session.busy) return "a turn is running; /compress after it ends";
       const done = await ctx.session.compressNow();
       return done.ok
-        ? `compressed: ${done.before} → about ${done.after} tokens (session ${done.sessionId.slice(0, 8)})`
+        ? `compressed: ${done.before} → about ${done.after} tokens (session ${shortId(done.sessionId)})`
         : `! ${done.warning}`;
     },
   },

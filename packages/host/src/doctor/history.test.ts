@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { messagesOfPath } from "@iris/agent";
 import { type AssistantMessage, type Message, sanitizeHistory, ZERO_USAGE } from "@iris/llm";
-import { openStore, type Store } from "@iris/store";
+import { openStore, type Store, shortId } from "@iris/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkHistory } from "./history.js";
 import { planRepair } from "./repair.js";
@@ -69,7 +69,7 @@ describe("checkHistory", () => {
   it("finds a call without its result and offers --repair", () => {
     const id = sessionWith([user("hi"), calling("c1", "c2"), result("c1"), user("and?"), reply("done")]);
     const [f] = checkHistory(dbPath, false);
-    expect(f).toMatchObject({ status: "fail", subject: `session ${id.slice(0, 8)}` });
+    expect(f).toMatchObject({ status: "fail", subject: `session ${shortId(id)}` });
     expect(f!.details).toEqual(["tool call c2 (terminal) without a result"]);
     expect(f!.fix).toMatch(/^iris doctor --repair/);
   });
@@ -172,6 +172,6 @@ describe("the role order of stored histories (H1)", () => {
     ]);
     const warn = findings.find((f) => f.status === "warn");
     expect(warn?.message).toContain("ends with a user message that got no answer");
-    expect(warn?.subject).toBe(`session ${unanswered.id.slice(0, 8)}`);
+    expect(warn?.subject).toBe(`session ${shortId(unanswered.id)}`);
   });
 });

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { messagesOfPath } from "@iris/agent";
 import { sanitizeHistory } from "@iris/llm";
-import { type NodeRow, openStore, type Store, StoreError } from "@iris/store";
+import { type NodeRow, openStore, type Store, StoreError, shortId } from "@iris/store";
 import { planRepair, type StoredMessage, type UncertainEffect } from "./repair.js";
 import { type ShapeReport, shapeOf } from "./shape.js";
 import type { Finding } from "./types.js";
@@ -82,7 +82,7 @@ function scan(store: Store, repair: boolean): Finding[] {
   for (const s of sessions) {
     const messages = messagesOfPath(store.activePath(s.id));
     const removed = sanitizeHistory(messages).removed;
-    const subject = `session ${s.id.slice(0, 8)}`;
+    const subject = `session ${shortId(s.id)}`;
     out.push(...shapeFindings(subject, s.id, shapeOf(messages)));
     if (!removed.length) continue;
     if (!repair) {

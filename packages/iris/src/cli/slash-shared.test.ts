@@ -44,12 +44,12 @@ it("/status, /stop and /reset come from the shared registry", async () => {
   };
   const before = host.session.id;
   await runSlash("/status", ctx);
-  expect(written).toContain(`session ${before.slice(0, 8)} · custom/fake-model · idle`);
+  expect(written).toContain(`session ${before.slice(-8)} · custom/fake-model · idle`);
   await runSlash("/stop", ctx);
   expect(written).toContain("nothing is running");
   await runSlash("/reset", ctx);
   expect(host.session.id).not.toBe(before);
-  expect(written).toContain(`new session ${host.session.id.slice(0, 8)}`);
+  expect(written).toContain(`new session ${host.session.id.slice(-8)}`);
   await runSlash("/approve", ctx);
   expect(written).toContain("unknown command /approve");
 });

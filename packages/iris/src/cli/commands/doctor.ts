@@ -11,6 +11,16 @@ import {
 } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 
+type Finding = Awaited<ReturnType<typeof checkMcpServers>>[number];
+
+function mcpSkipped(names: string[]): Finding[] {
+  return names.map((name) => ({
+    status: "warn",
+    subject: `MCP server ${name}`,
+    message: "not started (--offline); `iris mcp test` checks it",
+  }));
+}
+
 export async function doctorCommand(
   flags: GlobalFlags,
   opts: { repair?: boolean; offline?: boolean },
@@ -23,13 +33,15 @@ export async function doctorCommand(
   });
   // Whether anything listens at each endpoint (2 s each, in parallel); --offline skips it.
   if (!opts.offline) findings.push(...(await checkEndpoints(endpoints)));
-  // MCP servers are started to be checked, so this part is async and runs after the rest.
+  // MCP servers are started to be checked (a stdio server may fetch packages, an HTTP one is
+  // remote), so this part is async, runs after the rest, and --offline skips it too.
   const profile = loadProfile({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
     create: false,
   });
-  if (profile.ok) findings.push(...(await checkMcpServers(profile)));
+  if (profile.ok && opts.offline) findings.push(...mcpSkipped(Object.keys(profile.config.mcp_servers)));
+  else if (profile.ok) findings.push(...(await checkMcpServers(profile)));
   process.stdout.write(formatReport(title, findings));
   return exitCodeOf(findings);
 }
