@@ -416,10 +416,7 @@ export class Session {
     return this.resilientClient(resolved.runtime, undefined);
   }
 
-  /**
-   * Usage of a call made for this session outside a turn's model loop (smart approvals' judge):
-   * recorded like every other call (F3), so it shows in `iris usage` and counts against budgets.
-   */
+  /** A call made outside a turn's loop (the judge) is recorded like every other (F3). */
   recordAuxiliaryUsage(row: Omit<UsageRow, "taskId">): void {
     const log = this.memoryLog ?? new FollowingConversation(this.opts.store, this.session.id);
     log.recordUsage({ taskId: this.taskId || newTaskId(), ...row });
