@@ -25,24 +25,6 @@ const code = (p: Promise<unknown>) =>
   );
 
 describe("fork, status and titles (unstable ACP)", () => {
-  it("advertises fork, status and title", async () => {
-    const e = editor(fake, dir);
-    await e.run(async (ctx) => {
-      const init = await ctx.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: {},
-      });
-      expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual([
-        "close",
-        "fork",
-        "list",
-        "resume",
-        "status",
-        "title",
-      ]);
-    });
-  });
-
   it("forks a conversation: the copy goes on its own way, the original is untouched", async () => {
     const e = editor(fake, dir);
     fake.enqueue({ text: "the plan is A" }, { text: "plan B in the fork" }, { text: "still plan A" });
