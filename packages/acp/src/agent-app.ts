@@ -13,7 +13,7 @@ import { listCatalogue } from "@iris/llm";
 import { AcpSession } from "./acp-session.js";
 import { editorClarify } from "./clarify.js";
 import { AVAILABLE_COMMANDS } from "./commands.js";
-import { forkSession } from "./fork.js";
+import { forkSession, TITLE_MAX } from "./fork.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
@@ -33,9 +33,6 @@ export interface AcpAgentOptions {
   /** Route flags given to `iris acp`; config decides the rest. */
   route?: RouteFlags;
 }
-
-/** Titles are stored trimmed to this many characters. */
-const TITLE_MAX = 200;
 
 /** Sessions listed per `session/list` page. */
 export const LIST_PAGE_SIZE = 50;

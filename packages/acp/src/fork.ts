@@ -4,7 +4,8 @@
 // prompt cache still matches) and the model; spending stays with the original.
 import type { NodeInput, Store } from "@iris/store";
 
-const TITLE_MAX = 200;
+/** Titles are stored cut to this many characters. */
+export const TITLE_MAX = 200;
 
 /** Copies `sourceId`'s active path into a new session for `cwd`; returns the new id. */
 export function forkSession(store: Store, sourceId: string, cwd: string): string {
