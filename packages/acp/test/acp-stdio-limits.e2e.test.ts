@@ -7,7 +7,7 @@ import type { SessionNotification } from "@agentclientprotocol/sdk/unstable";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import { agentText, configFor } from "./harness.js";
-import { assertOnlyJsonRpc, spawnAcp, spawnFixture } from "./spawn.js";
+import { assertOnlyJsonRpc, handshake, rpc, spawnAcp, spawnFixture } from "./spawn.js";
 
 const fx = spawnFixture();
 
@@ -68,5 +68,38 @@ describe("iris acp (spawned): how prompts stop, and the unstable session methods
     expect(await agent.end()).toBe(0);
     assertOnlyJsonRpc(agent.lines);
     expect(fake.violations).toEqual([]);
+  });
+
+  it("keeps the session's cost budget across a restart and a session/load", async () => {
+    const fake = fx.fake();
+    // gpt-4o-mini's catalogue price: $0.15 per million input tokens.
+    writeFileSync(
+      join(fx.home(), "config.yaml"),
+      `model: {provider: openai, name: gpt-4o-mini}\n` +
+        `providers: {openai: {base_url: '${fake.baseUrl}', api_mode: chat_completions}}\n` +
+        "agent: {cost_budget_usd: 0.1}\n",
+    );
+    const env = { IRIS_HOME: fx.home(), OPENAI_API_KEY: "sk-test-not-real-0000" };
+    const prompt = (sessionId: string, text: string) => ({ sessionId, prompt: [{ type: "text", text }] });
+    fake.enqueue({ text: "that was expensive", usage: { input: 1_000_000, output: 0 } });
+    const first = spawnAcp(env, fx.work());
+    const sessionId = String((await handshake(first, fx.work())).result?.sessionId);
+    expect((await rpc(first, 2, "session/prompt", prompt(sessionId, "spend"))).result).toEqual({
+      stopReason: "end_turn",
+    });
+    expect(await first.end()).toBe(0);
+
+    const second = spawnAcp(env, fx.work());
+    await rpc(second, 0, "initialize", { protocolVersion: 1 });
+    expect((await rpc(second, 1, "session/load", { sessionId, cwd: fx.work(), mcpServers: [] })).error).toBe(
+      undefined,
+    );
+    const answered = await rpc(second, 2, "session/prompt", prompt(sessionId, "spend more"));
+    expect(answered.result).toEqual({ stopReason: "max_turn_requests" });
+    expect(second.lines.join("\n")).toMatch(/of the \$0\.10 cost budget/);
+    expect(fake.requests).toHaveLength(1);
+    expect(await second.end()).toBe(0);
+    assertOnlyJsonRpc(first.lines);
+    assertOnlyJsonRpc(second.lines);
   });
 });
