@@ -181,6 +181,8 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
           sessionUpdate: "agent_message_chunk",
           content: { type: "text", text: `\n\nNote: ${r.message}\n` },
         });
+      const title = s.host.store.findSession(s.host.id)?.title;
+      if (title) s.send({ sessionUpdate: "session_info_update", title });
       return details(s, await irisProcess());
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {

@@ -110,6 +110,16 @@ describe("fork, status and titles (unstable ACP)", () => {
         await code(ctx.request(acp.methods.agent.session.setTitle, { sessionId: "nope", title: "x" })),
       ).toBe(-32002);
       expect(agentText(e.updates)).toBe("onetwo");
+
+      // A loaded session tells the editor its title too.
+      await ctx.request(acp.methods.agent.session.close, { sessionId: s.sessionId });
+      e.updates.length = 0;
+      await ctx.request(acp.methods.agent.session.load, {
+        sessionId: s.sessionId,
+        cwd: e.work,
+        mcpServers: [],
+      });
+      expect(ofKind(e.updates, "session_info_update").map((u) => u.title)).toContain("Parser work");
     });
   });
 });
