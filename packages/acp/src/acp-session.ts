@@ -2,9 +2,9 @@
 // and answered in order, cancel, the editor's permission requests and files, and the turn's events
 // sent as `session/update`s. Updates are fire-and-forget: one that fails to send is logged and
 // never holds up the prompt's response.
-import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { FrontEnd } from "@iris/agent";
-import type { HostEvent, Session } from "@iris/host";
+import { ensureTitle, type HostEvent, type Session } from "@iris/host";
 import type { FileAccess } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
@@ -105,7 +105,7 @@ export class AcpSession {
       // Linked files are read from the disk (an embedded resource carries the editor's buffer).
       const message = await promptToMessage(blocks, { vision: this.opts.vision() });
       if (controller.signal.aborted) return "cancelled";
-      return await this.runAgent(message, controller);
+      return await this.runAgent(message, controller, promptText(blocks));
     } finally {
       if (this.turn === controller) this.turn = undefined;
     }
@@ -114,6 +114,7 @@ export class AcpSession {
   private async runAgent(
     message: Parameters<Session["send"]>[0],
     controller: AbortController,
+    text: string,
   ): Promise<StopReason> {
     const host = this.host;
     const updates = new TurnUpdates(
@@ -134,6 +135,8 @@ export class AcpSession {
       },
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
+    // Where the conversation stood before this prompt: a refusal rewinds to it.
+    const before = { sessionId: host.id, leaf: host.store.activeLeaf(host.id)?.id ?? null };
     try {
       const result = await host.send(message, { frontEnd, signal: controller.signal });
       for (const u of updates.finish(
@@ -141,7 +144,10 @@ export class AcpSession {
       ))
         this.send(u);
       if (needsExplanation(result) && result.text) this.say(`\n\n${result.text}`);
-      return stopReasonOf(result);
+      const stop = stopReasonOf(result);
+      if (stop === "refusal" && this.leaveOut(before)) return stop;
+      this.sendInfo(text);
+      return stop === "refusal" ? "end_turn" : stop;
     } catch (err) {
       for (const u of updates.finish("the turn failed")) this.send(u);
       if (controller.signal.aborted) return "cancelled";
@@ -151,6 +157,32 @@ export class AcpSession {
       unsubscribe();
       this.running.clear();
     }
+  }
+
+  /**
+   * ACP's `refusal` tells the editor that the prompt and all after it are left out of the next
+   * prompt: the session rewinds to where it stood before (the refused exchange stays in the store,
+   * off the active path). Not possible once compression moved the conversation to a new session
+   * during the turn; the turn then ends as end_turn, its refusal message already shown.
+   */
+  private leaveOut(before: { sessionId: string; leaf: string | null }): boolean {
+    const host = this.host;
+    if (host.id !== before.sessionId) return false;
+    if (before.leaf) host.store.branchFrom(before.leaf);
+    else host.store.clearActiveLeaf(before.sessionId);
+    return true;
+  }
+
+  /** The session's title (from its first prompt, unless the editor set one) and last activity. */
+  private sendInfo(firstPrompt: string): void {
+    const { store, id } = this.host;
+    ensureTitle(store, id, firstPrompt);
+    const title = store.findSession(id)?.title;
+    this.send({
+      sessionUpdate: "session_info_update",
+      ...(title ? { title } : {}),
+      updatedAt: new Date().toISOString(),
+    });
   }
 
   /** Which calls of each tool run now, so an approval request names its call. */
@@ -175,4 +207,9 @@ export class AcpSession {
   async idle(): Promise<void> {
     await this.queue;
   }
+}
+
+/** The prompt's own words (what a title is made from). */
+function promptText(blocks: readonly PromptBlock[]): string {
+  return blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
 }

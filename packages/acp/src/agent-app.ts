@@ -3,14 +3,17 @@
 // Requests that need the profile wait for the process the runner opened at start; a broken
 // config or a missing provider surfaces as the error of `session/new`, saying what to set.
 
-import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk";
-import * as acp from "@agentclientprotocol/sdk";
+// The app comes from the SDK's `/unstable` entry: session/fork, session/status and
+// session/set_title are unstable ACP v1, and one app must use one entry throughout.
+import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk/unstable";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
 import type { IrisProcess, RouteFlags } from "@iris/host";
 import { listCatalogue } from "@iris/llm";
 import { AcpSession } from "./acp-session.js";
 import { editorClarify } from "./clarify.js";
 import { AVAILABLE_COMMANDS } from "./commands.js";
+import { forkSession, TITLE_MAX } from "./fork.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
@@ -156,7 +159,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: opts.vision, audio: false, embeddedContext: true },
-          sessionCapabilities: { list: {}, resume: {}, close: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, status: {}, title: {} },
         },
         authMethods: [],
         _meta: { iris: { promptQueue: QUEUE_NOTE } },
@@ -178,6 +181,8 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
           sessionUpdate: "agent_message_chunk",
           content: { type: "text", text: `\n\nNote: ${r.message}\n` },
         });
+      const title = s.host.store.findSession(s.host.id)?.title;
+      if (title) s.send({ sessionUpdate: "session_info_update", title });
       return details(s, await irisProcess());
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
@@ -199,12 +204,38 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         sessionId: r.id,
         cwd: r.cwd ?? "",
         title: r.title,
-        updatedAt: new Date(r.endedAt ?? r.startedAt).toISOString(),
+        updatedAt: new Date(lastActivity(iris, r)).toISOString(),
       }));
       return {
         sessions: sessionsOut,
         ...(offset + LIST_PAGE_SIZE < rows.length ? { nextCursor: String(offset + LIST_PAGE_SIZE) } : {}),
       };
+    })
+    .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
+      const iris = await irisProcess();
+      const source = storedAcpSession(iris, params.sessionId);
+      if (!source) throw acp.RequestError.sessionNotFound(params.sessionId);
+      // A turn running in the original is forked as it stands: calls without results yet are
+      // closed in the copy (as after a crash), the original goes on untouched.
+      const s = await open(client, params.cwd, forkSession(iris.store, source, params.cwd));
+      ignoredMcpServers(s, params.mcpServers);
+      return { sessionId: s.id, ...details(s, iris) };
+    })
+    .onRequest(acp.methods.agent.session.status, async ({ params }) => {
+      if (sessions.has(params.sessionId)) return { status: "open" };
+      const iris = await irisProcess();
+      if (!storedAcpSession(iris, params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      return { status: "saved" };
+    })
+    .onRequest(acp.methods.agent.session.setTitle, async ({ params }) => {
+      const title = params.title.replace(/\s+/g, " ").trim().slice(0, TITLE_MAX);
+      if (!title) throw acp.RequestError.invalidParams(undefined, "the title is empty");
+      const iris = await irisProcess();
+      const id = storedAcpSession(iris, params.sessionId);
+      if (!id) throw acp.RequestError.sessionNotFound(params.sessionId);
+      iris.store.setSessionTitle(id, title);
+      sessions.get(params.sessionId)?.send({ sessionUpdate: "session_info_update", title });
+      return { title };
     })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await closeSession(mustGet(params.sessionId));
@@ -266,6 +297,21 @@ function routeHelp(err: unknown, iris: IrisProcess): string {
     `(e.g. model: {provider: openrouter, name: anthropic/claude-sonnet-4.5}) and the provider's key ` +
     `(e.g. OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY) in ${paths.env}.`
   );
+}
+
+/** When the session last changed: its end, else its newest message, else its start. */
+function lastActivity(
+  iris: IrisProcess,
+  r: { endedAt: number | null; startedAt: number; activeLeafId: string | null },
+) {
+  const leaf = r.activeLeafId ? iris.store.findNode(r.activeLeafId) : undefined;
+  return r.endedAt ?? leaf?.createdAt ?? r.startedAt;
+}
+
+/** The stored ACP session an editor's id stands for now (what session/list would show), if any. */
+function storedAcpSession(iris: IrisProcess, id: string): string | undefined {
+  const latest = latestOf(iris, id);
+  return latest && iris.store.findSession(latest)?.source === "acp" ? latest : undefined;
 }
 
 /** The stored session an id continues as now: compression ends a session and goes on in a child. */

@@ -1,8 +1,8 @@
 // The clarify tool (a question for the user) in an editor: a form when the editor offers
 // elicitation, else a choice dialog through `session/request_permission` when the question has
 // choices. Without either the model is told to ask in its reply, never left waiting.
-import type * as acp from "@agentclientprotocol/sdk";
-import type { ClientCapabilities, PermissionOption } from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import type { ClientCapabilities, PermissionOption } from "@agentclientprotocol/sdk/unstable";
 
 export const NO_WAY_TO_ASK =
   "(no answer: this editor cannot show free-form questions; make a reasonable assumption, state it, and continue)";

@@ -1,6 +1,6 @@
 // The slash commands an editor offers in its prompt box (`available_commands_update`). They run
 // here, between turns, and answer as agent text; they never reach the model.
-import type { AvailableCommand } from "@agentclientprotocol/sdk";
+import type { AvailableCommand } from "@agentclientprotocol/sdk/unstable";
 import type { Session } from "@iris/host";
 import { shortId } from "@iris/store";
 

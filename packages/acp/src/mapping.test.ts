@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { TerminationReason } from "@iris/agent";
 import { describe, expect, it } from "vitest";
 import { LINKED_FILE_CAP_BYTES, promptToMessage } from "./prompt-content.js";
-import { stopReasonOf } from "./stop-reason.js";
+import { type StopReason, stopReasonOf } from "./stop-reason.js";
 import { describeToolCall, toolKindOf } from "./tool-calls.js";
 
 describe("tool calls as the editor sees them", () => {
@@ -32,15 +33,36 @@ describe("tool calls as the editor sees them", () => {
 });
 
 describe("stop reasons", () => {
-  it("maps every ending ACP knows and ends the rest as end_turn", () => {
-    expect(stopReasonOf({ reason: "natural" })).toBe("end_turn");
-    expect(stopReasonOf({ reason: "max_rounds" })).toBe("max_turn_requests");
-    expect(stopReasonOf({ reason: "model_refusal" })).toBe("refusal");
-    expect(stopReasonOf({ reason: "user_cancelled" })).toBe("cancelled");
-    expect(stopReasonOf({ reason: "llm_error" })).toBe("end_turn");
+  it("maps every termination reason to the stop reason ACP defines for it", () => {
+    const cases: [TerminationReason, StopReason][] = [
+      ["natural", "end_turn"],
+      ["max_rounds", "max_turn_requests"],
+      ["time_budget_expired", "max_turn_requests"],
+      ["cost_budget_exceeded", "max_turn_requests"],
+      ["convergence_detected", "max_turn_requests"],
+      ["context_exhausted", "max_tokens"],
+      ["model_refusal", "refusal"],
+      ["input_blocked", "refusal"],
+      ["user_cancelled", "cancelled"],
+      ["llm_error", "end_turn"],
+      ["billing_error", "end_turn"],
+      ["store_error", "end_turn"],
+      ["client_tool_calls", "end_turn"],
+    ];
+    for (const [reason, stop] of cases) expect([reason, stopReasonOf({ reason })]).toEqual([reason, stop]);
+  });
+
+  it("reports every reply cut at the output token limit as max_tokens", () => {
     const cut = { role: "assistant", parts: [], stopReason: "max_tokens" } as never;
     expect(stopReasonOf({ reason: "natural", message: cut })).toBe("max_tokens");
-    expect(stopReasonOf({ reason: "store_error" })).toBe("end_turn");
+    const empty = {
+      kind: "invalid_response",
+      message: "empty reply",
+      retryable: true,
+      code: "max_tokens",
+    } as const;
+    expect(stopReasonOf({ reason: "llm_error", error: empty })).toBe("max_tokens");
+    expect(stopReasonOf({ reason: "llm_error", error: { ...empty, code: "other" } })).toBe("end_turn");
   });
 });
 

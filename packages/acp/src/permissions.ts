@@ -2,7 +2,11 @@
 // Each request names the tool call it is about, so rejecting one call rejects only that call; the
 // rest of the batch goes on. A turn that is cancelled stops waiting at once (the pending request
 // is withdrawn with `$/cancel_request`) and the call is denied.
-import type { PermissionOption, RequestPermissionResponse, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type {
+  PermissionOption,
+  RequestPermissionResponse,
+  ToolCallUpdate,
+} from "@agentclientprotocol/sdk/unstable";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 
 export const PERMISSION_OPTIONS: PermissionOption[] = [

@@ -1,7 +1,7 @@
 // `session/load`: the stored conversation replayed as the `session/update`s an editor would have
 // seen live, so its thread shows the whole history (user text, answers, thoughts, tool calls with
 // their results and final status).
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { Message, ToolResultMessage, UserPart } from "@iris/llm";
 import { describeToolCall } from "./tool-calls.js";
 import { planOf } from "./turn-updates.js";

@@ -1,6 +1,6 @@
 // What an editor shows beside a session: the approval modes (its mode picker) and the model
 // (a config option of category "model"; ACP has no set_model).
-import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
+import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk/unstable";
 import type { IrisProcess, Session } from "@iris/host";
 
 export const MODES: SessionModeState["availableModes"] = [

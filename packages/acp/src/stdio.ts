@@ -2,7 +2,7 @@
 // Order matters: stdout is claimed first, then the profile is read; a broken config keeps the
 // agent up (initialize works) and comes back as the error of `session/new`, saying what to fix.
 import { Readable, Writable } from "node:stream";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
   configureProcessLogging,
   formatConfigErrors,

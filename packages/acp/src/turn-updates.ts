@@ -3,7 +3,7 @@
 // call it announced, so `finish()` can close each one the turn left open (cancel, crash, a retried
 // attempt): in the editor no tool call spins forever.
 import { readFileSync, statSync } from "node:fs";
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { HostEvent } from "@iris/host";
 import { describeToolCall, toolKindOf } from "./tool-calls.js";
 

@@ -38,8 +38,11 @@ describe("iris as an ACP agent (in process)", () => {
       });
       expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual([
         "close",
+        "fork",
         "list",
         "resume",
+        "status",
+        "title",
       ]);
       expect(JSON.stringify(init._meta)).toMatch(/queued and answered in order/);
     });

@@ -9,8 +9,8 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionNotification,
-} from "@agentclientprotocol/sdk";
-import * as acp from "@agentclientprotocol/sdk";
+} from "@agentclientprotocol/sdk/unstable";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { IrisProcess, loadProfile } from "@iris/host";
 import type { FakeLlm, TempDir } from "@iris/testkit";
 import { createAcpAgent } from "../src/agent-app.js";
@@ -28,6 +28,10 @@ export interface EditorOptions {
   elicit?: (req: CreateElicitationRequest) => CreateElicitationResponse;
   /** Extra config.yaml lines. */
   config?: string;
+  /** The whole config.yaml instead of the fake's custom route plus `config`. */
+  configText?: string;
+  /** Extra environment (provider keys). */
+  env?: Record<string, string>;
 }
 
 export interface Editor {
@@ -49,8 +53,8 @@ export function editor(fake: FakeLlm, dir: TempDir, opts: EditorOptions = {}): E
   const work = join(dir.path, "work");
   mkdirSync(home, { recursive: true });
   mkdirSync(work, { recursive: true });
-  writeFileSync(join(home, "config.yaml"), configFor(fake, opts.config));
-  const env = { IRIS_HOME: home };
+  writeFileSync(join(home, "config.yaml"), opts.configText ?? configFor(fake, opts.config));
+  const env = { IRIS_HOME: home, ...opts.env };
   const profile = loadProfile({ env, registerSecret: () => {} });
   if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
   const iris = IrisProcess.open({ profile, env, platform: "acp" });

@@ -154,6 +154,14 @@ describe.each(MODES)("Agent over %s", (mode) => {
     expect(fake.requests[1]!.rawBody.toString("utf8")).toContain("No answer");
   });
 
+  it("a reply cut at the output limit before any answer ends llm_error marked max_tokens", async () => {
+    const { agent } = await makeAgent(mode);
+    fake.enqueue({ text: "", stopReason: "max_tokens" });
+    const result = await agent.run("think a lot");
+    expect(result).toMatchObject({ reason: "llm_error", error: { code: "max_tokens" } });
+    expect(result.text).toMatch(/stop reason: max_tokens/);
+  });
+
   it("continues a session idle for 3 hours: the budget counts work, not idle time (L4)", async () => {
     const { session } = await makeAgent(mode);
     const log = () => new StoreConversation(store, session.id);

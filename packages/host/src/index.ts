@@ -15,6 +15,7 @@ export * from "./app/route-limiter.js";
 export * from "./app/session.js";
 export * from "./app/session-lease.js";
 export * from "./app/session-prompts.js";
+export * from "./app/session-title.js";
 export * from "./app/tools-setup.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";

@@ -119,6 +119,12 @@ export class NodeRepo {
     this.setLeaf.run(nodeId, 0, sessionId);
   }
 
+  /** Empties the active path: the next append is a new root; the old nodes stay readable. */
+  clearActiveLeaf(sessionId: string): void {
+    this.activeLeafId(sessionId);
+    this.setLeaf.run(null, 0, sessionId);
+  }
+
   /** Every leaf of the session's tree (the tip of each branch), oldest first. */
   listLeaves(sessionId: string): NodeRow[] {
     this.activeLeafId(sessionId);

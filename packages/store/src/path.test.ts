@@ -128,6 +128,14 @@ describe("path assembly by runs", () => {
     expect(store.getSession(s.id).activeLeafId).toBe(d.id);
     expect(store.activePath(s.id).map((n) => n.id)).toEqual([a.id, d.id]);
     expect(store.pathToRoot(aside.id).map((n) => n.id)).toEqual([a.id, b.id, aside.id]);
+
+    // Starting over empties the active path; the next append is a new root, the old tree stays.
+    store.clearActiveLeaf(s.id);
+    expect(store.activePath(s.id)).toEqual([]);
+    const fresh = store.appendNode(s.id, { kind: "message", message: user("again") });
+    expect(fresh.parentId).toBeNull();
+    expect(store.activePath(s.id).map((n) => n.id)).toEqual([fresh.id]);
+    expect(store.pathToRoot(d.id).map((n) => n.id)).toEqual([a.id, d.id]);
   });
 
   it("re-reads only what was appended since, and never hands two reads the same objects", () => {

@@ -247,6 +247,10 @@ export class Store {
   setActiveLeaf(sessionId: string, nodeId: string): void {
     this.nodes.setActiveLeaf(sessionId, nodeId);
   }
+  /** Start the conversation over: the active path is empty; earlier nodes stay in the store. */
+  clearActiveLeaf(sessionId: string): void {
+    this.nodes.clearActiveLeaf(sessionId);
+  }
   /** Continue the conversation from `nodeId`: the next append becomes a new branch below it. */
   branchFrom(nodeId: string): NodeRow {
     const node = this.nodes.get(nodeId);

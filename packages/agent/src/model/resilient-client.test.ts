@@ -214,6 +214,21 @@ describe("retries on the same route (F1)", () => {
     expect(r.retried.map((x) => x.kind)).toEqual(["invalid_response", "invalid_response"]);
   });
 
+  it("an empty reply cut at the output token limit is not retried; a fallback may answer", async () => {
+    const alone = await rig(1);
+    alone.fakes[0]!.enqueue({ text: "", stopReason: "max_tokens" }, ok("never asked for"));
+    const res = await alone.call();
+    expect(res.ok ? undefined : res.error).toMatchObject({ kind: "invalid_response", code: "max_tokens" });
+    expect(alone.retried).toEqual([]);
+    expect(alone.fakes[0]!.requests).toHaveLength(1);
+
+    const chain = await rig(2);
+    chain.fakes[0]!.enqueue({ text: "", stopReason: "max_tokens" });
+    chain.fakes[1]!.enqueue(ok("from the fallback"));
+    expect(textOf(await chain.call())).toBe("from the fallback");
+    expect(chain.retried).toEqual([]);
+  });
+
   it("with real (tiny) sleeps the same retries happen", async () => {
     const r = await rig(1, {
       sleep: undefined,

@@ -211,15 +211,24 @@ export class ResilientModelClient implements ModelClient {
       const res = await slot.client.call(req, { ...opts, onEvent });
       let error: LlmError;
       if (res.ok && !isEmptyReply(res.message)) return res;
+      // Cut at the output token limit before any text or tool call (all reasoning, say): the same
+      // request would be cut again, so it is not retried; another route may still answer.
+      const cut = res.ok && res.message.stopReason === "max_tokens";
       if (res.ok) {
         opts.onDiscarded?.(res);
-        error = llmError("invalid_response", "empty reply: no text and no tool call");
+        error = cut
+          ? {
+              ...llmError("invalid_response", "empty reply: cut at the output token limit"),
+              code: "max_tokens",
+            }
+          : llmError("invalid_response", "empty reply: no text and no tool call");
       } else error = res.error;
       if (streamed) {
         // Partial output of a failed attempt must not survive in the front end (L7).
         this.emit("stream_reset", { stepId: opts.stepId, reason: error.message });
       }
       if (opts.signal.aborted || error.kind === "aborted") return fail(ABORTED);
+      if (cut) return fail(error);
       const label = routeLabel(runtime);
       const action = ACTION_BY_KIND[error.kind];
       if (action === "refresh") {

@@ -45,8 +45,12 @@ export async function callModel(
   const route = env.model.route();
   if (!res.ok) {
     env.events.emit("LLM_CALL_FAILED", { stepId: snap.stepId, error: res.error });
+    const spent = res.error.kind === "timeout" ? budgetSpent(env, state) : undefined;
     if (snap.signal.aborted || res.error.kind === "aborted") {
       state.termination = { reason: "user_cancelled", text: "Interrupted." };
+    } else if (spent) {
+      // The call's deadline was the turn's or the session's time budget: that budget ended it.
+      state.termination = spent;
     } else {
       state.termination = {
         reason: reasonFor(res.error),
@@ -65,6 +69,20 @@ function forward(events: AgentEvents, e: StreamEvent): void {
   if (e.type === "text_delta") events.emit("stream_delta", { text: e.delta });
   else if (e.type === "reasoning_delta") events.emit("reasoning", { text: e.delta });
   else if (e.type === "toolcall_end") events.emit("tool_gen", { call: e.call });
+}
+
+/** The budget that has run out now, if one has (a call cut by its deadline ran into it). */
+function budgetSpent(env: TurnEnv, state: TurnState): TurnState["termination"] {
+  const now = env.now();
+  const left = env.guards.timeLeftMs({ turnStartedAt: state.startedAt, now });
+  if (left === undefined || left > 0) return undefined;
+  const verdict = env.guards.check({
+    rounds: state.rounds,
+    turnStartedAt: state.startedAt,
+    turnCostUsd: state.costUsd,
+    now,
+  });
+  return verdict.ok ? undefined : { reason: verdict.reason, text: verdict.text };
 }
 
 /** A provider's filter refusing the prompt itself (Azure's 400 content_filter, moderation). */

@@ -40,7 +40,13 @@ export function observeReply(env: TurnEnv, state: TurnState, message: AssistantM
     state.termination = {
       reason: "llm_error",
       text: `The model ${where} returned an empty reply (stop reason: ${message.stopReason}).`,
-      error: { kind: "invalid_response", message: "empty reply", retryable: true },
+      error: {
+        kind: "invalid_response",
+        message: "empty reply",
+        retryable: true,
+        // A reply cut at the output token limit before it said anything (all reasoning, say).
+        ...(message.stopReason === "max_tokens" ? { code: "max_tokens" } : {}),
+      },
     };
     return { calls: [] };
   }

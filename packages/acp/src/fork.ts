@@ -1,0 +1,36 @@
+// `session/fork` (unstable ACP): a new session that starts from another's conversation as it stands,
+// so the editor can branch off (a summary, another attempt) without touching the original. The
+// copy is an ordinary stored session: the active path's nodes, the frozen system prompt (the
+// prompt cache still matches) and the model; spending stays with the original.
+import type { NodeInput, Store } from "@iris/store";
+
+/** Titles are stored cut to this many characters. */
+export const TITLE_MAX = 200;
+
+/** Copies `sourceId`'s active path into a new session for `cwd`; returns the new id. */
+export function forkSession(store: Store, sourceId: string, cwd: string): string {
+  const source = store.getSession(sourceId);
+  const inputs: NodeInput[] = store.activePath(sourceId).map((n) => ({
+    kind: n.kind,
+    ...(n.message ? { message: n.message } : {}),
+    ...(n.text !== null ? { text: n.text } : {}),
+    // A compaction still expands to the original's messages (they stay in the store).
+    ...(n.expandsTo !== null ? { expandsTo: n.expandsTo } : {}),
+    ...(n.origin ? { origin: n.origin } : {}),
+    ...(n.tokens !== null ? { tokens: n.tokens } : {}),
+    ...(n.kind === "compaction" ? { parentId: null } : {}),
+  }));
+  const write = store.db.transaction(() => {
+    const fork = store.createSession({
+      source: "acp",
+      cwd,
+      ...(source.systemPrompt !== null ? { systemPrompt: source.systemPrompt } : {}),
+      ...(source.model !== null ? { model: source.model } : {}),
+      ...(source.provider !== null ? { provider: source.provider } : {}),
+      ...(source.title ? { title: `${source.title} (fork)`.slice(0, TITLE_MAX) } : {}),
+    });
+    if (inputs.length > 0) store.appendNodes(fork.id, inputs);
+    return fork.id;
+  });
+  return write.immediate();
+}
