@@ -79,7 +79,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     client: (key = ALICE) => new OpenAI({ apiKey: key, baseURL, maxRetries: 0 }),
     restart: async () => {
       await h.server.close();
-      h.server = await startServer({ profile, port: first.port, env, keepAliveMs });
+      // config.yaml and .env are read again, as a new process would.
+      const again = loadProfile({ env });
+      if (!again.ok) throw new Error(JSON.stringify(again.errors));
+      h.server = await startServer({ profile: again, port: first.port, env, keepAliveMs });
     },
     nextEvent: (match) =>
       new Promise((resolve) => {

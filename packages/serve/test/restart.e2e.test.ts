@@ -1,7 +1,9 @@
 // State that outlives `iris serve` (SPEC E3): after a restart on the same profile, the official
 // SDK continues a response by `previous_response_id` (streamed, through finalResponse()) and a
 // named `conversation`; another API key still gets "not found"; an Idempotency-Key retry gets the
-// first answer without running the turn again.
+// first answer without running the turn again. A new key given an old key's name starts empty.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { ALICE, BOB, type Harness, sentBodies, startHarness } from "./helpers.js";
@@ -68,5 +70,23 @@ describe("after a restart", () => {
     expect(retry.data.choices[0]?.message.content).toBe("done once");
     expect(retry.response.headers.get("idempotent-replayed")).toBe("true");
     expect(h.fake.requests).toHaveLength(1);
+  });
+
+  it("a new key given an old key's name does not inherit its responses", async () => {
+    h = await startHarness();
+    h.fake.enqueue({ text: "secret noted" });
+    const old = new OpenAI({ apiKey: ALICE, baseURL: h.baseURL, maxRetries: 2 });
+    const r1 = await old.responses.create({ model: "iris", input: "the secret is 42" });
+    const rotated = "sk-alice-rotated-000111";
+    writeFileSync(
+      join(h.home.path, ".env"),
+      `OPENAI_API_KEY=fake-upstream-key\nSERVE_KEY_ALICE=${rotated}\n`,
+    );
+    await h.restart();
+    const next = new OpenAI({ apiKey: rotated, baseURL: h.baseURL, maxRetries: 2 });
+    await expect(
+      next.responses.create({ model: "iris", input: "secret?", previous_response_id: r1.id }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(old.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 });
