@@ -115,7 +115,13 @@ describe("chat completion streams", () => {
       includeUsage: true,
     })("iris");
     const errors: unknown[] = [];
-    const result = streamText({ model, prompt: "run it", onError: ({ error }) => errors.push(error) });
+    const result = streamText({
+      model,
+      prompt: "run it",
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
     const text = await result.text;
     expect(errors).toEqual([]);
     expect(text).toContain("🔧 terminal");
