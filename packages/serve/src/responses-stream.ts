@@ -3,7 +3,8 @@
 // as readable text in the same message (a collapsed <details> block, switchable like chat
 // completions: serve.tool_progress / X-Iris-Tool-Progress), the typed event `iris.tool.progress`
 // only when asked (the SDK's accumulator throws on a type it does not know), and comment
-// keep-alives. A client that goes away interrupts the turn (SPEC L7); nothing partial is kept.
+// keep-alives (at each tool start, then every 15 s). A client that goes away interrupts the turn
+// (SPEC L7); nothing partial is kept.
 import type { HostEvent } from "@iris/host";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
@@ -39,12 +40,16 @@ export function streamResponse(c: Context<ServeEnv>, deps: ServeDeps, parts: Res
         .then(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }))
         .catch(() => {});
     };
+    const keepAlive = () => {
+      queue = queue.then(() => stream.write(": keepalive\n\n")).catch(() => {});
+    };
     const builder = new ResponseBuilder(meta, write);
     parts.listen((e) => {
       // A subagent's forwarded events carry parentTaskId: its text is not this answer's text.
       if (e.parentTaskId !== undefined || stream.aborted) return;
       if (e.name === "stream_delta") builder.text(e.payload.text);
       else if (e.name === "tool_progress") {
+        if (e.payload.phase === "before") keepAlive();
         if (style === "details") builder.text(progressText(e.payload));
         if (named) builder.extension("iris.tool.progress", progressEvent(e));
       }
@@ -53,9 +58,7 @@ export function streamResponse(c: Context<ServeEnv>, deps: ServeDeps, parts: Res
     try {
       builder.start();
       // Comment keep-alives while the turn runs (tools may take long; proxies close idle streams).
-      timer = setInterval(() => {
-        queue = queue.then(() => stream.write(": keepalive\n\n")).catch(() => {});
-      }, deps.keepAliveMs);
+      timer = setInterval(keepAlive, deps.keepAliveMs);
       const out = await prepared.run();
       if (out.result.reason === "user_cancelled" || stream.aborted) return;
       try {

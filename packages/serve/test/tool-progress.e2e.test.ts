@@ -47,7 +47,7 @@ describe("Responses streams", () => {
     expect(third).not.toContain("<details>");
   });
 
-  it("X-Iris-Tool-Progress: off leaves only the answer; X-Iris-Events: on adds typed iris.tool.progress events", async () => {
+  it("X-Iris-Tool-Progress: off leaves only the answer; X-Iris-Events: on adds typed iris.tool.progress events; a keep-alive goes out", async () => {
     runEcho();
     const quiet = await h
       .client()
@@ -65,7 +65,9 @@ describe("Responses streams", () => {
       },
       body: JSON.stringify({ model: "iris", input: "run it", stream: true }),
     });
-    const blocks = (await res.text()).split("\n\n").filter((b) => b.startsWith("event: "));
+    const raw = await res.text();
+    expect(raw).toContain(": keepalive\n\n"); // at the tool's start
+    const blocks = raw.split("\n\n").filter((b) => b.startsWith("event: "));
     const parsed = blocks.map((b) => JSON.parse(b.split("\ndata: ")[1] ?? "{}"));
     const progress = parsed.filter((e) => e.type === "iris.tool.progress");
     expect(progress.map((p) => p.phase)).toEqual(["before", "after"]);
