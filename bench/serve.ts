@@ -4,6 +4,8 @@
 //   added latency p50/p99   (latency through iris serve) − (latency of the same request sent to the
 //                           fake server directly), at concurrency 1, 16 and 64: what the server,
 //                           the session, the prompt and the agent loop add to every request
+//   Responses at 16         non-streamed /v1/responses, each stored in state.db for
+//                           previous_response_id (one write per request), against the same fake
 //   RSS after N requests    RSS and JS heap before and after 10,000 requests (after a collection)
 // Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000]
 import { spawnSync } from "node:child_process";
@@ -103,6 +105,17 @@ for (const c of [1, 16, 64]) {
     `concurrency ${String(c).padStart(2)}: ${through.rps.toFixed(0)} req/s through iris serve ` +
       `(fake alone ${base.rps.toFixed(0)}); added latency p50 ${(through.p50 - base.p50).toFixed(1)} ms, ` +
       `p99 ${(through.p99 - base.p99).toFixed(1)} ms\n`,
+  );
+}
+
+{
+  const responsesUrl = `${server.url}/v1/responses`;
+  const base = await run(fakeUrl, direct, REQUESTS, 16);
+  const through = await run(responsesUrl, JSON.stringify({ model: "iris", input: "hello" }), REQUESTS, 16);
+  process.stdout.write(
+    `responses, concurrency 16 (each stored in state.db): ${through.rps.toFixed(0)} req/s; added latency p50 ` +
+      `${(through.p50 - base.p50).toFixed(1)} ms, p99 ${(through.p99 - base.p99).toFixed(1)} ms; ` +
+      `${server.deps.responses.size} stored (serve.responses_max)\n`,
   );
 }
 

@@ -9,7 +9,7 @@ import { chatCompletions } from "./chat-completions.js";
 import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError } from "./errors.js";
 import { IdempotencyCache, type RecordedAnswer } from "./idempotency.js";
-import { authenticate, isLoopback } from "./keys.js";
+import { authenticate, isLoopback, ownerOf } from "./keys.js";
 import { responses } from "./responses.js";
 
 export function createApp(deps: ServeDeps): Hono<ServeEnv> {
@@ -49,6 +49,7 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
     if (deps.keys.length === 0) {
       refuseBrowsers(c);
       c.set("caller", "local");
+      c.set("owner", "local");
     } else {
       const key = authenticate(c.req.header("authorization"), deps.keys);
       if (!key)
@@ -59,6 +60,7 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
           "invalid_api_key",
         );
       c.set("caller", key.name);
+      c.set("owner", ownerOf(key));
     }
     await next();
   });
@@ -140,7 +142,7 @@ async function idempotent(
       "invalid_request",
       "Idempotency-Key",
     );
-  const scope = IdempotencyCache.scope(c.get("caller"), c.req.path, key);
+  const scope = IdempotencyCache.scope(c.get("owner"), c.req.path, key);
   const earlier = await deps.idempotency.lookup(scope);
   if (earlier) return replay(earlier);
   const settle = deps.idempotency.begin(scope);

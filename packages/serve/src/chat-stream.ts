@@ -1,16 +1,24 @@
 // The streamed form of POST /v1/chat/completions, exactly as clients parse it: chunks, then
 // `data: [DONE]`; with include_usage every chunk carries `usage: null` and one last chunk with
 // `choices: []` carries the usage. Tool progress goes out as readable text (switchable) and as the
-// named event `iris.tool.progress` for clients that ask for named events (X-Iris-Events: on, or
-// serve.named_events): the official SDKs yield every named event to the caller as if it were a
-// chunk, so they are off by default. Comment keep-alives flow while tools run (every SSE parser
+// named events `iris.tool.progress` and `iris.turn`. Their data is a `choices: []` chunk with the
+// facts in an extension field (`iris_tool_progress`, `iris_turn`): the official SDKs hand a named
+// event to their caller as if it were a chunk, and the `ai` SDK ignores event names, so only a
+// chunk that changes nothing (the shape Azure's prompt_filter_results chunks taught every client
+// to pass over) is safe by default. Comment keep-alives flow while tools run (every SSE parser
 // skips comments). A client that goes away interrupts the turn (SPEC L7).
 import type { HostEvent } from "@iris/host";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError } from "./errors.js";
-import { progressEvent, progressText, type ToolProgressStyle } from "./progress.js";
+import {
+  namedEventsOn,
+  progressEvent,
+  progressStyle,
+  progressText,
+  type ToolProgressStyle,
+} from "./progress.js";
 import { failIfUpstream, finishReasonOf } from "./turn-outcome.js";
 import type { TurnSpec } from "./turns.js";
 import { chatUsage, turnHeaders } from "./wire-usage.js";
@@ -31,7 +39,7 @@ export function streamChat(
   const release = deps.limits.acquire(c.get("caller"));
   const controller = new AbortController();
   const style = progressStyle(c.req.header("x-iris-tool-progress"), deps.config.tool_progress);
-  const named = switchOf(c.req.header("x-iris-events"), deps.config.named_events);
+  const named = namedEventsOn(c.req.header("x-iris-events"), deps.config.named_events, "chat");
   let writer: ChunkWriter | undefined;
   let prepared: ReturnType<ServeDeps["runner"]["prepare"]>;
   try {
@@ -75,9 +83,12 @@ export function streamChat(
             })),
           });
         else if (out.result.reason !== "natural") await writer.chunk({ content: out.result.text });
+        // Before the finish chunk: finish, usage chunk and [DONE] stay last, in the order clients expect.
+        if (named) {
+          const turn = turnHeaders(out.result.costUsd, out.result.reason, out.sessionId);
+          await writer.named("iris.turn", "iris_turn", turn);
+        }
         await writer.chunk({}, finishReasonOf(out));
-        const turn = turnHeaders(out.result.costUsd, out.result.reason, out.sessionId);
-        if (named) await stream.writeSSE({ event: "iris.turn", data: JSON.stringify(turn) });
         // The cost rides in the usage chunk too: headers went out before it was known.
         if (includeUsage)
           await stream.writeSSE({
@@ -101,16 +112,6 @@ export function streamChat(
       });
     },
   );
-}
-
-function progressStyle(header: string | undefined, configured: ToolProgressStyle): ToolProgressStyle {
-  const h = header?.trim().toLowerCase();
-  return h === "off" || h === "details" ? h : configured;
-}
-
-function switchOf(header: string | undefined, configured: boolean): boolean {
-  const h = header?.trim().toLowerCase();
-  return h === "on" ? true : h === "off" ? false : configured;
 }
 
 interface WriterOptions {
@@ -150,6 +151,17 @@ class ChunkWriter {
     return this.enqueue(() => this.stream.writeSSE({ data: JSON.stringify(body) }));
   }
 
+  /** A named event: a chunk that changes nothing, carrying its facts in an extension field. */
+  named(event: string, field: string, facts: object): Promise<unknown> {
+    const body = {
+      ...this.base(),
+      choices: [],
+      ...(this.opts.includeUsage ? { usage: null } : {}),
+      [field]: facts,
+    };
+    return this.enqueue(() => this.stream.writeSSE({ event, data: JSON.stringify(body) }));
+  }
+
   onEvent(e: HostEvent): void {
     // A subagent's forwarded events carry parentTaskId: its text is not this answer's text.
     if (e.parentTaskId !== undefined || this.stream.aborted) return;
@@ -160,10 +172,7 @@ class ChunkWriter {
   private toolProgress(e: Extract<HostEvent, { name: "tool_progress" }>): void {
     const text = this.opts.style === "details" ? progressText(e.payload) : "";
     if (text) void this.chunk({ content: text });
-    if (this.opts.named)
-      void this.enqueue(() =>
-        this.stream.writeSSE({ event: "iris.tool.progress", data: JSON.stringify(progressEvent(e)) }),
-      );
+    if (this.opts.named) void this.named("iris.tool.progress", "iris_tool_progress", progressEvent(e));
     if (e.payload.phase === "before") {
       this.running++;
       this.keepAlive();

@@ -27,6 +27,8 @@ export interface ServeEnv {
   Variables: {
     /** The API key's name, or "local" when the server has no keys. */
     caller: string;
+    /** Whom stored Responses state and idempotency answers belong to ("local" without keys). */
+    owner: string;
     /** Set once a turn ended as it should: only such answers are kept for Idempotency-Key. */
     complete: boolean;
   };

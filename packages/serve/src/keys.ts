@@ -40,6 +40,14 @@ export function resolveApiKeys(
   return { ok: true, keys };
 }
 
+/**
+ * Whom stored state (Responses conversations, Idempotency-Key answers) belongs to: the key's name
+ * and hash, so a new key given an old name after a restart does not inherit the old key's state.
+ */
+export function ownerOf(key: ApiKey): string {
+  return `${key.name}:${key.sha256.toString("hex")}`;
+}
+
 /** The key a Bearer header proves, or undefined. */
 export function authenticate(header: string | undefined, keys: readonly ApiKey[]): ApiKey | undefined {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");

@@ -1,7 +1,7 @@
 // Tool progress for clients that know nothing of Iris (SPEC E3): a collapsed <details> block in
 // the streamed text (Open WebUI and LibreChat render it folded; `serve.tool_progress: off` or the
 // header `X-Iris-Tool-Progress: off` switch it off), and a named SSE event with the raw facts.
-import type { HostEvent } from "@iris/host";
+import type { HostEvent, IrisConfig } from "@iris/host";
 
 export type ToolProgressStyle = "details" | "off";
 
@@ -30,4 +30,27 @@ export function progressEvent(e: Extract<HostEvent, { name: "tool_progress" }>) 
     ...(p.message !== undefined ? { message: p.message } : {}),
     ...(p.isError !== undefined ? { is_error: p.isError } : {}),
   };
+}
+
+/** The readable-text style for one request: the X-Iris-Tool-Progress header, else the config. */
+export function progressStyle(header: string | undefined, configured: ToolProgressStyle): ToolProgressStyle {
+  const h = header?.trim().toLowerCase();
+  return h === "off" || h === "details" ? h : configured;
+}
+
+/**
+ * Whether a stream carries the named events: the X-Iris-Events header, else serve.named_events.
+ * `auto` sends them where standard clients pass over them (chat completions, as choices:[]
+ * chunks), not where they would break a client (Responses: the SDK's accumulator throws on an
+ * event type it does not know).
+ */
+export function namedEventsOn(
+  header: string | undefined,
+  configured: IrisConfig["serve"]["named_events"],
+  endpoint: "chat" | "responses",
+): boolean {
+  const h = header?.trim().toLowerCase();
+  if (h === "on" || h === "off") return h === "on";
+  if (configured === "auto") return endpoint === "chat";
+  return configured === true || configured === "on";
 }

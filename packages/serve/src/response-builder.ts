@@ -46,6 +46,11 @@ export class ResponseBuilder {
     });
   }
 
+  /** An event of Iris's own (`iris.*`), in the same sequence_number order. */
+  extension(type: `iris.${string}`, fields: Record<string, unknown>): void {
+    this.event(type, fields);
+  }
+
   /** Ends the response: the message, then the client's function calls, then completed. */
   finish(calls: readonly ToolCallPart[], usage: Usage): Record<string, unknown> {
     this.closeMessage();

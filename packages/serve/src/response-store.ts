@@ -1,49 +1,34 @@
 // What `previous_response_id` and `conversation` continue (SPEC E3): the conversation after each
-// response, kept in memory, bounded in count (the oldest go first) and expiring after a TTL.
-// Entries belong to the API key that made them; another key gets "not found".
+// response, kept in the profile's state.db (so it survives a restart of `iris serve`), bounded in
+// count (the oldest go first) and expiring after a TTL. Entries belong to the API key that made
+// them (name and key hash: a new key under an old name does not inherit); another key gets "not found".
 import type { Message } from "@iris/llm";
-
-interface Entry {
-  owner: string;
-  history: Message[];
-  expires: number;
-}
+import type { ServeState } from "@iris/store";
 
 export class ResponseStore {
-  private readonly entries = new Map<string, Entry>();
-
   constructor(
+    private readonly state: ServeState,
     private readonly max: number,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
   get(owner: string, key: string): { history: Message[] } | undefined {
-    const e = this.entries.get(key);
-    if (!e || e.owner !== owner) return undefined;
-    if (e.expires <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return { history: e.history };
+    const history = this.state.response(owner, key, this.now());
+    return history ? { history } : undefined;
   }
 
-  put(owner: string, key: string, history: Message[]): void {
-    this.entries.delete(key);
-    this.entries.set(key, { owner, history, expires: this.now() + this.ttlMs });
-    while (this.entries.size > this.max) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
+  put(owner: string, key: string, history: readonly Message[]): void {
+    const now = this.now();
+    this.state.putResponse(owner, key, history, { expiresAt: now + this.ttlMs, max: this.max, now });
   }
 
-  /** A named conversation's key: scoped to its owner, apart from response ids. */
-  static conversationKey(owner: string, name: string): string {
-    return `conv:${JSON.stringify([owner, name])}`;
+  /** A named conversation's key: apart from response ids (which start with `resp_`). */
+  static conversationKey(name: string): string {
+    return `conv:${name}`;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.state.responseCount();
   }
 }

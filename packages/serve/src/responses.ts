@@ -1,11 +1,10 @@
-// POST /v1/responses (SPEC E3), streaming and not. `previous_response_id` and `conversation`
-// continue what the store kept for this API key; the client's function calls come back as native
-// function_call items and function_call_output items continue the turn.
+// POST /v1/responses (SPEC E3), streaming (responses-stream.ts) and not. `previous_response_id`
+// and `conversation` continue what state.db kept for this API key; the client's function calls
+// come back as native function_call items and function_call_output items continue the turn.
 import { randomUUID } from "node:crypto";
 import type { HostEvent } from "@iris/host";
 import { assistantText } from "@iris/llm";
 import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
 import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError } from "./errors.js";
 import { clientToolSpecs, readBody } from "./request.js";
@@ -13,6 +12,7 @@ import { ResponseBuilder, type ResponseMeta } from "./response-builder.js";
 import { ResponseStore } from "./response-store.js";
 import { convertResponsesInput } from "./responses-history.js";
 import { type ResponsesRequest, responsesRequest } from "./responses-schema.js";
+import { streamResponse } from "./responses-stream.js";
 import { failIfUpstream } from "./turn-outcome.js";
 import type { TurnOutcome, TurnSpec } from "./turns.js";
 import { turnHeaders } from "./wire-usage.js";
@@ -21,19 +21,19 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   const req = await readBody(c, responsesRequest);
   const route = deps.models.resolve(req.model);
   const caller = c.get("caller");
-  const { spec, meta, keys } = prepareSpec(req, caller, deps);
+  const owner = c.get("owner");
+  const { spec, meta, keys } = prepareSpec(req, { caller, owner }, deps);
   const release = deps.limits.acquire(caller);
   const controller = new AbortController();
-  let builder: ResponseBuilder | undefined;
+  // The stream's handler for the turn's events, once the stream has begun.
+  let sink: ((e: HostEvent) => void) | undefined;
   let prepared: ReturnType<ServeDeps["runner"]["prepare"]>;
   try {
     prepared = deps.runner.prepare({
       ...spec,
       ...(route ? { route } : {}),
       signal: controller.signal,
-      onEvent: (e: HostEvent) => {
-        if (e.name === "stream_delta" && e.parentTaskId === undefined) builder?.text(e.payload.text);
-      },
+      onEvent: (e: HostEvent) => sink?.(e),
     });
   } catch (err) {
     release();
@@ -41,7 +41,12 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   }
   const keep = (out: TurnOutcome) => {
     if (req.store === false) return;
-    for (const key of keys) deps.responses.put(caller, key, out.history);
+    try {
+      for (const key of keys) deps.responses.put(owner, key, out.history);
+    } catch (err) {
+      // The answer still goes out; continuing from it later is a 404, and the log says why.
+      deps.iris.logger.error(`serve: response ${meta.id} not stored: ${(err as Error).message}`);
+    }
   };
 
   if (!req.stream) {
@@ -50,7 +55,7 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     try {
       const out = await prepared.run();
       failIfUpstream(out);
-      builder = new ResponseBuilder(meta);
+      const builder = new ResponseBuilder(meta);
       const { result } = out;
       builder.text(
         result.reason === "client_tool_calls"
@@ -71,50 +76,21 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     }
   }
 
-  c.header("x-accel-buffering", "no");
-  return streamSSE(c, async (stream) => {
-    stream.onAbort(() => controller.abort());
-    let queue: Promise<unknown> = Promise.resolve();
-    const write = (event: { type: string }) => {
-      queue = queue
-        .then(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }))
-        .catch(() => {});
-    };
-    builder = new ResponseBuilder(meta, write);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      builder.start();
-      // Comment keep-alives while the turn runs (tools may take long; proxies close idle streams).
-      timer = setInterval(() => {
-        queue = queue.then(() => stream.write(": keepalive\n\n")).catch(() => {});
-      }, deps.keepAliveMs);
-      const out = await prepared.run();
-      if (out.result.reason === "user_cancelled" || stream.aborted) return;
-      try {
-        failIfUpstream(out);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        builder.fail(err.code ?? "upstream_failed", err.message);
-        await queue;
-        return;
-      }
-      if (out.result.reason !== "natural" && out.result.reason !== "client_tool_calls")
-        builder.text(out.result.text);
-      builder.finish(out.clientCalls, out.result.usage);
-      await queue;
-      keep(out);
-      c.set("complete", true);
-    } finally {
-      if (timer) clearInterval(timer);
-      await prepared.dispose();
-      release();
-    }
+  return streamResponse(c, deps, {
+    prepared,
+    meta,
+    controller,
+    release,
+    keep,
+    listen: (f) => {
+      sink = f;
+    },
   });
 }
 
 function prepareSpec(
   req: ResponsesRequest,
-  caller: string,
+  { caller, owner }: { caller: string; owner: string },
   deps: ServeDeps,
 ): { spec: Omit<TurnSpec, "signal">; meta: ResponseMeta; keys: string[] } {
   const conversation =
@@ -128,10 +104,10 @@ function prepareSpec(
       "conversation",
     );
   const id = `resp_${randomUUID().replace(/-/g, "")}`;
-  const convKey = conversation ? ResponseStore.conversationKey(caller, conversation) : undefined;
+  const convKey = conversation ? ResponseStore.conversationKey(conversation) : undefined;
   let before: ReturnType<ResponseStore["get"]>;
   if (req.previous_response_id) {
-    before = deps.responses.get(caller, req.previous_response_id);
+    before = deps.responses.get(owner, req.previous_response_id);
     if (!before)
       throw new ApiError(
         404,
@@ -140,7 +116,7 @@ function prepareSpec(
         "previous_response_not_found",
         "previous_response_id",
       );
-  } else if (convKey) before = deps.responses.get(caller, convKey);
+  } else if (convKey) before = deps.responses.get(owner, convKey);
   const { instructions, history, input } = convertResponsesInput(before?.history ?? [], req.input);
   const clientTools = clientToolSpecs(
     (req.tools ?? []).map((t) => ({

@@ -3,6 +3,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { IrisProcess, type Profile, resolveMainRoute } from "@iris/host";
+import { ServeState } from "@iris/store";
 import { createApp } from "./app.js";
 import type { ServeDeps } from "./deps.js";
 import { IdempotencyCache } from "./idempotency.js";
@@ -51,6 +52,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.env ? { env: opts.env } : {}),
     ...(cfg.approvals === "off" ? { yolo: true } : {}),
   });
+  const state = new ServeState(iris.store.db);
   const deps: ServeDeps = {
     iris,
     config: cfg,
@@ -61,8 +63,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ...(cfg.workdir ? { workdir: cfg.workdir } : {}),
     }),
     models: new ModelIds(route.runtime, profile.config),
-    responses: new ResponseStore(cfg.responses_max, cfg.responses_ttl_seconds * 1000),
-    idempotency: new IdempotencyCache(cfg.idempotency_ttl_seconds * 1000),
+    responses: new ResponseStore(state, cfg.responses_max, cfg.responses_ttl_seconds * 1000),
+    idempotency: new IdempotencyCache(state, cfg.idempotency_ttl_seconds * 1000),
     limits: new KeyLimits(cfg.max_concurrent_per_key, cfg.requests_per_minute),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     ownToolNames: new Set(iris.tools.menu.specs.map((s) => s.name)),

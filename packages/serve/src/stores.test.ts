@@ -1,16 +1,33 @@
-// The bounded, expiring in-memory stores of `iris serve`, on a hand-driven clock.
+// The bounded, expiring stores of `iris serve` (state.db in a temp folder), on a hand-driven clock.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Message } from "@iris/llm";
-import { describe, expect, it } from "vitest";
+import { openStore, ServeState, type Store } from "@iris/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IdempotencyCache } from "./idempotency.js";
 import { KeyLimits } from "./limits.js";
 import { ResponseStore } from "./response-store.js";
 
 const history: Message[] = [{ role: "user", content: "hi" }];
 
+let dir: string;
+let store: Store;
+let state: ServeState;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "iris-serve-stores-"));
+  store = openStore(join(dir, "state.db"));
+  state = new ServeState(store.db);
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 describe("ResponseStore", () => {
   it("expires entries after the TTL, keeps at most `max`, and hides another owner's", () => {
     let now = 0;
-    const store = new ResponseStore(2, 1000, () => now);
+    const store = new ResponseStore(state, 2, 1000, () => now);
     store.put("alice", "r1", history);
     store.put("alice", "r2", history);
     expect(store.get("bob", "r1")).toBeUndefined();
@@ -26,7 +43,7 @@ describe("ResponseStore", () => {
 describe("IdempotencyCache", () => {
   it("replays within the TTL, forgets failures, and scopes by API key and endpoint", async () => {
     let now = 0;
-    const cache = new IdempotencyCache(1000, () => now);
+    const cache = new IdempotencyCache(state, 1000, () => now);
     const a = IdempotencyCache.scope("alice", "/v1/chat/completions", "k");
     expect(a).not.toBe(IdempotencyCache.scope("bob", "/v1/chat/completions", "k"));
     expect(a).not.toBe(IdempotencyCache.scope("alice", "/v1/responses", "k"));
@@ -41,6 +58,14 @@ describe("IdempotencyCache", () => {
     const failed = cache.begin(a);
     failed(undefined);
     expect(await cache.lookup(a)).toBeUndefined();
+    // A recorded answer outlives the process: a new cache on the same state.db replays it.
+    now = 2000;
+    cache.begin(a)({ status: 200, headers: {}, body: "two" });
+    const restarted = new IdempotencyCache(state, 1000, () => now);
+    expect((await restarted.lookup(a))?.body).toBe("two");
+    expect(
+      await restarted.lookup(IdempotencyCache.scope("bob", "/v1/chat/completions", "k")),
+    ).toBeUndefined();
   });
 });
 

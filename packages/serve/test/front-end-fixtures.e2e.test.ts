@@ -55,12 +55,19 @@ describe("front-end request shapes", () => {
     const sent = JSON.parse(sentBodies(h.fake)[0] ?? "{}");
     expect(sent.presence_penalty).toBeUndefined();
     expect(sent.user).toBeUndefined();
-    // The wire form: only `data:` events, each a chunk, no usage without include_usage, [DONE] last.
+    // The wire form: chunks, no usage without include_usage, [DONE] last; the one named event
+    // (iris.turn) is a chunk too, with no choices, so a client that ignores event names skips it.
     const events = text.trimEnd().split("\n\n");
     expect(events.at(-1)).toBe("data: [DONE]");
-    const chunks = events.slice(0, -1).map((e) => {
+    const named = events.filter((e) => e.startsWith("event: "));
+    expect(named.map((e) => e.split("\n")[0])).toEqual(["event: iris.turn"]);
+    const turn = JSON.parse(named[0]?.split("\ndata: ")[1] ?? "{}");
+    expect(turn).toMatchObject({ object: "chat.completion.chunk", model: "iris", choices: [] });
+    expect(turn.iris_turn).toMatchObject({ "x-iris-termination": "natural" });
+    const chunks = events.slice(0, -1).flatMap((e) => {
+      if (e.startsWith("event: ")) return [];
       expect(e.startsWith("data: ")).toBe(true);
-      return JSON.parse(e.slice(6));
+      return [JSON.parse(e.slice(6))];
     });
     for (const c of chunks) {
       expect(c).toMatchObject({ object: "chat.completion.chunk", model: "iris" });
@@ -105,24 +112,32 @@ describe("front-end request shapes", () => {
     expect(h.server.deps.iris.store.listSessions({ limit: 10 })).toEqual([]);
   });
 
-  it("named SSE events (asked for) and keep-alive comments go out while Iris's tools run; X-Iris-Tool-Progress: off drops the text", async () => {
+  it("named SSE events (by default) and keep-alive comments go out while Iris's tools run; X-Iris-Tool-Progress: off drops the text", async () => {
     h.fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "echo hi" } }] }, { text: "fin" });
     const res = await send(
       { model: "iris", stream: true, messages: [{ role: "user", content: "go" }] },
-      {
-        "X-Iris-Tool-Progress": "off",
-        "X-Iris-Events": "on",
-      },
+      { "X-Iris-Tool-Progress": "off" },
     );
     const raw = await res.text();
     expect(raw).toContain("event: iris.tool.progress");
+    expect(raw).toContain("event: iris.turn");
     expect(raw).toContain(": keepalive");
     expect(raw).not.toContain("<details>");
     const progress = raw
       .split("\n\n")
       .filter((b) => b.startsWith("event: iris.tool.progress"))
       .map((b) => JSON.parse(b.split("\ndata: ")[1] ?? "{}"));
-    expect(progress.map((p) => p.phase)).toEqual(["before", "after"]);
-    expect(progress[0]).toMatchObject({ tool: "terminal" });
+    expect(progress.map((p) => p.choices)).toEqual([[], []]);
+    expect(progress.map((p) => p.iris_tool_progress.phase)).toEqual(["before", "after"]);
+    expect(progress[0].iris_tool_progress).toMatchObject({ tool: "terminal" });
+
+    h.fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "echo hi" } }] }, { text: "fin" });
+    const off = await send(
+      { model: "iris", stream: true, messages: [{ role: "user", content: "go" }] },
+      { "X-Iris-Events": "off" },
+    );
+    const plain = await off.text();
+    expect(plain).not.toContain("event: ");
+    expect(plain).toContain("<details>");
   });
 });

@@ -17,6 +17,8 @@ export interface Harness {
   home: TempDir;
   baseURL: string;
   client(key?: string): OpenAI;
+  /** Stops the server and starts it again on the same port, home and state.db (a restart). */
+  restart(): Promise<void>;
   /** Resolves with the first process-wide event that matches. */
   nextEvent(match: (e: HostEvent) => boolean): Promise<HostEvent>;
   close(): Promise<void>;
@@ -66,28 +68,37 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   };
   const profile = loadProfile({ env });
   if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-  const server = await startServer({ profile, port: 0, env, keepAliveMs: opts.keepAliveMs ?? 15_000 });
-  const baseURL = `${server.url}/v1`;
-  return {
+  const keepAliveMs = opts.keepAliveMs ?? 15_000;
+  const first = await startServer({ profile, port: 0, env, keepAliveMs });
+  const baseURL = `${first.url}/v1`;
+  const h: Harness = {
     fake,
-    server,
+    server: first,
     home,
     baseURL,
     client: (key = ALICE) => new OpenAI({ apiKey: key, baseURL, maxRetries: 0 }),
+    restart: async () => {
+      await h.server.close();
+      // config.yaml and .env are read again, as a new process would.
+      const again = loadProfile({ env });
+      if (!again.ok) throw new Error(JSON.stringify(again.errors));
+      h.server = await startServer({ profile: again, port: first.port, env, keepAliveMs });
+    },
     nextEvent: (match) =>
       new Promise((resolve) => {
-        const off = server.deps.iris.subscribe((e) => {
+        const off = h.server.deps.iris.subscribe((e) => {
           if (!match(e)) return;
           off();
           resolve(e);
         });
       }),
     close: async () => {
-      await server.close();
+      await h.server.close();
       await fake.close();
       home.cleanup();
     },
   };
+  return h;
 }
 
 /** The text of every request body the fake server received, joined. */

@@ -130,8 +130,10 @@ describe("the official openai SDK against iris serve", () => {
     });
     let text = "";
     for await (const chunk of stream) {
-      // No named event reaches the SDK's caller disguised as a chunk.
+      // Named events reach the SDK's caller only as chunks that change nothing.
       expect(chunk.object).toBe("chat.completion.chunk");
+      if (chunk.choices.length === 0)
+        expect(Object.keys(chunk).some((k) => k.startsWith("iris_"))).toBe(true);
       text += chunk.choices[0]?.delta.content ?? "";
     }
     expect(text).toContain("<details>");

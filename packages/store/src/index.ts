@@ -23,6 +23,7 @@ export type { NodeInput } from "./nodes.js";
 export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export type { SearchHit, SearchOptions } from "./search.js";
+export { type RecordedAnswerRow, ServeState } from "./serve-state.js";
 export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";
 export type { CreateSessionInput, ListSessionsOptions } from "./sessions.js";
 export { type OpenStoreOptions, openStore, Store } from "./store.js";

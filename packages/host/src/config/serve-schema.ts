@@ -48,10 +48,10 @@ export const serveSchema = z.strictObject({
       "Tool progress in streamed text: a collapsed <details> block, or none (header X-Iris-Tool-Progress).",
     ),
   named_events: z
-    .boolean()
-    .default(false)
+    .union([z.enum(["auto", "on", "off"]), z.boolean()])
+    .default("auto")
     .describe(
-      "Streams also carry the named SSE events iris.tool.progress and iris.turn (header X-Iris-Events: on|off). Off by default: the official SDKs hand named events to the caller as chunks.",
+      "Named SSE events iris.tool.progress and iris.turn (header X-Iris-Events: on|off). auto: on for chat completions, where they are choices:[] chunks every client passes over; off for Responses, whose SDK accumulator rejects unknown event types. true/false mean on/off.",
     ),
   models_per_route: z
     .boolean()
