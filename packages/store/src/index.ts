@@ -24,5 +24,5 @@ export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export type { SearchHit, SearchOptions } from "./search.js";
 export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";
 export type { CreateSessionInput, ListSessionsOptions } from "./sessions.js";
-export { type OpenStoreOptions, openStore, Store } from "./store.js";
+export { type OpenStoreOptions, openStore, STORE_BUSY_TIMEOUT_MS, Store } from "./store.js";
 export type { UsageInput, UsageRow } from "./usage.js";
