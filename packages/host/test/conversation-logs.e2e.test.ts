@@ -183,6 +183,30 @@ describe("a host Session on each conversation log", () => {
       expect(reopened.usage.length).toBeGreaterThanOrEqual(2);
     });
 
+  it("keeps a subagent of a memory conversation in memory too: nothing lands in state.db", async () => {
+    fake.setHandler((req) => {
+      const messages = (req.body as { messages: ChatMessage[] }).messages;
+      const lastUser = textOf(messages.findLast((m) => m.role === "user"));
+      if (lastUser.startsWith("child goal")) return { text: "the child's answer" };
+      const after = messages.slice(messages.map((m) => m.role).lastIndexOf("user") + 1);
+      if (after.length === 0)
+        return { toolCalls: [{ name: "delegate_task", arguments: { goal: "child goal: say hello" } }] };
+      return { text: `RESULT ${textOf(after.at(-1))}` };
+    });
+    const session = iris.openSession({
+      source: "test",
+      cwd: work,
+      route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
+      log: { kind: "memory" },
+    });
+    session.startSession();
+    const result = await session.send("ask a child");
+    expect(result.reason, result.text).toBe("natural");
+    expect(result.text).toContain("the child's answer");
+    expect(session.store.listSessions({ limit: 10 })).toEqual([]);
+    expect(session.history().map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
+
   it("replays a JSONL trajectory's finished effect on resume instead of running it again", async () => {
     const { session, jsonl } = openOn("jsonl");
     session.subscribe((e) => {
