@@ -127,6 +127,7 @@ process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · roun
 for (const concurrent of [1, 50, 200]) {
   gaps.length = 0;
   const rssBefore = rss();
+  const heapBefore = process.memoryUsage().heapUsed;
   const handlesBefore = handles();
   const sessions = Array.from({ length: concurrent }, open);
   const t0 = performance.now();
@@ -141,11 +142,16 @@ for (const concurrent of [1, 50, 200]) {
   );
   fake.requests.length = 0;
   // The issue's check: after every session closed, handles and RSS are back where they started.
-  if (concurrent === 200)
+  if (concurrent === 200) {
+    const rssAfter = rss();
+    // The allocator hands freed pages back lazily: RSS again after a few quiet seconds.
+    await new Promise((r) => setTimeout(r, 5000));
     process.stdout.write(
-      `200 sessions closed           RSS ${mb(rssBefore)} before → ${mb(rss())} after; ` +
+      `200 sessions closed           RSS ${mb(rssBefore)} before → ${mb(rssAfter)} at close → ` +
+        `${mb(rss())} 5 s later; JS heap ${mb(heapBefore)} → ${mb(process.memoryUsage().heapUsed)}; ` +
         `handles ${handlesBefore} → ${handles()} (HTTP keep-alive sockets not counted)\n`,
     );
+  }
 }
 
 // RSS over many short sessions: open, one turn, close.
