@@ -68,9 +68,9 @@ export class NodeSearch {
   }
 
   /**
-   * The search's own catch-up never waits for the write lock: when another writer holds it (or
-   * the file is read-only) the search runs on the index as it is, and the background indexer
-   * adds the newest rows later. A search on a turn's path is bounded by its own work.
+   * The search's own catch-up never waits for the write lock: when another writer holds it the
+   * search runs on the index as it is, and the background indexer adds the newest rows later. A
+   * search on a turn's path is bounded by its own work.
    */
   private catchUpWithoutWaiting(): void {
     const busy = this.db.pragma("busy_timeout", { simple: true }) as number;
@@ -79,7 +79,7 @@ export class NodeSearch {
       this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
     } catch (err) {
       const code = (err as { code?: string }).code ?? "";
-      if (!code.startsWith("SQLITE_BUSY") && !code.startsWith("SQLITE_READONLY")) throw err;
+      if (!code.startsWith("SQLITE_BUSY")) throw err;
     } finally {
       this.db.pragma(`busy_timeout = ${busy}`);
     }
