@@ -6,6 +6,7 @@
 //                            built and sent. p50 and p99 over every round of every session, with
 //                            1, 50 and 200 sessions running at once (queueing on one event loop included)
 //   RSS per idle session     RSS growth / sessions, for 5,000 started sessions holding no turn
+//   200 sessions closed      RSS and live handles before 200 concurrent sessions and after they closed
 //   RSS after short sessions RSS sampled every 1,000 of 10,000 sessions (open, one turn, close);
 //                            the slope of a least-squares line through the samples (flat: ≈ 0)
 // Run: npx tsx bench/sessions.ts [--rounds 10] [--idle 5000] [--short 10000]
@@ -85,6 +86,9 @@ const rss = () => {
   return process.memoryUsage().rss;
 };
 
+/** Live handles, without the HTTP keep-alive pool's sockets (one per route, reused). */
+const handles = () => process.getActiveResourcesInfo().filter((k) => k !== "TCPSocketWrap").length;
+
 process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · rounds ${ROUNDS}\n`);
 
 // Warm-up: the first session pays for module loading and the first prompt build.
@@ -122,6 +126,9 @@ process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · roun
 // Harness overhead per round at 1, 50 and 200 concurrent sessions.
 for (const concurrent of [1, 50, 200]) {
   gaps.length = 0;
+  const rssBefore = rss();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const handlesBefore = handles();
   const sessions = Array.from({ length: concurrent }, open);
   const t0 = performance.now();
   const results = await Promise.all(sessions.map((s, i) => s.send(`[B${i}] read the files`)));
@@ -134,6 +141,17 @@ for (const concurrent of [1, 50, 200]) {
       `p99 ${pct(gaps, 99).toFixed(2)} ms  (${gaps.length} rounds, ${((results.length * (ROUNDS + 1)) / (wall / 1000)).toFixed(0)} requests/s)\n`,
   );
   fake.requests.length = 0;
+  // The issue's check: after every session closed, handles and RSS are back where they started.
+  if (concurrent === 200) {
+    const rssAfter = rss();
+    // The allocator hands freed pages back lazily: RSS again after a few quiet seconds.
+    await new Promise((r) => setTimeout(r, 5000));
+    process.stdout.write(
+      `200 sessions closed           RSS ${mb(rssBefore)} before → ${mb(rssAfter)} at close → ` +
+        `${mb(rss())} 5 s later; JS heap ${mb(heapBefore)} → ${mb(process.memoryUsage().heapUsed)}; ` +
+        `handles ${handlesBefore} → ${handles()} (HTTP keep-alive sockets not counted)\n`,
+    );
+  }
 }
 
 // RSS over many short sessions: open, one turn, close.

@@ -11,6 +11,7 @@ export * from "./ports.js";
 export * from "./prompt/index.js";
 export * from "./session/compaction-expander.js";
 export * from "./session/jsonl-conversation.js";
+export * from "./session/log-receipts.js";
 export * from "./session/memory-conversation.js";
 export * from "./session/store-conversation.js";
 export * from "./tools/client-tools.js";

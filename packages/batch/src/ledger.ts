@@ -24,19 +24,20 @@ export interface BatchPaths {
   out: string;
   failed: string;
   meta: string;
-  scratch: string;
+  /** The conversation logs (JSONL) of the items running now; each removed once its row is out. */
+  trajectories: string;
   /** Held while a run writes the output (one run per output). */
   lock: string;
 }
 
-/** OUT.jsonl → OUT.failed.jsonl, OUT.meta.json, OUT.scratch.db and OUT.lock beside it. */
+/** OUT.jsonl → OUT.failed.jsonl, OUT.meta.json, OUT.trajectories/ and OUT.lock beside it. */
 export function batchPaths(out: string, failed?: string): BatchPaths {
   const stem = out.endsWith(".jsonl") ? out.slice(0, -".jsonl".length) : out;
   return {
     out,
     failed: failed ?? `${stem}.failed.jsonl`,
     meta: `${stem}.meta.json`,
-    scratch: `${stem}.scratch.db`,
+    trajectories: `${stem}.trajectories`,
     lock: `${stem}.lock`,
   };
 }

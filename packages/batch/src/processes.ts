@@ -1,8 +1,11 @@
 // The host processes of one batch run: one IrisProcess per distinct tool menu (the run's
-// --toolsets, or an item's own `toolsets`), all over one scratch store and one rate limiter, so a
-// 429 on a route slows every worker whatever its menu. The scratch store holds the sessions while
-// items run and is deleted at the end: trajectories never enter the profile's state.db (D5).
+// --toolsets, or an item's own `toolsets`), all over one rate limiter, so a 429 on a route slows
+// every worker whatever its menu. Each item's conversation is a JSONL log in OUT.trajectories/
+// (one file per item, removed once its row is written): trajectories never enter the profile's
+// state.db (D5). What the processes share besides (route cooldowns) is kept in an in-memory store.
+import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 import {
   IrisProcess,
   type Profile,
@@ -14,13 +17,14 @@ import {
 import type { Runtime } from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
 
-/** Longer than any batch run: the background search indexer never runs on the scratch store. */
-const SCRATCH_INDEX_DELAY_MS = 24 * 3600 * 1000;
+/** Longer than any batch run: the background search indexer never runs on the run's store. */
+const NO_INDEX_DELAY_MS = 24 * 3600 * 1000;
 
 export interface BatchProcessesOptions {
   profile: Profile;
   env: Record<string, string | undefined>;
-  scratchPath: string;
+  /** The folder of the running items' conversation logs. */
+  trajectoriesDir: string;
   /** The run's --toolsets (default: config `toolsets.batch`, else the batch default). */
   toolsets?: string[];
   route: RouteFlags;
@@ -34,9 +38,16 @@ export class BatchProcesses {
   private readonly routes = new Map<string, ReturnType<BatchProcesses["runtimeFor"]>>();
 
   constructor(private readonly opts: BatchProcessesOptions) {
-    removeScratch(opts.scratchPath);
-    // Nobody searches the scratch store: its search index would be work thrown away.
-    this.store = openStore(opts.scratchPath, { indexDelayMs: SCRATCH_INDEX_DELAY_MS });
+    // A killed run's logs: their items have no row, so they run again from the start.
+    rmSync(opts.trajectoriesDir, { recursive: true, force: true });
+    // Nothing of a conversation is in it (route cooldowns only), and nobody searches it.
+    this.store = openStore(":memory:", { indexDelayMs: NO_INDEX_DELAY_MS });
+  }
+
+  /** The JSONL log of one item (named by a hash of its key: keys may hold any character). */
+  trajectoryPath(key: string): string {
+    const name = createHash("sha256").update(key).digest("hex").slice(0, 32);
+    return join(this.opts.trajectoriesDir, `${name}.jsonl`);
   }
 
   /** The process whose menu is `toolsets` (or the run's). */
@@ -94,15 +105,11 @@ export class BatchProcesses {
     return res;
   }
 
-  /** Closes every process (their sessions first), then the scratch store, and deletes it. */
+  /** Closes every process (their sessions first), then the store, and removes the logs' folder. */
   async close(): Promise<void> {
     const opened = await Promise.allSettled([...this.processes.values()]);
     await Promise.all(opened.map((p) => (p.status === "fulfilled" ? p.value.close() : undefined)));
     this.store.close();
-    removeScratch(this.opts.scratchPath);
+    rmSync(this.opts.trajectoriesDir, { recursive: true, force: true });
   }
-}
-
-function removeScratch(path: string): void {
-  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${path}${suffix}`, { force: true });
 }

@@ -1,14 +1,15 @@
 // One batch item as one host Session (SPEC E4): a fresh session in its own working directory (a
 // new temp directory unless the item gives `cwd`), one turn with nobody to ask (approvals follow
-// `batch.approvals`), then the conversation read back into a trajectory row. The session lives in
-// the batch's scratch store, never in the profile's state.db (D5). An error, a tool crash or a
+// `batch.approvals`), then the conversation read back into a trajectory row. The session is
+// written to its own JSONL log (a file per item), never to the profile's state.db (D5); the row is
+// read back from that file, which is removed once the row is made. An error, a tool crash or a
 // stalled model ends this item only; an interrupt of the whole run writes no row, so resume
 // runs the item again.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { StoreConversation, type TerminationReason, type TurnResult } from "@iris/agent";
+import { JsonlConversation, type TerminationReason, type TurnResult } from "@iris/agent";
 import type { IrisProcess, Session } from "@iris/host";
 import type { Runtime } from "@iris/llm";
 import type { BatchItem } from "./input.js";
@@ -28,6 +29,8 @@ export interface ItemContext {
   maxRounds?: number;
   itemTimeoutMs: number;
   keepWorkdirs: boolean;
+  /** Where the item's conversation log is written (a JSONL file). */
+  trajectoryPath(key: string): string;
   /** Aborted when the whole run stops (Ctrl-C): the item then leaves no row. */
   stop: AbortSignal;
 }
@@ -94,6 +97,9 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   }, ctx.itemTimeoutMs);
   const onStop = () => controller.abort();
   ctx.stop.addEventListener("abort", onStop, { once: true });
+  const logPath = ctx.trajectoryPath(item.key);
+  // A log a killed run left: the item has no row, so it runs again from the start.
+  rmSync(logPath, { force: true });
   try {
     const proc = await ctx.processFor(item.toolsets);
     session = proc.openSession({
@@ -102,12 +108,9 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
       runtime: route.runtime,
       ...(ctx.maxRounds !== undefined ? { maxRounds: ctx.maxRounds } : {}),
       ...(item.system ? { ephemeralSystemPrompt: item.system } : {}),
+      log: { kind: "jsonl", path: logPath },
     });
-    const first = session.startSession();
-    const ids = [first.id];
-    session.subscribe((e) => {
-      if (e.name === "session_split") ids.push(e.payload.to);
-    });
+    session.startSession();
     let result: TurnResult | undefined;
     let crash: string | undefined;
     try {
@@ -123,8 +126,9 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
       reason = "item_timeout";
       error = `the item ran past its time limit (${Math.round(ctx.itemTimeoutMs / 1000)} s) and was stopped`;
     } else if (result && statusOf(reason) === "failed") error = result.text;
+    await session.close("batch item done");
     return row(
-      trajectoryOf(item, session, proc, ids, {
+      trajectoryOf(item, new JsonlConversation(logPath), {
         reason,
         rounds: result?.rounds ?? 0,
         durationMs: Date.now() - started,
@@ -142,6 +146,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     clearTimeout(timer);
     ctx.stop.removeEventListener("abort", onStop);
     await session?.close("batch item done");
+    rmSync(logPath, { force: true });
     if (item.cwd === undefined && !ctx.keepWorkdirs) await rm(workdir, { recursive: true, force: true });
   }
 }
@@ -158,31 +163,21 @@ interface TurnFacts {
   error?: string;
 }
 
-/** The row of a finished turn, read back from the session's log in the scratch store. */
-function trajectoryOf(
-  item: BatchItem,
-  session: Session,
-  proc: IrisProcess,
-  ids: readonly string[],
-  facts: TurnFacts,
-): TrajectoryRow {
-  const store = proc.store;
-  const current = session.session;
-  const history = new StoreConversation(store, current.id).history();
-  const { conversations, toolCalls, toolStats } = toShareGpt(current.systemPrompt ?? "", history);
+/** The row of a finished turn, read back from the item's log (every split's usage included). */
+function trajectoryOf(item: BatchItem, log: JsonlConversation, facts: TurnFacts): TrajectoryRow {
+  const { conversations, toolCalls, toolStats } = toShareGpt(log.systemPrompt ?? "", log.history());
   const usage: RowUsage = { ...ZERO_ROW_USAGE };
   let cost = 0;
   let calls = 0;
-  for (const id of new Set(ids))
-    for (const u of store.usageForSession(id)) {
-      usage.input_tokens += u.inputTokens;
-      usage.output_tokens += u.outputTokens;
-      usage.cache_read_tokens += u.cacheReadTokens;
-      usage.cache_write_tokens += u.cacheWriteTokens;
-      usage.reasoning_tokens += u.reasoningTokens;
-      cost += u.costUsd;
-      calls += 1;
-    }
+  for (const { usage: u, costUsd } of log.usage) {
+    usage.input_tokens += u.inputTokens;
+    usage.output_tokens += u.outputTokens;
+    usage.cache_read_tokens += u.cacheReadTokens;
+    usage.cache_write_tokens += u.cacheWriteTokens;
+    usage.reasoning_tokens += u.reasoningTokens;
+    cost += costUsd;
+    calls += 1;
+  }
   return {
     id: item.id ?? null,
     key: item.key,

@@ -158,7 +158,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
   const procs = new BatchProcesses({
     profile,
     env,
-    scratchPath: paths.scratch,
+    trajectoriesDir: paths.trajectories,
     ...(opts.toolsets ? { toolsets: opts.toolsets } : {}),
     route,
     mainRuntime: main.runtime,
@@ -191,6 +191,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
         ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
         itemTimeoutMs: (opts.itemTimeoutSeconds ?? cfg.item_timeout_seconds) * 1000,
         keepWorkdirs: opts.keepWorkdirs === true,
+        trajectoryPath: (key) => procs.trajectoryPath(key),
         stop: stop.signal,
       });
       if (outcome.kind === "interrupted") {

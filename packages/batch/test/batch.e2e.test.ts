@@ -104,7 +104,8 @@ describe("iris batch", () => {
       /batch 3\/3 done · 0 failed · [\d.]+ items\/min · ETA \S+ · [\d.]+k? tokens · \$0\.0000/,
     );
 
-    // D5: nothing of the batch is in state.db, and the scratch store is gone.
+    // D5: nothing of the batch is in state.db; the items' JSONL logs are gone once their rows are out.
+    expect(existsSync(join(dir.path, "out.trajectories"))).toBe(false);
     expect(existsSync(join(dir.path, "out.scratch.db"))).toBe(false);
     const db = join(dir.path, "state.db");
     if (existsSync(db)) {

@@ -2,7 +2,7 @@
 // duplicates stay two items; a torn last row is redone; a changed input is reported; the budget
 // stops new items and marks the rest, and --rerun runs exactly those again.
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -82,8 +82,12 @@ describe("iris batch --resume", () => {
 
   it("an interrupt leaves no row for the items in flight; --resume runs them", async () => {
     const stop = new AbortController();
+    const logs = join(dir.path, "out.trajectories");
+    let inFlight: string[] = [];
     fake.setHandler((req) => {
       if (promptOf(req) !== "slow") return toolOrAnswer(req);
+      // The running item's conversation is written to its own JSONL log as it goes.
+      inFlight = readdirSync(logs).map((f) => readFileSync(join(logs, f), "utf8"));
       stop.abort(); // Ctrl-C while this item waits for its model
       return { fault: "stall" };
     });
@@ -93,6 +97,15 @@ describe("iris batch --resume", () => {
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted\s+yes: finish with --resume/);
     expect(readRows(out).map((x) => x.conversations[1]?.value)).toEqual(["fast"]);
+    expect(inFlight).toHaveLength(1);
+    const lines = (inFlight[0] ?? "")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(["prompt", "message"]);
+    expect(lines[1].message).toEqual({ role: "user", content: "slow" });
+    // Interrupted: no row, and no log left behind; --resume runs the item from the start.
+    expect(existsSync(logs)).toBe(false);
 
     fake.setHandler(toolOrAnswer);
     fake.requests.length = 0;

@@ -49,7 +49,7 @@ export class NodeSearch {
     // is the background indexer's job (Store), so a search never holds the write lock for long.
     // A read-only store cannot index: what lies above the mark is matched by LIKE instead.
     const unindexedAbove = this.db.readonly ? this.indexer.indexedUpto() : null;
-    if (unindexedAbove === null) this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
+    if (unindexedAbove === null) this.catchUpWithoutWaiting();
     const limit = Math.max(1, Math.min(options.limit ?? 20, 1000));
     const terms = query
       .trim()
@@ -79,6 +79,24 @@ export class NodeSearch {
     const short = terms.filter((t) => [...t].length < 3);
     if (long.length > 0) return this.ftsQuery("nodes_fts_trigram", long, short, exclude, limit);
     return this.likeQuery(short, exclude, limit);
+  }
+
+  /**
+   * The search's own catch-up never waits for the write lock: when another writer holds it the
+   * search runs on the index as it is, and the background indexer adds the newest rows later. A
+   * search on a turn's path is bounded by its own work.
+   */
+  private catchUpWithoutWaiting(): void {
+    const busy = this.db.pragma("busy_timeout", { simple: true }) as number;
+    this.db.pragma("busy_timeout = 0");
+    try {
+      this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? "";
+      if (!code.startsWith("SQLITE_BUSY")) throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${busy}`);
+    }
   }
 
   private ftsQuery(

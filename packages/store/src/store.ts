@@ -21,11 +21,16 @@ import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 
+/**
+ * The bound on every store call on a turn's path (appends, usage, leases, cooldowns): a write
+ * waits at most this long for another connection's write lock, then fails with SQLITE_BUSY (the
+ * turn ends `store_error`, its transaction rolled back). Reads never wait (WAL), and a search's
+ * own index catch-up does not wait at all. Nothing else in a store call blocks.
+ */
+export const STORE_BUSY_TIMEOUT_MS = 5000;
+
 export interface OpenStoreOptions {
-  /**
-   * How long a writer waits for another process's write lock, in ms (default 5000): the bound on
-   * every store call on a turn's path, which never waits on anything else.
-   */
+  /** How long a writer waits for another connection's write lock, in ms (STORE_BUSY_TIMEOUT_MS). */
   busyTimeoutMs?: number;
   /** How long after an append the background indexer runs, in ms (default 1000). */
   indexDelayMs?: number;
@@ -67,7 +72,7 @@ function openReadonly(path: string): Store {
 }
 
 function openWritable(path: string, options: OpenStoreOptions): Store {
-  const busy = options.busyTimeoutMs ?? 5000;
+  const busy = options.busyTimeoutMs ?? STORE_BUSY_TIMEOUT_MS;
   createPrivately(path);
   const db = openDatabase(path, { timeout: busy });
   try {

@@ -46,6 +46,44 @@ export function splitSession(
   if (old.endedAt !== null)
     throw new Error(`session ${sessionId} has already ended (${old.endReason ?? "no reason"})`);
   const expandsTo = resolveLastSummarised(store, sessionId, opts);
+  const inputs = childNodeInputs(compacted, expandsTo);
+  // One write transaction: the old session ends only together with a child holding the history.
+  const write = store.db.transaction(() => {
+    const child = store.createSession({
+      source: old.source,
+      cwd: old.cwd ?? undefined,
+      parentSessionId: old.id,
+      systemPrompt: old.systemPrompt ?? undefined,
+      model: old.model ?? undefined,
+      provider: old.provider ?? undefined,
+      title: opts.title ?? numberedTitle(old.title),
+    });
+    if (inputs.length > 0) store.appendNodes(child.id, inputs);
+    store.endSession(old.id, COMPRESSED_END_REASON);
+    return child.id;
+  });
+  return write.immediate();
+}
+
+function resolveLastSummarised(store: Store, sessionId: string, opts: SplitOptions): string | undefined {
+  if (opts.lastSummarisedNodeId !== undefined) return opts.lastSummarisedNodeId;
+  if (opts.lastSummarisedIndex === undefined) return undefined;
+  const nodes = historyNodes(store.activePath(sessionId));
+  const node = nodes[opts.lastSummarisedIndex];
+  if (!node) {
+    throw new Error(
+      `lastSummarisedIndex ${opts.lastSummarisedIndex} is outside the session's history (${nodes.length} messages)`,
+    );
+  }
+  return node.id;
+}
+
+/**
+ * The child's nodes for a compacted history: the summary becomes a root compaction node read as
+ * a user message (carrying the verbatim head), the messages after it follow. Logs without nodes
+ * (memory, JSONL) take the `message` of each, so a split reads the same on every log.
+ */
+export function childNodeInputs(compacted: readonly Message[], expandsTo?: string): NodeInput[] {
   const at = compacted.findIndex(isSummaryMessage);
   const inputs: NodeInput[] = [];
   if (at < 0) {
@@ -78,33 +116,5 @@ export function splitSession(
     if (rest) inputs.push({ kind: "message", message: rest });
     for (const message of compacted.slice(at + 1)) inputs.push({ kind: "message", message });
   }
-  // One write transaction: the old session ends only together with a child holding the history.
-  const write = store.db.transaction(() => {
-    const child = store.createSession({
-      source: old.source,
-      cwd: old.cwd ?? undefined,
-      parentSessionId: old.id,
-      systemPrompt: old.systemPrompt ?? undefined,
-      model: old.model ?? undefined,
-      provider: old.provider ?? undefined,
-      title: opts.title ?? numberedTitle(old.title),
-    });
-    if (inputs.length > 0) store.appendNodes(child.id, inputs);
-    store.endSession(old.id, COMPRESSED_END_REASON);
-    return child.id;
-  });
-  return write.immediate();
-}
-
-function resolveLastSummarised(store: Store, sessionId: string, opts: SplitOptions): string | undefined {
-  if (opts.lastSummarisedNodeId !== undefined) return opts.lastSummarisedNodeId;
-  if (opts.lastSummarisedIndex === undefined) return undefined;
-  const nodes = historyNodes(store.activePath(sessionId));
-  const node = nodes[opts.lastSummarisedIndex];
-  if (!node) {
-    throw new Error(
-      `lastSummarisedIndex ${opts.lastSummarisedIndex} is outside the session's history (${nodes.length} messages)`,
-    );
-  }
-  return node.id;
+  return inputs;
 }

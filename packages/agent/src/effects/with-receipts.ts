@@ -3,7 +3,7 @@
 // checkpoint); the receipt is begun against that stored node, so a call whose checkpoint is
 // missing is refused instead of run. A finished receipt for the same operation is replayed, an
 // unfinished one is reported as effect_outcome_uncertain: the tool never runs twice for one op.
-import type { ToolCallPart } from "@iris/llm";
+import type { Message, ToolCallPart } from "@iris/llm";
 import type { Store } from "@iris/store";
 import type { ExecuteGate } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
@@ -11,7 +11,10 @@ import type { ToolBox, ToolRunContext } from "../ports.js";
 import { argsFingerprint, callIndexOf, logicalOpId } from "./op-id.js";
 import { replayBody, resolvedBody, type ToolResultBody, uncertainBody } from "./outcomes.js";
 
-export type ReceiptStore = Pick<Store, "beginEffect" | "completeEffect" | "failEffect" | "findNode">;
+/** Where receipts live: the store, or a conversation log's own receipts (LogReceipts). */
+export interface ReceiptStore extends Pick<Store, "beginEffect" | "completeEffect" | "failEffect"> {
+  findNode(id: string): { message: Message | null } | undefined;
+}
 
 export interface ReceiptOptions {
   /** Where replays and refusals are reported to the user. */

@@ -30,8 +30,9 @@ export class CooldownBook {
 
   clear(key: string): void {
     const had = this.until.delete(key);
-    // Only a route another process may have marked costs a write to clear.
-    if (had || this.health) this.persist((h) => h.clear(key));
+    // Only a route with a cooldown (ours, or stored by another process) costs a write to clear:
+    // the read takes no lock (WAL), so a healthy round never waits for the store's write lock.
+    if (had || this.read(key) !== undefined) this.persist((h) => h.clear(key));
   }
 
   /** Milliseconds of cooldown left; 0 when the route may be used. */

@@ -1,19 +1,26 @@
 // A conversation log in a JSONL file (ARCHITECTURE.md: conversation logs are ports): batch
 // trajectories, one file per trajectory, never in state.db. One JSON object per line, appended
 // and never rewritten, so a killed run leaves every line it wrote; reopening the file resumes it.
+//   {"type":"prompt","session":ID,"text":…}   the frozen system prompt (S2), newest wins
 //   {"type":"message","session":ID,"id":NODE,"message":{…}}
 //   {"type":"usage","session":ID,…UsageRow}
+//   {"type":"effect",…EffectRow}              a receipt (D4), each change a new line
 //   {"type":"split","from":ID,"to":ID}   then the compacted history as message lines under `to`
 // A torn last line (the process died mid-write) is skipped on reading.
 import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Message } from "@iris/llm";
+import type { EffectRow } from "@iris/store";
+import { childNodeInputs } from "../context/split.js";
 import type { ConversationLog, UsageRow } from "../ports.js";
+import { type LogNode, LogReceipts } from "./log-receipts.js";
 
 type Line =
+  | { type: "prompt"; session: string; text: string }
   | { type: "message"; session: string; id: string; message: Message }
   | ({ type: "usage"; session: string } & UsageRow)
+  | ({ type: "effect" } & EffectRow)
   | { type: "split"; from: string; to: string };
 
 export class JsonlConversation implements ConversationLog {
@@ -21,6 +28,14 @@ export class JsonlConversation implements ConversationLog {
   private messages: Message[] = [];
   private nodes = 0;
   private cost = 0;
+  private prompt: string | undefined;
+  private readonly byNode = new Map<string, LogNode>();
+  /** Usage rows of this trajectory (all ids, splits included), oldest first. */
+  readonly usage: UsageRow[] = [];
+  readonly receipts = new LogReceipts(
+    (id) => this.byNode.get(id),
+    (effect) => this.write({ type: "effect", ...effect }),
+  );
 
   constructor(
     readonly path: string,
@@ -35,6 +50,16 @@ export class JsonlConversation implements ConversationLog {
     return this.id;
   }
 
+  /** The frozen system prompt written with this trajectory, if any. */
+  get systemPrompt(): string | undefined {
+    return this.prompt;
+  }
+
+  setSystemPrompt(text: string): void {
+    this.write({ type: "prompt", session: this.id, text });
+    this.prompt = text;
+  }
+
   history(): Message[] {
     return [...this.messages];
   }
@@ -43,11 +68,13 @@ export class JsonlConversation implements ConversationLog {
     const id = `${this.id}:${++this.nodes}`;
     this.write({ type: "message", session: this.id, id, message });
     this.messages.push(message);
+    this.byNode.set(id, { sessionId: this.id, message });
     return id;
   }
 
   recordUsage(row: UsageRow): void {
     this.write({ type: "usage", session: this.id, ...row });
+    this.usage.push(row);
     this.cost += row.costUsd;
   }
 
@@ -62,7 +89,7 @@ export class JsonlConversation implements ConversationLog {
     this.id = to;
     this.messages = [];
     this.nodes = 0;
-    for (const m of compacted) this.append(m);
+    for (const input of childNodeInputs(compacted)) if (input.message) this.append(input.message);
     return to;
   }
 
@@ -86,11 +113,21 @@ export class JsonlConversation implements ConversationLog {
         current = line.to;
         this.messages = [];
         this.nodes = 0;
-      } else if (line.type === "usage") this.cost += line.costUsd;
-      else if (line.type === "message") {
+      } else if (line.type === "prompt") {
+        current ??= line.session;
+        this.prompt = line.text;
+      } else if (line.type === "effect") {
+        const { type: _type, ...effect } = line;
+        this.receipts.restore(effect);
+      } else if (line.type === "usage") {
+        const { type: _type, session: _session, ...row } = line;
+        this.usage.push(row);
+        this.cost += line.costUsd;
+      } else if (line.type === "message") {
         if (current !== undefined && line.session !== current) continue;
         current = line.session;
         this.messages.push(line.message);
+        this.byNode.set(line.id, { sessionId: line.session, message: line.message });
         this.nodes += 1;
       }
     }

@@ -1,18 +1,23 @@
 // A conversation log that lives only in memory (ARCHITECTURE.md: conversation logs are ports):
 // for stateless requests such as the API server's, where the client sends the whole history and
-// nothing may land in state.db. Same port as the store's log; a split (compression) moves it to a
-// fresh id holding the compacted history, like a session split does in the store.
+// nothing may land in state.db. Same port as the store's log: a split (compression) moves it to a
+// fresh id holding the compacted history as the store's split would, and effect receipts are kept
+// beside it (LogReceipts) with the store's rules.
 import { randomUUID } from "node:crypto";
 import type { Message } from "@iris/llm";
+import { childNodeInputs } from "../context/split.js";
 import type { ConversationLog, UsageRow } from "../ports.js";
+import { type LogNode, LogReceipts } from "./log-receipts.js";
 
 export class MemoryConversation implements ConversationLog {
   private id: string;
   private messages: Message[];
   private nodes = 0;
   private cost = 0;
+  private readonly byNode = new Map<string, LogNode>();
   /** Usage rows of this conversation (all ids, splits included), oldest first. */
   readonly usage: UsageRow[] = [];
+  readonly receipts = new LogReceipts((id) => this.byNode.get(id));
 
   constructor(opts: { sessionId?: string; history?: readonly Message[] } = {}) {
     this.id = opts.sessionId ?? `mem_${randomUUID()}`;
@@ -29,7 +34,9 @@ export class MemoryConversation implements ConversationLog {
 
   append(message: Message): string {
     this.messages.push(message);
-    return `${this.id}:${++this.nodes}`;
+    const id = `${this.id}:${++this.nodes}`;
+    this.byNode.set(id, { sessionId: this.id, message });
+    return id;
   }
 
   recordUsage(row: UsageRow): void {
@@ -44,8 +51,9 @@ export class MemoryConversation implements ConversationLog {
   /** Continues under a new id with `compacted` as the whole history; returns the new id. */
   split(compacted: readonly Message[]): string {
     this.id = `mem_${randomUUID()}`;
-    this.messages = [...compacted];
+    this.messages = [];
     this.nodes = 0;
+    for (const input of childNodeInputs(compacted)) if (input.message) this.append(input.message);
     return this.id;
   }
 }

@@ -9,7 +9,11 @@ export function storeErrorResult(
   err: unknown,
   events: AgentEvents,
 ): TurnResult {
-  const why = err instanceof Error ? err.message : String(err);
+  const why = isBusy(err)
+    ? "state.db stayed locked by another writer past the store's busy timeout; try again"
+    : err instanceof Error
+      ? err.message
+      : String(err);
   const text = `Stopped: the session could not be saved (${why}). Nothing after the last saved message was kept.`;
   const taskId = state?.taskId ?? "task_unsaved";
   events.emit("TURN_COMPLETED", { taskId, reason: "store_error", rounds: state?.rounds ?? 0 });
@@ -21,4 +25,9 @@ export function storeErrorResult(
     usage: state?.usage ?? { ...ZERO_USAGE },
     costUsd: state?.costUsd ?? 0,
   };
+}
+
+/** SQLite's lock wait ran out (SQLITE_BUSY and its extended codes). */
+function isBusy(err: unknown): boolean {
+  return String((err as { code?: unknown } | null)?.code ?? "").startsWith("SQLITE_BUSY");
 }

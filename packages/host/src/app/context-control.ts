@@ -16,7 +16,6 @@ import {
   type ModelClient,
   newestUserIndex,
   type Summarizer,
-  splitSession,
 } from "@iris/agent";
 import { type Message, type Runtime, WINDOW_MARGIN } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
@@ -30,8 +29,8 @@ import {
   modelSwitchRisks,
   splitModelSpec,
 } from "./context-report.js";
-import type { FollowingConversation } from "./following-log.js";
 import { modelInfoFor, resolveMainRoute } from "./route.js";
+import type { SessionLog } from "./session-log.js";
 import { describeWindowUse } from "./window-use.js";
 
 /** What the control needs from the session host. */
@@ -43,9 +42,7 @@ export interface ContextHostPort {
   /** The main route (after /model). */
   runtime(): Runtime;
   session(): SessionRow;
-  /** The frozen prompt built now for the current route (SPEC S1). */
-  buildPrompt(): string;
-  /** After a split: the host continues in this session. */
+  /** After a split: the host continues in this session, with a rebuilt frozen prompt (S2). */
   adopt(sessionId: string): void;
 }
 
@@ -115,7 +112,7 @@ export class ContextControl {
 
   /** The check the Agent runs before each model call (TurnEnv.beforeModelCall). */
   beforeModelCall(
-    log: FollowingConversation,
+    log: SessionLog,
     model: ModelClient,
   ): (messages: Message[], signal?: AbortSignal) => Promise<Message[] | undefined | { exhausted: string }> {
     return async (messages, signal) => {
@@ -131,7 +128,7 @@ export class ContextControl {
    * compress now as `/compress` does, and hand back the history to resend once.
    */
   onContextOverflow(
-    log: FollowingConversation,
+    log: SessionLog,
   ): (messages: Message[], signal?: AbortSignal) => Promise<Message[] | undefined> {
     return async (_messages, signal) => {
       this.measured.delete(log.sessionId);
@@ -156,7 +153,7 @@ export class ContextControl {
   private readonly budgets = new Map<string, ContextBudget>();
 
   private async check(
-    log: FollowingConversation,
+    log: SessionLog,
     model: ModelClient,
     messages: Message[],
     signal?: AbortSignal,
@@ -215,14 +212,14 @@ export class ContextControl {
    * answered) and on success splits the session; the log and the host move to the child.
    */
   async compress(
-    log: FollowingConversation,
+    log: SessionLog,
     messages: Message[],
     promptTokens: number,
     system: string,
     budget?: ContextBudget,
     signal?: AbortSignal,
   ): Promise<CompressOutcome> {
-    const { events, store } = this.port;
+    const { events } = this.port;
     const route = this.fallbackRuntime ?? this.port.runtime();
     budget ??= this.budgetOf(route);
     const summarizer = this.summarizer(route);
@@ -246,7 +243,7 @@ export class ContextControl {
     if (!result.ok) return this.failed(from, promptTokens, result.warning, result.reason);
     let child: string;
     try {
-      child = splitSession(store, from, result.messages, {
+      child = log.split(result.messages, {
         ...(result.summarised ? { lastSummarisedIndex: result.summarised.end - 1 } : {}),
       });
     } catch (err) {
@@ -254,9 +251,7 @@ export class ContextControl {
       return this.failed(from, promptTokens, failureWarning(reason), reason);
     }
     // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
-    store.setSystemPrompt(child, this.port.buildPrompt());
     this.port.adopt(child);
-    log.moveTo(child);
     this.measured.delete(from);
     this.failedAt.delete(from);
     const detail =
@@ -300,7 +295,7 @@ export class ContextControl {
   }
 
   /** `/compress`: compress the current session now, whatever its size. */
-  async compressNow(log: FollowingConversation, signal?: AbortSignal): Promise<CompressOutcome> {
+  async compressNow(log: SessionLog, signal?: AbortSignal): Promise<CompressOutcome> {
     const messages = log.history();
     const system = this.port.session().systemPrompt ?? "";
     const size = this.promptSize(log.sessionId, messages, system);

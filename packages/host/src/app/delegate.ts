@@ -16,6 +16,7 @@ import {
   buildSystemPrompt,
   type FrontEnd,
   gatherPromptInputs,
+  MemoryConversation,
   newTaskId,
   RegistryToolBox,
   type ResilientModelClient,
@@ -66,6 +67,11 @@ export interface DelegatePort {
   events: AgentEvents;
   /** The parent session's processes and task directories. */
   terminal: TerminalScope;
+  /**
+   * The parent's conversation is not in the store (a memory or JSONL log): its children live in
+   * memory too, so nothing of it lands in state.db.
+   */
+  detached?: boolean;
   /** Passes a child's event (an AgentEvents name and its payload) to the parent's subscribers. */
   forward(name: AgentEventName, payload: unknown, identity: Omit<EventIdentity, "sessionId">): void;
 }
@@ -119,15 +125,18 @@ export function makeDelegate(opts: DelegateOptions) {
           subagent: true,
         }),
       );
-      const child = store.createSession({
-        source: "delegate",
-        cwd,
-        parentSessionId: ctx.sessionId,
-        systemPrompt,
-        model: route.model,
-        provider: route.provider,
-        title: args.goal.slice(0, 80),
-      });
+      const memory = port.detached ? new MemoryConversation() : undefined;
+      const child = memory
+        ? { id: memory.sessionId }
+        : store.createSession({
+            source: "delegate",
+            cwd,
+            parentSessionId: ctx.sessionId,
+            systemPrompt,
+            model: route.model,
+            provider: route.provider,
+            title: args.goal.slice(0, 80),
+          });
       const childTask = newTaskId();
       const childEvents = new AgentEvents();
       childEvents.onAny((name, payload) => {
@@ -135,7 +144,7 @@ export function makeDelegate(opts: DelegateOptions) {
           port.forward(name, payload, { taskId: childTask, parentTaskId: ctx.taskId });
       });
       const agent = new Agent({
-        log: new StoreConversation(store, child.id),
+        log: memory ?? new StoreConversation(store, child.id),
         model,
         // A child's side effects get receipts like the parent's (SPEC D4).
         tools: withReceipts(
@@ -154,7 +163,7 @@ export function makeDelegate(opts: DelegateOptions) {
               delegate: makeDelegate({ ...opts, parentMenu: menu, depth: depth + 1 }),
             },
           ),
-          store,
+          memory?.receipts ?? store,
         ),
         systemPrompt,
         cwd,
@@ -169,7 +178,7 @@ export function makeDelegate(opts: DelegateOptions) {
       const result = await agent.run(task, { signal: ctx.signal });
       port.terminal.cwds.clear(childTask);
       ctx.addCost?.(result.costUsd);
-      store.endSession(child.id, result.reason);
+      if (!memory) store.endSession(child.id, result.reason);
       const ok = result.reason === "natural";
       return {
         content: JSON.stringify({

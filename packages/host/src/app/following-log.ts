@@ -1,10 +1,11 @@
 // The Agent's conversation log that follows a session split (SPEC C4): when compression ends the
 // session inside a turn, the rest of the turn is written into the child session.
-import { type ConversationLog, StoreConversation, type UsageRow } from "@iris/agent";
+import { type SplitOptions, StoreConversation, splitSession, type UsageRow } from "@iris/agent";
 import type { Message } from "@iris/llm";
 import type { Store } from "@iris/store";
+import type { SessionLog } from "./session-log.js";
 
-export class FollowingConversation implements ConversationLog {
+export class FollowingConversation implements SessionLog {
   private inner: StoreConversation;
 
   constructor(
@@ -40,6 +41,13 @@ export class FollowingConversation implements ConversationLog {
 
   recordTurnTime(ms: number): void {
     this.inner.recordTurnTime(ms);
+  }
+
+  /** Ends the session with a child holding `compacted` (one transaction); continues in the child. */
+  split(compacted: readonly Message[], opts: SplitOptions): string {
+    const child = splitSession(this.store, this.sessionId, compacted, opts);
+    this.moveTo(child);
+    return child;
   }
 
   /** From now on read and write the given session (loaded fresh from the store). */

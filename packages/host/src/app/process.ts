@@ -16,6 +16,7 @@ import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
 import { RouteLimiter } from "./route-limiter.js";
 import { Session } from "./session.js";
+import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
 
@@ -64,6 +65,11 @@ export interface OpenSessionOptions {
   ephemeralSystemPrompt?: string;
   /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
   promptEdits?: { replace?: string; append?: string };
+  /**
+   * The conversation log: the store's (default), `memory` (nothing in state.db) or a `jsonl`
+   * file (batch trajectories). Compression, receipts and shaping work the same on each.
+   */
+  log?: LogChoice;
 }
 
 export class IrisProcess implements SessionParent {
@@ -141,6 +147,7 @@ export class IrisProcess implements SessionParent {
       ...(opts.route ? { route: opts.route } : {}),
       ...(opts.ephemeralSystemPrompt ? { ephemeralSystemPrompt: opts.ephemeralSystemPrompt } : {}),
       ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
     });
     this.sessions.add(session);
     return session;

@@ -25,7 +25,17 @@ export function pidAlive(pid: number): boolean {
 
 export function acquireTurnLease(store: Store, sessionId: string, now: () => number = Date.now): TurnLease {
   const holder = { pid: process.pid, host: hostname() };
-  const got = store.leases.acquire({ sessionId, holder, ttlMs: LEASE_TTL_MS, now: now(), isAlive: pidAlive });
+  let got: ReturnType<Store["leases"]["acquire"]>;
+  try {
+    got = store.leases.acquire({ sessionId, holder, ttlMs: LEASE_TTL_MS, now: now(), isAlive: pidAlive });
+  } catch (err) {
+    // The write lock stayed taken past the store's busy timeout (the bound on this call).
+    if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) throw err;
+    return {
+      ok: false,
+      message: `session ${sessionId.slice(0, 8)} cannot start a turn: state.db stayed locked by another writer past the store's busy timeout; try again`,
+    };
+  }
   if (!got.ok) {
     const by = got.heldBy;
     const where = by.host === holder.host ? `pid ${by.pid}` : `pid ${by.pid} on ${by.host}`;

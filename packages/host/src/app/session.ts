@@ -7,15 +7,12 @@ import { join } from "node:path";
 import {
   Agent,
   AgentEvents,
-  buildSystemPrompt,
   compactionExpander,
   type FrontEnd,
-  gatherPromptInputs,
+  JsonlConversation,
   MemoryConversation,
-  MemoryFiles,
   makeShaper,
   newTaskId,
-  RegistryToolBox,
   type RepairedCall,
   type ResilientModelClient,
   repairInterruptedCalls,
@@ -23,9 +20,7 @@ import {
   TodoList,
   type TurnResult,
   type UsageRow,
-  withAgentTools,
   withClientTools,
-  withReceipts,
 } from "@iris/agent";
 import type { Message, Runtime, ToolSpec, UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
@@ -42,17 +37,20 @@ import type { Profile } from "../config/index.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
-import { ChildSlots, makeDelegate } from "./delegate.js";
+import { ChildSlots } from "./delegate.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { inMemoryRow } from "./in-memory-row.js";
 import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
+import type { DetachedLog, LogChoice, SessionLog } from "./session-log.js";
 import { followMenu, withoutEmptySkills } from "./session-menu.js";
 import { makeResilientClient } from "./session-model-client.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
+import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.js";
+import { sessionToolBox } from "./session-toolbox.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -73,6 +71,8 @@ export interface SessionOptions {
   ephemeralSystemPrompt?: string;
   /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
   promptEdits?: { replace?: string; append?: string };
+  /** The conversation log startSession() opens (default: the store's). */
+  log?: LogChoice;
 }
 
 export class Session {
@@ -100,8 +100,10 @@ export class Session {
   private menu: Menu | undefined;
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
-  /** Set by startInMemory: the conversation lives only here, never in state.db. */
-  private memoryLog: MemoryConversation | undefined;
+  /** A memory or JSONL log: the conversation is not in state.db (undefined: the store's log). */
+  private detached: DetachedLog | undefined;
+  /** An API client's system text, frozen after Iris's prompt and kept when it is rebuilt. */
+  private instructions: string | undefined;
 
   constructor(readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
@@ -149,51 +151,76 @@ export class Session {
 
   /**
    * A new session with a freshly built, then frozen, system prompt; `instructions` (an API
-   * client's system messages) are frozen into it after Iris's own.
+   * client's system messages) are frozen into it after Iris's own. The session is written to the
+   * log chosen at open: the store (default), memory, or a JSONL file (an existing file is
+   * continued with its own frozen prompt).
    */
   startSession(instructions?: string): SessionRow {
-    const { runtime } = this;
-    const { source, store, cwd } = this.opts;
+    const choice = this.opts.log ?? { kind: "store" };
+    if (choice.kind === "memory") return this.startInMemory(choice.history ?? [], instructions);
     this.skillLibrary = undefined; // a new session reads the skills afresh (S2)
     this.menu = undefined; // and takes the menu as it is now
-    const systemPrompt = withInstructions(this.buildPrompt(), instructions);
-    this.memoryLog = undefined;
+    this.instructions = instructions;
+    this.todos = new TodoList();
+    this.approvals = new ApprovalMemory();
+    if (choice.kind === "jsonl") {
+      const log = new JsonlConversation(choice.path);
+      if (log.systemPrompt === undefined) log.setSystemPrompt(this.framedPrompt());
+      this.todos = TodoList.fromHistory(log.history());
+      return this.detach(log, log.systemPrompt ?? "");
+    }
+    const { runtime } = this;
+    const { source, store, cwd } = this.opts;
+    this.detached = undefined;
     this.current = store.createSession({
       source,
       cwd,
-      systemPrompt,
+      systemPrompt: this.framedPrompt(),
       model: runtime.model,
       provider: runtime.provider,
     });
-    this.todos = new TodoList();
-    this.approvals = new ApprovalMemory();
     return this.current;
   }
 
   /**
    * A conversation held only in memory (stateless API requests): `history` is what the client
    * sent, `instructions` (the client's system messages) follow the frozen prompt. Nothing of it
-   * lands in state.db; it is not compressed (the client owns that history).
+   * lands in state.db; compression works on it as on any log, in memory.
    */
   startInMemory(history: readonly Message[], instructions?: string): SessionRow {
+    this.instructions = instructions;
+    this.todos = TodoList.fromHistory(history);
+    this.approvals = new ApprovalMemory();
+    return this.detach(new MemoryConversation({ history }), this.framedPrompt());
+  }
+
+  private detach(log: DetachedLog, systemPrompt: string): SessionRow {
     const { runtime } = this;
-    this.memoryLog = new MemoryConversation({ history });
-    const prompt = this.buildPrompt();
+    this.detached = log;
     this.current = inMemoryRow({
-      id: this.memoryLog.sessionId,
+      id: log.sessionId,
       source: this.opts.source,
       cwd: this.opts.cwd,
-      systemPrompt: withInstructions(prompt, instructions),
+      systemPrompt,
       model: runtime.model,
       provider: runtime.provider,
     });
-    this.todos = TodoList.fromHistory(history);
     return this.current;
+  }
+
+  /** Iris's frozen prompt built now, then the API client's instructions. */
+  private framedPrompt(): string {
+    return withInstructions(this.buildPrompt(), this.instructions);
+  }
+
+  /** The log the next turn writes: the detached one, or the store's (following splits). */
+  private logForTurn(): SessionLog {
+    return this.detached ?? new FollowingConversation(this.opts.store, this.session.id);
   }
 
   /** The conversation as the next turn sees it (in memory, or the store's active path). */
   history(): Message[] {
-    return this.memoryLog?.history() ?? new StoreConversation(this.opts.store, this.session.id).history();
+    return this.detached?.history() ?? new StoreConversation(this.opts.store, this.session.id).history();
   }
 
   /**
@@ -303,25 +330,8 @@ export class Session {
   }
 
   private buildDefaultPrompt(): string {
-    const { runtime } = this;
-    const { profile, cwd } = this.opts;
     const menu = this.menu ?? this.menuForTurn();
-    return buildSystemPrompt(
-      gatherPromptInputs({
-        homePaths: profile.home.paths,
-        cwd,
-        toolNames: menu.specs.map((s) => s.name),
-        ...(menu.specs.some((s) => s.name === "skill_view") ? { skills: this.skills.skills } : {}),
-        model: runtime.model,
-        provider: runtime.provider,
-        now: new Date(),
-        memoryEnabled: profile.config.memory.enabled,
-        memoryLimits: {
-          memory: profile.config.memory.memory_char_limit,
-          user: profile.config.memory.user_char_limit,
-        },
-      }),
-    );
+    return defaultSystemPrompt(this.opts.profile, this.opts.cwd, this.runtime, menu, () => this.skills);
   }
 
   /**
@@ -350,8 +360,11 @@ export class Session {
     this.currentRuntime = resolved.runtime;
     this.model = undefined;
     this.contextCtl?.routeChanged(undefined); // thresholds follow the new route (SPEC M2)
-    if (this.current) {
-      store.setSystemPrompt(this.current.id, this.buildPrompt());
+    if (this.current && this.detached) {
+      this.setDetachedPrompt(this.framedPrompt());
+      this.current = { ...this.current, model: resolved.runtime.model, provider: resolved.runtime.provider };
+    } else if (this.current) {
+      store.setSystemPrompt(this.current.id, this.framedPrompt());
       store.setSessionModel(this.current.id, resolved.runtime.model, resolved.runtime.provider);
       this.current = store.getSession(this.current.id);
     }
@@ -367,7 +380,8 @@ export class Session {
     const row = this.opts.store.findSession(id) ?? this.findByPrefix(id);
     if (!row) return undefined;
     this.current = row;
-    this.memoryLog = undefined;
+    this.detached = undefined;
+    this.instructions = undefined;
     for (const message of answers) this.opts.store.appendNode(row.id, { kind: "message", message });
     // Before anything reads the history: close calls a killed process left without results.
     this.repairNotices = repairInterruptedCalls(this.opts.store, row.id).repaired;
@@ -418,8 +432,7 @@ export class Session {
 
   /** A call made outside a turn's loop (the judge) is recorded like every other (F3). */
   recordAuxiliaryUsage(row: Omit<UsageRow, "taskId">): void {
-    const log = this.memoryLog ?? new FollowingConversation(this.opts.store, this.session.id);
-    log.recordUsage({ taskId: this.taskId || newTaskId(), ...row });
+    this.logForTurn().recordUsage({ taskId: this.taskId || newTaskId(), ...row });
   }
 
   private resilientClient(
@@ -439,57 +452,28 @@ export class Session {
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
     const info = modelInfoFor(runtime.provider, runtime.model, profile.config).info;
     const model = this.modelClient();
-    const memoryLog = this.memoryLog;
-    const log = memoryLog ?? new FollowingConversation(store, session.id);
-    const registryBox = new RegistryToolBox({
-      registry: tools.registry,
+    const log = this.logForTurn();
+    const ownBox = sessionToolBox({
+      profile,
+      store,
+      cwd,
+      tools,
       menu: this.menuForTurn(),
-      policy: tools.policy,
       frontEnd,
       events: this.events,
       terminal: this.terminal,
       skills: this.skills,
-      approvalMemory: this.approvals,
-    });
-    const agentCfg = profile.config.agent;
-    const agentBox = withAgentTools(registryBox, {
+      approvals: this.approvals,
       todos: this.todos,
-      ...(profile.config.memory.enabled
-        ? {
-            memory: new MemoryFiles(
-              { memory: profile.home.paths.memory, user: profile.home.paths.user },
-              {
-                memory: profile.config.memory.memory_char_limit,
-                user: profile.config.memory.user_char_limit,
-              },
-            ),
-          }
-        : {}),
-      searchSessions: (query, limit) =>
-        store
-          .search(query, { limit, excludeSessionId: session.id })
-          .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
-      delegate: makeDelegate({
-        port: {
-          profile,
-          store,
-          cwd,
-          registry: tools.registry,
-          policy: tools.policy,
-          events: this.events,
-          terminal: this.terminal,
-          forward: (name, payload, identity) => this.tag(name, payload, identity),
-        },
-        model,
-        frontEnd,
-        approvals: this.approvals,
-        parentMenu: tools.menu,
-        slots: this.childSlots,
-      }),
+      sessionId: session.id,
+      model,
+      slots: this.childSlots,
+      receipts: this.detached?.receipts ?? store,
+      detached: this.detached !== undefined,
+      forward: (name, payload, identity) => this.tag(name, payload, identity),
     });
-    // Receipts live in state.db beside the stored node they belong to: an in-memory turn has none.
-    const ownBox = memoryLog ? agentBox : withReceipts(agentBox, store, { events: this.events });
     const box = clientTools?.length ? withClientTools(ownBox, clientTools) : ownBox;
+    const agentCfg = profile.config.agent;
     const shape = makeShaper(
       model,
       (provider, name) => {
@@ -506,7 +490,7 @@ export class Session {
       model,
       tools: box,
       systemPrompt: this.withEphemeral(session.systemPrompt ?? ""),
-      ...(log instanceof FollowingConversation ? this.compressionHooks(log, model) : {}),
+      ...this.compressionHooks(log, model),
       cwd,
       events: this.events,
       frontEnd,
@@ -536,10 +520,17 @@ export class Session {
       cwd: this.opts.cwd,
       runtime: () => this.runtime,
       session: () => this.session,
-      buildPrompt: () => this.buildPrompt(),
       adopt: (id) => {
         const from = this.current?.id ?? "";
-        this.current = this.opts.store.getSession(id);
+        // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
+        const prompt = this.framedPrompt();
+        if (this.detached && this.current) {
+          this.current = { ...this.current, id };
+          this.setDetachedPrompt(prompt);
+        } else {
+          this.opts.store.setSystemPrompt(id, prompt);
+          this.current = this.opts.store.getSession(id);
+        }
         // A front end re-points its own map (chat → session) on this event.
         this.emitTagged("session_split", { from, to: id }, { taskId: this.taskId });
       },
@@ -549,10 +540,16 @@ export class Session {
 
   /** `/compress`: compress the current session now (between turns, so no call is open). */
   compressNow(): ReturnType<ContextControl["compressNow"]> {
-    return this.context.compressNow(new FollowingConversation(this.opts.store, this.session.id));
+    return this.context.compressNow(this.logForTurn());
   }
 
-  private compressionHooks(log: FollowingConversation, model: ResilientModelClient) {
+  /** A detached log's frozen prompt changed (a compression, a model switch). */
+  private setDetachedPrompt(prompt: string): void {
+    this.detached?.setSystemPrompt?.(prompt);
+    if (this.current) this.current = { ...this.current, systemPrompt: prompt };
+  }
+
+  private compressionHooks(log: SessionLog, model: ResilientModelClient) {
     return {
       beforeModelCall: this.context.beforeModelCall(log, model),
       onContextOverflow: this.context.onContextOverflow(log),
@@ -588,11 +585,6 @@ export class Session {
   get isClosed(): boolean {
     return this.closed;
   }
-}
-
-/** Iris's frozen prompt, then an API client's own system text. */
-function withInstructions(prompt: string, instructions: string | undefined): string {
-  return instructions ? `${prompt}\n\n# Instructions from the API client\n\n${instructions}` : prompt;
 }
 
 /** How long close() waits for an aborted turn to finish writing. */

@@ -1,0 +1,104 @@
+// Every store call on a turn's path has a bounded time (issue 14): another connection holding
+// state.db's write lock makes a turn end `store_error` once the busy timeout has passed — not
+// hang — with nothing half-written; the lease is refused with a message; a search does not wait.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { openStore, type Store } from "@iris/store";
+import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IrisProcess } from "../src/app/process.js";
+import type { Session } from "../src/app/session.js";
+import { acquireTurnLease } from "../src/app/session-lease.js";
+import { loadProfile } from "../src/config/index.js";
+
+/** Short, so the test waits little; the default is STORE_BUSY_TIMEOUT_MS. */
+const BUSY_MS = 1500;
+/** Far above the bound, far below "hung": the machine may be loaded. */
+const HUNG_MS = 60_000;
+
+let fake: FakeLlm;
+let dir: TempDir;
+let iris: IrisProcess;
+let locker: Store;
+let session: Session;
+
+beforeEach(async () => {
+  fake = await startFakeLlm();
+  dir = tempDir("iris-bound");
+  const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
+  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+  const store = openStore(profile.home.paths.db, { busyTimeoutMs: BUSY_MS });
+  iris = await IrisProcess.open({ profile, platform: "cli", store });
+  // A second connection, as another iris process would hold it.
+  locker = openStore(profile.home.paths.db);
+  const work = join(dir.path, "work");
+  mkdirSync(work);
+  session = iris.openSession({
+    source: "test",
+    cwd: work,
+    route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
+  });
+  session.startSession();
+});
+afterEach(async () => {
+  if (locker.db.inTransaction) locker.db.exec("ROLLBACK");
+  locker.close();
+  await iris.close();
+  await fake.close();
+  dir.cleanup();
+});
+
+const lock = () => locker.db.exec("BEGIN IMMEDIATE");
+const unlock = () => locker.db.exec("ROLLBACK");
+
+describe("store calls on a turn's path under another writer's lock", () => {
+  it("ends the turn with store_error after the busy timeout, nothing half-written", async () => {
+    // The lock is taken while the model answers: the user message is saved, the reply cannot be.
+    fake.setHandler(() => {
+      lock();
+      return { text: "an answer that cannot be saved" };
+    });
+    const started = Date.now();
+    const result = await session.send("hello");
+    const took = Date.now() - started;
+    expect(result.reason).toBe("store_error");
+    expect(result.text).toMatch(/could not be saved \(state\.db stayed locked by another writer/);
+    expect(took).toBeGreaterThanOrEqual(BUSY_MS - 50);
+    expect(took).toBeLessThan(HUNG_MS);
+    unlock();
+    // The user's message is kept; no part of the reply, and no usage row without its message.
+    expect(session.history().map((m) => m.role)).toEqual(["user"]);
+    expect(session.store.usageForSession(session.id)).toEqual([]);
+
+    // Once the lock is gone the same session goes on.
+    fake.setHandler(() => ({ text: "saved now" }));
+    const next = await session.send("again");
+    expect(next.reason).toBe("natural");
+    const after = session.history();
+    expect(after.map((m) => m.role).slice(-2)).toEqual(["user", "assistant"]);
+    expect(JSON.stringify(after)).not.toContain("cannot be saved");
+  });
+
+  it("fails a turn that cannot save its first message, before any model call", async () => {
+    lock();
+    const result = await session.send("hello");
+    expect(result.reason).toBe("store_error");
+    expect(fake.requests).toHaveLength(0);
+    unlock();
+    expect(session.history()).toEqual([]);
+  });
+
+  it("refuses the turn lease with a message, and searches without waiting", () => {
+    lock();
+    const started = Date.now();
+    const lease = acquireTurnLease(session.store, session.id);
+    expect(lease.ok).toBe(false);
+    if (!lease.ok) expect(lease.message).toMatch(/state\.db stayed locked by another writer/);
+    expect(Date.now() - started).toBeLessThan(HUNG_MS);
+    // A search reads (WAL) and skips its own index catch-up instead of waiting for the lock.
+    const searched = Date.now();
+    expect(session.store.search("hello")).toEqual([]);
+    expect(Date.now() - searched).toBeLessThan(BUSY_MS);
+    unlock();
+  });
+});
