@@ -1,8 +1,9 @@
 // Agent-layer compression in the running agent (SPEC C1, C3, C4, M2, S2, U1, U2). Plugs into the
 // turn through `beforeModelCall`: at the start of every round (all tool results of the previous
 // round appended) the prompt size is checked against the trigger of the route the call goes to;
-// over it, the engine runs and, on success, the session splits and the turn goes on in the child
-// with a rebuilt frozen prompt. On failure the history stays whole and the user is told why.
+// over it, the engine runs and, on success, a summary splits the session and the turn goes on in
+// the child with a rebuilt frozen prompt; pruning alone stays in the session (a new branch). On
+// failure the history stays whole and the user is told why.
 import {
   type AgentEvents,
   type CompressResult,
@@ -17,6 +18,7 @@ import {
   newestUserIndex,
   type Summarizer,
   splitSession,
+  writePrunedBranch,
 } from "@iris/agent";
 import { type Message, type Runtime, WINDOW_MARGIN } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
@@ -244,6 +246,7 @@ export class ContextControl {
     }
     const from = log.sessionId;
     if (!result.ok) return this.failed(from, promptTokens, result.warning, result.reason);
+    if (result.summaryText === null) return this.prunedInPlace(log, result);
     let child: string;
     try {
       child = splitSession(store, from, result.messages, {
@@ -271,6 +274,33 @@ export class ContextControl {
       after: result.after.tokens,
       sessionId: child,
     };
+  }
+
+  /**
+   * Phase 1 alone (old tool outputs pruned, no summary) stays in the session (C4 splits for a
+   * summary): the pruned path becomes the session's active branch, the frozen prompt stays (S2:
+   * it is rebuilt with a new session), and the next size check starts from the pruned estimate.
+   */
+  private prunedInPlace(
+    log: FollowingConversation,
+    result: Extract<CompressResult, { ok: true }>,
+  ): CompressOutcome {
+    const sessionId = log.sessionId;
+    try {
+      writePrunedBranch(this.port.store, sessionId, result.messages);
+    } catch (err) {
+      const reason = `the pruned history could not be stored (${(err as Error).message})`;
+      return this.failed(sessionId, result.before.tokens, failureWarning(reason), reason);
+    }
+    log.moveTo(sessionId);
+    this.measured.set(sessionId, { tokens: result.after.tokens, messages: result.messages.length });
+    this.failedAt.delete(sessionId);
+    const detail =
+      `phase 1: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
+      `(old tool outputs pruned, ${result.before.messages} messages kept); same session`;
+    this.port.events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compressed", detail });
+    this.port.events.emit("status", { level: "info", message: `context compressed, ${detail}` });
+    return { ok: true, phase: 1, before: result.before.tokens, after: result.after.tokens, sessionId };
   }
 
   private failed(sessionId: string, tokens: number, warning: string, reason: string): CompressOutcome {

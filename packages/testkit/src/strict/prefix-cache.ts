@@ -3,6 +3,8 @@
 // own from 1,024 tokens; Anthropic, and Claude or Gemini models behind a Chat Completions
 // aggregator, only read what a `cache_control` marker asked to be written.
 import type { ApiMode } from "../types.js";
+import type { Json } from "../validate/rule.js";
+import { AnthropicCache } from "./anthropic-cache.js";
 
 export const MIN_CACHED_TOKENS = 1_024;
 const REMEMBERED = 16;
@@ -26,9 +28,17 @@ export function needsMarkers(mode: ApiMode, model: string): boolean {
 
 export class PrefixCache {
   private readonly seen: string[] = [];
+  private readonly anthropic = new AnthropicCache();
 
   /** Figures for this request, then remembers it as a cache entry. */
-  account(mode: ApiMode, model: string, raw: string, inputTokens: number): CacheFigures {
+  account(mode: ApiMode, model: string, raw: string, inputTokens: number, body: Json): CacheFigures {
+    if (mode === "anthropic_messages") {
+      // Markers and their look-back decide, block by block (anthropic-cache.ts).
+      const { readShare, marked } = this.anthropic.account(body);
+      let cacheRead = Math.floor(inputTokens * readShare);
+      if (cacheRead < MIN_CACHED_TOKENS) cacheRead = 0;
+      return { cacheRead, cacheWrite: marked ? inputTokens - cacheRead : 0 };
+    }
     const markers = raw.includes('"cache_control"');
     const needs = needsMarkers(mode, model);
     let best = 0;

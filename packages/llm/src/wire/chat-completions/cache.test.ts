@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../runtime.js";
 import type { Message } from "../../types.js";
 import { completeLlm } from "../stream.js";
+import { applyChatCacheMarkers } from "./cache.js";
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -87,5 +88,36 @@ describe("chat completions cache markers", () => {
     const { usage, body } = await twice("openai/gpt-4.1", true);
     expect(JSON.stringify(body)).not.toContain("cache_control");
     expect(usage.cacheReadTokens).toBeGreaterThan(1_000);
+  });
+});
+
+describe("chat completions cache markers after a long round", () => {
+  const marks = (m: Record<string, unknown> | undefined) => JSON.stringify(m ?? {}).includes("cache_control");
+  const round = (n: number) => [
+    { role: "user" as const, content: "read them all" },
+    {
+      role: "assistant" as const,
+      content: null,
+      tool_calls: Array.from({ length: n }, (_, i) => ({
+        id: `c${i}`,
+        type: "function",
+        function: { name: "read", arguments: "{}" },
+      })),
+    },
+    ...Array.from({ length: n }, (_, i) => ({
+      role: "tool" as const,
+      tool_call_id: `c${i}`,
+      content: `r${i}`,
+    })),
+  ];
+
+  it("marks the previous request's newest message again when the round exceeds the 20-block look-back", () => {
+    const out = applyChatCacheMarkers([{ role: "system", content: "s" }, ...round(12)]);
+    expect(out.map(marks)).toEqual([true, true, false, ...Array(11).fill(false), true]);
+  });
+
+  it("leaves a short round with the newest marker only, so earlier bytes repeat (U5)", () => {
+    const out = applyChatCacheMarkers([{ role: "system", content: "s" }, ...round(3)]);
+    expect(out.map(marks)).toEqual([true, false, false, false, false, true]);
   });
 });
