@@ -2,7 +2,9 @@
 // for the prompt up to and including its block (tools, then system, then messages); a marker
 // reads the longest earlier entry at its own block or at most LOOKBACK_BLOCKS blocks before it.
 // An entry further back is not found, so a round with many blocks misses unless a marker sits
-// near the previous request's entry. Markers themselves are not part of what is cached.
+// near the previous request's entry. Markers themselves are not part of what is cached. A Chat
+// Completions body for a Claude model behind an aggregator is read as the blocks it becomes
+// upstream: content parts, one tool_use per call, one tool_result per tool message.
 import { createHash } from "node:crypto";
 import { isObject, type Json } from "../validate/rule.js";
 
@@ -23,24 +25,43 @@ function withoutMarker(block: unknown): unknown {
   return rest;
 }
 
-function flatten(body: Json): Flat {
+type Add = (where: string, block: unknown) => void;
+
+function addContent(add: Add, where: string, content: unknown): void {
+  if (typeof content === "string") add(where, { type: "text", text: content });
+  else for (const b of Array.isArray(content) ? content : []) add(where, b);
+}
+
+function addAnthropic(body: Json, add: Add): void {
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) add("tool", tool);
+  addContent(add, "system", body.system);
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  messages.forEach((m: unknown, i) => {
+    if (isObject(m)) addContent(add, `${i}:${String(m.role)}`, m.content);
+  });
+}
+
+function addChat(body: Json, add: Add): void {
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) add("tool", tool);
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  messages.forEach((m: unknown, i) => {
+    if (!isObject(m)) return;
+    const where = `${i}:${String(m.role)}`;
+    if (m.content !== null) addContent(add, where, m.content);
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) add(where, { tool_use: call });
+  });
+}
+
+function flatten(body: Json, chat: boolean): Flat {
   const blocks: { canonical: string; marked: boolean }[] = [];
-  const add = (where: string, block: unknown): void => {
+  const add: Add = (where, block) => {
     blocks.push({
       canonical: JSON.stringify([where, withoutMarker(block)]),
       marked: isObject(block) && block.cache_control !== undefined,
     });
   };
-  for (const tool of Array.isArray(body.tools) ? body.tools : []) add("tool", tool);
-  if (typeof body.system === "string") add("system", { type: "text", text: body.system });
-  else for (const b of Array.isArray(body.system) ? body.system : []) add("system", b);
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  messages.forEach((m: unknown, i) => {
-    if (!isObject(m)) return;
-    const where = `${i}:${String(m.role)}`;
-    if (typeof m.content === "string") add(where, { type: "text", text: m.content });
-    else for (const b of Array.isArray(m.content) ? m.content : []) add(where, b);
-  });
+  if (chat) addChat(body, add);
+  else addAnthropic(body, add);
   // What else changes the cached prompt: the model, thinking settings and the tool choice.
   let hash = JSON.stringify([body.model, body.thinking ?? null, body.tool_choice ?? null]);
   let size = 0;
@@ -59,8 +80,8 @@ export class AnthropicCache {
   private readonly entries = new Set<string>();
 
   /** The share of the prompt read from the cache (0–1), then the entries this request writes. */
-  account(body: Json): { readShare: number; marked: boolean } {
-    const flat = flatten(body);
+  account(body: Json, chat = false): { readShare: number; marked: boolean } {
+    const flat = flatten(body, chat);
     const total = flat.sizes.at(-1) ?? 0;
     let best = -1;
     for (const marker of flat.markers) {
