@@ -130,4 +130,15 @@ describe("a phase-1-only compression", () => {
     expect(actions).toHaveLength(1);
     expect(fake.violations).toEqual([]);
   });
+
+  it("/compress that only prunes stays in the session too", async () => {
+    const h = await bootHost();
+    const session = h.startSession();
+    seed(h);
+    const done = await h.compressNow();
+    expect(done).toMatchObject({ ok: true, phase: 1, sessionId: session.id });
+    expect(h.session.id).toBe(session.id);
+    expect(h.store.listBranches(session.id)).toHaveLength(2);
+    expect(fake.requests).toHaveLength(0);
+  });
 });
