@@ -5,6 +5,7 @@
 //   summary tokens        input + output tokens of the summary model's calls
 //   peak request          the largest request the server counted, as a share of the window
 //   over-window requests  requests the server answered 400 for the window (target 0)
+//   sessions              sessions in state.db afterwards (a summary splits; pruning alone does not)
 //   prefix share          common byte prefix of consecutive requests / bytes of the earlier one,
 //                         over pairs with no compression between them: lowest and median (≥ 0.99)
 // A compression between two requests is seen in the later one's pruned stubs or summary changing.
@@ -15,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { openStore } from "../packages/store/src/index.js";
 import {
   countTextTokens,
   type FakeLlm,
@@ -116,6 +118,9 @@ async function measure(mode: (typeof MODES)[number], rounds: number, window: num
       shares.push(commonPrefix(a.rawBody, b.rawBody) / a.rawBody.length);
     }
     shares.sort((x, y) => x - y);
+    const store = openStore(join(home, "state.db"), { readonly: true });
+    const sessions = store.listSessions({ limit: 10_000 }).length;
+    store.close();
     const peak = Math.max(...calls.map((q) => q.inputTokens ?? 0));
     return {
       exit: r.code,
@@ -127,6 +132,7 @@ async function measure(mode: (typeof MODES)[number], rounds: number, window: num
       minShare: shares[0] ?? 1,
       medianShare: shares[Math.floor(shares.length / 2)] ?? 1,
       pairs: shares.length,
+      sessions,
     };
   } finally {
     await fake.close();
@@ -146,7 +152,7 @@ for (const mode of MODES) {
   process.stdout.write(
     `${mode.padEnd(19)} exit ${m.exit} · compressions ${m.compressions} · summary calls ${m.summaryCalls} ` +
       `(${m.summaryTokens.toLocaleString("en-US")} tokens) · peak request ${(100 * m.peakShare).toFixed(1)} % of the window · ` +
-      `over-window ${m.overWindow} · prefix share between compressions: lowest ${m.minShare.toFixed(4)}, ` +
+      `over-window ${m.overWindow} · sessions ${m.sessions} · prefix share between compressions: lowest ${m.minShare.toFixed(4)}, ` +
       `median ${m.medianShare.toFixed(4)} over ${m.pairs} pairs (target ≥ 0.99)\n`,
   );
 }

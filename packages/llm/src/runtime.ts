@@ -22,6 +22,15 @@ export interface ProviderCompat {
   cacheMarkerModels?: readonly string[];
   /** Chat Completions: the route streams `reasoning_content` / accepts it back. */
   reasoningContent?: boolean;
+  /**
+   * Chat Completions: every assistant message with `tool_calls` must carry `reasoning_content`
+   * (DeepSeek and Kimi in thinking mode answer a missing one with a 400).
+   */
+  reasoningContentOnToolCalls?: boolean;
+  /** Chat Completions: the route returns `reasoning_details` and wants them back unchanged (OpenRouter). */
+  reasoningDetails?: boolean;
+  /** Chat Completions: which fields ask for reasoning (wire/chat-completions/reasoning-params.ts). */
+  reasoningParams?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen";
   /** Whether the route accepts tool definitions at all. */
   tools?: boolean;
 }

@@ -102,6 +102,10 @@ export interface RenderContext {
   signer: BlobSigner;
   /** The request asked for reasoning back (Responses include, Anthropic thinking enabled). */
   reasoningAsked: boolean;
+  /** Chat Completions: the field reasoning text travels in (OpenRouter says `reasoning`). */
+  reasoningField?: "reasoning_content" | "reasoning";
+  /** Chat Completions: reasoning also as OpenRouter's signed `reasoning_details`. */
+  reasoningDetails?: boolean;
   model: string;
   /** Unix seconds. */
   created: number;

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { errorBody } from "./render/errors.js";
 import { IdMint, type RenderContext } from "./reply.js";
 import { requestFacts, sendFault, sendJson, sendReply } from "./respond.js";
+import { checkChatParams } from "./strict/chat-params.js";
 import { PrefixCache } from "./strict/prefix-cache.js";
 import { checkReasoning, reasoningAsked } from "./strict/reasoning-rules.js";
 import { BlobSigner } from "./strict/signing.js";
@@ -50,6 +51,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> {
   const models = opts.models ?? DEFAULT_MODELS;
   const validate = opts.validate ?? true;
+  const dialect = opts.chatDialect ?? "openai";
   const queue: Step[] = [];
   const requests: RecordedRequest[] = [];
   const violations: RecordedRequest[] = [];
@@ -109,6 +111,11 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       if (shape !== undefined) return reject(res, rec, shape.rule, shape.where, describeViolation(shape));
       const foreign = checkReasoning(rec.apiMode, body, signer);
       if (foreign !== undefined) return reject(res, rec, foreign.rule, foreign.where, "", foreign.body);
+      const param =
+        rec.apiMode === "chat_completions"
+          ? checkChatParams(dialect, body, opts.reasoningModels, signer)
+          : undefined;
+      if (param !== undefined) return reject(res, rec, param.rule, param.where, "", param.body);
     }
     const model = String(body.model);
     const inputTokens = countBodyTokens(body);
@@ -121,7 +128,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       sendJson(res, over.status, over.body);
       return;
     }
-    const cached = prefixCache.account(rec.apiMode, model, rawBody.toString("utf8"), inputTokens);
+    const cached = prefixCache.account(rec.apiMode, model, rawBody.toString("utf8"), inputTokens, body);
     const step = await nextStep(rec);
     if (step === undefined) {
       sendJson(res, 500, errorBody(rec.apiMode, 500, "fake-llm: no scripted reply left"));
@@ -134,6 +141,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       created,
       signer,
       reasoningAsked: reasoningAsked(rec.apiMode, body),
+      reasoningField: dialect === "openrouter" ? "reasoning" : "reasoning_content",
+      reasoningDetails: dialect === "openrouter",
     };
     const measured = { input: inputTokens, ...cached };
     if (isFault(step)) {

@@ -91,6 +91,13 @@ export interface FakeLlmOptions {
   contextWindows?: Record<string, number>;
   /** Window for models without an entry in contextWindows (default: unlimited). */
   contextWindow?: number;
+  /**
+   * Chat Completions: whose parameters the server takes (strict/chat-params.ts), default "openai".
+   * An unknown parameter or reasoning field gets that service's 400.
+   */
+  chatDialect?: "openai" | "openrouter" | "deepseek";
+  /** Models that take reasoning parameters; when set, others answer them with a 400. */
+  reasoningModels?: string[];
 }
 
 export function isFault(step: Step): step is Fault {

@@ -6,6 +6,7 @@ export * from "./hygiene.js";
 export * from "./llm-summarizer.js";
 export * from "./orphans.js";
 export * from "./prune.js";
+export * from "./prune-in-place.js";
 export * from "./registry.js";
 export * from "./split.js";
 export * from "./summarise.js";

@@ -1,8 +1,9 @@
 // Agent-layer compression in the running agent (SPEC C1, C3, C4, M2, S2, U1, U2). Plugs into the
 // turn through `beforeModelCall`: at the start of every round (all tool results of the previous
 // round appended) the prompt size is checked against the trigger of the route the call goes to;
-// over it, the engine runs and, on success, the session splits and the turn goes on in the child
-// with a rebuilt frozen prompt. On failure the history stays whole and the user is told why.
+// over it, the engine runs and, on success, a summary splits the session and the turn goes on in
+// the child with a rebuilt frozen prompt; pruning alone stays in the session (a new branch). On
+// failure the history stays whole and the user is told why.
 import {
   type AgentEvents,
   type CompressResult,
@@ -241,6 +242,7 @@ export class ContextControl {
     }
     const from = log.sessionId;
     if (!result.ok) return this.failed(from, promptTokens, result.warning, result.reason);
+    if (result.summaryText === null && log.prune) return this.prunedInPlace(log, log.prune.bind(log), result);
     let child: string;
     try {
       child = log.split(result.messages, {
@@ -266,6 +268,33 @@ export class ContextControl {
       after: result.after.tokens,
       sessionId: child,
     };
+  }
+
+  /**
+   * Phase 1 alone (old tool outputs pruned, no summary) stays in the session (C4 splits for a
+   * summary): the pruned path becomes the session's active branch, the frozen prompt stays (S2:
+   * it is rebuilt with a new session), and the next size check starts from the pruned estimate.
+   */
+  private prunedInPlace(
+    log: SessionLog,
+    prune: (pruned: readonly Message[]) => void,
+    result: Extract<CompressResult, { ok: true }>,
+  ): CompressOutcome {
+    const sessionId = log.sessionId;
+    try {
+      prune(result.messages);
+    } catch (err) {
+      const reason = `the pruned history could not be stored (${(err as Error).message})`;
+      return this.failed(sessionId, result.before.tokens, failureWarning(reason), reason);
+    }
+    this.measured.set(sessionId, { tokens: result.after.tokens, messages: result.messages.length });
+    this.failedAt.delete(sessionId);
+    const detail =
+      `phase 1: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
+      `(old tool outputs pruned, ${result.before.messages} messages kept); same session`;
+    this.port.events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compressed", detail });
+    this.port.events.emit("status", { level: "info", message: `context compressed, ${detail}` });
+    return { ok: true, phase: 1, before: result.before.tokens, after: result.after.tokens, sessionId };
   }
 
   private failed(sessionId: string, tokens: number, warning: string, reason: string): CompressOutcome {

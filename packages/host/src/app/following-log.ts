@@ -1,6 +1,12 @@
 // The Agent's conversation log that follows a session split (SPEC C4): when compression ends the
 // session inside a turn, the rest of the turn is written into the child session.
-import { type SplitOptions, StoreConversation, splitSession, type UsageRow } from "@iris/agent";
+import {
+  type SplitOptions,
+  StoreConversation,
+  splitSession,
+  type UsageRow,
+  writePrunedBranch,
+} from "@iris/agent";
 import type { Message } from "@iris/llm";
 import type { Store } from "@iris/store";
 import type { SessionLog } from "./session-log.js";
@@ -48,6 +54,12 @@ export class FollowingConversation implements SessionLog {
     const child = splitSession(this.store, this.sessionId, compacted, opts);
     this.moveTo(child);
     return child;
+  }
+
+  /** The pruned history becomes the session's active branch; the originals stay on the old one. */
+  prune(pruned: readonly Message[]): void {
+    writePrunedBranch(this.store, this.sessionId, pruned);
+    this.moveTo(this.sessionId);
   }
 
   /** From now on read and write the given session (loaded fresh from the store). */

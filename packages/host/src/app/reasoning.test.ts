@@ -38,6 +38,17 @@ describe("reasoningFor", () => {
     });
   });
 
+  it("hands Chat Completions routes the effort and the budget, for the route's own fields", () => {
+    const route = { provider: "custom", model: "my-local-model", apiMode: "chat_completions" };
+    expect(reasoningFor(config(""), route)).toBeUndefined();
+    expect(reasoningFor(config("model:\n  reasoning:\n    budget_tokens: 4096\n"), route)).toEqual({
+      budgetTokens: 4096,
+    });
+    expect(reasoningFor(config("model:\n  reasoning:\n    effort: high\n"), route)).toEqual({
+      effort: "high",
+    });
+  });
+
   it("takes the configured reasoning for a model no catalogue knows", () => {
     const route = { provider: "custom", model: "my-local-model", apiMode: "responses" };
     expect(reasoningFor(config(""), route)).toBeUndefined();

@@ -4,7 +4,8 @@
 //   responses: a reasoning model always gets encrypted reasoning back (store:false + include),
 //     or its chain of thought is lost between rounds.
 //   anthropic_messages: extended thinking only with `budget_tokens` (or an effort, mapped).
-//   chat_completions: `reasoning_effort` when an effort is configured.
+//   chat_completions: what is configured, in the route's own fields (`reasoning_effort`,
+//     OpenRouter's `reasoning`, DeepSeek's and GLM's `thinking`, Qwen's `enable_thinking`).
 import type { LlmRequest } from "@iris/llm";
 import type { IrisConfig } from "../config/index.js";
 import { modelInfoFor } from "./route.js";
@@ -35,5 +36,9 @@ export function reasoningFor(
     const budget = asked?.budget_tokens ?? (effort ? THINKING_BUDGET[effort] : undefined);
     return budget !== undefined ? { budgetTokens: budget } : undefined;
   }
-  return effort ? { effort } : undefined;
+  // Chat Completions: each provider family has its own fields (llm reasoning-params.ts); a
+  // budget is used where the route takes one (OpenRouter, Qwen).
+  if (asked === undefined) return undefined;
+  const budgetTokens = asked.budget_tokens;
+  return { ...(effort ? { effort } : {}), ...(budgetTokens !== undefined ? { budgetTokens } : {}) };
 }

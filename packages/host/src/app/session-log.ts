@@ -19,6 +19,11 @@ export interface SessionLog extends ConversationLog {
    * (SPEC C4). On the store the old session ends and a child holds the history.
    */
   split(compacted: readonly Message[], opts: SplitOptions): string;
+  /**
+   * Replaces the history with `pruned` (same length, old tool outputs cut) and stays in the
+   * same conversation (C4 splits only for a summary). Logs without it split instead.
+   */
+  prune?(pruned: readonly Message[]): void;
 }
 
 /** A log other than the store's: it keeps its own receipts and, for JSONL, its frozen prompt. */

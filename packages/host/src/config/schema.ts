@@ -37,13 +37,17 @@ export const modelSchema = z
         effort: z
           .enum(["minimal", "low", "medium", "high"])
           .optional()
-          .describe("Reasoning effort (OpenAI Responses and Chat Completions reasoning models)."),
+          .describe(
+            "Reasoning effort: Responses `reasoning.effort`; on Chat Completions routes the provider's own field (reasoning_effort, OpenRouter's reasoning.effort, DeepSeek's thinking + reasoning_effort).",
+          ),
         budget_tokens: z
           .int()
           .min(1024)
           .max(1_000_000)
           .optional()
-          .describe("Anthropic extended thinking: the thinking budget in tokens (at least 1024)."),
+          .describe(
+            "Thinking budget in tokens (at least 1024): Anthropic extended thinking; OpenRouter's reasoning.max_tokens and Qwen's thinking_budget when no effort is set.",
+          ),
       })
       .optional()
       .describe(

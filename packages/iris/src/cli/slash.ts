@@ -145,12 +145,15 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     case "/edit":
       return branchCommand(cmd, rest, host, out);
     case "/compress": {
+      const from = host.session.id;
       const done = await host.compressNow();
-      out.write(
-        done.ok
-          ? `compressed (phase ${done.phase}): ${done.before} → about ${done.after} tokens; now in session ${shortId(done.sessionId)}\n`
-          : `! ${done.warning}\n`,
-      );
+      if (!done.ok) {
+        out.write(`! ${done.warning}\n`);
+        return true;
+      }
+      // Pruning alone stays in the session; a summary moves the conversation to a child.
+      const where = done.sessionId === from ? "same session" : `now in session ${shortId(done.sessionId)}`;
+      out.write(`compressed (phase ${done.phase}): ${done.before} → about ${done.after} tokens; ${where}\n`);
       return true;
     }
     default: {

@@ -2,6 +2,9 @@
 import { chunk, type RenderContext, type ResolvedReply, type ResolvedUsage } from "../reply.js";
 import { type SseEvent, sseEvent } from "../sse.js";
 
+/** An upstream Claude thinking block as OpenRouter passes it on. */
+const DETAIL = { type: "reasoning.text", format: "anthropic-claude-v1", index: 0 } as const;
+
 const FINISH: Record<ResolvedReply["stopReason"], string> = {
   end: "stop",
   tool_calls: "tool_calls",
@@ -46,7 +49,11 @@ export function renderChatJson(reply: ResolvedReply, ctx: RenderContext): unknow
     content: reply.text === "" && (reply.toolCalls.length > 0 || reply.refusal !== "") ? null : reply.text,
     refusal: reply.refusal === "" ? null : reply.refusal,
   };
-  if (reply.reasoning !== "") message.reasoning_content = reply.reasoning;
+  if (reply.reasoning !== "") message[ctx.reasoningField ?? "reasoning_content"] = reply.reasoning;
+  if (reply.reasoning !== "" && ctx.reasoningDetails)
+    message.reasoning_details = [
+      { ...DETAIL, text: reply.reasoning, signature: ctx.signer.sign("sig", reply.reasoning) },
+    ];
   if (reply.toolCalls.length > 0) {
     message.tool_calls = reply.toolCalls.map((c, i) => ({
       id: ids.callIds[i],
@@ -85,7 +92,21 @@ export function renderChatStream(
     events.push(sseEvent(undefined, payload));
   };
   push({ role: "assistant", content: "", refusal: null });
-  for (const piece of chunk(reply.reasoning, reply.chunkSize)) push({ reasoning_content: piece });
+  const field = ctx.reasoningField ?? "reasoning_content";
+  for (const piece of chunk(reply.reasoning, reply.chunkSize)) {
+    push(
+      ctx.reasoningDetails
+        ? { [field]: piece, reasoning_details: [{ ...DETAIL, text: piece }] }
+        : { [field]: piece },
+    );
+  }
+  // OpenRouter sends the thinking block's signature once its text is complete.
+  if (reply.reasoning !== "" && ctx.reasoningDetails)
+    push({
+      reasoning_details: [
+        { type: DETAIL.type, index: 0, signature: ctx.signer.sign("sig", reply.reasoning) },
+      ],
+    });
   for (const piece of chunk(reply.text, reply.chunkSize)) push({ content: piece });
   for (const piece of chunk(reply.refusal, reply.chunkSize)) push({ refusal: piece });
   reply.toolCalls.forEach((call, index) => {

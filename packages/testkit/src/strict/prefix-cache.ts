@@ -3,6 +3,8 @@
 // own from 1,024 tokens; Anthropic, and Claude or Gemini models behind a Chat Completions
 // aggregator, only read what a `cache_control` marker asked to be written.
 import type { ApiMode } from "../types.js";
+import type { Json } from "../validate/rule.js";
+import { AnthropicCache } from "./anthropic-cache.js";
 
 export const MIN_CACHED_TOKENS = 1_024;
 const REMEMBERED = 16;
@@ -26,21 +28,26 @@ export function needsMarkers(mode: ApiMode, model: string): boolean {
 
 export class PrefixCache {
   private readonly seen: string[] = [];
+  private readonly anthropic = new AnthropicCache();
 
   /** Figures for this request, then remembers it as a cache entry. */
-  account(mode: ApiMode, model: string, raw: string, inputTokens: number): CacheFigures {
-    const markers = raw.includes('"cache_control"');
-    const needs = needsMarkers(mode, model);
+  account(mode: ApiMode, model: string, raw: string, inputTokens: number, body: Json): CacheFigures {
+    if (mode === "anthropic_messages" || needsMarkers(mode, model)) {
+      // Markers and their look-back decide, block by block (anthropic-cache.ts).
+      const { readShare, marked } = this.anthropic.account(body, mode === "chat_completions");
+      let cacheRead = Math.floor(inputTokens * readShare);
+      if (cacheRead < MIN_CACHED_TOKENS) cacheRead = 0;
+      return { cacheRead, cacheWrite: marked ? inputTokens - cacheRead : 0 };
+    }
+    // Automatic caching (OpenAI): the longest byte prefix shared with a recent request.
     let best = 0;
     for (const earlier of this.seen) best = Math.max(best, commonPrefix(earlier, raw));
-    if (!needs || markers) {
-      this.seen.push(raw);
-      if (this.seen.length > REMEMBERED) this.seen.shift();
-    }
+    this.seen.push(raw);
+    if (this.seen.length > REMEMBERED) this.seen.shift();
     // The prompt's tokens in proportion to the bytes repeated.
-    let cacheRead = best > 0 && (!needs || markers) ? Math.floor((inputTokens * best) / raw.length) : 0;
+    let cacheRead = best > 0 ? Math.floor((inputTokens * best) / raw.length) : 0;
     if (cacheRead < MIN_CACHED_TOKENS) cacheRead = 0;
-    const cacheWrite = needs && markers ? Math.max(0, inputTokens - cacheRead) : 0;
+    const cacheWrite = 0;
     return { cacheRead, cacheWrite };
   }
 }

@@ -13,6 +13,7 @@ registerProvider({
     maxTokensField: "max_tokens",
     streamUsage: true,
     reasoningContent: true,
+    reasoningParams: "qwen",
     tools: true,
   },
   defaultModel: "qwen3-max",

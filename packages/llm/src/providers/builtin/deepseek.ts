@@ -1,4 +1,5 @@
-// DeepSeek. Streams reasoning_content and requires it back on assistant turns.
+// DeepSeek. Thinking mode is on by default: it streams reasoning_content and rejects an assistant
+// message with tool_calls that does not carry it back.
 import { registerProvider } from "../define.js";
 
 registerProvider({
@@ -12,6 +13,8 @@ registerProvider({
     maxTokensField: "max_tokens",
     streamUsage: true,
     reasoningContent: true,
+    reasoningContentOnToolCalls: true,
+    reasoningParams: "deepseek",
     tools: true,
   },
   defaultModel: "deepseek-v4-flash",

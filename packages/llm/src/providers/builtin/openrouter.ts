@@ -17,6 +17,8 @@ registerProvider({
     tools: true,
     // OpenRouter passes cache_control through to Anthropic and Gemini, which need it to cache.
     cacheMarkerModels: ["anthropic/", "google/gemini"],
+    reasoningParams: "openrouter",
+    reasoningDetails: true,
   },
   defaultModel: "anthropic/claude-sonnet-4.6",
   aliases: ["or"],

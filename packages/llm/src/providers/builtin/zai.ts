@@ -12,6 +12,7 @@ registerProvider({
     maxTokensField: "max_tokens",
     streamUsage: true,
     reasoningContent: true,
+    reasoningParams: "zai",
     tools: true,
   },
   defaultModel: "glm-5.1",

@@ -1,7 +1,7 @@
 // Prompt-cache breakpoints (SPEC P6): at most 4 — the last system block, the last tool, the last
-// cacheable block of the newest turn, and of the turn before when the newest round is longer than
-// the provider's look-back. Only the newest markers move from round to round, so every request
-// repeats the previous one's bytes up to its newest round (U5).
+// cacheable block of the newest turn, and, when the newest round is longer than the provider's
+// look-back, of the previous request's newest turn. Only the newest markers move from round to
+// round, so every request repeats the previous one's bytes up to its newest round (U5).
 import type { Block, Turn } from "./convert-messages.js";
 
 export const MAX_BREAKPOINTS = 4;
@@ -39,13 +39,15 @@ export function applyCacheBreakpoints(input: Cacheable): Cacheable {
   const turn = messages[last];
   if (turn) messages[last] = { role: turn.role, content: markLast(turn.content) };
   // Anthropic looks back at most LOOKBACK_BLOCKS blocks from a marker for an earlier entry. When
-  // the newest round holds more (many parallel tool results), the previous request's entry is out
-  // of reach: a second marker on the turn before (the model's calls, right after that entry) finds
-  // it. Only then: a marker that moves every round would change the bytes before the newest round
-  // that ordinary rounds repeat exactly (U5).
-  const previous = messages[last - 1];
-  if (turn && previous && turn.content.length + previous.content.length >= LOOKBACK_BLOCKS)
-    messages[last - 1] = { role: previous.role, content: markLast(previous.content) };
+  // the newest round (the model's calls and their results) holds more, the previous request's
+  // entry is out of reach. It was written at the last block of that request's newest turn, two
+  // turns back: a second marker there reads it exactly, however many calls the round made, and
+  // repeats that request's bytes (the block kept its marker). Only then: a marker that moved
+  // every round would change bytes before the newest round that ordinary rounds repeat (U5).
+  const round = (turn?.content.length ?? 0) + (messages[last - 1]?.content.length ?? 0);
+  const before = messages[last - 2];
+  if (before && round >= LOOKBACK_BLOCKS)
+    messages[last - 2] = { role: before.role, content: markLast(before.content) };
   return { system: markLast(input.system), tools: markLast(input.tools), messages };
 }
 

@@ -6,6 +6,7 @@ import { historyLast } from "../body.js";
 import { applyChatCacheMarkers, wantsCacheMarkers } from "./cache.js";
 import { convertMessages, type WireMessage } from "./convert-messages.js";
 import { prepareTools } from "./prepare-tools.js";
+import { reasoningFields } from "./reasoning-params.js";
 
 export const CHAT_COMPLETIONS_PATH = "/chat/completions";
 
@@ -20,6 +21,8 @@ export function buildChatRequest(runtime: Runtime, request: LlmRequest): BuiltRe
     messages: withMarkers(
       convertMessages(request.system, request.messages, {
         reasoningContent: runtime.compat.reasoningContent === true,
+        reasoningOnToolCalls: runtime.compat.reasoningContentOnToolCalls === true,
+        reasoningDetails: runtime.compat.reasoningDetails === true,
       }),
       request.cache === true && wantsCacheMarkers(runtime, request.model),
     ),
@@ -31,6 +34,6 @@ export function buildChatRequest(runtime: Runtime, request: LlmRequest): BuiltRe
     body[runtime.compat.maxTokensField ?? "max_tokens"] = request.maxOutputTokens;
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.reasoning?.effort) body.reasoning_effort = request.reasoning.effort;
+  Object.assign(body, reasoningFields(runtime.compat.reasoningParams ?? "openai", request.reasoning));
   return { path: CHAT_COMPLETIONS_PATH, body: historyLast(body, "messages"), headers: {} };
 }

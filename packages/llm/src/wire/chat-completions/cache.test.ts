@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../runtime.js";
 import type { Message } from "../../types.js";
 import { completeLlm } from "../stream.js";
+import { applyChatCacheMarkers } from "./cache.js";
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -46,17 +47,14 @@ const history: Message[] = [
   },
 ];
 
+/** Two requests of one conversation: the second repeats the first and its answer, then asks on. */
 async function twice(model: string, cache: boolean) {
   const rt = { ...openrouter(), model };
-  const ask = (text: string) =>
-    completeLlm(rt, {
-      model,
-      system: "You are Iris.",
-      messages: [...history, { role: "user", content: text }],
-      cache,
-    });
-  await ask("first");
-  const second = await ask("second");
+  const ask = (messages: Message[]) => completeLlm(rt, { model, system: "You are Iris.", messages, cache });
+  const opening: Message[] = [...history, { role: "user", content: "first" }];
+  const first = await ask(opening);
+  if (!first.ok) throw new Error(first.error.message);
+  const second = await ask([...opening, first.message, { role: "user", content: "second" }]);
   if (!second.ok) throw new Error(second.error.message);
   return {
     usage: second.message.usage,
@@ -87,5 +85,71 @@ describe("chat completions cache markers", () => {
     const { usage, body } = await twice("openai/gpt-4.1", true);
     expect(JSON.stringify(body)).not.toContain("cache_control");
     expect(usage.cacheReadTokens).toBeGreaterThan(1_000);
+  });
+});
+
+describe("chat completions cache markers after a long round", () => {
+  const marks = (m: Record<string, unknown> | undefined) => JSON.stringify(m ?? {}).includes("cache_control");
+  const round = (n: number) => [
+    { role: "user" as const, content: "read them all" },
+    {
+      role: "assistant" as const,
+      content: null,
+      tool_calls: Array.from({ length: n }, (_, i) => ({
+        id: `c${i}`,
+        type: "function",
+        function: { name: "read", arguments: "{}" },
+      })),
+    },
+    ...Array.from({ length: n }, (_, i) => ({
+      role: "tool" as const,
+      tool_call_id: `c${i}`,
+      content: `r${i}`,
+    })),
+  ];
+
+  it("marks the previous request's newest message again when the round exceeds the 20-block look-back", () => {
+    const out = applyChatCacheMarkers([{ role: "system", content: "s" }, ...round(12)]);
+    expect(out.map(marks)).toEqual([true, true, false, ...Array(11).fill(false), true]);
+  });
+
+  it("leaves a short round with the newest marker only, so earlier bytes repeat (U5)", () => {
+    const out = applyChatCacheMarkers([{ role: "system", content: "s" }, ...round(3)]);
+    expect(out.map(marks)).toEqual([true, false, false, false, false, true]);
+  });
+});
+
+describe("chat completions cache markers against the 20-block look-back", () => {
+  it("a Claude model behind OpenRouter still reads the previous entry after 24 parallel calls", async () => {
+    const model = "anthropic/claude-opus-4.5";
+    const rt = { ...openrouter(), model };
+    const origin = { provider: "openrouter", apiMode: "chat_completions" as const, model };
+    const opening: Message = { role: "user", content: `Read these. ${"notes go on ".repeat(700)}` };
+    const calls: Message = {
+      role: "assistant",
+      parts: Array.from({ length: 24 }, (_, i) => ({
+        type: "toolCall" as const,
+        callId: `call_${i}`,
+        name: "read",
+        argumentsJson: `{"part":${i}}`,
+      })),
+      origin,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+      stopReason: "tool_calls",
+    };
+    const results: Message[] = Array.from({ length: 24 }, (_, i) => ({
+      role: "tool" as const,
+      callId: `call_${i}`,
+      toolName: "read",
+      content: `part ${i}`,
+      isError: false,
+    }));
+    const ask = (messages: Message[]) =>
+      completeLlm(rt, { model, system: "You are Iris.", messages, cache: true });
+    await ask([opening]);
+    const second = await ask([opening, calls, ...results]);
+    if (!second.ok) throw new Error(second.error.message);
+    expect(second.message.usage.cacheReadTokens).toBeGreaterThanOrEqual(1_024);
+    expect(fake.violations).toEqual([]);
   });
 });

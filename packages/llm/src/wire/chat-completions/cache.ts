@@ -32,18 +32,36 @@ function marked(message: WireMessage): WireMessage {
   return message;
 }
 
-/** Marks the system message and the newest message that can carry a marker. */
-export function applyChatCacheMarkers(messages: WireMessage[]): WireMessage[] {
-  const out = messages.slice();
-  const first = out[0];
-  if (first?.role === "system") out[0] = marked(first);
-  for (let i = out.length - 1; i > 0; i--) {
+/** Upstream (Anthropic) looks back this many blocks from a marker for an earlier cache entry. */
+const LOOKBACK_BLOCKS = 20;
+
+/** Marks the newest message at or before `from` that can carry a marker. */
+function markNewest(out: WireMessage[], from: number): void {
+  for (let i = from; i > 0; i--) {
     const m = out[i] as WireMessage;
     const next = marked(m);
     if (next !== m) {
       out[i] = next;
-      break;
+      return;
     }
+  }
+}
+
+/**
+ * Marks the system message and the newest message that can carry a marker. When the newest
+ * round (the last assistant message's calls and the results after it) is longer than the
+ * look-back, the previous request's marked message is marked again, so its entry is still read.
+ */
+export function applyChatCacheMarkers(messages: WireMessage[]): WireMessage[] {
+  const out = messages.slice();
+  const first = out[0];
+  if (first?.role === "system") out[0] = marked(first);
+  markNewest(out, out.length - 1);
+  const a = out.map((m) => m.role).lastIndexOf("assistant");
+  if (a > 1) {
+    const wireCalls = out[a]?.tool_calls;
+    const calls = Array.isArray(wireCalls) ? wireCalls.length : 0;
+    if (calls + 1 + (out.length - 1 - a) >= LOOKBACK_BLOCKS) markNewest(out, a - 1);
   }
   return out;
 }

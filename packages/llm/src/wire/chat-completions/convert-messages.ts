@@ -1,5 +1,6 @@
 // Canonical history → Chat Completions `messages`.
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage, UserPart } from "../../types.js";
+import { detailsOf } from "./reasoning-details.js";
 
 export type WireContentPart =
   | { type: "text"; text: string }
@@ -10,6 +11,13 @@ export type WireMessage = Record<string, unknown> & { role: "system" | "user" | 
 export interface ConvertOptions {
   /** Send reasoning back as `reasoning_content` (compat.reasoningContent). */
   reasoningContent: boolean;
+  /**
+   * Every assistant message with tool calls carries `reasoning_content`, a single space when its
+   * reasoning was dropped (made by another provider) or empty: the route rejects it missing.
+   */
+  reasoningOnToolCalls?: boolean;
+  /** Send the upstream's reasoning items back as `reasoning_details` (compat.reasoningDetails). */
+  reasoningDetails?: boolean;
 }
 
 function imageUrl(part: Extract<UserPart, { type: "image" }>): string {
@@ -71,7 +79,11 @@ function convertAssistant(
     content: joined === "" && toolCalls.length > 0 ? null : joined,
   };
   if (toolCalls.length > 0) out.tool_calls = toolCalls;
-  if (opts.reasoningContent && reasoning.length > 0) out.reasoning_content = reasoning.join("");
+  const thought = reasoning.join("");
+  if (opts.reasoningContent && thought !== "") out.reasoning_content = thought;
+  else if (opts.reasoningOnToolCalls && toolCalls.length > 0) out.reasoning_content = " ";
+  const details = opts.reasoningDetails ? detailsOf(m.parts) : [];
+  if (details.length > 0) out.reasoning_details = details;
   return out;
 }
 

@@ -3,6 +3,7 @@ import { type LlmError, llmError } from "../../errors.js";
 import type { AssistantMessage, AssistantPart, Origin, StopReason } from "../../types.js";
 import { classifyPayloadError } from "../classify.js";
 import { mapFinishReason } from "./finish-reason.js";
+import { attachDetails, ReasoningDetails } from "./reasoning-details.js";
 import { responseSchema } from "./schema.js";
 import { mapUsage } from "./usage.js";
 
@@ -16,7 +17,7 @@ export function parseChatResponse(body: unknown, origin: Origin): AssistantMessa
   const choice = reply.choices?.find((c) => (c.index ?? 0) === 0);
   if (!choice) return llmError("invalid_response", "the reply had no choices");
   const m = choice.message;
-  const parts: AssistantPart[] = [];
+  let parts: AssistantPart[] = [];
   const reasoning = m.reasoning_content ?? m.reasoning;
   if (reasoning) parts.push({ type: "reasoning", text: reasoning });
   if (m.content) parts.push({ type: "text", text: m.content });
@@ -29,6 +30,11 @@ export function parseChatResponse(body: unknown, origin: Origin): AssistantMessa
       argumentsJson: tc.function.arguments ?? "",
       ...(tc.id ? { providerIds: { callId: tc.id } } : {}),
     });
+  }
+  if (m.reasoning_details) {
+    const details = new ReasoningDetails();
+    details.add(m.reasoning_details);
+    parts = attachDetails(parts, details.list());
   }
   let stopReason: StopReason = mapFinishReason(choice.finish_reason);
   if (m.refusal) stopReason = "refusal";

@@ -7,6 +7,7 @@ import type { AssistantMessage, AssistantPart, Origin, StopReason, ToolCallPart 
 import type { SseEvent, StreamReducer } from "../adapter.js";
 import { classifyPayloadError } from "../classify.js";
 import { mapFinishReason } from "./finish-reason.js";
+import { attachDetails, ReasoningDetails } from "./reasoning-details.js";
 import { chunkSchema, type WireChunk, type WireUsage } from "./schema.js";
 import { mapUsage } from "./usage.js";
 
@@ -47,6 +48,7 @@ export class ChatCompletionsReducer implements StreamReducer {
   private sawEvent = false;
   private usage: WireUsage | undefined;
   private responseId: string | undefined;
+  private readonly details = new ReasoningDetails();
 
   constructor(private readonly origin: Origin) {}
 
@@ -84,6 +86,7 @@ export class ChatCompletionsReducer implements StreamReducer {
       if (delta) {
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (reasoning) this.appendBlock("reasoning", reasoning, out);
+        if (delta.reasoning_details) this.details.add(delta.reasoning_details);
         if (delta.content) this.appendBlock("text", delta.content, out);
         if (delta.refusal) this.refusal.push(delta.refusal);
         delta.tool_calls?.forEach((tc, pos) => {
@@ -204,7 +207,10 @@ export class ChatCompletionsReducer implements StreamReducer {
   }
 
   private message(): AssistantMessage {
-    const parts = this.parts.filter((p): p is AssistantPart => p !== undefined);
+    const parts = attachDetails(
+      this.parts.filter((p): p is AssistantPart => p !== undefined),
+      this.details.list(),
+    );
     let stopReason: StopReason = mapFinishReason(this.finishReason);
     const refusal = this.refusal.join("");
     if (refusal) stopReason = "refusal";

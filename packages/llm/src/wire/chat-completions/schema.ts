@@ -39,6 +39,7 @@ export const chunkSchema = z.object({
             content: z.string().nullish(),
             reasoning_content: z.string().nullish(),
             reasoning: z.string().nullish(),
+            reasoning_details: z.array(z.unknown()).nullish(),
             refusal: z.string().nullish(),
             tool_calls: z.array(toolCallDeltaSchema).nullish(),
           })
@@ -70,6 +71,7 @@ export const responseSchema = z.object({
           content: z.string().nullish(),
           reasoning_content: z.string().nullish(),
           reasoning: z.string().nullish(),
+          reasoning_details: z.array(z.unknown()).nullish(),
           refusal: z.string().nullish(),
           tool_calls: z.array(toolCallSchema).nullish(),
         }),
