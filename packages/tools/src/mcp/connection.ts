@@ -33,7 +33,9 @@ export type McpState = "disabled" | "starting" | "ready" | "failed" | "restartin
 /** Failed attempts in a row (start-up included) before a server is left `failed`. */
 export const MCP_MAX_ATTEMPTS = 10;
 /** How long a ping may take when a call's failure makes us wonder whether an HTTP server is gone. */
-const HEALTH_PING_MS = 5000;
+const HEALTH_PING_MS = 10_000;
+/** The SDK's ErrorCode.ConnectionClosed (-32000). */
+const CONNECTION_CLOSED = -32000;
 
 export interface McpConnectionOptions {
   name: string;
@@ -64,7 +66,7 @@ export class McpConnection {
   private backoff: number;
   /** Failed attempts since it was last ready. */
   private failures = 0;
-  private checking = false;
+  private health: Promise<boolean> | undefined;
   private readonly waiters = new Set<() => void>();
 
   constructor(private readonly opts: McpConnectionOptions) {
@@ -132,8 +134,12 @@ export class McpConnection {
       });
       return result as CallToolResult;
     } catch (e) {
-      // An HTTP server that went away shows only as failing requests: see whether it still answers.
-      if (signal.aborted || isStdio(this.opts.config) || (await this.answersPing(client))) throw e;
+      // An HTTP server that went away shows only as failing requests: see whether it still answers
+      // (not after an MCP error other than "connection closed": the server answered, or it timed out).
+      const code = (e as { code?: unknown }).code;
+      const answered = typeof code === "number" && code < 0 && code !== CONNECTION_CLOSED;
+      if (signal.aborted || answered || isStdio(this.opts.config) || (await this.answersPing(client)))
+        throw e;
       throw new Error(
         `MCP server '${this.name}' cannot be reached (${errorText(e)}); it is being reconnected, try again shortly.`,
       );
@@ -273,9 +279,16 @@ export class McpConnection {
    * Whether the server still answers a ping; when it does not, the connection is dropped and
    * reconnected with backoff (an HTTP server has no process whose exit would tell us).
    */
-  private async answersPing(client: Client): Promise<boolean> {
-    if (this.checking || client !== this.client) return client === this.client;
-    this.checking = true;
+  private answersPing(client: Client): Promise<boolean> {
+    if (client !== this.client) return Promise.resolve(false);
+    // One check at a time: a call failing while the event stream's error is being checked waits for it.
+    this.health ??= this.ping(client).finally(() => {
+      this.health = undefined;
+    });
+    return this.health;
+  }
+
+  private async ping(client: Client): Promise<boolean> {
     try {
       await client.ping({ timeout: Math.min(HEALTH_PING_MS, this.timeoutMs) });
       return true;
@@ -287,8 +300,6 @@ export class McpConnection {
       this.lastError = `the server stopped answering: ${errorText(e)}`;
       this.retryOrFail();
       return false;
-    } finally {
-      this.checking = false;
     }
   }
 

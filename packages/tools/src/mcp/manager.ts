@@ -58,7 +58,13 @@ export class McpManager {
         // being restarted" from a call); new menus leave them out through `available`.
         onTools: (tools) => this.register(connection, tools),
         onState: (state) => {
-          if ((state === "ready" || state === "restarting") && !this.closing) opts.onChange?.();
+          if (this.closing) return;
+          // A lost server and one given up on go to the log with why (U8: failures are reported).
+          if (state === "restarting" || (state === "failed" && connection.restarts > 0))
+            opts.registry.logger.warn(
+              `MCP server '${name}' ${state === "failed" ? "given up" : "down, trying again"}: ${connection.lastError ?? ""}`,
+            );
+          if (state === "ready" || state === "restarting") opts.onChange?.();
         },
         ...(opts.backoffMs ? { backoffMs: opts.backoffMs } : {}),
         ...(opts.revive === false ? { revive: false } : {}),

@@ -99,6 +99,7 @@ async function stopServer(): Promise<void> {
   const exited = new Promise((resolve) => proc.once("exit", resolve));
   proc.kill("SIGKILL");
   await exited;
+  child = undefined; // gone: afterEach has nothing to stop
 }
 
 describe("MCP over HTTP (server-everything)", () => {
