@@ -72,7 +72,8 @@ describe("MCP servers in a session", () => {
     iris = await IrisProcess.open({ profile, platform: "cli", env: {} });
     const byName = Object.fromEntries(iris.tools.mcp.status().map((s) => [s.name, s]));
     expect(byName.everything?.state).toBe("ready");
-    expect(byName.broken?.state).toBe("failed");
+    // Reported, and tried again with backoff in the background.
+    expect(byName.broken?.state).toMatch(/restarting|starting/);
     expect(byName.broken?.lastError).toContain("cannot reach the API");
 
     fake.setHandler(reply);

@@ -64,7 +64,7 @@ describe("iris skills", () => {
     mkdirSync(join(src, "notes"));
     writeFileSync(
       join(src, "notes", "SKILL.md"),
-      "---\nname: notes\ndescription: Keep notes\n---\nWrite them down.\n",
+      "---\nname: notes\ndescription: Keep notes\nallowed_tools: [write_file]\n---\nWrite them down.\n",
     );
     execFileSync("tar", ["-czf", join(src, "notes.tgz"), "-C", src, "notes"]);
     mkdirSync(join(src, "bad"));
@@ -78,7 +78,7 @@ describe("iris skills", () => {
 
     const list = await runIris(["skills", "list"], { env: env(), cwd: home.home });
     expect(list.stdout).toContain("deploy  (profile)  Deploy the site");
-    expect(list.stdout).toContain("notes  (profile)  Keep notes");
+    expect(list.stdout).toContain("notes  (profile)  Keep notes\n  pre-approves when loaded: write_file\n");
     const show = await runIris(["skills", "show", "deploy"], { env: env(), cwd: home.home });
     expect(show.stdout).toContain("Run make deploy.");
     expect(show.stdout).toContain("files: checklist.md");

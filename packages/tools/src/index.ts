@@ -25,6 +25,7 @@ export { MAX_TOOL_NAME, mcpToolName, mcpToolset } from "./mcp/names.js";
 export * from "./mcp/prompts.js";
 export * from "./mcp/resources.js";
 export { binScript, everythingStdio, filesystemStdio } from "./mcp/test-servers.js";
+export * from "./mcp/user-input.js";
 export * from "./registry/availability.js";
 export * from "./registry/describe.js";
 export * from "./registry/load-builtin.js";

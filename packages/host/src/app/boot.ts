@@ -3,6 +3,7 @@
 // Problems a user can fix come back as a message and an exit code (SPEC K5), never a stack trace.
 import { CONFIG_ERROR_EXIT_CODE, formatConfigErrors, loadProfile, type Profile } from "../config/index.js";
 import { findLocalServers, noProviderMessage } from "./local-servers.js";
+import { mcpStartProblems } from "./mcp-setup.js";
 import { IrisProcess } from "./process.js";
 import { type RouteFlags, resolveMainRoute } from "./route.js";
 import { registerSecrets } from "./secrets-setup.js";
@@ -69,5 +70,6 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     route: opts.route,
     ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
   });
-  return { ok: true, host, process: iris, warnings: [...profile.warnings, ...route.notes] };
+  const mcp = mcpStartProblems(iris.tools.mcp);
+  return { ok: true, host, process: iris, warnings: [...profile.warnings, ...route.notes, ...mcp] };
 }

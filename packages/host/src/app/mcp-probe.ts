@@ -16,7 +16,7 @@ export async function probeMcpServers(profile: Profile, only?: string): Promise<
   const servers =
     only === undefined ? all : Object.fromEntries(Object.entries(all).filter(([n]) => n === only));
   const registry = new ToolRegistry({ logger: { warn: () => undefined } });
-  const manager = new McpManager({ servers, env: profile.env, registry });
+  const manager = new McpManager({ servers, env: profile.env, registry, revive: false });
   try {
     await manager.startAll();
     const descriptions = new Map(registry.list().map((t) => [t.name, t.description] as const));

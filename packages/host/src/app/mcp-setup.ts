@@ -58,10 +58,20 @@ export async function startMcp(opts: {
   });
   const selection = selectionConfig(opts.config, mcp);
   await mcp.startWithin(opts.boundMs ?? MCP_STARTUP_BOUND_MS);
-  for (const s of mcp.status())
-    if (s.state === "failed")
-      opts.logger.warn(`MCP server '${s.name}' failed to start: ${s.lastError ?? ""}`);
+  for (const problem of mcpStartProblems(mcp)) opts.logger.warn(problem);
   live.current = await selectMenu(opts.registry, { platform: opts.platform, config: selection });
   started = true;
   return { mcp, menu: live };
+}
+
+/** One line per server whose start failed (boot shows them to the user; startMcp logs them). */
+export function mcpStartProblems(mcp: McpManager): string[] {
+  return mcp.status().flatMap((s) => {
+    if (s.state === "failed") return [`MCP server '${s.name}' failed to start: ${s.lastError ?? ""}`];
+    if ((s.state === "restarting" || s.state === "starting") && s.lastError !== undefined)
+      return [
+        `MCP server '${s.name}' failed to start, trying again in the background (\`iris mcp list\` shows it): ${s.lastError}`,
+      ];
+    return [];
+  });
 }

@@ -10,12 +10,14 @@
 import type { Menu, SkillLibrary, ToolRegistry } from "@iris/tools";
 
 /**
- * The skills tools are offered only to a session that has skills (install one with `iris skills
- * install` or add a folder): without any, their schemas would only cost every request tokens.
+ * A session with no skills is offered only `skill_manage` of the skills tools (a short schema), so
+ * the agent can write the first skill; skills_list and skill_view come once there is a skill to
+ * read. Without this their schemas would only cost every request bytes.
  */
 export function withoutEmptySkills(menu: Menu, skills: SkillLibrary): Menu {
-  if (skills.skills.length > 0 || !menu.tools.some((t) => t.toolset === "skills")) return menu;
-  const keep = menu.tools.map((t) => t.toolset !== "skills");
+  const idle = (t: { name: string; toolset: string }) => t.toolset === "skills" && t.name !== "skill_manage";
+  if (skills.skills.length > 0 || !menu.tools.some(idle)) return menu;
+  const keep = menu.tools.map((t) => !idle(t));
   return {
     tools: menu.tools.filter((_, i) => keep[i]),
     specs: menu.specs.filter((_, i) => keep[i]),

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import type { Agent } from "@iris/agent";
 import { acquireTurnLease } from "@iris/host";
 import { textOf } from "@iris/llm";
-import { attachResources, promptText } from "@iris/tools";
+import { expandMcpInput } from "@iris/tools";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
 import { shortId } from "./session-ref.js";
@@ -162,32 +162,22 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   };
 
   let turnDone: Promise<void> | undefined;
-  /** Runs `step` (an MCP prompt or resource lookup), then the turn it yields, or reports why not. */
-  const workAfter = (step: Promise<string | undefined>, missing: string) => {
+  /** Expands an MCP prompt or `@server:uri` resources, then runs the turn, or reports why not. */
+  const workAfterMcp = (text: string) => {
     working = true;
-    void step.then(
-      (body) => {
-        working = false;
-        if (body === undefined) {
-          out.write(`${missing}\n`);
-          prompt();
-        } else turnDone = work(body);
-      },
-      (err: unknown) => {
-        working = false;
-        out.write(`iris: ${(err as Error).message}\n`);
+    void expandMcpInput(iris.tools.mcp, text).then((input) => {
+      working = false;
+      if ("error" in input) {
+        out.write(`iris: ${input.error}\n`);
         prompt();
-      },
-    );
+      } else turnDone = work(input.text);
+    });
   };
 
   const submit = (text: string) => {
     if (!text) return prompt();
     // An MCP prompt (`/mcp__<server>__<prompt> name=value …`): its text goes out as this message.
-    if (text.startsWith("/mcp__")) {
-      workAfter(promptText(iris.tools.mcp, text), `no MCP prompt '${text.split(/\s+/)[0]}' (see /help)`);
-      return;
-    }
+    if (text.startsWith("/mcp__")) return workAfterMcp(text);
     if (text.startsWith("/")) {
       working = true;
       void runSlash(text, slashCtx)
@@ -211,10 +201,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       return prompt();
     }
     // `@server:uri` attaches an MCP resource's text to the message.
-    if (text.includes("@") && iris.tools.mcp.connections.size > 0) {
-      workAfter(attachResources(iris.tools.mcp, text), "");
-      return;
-    }
+    if (text.includes("@") && iris.tools.mcp.connections.size > 0) return workAfterMcp(text);
     turnDone = work(text);
   };
 

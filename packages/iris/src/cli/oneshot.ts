@@ -4,6 +4,7 @@
 import { exitCodeFor } from "@iris/agent";
 import { acquireTurnLease } from "@iris/host";
 import { lookupModel } from "@iris/llm";
+import { expandMcpInput } from "@iris/tools";
 import type { GlobalFlags } from "./flags.js";
 import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
 import { readPrompt } from "./prompt-input.js";
@@ -52,6 +53,12 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
       process.stderr.write(`iris: ${lease.message}\n`);
       return 1;
     }
+    // `iris -p "/mcp__server__prompt a=1"` and `@server:uri` work as in the chat.
+    const input = await expandMcpInput(iris.tools.mcp, prompt.text);
+    if ("error" in input) {
+      process.stderr.write(`iris: ${input.error}\n`);
+      return 2;
+    }
     const { runtime, session } = host;
     if (format === "stream-json")
       line({
@@ -65,7 +72,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     // Questions need a terminal to answer on; stdin may be the prompt itself.
     const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
     const agent = host.newAgent(frontEnd);
-    const result = await agent.run(prompt.text, { signal: controller.signal });
+    const result = await agent.run(input.text, { signal: controller.signal });
     ensureTitle(host.store, host.session.id, prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);

@@ -1,5 +1,5 @@
 // The approval policy (T4). Order: hard block (no mode runs it) → mode off → remembered or
-// pre-allowed pattern keys → smart mode's auxiliary model → nobody to ask (non-interactive) →
+// pre-allowed pattern keys → a tool an active skill pre-approves → smart mode's auxiliary model → nobody to ask (non-interactive) →
 // the user, with a timeout that denies. Every failure denies; check() never throws.
 import type { ApprovalRequest, ToolContext } from "../define.js";
 import { type Detection, detectCommand, patternCatalogue } from "./detect.js";
@@ -88,6 +88,12 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     }
     if (pending.length === 0) {
       emit({ type: "granted", request, by: "remembered" });
+      return allow;
+    }
+    // An active skill's `allowed_tools` (K4): pre-approved for the rest of the session.
+    const skill = session?.preapprovedBy(tool.name);
+    if (skill !== undefined) {
+      emit({ type: "granted", request, by: "skill", skill });
       return allow;
     }
 

@@ -29,7 +29,9 @@ export type ApprovalEvent =
   | {
       type: "granted";
       request: ApprovalRequest;
-      by: "user" | "judge" | "remembered" | "off" | "non-interactive";
+      by: "user" | "judge" | "remembered" | "off" | "non-interactive" | "skill";
       answer?: ApprovalAnswer;
+      /** by "skill": the active skill whose `allowed_tools` names the tool. */
+      skill?: string;
     }
   | { type: "denied"; request: ApprovalRequest; by: "user" | "judge" | "timeout" | "non-interactive" };

@@ -17,6 +17,21 @@ export default defineTool({
   execute: async (args, ctx) => {
     if (!ctx.skills)
       return { content: JSON.stringify({ error: "skills are not set up here" }), isError: true };
-    return JSON.stringify(ctx.skills.view(args.name, args.file));
+    const view = ctx.skills.view(args.name, args.file);
+    if (args.file !== undefined) return JSON.stringify(view);
+    // Loading a skill makes it active (K4): a profile skill's `allowed_tools` run without asking
+    // for the rest of the session. A project skill comes with the working directory (a cloned
+    // repository), so its list grants nothing.
+    const skill = ctx.skills.get(args.name);
+    const allowed = skill?.allowedTools ?? [];
+    if (allowed.length === 0) return JSON.stringify(view);
+    if (skill?.scope === "profile" && ctx.approvalMemory) {
+      ctx.approvalMemory.preapproveTools(args.name, allowed);
+      return JSON.stringify({ ...view, pre_approved_tools: allowed });
+    }
+    return JSON.stringify({
+      ...view,
+      allowed_tools_not_granted: `${allowed.join(", ")}: only a profile skill's allowed_tools are pre-approved; these still ask`,
+    });
   },
 });

@@ -1,7 +1,9 @@
 // One configured MCP server: connect (stdio, streamable HTTP, or SSE for older servers), list its
-// tools, call them, and come back after a crash. A stdio server that dies is restarted with
-// backoff (0.5 s doubling to 30 s); once it is up again its tools are listed afresh and the
-// owner re-registers them. A call while it is down fails at once with a message saying so.
+// tools, call them, and come back after a crash (U8). A server that fails to start, a stdio server
+// that dies and an HTTP server that stops answering are all tried again with backoff (0.5 s
+// doubling to 30 s), at most MCP_MAX_ATTEMPTS times in a row; then it stays `failed` with the last
+// error. Once it is up again its tools are listed afresh and the owner re-registers them. A call
+// while it is down fails at once with a message saying so.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
@@ -28,6 +30,13 @@ async function sdk() {
 
 export type McpState = "disabled" | "starting" | "ready" | "failed" | "restarting" | "closed";
 
+/** Failed attempts in a row (start-up included) before a server is left `failed`. */
+export const MCP_MAX_ATTEMPTS = 10;
+/** How long a ping may take when a call's failure makes us wonder whether an HTTP server is gone. */
+const HEALTH_PING_MS = 10_000;
+/** The SDK's ErrorCode.ConnectionClosed (-32000). */
+const CONNECTION_CLOSED = -32000;
+
 export interface McpConnectionOptions {
   name: string;
   config: McpServerConfig;
@@ -36,6 +45,10 @@ export interface McpConnectionOptions {
   onState?(state: McpState): void;
   /** Restart backoff: first delay and cap in ms (default 500 and 30,000). */
   backoffMs?: { first: number; max: number };
+  /** false: a failure stays a failure (`iris mcp test`, doctor). Default true. */
+  revive?: boolean;
+  /** Failed attempts in a row before giving up (default MCP_MAX_ATTEMPTS). */
+  maxAttempts?: number;
   clientVersion?: string;
 }
 
@@ -51,6 +64,9 @@ export class McpConnection {
   private childPid: number | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private backoff: number;
+  /** Failed attempts since it was last ready. */
+  private failures = 0;
+  private health: Promise<boolean> | undefined;
   private readonly waiters = new Set<() => void>();
 
   constructor(private readonly opts: McpConnectionOptions) {
@@ -80,11 +96,12 @@ export class McpConnection {
       // close() may have come while it connected: then the new client goes too.
       if (this.isClosed()) await this.dropClient();
       this.backoff = this.opts.backoffMs?.first ?? 500;
+      this.failures = 0;
       this.setState("ready");
     } catch (e) {
       await this.dropClient();
       this.lastError = this.describeFailure(e);
-      this.setState("failed");
+      this.retryOrFail();
     }
     return this.state;
   }
@@ -110,11 +127,23 @@ export class McpConnection {
       const next = this.state === "restarting" ? " It is being restarted; try again shortly." : "";
       throw new Error(`MCP server '${this.name}' is not running (${this.state}).${next}${why}`);
     }
-    const result = await client.callTool({ name, arguments: args }, undefined, {
-      signal,
-      timeout: this.timeoutMs,
-    });
-    return result as CallToolResult;
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: this.timeoutMs,
+      });
+      return result as CallToolResult;
+    } catch (e) {
+      // An HTTP server that went away shows only as failing requests: see whether it still answers
+      // (not after an MCP error other than "connection closed": the server answered, or it timed out).
+      const code = (e as { code?: unknown }).code;
+      const answered = typeof code === "number" && code < 0 && code !== CONNECTION_CLOSED;
+      if (signal.aborted || answered || isStdio(this.opts.config) || (await this.answersPing(client)))
+        throw e;
+      throw new Error(
+        `MCP server '${this.name}' cannot be reached (${errorText(e)}); it is being reconnected, try again shortly.`,
+      );
+    }
   }
 
   private isClosed(): boolean {
@@ -209,6 +238,10 @@ export class McpConnection {
     this.client = client;
     this.transport = transport;
     client.onclose = () => this.onClosed(client);
+    // Transport trouble (an HTTP server's event stream dropped): check that it still answers.
+    client.onerror = () => {
+      if (!isStdio(this.opts.config)) void this.answersPing(client);
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.refreshTools().catch((e) => {
         this.lastError = `listing tools after list_changed: ${errorText(e)}`;
@@ -238,24 +271,59 @@ export class McpConnection {
     this.transport = undefined;
     if (this.state === "closed") return;
     const tail = this.stderr.text();
-    this.lastError = `the server exited${tail ? `; stderr: ${tail}` : ""}`;
-    if (!isStdio(this.opts.config)) {
+    this.lastError = `the server ${isStdio(this.opts.config) ? "exited" : "closed the connection"}${tail ? `; stderr: ${tail}` : ""}`;
+    this.retryOrFail();
+  }
+
+  /**
+   * Whether the server still answers a ping; when it does not, the connection is dropped and
+   * reconnected with backoff (an HTTP server has no process whose exit would tell us).
+   */
+  private answersPing(client: Client): Promise<boolean> {
+    if (client !== this.client) return Promise.resolve(false);
+    // One check at a time: a call failing while the event stream's error is being checked waits for it.
+    this.health ??= this.ping(client).finally(() => {
+      this.health = undefined;
+    });
+    return this.health;
+  }
+
+  private async ping(client: Client): Promise<boolean> {
+    try {
+      await client.ping({ timeout: Math.min(HEALTH_PING_MS, this.timeoutMs) });
+      return true;
+    } catch (e) {
+      if (client !== this.client || this.isClosed()) return false;
+      this.client = undefined;
+      this.transport = undefined;
+      void client.close().catch(() => undefined);
+      this.lastError = `the server stopped answering: ${errorText(e)}`;
+      this.retryOrFail();
+      return false;
+    }
+  }
+
+  /** After a failed attempt or a lost connection: try again later, or give up after too many. */
+  private retryOrFail(): void {
+    if (this.isClosed()) return;
+    this.failures++;
+    const max = this.opts.maxAttempts ?? MCP_MAX_ATTEMPTS;
+    if (this.opts.revive === false) {
       this.setState("failed");
       return;
     }
-    this.scheduleRestart();
-  }
-
-  private scheduleRestart(): void {
+    if (this.failures >= max) {
+      this.lastError = `gave up after ${this.failures} attempts in a row: ${this.lastError ?? ""}`;
+      this.setState("failed");
+      return;
+    }
     this.setState("restarting");
     const delay = this.backoff;
     this.backoff = Math.min(this.backoff * 2, this.opts.backoffMs?.max ?? 30_000);
     this.restartTimer = setTimeout(() => {
       this.restarts++;
       this.setState("starting");
-      void this.start().then((state) => {
-        if (state === "failed") this.scheduleRestart();
-      });
+      void this.start();
     }, delay);
     this.restartTimer.unref();
   }

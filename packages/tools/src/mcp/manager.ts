@@ -30,6 +30,10 @@ export interface McpManagerOptions {
   /** The set of registered MCP tools changed. */
   onChange?(): void;
   backoffMs?: { first: number; max: number };
+  /** false: no retries after a failure (a one-off probe such as `iris mcp test`). Default true. */
+  revive?: boolean;
+  /** Failed attempts in a row before a server is left failed (default MCP_MAX_ATTEMPTS). */
+  maxAttempts?: number;
 }
 
 export class McpManager {
@@ -54,9 +58,17 @@ export class McpManager {
         // being restarted" from a call); new menus leave them out through `available`.
         onTools: (tools) => this.register(connection, tools),
         onState: (state) => {
-          if ((state === "ready" || state === "restarting") && !this.closing) opts.onChange?.();
+          if (this.closing) return;
+          // A lost server and one given up on go to the log with why (U8: failures are reported).
+          if (state === "restarting" || (state === "failed" && connection.restarts > 0))
+            opts.registry.logger.warn(
+              `MCP server '${name}' ${state === "failed" ? "given up" : "down, trying again"}: ${connection.lastError ?? ""}`,
+            );
+          if (state === "ready" || state === "restarting") opts.onChange?.();
         },
         ...(opts.backoffMs ? { backoffMs: opts.backoffMs } : {}),
+        ...(opts.revive === false ? { revive: false } : {}),
+        ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
       });
       this.connections.set(name, connection);
     }
@@ -67,7 +79,10 @@ export class McpManager {
     return Object.keys(this.opts.servers).map(mcpToolset);
   }
 
-  /** Starts every enabled server at once; resolves when all have connected or failed. */
+  /**
+   * Starts every enabled server at once; resolves when each has connected or failed its first
+   * attempt (a failed one is `restarting` while retries are due).
+   */
   startAll(): Promise<void> {
     return Promise.all([...this.connections.values()].map((c) => c.start())).then(() => undefined);
   }

@@ -1,5 +1,6 @@
 // MCP over HTTP against the real server-everything: streamable HTTP, and the older HTTP+SSE
-// transport (chosen with `type: sse`, or reached by the fallback when streamable HTTP fails).
+// transport (chosen with `type: sse`, or reached by the fallback when streamable HTTP fails); a
+// server that goes away is reconnected with backoff once it is back.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -38,8 +39,8 @@ function freePort(): Promise<number> {
 }
 
 /** Starts server-everything in `mode` and resolves once it says it listens. */
-async function serve(mode: "streamableHttp" | "sse"): Promise<number> {
-  const port = await freePort();
+async function serve(mode: "streamableHttp" | "sse", onPort?: number): Promise<number> {
+  const port = onPort ?? (await freePort());
   const proc = spawn(process.execPath, [binScript("@modelcontextprotocol/server-everything"), mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -61,6 +62,9 @@ async function serve(mode: "streamableHttp" | "sse"): Promise<number> {
 async function echoThrough(url: string, type?: "http" | "sse") {
   const registry = new ToolRegistry({ logger: { warn: () => undefined } });
   manager = new McpManager({
+    // Retries keep going however slowly the server comes back on this machine.
+    backoffMs: { first: 100, max: 500 },
+    maxAttempts: 1_000_000,
     servers: mcpServersSchema.parse({
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a config placeholder, not a template
       web: { url, ...(type ? { type } : {}), headers: { "X-Test": "${TOKEN}" } },
@@ -70,9 +74,14 @@ async function echoThrough(url: string, type?: "http" | "sse") {
   });
   await manager.startAll();
   const status = manager.status()[0];
-  const result = await dispatchToolCall(
+  const result = await echo(registry, "over http");
+  return { status, result, registry };
+}
+
+function echo(registry: ToolRegistry, message: string) {
+  return dispatchToolCall(
     registry,
-    { name: "mcp__web__echo", argumentsJson: '{"message":"over http"}' },
+    { name: "mcp__web__echo", argumentsJson: JSON.stringify({ message }) },
     {
       signal: new AbortController().signal,
       taskId: "t",
@@ -82,7 +91,15 @@ async function echoThrough(url: string, type?: "http" | "sse") {
     },
     createApprovalPolicy({ mode: "manual" }),
   );
-  return { status, result };
+}
+
+async function stopServer(): Promise<void> {
+  const proc = child;
+  if (!proc || proc.exitCode !== null) return;
+  const exited = new Promise((resolve) => proc.once("exit", resolve));
+  proc.kill("SIGKILL");
+  await exited;
+  child = undefined; // gone: afterEach has nothing to stop
 }
 
 describe("MCP over HTTP (server-everything)", () => {
@@ -100,5 +117,29 @@ describe("MCP over HTTP (server-everything)", () => {
     const { status, result } = await echoThrough(`http://127.0.0.1:${port}/sse`);
     expect(status?.state).toBe("ready");
     expect(result.content).toContain("over http");
+  });
+});
+
+describe("an HTTP server that drops", () => {
+  it("is noticed, reported to a call, and reconnected with its tools once it is back", async () => {
+    const port = await serve("streamableHttp");
+    const { registry } = await echoThrough(`http://127.0.0.1:${port}/mcp`, "http");
+    const conn = manager?.connections.get("web");
+    expect(conn?.state).toBe("ready");
+    await stopServer();
+    // The model's next call gets a clear error, and the connection goes to reconnecting.
+    const during = await echo(registry, "while down");
+    expect(during.isError).toBe(true);
+    expect(JSON.parse(during.content).error).toMatch(/MCP server 'web' (cannot be reached|is not running)/);
+    expect(await conn?.until(["restarting", "starting", "failed"])).not.toBe("failed");
+    expect(conn?.lastError).toBeDefined();
+    // The server comes back on the same port (a restart, so a new MCP session).
+    await serve("streamableHttp", port);
+    expect(await conn?.until(["ready", "failed"])).toBe("ready");
+    expect(conn?.restarts).toBeGreaterThan(0);
+    expect(manager?.status()[0]?.tools).toContain("mcp__web__echo");
+    const after = await echo(registry, "back again");
+    expect(after).toMatchObject({ isError: false });
+    expect(after.content).toContain("back again");
   });
 });

@@ -11,6 +11,7 @@ import type { ApprovalAnswer, ToolContext } from "../define.js";
 import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { ToolRegistry } from "../registry/registry.js";
 import { type McpServerConfig, mcpServersSchema } from "./config.js";
+import { McpConnection } from "./connection.js";
 import { McpManager } from "./manager.js";
 import { listPromptCommands, promptText } from "./prompts.js";
 import { attachResources } from "./resources.js";
@@ -168,6 +169,50 @@ describe("MCP over stdio (server-everything)", () => {
       /failed|restarting/,
     );
     expect(manager.connections.get("broken")?.lastError).toContain("boom: TOKEN missing");
+  });
+
+  it("a server that fails at start is tried again with backoff and joins once it comes up", async () => {
+    // Fails the first time (as a server whose dependency is not up yet), then runs server-everything.
+    const marker = join(dir.path, "started-once");
+    const wrapper = join(dir.path, "flaky.mjs");
+    writeFileSync(
+      wrapper,
+      [
+        'import { existsSync, writeFileSync } from "node:fs";',
+        'import { pathToFileURL } from "node:url";',
+        "const [marker, bin] = process.argv.slice(2);",
+        'if (!existsSync(marker)) { writeFileSync(marker, ""); console.error("database not up yet"); process.exit(1); }',
+        'process.argv.splice(2, 2, "stdio");',
+        "await import(pathToFileURL(bin).href);",
+      ].join("\n"),
+    );
+    const bin = everythingStdio().args[0] as string;
+    const { registry, manager } = start({
+      flaky: { command: process.execPath, args: [wrapper, marker, bin] },
+    });
+    await manager.startAll();
+    const conn = manager.connections.get("flaky");
+    expect(conn?.state).toMatch(/restarting|starting|ready/);
+    expect(conn?.lastError).toContain("database not up yet");
+    expect(await conn?.until(["ready", "failed"])).toBe("ready");
+    expect(conn?.restarts).toBe(1);
+    expect(registry.has("mcp__flaky__echo")).toBe(true);
+  });
+
+  it("gives up after the stated number of failed attempts in a row, with the last error", async () => {
+    const conn = new McpConnection({
+      name: "broken",
+      config: servers({
+        broken: { command: process.execPath, args: ["-e", "console.error('no key'); process.exit(1)"] },
+      }).broken as McpServerConfig,
+      backoffMs: { first: 20, max: 40 },
+      maxAttempts: 3,
+    });
+    await conn.start();
+    expect(await conn.until(["failed"])).toBe("failed");
+    expect(conn.restarts).toBe(2);
+    expect(conn.lastError).toMatch(/^gave up after 3 attempts in a row: .*no key/);
+    await conn.close();
   });
 
   it("expands placeholders from the profile environment and names a missing one", async () => {

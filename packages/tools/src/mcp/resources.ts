@@ -7,6 +7,11 @@ import type { McpManager } from "./manager.js";
 const MENTION = /(?<![\w@])@([A-Za-z0-9_-]{1,40}):([a-z][a-z0-9+.-]*:\/\/\S+)/g;
 const MAX_RESOURCE_CHARS = 100_000;
 
+/** The configured-or-not server names `@server:uri` mentions in `text`. */
+export function mentionedServers(text: string): string[] {
+  return [...new Set([...text.matchAll(MENTION)].map((m) => m[1] ?? ""))];
+}
+
 export async function attachResources(manager: McpManager, text: string): Promise<string> {
   const blocks: string[] = [];
   for (const [, server = "", uri = ""] of text.matchAll(MENTION)) {

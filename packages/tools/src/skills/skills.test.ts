@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApprovalMemory } from "../approval/memory.js";
 import { createApprovalPolicy } from "../approval/policy.js";
 import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { makeTestContext } from "../fs/test-context.js";
@@ -145,5 +146,85 @@ describe("skill tools", () => {
     );
     expect(gone.isError).toBe(false);
     expect(new SkillLibrary({ profile }).get("notes")).toBeUndefined();
+  });
+
+  it("allowed_tools: a loaded profile skill pre-approves its tools for the session; hard blocks hold", async () => {
+    skill(profile, "notes", md("notes", "Keep notes", "allowed_tools: [skill_manage, terminal]\n"));
+    skill(project, "repo-skill", md("repo-skill", "From the repository", "allowed-tools: skill_manage\n"));
+    const { registry } = await setup();
+    const lib = new SkillLibrary({ profile, project });
+    const asked: string[] = [];
+    const memory = new ApprovalMemory();
+    const ctx = {
+      ...makeTestContext({ cwd: dir.path }),
+      skills: lib,
+      approvalMemory: memory,
+      approve: async (r: { patternKey: string }) => {
+        asked.push(r.patternKey);
+        return "deny" as const;
+      },
+    };
+    const policy = createApprovalPolicy({ mode: "manual" });
+    const run = (name: string, args: object) =>
+      dispatchToolCall(registry, { name, argumentsJson: JSON.stringify(args) }, ctx, policy);
+    const create = { action: "create", name: "made", content: md("made", "Made by the agent") };
+
+    expect(JSON.parse((await run("skill_manage", create)).content)).toMatchObject({ denied: true });
+    // A project skill comes with the working directory: its list grants nothing.
+    const fromRepo = JSON.parse((await run("skill_view", { name: "repo-skill" })).content);
+    expect(fromRepo.allowed_tools_not_granted).toContain("skill_manage");
+    expect(JSON.parse((await run("skill_manage", create)).content)).toMatchObject({ denied: true });
+    expect(asked).toEqual(["skill_manage:create", "skill_manage:create"]);
+
+    const loaded = JSON.parse((await run("skill_view", { name: "notes" })).content);
+    expect(loaded.pre_approved_tools).toEqual(["skill_manage", "terminal"]);
+    const made = await run("skill_manage", create);
+    expect(made.isError).toBe(false);
+    expect(asked).toHaveLength(2); // not asked again
+    expect(new SkillLibrary({ profile }).get("made")).toBeDefined();
+    // A hard-blocked command stays blocked whatever a skill says.
+    const blocked = await run("terminal", { command: "rm -rf /" });
+    expect(blocked.isError).toBe(true);
+    expect(blocked.content).toContain("blocked");
+    // Another session's memory knows nothing of it.
+    const other = await dispatchToolCall(
+      registry,
+      {
+        name: "skill_manage",
+        argumentsJson: JSON.stringify({ ...create, name: "other", content: md("other", "x") }),
+      },
+      { ...ctx, approvalMemory: new ApprovalMemory() },
+      policy,
+    );
+    expect(JSON.parse(other.content)).toMatchObject({ denied: true });
+  });
+
+  it("skill_manage names the tools a skill would pre-approve, under its own approval key", async () => {
+    const { registry, lib } = await setup();
+    const requests: { patternKey: string; reason: string }[] = [];
+    const ctx = {
+      ...makeTestContext({ cwd: dir.path }),
+      skills: lib,
+      approve: async (r: { patternKey: string; reason: string }) => {
+        requests.push(r);
+        return "deny" as const;
+      },
+    };
+    const content = md("granting", "Grants tools", "allowed_tools: terminal write_file\n");
+    await dispatchToolCall(
+      registry,
+      {
+        name: "skill_manage",
+        argumentsJson: JSON.stringify({ action: "create", name: "granting", content }),
+      },
+      ctx,
+      createApprovalPolicy({ mode: "manual", allowKeys: ["skill_manage:create"] }),
+    );
+    expect(requests).toEqual([
+      expect.objectContaining({
+        patternKey: "skill_manage:allowed_tools",
+        reason: "create a skill that pre-approves these tools when loaded: terminal, write_file",
+      }),
+    ]);
   });
 });
