@@ -157,6 +157,12 @@ describe("a host Session on each conversation log", () => {
         expect(stored.map((s) => s.id).sort()).toEqual([first, session.id].sort());
         const effects = session.store.listEffects();
         expect(effects.map((e) => [e.tool, e.status])).toEqual([["write_file", "completed"]]);
+        // Every call is billed where it was made (F3): the summary call in the session it
+        // summarised, the turn's two calls in the child.
+        const summaries = fake.requests.length - calls.length;
+        expect(summaries).toBeGreaterThan(0);
+        expect(session.store.usageForSession(first)).toHaveLength(summaries);
+        expect(session.store.usageForSession(session.id)).toHaveLength(calls.length);
         return;
       }
       // Nothing of a memory or JSONL conversation lands in state.db.
@@ -180,7 +186,7 @@ describe("a host Session on each conversation log", () => {
       expect(reopened.sessionId).toBe(session.id);
       expect(reopened.history()).toEqual(history);
       expect(reopened.systemPrompt).toBe(session.session.systemPrompt);
-      expect(reopened.usage.length).toBeGreaterThanOrEqual(2);
+      expect(reopened.usage).toHaveLength(fake.requests.length);
     });
 
   it("keeps a subagent of a memory conversation in memory too: nothing lands in state.db", async () => {

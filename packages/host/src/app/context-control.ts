@@ -16,9 +16,10 @@ import {
   llmSummarizer,
   type ModelClient,
   newestUserIndex,
+  newTaskId,
   type Summarizer,
 } from "@iris/agent";
-import { type Message, type Runtime, WINDOW_MARGIN } from "@iris/llm";
+import { estimateCost, type Message, type Runtime, WINDOW_MARGIN } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
 import type { Profile } from "../config/index.js";
 import {
@@ -223,7 +224,7 @@ export class ContextControl {
     const { events } = this.port;
     const route = this.fallbackRuntime ?? this.port.runtime();
     budget ??= this.budgetOf(route);
-    const summarizer = this.summarizer(route);
+    const summarizer = this.summarizer(route, log);
     const project = findProjectContext(this.port.cwd)?.content.slice(0, PROJECT_CONTEXT_MAX_CHARS);
     let result: CompressResult;
     try {
@@ -305,7 +306,7 @@ export class ContextControl {
   }
 
   /** compression.summary_model resolved like the main model; default: the route in use. */
-  private summarizer(route: Runtime): Summarizer | undefined {
+  private summarizer(route: Runtime, log: SessionLog): Summarizer | undefined {
     const { config, env } = this.port.profile;
     const spec = config.compression.summary_model;
     let runtime = route;
@@ -320,7 +321,19 @@ export class ContextControl {
       }
       runtime = resolved.runtime;
     }
-    return llmSummarizer(runtime, modelInfoFor(runtime.provider, runtime.model, config).info.contextWindow);
+    const info = modelInfoFor(runtime.provider, runtime.model, config).info;
+    // The summary call is billed like any other (F3): it counts in the session it summarised.
+    return llmSummarizer(runtime, info.contextWindow, (message, latencyMs) =>
+      log.recordUsage({
+        taskId: newTaskId(),
+        provider: message.origin.provider,
+        model: message.origin.model,
+        usage: message.usage,
+        costUsd: estimateCost(message.usage, info),
+        latencyMs,
+        status: "ok",
+      }),
+    );
   }
 
   /** `/compress`: compress the current session now, whatever its size. */
