@@ -2,6 +2,7 @@
 // (its direct chat, and the room "#room" in a second page), connected through a DropProxy, which
 // drops its connections for the reconnect test (the page's own reconnect, backing off).
 /// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { WebchatAdapter } from "../src/platforms/webchat/adapter.js";

@@ -3,7 +3,8 @@
 // reply with Markdown, approvals as buttons only the asker can answer, a reload that keeps the
 // conversation, and a wrong token refused.
 /// <reference lib="dom" />
-import { mkdirSync, writeFileSync } from "node:fs";
+/// <reference lib="dom.iterable" />
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type FakeLlm,
@@ -17,6 +18,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayRun } from "../src/run.js";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
+import { DropProxy } from "./drop-proxy.js";
 
 type ChatMessage = { role: string; content?: unknown };
 const textOf = (m: ChatMessage | undefined) =>
@@ -55,16 +57,16 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
   let token = "";
   const contexts: BrowserContext[] = [];
 
-  async function loggedIn(name: string, path = "/"): Promise<Page> {
+  async function loggedIn(name: string, path = "/", base = url): Promise<Page> {
     const ctx = await browser.newContext();
     contexts.push(ctx);
     const page = await ctx.newPage();
-    await page.goto(url, WAIT);
+    await page.goto(base, WAIT);
     await page.fill("#token", token);
     await page.fill("#name", name);
     await page.click("button[type=submit]");
     await page.waitForSelector("#send", WAIT);
-    if (path !== "/") await page.goto(new URL(path, url).href, WAIT);
+    if (path !== "/") await page.goto(new URL(path, base).href, WAIT);
     await page.waitForSelector("body[data-connected='1']", WAIT);
     return page;
   }
@@ -113,6 +115,12 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     await browser?.close();
     stopGateway?.();
     const code = await running;
+    // The token went to stderr and its own file only: no log, store or other file holds it.
+    const files = readdirSync(dir.path, { recursive: true, encoding: "utf8" }).filter(
+      (f) => f !== "webchat.token" && statSync(join(dir.path, f)).isFile(),
+    );
+    expect(files.length).toBeGreaterThan(1);
+    for (const f of files) expect(readFileSync(join(dir.path, f)).includes(token), f).toBe(false);
     await fake?.close();
     dir?.cleanup();
     expect(code, err).toBe(0);
@@ -172,6 +180,10 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     );
     const texts = await botTexts(page);
     expect(texts).toContain("approved (once)");
+    // Tool progress: one status line, edited in place.
+    expect(await page.$$eval(".msg.status", (els) => els.map((e) => e.textContent))).toEqual([
+      '⚙ terminal: {"command":"rm -rf ./scratch-dir"}',
+    ]);
     expect(await page.$(".msg.draft")).toBeNull();
   }, 120_000);
 
@@ -218,5 +230,33 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
       null,
       WAIT,
     );
+  }, 120_000);
+
+  it("sends a message typed while the connection is down once, when it is back", async () => {
+    const proxy = await DropProxy.start(Number(new URL(url).port));
+    try {
+      const page = await loggedIn("fay", "/", `http://127.0.0.1:${proxy.port}/`);
+      const outage = proxy.outage(4000);
+      await page.waitForSelector("body[data-connected='']", WAIT);
+      await say(page, "typed while offline");
+      expect(await page.$(".msg.user.pending")).not.toBeNull();
+      await outage;
+      await page.waitForFunction(
+        () => document.body.textContent?.includes("echo: typed while offline"),
+        null,
+        WAIT,
+      );
+      const asked = fake.requests.filter((r) =>
+        JSON.stringify(r.body).includes("typed while offline"),
+      ).length;
+      expect(asked).toBe(1);
+      expect(await page.$$eval(".msg.user", (els) => els.map((e) => e.textContent))).toEqual([
+        "typed while offline",
+      ]);
+      expect(await botTexts(page)).toEqual(["echo: typed while offline"]);
+      expect(await page.$(".msg.user.pending")).toBeNull();
+    } finally {
+      await proxy.close();
+    }
   }, 120_000);
 });
