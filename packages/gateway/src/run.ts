@@ -41,7 +41,8 @@ export function adaptersFor(profile: Profile): { adapter: PlatformAdapter; ident
         botName: web.bot_name,
         tokenFile: join(profile.home.root, "webchat.token"),
       }),
-      identity: `webchat:${web.host}:${web.port}`,
+      // The port is the bot's identity; "any free port" (0) can clash with nothing.
+      identity: web.port === 0 ? `webchat:${profile.home.root}` : `webchat:${web.host}:${web.port}`,
     });
   return out;
 }
