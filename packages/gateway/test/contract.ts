@@ -212,8 +212,8 @@ export function adapterContract(make: () => Promise<ContractHarness>): void {
 
   it("reconnects after the connection drops, backing off, and receives again", async () => {
     const refused = await h.proxy().outage(5000);
-    // Retries happened, but no storm: a backoff makes a handful in 5 s, a loop makes hundreds.
-    expect(refused).toBeGreaterThanOrEqual(1);
+    // No reconnect storm: a backoff makes a handful of attempts in 5 s, a loop makes hundreds.
+    // (How many is timing, so only the upper bound is asserted; that it came back is below.)
     expect(refused).toBeLessThanOrEqual(30);
     await h.peerReconnected();
     for (let i = 0; !inbox.some((m) => m.text === "after reconnect"); i++) {
