@@ -162,6 +162,11 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     expect(html).toContain("&lt;script&gt;");
     expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
     expect(await page.$(".msg.draft")).toBeNull();
+    // A message the gateway refuses for what it is says so, instead of being retried forever.
+    const asked = fake.requests.length;
+    await say(page, "x".repeat(32_001));
+    await page.waitForFunction(() => document.body.textContent?.includes("(not sent: text:"), null, WAIT);
+    expect(fake.requests.length).toBe(asked);
   }, 120_000);
 
   it("shows the text being written while the turn waits, and answers an approval with a button", async () => {

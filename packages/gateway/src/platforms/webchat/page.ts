@@ -132,6 +132,11 @@ async function flush() {
     try {
       const res = await fetch("/send", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat: CHAT, id: o.id, text: o.text }) });
       if (res.status === 401) return location.reload();
+      if (res.status >= 400 && res.status < 500) {
+        // Refused for what it is (too long, malformed): say so instead of retrying forever.
+        const why = (await res.json().catch(() => ({}))).error || "HTTP " + res.status;
+        log.querySelector('[data-id="' + CSS.escape(o.id) + '"]')?.append(" (not sent: " + why + ")");
+      }
       ok = res.ok || (res.status >= 400 && res.status < 500);
     } catch {}
     if (!ok) { setTimeout(flush, 1000 + Math.random() * 1000); return; }
