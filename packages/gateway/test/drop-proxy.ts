@@ -41,14 +41,24 @@ export class DropProxy {
     client.pipe(upstream).pipe(client);
   }
 
-  /** Drops every connection and refuses new ones for `ms`. Resolves when they are let through. */
-  async outage(ms: number): Promise<number> {
+  /** Drops every connection and refuses new ones until restore(). */
+  drop(): void {
     this.down = true;
     this.refused = 0;
     for (const s of this.sockets) s.destroy();
-    await new Promise((r) => setTimeout(r, ms));
+  }
+
+  /** Lets connections through again; how many were refused while down. */
+  restore(): number {
     this.down = false;
     return this.refused;
+  }
+
+  /** drop(), then restore() after `ms`. */
+  async outage(ms: number): Promise<number> {
+    this.drop();
+    await new Promise((r) => setTimeout(r, ms));
+    return this.restore();
   }
 
   async close(): Promise<void> {
