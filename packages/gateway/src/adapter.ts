@@ -17,6 +17,23 @@ export interface PlatformLimits {
   minEditIntervalMs: number;
 }
 
+/** One line of a chat's past, from the store (a web page reloading shows them again). */
+export interface HistoryLine {
+  role: "user" | "assistant";
+  text: string;
+}
+
+/** What the runner offers an adapter that keeps its own view of a chat (the web chat). */
+export interface AdapterHost {
+  /** The conversation of the chat `userId` sees at `to`, oldest first. */
+  history(to: ChatAddress, chatType: "dm" | "group", userId: string): HistoryLine[];
+}
+
+export interface SendOptions {
+  /** The outbox's key of this part: a platform that shows it can drop a repeat (idempotent send). */
+  key?: string;
+}
+
 export interface PlatformAdapter {
   readonly platform: string;
   readonly limits: PlatformLimits;
@@ -24,10 +41,20 @@ export interface PlatformAdapter {
   readonly idempotentSend: boolean;
   /** Names the bot answers to in group chats (its nick, its display name). */
   botNames(): string[];
+  /**
+   * Users the platform itself authenticated (the web chat's login token): the runner's
+   * allowlists and pairing do not apply to them.
+   */
+  readonly authenticated?: boolean;
   /** Connects and delivers every inbound event to `onMessage` until stop(). */
-  start(onMessage: (msg: InboundMessage) => void): Promise<void>;
+  start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void>;
   stop(): Promise<void>;
-  send(to: ChatAddress, text: string): Promise<SendResult>;
+  send(to: ChatAddress, text: string, opts?: SendOptions): Promise<SendResult>;
+  /**
+   * Shows the reply being written, replacing the previous draft ("" removes it); the delivered
+   * reply replaces the draft. Absent where the platform cannot stream. Never recorded.
+   */
+  draft?(to: ChatAddress, text: string): void;
   /** Edits a sent message in place; absent where the platform cannot. */
   edit?(to: ChatAddress, messageId: string, text: string): Promise<void>;
 }

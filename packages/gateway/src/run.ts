@@ -1,6 +1,8 @@
 // `iris gateway run`: one long-running process per profile (SPEC G3). Takes the profile's lock
 // and every bot identity's machine-wide lock, connects the configured platforms, and on SIGTERM
 // or SIGINT stops taking messages, lets running turns end, and releases everything.
+
+import { join } from "node:path";
 import {
   type IrisProcess,
   loadProfileOrExit,
@@ -12,6 +14,7 @@ import type { PlatformAdapter } from "./adapter.js";
 import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { IrcAdapter } from "./platforms/irc.js";
+import { WebchatAdapter } from "./platforms/webchat/adapter.js";
 import { Gateway } from "./runner.js";
 
 export interface RunOptions extends CommandIo {
@@ -28,6 +31,18 @@ export function adaptersFor(profile: Profile): { adapter: PlatformAdapter; ident
     out.push({
       adapter: new IrcAdapter(irc),
       identity: `irc:${irc.server.toLowerCase()}:${irc.port}:${irc.nick.toLowerCase()}`,
+    });
+  const web = profile.config.gateway.platforms.webchat;
+  if (web)
+    out.push({
+      adapter: new WebchatAdapter({
+        host: web.host,
+        port: web.port,
+        botName: web.bot_name,
+        tokenFile: join(profile.home.root, "webchat.token"),
+      }),
+      // The port is the bot's identity; "any free port" (0) can clash with nothing.
+      identity: web.port === 0 ? `webchat:${profile.home.root}` : `webchat:${web.host}:${web.port}`,
     });
   return out;
 }
@@ -47,7 +62,9 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
   const { profile } = loaded;
   const platforms = adaptersFor(profile);
   if (platforms.length === 0) {
-    opts.err("iris: no gateway platforms configured; add gateway.platforms.irc to config.yaml\n");
+    opts.err(
+      "iris: no gateway platforms configured; add gateway.platforms.irc or gateway.platforms.webchat to config.yaml\n",
+    );
     return 2;
   }
   const route = resolveMainRoute({}, profile.config, profile.env);
@@ -86,6 +103,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
+    // The web chat's token goes to stderr only: never into the log file or a URL.
+    for (const { adapter } of platforms)
+      if (adapter instanceof WebchatAdapter)
+        opts.err(`iris gateway: web chat at ${adapter.url} (login token: ${adapter.token})\n`);
     await until;
     await gateway.stop();
     return 0;

@@ -9,6 +9,7 @@ import type { Logger } from "@iris/llm";
 import { GatewayState } from "@iris/store";
 import type { PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
+import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
 import { CronScheduler } from "./cron.js";
 import { Hooks } from "./hooks.js";
@@ -20,6 +21,7 @@ import { runHygiene } from "./pipeline/hygiene.js";
 import { filterMention } from "./pipeline/mention.js";
 import { sessionKey } from "./pipeline/session-key.js";
 import { ProgressMessage } from "./progress.js";
+import { StreamDraft } from "./stream-draft.js";
 
 export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
 
@@ -49,6 +51,7 @@ interface Chat {
   /** Who sent the message the running turn answers (who may answer its questions). */
   userId: string;
   progress?: ProgressMessage;
+  draft?: StreamDraft;
 }
 
 const RETENTION_MS = 7 * 24 * 3600_000;
@@ -88,6 +91,7 @@ export class Gateway {
     const irc = cfg.platforms.irc;
     this.auth = {
       allowAll: cfg.allow_all,
+      trusted: new Set(opts.adapters.filter((a) => a.authenticated).map((a) => a.platform)),
       allowed: irc ? { irc: irc.allowed_users } : {},
       codeTtlMs: cfg.pairing.code_ttl_minutes * 60_000,
       maxPending: cfg.pairing.max_pending,
@@ -117,13 +121,19 @@ export class Gateway {
     const now = Date.now();
     this.state.pruneInbound(now - RETENTION_MS);
     this.state.pruneOutbound(now - RETENTION_MS);
+    const { store } = this.opts.iris;
+    const history = (to: ChatAddress, chatType: "dm" | "group", userId: string) =>
+      chatHistory(store, this.state, this.opts.config.group_sessions, to, chatType, userId);
     for (const p of this.platforms.values()) {
       await p.deliverer.recover();
-      await p.adapter.start((msg) => {
-        this.handle(msg).catch((err) =>
-          this.opts.logger.error("gateway message failed", { error: String(err) }),
-        );
-      });
+      await p.adapter.start(
+        (msg) => {
+          this.handle(msg).catch((err) =>
+            this.opts.logger.error("gateway message failed", { error: String(err) }),
+          );
+        },
+        { history },
+      );
       await this.reportUnanswered(p);
     }
     this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
@@ -279,8 +289,10 @@ export class Gateway {
     if (chat) {
       chat.userId = last.userId;
       chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
+      chat.draft = new StreamDraft(chat.platform.adapter, chat.addr);
     }
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
+    let replied = false;
     try {
       const result = await session.send(text);
       this.hooks.emit("agent:end", {
@@ -289,9 +301,12 @@ export class Gateway {
         reason: result.reason,
         rounds: result.rounds,
       });
-      return { text: result.text, interrupted: result.reason === "user_cancelled" };
+      replied = result.reason !== "user_cancelled";
+      return { text: result.text, interrupted: !replied };
     } finally {
       this.asks.clear(key);
+      chat?.draft?.done(replied);
+      if (chat) delete chat.draft;
       await chat?.progress?.done();
       if (chat) delete chat.progress;
     }
@@ -318,18 +333,24 @@ export class Gateway {
       void chat.platform.deliverer
         .deliver(logicalKey, chat.addr, text)
         .catch((err) => this.opts.logger.warn("gateway ask failed", { error: String(err) }));
+    // Request ids count per session from 1: the task id makes the outbox key unique across
+    // chats and restarts (a reused key would be taken as sent already and never shown).
     const platform = chat.platform.adapter.platform;
     if (e.name === "approval_requested") {
       const r = e.payload.request;
       this.asks.ask(key, { kind: "approval", requestId: e.payload.requestId, userId: chat.userId, session });
       post(
-        `${platform}:${e.payload.requestId}:ask`,
+        `${platform}:${e.taskId}:${e.payload.requestId}:ask`,
         `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny.`,
       );
     } else if (e.name === "clarify_requested") {
       this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });
       const choices = e.payload.choices?.length ? ` (${e.payload.choices.join(" / ")})` : "";
-      post(`${platform}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
+      post(`${platform}:${e.taskId}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
+    } else if (e.name === "stream_delta" && !e.parentTaskId) {
+      chat.draft?.append(e.payload.text);
+    } else if (e.name === "stream_reset" && !e.parentTaskId) {
+      chat.draft?.reset();
     } else if (e.name === "tool_progress" && e.payload.phase !== "after") {
       chat.progress?.update(`⚙ ${e.payload.name}${e.payload.preview ? `: ${e.payload.preview}` : ""}`);
     }

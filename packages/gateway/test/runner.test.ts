@@ -309,6 +309,23 @@ describe("questions in chat", () => {
     expect(texts).toContain("denied");
     expect(texts.find((t) => t.startsWith("result:"))).toMatch(/denied|not run|refused/i);
   });
+
+  it("every chat's approval is shown, though each session numbers its requests from 1", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter);
+    fake.setHandler((req): Step => {
+      const ms = (req.body as { messages: Msg[] }).messages;
+      if (ms.at(-1)?.role === "tool") return { text: "result" };
+      return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./nothing-here" } }] };
+    });
+    await gateway.handle(message({ chatId: "ann", userId: "ann", text: "clean up" }));
+    await gateway.handle(message({ chatId: "bob", userId: "bob", userName: "bob", text: "clean up" }));
+    const asked = (chat: string) => adapter.textsTo(chat).some((t) => t.startsWith("Approval needed"));
+    await until(() => asked("ann") && asked("bob"));
+    await gateway.handle(message({ chatId: "ann", userId: "ann", text: "/deny" }));
+    await gateway.handle(message({ chatId: "bob", userId: "bob", userName: "bob", text: "/deny" }));
+    await gateway.settled();
+  });
 });
 
 async function until(test: () => boolean): Promise<void> {

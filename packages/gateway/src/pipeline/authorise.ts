@@ -6,6 +6,8 @@ import type { InboundMessage } from "../message.js";
 
 export interface AuthPolicy {
   allowAll: boolean;
+  /** Platforms whose users the platform itself authenticated (the web chat's token). */
+  trusted?: ReadonlySet<string>;
   /** Per platform: user ids or names allowed without pairing. */
   allowed: Record<string, readonly string[]>;
   codeTtlMs: number;
@@ -20,7 +22,7 @@ export function authorise(
   state: GatewayState,
   now = Date.now(),
 ): AuthDecision {
-  if (policy.allowAll) return { allow: true };
+  if (policy.allowAll || policy.trusted?.has(msg.platform)) return { allow: true };
   const list = policy.allowed[msg.platform] ?? [];
   if (list.includes(msg.userId) || list.includes(msg.userName)) return { allow: true };
   if (state.isApproved(msg.platform, msg.userId)) return { allow: true };

@@ -51,7 +51,7 @@ export class Deliverer {
   private async sendRecorded(key: string, to: ChatAddress, text: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.adapter.send(to, text);
+        await this.adapter.send(to, text, { key });
         this.state.markOutbound(key, "sent");
         return;
       } catch (err) {

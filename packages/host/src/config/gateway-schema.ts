@@ -15,6 +15,22 @@ export const ircSchema = z
   })
   .describe("IRC (irc-framework).");
 
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+export const webchatSchema = z
+  .strictObject({
+    host: z
+      .string()
+      .default("127.0.0.1")
+      .refine((h) => LOOPBACK.has(h), {
+        message: "the web chat listens on loopback only (127.0.0.1, ::1 or localhost)",
+      })
+      .describe("Loopback address the web chat listens on."),
+    port: z.int().min(0).max(65535).default(8787).describe("Port of the web chat (0: any free port)."),
+    bot_name: nonEmpty.default("iris").describe("The bot's name: what a room message must mention."),
+  })
+  .describe("The web chat page, served by the gateway; its login token is printed at start.");
+
 export const gatewaySchema = z.strictObject({
   busy_policy: z
     .enum(["interrupt", "queue", "steer"])
@@ -49,9 +65,11 @@ export const gatewaySchema = z.strictObject({
   platforms: z
     .strictObject({
       irc: ircSchema.optional(),
+      webchat: webchatSchema.optional(),
     })
     .prefault({}),
 });
 
 export type GatewayConfig = z.output<typeof gatewaySchema>;
 export type IrcConfig = z.output<typeof ircSchema>;
+export type WebchatConfig = z.output<typeof webchatSchema>;

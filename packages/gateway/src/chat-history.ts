@@ -1,0 +1,43 @@
+// A chat's past as a platform shows it again (the web chat's page after a reload): the user and
+// assistant lines of the chat's session in the store, tool traffic left out. It is read from the
+// store, never from memory, so it survives a restart of the gateway as well as of the page.
+import { StoreConversation } from "@iris/agent";
+import type { Message } from "@iris/llm";
+import type { GatewayState, Store } from "@iris/store";
+import type { HistoryLine } from "./adapter.js";
+import type { ChatAddress, ChatType } from "./message.js";
+import { type GroupSessions, sessionKey } from "./pipeline/session-key.js";
+
+/** Lines shown at most (the newest). */
+const MAX_LINES = 200;
+
+export function chatHistory(
+  store: Store,
+  state: GatewayState,
+  groupSessions: GroupSessions,
+  to: ChatAddress,
+  chatType: ChatType,
+  userId: string,
+): HistoryLine[] {
+  const key = sessionKey(
+    { ...to, chatType, userId, userName: userId, text: "", attachments: [], messageId: "" },
+    groupSessions,
+  );
+  const sessionId = state.chatSession(key);
+  if (!sessionId) return [];
+  const lines: HistoryLine[] = [];
+  for (const m of new StoreConversation(store, sessionId).history()) {
+    const text = textOf(m);
+    if (text !== undefined && text.trim() !== "") lines.push({ role: m.role as HistoryLine["role"], text });
+  }
+  return lines.slice(-MAX_LINES);
+}
+
+function textOf(m: Message): string | undefined {
+  if (m.role === "user")
+    return typeof m.content === "string"
+      ? m.content
+      : m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+  if (m.role === "assistant") return m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+  return undefined;
+}

@@ -1,0 +1,248 @@
+// The web chat (issue 19 §6): a page served by the gateway on loopback, behind the same adapter
+// interface as IRC. A direct chat is the user's own (chat id = their name); `?room=NAME` is a
+// group chat "#NAME" shared by everyone logged in, where the runner's mention filter applies.
+// Everything the bot sends goes to the event streams (SSE) open on that chat; a page that was
+// away gets the chat's history from the store when it connects again, so nothing sent while it
+// was away is lost. Sends carry the outbox key, so a repeat shows once (idempotent send).
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type { ChatAddress, ChatType, InboundMessage } from "../../message.js";
+import { utf16Length } from "../../pipeline/chunk.js";
+import { loadToken, WebchatAuth } from "./auth.js";
+import { chatPage, loginPage } from "./page.js";
+import { ChatStreams, type WebChat } from "./streams.js";
+
+export interface WebchatOptions {
+  host: string;
+  port: number;
+  botName: string;
+  /** Where the login token is kept between starts (mode 600); without it, a new one each start. */
+  tokenFile?: string;
+}
+
+const MAX_BODY = 64 * 1024;
+const sendSchema = z.strictObject({
+  chat: z.union([z.literal(""), z.string().regex(/^#[\p{L}\p{N}_.-]{1,40}$/u)]),
+  id: z.string().regex(/^[\w-]{8,64}$/),
+  text: z.string().min(1).max(32_000),
+});
+const loginSchema = z.strictObject({ token: z.string().max(200), name: z.string().max(64) });
+
+export class WebchatAdapter implements PlatformAdapter {
+  readonly platform = "webchat";
+  readonly idempotentSend = true;
+  readonly authenticated = true;
+  readonly limits: PlatformLimits = { maxMessage: 16_000, measure: utf16Length, minEditIntervalMs: 250 };
+  private readonly auth: WebchatAuth;
+  private readonly streams = new ChatStreams();
+  private server: Server | undefined;
+  private onMessage: ((m: InboundMessage) => void) | undefined;
+  private host: AdapterHost | undefined;
+
+  constructor(private readonly opts: WebchatOptions) {
+    this.auth = new WebchatAuth(loadToken(opts.tokenFile));
+  }
+
+  /** The login token (printed at start; never logged). */
+  get token(): string {
+    return this.auth.token;
+  }
+
+  get url(): string {
+    const port = (this.server?.address() as AddressInfo | null)?.port ?? this.opts.port;
+    const host = this.opts.host.includes(":") ? `[${this.opts.host}]` : this.opts.host;
+    return `http://${host}:${port}/`;
+  }
+
+  botNames(): string[] {
+    return [this.opts.botName];
+  }
+
+  async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
+    this.onMessage = onMessage;
+    this.host = host;
+    const server = createServer((req, res) => {
+      this.route(req, res).catch((err) => {
+        if (!res.headersSent) reply(res, 500, { error: String(err) });
+        else res.destroy();
+      });
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (err: NodeJS.ErrnoException) =>
+        reject(new Error(`web chat: cannot listen on ${this.opts.host}:${this.opts.port} (${err.code})`)),
+      );
+      server.listen(this.opts.port, this.opts.host, () => resolve());
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.onMessage = undefined;
+    this.streams.closeAll();
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  async send(to: ChatAddress, text: string, opts?: SendOptions): Promise<SendResult> {
+    if (!opts?.key) {
+      // A status line (tool progress): shown live, edited in place, never part of the history.
+      const id = `st-${randomUUID()}`;
+      this.streams.publish(to.chatId, { type: "status", id, text });
+      return { messageId: id };
+    }
+    // An approval gets buttons that send the chat commands; in a room they name the bot, as the
+    // mention filter asks. Only the asker's answer counts (the runner checks who answers).
+    const lead = to.chatId.startsWith("#") ? `${this.opts.botName}: ` : "";
+    const buttons = /^Approval needed: /.test(text)
+      ? [
+          { label: "Approve", text: `${lead}/approve` },
+          { label: "Approve for this session", text: `${lead}/approve session` },
+          { label: "Deny", text: `${lead}/deny` },
+        ]
+      : undefined;
+    this.streams.publish(to.chatId, {
+      type: "message",
+      role: "assistant",
+      key: opts.key,
+      text,
+      ...(buttons ? { buttons } : {}),
+    });
+    return { messageId: opts.key };
+  }
+
+  async edit(to: ChatAddress, messageId: string, text: string): Promise<void> {
+    this.streams.publish(to.chatId, { type: "status", id: messageId, text });
+  }
+
+  draft(to: ChatAddress, text: string): void {
+    this.streams.publish(to.chatId, { type: "draft", text });
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host)) return reply(res, 421, { error: "unknown Host" });
+    const url = new URL(req.url ?? "/", "http://webchat");
+    const user = this.auth.user(req.headers.cookie);
+    if (req.method === "GET" && url.pathname === "/") {
+      const nonce = randomBytes(16).toString("base64");
+      res.writeHead(user ? 200 : 401, {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src 'self' data:`,
+        "cache-control": "no-store",
+        "referrer-policy": "no-referrer",
+      });
+      res.end(user ? chatPage(nonce, user) : loginPage(nonce));
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/login") {
+      const body = await readJson(req, res, loginSchema);
+      if (!body) return;
+      const r = this.auth.login(body.token, body.name);
+      if (!r.ok) return reply(res, r.status, { error: r.error });
+      res.writeHead(204, { "set-cookie": r.cookie, "cache-control": "no-store" });
+      res.end();
+      return;
+    }
+    if (!user) return reply(res, 401, { error: "log in with the token the gateway printed at start" });
+    if (req.method === "GET" && url.pathname === "/me") return reply(res, 200, { user });
+    if (req.method === "GET" && url.pathname === "/events") {
+      const chat = chatOf(url.searchParams.get("chat") ?? "", user);
+      if (!chat) return reply(res, 400, { error: "chat: '' or '#room'" });
+      const lines = this.host?.history({ platform: this.platform, chatId: chat.chatId }, chat.chatType, user);
+      this.streams.open(res, chat, lines ?? []);
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/send") {
+      if (!sameOrigin(req)) return reply(res, 403, { error: "cross-origin send refused" });
+      const body = await readJson(req, res, sendSchema);
+      if (!body) return;
+      const chat = chatOf(body.chat, user);
+      const deliver = this.onMessage;
+      if (!chat || !deliver) return reply(res, 503, { error: "the gateway is stopping" });
+      // The page's own id: a retried send is the same message, dropped by the runner's dedupe.
+      deliver({
+        platform: this.platform,
+        chatType: chat.chatType,
+        chatId: chat.chatId,
+        userId: user,
+        userName: user,
+        text: body.text,
+        attachments: [],
+        messageId: `${user}/${body.id}`,
+      });
+      this.streams.publish(chat.chatId, {
+        type: "message",
+        role: "user",
+        key: body.id,
+        text: body.text,
+        user,
+      });
+      return reply(res, 202, { ok: true });
+    }
+    return reply(res, 404, { error: "not found" });
+  }
+}
+
+/** Loopback names only: a page from a DNS-rebound name cannot reach the chat. */
+function hostAllowed(host: string | undefined): boolean {
+  const name = (host ?? "").replace(/:\d+$/, "");
+  return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
+}
+
+function chatOf(chat: string, user: string): WebChat | undefined {
+  if (chat === "") return { chatType: "dm", chatId: user };
+  return /^#[\p{L}\p{N}_.-]{1,40}$/u.test(chat) ? { chatType: "group" as ChatType, chatId: chat } : undefined;
+}
+
+/** Browsers send Origin on POST: a page from elsewhere cannot post as the user. */
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  return origin === undefined || origin === `http://${req.headers.host}`;
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  schema: z.ZodType<T>,
+): Promise<T | undefined> {
+  if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
+    reply(res, 415, { error: "send JSON (content-type: application/json)" });
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > MAX_BODY) {
+      reply(res, 413, { error: `body over ${MAX_BODY} bytes` });
+      return undefined;
+    }
+    chunks.push(c);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    reply(res, 400, { error: "body is not JSON" });
+    return undefined;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    reply(res, 400, { error: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}` });
+    return undefined;
+  }
+  return parsed.data;
+}

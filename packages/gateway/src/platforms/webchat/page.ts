@@ -1,0 +1,168 @@
+// The web chat's two pages, plain HTML and JavaScript served by the gateway (no framework, no
+// build step): a login form, and the chat. The chat script keeps one event stream open, with
+// reconnects backing off (0.5 s doubling to 30 s, with jitter); a reload or a reconnect rebuilds
+// the conversation from the history the stream sends first (read from the store). Sends carry a
+// client message id and are retried with the same id until the gateway took them (it drops
+// repeats), and wait in sessionStorage so a reload does not lose one.
+import { renderMarkdown } from "./markdown.js";
+
+const STYLE = `
+body{font:15px/1.45 system-ui,sans-serif;margin:0;background:#f6f6f4;color:#222}
+header{padding:.5em 1em;background:#334;color:#fff;display:flex;gap:1em;align-items:center}
+header .state{margin-left:auto;font-size:.85em;opacity:.8}
+main{max-width:50em;margin:0 auto;padding:1em 1em 6em}
+.msg{margin:.5em 0;padding:.5em .8em;border-radius:.5em;background:#fff;box-shadow:0 1px 2px #0002}
+.msg.user{background:#e3ecff;margin-left:4em}
+.msg.pending{opacity:.6}
+.msg.status{background:none;box-shadow:none;color:#666;font-style:italic;padding:.1em .8em}
+.msg.draft{border:1px dashed #99a}
+.msg p{margin:.2em 0}.msg pre{background:#222;color:#eee;padding:.6em;overflow:auto;border-radius:.3em}
+.buttons button{margin:.4em .4em 0 0}
+form#send{position:fixed;bottom:0;left:0;right:0;display:flex;gap:.5em;padding:.8em;background:#fff;border-top:1px solid #ccc}
+form#send textarea{flex:1;height:3em}
+`;
+
+export function loginPage(nonce: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Iris — log in</title>
+<style>${STYLE}</style></head><body><main>
+<h1>Iris web chat</h1>
+<p>Enter the login token the gateway printed when it started.</p>
+<form id="login"><p><label>Token <input id="token" type="password" autocomplete="off" required></label></p>
+<p><label>Your name <input id="name" value="me" required maxlength="32"></label></p>
+<p><button type="submit">Log in</button> <span id="error" role="alert"></span></p></form>
+<script nonce="${nonce}">
+document.getElementById("login").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const body = JSON.stringify({ token: document.getElementById("token").value, name: document.getElementById("name").value });
+  const res = await fetch("/login", { method: "POST", headers: { "content-type": "application/json" }, body });
+  if (res.ok) location.reload();
+  else document.getElementById("error").textContent = (await res.json().catch(() => ({}))).error || ("HTTP " + res.status);
+});
+</script></main></body></html>`;
+}
+
+export function chatPage(nonce: string, user: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Iris</title>
+<style>${STYLE}</style></head><body>
+<header><strong>Iris</strong><span id="chat"></span><span class="state" id="state">connecting…</span></header>
+<main id="log" aria-live="polite"></main>
+<form id="send"><textarea id="text" placeholder="Message (Enter sends, Shift+Enter for a new line)"></textarea><button type="submit">Send</button></form>
+<script nonce="${nonce}">
+var __name = (f) => f;
+const renderMarkdown = ${renderMarkdown.toString()};
+const USER = ${JSON.stringify(user)};
+const room = new URLSearchParams(location.search).get("room");
+const CHAT = room ? "#" + room : "";
+document.getElementById("chat").textContent = CHAT || "direct chat with Iris";
+const log = document.getElementById("log");
+const stateEl = document.getElementById("state");
+const OUTBOX = "iris-outbox:" + USER + ":" + CHAT;
+let outbox = JSON.parse(sessionStorage.getItem(OUTBOX) || "[]");
+const sentRecently = [];
+let lastFromSnapshot = null;
+
+function saveOutbox() { sessionStorage.setItem(OUTBOX, JSON.stringify(outbox)); }
+function add(kind, text, opts = {}) {
+  const el = document.createElement("div");
+  el.className = "msg " + kind + (opts.pending ? " pending" : "");
+  if (opts.id) el.dataset.id = opts.id;
+  if (kind === "user") { el.textContent = (opts.user && opts.user !== USER ? opts.user + ": " : "") + text; }
+  else { el.innerHTML = renderMarkdown(text); el.dataset.text = text; }
+  if (opts.buttons) {
+    const row = document.createElement("div");
+    row.className = "buttons";
+    for (const b of opts.buttons) {
+      const btn = document.createElement("button");
+      btn.textContent = b.label;
+      btn.addEventListener("click", () => { for (const x of row.querySelectorAll("button")) x.disabled = true; send(b.text); });
+      row.append(btn);
+    }
+    el.append(row);
+  }
+  const draft = log.querySelector(".draft");
+  log.insertBefore(el, kind === "draft" ? null : draft);
+  window.scrollTo(0, document.body.scrollHeight);
+  return el;
+}
+function setDraft(text) {
+  let el = log.querySelector(".draft");
+  if (!text) { el?.remove(); return; }
+  if (!el) el = add("draft", "");
+  el.innerHTML = renderMarkdown(text);
+}
+function onEvent(e) {
+  if (e.type === "history") {
+    log.replaceChildren();
+    for (const l of e.lines) add(l.role === "user" ? "user" : "bot", l.text);
+    const last = e.lines[e.lines.length - 1];
+    lastFromSnapshot = last && last.role === "assistant" ? last.text : null;
+    const users = e.lines.filter((l) => l.role === "user").slice(-20).map((l) => l.text);
+    for (const s of sentRecently) if (!users.some((u) => u.endsWith(s.text)) && !outbox.some((o) => o.id === s.id)) add("user", s.text, { id: s.id });
+    for (const o of outbox) add("user", o.text, { id: o.id, pending: true });
+    if (e.ask) add("bot", e.ask.text, { id: e.ask.key, buttons: e.ask.buttons });
+    if (e.draft) setDraft(e.draft);
+  } else if (e.type === "message") {
+    if (e.key && log.querySelector('[data-id="' + CSS.escape(e.key) + '"]')) return;
+    if (e.role === "assistant" && lastFromSnapshot === e.text) { lastFromSnapshot = null; return; }
+    lastFromSnapshot = null;
+    if (e.role === "assistant" && !e.buttons) setDraft("");
+    add(e.role === "user" ? "user" : "bot", e.text, { id: e.key, user: e.user, buttons: e.buttons });
+  } else if (e.type === "status") {
+    const el = log.querySelector('.status[data-id="' + CSS.escape(e.id) + '"]');
+    if (el) el.innerHTML = renderMarkdown(e.text); else add("status", e.text, { id: e.id });
+  } else if (e.type === "draft") setDraft(e.text);
+}
+let delay = 500;
+function connect() {
+  const es = new EventSource("/events?chat=" + encodeURIComponent(CHAT));
+  es.onmessage = (m) => { delay = 500; stateEl.textContent = "connected"; document.body.dataset.connected = "1"; onEvent(JSON.parse(m.data)); };
+  es.onerror = () => {
+    es.close();
+    document.body.dataset.connected = "";
+    stateEl.textContent = "reconnecting…";
+    fetch("/me").then((r) => { if (r.status === 401) location.reload(); }, () => {});
+    setTimeout(connect, delay + Math.random() * delay / 2);
+    delay = Math.min(30000, delay * 2);
+  };
+}
+async function flush() {
+  while (outbox.length) {
+    const o = outbox[0];
+    let ok = false;
+    try {
+      const res = await fetch("/send", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat: CHAT, id: o.id, text: o.text }) });
+      if (res.status === 401) return location.reload();
+      if (res.status >= 400 && res.status < 500) {
+        // Refused for what it is (too long, malformed): say so instead of retrying forever.
+        const why = (await res.json().catch(() => ({}))).error || "HTTP " + res.status;
+        log.querySelector('[data-id="' + CSS.escape(o.id) + '"]')?.append(" (not sent: " + why + ")");
+      }
+      ok = res.ok || (res.status >= 400 && res.status < 500);
+    } catch {}
+    if (!ok) { setTimeout(flush, 1000 + Math.random() * 1000); return; }
+    outbox.shift();
+    saveOutbox();
+    sentRecently.push(o); if (sentRecently.length > 20) sentRecently.shift();
+    log.querySelector('[data-id="' + CSS.escape(o.id) + '"]')?.classList.remove("pending");
+  }
+}
+function send(text) {
+  const o = { id: crypto.randomUUID(), text };
+  outbox.push(o);
+  saveOutbox();
+  add("user", text, { id: o.id, pending: true });
+  if (outbox.length === 1) flush();
+}
+document.getElementById("send").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const t = document.getElementById("text");
+  if (t.value.trim()) send(t.value);
+  t.value = "";
+});
+document.getElementById("text").addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); document.getElementById("send").requestSubmit(); }
+});
+connect();
+flush();
+</script></body></html>`;
+}

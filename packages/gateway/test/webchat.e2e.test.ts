@@ -1,0 +1,278 @@
+// The web chat end to end (issue 19 "How it will be checked"): `iris gateway run`'s code path with
+// gateway.platforms.webchat and the fake LLM server, driven in headless Chromium: a streamed
+// reply with Markdown, approvals as buttons only the asker can answer, a reload that keeps the
+// conversation, and a wrong token refused.
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  type RecordedRequest,
+  type Step,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayRun } from "../src/run.js";
+import { launchChromium, skipWithoutChromium } from "./chromium.js";
+import { DropProxy } from "./drop-proxy.js";
+
+type ChatMessage = { role: string; content?: unknown };
+const textOf = (m: ChatMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
+const WAIT = { timeout: 60_000 };
+const poll = async (get: () => number, ok: (n: number) => boolean) => {
+  for (let i = 0; !ok(get()); i++) {
+    if (i > 2400) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+function reply(req: RecordedRequest): Step {
+  const messages = (req.body as { messages: ChatMessage[] }).messages;
+  const last = messages[messages.length - 1];
+  if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
+  const said = textOf(last);
+  if (said.endsWith("run danger"))
+    return {
+      text: "Let me *clean up* the scratch folder first.",
+      chunkSize: 4,
+      toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }],
+    };
+  if (said.endsWith("markdown"))
+    return {
+      text: "**bold** and `code` <script>window.pwned=1</script>\n```js\nlet a = 1 < 2;\n```",
+      chunkSize: 5,
+    };
+  return { text: `echo: ${said}`, chunkSize: 3 };
+}
+
+const skip = skipWithoutChromium();
+
+describe.skipIf(skip)("gateway web chat (Chromium)", () => {
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let browser: Browser;
+  let stopGateway: () => void;
+  let running: Promise<number>;
+  let err = "";
+  let url = "";
+  let token = "";
+  const contexts: BrowserContext[] = [];
+
+  async function loggedIn(name: string, path = "/", base = url): Promise<Page> {
+    const ctx = await browser.newContext();
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    await page.goto(base, WAIT);
+    await page.fill("#token", token);
+    await page.fill("#name", name);
+    await page.click("button[type=submit]");
+    await page.waitForSelector("#send", WAIT);
+    if (path !== "/") await page.goto(new URL(path, base).href, WAIT);
+    await page.waitForSelector("body[data-connected='1']", WAIT);
+    return page;
+  }
+  const say = async (page: Page, text: string) => {
+    await page.fill("#text", text);
+    await page.press("#text", "Enter");
+  };
+  const botTexts = (page: Page) => page.$$eval(".msg.bot", (els) => els.map((e) => e.textContent ?? ""));
+
+  beforeAll(async () => {
+    [fake, browser] = await Promise.all([startFakeLlm(), launchChromium()]);
+    fake.setHandler(reply);
+    dir = tempDir("iris-gw-web");
+    mkdirSync(join(dir.path, "work"));
+    writeFileSync(
+      join(dir.path, "config.yaml"),
+      [
+        "model: {provider: fake, name: fake-model}",
+        `providers: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
+        "gateway:",
+        "  platforms:",
+        "    webchat: {port: 0, bot_name: iris}",
+        "",
+      ].join("\n"),
+    );
+    const until = new Promise<void>((resolve) => {
+      stopGateway = resolve;
+    });
+    running = gatewayRun({
+      env: { IRIS_HOME: dir.path, IRIS_LOCK_DIR: join(dir.path, "locks") },
+      out: () => {},
+      err: (s) => {
+        err += s;
+      },
+      until,
+      cwd: join(dir.path, "work"),
+    });
+    for (let i = 0; i < 6000 && !/login token: /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
+    const m = /web chat at (http:\/\/\S+) \(login token: (\S+)\)/.exec(err);
+    expect(m, err).not.toBeNull();
+    [, url = "", token = ""] = m ?? [];
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    stopGateway?.();
+    const code = await running;
+    // The token went to stderr and its own file only: no log, store or other file holds it.
+    const files = readdirSync(dir.path, { recursive: true, encoding: "utf8" }).filter(
+      (f) => f !== "webchat.token" && statSync(join(dir.path, f)).isFile(),
+    );
+    expect(files.length).toBeGreaterThan(1);
+    for (const f of files) expect(readFileSync(join(dir.path, f)).includes(token), f).toBe(false);
+    await fake?.close();
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+  }, 60_000);
+
+  it("refuses a wrong token: the login page stays, the stream and sends answer 401", async () => {
+    const ctx = await browser.newContext();
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    const first = await page.goto(url, WAIT);
+    expect(first?.status()).toBe(401);
+    await page.fill("#token", `${token}x`);
+    await page.click("button[type=submit]");
+    await page.waitForFunction(
+      () => document.getElementById("error")?.textContent === "wrong token",
+      null,
+      WAIT,
+    );
+    expect(await page.$("#send")).toBeNull();
+    const status = await page.evaluate(async () => [
+      (await fetch("/events")).status,
+      (await fetch("/send", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }))
+        .status,
+    ]);
+    expect(status).toEqual([401, 401]);
+    expect(page.url()).not.toContain(token);
+    expect(fake.requests).toHaveLength(0);
+  }, 120_000);
+
+  it("streams a reply and renders its Markdown safely", async () => {
+    const page = await loggedIn("ann");
+    expect(page.url()).not.toContain(token);
+    await say(page, "show markdown");
+    await page.waitForSelector(".msg.bot strong", WAIT);
+    const html = await page.$eval(".msg.bot", (e) => e.innerHTML);
+    expect(html).toContain("<strong>bold</strong>");
+    expect(html).toContain("<code>code</code>");
+    expect(html).toContain('<pre><code class="language-js">let a = 1 &lt; 2;</code></pre>');
+    expect(html).toContain("&lt;script&gt;");
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.$(".msg.draft")).toBeNull();
+    // A message the gateway refuses for what it is says so, instead of being retried forever.
+    const asked = fake.requests.length;
+    await say(page, "x".repeat(32_001));
+    await page.waitForFunction(() => document.body.textContent?.includes("(not sent: text:"), null, WAIT);
+    expect(fake.requests.length).toBe(asked);
+  }, 120_000);
+
+  it("shows the text being written while the turn waits, and answers an approval with a button", async () => {
+    const page = await loggedIn("ann");
+    await say(page, "run danger");
+    // Step one's text was streamed as a draft; the turn now waits for the approval.
+    const draft = await page.waitForSelector(".msg.draft em", WAIT);
+    expect(await draft.textContent()).toBe("clean up");
+    await page.waitForSelector(".msg.bot .buttons button", WAIT);
+    expect((await botTexts(page)).at(-1)).toContain("rm -rf ./scratch-dir");
+    await page.click(".buttons button:text-is('Approve')");
+    await page.waitForFunction(
+      () => [...document.querySelectorAll(".msg.bot")].some((e) => e.textContent?.startsWith("done:")),
+      null,
+      WAIT,
+    );
+    const texts = await botTexts(page);
+    expect(texts).toContain("approved (once)");
+    // Tool progress: one status line, edited in place.
+    expect(await page.$$eval(".msg.status", (els) => els.map((e) => e.textContent))).toEqual([
+      '⚙ terminal: {"command":"rm -rf ./scratch-dir"}',
+    ]);
+    expect(await page.$(".msg.draft")).toBeNull();
+  }, 120_000);
+
+  it("keeps the conversation over a reload (history from the store)", async () => {
+    const page = await loggedIn("cat");
+    await say(page, "remember the lighthouse");
+    await page.waitForFunction(
+      () => document.body.textContent?.includes("echo: remember the lighthouse"),
+      null,
+      WAIT,
+    );
+    await page.reload(WAIT);
+    await page.waitForSelector("body[data-connected='1']", WAIT);
+    const user = await page.$$eval(".msg.user", (els) => els.map((e) => e.textContent));
+    expect(user).toEqual(["remember the lighthouse"]);
+    expect(await botTexts(page)).toEqual(["echo: remember the lighthouse"]);
+    // The next turn continues the same session.
+    await say(page, "and again");
+    await page.waitForFunction(() => document.body.textContent?.includes("echo: and again"), null, WAIT);
+    const body = fake.requests.at(-1)?.body as { messages: ChatMessage[] };
+    expect(body.messages.filter((m) => m.role === "user").map(textOf)).toEqual([
+      "remember the lighthouse",
+      "and again",
+    ]);
+  }, 120_000);
+
+  it("in a room, answers when mentioned and lets only the asker answer its approval", async () => {
+    const [dan, eve] = await Promise.all([loggedIn("dan", "/?room=lab"), loggedIn("eve", "/?room=lab")]);
+    const before = fake.requests.length;
+    await say(eve, "just chatting");
+    await say(dan, "iris: run danger");
+    await eve.waitForSelector(".msg.bot .buttons button", WAIT);
+    await dan.waitForSelector(".msg.bot .buttons button", WAIT);
+    expect(fake.requests.length - before).toBe(1); // the unmentioned line reached no model
+    await eve.click(".buttons button:text-is('Approve')");
+    await eve.waitForFunction(
+      () => document.body.textContent?.includes("only the person who asked may answer this approval"),
+      null,
+      WAIT,
+    );
+    await dan.click(".buttons button:text-is('Approve')");
+    await dan.waitForFunction(
+      () => [...document.querySelectorAll(".msg.bot")].some((e) => e.textContent?.startsWith("done:")),
+      null,
+      WAIT,
+    );
+  }, 120_000);
+
+  it("sends a message typed while the connection is down once, when it is back", async () => {
+    const proxy = await DropProxy.start(Number(new URL(url).port));
+    try {
+      const page = await loggedIn("fay", "/", `http://127.0.0.1:${proxy.port}/`);
+      proxy.drop();
+      await page.waitForSelector("body[data-connected='']", WAIT);
+      await say(page, "typed while offline");
+      await page.waitForSelector(".msg.user.pending", WAIT);
+      // Let the page's first send fail before the connection comes back.
+      await poll(
+        () => proxy.refused,
+        (n) => n >= 2,
+      );
+      proxy.restore();
+      await page.waitForFunction(
+        () => document.body.textContent?.includes("echo: typed while offline"),
+        null,
+        WAIT,
+      );
+      const asked = fake.requests.filter((r) =>
+        JSON.stringify(r.body).includes("typed while offline"),
+      ).length;
+      expect(asked).toBe(1);
+      expect(await page.$$eval(".msg.user", (els) => els.map((e) => e.textContent))).toEqual([
+        "typed while offline",
+      ]);
+      expect(await botTexts(page)).toEqual(["echo: typed while offline"]);
+      expect(await page.$(".msg.user.pending")).toBeNull();
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+});
