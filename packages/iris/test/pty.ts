@@ -11,8 +11,9 @@ if pid == 0:
 import fcntl, termios, struct
 fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
 inp = sys.stdin.fileno()
+watched = [fd, inp]
 while True:
-    r, _, _ = select.select([fd, inp], [], [])
+    r, _, _ = select.select(watched, [], [])
     if fd in r:
         try:
             data = os.read(fd, 65536)
@@ -24,6 +25,8 @@ while True:
     if inp in r:
         data = os.read(inp, 65536)
         if not data:
+            # Our stdin closed: stop watching it (at EOF it is always readable, a busy loop).
+            watched = [fd]
             continue
         os.write(fd, data)
 _, status = os.waitpid(pid, 0)
@@ -42,7 +45,8 @@ export interface PtySession {
   /** The output exactly as the terminal received it. */
   raw(): string;
   type(text: string): void;
-  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  /** Waits until the screen's text matches, or (a function) until it returns true. */
+  waitFor(pattern: RegExp | string | (() => boolean), timeoutMs?: number): Promise<void>;
   exited: Promise<number | null>;
 }
 
@@ -70,18 +74,22 @@ export function startPty(args: string[], env: Record<string, string>, cwd?: stri
     waitFor: (pattern, timeoutMs = 15_000) =>
       new Promise<void>((resolve, reject) => {
         const test = () => {
+          if (typeof pattern === "function") return pattern();
           const text = plain(out);
           return typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
         };
-        const timer = setTimeout(
-          () => reject(new Error(`timed out waiting for ${pattern}; screen so far:\n${plain(out)}`)),
-          timeoutMs,
-        );
+        // A condition on something else than the screen is also polled.
+        const poll = typeof pattern === "function" ? setInterval(() => check(), 50) : undefined;
+        const timer = setTimeout(() => {
+          clearInterval(poll);
+          reject(new Error(`timed out waiting for ${pattern}; screen so far:\n${plain(out)}`));
+        }, timeoutMs);
         const check = () => {
           if (test()) {
             clearTimeout(timer);
+            clearInterval(poll);
             resolve();
-          } else waiters.push(check);
+          } else if (!poll) waiters.push(check);
         };
         check();
       }),

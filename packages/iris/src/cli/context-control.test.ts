@@ -6,7 +6,9 @@ import { boot } from "@iris/host";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runSlash } from "./slash.js";
+import { runSlash, type SlashContext } from "./slash.js";
+import type { ChatScreen } from "./ui/chat-screen.js";
+import { makeStyle } from "./ui/colors.js";
 
 const SUMMARY_MARK = "You compress the middle of a conversation";
 let fake: FakeLlm;
@@ -23,6 +25,21 @@ afterEach(async () => {
   dir.cleanup();
   await fake.close();
 });
+
+/** A chat's slash context writing to `write`; these commands never ask or draw on the screen. */
+function slashContext(host: Session, write: (s: string) => unknown): SlashContext {
+  const never = (what: string) => () => {
+    throw new Error(`the command unexpectedly used ${what}`);
+  };
+  return {
+    host,
+    out: { write },
+    style: makeStyle(false),
+    ask: async (question) => never(`ask(${question})`)(),
+    screen: new Proxy({} as ChatScreen, { get: (_t, key) => never(`screen.${String(key)}`) }),
+    exit: () => {},
+  };
+}
 
 async function bootHost(config: string): Promise<Session> {
   writeFileSync(join(dir.path, "config.yaml"), config);
@@ -187,7 +204,10 @@ describe("/compress", () => {
     );
     fake.setHandler(() => ({ text: "SUMMARY: thirty short answers." }));
     let written = "";
-    await runSlash("/compress", { host: h, out: { write: (t: string) => (written += t) }, exit: () => {} });
+    await runSlash(
+      "/compress",
+      slashContext(h, (t) => (written += t)),
+    );
     expect(written).toMatch(/^compressed \(phase 2\): \d+ → about \d+ tokens; now in session /);
     expect(h.session.parentSessionId).toBe(s.id);
     const path = h.store.activePath(h.session.id);
@@ -206,7 +226,7 @@ describe("/model after compaction (H7)", () => {
     );
     await h.newAgent().run("question 30");
     let written = "";
-    const ctx = { host: h, out: { write: (s: string) => (written += s) }, exit: () => {} };
+    const ctx = slashContext(h, (s) => (written += s));
 
     await runSlash("/model other-model", ctx);
     expect(written).toMatch(/! this conversation was compacted \(1×\)/);
@@ -238,11 +258,10 @@ describe("/model after compaction (H7)", () => {
       messages.map((message) => ({ kind: "message" as const, message })),
     );
     let written = "";
-    await runSlash("/model other-model", {
-      host: h,
-      out: { write: (t: string) => (written += t) },
-      exit: () => {},
-    });
+    await runSlash(
+      "/model other-model",
+      slashContext(h, (t) => (written += t)),
+    );
     expect(written).toMatch(
       /! this conversation is about 11\dK tokens: the new model starts without a prompt cache/,
     );
@@ -254,11 +273,10 @@ describe("/model after compaction (H7)", () => {
     const h = await bootHost("");
     h.startSession();
     let written = "";
-    await runSlash("/model other-model", {
-      host: h,
-      out: { write: (s: string) => (written += s) },
-      exit: () => {},
-    });
+    await runSlash(
+      "/model other-model",
+      slashContext(h, (s) => (written += s)),
+    );
     expect(written).toContain("now using custom/other-model");
   });
 });

@@ -20,6 +20,7 @@ import { ChatScreen } from "./ui/chat-screen.js";
 import { styleFor } from "./ui/colors.js";
 import { attachFiles, makeCompleter, runUserShell } from "./ui/composer.js";
 import { endingLine } from "./ui/endings.js";
+import { InputLineGuard } from "./ui/input-line.js";
 import {
   BRACKETED_PASTE_OFF,
   BRACKETED_PASTE_ON,
@@ -42,23 +43,27 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   const started = await startCli(flags);
   if (!started.ok) return started.exitCode;
   const { host, process: iris } = started;
-  const out = process.stdout;
-  const style = styleFor(out);
+  const style = styleFor(process.stdout);
   const cwd = process.cwd();
   const tty = process.stdin.isTTY === true;
   const input = tty ? new PasteAwareInput(process.stdin) : process.stdin;
   if (tty) process.stdin.pipe(input);
+  let busy: Busy | undefined;
+  /** A turn (or the turns queued after it) owns the screen: typed text stays on its own line. */
+  let inTurns = false;
+  let working = false;
+  let pendingAnswer: ((line: string) => void) | undefined;
+  const guard = new InputLineGuard(process.stdout, () => inTurns && !pendingAnswer);
+  const out = guard.out;
   const rl = createInterface({
     input,
-    output: out,
+    output: guard.forReadline,
     terminal: tty,
     historySize: 500,
     completer: makeCompleter(slashCommandNames, cwd),
   });
+  guard.attach(rl);
   if (tty) out.write(BRACKETED_PASTE_ON);
-  let busy: Busy | undefined;
-  let working = false;
-  let pendingAnswer: ((line: string) => void) | undefined;
   let lastSigintAt = 0;
   let exitCode = 0;
   let continued = "";
@@ -99,7 +104,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   const prompt = (continuation = false) => {
     if (closed) return; // a turn that settles after a quit or a signal prompts no more
     rl.setPrompt(continuation ? style.dim("… ") : style.cyan("› "));
-    rl.prompt();
+    rl.prompt(true); // text typed during the turn stays, the cursor where it was
   };
 
   const interrupt = (): boolean => {
@@ -137,6 +142,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   /** Runs `text` and then whatever was queued meanwhile, one turn after another. */
   const work = async (text: string): Promise<void> => {
     working = true;
+    inTurns = true;
     try {
       let next: string | undefined = text;
       while (next !== undefined) {
@@ -148,6 +154,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       out.write(`iris: ${(err as Error).message}\n`);
     } finally {
       working = false;
+      inTurns = false;
     }
     prompt();
   };
@@ -294,6 +301,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   ended.off();
   detachScreen();
   detachProgress();
+  guard.detach();
   if (tty) {
     out.write(BRACKETED_PASTE_OFF);
     process.stdin.unpipe(input);

@@ -60,7 +60,9 @@ export function getProvider(idOrAlias: string): ProviderDef | undefined {
 }
 
 export function listProviders(): ProviderDef[] {
-  return [...registry.values()].sort((a, b) => a.id.localeCompare(b.id));
+  // Ids are lower-case ASCII: a plain comparison sorts them, and the first localeCompare would
+  // start ICU's collator (~30–90 ms of start-up on every run).
+  return [...registry.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export function isHttpUrl(value: string): boolean {

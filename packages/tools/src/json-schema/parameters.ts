@@ -2,7 +2,8 @@
 // contract as a zod schema — the dispatcher parses the model's JSON, validates it, and tells the
 // model which field is wrong. A schema Ajv cannot compile is still offered; the server then
 // judges the arguments (and the compile error is kept for `iris mcp test`).
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from "ajv";
 
 export type JsonSchemaCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
@@ -16,9 +17,13 @@ export interface JsonSchemaParameters {
 }
 
 // One Ajv for every MCP tool: compiling is the costly part and each schema is compiled once.
-let shared: Ajv | undefined;
-function ajv(): Ajv {
-  shared ??= new Ajv({ strict: false, allErrors: true, validateFormats: false });
+// Loaded with the first JSON Schema tool: a start without MCP servers never parses Ajv (~260 KB).
+let shared: AjvClass | undefined;
+function ajv(): AjvClass {
+  if (!shared) {
+    const { Ajv } = createRequire(import.meta.url)("ajv") as typeof import("ajv");
+    shared = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  }
   return shared;
 }
 

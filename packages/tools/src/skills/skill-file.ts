@@ -2,10 +2,16 @@
 // then the body. Front matter: `name` (lowercase letters, digits, hyphens; the folder's name),
 // `description`, and optionally `allowed_tools` (or `allowed-tools`) and `platforms`; other keys
 // (license, metadata, …) are kept but unused. A problem is reported as `path:line: message`.
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
 import { z } from "zod";
 
 export const SKILL_FILE = "SKILL.md";
+
+// Loaded on the first skill parsed: a start with no skills never pays for yaml's ~70 modules
+// (issue 15 start-up). `require` because parsing is synchronous; yaml's "node" export is CommonJS.
+let yamlLib: typeof Yaml | undefined;
+const yaml = (): typeof Yaml => (yamlLib ??= createRequire(import.meta.url)("yaml") as typeof Yaml);
 
 const toolList = z
   .union([z.array(z.string().min(1)), z.string()])
@@ -39,7 +45,7 @@ export function parseSkillFile(path: string, text: string, folderName?: string):
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === "---");
   if (end < 0) return fail(path, 1, "the front matter has no closing '---' line");
   const yamlText = lines.slice(1, end).join("\n");
-  const doc = parseDocument(yamlText, { prettyErrors: false });
+  const doc = yaml().parseDocument(yamlText, { prettyErrors: false });
   const yamlError = doc.errors[0];
   if (yamlError) {
     const line = (yamlError.linePos?.[0]?.line ?? 1) + 1;
