@@ -20,6 +20,7 @@ import { IrisProcess, loadProfile } from "../packages/host/src/index.js";
 import { getLogger } from "../packages/llm/src/index.js";
 import { GatewayState } from "../packages/store/src/index.js";
 import { type RecordedRequest, startFakeLlm, tempDir } from "../packages/testkit/src/index.js";
+import { slope } from "./slope.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
@@ -34,6 +35,10 @@ const USERS = 50;
 const o = process.argv.indexOf("--open");
 /** Sessions kept open in memory (the gateway's cap); fewer than the 55 chats forces resumes. */
 const OPEN = o >= 0 ? Number(process.argv[o + 1]) : 100;
+const e = process.argv.indexOf("--every");
+/** Messages between two memory samples. */
+const EVERY = e >= 0 ? Number(process.argv[e + 1]) : 1000;
+const verbose = process.argv.includes("--verbose");
 
 type ChatMessage = { role: string; content?: unknown };
 const fake = await startFakeLlm();
@@ -80,6 +85,7 @@ const chats = [
   ...Array.from({ length: USERS }, (_, u) => ({ dm: true, chat: `user${u}` })),
   ...Array.from({ length: 5 }, (_, g) => ({ dm: false, chat: `#group${g}` })),
 ];
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 const startedAt = new Map<string, number>();
 const rss: number[] = [];
 const heap: number[] = [];
@@ -103,14 +109,19 @@ while (n < MESSAGES) {
         }),
       ),
     );
-    if (n % 1000 === 0) {
+    if (n % EVERY === 0) {
       await Promise.all(wave);
       await gateway.settled();
       requests.length = 0;
       adapter.sent.length = 0;
       gc?.();
-      rss.push(process.memoryUsage().rss);
-      heap.push(process.memoryUsage().heapUsed);
+      const m = process.memoryUsage();
+      rss.push(m.rss);
+      heap.push(m.heapUsed);
+      if (verbose)
+        console.error(
+          `${n}\trss ${mb(m.rss)}\theap ${mb(m.heapUsed)}/${mb(m.heapTotal)}\texternal ${mb(m.external)}\tarrayBuffers ${mb(m.arrayBuffers)}`,
+        );
     }
   }
   await Promise.all(wave);
@@ -122,20 +133,14 @@ const answered = latencies.filter((l) => !Number.isNaN(l)).length;
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
 const unsettled = new GatewayState(iris.store.db).unansweredInbound("mem").length;
-// Least-squares slope of RSS over the samples, per 1,000 messages.
-const xs = rss.map((_, k) => k);
-const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-const my = rss.reduce((a, b) => a + b, 0) / rss.length;
-const slope =
-  xs.reduce((a, x, k) => a + (x - mx) * ((rss[k] ?? 0) - my), 0) /
-  xs.reduce((a, x) => a + (x - mx) ** 2, 0 || 1);
-const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+// Least-squares slope of RSS over the samples, per 1,000 messages (the samples' x is messages).
+const rssSlope = slope(rss.map((y, k) => [(k + 1) * EVERY, y] as const)) * 1000;
 console.log(`messages               ${MESSAGES} from ${USERS} users in ${chats.length} chats`);
 console.log(`messages / s           ${(answered / wall).toFixed(0)}`);
 console.log(`latency p50 / p99      ${pct(50).toFixed(1)} ms / ${pct(99).toFixed(1)} ms`);
 console.log(`RSS samples (MB)       ${rss.map(mb).join(" ")}`);
 console.log(`heap samples (MB)      ${heap.map(mb).join(" ")}`);
-console.log(`RSS slope              ${(slope / 1024).toFixed(1)} KB per 1,000 messages`);
+console.log(`RSS slope              ${(rssSlope / 1024).toFixed(1)} KB per 1,000 messages`);
 console.log(
   `duplicates / lost      ${duplicates} / ${MESSAGES - answered} (unsettled in store: ${unsettled})`,
 );
