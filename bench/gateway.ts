@@ -1,7 +1,7 @@
 // The gateway under a long load (issue 19): 10,000 messages from 50 users (DMs and 5 group
 // channels where they mention the bot) through the real runner, store and agent, against the
-// fake LLM server answering instantly, on an in-memory platform (IRC itself is capped by the
-// server's flood throttle at ~3 lines/s per connection, so it cannot carry this load).
+// fake LLM server answering instantly, on an in-memory platform: the gateway alone, without IRC
+// (bench/gateway-irc-soak.ts runs the same load over IRC, with a SIGKILL).
 // Each wave sends one message to every chat at once and waits for all replies. Figures:
 //   messages / s            messages answered / wall time
 //   latency p50 / p99       handle() → the reply's send, per message: the gateway, the agent, the
@@ -9,7 +9,10 @@
 //   RSS                     sampled every 1,000 messages after a GC; the slope of a least-squares
 //                           line through the samples (flat: ≈ 0 KB per 1,000 messages)
 //   duplicates / lost       replies sent twice for one message; messages never settled
-// Run: npx tsx bench/gateway.ts [--messages 10000]
+// Conversations: every chat sends /new every 20 of its messages (--new-every; 0: never), as chats
+// do, so a conversation's history (sent whole with every request; compression is off) stays
+// short. Without it the requests grow all run long, and V8's heap (heapTotal) grows with them.
+// Run: npx tsx bench/gateway.ts [--messages 10000] [--every 1000] [--new-every 20] [--verbose]
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,6 +42,9 @@ const e = process.argv.indexOf("--every");
 /** Messages between two memory samples. */
 const EVERY = e >= 0 ? Number(process.argv[e + 1]) : 1000;
 const verbose = process.argv.includes("--verbose");
+const w = process.argv.indexOf("--new-every");
+/** Each chat starts a new conversation (`/new`) every this many of its messages (0: never). */
+const NEW_EVERY = w >= 0 ? Number(process.argv[w + 1]) : 20;
 
 type ChatMessage = { role: string; content?: unknown };
 const fake = await startFakeLlm();
@@ -91,7 +97,22 @@ const rss: number[] = [];
 const heap: number[] = [];
 const t0 = performance.now();
 let n = 0;
+let waves = 0;
 while (n < MESSAGES) {
+  if (NEW_EVERY > 0 && ++waves % NEW_EVERY === 0)
+    await Promise.all(
+      chats.map((chat) =>
+        gateway.handle(
+          message({
+            chatType: chat.dm ? "dm" : "group",
+            chatId: chat.chat,
+            userId: chat.dm ? chat.chat : "user0",
+            userName: chat.dm ? chat.chat : "user0",
+            text: `${chat.dm ? "" : "bot: "}/new`,
+          }),
+        ),
+      ),
+    );
   const wave: Promise<unknown>[] = [];
   for (const [c, chat] of chats.entries()) {
     if (n >= MESSAGES) break;
