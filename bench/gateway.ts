@@ -96,6 +96,7 @@ const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 const startedAt = new Float64Array(MESSAGES);
 const rss: number[] = [];
 const heap: number[] = [];
+const heapTotal: number[] = [];
 const t0 = performance.now();
 let n = 0;
 let waves = 0;
@@ -140,6 +141,7 @@ while (n < MESSAGES) {
       const m = process.memoryUsage();
       rss.push(m.rss);
       heap.push(m.heapUsed);
+      heapTotal.push(m.heapTotal);
       if (verbose)
         console.error(
           `${n}\trss ${mb(m.rss)}\theap ${mb(m.heapUsed)}/${mb(m.heapTotal)}\texternal ${mb(m.external)}\tarrayBuffers ${mb(m.arrayBuffers)}`,
@@ -161,7 +163,8 @@ console.log(`messages               ${MESSAGES} from ${USERS} users in ${chats.l
 console.log(`messages / s           ${(answered / wall).toFixed(0)}`);
 console.log(`latency p50 / p99      ${pct(50).toFixed(1)} ms / ${pct(99).toFixed(1)} ms`);
 console.log(`RSS samples (MB)       ${rss.map(mb).join(" ")}`);
-console.log(`heap samples (MB)      ${heap.map(mb).join(" ")}`);
+console.log(`heap used (MB)         ${heap.map(mb).join(" ")}`);
+console.log(`heap total (MB)        ${heapTotal.map(mb).join(" ")}`);
 console.log(`RSS slope              ${(rssSlope / 1024).toFixed(1)} KB per 1,000 messages`);
 console.log(
   `duplicates / lost      ${duplicates} / ${MESSAGES - answered} (unsettled in store: ${unsettled})`,
