@@ -52,39 +52,31 @@ export type IssueResult =
 export type ApproveResult = { ok: true; approved: ApprovedRow } | { ok: false; reason: string };
 
 export class GatewayState {
-  /** Prepared once per SQL text: several run for every message (SQLite compiles a statement each time otherwise). */
-  private readonly stmts = new Map<string, Statement<unknown>>();
+  private readonly db: Pick<Database, "prepare" | "transaction">;
 
-  constructor(private readonly db: Database) {}
-
-  private prepare<Row = unknown>(sql: string): Statement<Row> {
-    let stmt = this.stmts.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.stmts.set(sql, stmt);
-    }
-    return stmt as Statement<Row>;
+  constructor(db: Database) {
+    this.db = withStatementCache(db);
   }
 
   // Chat → session
   chatSession(chatKey: string): string | undefined {
-    return this.prepare<{ session_id: string }>(
-      "SELECT session_id FROM gateway_chats WHERE chat_key = ?",
-    ).get(chatKey)?.session_id;
+    return this.db
+      .prepare<{ session_id: string }>("SELECT session_id FROM gateway_chats WHERE chat_key = ?")
+      .get(chatKey)?.session_id;
   }
   setChatSession(chatKey: string, sessionId: string, now = Date.now()): void {
-    this.prepare(
-      "INSERT INTO gateway_chats (chat_key, session_id, updated_at) VALUES (?, ?, ?) " +
-        "ON CONFLICT(chat_key) DO UPDATE SET session_id = excluded.session_id, updated_at = excluded.updated_at",
-    ).run(chatKey, sessionId, now);
+    this.db
+      .prepare(
+        "INSERT INTO gateway_chats (chat_key, session_id, updated_at) VALUES (?, ?, ?) " +
+          "ON CONFLICT(chat_key) DO UPDATE SET session_id = excluded.session_id, updated_at = excluded.updated_at",
+      )
+      .run(chatKey, sessionId, now);
   }
   /** A session split (compression) re-points every chat that followed the old id. */
   repointChats(from: string, to: string, now = Date.now()): number {
-    return this.prepare("UPDATE gateway_chats SET session_id = ?, updated_at = ? WHERE session_id = ?").run(
-      to,
-      now,
-      from,
-    ).changes;
+    return this.db
+      .prepare("UPDATE gateway_chats SET session_id = ?, updated_at = ? WHERE session_id = ?")
+      .run(to, now, from).changes;
   }
 
   // Inbound dedupe
@@ -94,30 +86,31 @@ export class GatewayState {
     now = Date.now(),
   ): boolean {
     return (
-      this.prepare(
-        "INSERT OR IGNORE INTO gateway_inbound (platform, message_id, chat_key, chat_id, thread_id, state, received_at) VALUES (?, ?, ?, ?, ?, 'received', ?)",
-      ).run(m.platform, m.messageId, m.chatKey, m.chatId, m.threadId ?? null, now).changes === 1
+      this.db
+        .prepare(
+          "INSERT OR IGNORE INTO gateway_inbound (platform, message_id, chat_key, chat_id, thread_id, state, received_at) VALUES (?, ?, ?, ?, ?, 'received', ?)",
+        )
+        .run(m.platform, m.messageId, m.chatKey, m.chatId, m.threadId ?? null, now).changes === 1
     );
   }
   finishInbound(platform: string, messageId: string, state: "done" | "reported" = "done"): void {
-    this.prepare("UPDATE gateway_inbound SET state = ? WHERE platform = ? AND message_id = ?").run(
-      state,
-      platform,
-      messageId,
-    );
+    this.db
+      .prepare("UPDATE gateway_inbound SET state = ? WHERE platform = ? AND message_id = ?")
+      .run(state, platform, messageId);
   }
   /** Messages received but never answered (a crash in between). */
   unansweredInbound(platform: string): InboundRow[] {
-    return this.prepare<{
-      platform: string;
-      message_id: string;
-      chat_key: string;
-      chat_id: string;
-      thread_id: string | null;
-      received_at: number;
-    }>(
-      "SELECT platform, message_id, chat_key, chat_id, thread_id, received_at FROM gateway_inbound WHERE state = 'received' AND platform = ? ORDER BY received_at",
-    )
+    return this.db
+      .prepare<{
+        platform: string;
+        message_id: string;
+        chat_key: string;
+        chat_id: string;
+        thread_id: string | null;
+        received_at: number;
+      }>(
+        "SELECT platform, message_id, chat_key, chat_id, thread_id, received_at FROM gateway_inbound WHERE state = 'received' AND platform = ? ORDER BY received_at",
+      )
       .all(platform)
       .map((r) => ({
         platform: r.platform,
@@ -130,9 +123,9 @@ export class GatewayState {
   }
   /** Forgets dedupe rows older than `before` (answered ones only), keeping the table bounded. */
   pruneInbound(before: number): number {
-    return this.prepare("DELETE FROM gateway_inbound WHERE state <> 'received' AND received_at < ?").run(
-      before,
-    ).changes;
+    return this.db
+      .prepare("DELETE FROM gateway_inbound WHERE state <> 'received' AND received_at < ?")
+      .run(before).changes;
   }
 
   // Outbox
@@ -145,24 +138,28 @@ export class GatewayState {
     const tx = this.db.transaction(() => {
       const found = this.outbound(row.logicalKey);
       if (found) return { ...found, fresh: false };
-      this.prepare(
-        "INSERT INTO gateway_outbox (logical_key, platform, chat_id, thread_id, state, created_at, text) VALUES (?, ?, ?, ?, 'pending', ?, ?)",
-      ).run(row.logicalKey, row.platform, row.chatId, row.threadId, now, row.text);
+      this.db
+        .prepare(
+          "INSERT INTO gateway_outbox (logical_key, platform, chat_id, thread_id, state, created_at, text) VALUES (?, ?, ?, ?, 'pending', ?, ?)",
+        )
+        .run(row.logicalKey, row.platform, row.chatId, row.threadId, now, row.text);
       return { ...row, state: "pending" as const, fresh: true };
     });
     return tx.immediate();
   }
   outbound(logicalKey: string): OutboxRow | undefined {
-    const r = this.prepare<{
-      logical_key: string;
-      platform: string;
-      chat_id: string;
-      thread_id: string | null;
-      state: OutboxRow["state"];
-      text: string;
-    }>(
-      "SELECT logical_key, platform, chat_id, thread_id, state, text FROM gateway_outbox WHERE logical_key = ?",
-    ).get(logicalKey);
+    const r = this.db
+      .prepare<{
+        logical_key: string;
+        platform: string;
+        chat_id: string;
+        thread_id: string | null;
+        state: OutboxRow["state"];
+        text: string;
+      }>(
+        "SELECT logical_key, platform, chat_id, thread_id, state, text FROM gateway_outbox WHERE logical_key = ?",
+      )
+      .get(logicalKey);
     return r
       ? {
           logicalKey: r.logical_key,
@@ -175,23 +172,23 @@ export class GatewayState {
       : undefined;
   }
   markOutbound(logicalKey: string, state: "sent" | "uncertain", now = Date.now()): void {
-    this.prepare("UPDATE gateway_outbox SET state = ?, sent_at = ? WHERE logical_key = ?").run(
-      state,
-      now,
-      logicalKey,
-    );
+    this.db
+      .prepare("UPDATE gateway_outbox SET state = ?, sent_at = ? WHERE logical_key = ?")
+      .run(state, now, logicalKey);
   }
   pendingOutbound(platform: string): OutboxRow[] {
-    return this.prepare<{ logical_key: string }>(
-      "SELECT logical_key FROM gateway_outbox WHERE state = 'pending' AND platform = ? ORDER BY created_at, logical_key",
-    )
+    return this.db
+      .prepare<{ logical_key: string }>(
+        "SELECT logical_key FROM gateway_outbox WHERE state = 'pending' AND platform = ? ORDER BY created_at, logical_key",
+      )
       .all(platform)
       .map((r) => this.outbound(r.logical_key))
       .filter((r): r is OutboxRow => r !== undefined);
   }
   pruneOutbound(before: number): number {
-    return this.prepare("DELETE FROM gateway_outbox WHERE state <> 'pending' AND created_at < ?").run(before)
-      .changes;
+    return this.db
+      .prepare("DELETE FROM gateway_outbox WHERE state <> 'pending' AND created_at < ?")
+      .run(before).changes;
   }
 
   // Pairing
@@ -208,35 +205,40 @@ export class GatewayState {
   ): IssueResult {
     const now = opts.now ?? Date.now();
     const tx = this.db.transaction((): IssueResult => {
-      this.prepare("DELETE FROM gateway_pairing WHERE expires_at <= ?").run(now);
-      const mine = this.prepare<{ code: string; expires_at: number }>(
-        "SELECT code, expires_at FROM gateway_pairing WHERE platform = ? AND user_id = ?",
-      ).get(platform, userId);
+      this.db.prepare("DELETE FROM gateway_pairing WHERE expires_at <= ?").run(now);
+      const mine = this.db
+        .prepare<{ code: string; expires_at: number }>(
+          "SELECT code, expires_at FROM gateway_pairing WHERE platform = ? AND user_id = ?",
+        )
+        .get(platform, userId);
       if (mine) return { ok: true, code: mine.code, fresh: false, expiresAt: mine.expires_at };
       const pending =
-        this.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM gateway_pairing WHERE platform = ?").get(
-          platform,
-        )?.n ?? 0;
+        this.db
+          .prepare<{ n: number }>("SELECT COUNT(*) AS n FROM gateway_pairing WHERE platform = ?")
+          .get(platform)?.n ?? 0;
       if (pending >= opts.maxPending)
         return { ok: false, reason: `too many pairing requests are waiting (${pending}); try again later` };
       const code = newCode();
       const expiresAt = now + opts.ttlMs;
-      this.prepare(
-        "INSERT INTO gateway_pairing (code, platform, user_id, user_name, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-      ).run(code, platform, userId, userName, now, expiresAt);
+      this.db
+        .prepare(
+          "INSERT INTO gateway_pairing (code, platform, user_id, user_name, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .run(code, platform, userId, userName, now, expiresAt);
       return { ok: true, code, fresh: true, expiresAt };
     });
     return tx.immediate();
   }
   pendingCodes(now = Date.now()): PairingRow[] {
-    return this.prepare<{
-      code: string;
-      platform: string;
-      user_id: string;
-      user_name: string;
-      created_at: number;
-      expires_at: number;
-    }>("SELECT * FROM gateway_pairing WHERE expires_at > ? ORDER BY created_at")
+    return this.db
+      .prepare<{
+        code: string;
+        platform: string;
+        user_id: string;
+        user_name: string;
+        created_at: number;
+        expires_at: number;
+      }>("SELECT * FROM gateway_pairing WHERE expires_at > ? ORDER BY created_at")
       .all(now)
       .map((r) => ({
         code: r.code,
@@ -251,25 +253,29 @@ export class GatewayState {
   approveCode(code: string, now = Date.now()): ApproveResult {
     const tx = this.db.transaction((): ApproveResult => {
       const since = now - PAIRING_LOCKOUT_MS;
-      this.prepare("DELETE FROM gateway_pairing_failures WHERE at < ?").run(since);
+      this.db.prepare("DELETE FROM gateway_pairing_failures WHERE at < ?").run(since);
       const failures =
-        this.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM gateway_pairing_failures").get()?.n ?? 0;
+        this.db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM gateway_pairing_failures").get()?.n ?? 0;
       if (failures >= PAIRING_MAX_FAILURES)
         return {
           ok: false,
           reason: `pairing approvals are locked after ${failures} wrong codes within an hour; try again later`,
         };
-      const row = this.prepare<{ platform: string; user_id: string; user_name: string; expires_at: number }>(
-        "SELECT platform, user_id, user_name, expires_at FROM gateway_pairing WHERE code = ?",
-      ).get(code.trim().toUpperCase());
+      const row = this.db
+        .prepare<{ platform: string; user_id: string; user_name: string; expires_at: number }>(
+          "SELECT platform, user_id, user_name, expires_at FROM gateway_pairing WHERE code = ?",
+        )
+        .get(code.trim().toUpperCase());
       if (!row || row.expires_at <= now) {
-        this.prepare("INSERT INTO gateway_pairing_failures (at) VALUES (?)").run(now);
+        this.db.prepare("INSERT INTO gateway_pairing_failures (at) VALUES (?)").run(now);
         return { ok: false, reason: row ? `code ${code} has expired` : `no pending pairing code ${code}` };
       }
-      this.prepare("DELETE FROM gateway_pairing WHERE code = ?").run(code.trim().toUpperCase());
-      this.prepare(
-        "INSERT OR REPLACE INTO gateway_approved (platform, user_id, user_name, approved_at) VALUES (?, ?, ?, ?)",
-      ).run(row.platform, row.user_id, row.user_name, now);
+      this.db.prepare("DELETE FROM gateway_pairing WHERE code = ?").run(code.trim().toUpperCase());
+      this.db
+        .prepare(
+          "INSERT OR REPLACE INTO gateway_approved (platform, user_id, user_name, approved_at) VALUES (?, ?, ?, ?)",
+        )
+        .run(row.platform, row.user_id, row.user_name, now);
       return {
         ok: true,
         approved: { platform: row.platform, userId: row.user_id, userName: row.user_name, approvedAt: now },
@@ -279,16 +285,16 @@ export class GatewayState {
   }
   isApproved(platform: string, userId: string): boolean {
     return (
-      this.prepare("SELECT 1 FROM gateway_approved WHERE platform = ? AND user_id = ?").get(
-        platform,
-        userId,
-      ) !== undefined
+      this.db
+        .prepare("SELECT 1 FROM gateway_approved WHERE platform = ? AND user_id = ?")
+        .get(platform, userId) !== undefined
     );
   }
   approvedUsers(): ApprovedRow[] {
-    return this.prepare<{ platform: string; user_id: string; user_name: string; approved_at: number }>(
-      "SELECT * FROM gateway_approved ORDER BY approved_at",
-    )
+    return this.db
+      .prepare<{ platform: string; user_id: string; user_name: string; approved_at: number }>(
+        "SELECT * FROM gateway_approved ORDER BY approved_at",
+      )
       .all()
       .map((r) => ({
         platform: r.platform,
@@ -302,7 +308,7 @@ export class GatewayState {
     const sql = platform
       ? "DELETE FROM gateway_approved WHERE (user_id = ? OR user_name = ?) AND platform = ?"
       : "DELETE FROM gateway_approved WHERE user_id = ? OR user_name = ?";
-    return this.prepare(sql).run(...(platform ? [user, user, platform] : [user, user])).changes;
+    return this.db.prepare(sql).run(...(platform ? [user, user, platform] : [user, user])).changes;
   }
 }
 
@@ -310,4 +316,23 @@ function newCode(): string {
   let code = "";
   for (let i = 0; i < PAIRING_CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
+}
+
+/**
+ * `prepare` that compiles each SQL text once: several of these statements run for every gateway
+ * message, and a statement prepared per call is compiled again and left for the GC to finalize.
+ */
+function withStatementCache(db: Database): Pick<Database, "prepare" | "transaction"> {
+  const stmts = new Map<string, Statement<unknown>>();
+  return {
+    prepare<Row = unknown>(sql: string): Statement<Row> {
+      let stmt = stmts.get(sql);
+      if (!stmt) {
+        stmt = db.prepare(sql);
+        stmts.set(sql, stmt);
+      }
+      return stmt as Statement<Row>;
+    },
+    transaction: (fn) => db.transaction(fn),
+  };
 }
