@@ -1,7 +1,7 @@
 // The gateway under a long load (issue 19): 10,000 messages from 50 users (DMs and 5 group
 // channels where they mention the bot) through the real runner, store and agent, against the
-// fake LLM server answering instantly, on an in-memory platform (IRC itself is capped by the
-// server's flood throttle at ~3 lines/s per connection, so it cannot carry this load).
+// fake LLM server answering instantly, on an in-memory platform: the gateway alone, without IRC
+// (bench/gateway-irc-soak.ts runs the same load over IRC, with a SIGKILL).
 // Each wave sends one message to every chat at once and waits for all replies. Figures:
 //   messages / s            messages answered / wall time
 //   latency p50 / p99       handle() → the reply's send, per message: the gateway, the agent, the
@@ -9,7 +9,10 @@
 //   RSS                     sampled every 1,000 messages after a GC; the slope of a least-squares
 //                           line through the samples (flat: ≈ 0 KB per 1,000 messages)
 //   duplicates / lost       replies sent twice for one message; messages never settled
-// Run: npx tsx bench/gateway.ts [--messages 10000]
+// Conversations: every chat sends /new every 20 of its messages (--new-every; 0: never), as chats
+// do, so a conversation's history (sent whole with every request; compression is off) stays
+// short. Without it the requests grow all run long, and V8's heap (heapTotal) grows with them.
+// Run: npx tsx bench/gateway.ts [--messages 10000] [--every 1000] [--new-every 20] [--verbose]
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +23,7 @@ import { IrisProcess, loadProfile } from "../packages/host/src/index.js";
 import { getLogger } from "../packages/llm/src/index.js";
 import { GatewayState } from "../packages/store/src/index.js";
 import { type RecordedRequest, startFakeLlm, tempDir } from "../packages/testkit/src/index.js";
+import { slope } from "./slope.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
@@ -34,6 +38,13 @@ const USERS = 50;
 const o = process.argv.indexOf("--open");
 /** Sessions kept open in memory (the gateway's cap); fewer than the 55 chats forces resumes. */
 const OPEN = o >= 0 ? Number(process.argv[o + 1]) : 100;
+const e = process.argv.indexOf("--every");
+/** Messages between two memory samples. */
+const EVERY = e >= 0 ? Number(process.argv[e + 1]) : 1000;
+const verbose = process.argv.includes("--verbose");
+const w = process.argv.indexOf("--new-every");
+/** Each chat starts a new conversation (`/new`) every this many of its messages (0: never). */
+const NEW_EVERY = w >= 0 ? Number(process.argv[w + 1]) : 20;
 
 type ChatMessage = { role: string; content?: unknown };
 const fake = await startFakeLlm();
@@ -55,13 +66,14 @@ const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () =
 if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
 const iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
 const adapter = new MemoryAdapter();
-const sentAt = new Map<string, number>();
+// Per message, indexed by its number (typed arrays: the bench's own bookkeeping stays off the heap).
+const sentAt = new Float64Array(MESSAGES).fill(Number.NaN);
 const origSend = adapter.send.bind(adapter);
 adapter.send = async (to, text) => {
   const token = /#(\d+)#/.exec(text)?.[1];
   if (token) {
-    if (sentAt.has(token)) duplicates++;
-    sentAt.set(token, performance.now());
+    if (!Number.isNaN(sentAt[Number(token)] ?? 0)) duplicates++;
+    sentAt[Number(token)] = performance.now();
   }
   return origSend(to, text);
 };
@@ -80,18 +92,35 @@ const chats = [
   ...Array.from({ length: USERS }, (_, u) => ({ dm: true, chat: `user${u}` })),
   ...Array.from({ length: 5 }, (_, g) => ({ dm: false, chat: `#group${g}` })),
 ];
-const startedAt = new Map<string, number>();
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+const startedAt = new Float64Array(MESSAGES);
 const rss: number[] = [];
 const heap: number[] = [];
+const heapTotal: number[] = [];
 const t0 = performance.now();
 let n = 0;
+let waves = 0;
 while (n < MESSAGES) {
+  if (NEW_EVERY > 0 && ++waves % NEW_EVERY === 0)
+    await Promise.all(
+      chats.map((chat) =>
+        gateway.handle(
+          message({
+            chatType: chat.dm ? "dm" : "group",
+            chatId: chat.chat,
+            userId: chat.dm ? chat.chat : "user0",
+            userName: chat.dm ? chat.chat : "user0",
+            text: `${chat.dm ? "" : "bot: "}/new`,
+          }),
+        ),
+      ),
+    );
   const wave: Promise<unknown>[] = [];
   for (const [c, chat] of chats.entries()) {
     if (n >= MESSAGES) break;
     const token = String(n++);
     const user = chat.dm ? chat.chat : `user${(n + c) % USERS}`;
-    startedAt.set(token, performance.now());
+    startedAt[n - 1] = performance.now();
     wave.push(
       gateway.handle(
         message({
@@ -103,39 +132,40 @@ while (n < MESSAGES) {
         }),
       ),
     );
-    if (n % 1000 === 0) {
+    if (n % EVERY === 0) {
       await Promise.all(wave);
       await gateway.settled();
       requests.length = 0;
       adapter.sent.length = 0;
       gc?.();
-      rss.push(process.memoryUsage().rss);
-      heap.push(process.memoryUsage().heapUsed);
+      const m = process.memoryUsage();
+      rss.push(m.rss);
+      heap.push(m.heapUsed);
+      heapTotal.push(m.heapTotal);
+      if (verbose)
+        console.error(
+          `${n}\trss ${mb(m.rss)}\theap ${mb(m.heapUsed)}/${mb(m.heapTotal)}\texternal ${mb(m.external)}\tarrayBuffers ${mb(m.arrayBuffers)}`,
+        );
     }
   }
   await Promise.all(wave);
   await gateway.settled();
 }
 const wall = (performance.now() - t0) / 1000;
-const latencies = [...startedAt].map(([t, s]) => (sentAt.get(t) ?? Number.NaN) - s).sort((a, b) => a - b);
+const latencies = [...startedAt].map((s, t) => (sentAt[t] ?? Number.NaN) - s).sort((a, b) => a - b);
 const answered = latencies.filter((l) => !Number.isNaN(l)).length;
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
 const unsettled = new GatewayState(iris.store.db).unansweredInbound("mem").length;
-// Least-squares slope of RSS over the samples, per 1,000 messages.
-const xs = rss.map((_, k) => k);
-const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-const my = rss.reduce((a, b) => a + b, 0) / rss.length;
-const slope =
-  xs.reduce((a, x, k) => a + (x - mx) * ((rss[k] ?? 0) - my), 0) /
-  xs.reduce((a, x) => a + (x - mx) ** 2, 0 || 1);
-const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+// Least-squares slope of RSS over the samples, per 1,000 messages (the samples' x is messages).
+const rssSlope = slope(rss.map((y, k) => [(k + 1) * EVERY, y] as const)) * 1000;
 console.log(`messages               ${MESSAGES} from ${USERS} users in ${chats.length} chats`);
 console.log(`messages / s           ${(answered / wall).toFixed(0)}`);
 console.log(`latency p50 / p99      ${pct(50).toFixed(1)} ms / ${pct(99).toFixed(1)} ms`);
 console.log(`RSS samples (MB)       ${rss.map(mb).join(" ")}`);
-console.log(`heap samples (MB)      ${heap.map(mb).join(" ")}`);
-console.log(`RSS slope              ${(slope / 1024).toFixed(1)} KB per 1,000 messages`);
+console.log(`heap used (MB)         ${heap.map(mb).join(" ")}`);
+console.log(`heap total (MB)        ${heapTotal.map(mb).join(" ")}`);
+console.log(`RSS slope              ${(rssSlope / 1024).toFixed(1)} KB per 1,000 messages`);
 console.log(
   `duplicates / lost      ${duplicates} / ${MESSAGES - answered} (unsettled in store: ${unsettled})`,
 );

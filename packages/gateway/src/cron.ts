@@ -83,13 +83,14 @@ export class CronScheduler {
     private readonly cwd: string,
     private readonly deliver: CronDeliver,
     private readonly logger: Logger,
+    private readonly tickMs = TICK_MS,
   ) {
     this.state = new CronState(iris.store.db);
   }
 
   start(): void {
     void this.tick();
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer = setInterval(() => void this.tick(), this.tickMs);
     this.timer.unref();
   }
 

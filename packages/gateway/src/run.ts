@@ -16,12 +16,15 @@ import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { IrcAdapter } from "./platforms/irc.js";
 import { WebchatAdapter } from "./platforms/webchat/adapter.js";
 import { Gateway } from "./runner.js";
+import { GatewayTools } from "./tools.js";
 
 export interface RunOptions extends CommandIo {
   replace?: boolean;
   /** Resolves when the gateway should stop (default: SIGTERM, SIGINT or SIGHUP). */
   until?: Promise<void>;
   cwd?: string;
+  /** The cron tick (default 60 s; tests make it shorter). */
+  cronTickMs?: number;
 }
 
 export function adaptersFor(profile: Profile): { adapter: PlatformAdapter; identity: string }[] {
@@ -91,8 +94,11 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
           ...(opts.replace ? { replace: true } : {}),
         }),
       );
-    iris = await Process.open({ profile, platform: "gateway", env: opts.env });
+    const tools = new GatewayTools();
+    iris = await Process.open({ profile, platform: "gateway", env: opts.env, extraTools: tools.definitions });
     const gateway = new Gateway({
+      tools,
+      ...(opts.cronTickMs ? { cronTickMs: opts.cronTickMs } : {}),
       iris,
       adapters: platforms.map((p) => p.adapter),
       config: profile.config.gateway,

@@ -22,6 +22,7 @@ import { filterMention } from "./pipeline/mention.js";
 import { sessionKey } from "./pipeline/session-key.js";
 import { ProgressMessage } from "./progress.js";
 import { StreamDraft } from "./stream-draft.js";
+import type { GatewayToolPort, GatewayTools } from "./tools.js";
 
 export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
 
@@ -36,6 +37,10 @@ export interface GatewayOptions {
   /** Where hook handlers live (default: the profile's hooks/ folder). */
   hooksDir?: string;
   hookTimeoutMs?: number;
+  /** The gateway's send_message and cronjob tools (registered when the process opened). */
+  tools?: GatewayTools;
+  /** The cron tick (default 60 s; tests make it shorter). */
+  cronTickMs?: number;
 }
 
 interface Platform {
@@ -86,6 +91,7 @@ export class Gateway {
         );
       },
       opts.logger.child({ component: "cron" }),
+      opts.cronTickMs,
     );
     const cfg = opts.config;
     const irc = cfg.platforms.irc;
@@ -114,6 +120,22 @@ export class Gateway {
         chats,
       });
     }
+    opts.tools?.bind(this.toolPort());
+  }
+
+  /** What send_message and cronjob use: the outbox of a running platform, and the cron jobs. */
+  private toolPort(): GatewayToolPort {
+    return {
+      config: this.opts.config,
+      state: this.state,
+      cronState: this.cron.state,
+      platforms: () => [...this.platforms.keys()],
+      post: async (logicalKey, to, text) => {
+        const p = this.platforms.get(to.platform);
+        if (!p) throw new Error(`no ${to.platform} platform is running`);
+        await p.deliverer.deliver(logicalKey, to, text);
+      },
+    };
   }
 
   /** Settles what a crash left, then connects every platform. */

@@ -56,7 +56,19 @@ export interface Ngircd {
   restart(): Promise<Ngircd>;
 }
 
-export async function startNgircd(channels: string[] = ["#test"], fixedPort?: number): Promise<Ngircd> {
+export interface NgircdOptions {
+  /**
+   * Lifts the flood limits (soak runs): no penalty time per command (MaxPenaltyTime = 0), every
+   * client gets user mode F (relaxed flood protection), and no cap on connections per IP.
+   */
+  unthrottled?: boolean;
+}
+
+export async function startNgircd(
+  channels: string[] = ["#test"],
+  fixedPort?: number,
+  options: NgircdOptions = {},
+): Promise<Ngircd> {
   const dir = mkdtempSync(join(tmpdir(), "iris-ngircd-"));
   const port = fixedPort ?? (await freePort());
   const root = process.getuid?.() === 0;
@@ -75,7 +87,9 @@ export async function startNgircd(channels: string[] = ["#test"], fixedPort?: nu
     "MotdPhrase = Iris tests",
     "[Limits]",
     "MaxNickLength = 30",
+    ...(options.unthrottled ? ["MaxPenaltyTime = 0", "MaxConnectionsIP = 0"] : []),
     "[Options]",
+    ...(options.unthrottled ? ["DefaultUserModes = F"] : []),
     "PAM = no",
     "Ident = no",
     "DNS = no",
@@ -101,6 +115,6 @@ export async function startNgircd(channels: string[] = ["#test"], fixedPort?: nu
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },
-    restart: () => startNgircd(channels, port),
+    restart: () => startNgircd(channels, port, options),
   };
 }

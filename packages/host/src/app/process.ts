@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CooldownBook, DEFAULT_COOLDOWN_MS, StoreRouteHealth } from "@iris/agent";
 import { configureLogging, getLogger, LOG_LEVELS, type Logger, type LogLevel, type Runtime } from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
-import type { ApprovalJudge } from "@iris/tools";
+import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { SwitchablePolicy } from "./approval-modes.js";
@@ -37,6 +37,8 @@ export interface ProcessOptions {
   env?: Record<string, string | undefined>;
   /** A rate limiter shared with other IrisProcess scopes of this OS process (default: its own). */
   routeLimiter?: RouteLimiter;
+  /** Tools a front end brings (the gateway's send_message and cronjob), offered per toolsets. */
+  extraTools?: readonly ToolDefinition[];
 }
 
 /** Configures the process-wide logger from the profile (once per process: the last call wins). */
@@ -92,6 +94,7 @@ export class IrisProcess implements SessionParent {
         ...(opts.yolo ? { yolo: true } : {}),
         logger: logger.child({ component: "tools" }),
         env: profile.env,
+        ...(opts.extraTools ? { extraTools: opts.extraTools } : {}),
       });
       return new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
     } catch (err) {

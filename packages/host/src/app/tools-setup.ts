@@ -11,6 +11,7 @@ import {
   loadBuiltinTools,
   type McpManager,
   type Menu,
+  type ToolDefinition,
   ToolRegistry,
 } from "@iris/tools";
 import type { IrisConfig } from "../config/index.js";
@@ -52,10 +53,13 @@ export async function setUpTools(opts: {
   mcpBoundMs?: number;
   /** smart mode's judge (approvals.mode: smart); without one smart mode asks like manual. */
   judge?: ApprovalJudge;
+  /** A front end's own tools, registered before the menu is selected. */
+  extraTools?: readonly ToolDefinition[];
 }): Promise<ToolSetup> {
   const log = opts.logger ?? getLogger({ component: "tools" });
   const registry = new ToolRegistry({ logger: { warn: (message) => log.warn(message) } });
   await loadBuiltinTools(registry);
+  for (const def of opts.extraTools ?? []) registry.register(def);
   const { mcp, menu } = await startMcp({
     config: opts.config,
     registry,
