@@ -5,7 +5,7 @@
 import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { FrontEnd } from "@iris/agent";
 import { ensureTitle, type HostEvent, type Session } from "@iris/host";
-import type { FileAccess } from "@iris/tools";
+import type { FileAccess, McpInput } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
 import { type AskEditor, EditorApprovals } from "./permissions.js";
@@ -34,6 +34,8 @@ export interface AcpSessionOptions {
   contextWindow: () => number;
   /** The session's config options now (the model picker), sent again after `/model` or `/new`. */
   configOptions?: () => SessionConfigOption[];
+  /** MCP in the typed text: `/mcp__server__prompt …` and `@server:uri` (as in the terminal). */
+  expandInput?: (text: string) => Promise<McpInput>;
 }
 
 export class AcpSession {
@@ -102,6 +104,12 @@ export class AcpSession {
           this.send({ sessionUpdate: "config_option_update", configOptions: this.opts.configOptions() });
         return "end_turn";
       }
+      const expanded = await this.expandFirstText(blocks);
+      if ("error" in expanded) {
+        this.say(expanded.error);
+        return "end_turn";
+      }
+      blocks = expanded.blocks;
       // Linked files are read from the disk (an embedded resource carries the editor's buffer).
       const message = await promptToMessage(blocks, { vision: this.opts.vision() });
       if (controller.signal.aborted) return "cancelled";
@@ -109,6 +117,18 @@ export class AcpSession {
     } finally {
       if (this.turn === controller) this.turn = undefined;
     }
+  }
+
+  /** The first text block with its MCP prompt or `@server:uri` resources expanded. */
+  private async expandFirstText(
+    blocks: PromptBlock[],
+  ): Promise<{ blocks: PromptBlock[] } | { error: string }> {
+    const first = blocks[0];
+    const expand = this.opts.expandInput;
+    if (!expand || first?.type !== "text" || !/^\/mcp__|@/.test(first.text)) return { blocks };
+    const input = await expand(first.text);
+    if ("error" in input) return input;
+    return { blocks: [{ ...first, text: input.text }, ...blocks.slice(1)] };
   }
 
   private async runAgent(

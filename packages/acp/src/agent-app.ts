@@ -10,9 +10,10 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
 import type { IrisProcess, RouteFlags } from "@iris/host";
 import { listCatalogue } from "@iris/llm";
+import { expandMcpInput } from "@iris/tools";
 import { AcpSession } from "./acp-session.js";
 import { editorClarify } from "./clarify.js";
-import { AVAILABLE_COMMANDS } from "./commands.js";
+import { AVAILABLE_COMMANDS, availableCommands } from "./commands.js";
 import { forkSession, TITLE_MAX } from "./fork.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
@@ -92,6 +93,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
       contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
       configOptions: () => [modelOption(host, iris, catalogueModelNames)],
+      expandInput: (text) => expandMcpInput(iris.tools.mcp, text),
       channel: {
         update: (update) => client.notify(acp.methods.client.session.update, { sessionId: id, update }),
         askPermission: (toolCall, signal) =>
@@ -124,6 +126,14 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     setImmediate(() =>
       session.send({ sessionUpdate: "available_commands_update", availableCommands: AVAILABLE_COMMANDS }),
     );
+    // MCP prompts join the list once the servers have started (they never delay the session).
+    if (iris.tools.mcp.connections.size > 0)
+      void availableCommands(iris.tools.mcp)
+        .then((all) => {
+          if (all.length > AVAILABLE_COMMANDS.length && sessions.get(id) === session)
+            session.send({ sessionUpdate: "available_commands_update", availableCommands: all });
+        })
+        .catch((err: unknown) => opts.log(`MCP prompts could not be listed: ${String(err)}`));
     return session;
   }
 

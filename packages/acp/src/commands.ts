@@ -3,6 +3,7 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk/unstable";
 import type { Session } from "@iris/host";
 import { shortId } from "@iris/store";
+import { listPromptCommands, type McpManager } from "@iris/tools";
 
 export const AVAILABLE_COMMANDS: AvailableCommand[] = [
   { name: "compress", description: "Compress this session's history now" },
@@ -14,6 +15,39 @@ export const AVAILABLE_COMMANDS: AvailableCommand[] = [
   },
   { name: "new", description: "Start a fresh conversation in this thread" },
 ];
+
+/**
+ * The built-in commands, then every MCP prompt as `/mcp__<server>__<prompt> name=value …` (T6):
+ * the prompt's text is sent as the user's message. Servers still starting are waited for, up to
+ * their own timeout, so the list names what the editor can run.
+ */
+export async function availableCommands(manager: McpManager): Promise<AvailableCommand[]> {
+  const settled = [...manager.connections.values()].map((c) =>
+    Promise.race([c.until(["ready", "failed", "disabled"]), sleep(c.timeoutMs)]),
+  );
+  await Promise.all(settled);
+  const prompts = await listPromptCommands(manager);
+  return [
+    ...AVAILABLE_COMMANDS,
+    ...prompts.map(
+      (p): AvailableCommand => ({
+        name: p.command.slice(1),
+        description: p.description || `MCP prompt ${p.prompt} of ${p.server}`,
+        ...(p.arguments.length
+          ? {
+              input: {
+                hint: p.arguments.map((a) => `${a.name}=…${a.required ? "" : " (optional)"}`).join(" "),
+              },
+            }
+          : {}),
+      }),
+    ),
+  ];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
 
 /** The command and its argument when `text` is one of ours; undefined for ordinary prompts. */
 export function parseCommand(text: string): { name: string; arg: string } | undefined {
