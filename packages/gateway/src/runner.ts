@@ -41,6 +41,8 @@ export interface GatewayOptions {
   tools?: GatewayTools;
   /** The cron tick (default 60 s; tests make it shorter). */
   cronTickMs?: number;
+  /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
+  pruneEveryMs?: number;
 }
 
 interface Platform {
@@ -68,6 +70,7 @@ export class Gateway {
   private readonly asks = new PendingAsks();
   private readonly auth: AuthPolicy;
   private sweeper: NodeJS.Timeout | undefined;
+  private pruner: NodeJS.Timeout | undefined;
   readonly hooks: Hooks;
   readonly cron: CronScheduler;
 
@@ -140,9 +143,7 @@ export class Gateway {
 
   /** Settles what a crash left, then connects every platform. */
   async start(): Promise<void> {
-    const now = Date.now();
-    this.state.pruneInbound(now - RETENTION_MS);
-    this.state.pruneOutbound(now - RETENTION_MS);
+    this.pruneOld();
     const { store } = this.opts.iris;
     const history = (to: ChatAddress, chatType: "dm" | "group", userId: string) =>
       chatHistory(store, this.state, this.opts.config.group_sessions, to, chatType, userId);
@@ -164,6 +165,21 @@ export class Gateway {
       for (const p of this.platforms.values()) void p.chats.sweep();
     }, 60_000);
     this.sweeper.unref();
+    // A gateway runs for weeks: the dedupe and outbox tables are kept bounded while it runs too.
+    this.pruner = setInterval(() => this.pruneOld(), this.opts.pruneEveryMs ?? 3600_000);
+    this.pruner.unref();
+  }
+
+  /** Drops answered dedupe rows and settled outbox rows older than the retention. */
+  private pruneOld(): void {
+    const before = Date.now() - RETENTION_MS;
+    try {
+      this.state.pruneInbound(before);
+      this.state.pruneOutbound(before);
+    } catch (err) {
+      // Busy store (another writer): the next round tries again; nothing depends on it now.
+      this.opts.logger.warn("gateway tables not pruned", { error: String(err) });
+    }
   }
 
   /** Messages a crash left unanswered are told so, once, instead of being lost silently. */
@@ -186,6 +202,7 @@ export class Gateway {
 
   async stop(): Promise<void> {
     clearInterval(this.sweeper);
+    clearInterval(this.pruner);
     await this.cron.stop();
     for (const p of this.platforms.values()) await p.adapter.stop();
     for (const [key, c] of this.chats) c.platform.chats.peek(key)?.interrupt();

@@ -16,7 +16,7 @@ import {
 } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Deliverer } from "../src/pipeline/deliver.js";
-import { Gateway } from "../src/runner.js";
+import { Gateway, type GatewayOptions } from "../src/runner.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 let fake: FakeLlm;
@@ -46,7 +46,11 @@ afterEach(async () => {
   dir.cleanup();
 });
 
-async function startGateway(adapter: MemoryAdapter, gatewayYaml = "  allow_all: true\n") {
+async function startGateway(
+  adapter: MemoryAdapter,
+  gatewayYaml = "  allow_all: true\n",
+  extra: Partial<GatewayOptions> = {},
+) {
   writeFileSync(
     join(dir.path, "config.yaml"),
     `model: {provider: fake, name: fake-model}\nproviders: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}\ngateway:\n${gatewayYaml}`,
@@ -60,6 +64,7 @@ async function startGateway(adapter: MemoryAdapter, gatewayYaml = "  allow_all: 
     config: profile.config.gateway,
     cwd: dir.path,
     logger: getLogger({ component: "test" }),
+    ...extra,
   });
   await gateway.start();
   const entry = { iris, gateway };
@@ -325,6 +330,22 @@ describe("questions in chat", () => {
     await gateway.handle(message({ chatId: "ann", userId: "ann", text: "/deny" }));
     await gateway.handle(message({ chatId: "bob", userId: "bob", userName: "bob", text: "/deny" }));
     await gateway.settled();
+  });
+});
+
+describe("bounded tables", () => {
+  it("drops answered dedupe rows past the retention while it runs, not only at start", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter, undefined, { pruneEveryMs: 20 });
+    const row = (messageId: string) => ({ platform: "memory", messageId, chatKey: "k", chatId: "c" });
+    // Recorded after start: only a prune during the run can remove it.
+    expect(gateway.state.claimInbound(row("old"), Date.now() - 8 * 24 * 3600_000)).toBe(true);
+    gateway.state.finishInbound("memory", "old");
+    expect(gateway.state.claimInbound(row("recent"))).toBe(true);
+    gateway.state.finishInbound("memory", "recent");
+    // Claimable again once forgotten; the recent one is still a duplicate.
+    await until(() => gateway.state.claimInbound(row("old")));
+    expect(gateway.state.claimInbound(row("recent"))).toBe(false);
   });
 });
 
