@@ -24,12 +24,27 @@ export interface GatewayToolPort {
 
 const TARGET = /^([a-z]+):(.+)$/;
 
-/** The chats the bot may post to on a platform: its configured channels and its allowed users. */
+/**
+ * The chats the bot may post to on a platform: its configured channels, its allowed and paired
+ * users, and every chat it has already talked in (a web chat user or room, a user let in by
+ * `allow_all`): authorised once, they may be written to again.
+ */
 export function configuredTargets(port: GatewayToolPort, platform: string): string[] {
   const irc = port.config.platforms.irc;
   const out = platform === "irc" && irc ? [...irc.channels, ...irc.allowed_users] : [];
   for (const a of port.state.approvedUsers()) if (a.platform === platform) out.push(a.userName);
+  out.push(...knownChats(port.state, platform));
   return [...new Set(out)];
+}
+
+/** Chat ids from the session keys `platform:chat_type:chat_id[:…]` (parts escaped, session-key.ts). */
+function knownChats(state: GatewayState, platform: string): string[] {
+  const unescape = (part: string) => part.replace(/%3A/g, ":").replace(/%25/g, "%");
+  return state
+    .chatKeys(`${platform}:`)
+    .map((key) => key.split(":")[2])
+    .filter((id): id is string => id !== undefined && id !== "")
+    .map(unescape);
 }
 
 function fail(error: string): { content: string; isError: true } {

@@ -72,6 +72,15 @@ export class GatewayState {
       )
       .run(chatKey, sessionId, now);
   }
+  /** The chat keys that start with `prefix` (e.g. "webchat:"): the chats the gateway has talked in. */
+  chatKeys(prefix: string): string[] {
+    return this.db
+      .prepare<{ chat_key: string }>(
+        "SELECT chat_key FROM gateway_chats WHERE substr(chat_key, 1, length(?)) = ? ORDER BY updated_at DESC",
+      )
+      .all(prefix, prefix)
+      .map((r) => r.chat_key);
+  }
   /** A session split (compression) re-points every chat that followed the old id. */
   repointChats(from: string, to: string, now = Date.now()): number {
     return this.db

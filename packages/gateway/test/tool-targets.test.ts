@@ -1,0 +1,47 @@
+// Where send_message may post (issue 19 §5): configured channels and users, paired users, and
+// every chat the gateway has already talked in — which is how a web chat user or room (no
+// configured list) and a user let in by allow_all are reached. Real store, temp file.
+import { join } from "node:path";
+import { gatewaySchema } from "@iris/host";
+import { CronState, GatewayState, openStore, type Store } from "@iris/store";
+import { type TempDir, tempDir } from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { configuredTargets, type GatewayToolPort } from "../src/tools.js";
+
+let dir: TempDir;
+let store: Store;
+beforeEach(() => {
+  dir = tempDir("iris-gw-targets");
+  store = openStore(join(dir.path, "state.db"));
+});
+afterEach(() => {
+  store.close();
+  dir.cleanup();
+});
+
+function port(config: unknown): GatewayToolPort {
+  return {
+    config: gatewaySchema.parse(config),
+    state: new GatewayState(store.db),
+    cronState: new CronState(store.db),
+    platforms: () => ["irc", "webchat"],
+    post: async () => {},
+  };
+}
+
+describe("send_message targets", () => {
+  it("include the chats the gateway has talked in, per platform, besides the configured ones", () => {
+    const p = port({ platforms: { irc: { server: "127.0.0.1", nick: "iris", channels: ["#news"] } } });
+    const s = store.createSession({ source: "gateway" });
+    for (const key of ["webchat:dm:ann", "webchat:group:#team", "webchat:dm:odd%3Aname", "irc:dm:bob"])
+      p.state.setChatSession(key, s.id);
+    expect(configuredTargets(p, "webchat").sort()).toEqual(["#team", "ann", "odd:name"]);
+    expect(configuredTargets(p, "irc").sort()).toEqual(["#news", "bob"]);
+  });
+
+  it("are only the configured ones before anyone has written", () => {
+    const p = port({ platforms: { irc: { server: "127.0.0.1", nick: "iris", channels: ["#news"] } } });
+    expect(configuredTargets(p, "irc")).toEqual(["#news"]);
+    expect(configuredTargets(p, "webchat")).toEqual([]);
+  });
+});
