@@ -39,12 +39,12 @@ export function configuredTargets(port: GatewayToolPort, platform: string): stri
 
 /** Chat ids from the session keys `platform:chat_type:chat_id[:…]` (parts escaped, session-key.ts). */
 function knownChats(state: GatewayState, platform: string): string[] {
-  const unescape = (part: string) => part.replace(/%3A/g, ":").replace(/%25/g, "%");
+  const unescapePart = (part: string) => part.replace(/%3A/g, ":").replace(/%25/g, "%");
   return state
     .chatKeys(`${platform}:`)
     .map((key) => key.split(":")[2])
     .filter((id): id is string => id !== undefined && id !== "")
-    .map(unescape);
+    .map(unescapePart);
 }
 
 function fail(error: string): { content: string; isError: true } {
