@@ -3,7 +3,7 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk/unstable";
 import type { Session } from "@iris/host";
 import { shortId } from "@iris/store";
-import { listPromptCommands, type McpManager } from "@iris/tools";
+import { listPromptCommands, type McpManager, settleMcpServers } from "@iris/tools";
 
 export const AVAILABLE_COMMANDS: AvailableCommand[] = [
   { name: "compress", description: "Compress this session's history now" },
@@ -22,10 +22,7 @@ export const AVAILABLE_COMMANDS: AvailableCommand[] = [
  * their own timeout, so the list names what the editor can run.
  */
 export async function availableCommands(manager: McpManager): Promise<AvailableCommand[]> {
-  const settled = [...manager.connections.values()].map((c) =>
-    Promise.race([c.until(["ready", "failed", "disabled"]), sleep(c.timeoutMs)]),
-  );
-  await Promise.all(settled);
+  await settleMcpServers(manager);
   const prompts = await listPromptCommands(manager);
   return [
     ...AVAILABLE_COMMANDS,
@@ -43,10 +40,6 @@ export async function availableCommands(manager: McpManager): Promise<AvailableC
       }),
     ),
   ];
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** The command and its argument when `text` is one of ours; undefined for ordinary prompts. */

@@ -12,7 +12,7 @@ export async function expandMcpInput(manager: McpManager, line: string): Promise
   try {
     if (line.startsWith("/mcp__")) {
       const command = line.trim().split(/\s+/)[0] ?? "";
-      await waitFor(
+      await settleMcpServers(
         manager,
         [...manager.connections.keys()].filter((name) => command.startsWith(`/mcp__${name}__`)),
       );
@@ -20,14 +20,21 @@ export async function expandMcpInput(manager: McpManager, line: string): Promise
       return text === undefined ? { error: `no MCP prompt '${command}' (see /help)` } : { text };
     }
     if (!line.includes("@") || manager.connections.size === 0) return { text: line };
-    await waitFor(manager, mentionedServers(line));
+    await settleMcpServers(manager, mentionedServers(line));
     return { text: await attachResources(manager, line) };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }
 }
 
-async function waitFor(manager: McpManager, names: string[]): Promise<void> {
+/**
+ * Resolves once each named server (default: all) has settled — ready, failed or disabled — or
+ * its own timeout has passed: what a user asked for is waited for, never longer than that.
+ */
+export async function settleMcpServers(
+  manager: McpManager,
+  names: string[] = [...manager.connections.keys()],
+): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
       const conn = manager.connections.get(name);
