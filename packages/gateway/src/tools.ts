@@ -10,6 +10,7 @@ import { defineTool, type ToolDefinition } from "@iris/tools";
 import { z } from "zod";
 import { parseSchedule } from "./cron.js";
 import type { ChatAddress } from "./message.js";
+import { chatIdOfKey } from "./pipeline/session-key.js";
 
 /** What the tools need of a running gateway. */
 export interface GatewayToolPort {
@@ -37,14 +38,12 @@ export function configuredTargets(port: GatewayToolPort, platform: string): stri
   return [...new Set(out)];
 }
 
-/** Chat ids from the session keys `platform:chat_type:chat_id[:…]` (parts escaped, session-key.ts). */
+/** The chat ids of the platform's session keys (`platform:chat_type:chat_id[:…]`). */
 function knownChats(state: GatewayState, platform: string): string[] {
-  const unescapePart = (part: string) => part.replace(/%3A/g, ":").replace(/%25/g, "%");
   return state
     .chatKeys(`${platform}:`)
-    .map((key) => key.split(":")[2])
-    .filter((id): id is string => id !== undefined && id !== "")
-    .map(unescapePart);
+    .map(chatIdOfKey)
+    .filter((id): id is string => id !== undefined);
 }
 
 function fail(error: string): { content: string; isError: true } {

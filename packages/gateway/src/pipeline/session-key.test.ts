@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { InboundMessage } from "../message.js";
 import { mergeSpoken } from "./merge.js";
-import { sessionKey } from "./session-key.js";
+import { chatIdOfKey, sessionKey } from "./session-key.js";
 
 const msg = (extra: Partial<InboundMessage>): InboundMessage => ({
   platform: "irc",
@@ -26,6 +26,11 @@ describe("sessionKey", () => {
     const a = sessionKey(msg({ chatId: "a:b" }), "shared");
     const b = sessionKey(msg({ chatId: "a", threadId: "b" }), "shared");
     expect(a).not.toBe(b);
+  });
+  it("gives back the chat id of a key, escapes undone", () => {
+    for (const chatId of ["#c", "a:b", "50%:off", "ann"])
+      expect(chatIdOfKey(sessionKey(msg({ chatId, threadId: "t:1" }), "per_user"))).toBe(chatId);
+    expect(chatIdOfKey("irc")).toBeUndefined();
   });
 });
 

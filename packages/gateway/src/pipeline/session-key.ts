@@ -13,3 +13,9 @@ export function sessionKey(msg: InboundMessage, groupSessions: GroupSessions): s
   if (msg.chatType === "group" && groupSessions === "per_user") parts.push(msg.userId);
   return parts.map(part).join(":");
 }
+
+/** The chat id of a session key (its third part, unescaped); undefined when the key has none. */
+export function chatIdOfKey(key: string): string | undefined {
+  const id = key.split(":")[2];
+  return id ? id.replace(/%3A/g, ":").replace(/%25/g, "%") : undefined;
+}
