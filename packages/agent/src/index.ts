@@ -7,6 +7,7 @@ export * from "./effects/index.js";
 export * from "./events.js";
 export * from "./model/index.js";
 export * from "./model/llm-client.js";
+export { usageRowOf } from "./model/usage-row.js";
 export * from "./ports.js";
 export * from "./prompt/index.js";
 export * from "./session/compaction-expander.js";

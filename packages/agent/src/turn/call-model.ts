@@ -2,6 +2,7 @@
 // final message is returned — partial output never becomes history (SPEC L7).
 import type { AssistantMessage, LlmError, StreamEvent } from "@iris/llm";
 import type { AgentEvents } from "../events.js";
+import { usageRowOf } from "../model/usage-row.js";
 import type { RequestForRoute } from "../ports.js";
 import type { TurnEnv } from "./env.js";
 import { watchSilence } from "./silence-watch.js";
@@ -121,13 +122,5 @@ function addUsage(
     reasoningTokens: state.usage.reasoningTokens + u.reasoningTokens,
   };
   state.costUsd += costUsd;
-  env.log.recordUsage({
-    taskId: state.taskId,
-    provider: message.origin.provider,
-    model: message.origin.model,
-    usage: u,
-    costUsd,
-    latencyMs,
-    status,
-  });
+  env.log.recordUsage(usageRowOf(state.taskId, message, costUsd, latencyMs, status));
 }

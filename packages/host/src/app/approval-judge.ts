@@ -2,8 +2,8 @@
 // through the resilient client (retries and the fallback chain), on `approvals.judge_model` or
 // the main route. The judge sees the command, the working directory and why it was flagged, and
 // answers approve, deny or ask. Anything else — an error, a refusal, an unclear answer — is ask.
-import type { ResilientModelClient, UsageRow } from "@iris/agent";
-import { assistantText } from "@iris/llm";
+import type { ResilientModelClient } from "@iris/agent";
+import { type AssistantMessage, assistantText } from "@iris/llm";
 import type { ApprovalJudge, ApprovalRequest, JudgeVerdict } from "@iris/tools";
 
 export const JUDGE_SYSTEM_PROMPT = [
@@ -34,12 +34,12 @@ export function parseVerdict(text: string): JudgeVerdict {
   return word === "approve" || word === "deny" ? word : "escalate";
 }
 
-/** What the judge's call cost: recorded as the session's usage (F3: every API call counts). */
-export type JudgeUsage = Omit<UsageRow, "taskId">;
+/** Records what the judge's call cost as the session's usage (F3: every API call counts). */
+export type RecordJudgeCall = (message: AssistantMessage, costUsd: number, latencyMs: number) => void;
 
 export function makeApprovalJudge(
   model: () => ResilientModelClient,
-  recordUsage: (row: JudgeUsage) => void = () => {},
+  recordCall: RecordJudgeCall = () => {},
 ): ApprovalJudge {
   return async (request) => {
     const result = await model().call(
@@ -51,9 +51,7 @@ export function makeApprovalJudge(
       { signal: AbortSignal.timeout(60_000), onEvent: () => {}, stepId: 0 },
     );
     if (!result.ok) return "escalate";
-    const { message, costUsd, latencyMs } = result;
-    const { provider, model: name } = message.origin;
-    recordUsage({ provider, model: name, usage: message.usage, costUsd, latencyMs, status: "ok" });
-    return parseVerdict(assistantText(message));
+    recordCall(result.message, result.costUsd, result.latencyMs);
+    return parseVerdict(assistantText(result.message));
   };
 }

@@ -18,6 +18,7 @@ import {
   newestUserIndex,
   newTaskId,
   type Summarizer,
+  usageRowOf,
 } from "@iris/agent";
 import { estimateCost, type Message, type Runtime, WINDOW_MARGIN } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
@@ -324,15 +325,7 @@ export class ContextControl {
     const info = modelInfoFor(runtime.provider, runtime.model, config).info;
     // The summary call is billed like any other (F3): it counts in the session it summarised.
     return llmSummarizer(runtime, info.contextWindow, (message, latencyMs) =>
-      log.recordUsage({
-        taskId: newTaskId(),
-        provider: message.origin.provider,
-        model: message.origin.model,
-        usage: message.usage,
-        costUsd: estimateCost(message.usage, info),
-        latencyMs,
-        status: "ok",
-      }),
+      log.recordUsage(usageRowOf(newTaskId(), message, estimateCost(message.usage, info), latencyMs)),
     );
   }
 

@@ -132,7 +132,8 @@ export class IrisProcess implements SessionParent {
       session
         ? makeApprovalJudge(
             () => (session as Session).judgeModel(),
-            (row) => (session as Session).recordAuxiliaryUsage(row),
+            (message, costUsd, latencyMs) =>
+              (session as Session).recordAuxiliaryCall(message, costUsd, latencyMs),
           )(request)
         : Promise.resolve("escalate");
     session = new Session({

@@ -19,10 +19,10 @@ import {
   StoreConversation,
   TodoList,
   type TurnResult,
-  type UsageRow,
+  usageRowOf,
   withClientTools,
 } from "@iris/agent";
-import type { Message, Runtime, ToolSpec, UserMessage } from "@iris/llm";
+import type { AssistantMessage, Message, Runtime, ToolSpec, UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
 import {
   ApprovalMemory,
@@ -431,8 +431,8 @@ export class Session {
   }
 
   /** A call made outside a turn's loop (the judge) is recorded like every other (F3). */
-  recordAuxiliaryUsage(row: Omit<UsageRow, "taskId">): void {
-    this.logForTurn().recordUsage({ taskId: this.taskId || newTaskId(), ...row });
+  recordAuxiliaryCall(message: AssistantMessage, costUsd: number, latencyMs: number): void {
+    this.logForTurn().recordUsage(usageRowOf(this.taskId || newTaskId(), message, costUsd, latencyMs));
   }
 
   private resilientClient(
