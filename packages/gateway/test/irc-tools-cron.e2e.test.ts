@@ -2,7 +2,6 @@
 // in a running `iris gateway run` asks the agent to post to a channel and to schedule a job, each
 // approved in chat; the job fires in the running gateway and posts to the channel; after a
 // restart no slot fires twice, a missed slot runs once or is skipped per job.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CronState, openStore } from "@iris/store";
 import {
@@ -17,11 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayRun } from "../src/run.js";
 import { TestIrcClient } from "./irc-client.js";
 import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
+import { type ChatMessage, textOf, writeGatewayProfile } from "./profile.js";
 
 const BOT = "irisbot";
-type ChatMessage = { role: string; content?: unknown };
-const textOf = (m: ChatMessage | undefined) =>
-  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 
 function reply(req: RecordedRequest): Step {
   const messages = (req.body as { messages: ChatMessage[] }).messages;
@@ -110,18 +107,11 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
     [ircd, fake] = await Promise.all([startNgircd(["#news", "#secret"]), startFakeLlm()]);
     fake.setHandler(reply);
     dir = tempDir("iris-gw-tools");
-    mkdirSync(join(dir.path, "work"));
-    writeFileSync(
-      join(dir.path, "config.yaml"),
-      [
-        "model: {provider: fake, name: fake-model}",
-        `providers: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
-        "gateway:",
-        "  platforms:",
-        `    irc: {server: 127.0.0.1, port: ${ircd.port}, nick: ${BOT}, channels: ["#news"], allowed_users: [bob]}`,
-        "",
-      ].join("\n"),
-    );
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      `    irc: {server: 127.0.0.1, port: ${ircd.port}, nick: ${BOT}, channels: ["#news"], allowed_users: [bob]}`,
+    ]);
     bob = await TestIrcClient.connect(ircd.port, "bob");
     await bob.join("#news");
     await startGateway();

@@ -1,6 +1,5 @@
 // The gateway end to end over IRC (issue 19 "How it will be checked"): `iris gateway run`'s code
 // path against a real ngircd and the fake LLM server, with test clients that speak IRC themselves.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type FakeLlm,
@@ -15,11 +14,9 @@ import { pairingApprove } from "../src/commands.js";
 import { gatewayRun } from "../src/run.js";
 import { TestIrcClient } from "./irc-client.js";
 import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
+import { type ChatMessage, textOf, writeGatewayProfile } from "./profile.js";
 
 const BOT = "irisbot";
-type ChatMessage = { role: string; content?: unknown };
-const textOf = (m: ChatMessage | undefined) =>
-  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 
 /** 30 lines of 333 characters (newline included) and a 10-character last line: 10,000 in all. */
 const LONG_LINES = [
@@ -64,18 +61,11 @@ describe.skipIf(skip)("gateway over IRC (ngircd)", () => {
     [ircd, fake] = await Promise.all([startNgircd(["#test"]), startFakeLlm()]);
     fake.setHandler(reply);
     dir = tempDir("iris-gw-irc");
-    mkdirSync(join(dir.path, "work"));
-    writeFileSync(
-      join(dir.path, "config.yaml"),
-      [
-        "model: {provider: fake, name: fake-model}",
-        `providers: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
-        "gateway:",
-        "  platforms:",
-        `    irc: {server: 127.0.0.1, port: ${ircd.port}, nick: ${BOT}, channels: ["#test"], allowed_users: [bob]}`,
-        "",
-      ].join("\n"),
-    );
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      `    irc: {server: 127.0.0.1, port: ${ircd.port}, nick: ${BOT}, channels: ["#test"], allowed_users: [bob]}`,
+    ]);
     [ann, bob] = await Promise.all([
       TestIrcClient.connect(ircd.port, "ann"),
       TestIrcClient.connect(ircd.port, "bob"),

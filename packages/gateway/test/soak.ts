@@ -4,13 +4,14 @@
 // the next question, the fake LLM server answering instantly, and a SIGKILL and restart of the
 // gateway part way through.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { type RecordedRequest, startFakeLlm, tempDir } from "@iris/testkit";
 import { type IrcLine, TestIrcClient } from "./irc-client.js";
 import { startNgircd } from "./ngircd.js";
+import { writeGatewayProfile } from "./profile.js";
 
 const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
 const BOT = "irisbot";
@@ -61,20 +62,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   }, 5000);
   const ircd = await startNgircd([], undefined, { unthrottled: true });
   const dir = tempDir("iris-soak");
-  writeFileSync(
-    join(dir.path, "config.yaml"),
-    [
-      "model: {provider: fake, name: fake-model}",
-      `providers: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
-      "compression: {enabled: false}",
-      "gateway:",
-      "  allow_all: true",
-      "  busy_policy: queue",
-      "  platforms:",
-      `    irc: {server: 127.0.0.1, port: ${ircd.port}, nick: ${BOT}, channels: []}`,
-      "",
-    ].join("\n"),
-  );
+  writeGatewayProfile(dir.path, fake, [
+    "compression: {enabled: false}",
+    "gateway:",
+    "  allow_all: true",
+    "  busy_policy: queue",
+    "  platforms:",
+    `    irc: {server: 127.0.0.1, port: ${ircd.port}, nick: ${BOT}, channels: []}`,
+  ]);
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",

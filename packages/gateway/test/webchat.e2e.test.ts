@@ -4,7 +4,7 @@
 // conversation, and a wrong token refused.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   type FakeLlm,
@@ -19,10 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayRun } from "../src/run.js";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
 import { DropProxy } from "./drop-proxy.js";
+import { type ChatMessage, textOf, writeGatewayProfile } from "./profile.js";
 
-type ChatMessage = { role: string; content?: unknown };
-const textOf = (m: ChatMessage | undefined) =>
-  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 const WAIT = { timeout: 60_000 };
 const poll = async (get: () => number, ok: (n: number) => boolean) => {
   for (let i = 0; !ok(get()); i++) {
@@ -86,18 +84,11 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     [fake, browser] = await Promise.all([startFakeLlm(), launchChromium()]);
     fake.setHandler(reply);
     dir = tempDir("iris-gw-web");
-    mkdirSync(join(dir.path, "work"));
-    writeFileSync(
-      join(dir.path, "config.yaml"),
-      [
-        "model: {provider: fake, name: fake-model}",
-        `providers: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
-        "gateway:",
-        "  platforms:",
-        "    webchat: {port: 0, bot_name: iris}",
-        "",
-      ].join("\n"),
-    );
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      "    webchat: {port: 0, bot_name: iris}",
+    ]);
     const until = new Promise<void>((resolve) => {
       stopGateway = resolve;
     });
