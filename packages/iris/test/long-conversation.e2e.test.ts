@@ -47,16 +47,19 @@ async function longSession(mode: (typeof MODES)[number], window: number) {
   home = tempHome();
   writeFileSync(join(home.home, "config.yaml"), `model:\n  context_window: ${window}\n`);
   const env = { IRIS_HOME: home.home };
+  // The working directory is in the system prompt; a fixed one keeps the counts below the same
+  // wherever the repository is checked out (a longer prompt can tip a summary cycle, see (b)).
+  const cwd = home.home;
   const args = [...routeArgs(fake.baseUrl, mode), "--max-rounds", "0"];
   scriptTurn(1, "first done");
-  const one = await runIris(["-p", "Start listing ranges", ...args], { env });
+  const one = await runIris(["-p", "Start listing ranges", ...args], { env, cwd });
   expect(one.stdout, one.stderr).toBe("first done\n");
   scriptTurn(1, "second done");
-  const two = await runIris(["-c", "-p", "continue", ...args], { env });
+  const two = await runIris(["-c", "-p", "continue", ...args], { env, cwd });
   expect(two.stdout, two.stderr).toBe("second done\n");
   const third = scriptTurn(ROUNDS, "all ranges listed");
   const sentBefore = fake.requests.length;
-  const r = await runIris(["-c", "-p", "continue with 150 more ranges", ...args], { env });
+  const r = await runIris(["-c", "-p", "continue with 150 more ranges", ...args], { env, cwd });
   const compressions = (r.stderr.match(/context compressed, phase/g) ?? []).length;
   return { r, third, compressions, requests: fake.requests.length - sentBefore, env };
 }
@@ -89,9 +92,10 @@ describe.each(MODES)("a 150-round third turn in %s", (mode) => {
     expect(third.rounds).toBe(ROUNDS);
     expect(compressions).toBeGreaterThan(0);
     expect(compressions).toBeLessThanOrEqual(Math.ceil(ROUNDS / 2));
-    // Summaries (model calls) are rarer still: pruning does most of the work (about one summary
-    // per 8 rounds here; the bound leaves room).
-    expect(third.summaries).toBeLessThanOrEqual(Math.ceil(ROUNDS / 5));
+    // Summaries (model calls) are rarer still: after each summary, pruning alone makes room at
+    // least once more, so at most every second compression calls the model (one in three here; a
+    // few dozen more prompt tokens, e.g. a longer working directory, make it one in two).
+    expect(third.summaries).toBeLessThanOrEqual(Math.ceil(compressions / 2));
   }, 300_000);
 });
 
