@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import type { Document, LineCounter, YAMLError } from "yaml";
 import type { z } from "zod";
 import { allowedKeysAt, formatKeyPath, issueMessage, unknownKeyMessage } from "./issues.js";
-import { configSchema, type IrisConfig } from "./schema.js";
+import { configSchema, defaultConfig, type IrisConfig, PARSE_ONCE } from "./schema.js";
 import { yaml } from "./yaml-lib.js";
 import { locatePath } from "./yaml-locate.js";
 
@@ -49,7 +49,7 @@ export function loadConfig(path: string): ConfigResult {
     text = readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { ok: true, config: configSchema.parse({}), warnings: [] };
+    if (code === "ENOENT") return { ok: true, config: defaultConfig(), warnings: [] };
     const why = code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a folder" : String(code);
     return {
       ok: false,
@@ -83,7 +83,7 @@ export function parseConfigText(text: string, file: string): ConfigResult {
       ],
     };
   }
-  const parsed = configSchema.safeParse(data);
+  const parsed = configSchema.safeParse(data, PARSE_ONCE);
   if (parsed.success) {
     return { ok: true, config: parsed.data, warnings: doc.warnings.map((w) => w.message) };
   }

@@ -199,6 +199,12 @@ export type IrisConfig = z.output<typeof configSchema>;
 /** What a user may write in config.yaml. */
 export type IrisConfigInput = z.input<typeof configSchema>;
 
+/**
+ * Parse options for config, read once per process: zod's compiled fast path for an object costs
+ * more to generate (a `new Function` per object schema) than one parse of it takes.
+ */
+export const PARSE_ONCE = { jitless: true } as const;
+
 export function defaultConfig(): IrisConfig {
-  return configSchema.parse({});
+  return configSchema.parse({}, PARSE_ONCE);
 }

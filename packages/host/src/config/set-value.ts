@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSyn
 import { dirname } from "node:path";
 import type * as Yaml from "yaml";
 import { type ConfigError, issuesToErrors, parseConfigText } from "./load.js";
-import { configSchema } from "./schema.js";
+import { configSchema, PARSE_ONCE } from "./schema.js";
 import { yaml } from "./yaml-lib.js";
 
 export type ConfigEditResult = { ok: true; changed: boolean } | { ok: false; errors: ConfigError[] };
@@ -75,7 +75,7 @@ function edit(
 
   const lc = new LineCounter();
   const check = parseDocument(after, { lineCounter: lc });
-  const parsed = configSchema.safeParse(check.toJS() ?? {});
+  const parsed = configSchema.safeParse(check.toJS() ?? {}, PARSE_ONCE);
   if (!parsed.success)
     return { ok: false, errors: issuesToErrors(parsed.error.issues, check.toJS(), check, lc, path) };
 
