@@ -22,7 +22,7 @@ function arg(name: string, fallback: number): number {
 }
 const ITEMS = arg("items", 1000);
 const ONESHOT = arg("oneshot", 20);
-const bundle = fileURLToPath(new URL("../packages/iris/dist/iris.mjs", import.meta.url));
+const bin = fileURLToPath(new URL("../packages/iris/bin/iris.js", import.meta.url));
 
 const fake = await startFakeLlm();
 fake.setHandler(() => ({ text: "ok", usage: { input: 20, output: 2 } }));
@@ -39,12 +39,12 @@ const route = [
 ];
 const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", IRIS_HOME: dir.path };
 
-/** Runs the bundled bin with `args`; resolves its wall time and peak RSS (bytes). */
+/** Runs the bin (the bundle, after `npm run build`) with `args`; resolves its wall time and peak RSS (bytes). */
 function runIris(args: string[]): Promise<{ ms: number; rss: number; code: number | null }> {
-  // -e loader: the bundle reads process.argv like the bin, and reports maxRSS as it exits.
+  // -e loader: the bin reads process.argv as when started itself, and maxRSS is reported at exit.
   const loader =
     'process.on("exit",()=>process.stderr.write("MAXRSS "+process.resourceUsage().maxRSS+"\\n"));' +
-    `process.argv.splice(1,0,"iris");await import(${JSON.stringify(bundle)});`;
+    `process.argv.splice(1,0,"iris");await import(${JSON.stringify(bin)});`;
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ["--input-type=module", "-e", loader, "--", ...args], {

@@ -9,7 +9,7 @@
 //   shared prefix           common prefix of consecutive requests / bytes of the earlier one
 // Run: npx tsx bench/harness.ts [--runs 15] [--rounds 20] [--mode chat_completions]
 //        [--only start|trips|session|requests] [--bin path/to/iris.js]
-// The built CLI is measured: run `npx tsc -b packages/iris` first. Figures go to stdout.
+// The built CLI is measured: run `npm run build` first (the bundle and its code cache). Figures go to stdout.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -291,7 +291,7 @@ function printRows(): void {
 
 async function main(): Promise<void> {
   if (!existsSync(join(dirname(IRIS_BIN), "..", "dist", "cli", "main.js")))
-    throw new Error(`${IRIS_BIN}: iris is not built: run \`npx tsc -b packages/iris\` first`);
+    throw new Error(`${IRIS_BIN}: iris is not built: run \`npm run build\` first`);
   const root = mkdtempSync(join(tmpdir(), "iris-bench-"));
   const home = join(root, "home");
   const cwd = join(root, "work");

@@ -9,7 +9,7 @@
 //   prefix share          common byte prefix of consecutive requests / bytes of the earlier one,
 //                         over pairs with no compression between them: lowest and median (≥ 0.99)
 // A compression between two requests is seen in the later one's pruned stubs or summary changing.
-// Run: npx tsc -b packages/iris && npx tsx bench/long-conversation.ts [--rounds 150] [--window 24000]
+// Run: npm run build && npx tsx bench/long-conversation.ts [--rounds 150] [--window 24000]
 //        [--mode chat_completions]
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// Bundles the built CLI (SPEC target: process start → first request ≤ 300 ms): loading ~300 small
-// ESM modules costs Node more start-up time than parsing a few files. With code splitting, every
-// `await import()` of a command (the chat UI, serve, acp, batch, the gateway, …) becomes its own
-// chunk, parsed only when that command runs, so `iris -p` never pays for front ends it does not use.
-// Native or lazily loaded packages stay external and are resolved from node_modules as usual; an
-// external imported statically by a chunk is loaded only with that chunk.
-import { rmSync, writeFileSync } from "node:fs";
+// Bundles the built CLI into one CommonJS file, then warms its V8 code cache (SPEC target: process
+// start → first request ≤ 300 ms). Loading ~300 small ES modules costs Node more start-up time than
+// one file, and Node 20 keeps no compiled code for ES modules at all; a CommonJS bundle run through
+// `vm.Script` (packages/iris/bin/run-bundle.js) starts from the bytecode of a previous run instead
+// of parsing and compiling. Each `await import()` of a command (the chat UI, serve, acp, batch, the
+// gateway, …) stays lazy: esbuild wraps those modules in init functions that run only when the
+// command does, so `iris -p` never evaluates front ends it does not use.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
@@ -27,28 +30,118 @@ const englishOnlyZod = {
   },
 };
 
-const banner =
-  'import { createRequire as __irisCreateRequire } from "node:module";\nconst require = __irisCreateRequire(import.meta.url);';
+// Native or lazily loaded packages, and the large libraries of one command each (the MCP client
+// with Ajv, the API server's HTTP framework, the gateway's cron parser; each has a CommonJS
+// build): resolved from node_modules when used, so the bundle, its cache and every start's memory
+// hold only what most runs use.
+const EXTERNAL = [
+  "better-sqlite3",
+  "yaml",
+  "mvdan-sh",
+  "irc-framework",
+  "@modelcontextprotocol/sdk",
+  "ajv",
+  "ajv-formats",
+  "hono",
+  "@hono/node-server",
+  "croner",
+];
+
+// vm.Script runs no `import()` in Node 20 without --experimental-vm-modules once the code comes
+// from a cache ("A dynamic import callback was not specified"). The bundled sources' `import()`s
+// become init calls; the ones left, of built-ins and external packages (all with a CommonJS
+// entry), go through require instead. The build fails if any `import()` remains.
+const requireExternals = {
+  name: "require-externals",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== "dynamic-import" || args.namespace !== "file") return undefined;
+      const builtin = args.path.startsWith("node:");
+      const external = EXTERNAL.some((e) => args.path === e || args.path.startsWith(`${e}/`));
+      return builtin || external ? { path: args.path, namespace: "require-external" } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: "require-external" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+};
 
 const outdir = "packages/iris/dist/bundle";
+const outfile = `${outdir}/iris.cjs`;
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { iris: "packages/iris/dist/cli/main.js" },
-  outdir,
-  outExtension: { ".js": ".mjs" },
-  chunkNames: "chunk-[hash]",
+  entryPoints: ["packages/iris/dist/cli/main.js"],
+  outfile,
   bundle: true,
-  splitting: true,
   platform: "node",
-  format: "esm",
+  format: "cjs",
   target: "node20",
-  external: ["better-sqlite3", "yaml", "mvdan-sh", "irc-framework"],
-  banner: { js: banner },
+  external: EXTERNAL,
+  // The sources locate their packages with createRequire(import.meta.url): the bundle's own URL.
+  define: { "import.meta.url": "__irisBundleUrl" },
+  // "use strict" first: after the banner, esbuild's own directive would be a plain string.
+  banner: {
+    js: '"use strict";\nconst __irisBundleUrl = require("node:url").pathToFileURL(__filename).href;',
+  },
   logLevel: "warning",
   legalComments: "none",
-  plugins: [englishOnlyZod],
+  // Shorter code, the same names and lines of readable code in stack traces.
+  minifySyntax: true,
+  plugins: [englishOnlyZod, requireExternals],
   metafile: true,
 });
-// Which sources each chunk holds and what it imports: the start-up test reads it to tell which
-// chunks `iris -p` may load.
+const leftImports = Object.values(result.metafile.outputs).flatMap((o) =>
+  o.imports.filter((i) => i.kind === "dynamic-import").map((i) => i.path),
+);
+if (leftImports.length) throw new Error(`bundle-cli: import() left in the bundle: ${leftImports.join(", ")}`);
+// main.js starts with a shebang, which is no statement inside a function.
+// esbuild escapes non-ASCII text in code but not in the comments it keeps; one such character
+// would make V8 hold the whole source as a two-byte string (twice the memory).
+const source = readFileSync(outfile, "utf8")
+  .replace(/^#!.*/, "")
+  .replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+// Written already wrapped in CommonJS's function, so that run-bundle.js compiles the file's text as
+// it is read rather than a second copy with the wrapper around it.
+writeFileSync(
+  outfile,
+  "// The iris CLI, run by packages/iris/bin/run-bundle.js (npm run build writes it).\n" +
+    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+);
+// Which sources the bundle holds and what each imports: the start-up test reads it to tell which
+// modules `iris -p` evaluates.
 writeFileSync(`${outdir}/meta.json`, JSON.stringify(result.metafile));
+
+// Warm-up: one `iris -p` against a local fake server, run the way a user runs it, so that the
+// cache it writes at exit holds the functions a one-shot turn compiles, not only the top level.
+const { startFakeLlm } = await import("../packages/testkit/dist/index.js");
+const fake = await startFakeLlm();
+fake.setHandler(() => ({ text: "warm" }));
+const home = mkdtempSync(join(tmpdir(), "iris-warmup-"));
+try {
+  const bin = join(process.cwd(), "packages/iris/bin/iris.js");
+  const args = ["-p", "hi", "--provider", "custom", "--base-url", fake.baseUrl, "--model", "warm-up"];
+  // Not spawnSync: the fake server answers from this process's event loop.
+  const run = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", HOME: home, IRIS_HOME: home },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out }));
+  });
+  if (run.code !== 0 || !readdirSync(outdir).some((n) => n.endsWith(".v8cache"))) {
+    throw new Error(`bundle-cli: the warm-up run failed (exit ${run.code}):\n${run.out}`);
+  }
+} finally {
+  await fake.close();
+  rmSync(home, { recursive: true, force: true });
+}

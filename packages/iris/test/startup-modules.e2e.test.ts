@@ -1,8 +1,10 @@
-// What `iris -p` loads (issue 15: "the chat UI loaded only when the chat starts"). The bundle is
-// split into one chunk per command; a one-shot run must load neither the chat screen nor another
-// front end (serve, acp, batch, the gateway), nor packages it never uses (yaml with no config file
-// or skill, Ajv with no MCP server, irc-framework, the shell parser with no terminal command).
-// A loader hook records every ESM module the process loads; `require.cache` gives the CommonJS ones.
+// What `iris -p` evaluates (issue 15: "the chat UI loaded only when the chat starts"). The bundle
+// is one CommonJS file in which every module reached only through `await import()` is wrapped in an
+// init function that runs when that import does; a one-shot run must evaluate neither the chat
+// screen nor another front end (serve, acp, batch, the gateway), nor load packages it never uses
+// (yaml with no config file or skill, Ajv with no MCP server, irc-framework, the shell parser with
+// no terminal command). Evaluated = the entry's static imports (from the bundle's metafile) plus the
+// wrapped modules whose init ran; a preload records those and `require.cache` at exit.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,38 +13,49 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runIris, tempHome } from "./helpers.js";
 
 const BUNDLE = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bundle");
+const ENTRY = "packages/iris/dist/cli/main.js";
 
-// Runs in the iris process (via NODE_OPTIONS=--import): the hook thread appends each loaded URL.
+// Runs in the iris process (via NODE_OPTIONS=--require). esbuild's init wrappers look their module
+// up with Object.getOwnPropertyNames on a one-key object { "<source path>"() {…} }.
 const PRELOAD = (log: string) => `
-import { appendFileSync } from "node:fs";
-import { createRequire, register } from "node:module";
-const LOG = ${JSON.stringify(log)};
-register("data:text/javascript," + encodeURIComponent(\`
-import { appendFileSync } from "node:fs";
-export async function load(url, context, next) {
-  appendFileSync(\${JSON.stringify(LOG)}, url + "\\\\n");
-  return next(url, context);
-}\`));
+const { appendFileSync } = require("node:fs");
+const names = Object.getOwnPropertyNames;
+const inits = new Set();
+Object.getOwnPropertyNames = function (o) {
+  const keys = names(o);
+  const d = keys.length === 1 ? Object.getOwnPropertyDescriptor(o, keys[0]) : undefined;
+  if (d && typeof d.value === "function" && /\\.[cm]?js$/.test(keys[0])) inits.add(keys[0]);
+  return keys;
+};
 process.on("exit", () => {
-  appendFileSync(LOG, Object.keys(createRequire(import.meta.url).cache).join("\\n") + "\\n");
+  appendFileSync(${JSON.stringify(log)}, [...inits, ...Object.keys(require.cache)].join("\\n") + "\\n");
 });
 `;
 
 interface Meta {
-  outputs: Record<string, { inputs: Record<string, unknown> }>;
+  inputs: Record<string, { imports: { path: string; kind: string }[] }>;
 }
 
-/** The source modules of every bundle chunk the process loaded, and the CommonJS files it required. */
+/** Sources evaluated at start: the entry and what it imports statically, transitively. */
+function eager(meta: Meta): Set<string> {
+  const seen = new Set<string>();
+  const todo = [ENTRY];
+  while (todo.length) {
+    const source = todo.pop()!;
+    if (seen.has(source) || !meta.inputs[source]) continue;
+    seen.add(source);
+    for (const i of meta.inputs[source].imports) if (i.kind !== "dynamic-import") todo.push(i.path);
+  }
+  return seen;
+}
+
+/** The bundled sources the process evaluated, and the files it required from disk. */
 function loaded(log: string): { sources: string[]; files: string[] } {
   const meta = JSON.parse(readFileSync(join(BUNDLE, "meta.json"), "utf8")) as Meta;
   const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
-  const files = lines.map((l) => (l.startsWith("file://") ? fileURLToPath(l) : l));
-  const sources = new Set<string>();
-  for (const [out, { inputs }] of Object.entries(meta.outputs)) {
-    const chunk = join(BUNDLE, out.split("/").pop() ?? "");
-    if (files.includes(chunk)) for (const input of Object.keys(inputs)) sources.add(input);
-  }
-  return { sources: [...sources], files };
+  const sources = new Set(eager(meta));
+  for (const line of lines) if (meta.inputs[line]) sources.add(line);
+  return { sources: [...sources], files: lines.filter((l) => !meta.inputs[l]) };
 }
 
 describe("iris -p start-up", () => {
@@ -57,21 +70,21 @@ describe("iris -p start-up", () => {
     h.cleanup();
   });
 
-  it("loads the one-shot chunk and none of the chat UI, other front ends or unused packages", async () => {
+  it("evaluates the one-shot command and none of the chat UI, other front ends or unused packages", async () => {
     expect(existsSync(join(BUNDLE, "meta.json")), "the bundle is missing: run npm run build").toBe(true);
     const log = join(h.home, "modules.log");
-    const preload = join(h.home, "preload.mjs");
+    const preload = join(h.home, "preload.cjs");
     writeFileSync(preload, PRELOAD(log));
     writeFileSync(log, "");
     fake.setHandler(() => ({ text: "ok" }));
     const r = await runIris(
       ["-p", "hi", "--provider", "custom", "--base-url", fake.baseUrl, "--model", "fake-model"],
-      { env: { HOME: h.home, IRIS_HOME: h.home, NODE_OPTIONS: `--import ${preload}` } },
+      { env: { HOME: h.home, IRIS_HOME: h.home, NODE_OPTIONS: `--require ${preload}` } },
     );
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("ok\n");
     const { sources, files } = loaded(log);
-    // The hook saw the dynamically imported one-shot chunk and the native store driver.
+    // The preload saw the one-shot command's init run and the native store driver load.
     expect(sources).toContain("packages/iris/dist/cli/oneshot.js");
     expect(files.some((f) => /[\\/]better-sqlite3[\\/]/.test(f))).toBe(true);
     const unwanted = sources.filter((s) =>
@@ -81,7 +94,9 @@ describe("iris -p start-up", () => {
     );
     expect(unwanted).toEqual([]);
     const unusedCjs = files.filter((f) =>
-      /[\\/]node_modules[\\/](yaml|ajv|irc-framework|lodash|mvdan-sh)[\\/]/.test(f),
+      /[\\/]node_modules[\\/](yaml|ajv|irc-framework|lodash|mvdan-sh|@modelcontextprotocol|hono|@hono|croner)[\\/]/.test(
+        f,
+      ),
     );
     expect(unusedCjs).toEqual([]);
   });

@@ -329,4 +329,11 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-await main(process.argv);
+// Not a top-level await: the CLI bundle is CommonJS (so V8 can cache its compiled code), which has
+// none. main() catches what a command throws; anything else is a bug worth its stack trace.
+main(process.argv).catch((err: unknown) => {
+  process.stderr.write(
+    `iris: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exitCode = 1;
+});
