@@ -1,14 +1,12 @@
 #!/usr/bin/env node
-// Bundles the built CLI into one CommonJS file, then warms its V8 code cache (SPEC target: process
-// start → first request ≤ 300 ms). Loading ~300 small ES modules costs Node more start-up time than
+// Bundles the built CLI into one CommonJS file, whose V8 code cache warm-cli-cache.mjs then writes
+// (SPEC target: process start → first request ≤ 300 ms). Loading ~300 small ES modules costs Node more start-up time than
 // one file, and Node 20 keeps no compiled code for ES modules at all; a CommonJS bundle run through
 // `vm.Script` (packages/iris/bin/run-bundle.js) starts from the bytecode of a previous run instead
 // of parsing and compiling. Each `await import()` of a command (the chat UI, serve, acp, batch, the
 // gateway, …) stays lazy: esbuild wraps those modules in init functions that run only when the
 // command does, so `iris -p` never evaluates front ends it does not use.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
@@ -111,37 +109,3 @@ writeFileSync(
 // Which sources the bundle holds and what each imports: the start-up test reads it to tell which
 // modules `iris -p` evaluates.
 writeFileSync(`${outdir}/meta.json`, JSON.stringify(result.metafile));
-
-// Warm-up: one `iris -p` against a local fake server, run the way a user runs it, so that the
-// cache it writes at exit holds the functions a one-shot turn compiles, not only the top level.
-const { startFakeLlm } = await import("../packages/testkit/dist/index.js");
-const fake = await startFakeLlm();
-fake.setHandler(() => ({ text: "warm" }));
-const home = mkdtempSync(join(tmpdir(), "iris-warmup-"));
-try {
-  const bin = join(process.cwd(), "packages/iris/bin/iris.js");
-  const args = ["-p", "hi", "--provider", "custom", "--base-url", fake.baseUrl, "--model", "warm-up"];
-  // Not spawnSync: the fake server answers from this process's event loop.
-  const run = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? "", HOME: home, IRIS_HOME: home },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.stderr.on("data", (d) => {
-      out += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, out }));
-  });
-  if (run.code !== 0 || !readdirSync(outdir).some((n) => n.endsWith(".v8cache"))) {
-    throw new Error(`bundle-cli: the warm-up run failed (exit ${run.code}):\n${run.out}`);
-  }
-} finally {
-  await fake.close();
-  rmSync(home, { recursive: true, force: true });
-}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Writes the CLI bundle's V8 code cache (after bundle-cli.mjs): one `iris -p` against a local fake
+// server, run the way a user runs it, so that the cache it writes at exit (bin/run-bundle.js) holds
+// the functions a one-shot turn compiles, not only the top level. Fails when the run does.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeLlm } from "../packages/testkit/dist/index.js";
+
+const bundleDir = "packages/iris/dist/bundle";
+const fake = await startFakeLlm();
+fake.setHandler(() => ({ text: "warm" }));
+const home = mkdtempSync(join(tmpdir(), "iris-warmup-"));
+try {
+  const bin = join(process.cwd(), "packages/iris/bin/iris.js");
+  const args = ["-p", "hi", "--provider", "custom", "--base-url", fake.baseUrl, "--model", "warm-up"];
+  // Not spawnSync: the fake server answers from this process's event loop.
+  const run = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", HOME: home, IRIS_HOME: home },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const collect = (d) => {
+      out += d;
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out }));
+  });
+  if (run.code !== 0 || !readdirSync(bundleDir).some((n) => n.endsWith(".v8cache"))) {
+    throw new Error(`warm-cli-cache: the warm-up run failed (exit ${run.code}):\n${run.out}`);
+  }
+} finally {
+  await fake.close();
+  rmSync(home, { recursive: true, force: true });
+}
