@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { startFakeLlm } from "../packages/testkit/dist/index.js";
 
 const bundleDir = "packages/iris/dist/bundle";
+const caches = () => readdirSync(bundleDir).filter((n) => n.endsWith(".v8cache"));
+// A cache left from another run (say `iris --version`) would be accepted and never replaced.
+for (const name of caches()) rmSync(join(bundleDir, name));
 const fake = await startFakeLlm();
 fake.setHandler(() => ({ text: "warm" }));
 const home = mkdtempSync(join(tmpdir(), "iris-warmup-"));
@@ -31,7 +34,7 @@ try {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, out }));
   });
-  if (run.code !== 0 || !readdirSync(bundleDir).some((n) => n.endsWith(".v8cache"))) {
+  if (run.code !== 0 || caches().length === 0) {
     throw new Error(`warm-cli-cache: the warm-up run failed (exit ${run.code}):\n${run.out}`);
   }
 } finally {

@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-const RUN_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "run-bundle.js");
+const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), "..");
+const RUN_BUNDLE = join(PACKAGE, "bin", "run-bundle.js");
 
 let dir: ReturnType<typeof tempDir>;
 let app: string;
@@ -31,9 +32,13 @@ beforeEach(() => {
 });
 afterEach(() => dir.cleanup());
 
-function run(env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+function run(
+  env: Record<string, string> = {},
+  script = join(dir.path, "run.mjs"),
+  args: string[] = [],
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dir.path, "run.mjs")], {
+    const child = spawn(process.execPath, [script, ...args], {
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -79,5 +84,16 @@ describe("the CLI bundle's code cache", () => {
   it("a run with NODE_OPTIONS (V8 flags may differ) writes none", async () => {
     expect(await run({ NODE_OPTIONS: "--max-old-space-size=256" })).toEqual({ code: 0, out: "a/b true" });
     expect(caches()).toEqual([]);
+  });
+
+  it("npm run build leaves a cache that the built CLI's runs accept", async () => {
+    const bundle = join(PACKAGE, "dist", "bundle");
+    const built = readdirSync(bundle).filter((n) => n.endsWith(".v8cache"));
+    expect(built, "run npm run build").toHaveLength(1);
+    const cache = join(bundle, built[0]!);
+    const ino = statSync(cache).ino;
+    const version = await run({}, join(PACKAGE, "bin", "iris.js"), ["--version"]);
+    expect(version.code).toBe(0);
+    expect(statSync(cache).ino).toBe(ino); // accepted: a rejected cache would be written again
   });
 });
