@@ -78,6 +78,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
   const until = opts.until ?? signalled();
   const releases: (() => void)[] = [];
   let iris: IrisProcess | undefined;
+  let gateway: Gateway | undefined;
   try {
     releases.push(
       await acquireLock(profile.home.paths.gatewayPid, {
@@ -96,7 +97,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       );
     const tools = new GatewayTools();
     iris = await Process.open({ profile, platform: "gateway", env: opts.env, extraTools: tools.definitions });
-    const gateway = new Gateway({
+    gateway = new Gateway({
       tools,
       ...(opts.cronTickMs ? { cronTickMs: opts.cronTickMs } : {}),
       iris,
@@ -118,6 +119,9 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     return 0;
   } catch (err) {
     opts.err(`iris: ${err instanceof LockHeldError || err instanceof Error ? err.message : String(err)}\n`);
+    // A platform that started before another failed (IRC, then a web chat port in use) would keep
+    // the process alive, unlocked, on a closed store.
+    await gateway?.stop().catch(() => {});
     return 1;
   } finally {
     await iris?.close();
