@@ -2,7 +2,7 @@
 // assistant lines of the chat's session in the store, tool traffic left out. It is read from the
 // store, never from memory, so it survives a restart of the gateway as well as of the page.
 import { StoreConversation } from "@iris/agent";
-import type { Message } from "@iris/llm";
+import { assistantText, type Message, textOf } from "@iris/llm";
 import type { GatewayState, Store } from "@iris/store";
 import type { HistoryLine } from "./adapter.js";
 import type { ChatAddress, ChatType } from "./message.js";
@@ -27,17 +27,14 @@ export function chatHistory(
   if (!sessionId) return [];
   const lines: HistoryLine[] = [];
   for (const m of new StoreConversation(store, sessionId).history()) {
-    const text = textOf(m);
+    const text = lineText(m);
     if (text !== undefined && text.trim() !== "") lines.push({ role: m.role as HistoryLine["role"], text });
   }
   return lines.slice(-MAX_LINES);
 }
 
-function textOf(m: Message): string | undefined {
-  if (m.role === "user")
-    return typeof m.content === "string"
-      ? m.content
-      : m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
-  if (m.role === "assistant") return m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+function lineText(m: Message): string | undefined {
+  if (m.role === "user") return textOf(m.content);
+  if (m.role === "assistant") return assistantText(m);
   return undefined;
 }

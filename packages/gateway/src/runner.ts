@@ -328,7 +328,8 @@ export class Gateway {
     if (chat) {
       chat.userId = last.userId;
       chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
-      chat.draft = new StreamDraft(chat.platform.adapter, chat.addr);
+      // Platforms without drafts (IRC) keep no copy of the streamed text.
+      if (chat.platform.adapter.draft) chat.draft = new StreamDraft(chat.platform.adapter, chat.addr);
     }
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;

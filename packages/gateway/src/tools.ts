@@ -65,13 +65,15 @@ function resolveTarget(
       error: `to: no ${platform} platform runs in this gateway (running: ${port.platforms().join(", ") || "none"})`,
     };
   const targets = configuredTargets(port, platform);
-  const known = targets.some((t) => t.toLowerCase() === chatId.toLowerCase());
-  if (!known && !port.config.allow_all)
+  const known = targets.find((t) => t.toLowerCase() === chatId.toLowerCase());
+  if (known === undefined && !port.config.allow_all)
     return {
       ok: false,
       error: `to: ${chatId} is not a configured chat of ${platform} (configured: ${targets.join(", ") || "none"})`,
     };
-  return { ok: true, addr: { platform, chatId } };
+  // The configured spelling: chat ids are compared without case, but some platforms (the web
+  // chat) deliver by the exact id.
+  return { ok: true, addr: { platform, chatId: known ?? chatId } };
 }
 
 const sendParams = z

@@ -3,7 +3,7 @@
 // name sets an HttpOnly, SameSite=Strict cookie signed with the token; the page, its event
 // stream and its sends all require that cookie. Wrong tokens are rate-limited.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 
 export const COOKIE = "iris_webchat";
 /** Display names: letters, digits, `_ . -`; they are also the user's chat id. */
@@ -22,7 +22,10 @@ export function loadToken(file: string | undefined): string {
     }
   }
   const token = randomBytes(24).toString("base64url");
-  if (file) writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  if (file) {
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600); // the mode above applies only to a file it creates
+  }
   return token;
 }
 
