@@ -2,7 +2,8 @@
 // and DM pairing. Every check-and-set is one statement or one transaction, so two gateway
 // processes (a --replace handover) can never both claim one message or one reply.
 import { randomInt } from "node:crypto";
-import type { Database, Statement } from "./driver.js";
+import type { Database } from "./driver.js";
+import { type CachedDatabase, withStatementCache } from "./statement-cache.js";
 
 export interface OutboxRow {
   logicalKey: string;
@@ -52,7 +53,7 @@ export type IssueResult =
 export type ApproveResult = { ok: true; approved: ApprovedRow } | { ok: false; reason: string };
 
 export class GatewayState {
-  private readonly db: Pick<Database, "prepare" | "transaction">;
+  private readonly db: CachedDatabase;
 
   constructor(db: Database) {
     this.db = withStatementCache(db);
@@ -325,23 +326,4 @@ function newCode(): string {
   let code = "";
   for (let i = 0; i < PAIRING_CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
-}
-
-/**
- * `prepare` that compiles each SQL text once: several of these statements run for every gateway
- * message, and a statement prepared per call is compiled again and left for the GC to finalize.
- */
-function withStatementCache(db: Database): Pick<Database, "prepare" | "transaction"> {
-  const stmts = new Map<string, Statement<unknown>>();
-  return {
-    prepare<Row = unknown>(sql: string): Statement<Row> {
-      let stmt = stmts.get(sql);
-      if (!stmt) {
-        stmt = db.prepare(sql);
-        stmts.set(sql, stmt);
-      }
-      return stmt as Statement<Row>;
-    },
-    transaction: (fn) => db.transaction(fn),
-  };
 }

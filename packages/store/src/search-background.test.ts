@@ -71,4 +71,21 @@ describe("the background search indexer", () => {
     expect(reader.search("reeds", { limit: 1 })).toHaveLength(1);
     expect(reader.searchIndexBacklog()).toBe(2);
   });
+
+  it("a read-only store's scan of short terms lists each node once", () => {
+    const dir = mkdtempSync(join(tmpdir(), "iris-index-"));
+    const path = join(dir, "state.db");
+    const writer = openStore(path, { indexDelayMs: 60_000 });
+    const s = writer.createSession({ source: "cli" });
+    writer.appendNodes(s.id, [{ kind: "note", text: "ok one" }]);
+    writer.search("ok"); // indexes it
+    writer.appendNodes(s.id, [{ kind: "note", text: "ok two" }]);
+    writer.close();
+    const reader = openStore(path, { readonly: true });
+    opened.push({ dir, store: reader });
+    expect(reader.search("tw").map((h) => h.nodeId)).toHaveLength(1);
+    const both = reader.search("ok", { substring: true }).map((h) => h.nodeId);
+    expect(both).toHaveLength(2);
+    expect(new Set(both).size).toBe(2);
+  });
 });

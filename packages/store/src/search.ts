@@ -1,8 +1,9 @@
 // Full-text search over nodes (SPEC D2, U7). Word queries use the unicode61 index; CJK and
 // substring queries use the trigram index; terms under 3 characters (which trigram cannot
 // index) are matched with LIKE. User input is always quoted, so FTS syntax in it never throws.
-import type { Database, Statement } from "./driver.js";
+import type { Database } from "./driver.js";
 import type { SearchIndexer } from "./search-index.js";
+import { type CachedDatabase, withStatementCache } from "./statement-cache.js";
 
 export interface SearchOptions {
   limit?: number;
@@ -37,12 +38,14 @@ const LIKE_CONTEXT = 40;
 export const SEARCH_CATCH_UP_SPAN = 500;
 
 export class NodeSearch {
-  private readonly cache = new Map<string, Statement<HitRow>>();
+  private readonly stmts: CachedDatabase;
 
   constructor(
     private readonly db: Database,
     private readonly indexer: SearchIndexer,
-  ) {}
+  ) {
+    this.stmts = withStatementCache(db);
+  }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     // Index what was appended since the last catch-up first, in one short batch; a larger backlog
@@ -60,14 +63,17 @@ export class NodeSearch {
     // Newest first: the unindexed nodes are newer than every indexed one.
     const recent = unindexedAbove === null ? [] : this.likeQuery(terms, exclude, limit, unindexedAbove);
     if (recent.length >= limit) return recent;
-    return [...recent, ...this.indexed(terms, exclude, limit - recent.length, options)];
+    const upto = unindexedAbove ?? Number.MAX_SAFE_INTEGER;
+    return [...recent, ...this.indexed(terms, exclude, limit - recent.length, options, upto)];
   }
 
+  /** Through the indexes; their LIKE fallback stays at or below `upto`, where the index reaches. */
   private indexed(
     terms: string[],
     exclude: string | null,
     limit: number,
     options: SearchOptions,
+    upto: number,
   ): SearchHit[] {
     const substring = options.substring === true || terms.some((t) => CJK.test(t));
     if (!substring) {
@@ -78,7 +84,7 @@ export class NodeSearch {
     const long = terms.filter((t) => [...t].length >= 3);
     const short = terms.filter((t) => [...t].length < 3);
     if (long.length > 0) return this.ftsQuery("nodes_fts_trigram", long, short, exclude, limit);
-    return this.likeQuery(short, exclude, limit);
+    return this.likeQuery(short, exclude, limit, -1, upto);
   }
 
   /**
@@ -87,6 +93,7 @@ export class NodeSearch {
    * search on a turn's path is bounded by its own work.
    */
   private catchUpWithoutWaiting(): void {
+    if (this.indexer.pending() === 0) return;
     const busy = this.db.pragma("busy_timeout", { simple: true }) as number;
     this.db.pragma("busy_timeout = 0");
     try {
@@ -113,28 +120,27 @@ export class NodeSearch {
       `snippet(${table}, 0, '[', ']', '…', ${SNIPPET_TOKENS[table]}) AS snippet ` +
       `FROM ${table} JOIN nodes n ON n.seq = ${table}.rowid ` +
       `WHERE ${table} MATCH ?${likes} AND n.session_id IS NOT ? ORDER BY ${table}.rowid DESC LIMIT ?`;
-    const rows = this.statement(sql).all(match, ...likeTerms.map(likePattern), exclude, limit);
+    const rows = this.stmts.prepare<HitRow>(sql).all(match, ...likeTerms.map(likePattern), exclude, limit);
     const via = table === "nodes_fts" ? "words" : "trigram";
     return rows.map((r) => toHit(r, r.snippet, via));
   }
 
-  /** A scan of `search_text`, over every node or only those with a seq above `aboveSeq`. */
-  private likeQuery(terms: string[], exclude: string | null, limit: number, aboveSeq = -1): SearchHit[] {
+  /** Nodes whose seq lies in (aboveSeq, atMostSeq] holding every term, newest first. */
+  private likeQuery(
+    terms: string[],
+    exclude: string | null,
+    limit: number,
+    aboveSeq = -1,
+    atMostSeq = Number.MAX_SAFE_INTEGER,
+  ): SearchHit[] {
     const likes = terms.map(() => "n.search_text LIKE ? ESCAPE '\\'").join(" AND ");
     const sql =
       "SELECT n.id, n.session_id, n.role, n.created_at, n.search_text AS snippet FROM nodes n " +
-      `WHERE n.seq > ? AND ${likes} AND n.session_id IS NOT ? ORDER BY n.seq DESC LIMIT ?`;
-    const rows = this.statement(sql).all(aboveSeq, ...terms.map(likePattern), exclude, limit);
+      `WHERE n.seq > ? AND n.seq <= ? AND ${likes} AND n.session_id IS NOT ? ORDER BY n.seq DESC LIMIT ?`;
+    const rows = this.stmts
+      .prepare<HitRow>(sql)
+      .all(aboveSeq, atMostSeq, ...terms.map(likePattern), exclude, limit);
     return rows.map((r) => toHit(r, likeSnippet(r.snippet, terms[0] ?? ""), "like"));
-  }
-
-  private statement(sql: string): Statement<HitRow> {
-    let stmt = this.cache.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare<HitRow>(sql);
-      this.cache.set(sql, stmt);
-    }
-    return stmt;
   }
 }
 

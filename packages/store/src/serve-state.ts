@@ -4,6 +4,7 @@
 // transaction, so two servers of one profile never leave more than `max` rows.
 import type { Message } from "@iris/llm";
 import type { Database } from "./driver.js";
+import { type CachedDatabase, withStatementCache } from "./statement-cache.js";
 
 export interface RecordedAnswerRow {
   status: number;
@@ -12,7 +13,11 @@ export interface RecordedAnswerRow {
 }
 
 export class ServeState {
-  constructor(private readonly db: Database) {}
+  private readonly db: CachedDatabase;
+
+  constructor(db: Database) {
+    this.db = withStatementCache(db);
+  }
 
   /** The conversation stored under (owner, key), unless missing or expired at `now`. */
   response(owner: string, key: string, now = Date.now()): Message[] | undefined {
@@ -87,12 +92,12 @@ export class ServeState {
 type Table = "serve_responses" | "serve_idempotency";
 
 /** Keeps the `max` newest rows of `table`. */
-function trim(db: Database, table: Table, max: number): void {
+function trim(db: CachedDatabase, table: Table, max: number): void {
   db.prepare(
     `DELETE FROM ${table} WHERE seq <= (SELECT seq FROM ${table} ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
   ).run(Math.max(0, Math.floor(max)));
 }
 
-function count(db: Database, table: Table): number {
+function count(db: CachedDatabase, table: Table): number {
   return db.prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).get()?.n ?? 0;
 }
