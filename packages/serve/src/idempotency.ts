@@ -3,13 +3,9 @@
 // shared across API keys. Failed or aborted requests are not remembered, so a retry runs again.
 // Recorded answers live in state.db: a client that retries because the server restarted (the
 // usual reason a retry comes at all) gets the answer, not a second run of the turn's tools.
-import type { ServeState } from "@iris/store";
+import type { RecordedAnswerRow, ServeState } from "@iris/store";
 
-export interface RecordedAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type RecordedAnswer = RecordedAnswerRow;
 
 const MAX_ENTRIES = 10_000;
 
@@ -42,7 +38,8 @@ export class IdempotencyCache {
       }),
     );
     return (a) => {
-      const keep = a !== undefined && a.status < 500;
+      // A 429 says "not now", not "this is the answer": a retry after Retry-After must run.
+      const keep = a !== undefined && a.status < 500 && a.status !== 429;
       if (keep) {
         const now = this.now();
         try {

@@ -69,6 +69,18 @@ describe("IdempotencyCache", () => {
   });
 });
 
+describe("IdempotencyCache and rate limits", () => {
+  it("keeps a 4xx answer but not a 429: the retry after Retry-After runs", async () => {
+    const cache = new IdempotencyCache(state, 1000, () => 0);
+    const limited = IdempotencyCache.scope("alice", "/v1/chat/completions", "k429");
+    cache.begin(limited)({ status: 429, headers: { "retry-after": "1" }, body: "slow down" });
+    expect(await cache.lookup(limited)).toBeUndefined();
+    const invalid = IdempotencyCache.scope("alice", "/v1/chat/completions", "k400");
+    cache.begin(invalid)({ status: 400, headers: {}, body: "bad" });
+    expect((await cache.lookup(invalid))?.status).toBe(400);
+  });
+});
+
 describe("KeyLimits", () => {
   it("counts requests per minute and requests at once, per key", () => {
     let now = 0;
