@@ -125,7 +125,7 @@ export class AcpSession {
   ): Promise<{ blocks: PromptBlock[] } | { error: string }> {
     const first = blocks[0];
     const expand = this.opts.expandInput;
-    if (!expand || first?.type !== "text" || !/^\/mcp__|@/.test(first.text)) return { blocks };
+    if (!expand || first?.type !== "text") return { blocks };
     const input = await expand(first.text);
     if ("error" in input) return input;
     return { blocks: [{ ...first, text: input.text }, ...blocks.slice(1)] };
@@ -156,7 +156,7 @@ export class AcpSession {
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
     // Where the conversation stood before this prompt: a refusal rewinds to it.
-    const before = { sessionId: host.id, leaf: host.store.activeLeaf(host.id)?.id ?? null };
+    const before = { sessionId: host.id, leaf: host.store.findSession(host.id)?.activeLeafId ?? null };
     try {
       const result = await host.send(message, { frontEnd, signal: controller.signal });
       for (const u of updates.finish(

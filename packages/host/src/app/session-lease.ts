@@ -33,7 +33,7 @@ export function acquireTurnLease(store: Store, sessionId: string, now: () => num
     if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) throw err;
     return {
       ok: false,
-      message: `session ${sessionId.slice(0, 8)} cannot start a turn: state.db stayed locked by another writer past the store's busy timeout; try again`,
+      message: `session ${shortId(sessionId)} cannot start a turn: state.db stayed locked by another writer past the store's busy timeout; try again`,
     };
   }
   if (!got.ok) {
