@@ -213,6 +213,31 @@ describe("a host Session on each conversation log", () => {
     expect(session.history().map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 
+  it("counts a subagent's calls in a JSONL conversation's usage (batch rows read it)", async () => {
+    fake.setHandler((req) => {
+      const messages = (req.body as { messages: ChatMessage[] }).messages;
+      if (textOf(messages.findLast((m) => m.role === "user")).startsWith("child goal"))
+        return { text: "the child's answer" };
+      const after = messages.slice(messages.map((m) => m.role).lastIndexOf("user") + 1);
+      if (after.length === 0)
+        return { toolCalls: [{ name: "delegate_task", arguments: { goal: "child goal: say hello" } }] };
+      return { text: "done" };
+    });
+    const jsonl = join(dir.path, "trajectories", "child.jsonl");
+    const session = iris.openSession({
+      source: "test",
+      cwd: work,
+      route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
+      log: { kind: "jsonl", path: jsonl },
+    });
+    session.startSession();
+    const result = await session.send("ask a child");
+    expect(result.reason, result.text).toBe("natural");
+    await session.close();
+    expect(fake.requests).toHaveLength(3); // the parent's two calls and the child's one
+    expect(new JsonlConversation(jsonl).usage).toHaveLength(3);
+  });
+
   it("replays a JSONL trajectory's finished effect on resume instead of running it again", async () => {
     const { session, jsonl } = openOn("jsonl");
     session.subscribe((e) => {

@@ -6,11 +6,7 @@
 // still splits, pointing its compaction at this branch.
 import type { Message } from "@iris/llm";
 import type { NodeInput, NodeRow, Store } from "@iris/store";
-
-/** The node behind each history message (message and compaction nodes, as the loader reads them). */
-function isHistoryNode(n: NodeRow): boolean {
-  return (n.kind === "message" && n.message !== null) || (n.kind === "compaction" && n.text !== null);
-}
+import { historyNodes } from "./split.js";
 
 /**
  * Makes `pruned` (the session's history as loaded, with some tool outputs pruned) the active
@@ -18,7 +14,7 @@ function isHistoryNode(n: NodeRow): boolean {
  */
 export function writePrunedBranch(store: Store, sessionId: string, pruned: readonly Message[]): number {
   const path = store.activePath(sessionId);
-  const history = path.filter(isHistoryNode);
+  const history = historyNodes(path);
   if (history.length !== pruned.length) {
     throw new Error(
       `the pruned history has ${pruned.length} messages but the session's path holds ${history.length}`,

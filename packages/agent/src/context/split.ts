@@ -20,7 +20,7 @@ export interface SplitOptions {
 }
 
 /** The active path's nodes that become messages, in the order the history loader reads them. */
-function historyNodes(path: readonly NodeRow[]): NodeRow[] {
+export function historyNodes(path: readonly NodeRow[]): NodeRow[] {
   return path.filter((n) => (n.kind === "message" && n.message) || (n.kind === "compaction" && n.text));
 }
 

@@ -23,6 +23,7 @@ import {
   StoreConversation,
   TodoList,
   type ToolRunContext,
+  type UsageRow,
   withAgentTools,
   withReceipts,
 } from "@iris/agent";
@@ -69,9 +70,10 @@ export interface DelegatePort {
   terminal: TerminalScope;
   /**
    * The parent's conversation is not in the store (a memory or JSONL log): its children live in
-   * memory too, so nothing of it lands in state.db.
+   * memory too, so nothing of it lands in state.db; their usage rows go into the parent's log
+   * (F3: every call counts, in `iris batch`'s rows as well).
    */
-  detached?: boolean;
+  detached?: { recordUsage(row: UsageRow): void };
   /** Passes a child's event (an AgentEvents name and its payload) to the parent's subscribers. */
   forward(name: AgentEventName, payload: unknown, identity: Omit<EventIdentity, "sessionId">): void;
 }
@@ -179,6 +181,7 @@ export function makeDelegate(opts: DelegateOptions) {
       port.terminal.cwds.clear(childTask);
       ctx.addCost?.(result.costUsd);
       if (!memory) store.endSession(child.id, result.reason);
+      else for (const row of memory.usage) port.detached?.recordUsage(row);
       const ok = result.reason === "natural";
       return {
         content: JSON.stringify({

@@ -17,7 +17,7 @@ import {
 import type { Store } from "@iris/store";
 import type { ApprovalMemory, Menu, SkillLibrary, TerminalScope } from "@iris/tools";
 import type { Profile } from "../config/index.js";
-import { type ChildSlots, makeDelegate } from "./delegate.js";
+import { type ChildSlots, type DelegatePort, makeDelegate } from "./delegate.js";
 import type { EventIdentity } from "./events.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -38,8 +38,8 @@ export interface SessionToolBoxOptions {
   model: ResilientModelClient;
   slots: ChildSlots;
   receipts: ReceiptStore;
-  /** The conversation is not in the store: subagents are kept in memory too. */
-  detached: boolean;
+  /** The conversation's log when it is not in the store: subagents are kept in memory too. */
+  detached: DelegatePort["detached"];
   forward(name: AgentEventName, payload: unknown, identity: Omit<EventIdentity, "sessionId">): void;
 }
 
@@ -79,7 +79,7 @@ export function sessionToolBox(o: SessionToolBoxOptions): ToolBox {
         policy: tools.policy,
         events: o.events,
         terminal: o.terminal,
-        detached: o.detached,
+        ...(o.detached ? { detached: o.detached } : {}),
         forward: o.forward,
       },
       model: o.model,

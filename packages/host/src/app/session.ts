@@ -432,7 +432,10 @@ export class Session {
 
   /** A call made outside a turn's loop (the judge) is recorded like every other (F3). */
   recordAuxiliaryCall(message: AssistantMessage, costUsd: number, latencyMs: number): void {
-    this.logForTurn().recordUsage(usageRowOf(this.taskId || newTaskId(), message, costUsd, latencyMs));
+    const row = usageRowOf(this.taskId || newTaskId(), message, costUsd, latencyMs);
+    // Straight to the store: logForTurn() would load the whole session for one row.
+    if (this.detached) this.detached.recordUsage(row);
+    else this.opts.store.recordUsage({ sessionId: this.session.id, ...row });
   }
 
   private resilientClient(
@@ -469,7 +472,7 @@ export class Session {
       model,
       slots: this.childSlots,
       receipts: this.detached?.receipts ?? store,
-      detached: this.detached !== undefined,
+      detached: this.detached,
       forward: (name, payload, identity) => this.tag(name, payload, identity),
     });
     const box = clientTools?.length ? withClientTools(ownBox, clientTools) : ownBox;
