@@ -227,6 +227,10 @@ describe("retries on the same route (F1)", () => {
     chain.fakes[1]!.enqueue(ok("from the fallback"));
     expect(textOf(await chain.call())).toBe("from the fallback");
     expect(chain.retried).toEqual([]);
+    // The cut came from the request, not the route: the primary is not put on cooldown, so the
+    // next call goes to it again.
+    chain.fakes[0]!.enqueue(ok("the primary again"));
+    expect(textOf(await chain.call())).toBe("the primary again");
   });
 
   it("with real (tiny) sleeps the same retries happen", async () => {

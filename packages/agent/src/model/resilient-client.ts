@@ -172,7 +172,9 @@ export class ResilientModelClient implements ModelClient {
       }
       if (opts.signal.aborted || res.error.kind === "aborted") return { ok: false, error: ABORTED };
       if (!fallsBack(res.error.kind) || deadline.expired) return res;
-      this.cooldowns.mark(cooldownKey(slot.spec), describeError(res.error, routeLabel(slot.runtime)));
+      // A reply cut at the output limit says nothing about the route's health (the request did it).
+      if (res.error.code !== "max_tokens")
+        this.cooldowns.mark(cooldownKey(slot.spec), describeError(res.error, routeLabel(slot.runtime)));
       const next = await this.activateNext(slot, res.error, tried, triedKeys);
       if (!next) {
         if (this.slots.length > 1) {
