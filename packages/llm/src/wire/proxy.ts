@@ -28,18 +28,8 @@ export async function proxyAgentFor(
   if (cached) return cached;
   const agent =
     url.protocol === "https:"
-      ? new (commonJs(await import("https-proxy-agent")).HttpsProxyAgent)(proxy, { keepAlive: true })
-      : new (commonJs(await import("http-proxy-agent")).HttpProxyAgent)(proxy, { keepAlive: true });
+      ? new (await import("https-proxy-agent")).HttpsProxyAgent(proxy, { keepAlive: true })
+      : new (await import("http-proxy-agent")).HttpProxyAgent(proxy, { keepAlive: true });
   agents.set(key, agent);
   return agent;
-}
-
-/**
- * The exports of a CommonJS package loaded with `import()`. Node gives its named exports; the
- * CLI bundle puts a lazily imported CommonJS package in its own chunk, whose only export is
- * `default` (module.exports).
- */
-function commonJs<T extends object>(mod: T): T {
-  const fallback = (mod as { default?: unknown }).default;
-  return fallback !== null && typeof fallback === "object" ? { ...(fallback as T), ...mod } : mod;
 }

@@ -3,6 +3,8 @@
 // Like the Anthropic adapter: the system prompt and the newest message, at most 4 in all; the
 // marker moves only on the newest message, so each request repeats the previous one's bytes.
 import type { Runtime } from "../../runtime.js";
+// Upstream is Anthropic: the same look-back from a marker for an earlier cache entry.
+import { LOOKBACK_BLOCKS } from "../anthropic/cache.js";
 import type { WireMessage } from "./convert-messages.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
@@ -31,9 +33,6 @@ function marked(message: WireMessage): WireMessage {
   }
   return message;
 }
-
-/** Upstream (Anthropic) looks back this many blocks from a marker for an earlier cache entry. */
-const LOOKBACK_BLOCKS = 20;
 
 /** Marks the newest message at or before `from` that can carry a marker. */
 function markNewest(out: WireMessage[], from: number): void {
