@@ -233,10 +233,10 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     if (busy || working) {
       if (!text) return;
       if (busy?.agent.inject({ role: "user", content: text }))
-        out.write(`${style.dim("(queued: sent after this round's tool results, or as the next turn)")}\n`);
+        guard.notice(style.dim("(queued: sent after this round's tool results, or as the next turn)"));
       else {
         queued.push(text);
-        out.write(`${style.dim("(queued: sent as the next turn)")}\n`);
+        guard.notice(style.dim("(queued: sent as the next turn)"));
       }
       return;
     }

@@ -75,6 +75,11 @@ export class InputLineGuard {
     this.term.off("resize", this.onResize);
   }
 
+  /** A line of its own in the output (a notice), even when the answer stopped mid-line. */
+  notice(line: string): void {
+    this.out.write(`${this.tail === "" ? "" : "\n"}${line}\n`);
+  }
+
   private get columns(): number {
     return Math.max(1, this.term.columns ?? 80);
   }
