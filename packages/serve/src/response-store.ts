@@ -18,7 +18,8 @@ export class ResponseStore {
     return history ? { history } : undefined;
   }
 
-  put(owner: string, key: string, history: readonly Message[]): void {
+  /** Under one key, or several (a response id and its conversation) at once. */
+  put(owner: string, key: string | readonly string[], history: readonly Message[]): void {
     const now = this.now();
     this.state.putResponse(owner, key, history, { expiresAt: now + this.ttlMs, max: this.max, now });
   }

@@ -42,7 +42,7 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   const keep = (out: TurnOutcome) => {
     if (req.store === false) return;
     try {
-      for (const key of keys) deps.responses.put(owner, key, out.history);
+      deps.responses.put(owner, keys, out.history);
     } catch (err) {
       // The answer still goes out; continuing from it later is a 404, and the log says why.
       deps.iris.logger.error(`serve: response ${meta.id} not stored: ${(err as Error).message}`);

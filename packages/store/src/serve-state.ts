@@ -29,10 +29,13 @@ export class ServeState {
     return row ? (JSON.parse(row.history) as Message[]) : undefined;
   }
 
-  /** Stores (or replaces, as the newest) the conversation under (owner, key). */
+  /**
+   * Stores (or replaces, as the newest) the conversation under (owner, key), or under each of
+   * several keys (a response id and its named conversation), serialised once, in one transaction.
+   */
   putResponse(
     owner: string,
-    key: string,
+    key: string | readonly string[],
     history: readonly Message[],
     limits: { expiresAt: number; max: number; now?: number },
   ): void {
@@ -40,10 +43,12 @@ export class ServeState {
     this.db
       .transaction(() => {
         this.db.prepare("DELETE FROM serve_responses WHERE expires_at <= ?").run(limits.now ?? Date.now());
-        this.db.prepare("DELETE FROM serve_responses WHERE owner = ? AND key = ?").run(owner, key);
-        this.db
-          .prepare("INSERT INTO serve_responses (owner, key, history, expires_at) VALUES (?, ?, ?, ?)")
-          .run(owner, key, json, limits.expiresAt);
+        for (const k of typeof key === "string" ? [key] : key) {
+          this.db.prepare("DELETE FROM serve_responses WHERE owner = ? AND key = ?").run(owner, k);
+          this.db
+            .prepare("INSERT INTO serve_responses (owner, key, history, expires_at) VALUES (?, ?, ?, ?)")
+            .run(owner, k, json, limits.expiresAt);
+        }
         trim(this.db, "serve_responses", limits.max);
       })
       .immediate();
