@@ -23,3 +23,8 @@ export class StoreError extends Error {
     this.code = code;
   }
 }
+
+/** SQLite's wait for another connection's lock ran out (SQLITE_BUSY and its extended codes). */
+export function isBusyError(err: unknown): boolean {
+  return String((err as { code?: unknown } | null)?.code ?? "").startsWith("SQLITE_BUSY");
+}

@@ -2,7 +2,7 @@ export type { ActiveTime } from "./active-time.js";
 export type { CompactionExpansion } from "./compaction.js";
 export type { Database } from "./driver.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
-export { StoreError, type StoreErrorCode } from "./errors.js";
+export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
 export {
   type ApprovedRow,
   type ApproveResult,
@@ -26,5 +26,5 @@ export type { SearchHit, SearchOptions } from "./search.js";
 export { type RecordedAnswerRow, ServeState } from "./serve-state.js";
 export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";
 export type { CreateSessionInput, ListSessionsOptions } from "./sessions.js";
-export { type OpenStoreOptions, openStore, STORE_BUSY_TIMEOUT_MS, Store } from "./store.js";
+export { type OpenStoreOptions, openStore, Store } from "./store.js";
 export type { UsageInput, UsageRow } from "./usage.js";

@@ -2,6 +2,7 @@
 // substring queries use the trigram index; terms under 3 characters (which trigram cannot
 // index) are matched with LIKE. User input is always quoted, so FTS syntax in it never throws.
 import type { Database } from "./driver.js";
+import { isBusyError } from "./errors.js";
 import type { SearchIndexer } from "./search-index.js";
 import { type CachedDatabase, withStatementCache } from "./statement-cache.js";
 
@@ -99,8 +100,7 @@ export class NodeSearch {
     try {
       this.indexer.catchUp(SEARCH_CATCH_UP_SPAN);
     } catch (err) {
-      const code = (err as { code?: string }).code ?? "";
-      if (!code.startsWith("SQLITE_BUSY")) throw err;
+      if (!isBusyError(err)) throw err;
     } finally {
       this.db.pragma(`busy_timeout = ${busy}`);
     }

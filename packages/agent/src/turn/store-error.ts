@@ -1,6 +1,7 @@
 // A store exception inside a turn (SPEC L5): the turn ends with `store_error` and an honest
 // message naming what failed, never an escaped exception the front end would print as a trace.
 import { ZERO_USAGE } from "@iris/llm";
+import { isBusyError } from "@iris/store";
 import type { AgentEvents } from "../events.js";
 import type { TurnResult, TurnState } from "./types.js";
 
@@ -9,7 +10,7 @@ export function storeErrorResult(
   err: unknown,
   events: AgentEvents,
 ): TurnResult {
-  const why = isBusy(err)
+  const why = isBusyError(err)
     ? "state.db stayed locked by another writer past the store's busy timeout; try again"
     : err instanceof Error
       ? err.message
@@ -25,9 +26,4 @@ export function storeErrorResult(
     usage: state?.usage ?? { ...ZERO_USAGE },
     costUsd: state?.costUsd ?? 0,
   };
-}
-
-/** SQLite's lock wait ran out (SQLITE_BUSY and its extended codes). */
-function isBusy(err: unknown): boolean {
-  return String((err as { code?: unknown } | null)?.code ?? "").startsWith("SQLITE_BUSY");
 }

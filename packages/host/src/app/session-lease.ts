@@ -7,7 +7,7 @@
 // hung. A refusal is immediate and says what to do. A crashed holder never blocks for long: a
 // lease whose pid is gone (same host) is taken over at once, any other after its expiry.
 import { hostname } from "node:os";
-import { type Store, shortId } from "@iris/store";
+import { isBusyError, type Store, shortId } from "@iris/store";
 
 /** A holder renews every third of this; a holder on another host that vanished frees it after this. */
 export const LEASE_TTL_MS = 60_000;
@@ -30,7 +30,7 @@ export function acquireTurnLease(store: Store, sessionId: string, now: () => num
     got = store.leases.acquire({ sessionId, holder, ttlMs: LEASE_TTL_MS, now: now(), isAlive: pidAlive });
   } catch (err) {
     // The write lock stayed taken past the store's busy timeout (the bound on this call).
-    if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) throw err;
+    if (!isBusyError(err)) throw err;
     return {
       ok: false,
       message: `session ${shortId(sessionId)} cannot start a turn: state.db stayed locked by another writer past the store's busy timeout; try again`,
