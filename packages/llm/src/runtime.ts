@@ -23,10 +23,11 @@ export interface ProviderCompat {
   /** Chat Completions: the route streams `reasoning_content` / accepts it back. */
   reasoningContent?: boolean;
   /**
-   * Chat Completions: every assistant message with `tool_calls` must carry `reasoning_content`
-   * (DeepSeek and Kimi in thinking mode answer a missing one with a 400).
+   * Chat Completions: in a turn that called tools, every assistant message must carry
+   * `reasoning_content` (DeepSeek and Kimi in thinking mode answer a missing one with a 400; in
+   * other turns it is ignored, so every assistant message carries one).
    */
-  reasoningContentOnToolCalls?: boolean;
+  reasoningContentOnToolTurns?: boolean;
   /** Chat Completions: the route returns `reasoning_details` and wants them back unchanged (OpenRouter). */
   reasoningDetails?: boolean;
   /** Chat Completions: which fields ask for reasoning (wire/chat-completions/reasoning-params.ts). */

@@ -101,4 +101,26 @@ describe("chat completions parameters per service", () => {
     expect(off.status).toBe(200);
     await rejected(f, { messages: user, thinking: { type: "on" } });
   });
+
+  it("deepseek: every assistant message of a turn that called tools carries reasoning_content", async () => {
+    const f = await fake({ chatDialect: "deepseek" });
+    const call = { id: "call_1", type: "function", function: { name: "ls", arguments: "{}" } };
+    const turn = (answer: Record<string, unknown>) => [
+      ...user,
+      { role: "assistant", content: null, tool_calls: [call], reasoning_content: "look" },
+      { role: "tool", tool_call_id: "call_1", content: "a.txt" },
+      { role: "assistant", content: "a.txt is there", ...answer },
+      { role: "user", content: "thanks" },
+    ];
+    const err = await rejected(f, { messages: turn({}) });
+    expect(err.param).toBe("messages[3].reasoning_content");
+    await rejected(f, { messages: turn({ reasoning_content: "" }) });
+    f.enqueue({ text: "ok" }, { text: "ok" });
+    expect(
+      (await post(f, "chat", { model: "fake-model", messages: turn({ reasoning_content: " " }) })).status,
+    ).toBe(200);
+    // A turn without tools needs none.
+    const plain = [...user, { role: "assistant", content: "hello" }, { role: "user", content: "again" }];
+    expect((await post(f, "chat", { model: "fake-model", messages: plain })).status).toBe(200);
+  });
 });

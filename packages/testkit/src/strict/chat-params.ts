@@ -184,18 +184,29 @@ function checkDeepSeek(body: Json): ChatParamRejection | undefined {
   )
     return reject("deepseek.bad_thinking", "thinking", "thinking.type must be 'enabled' or 'disabled'");
   if (isObject(thinking) && thinking.type === "disabled") return undefined;
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  for (let i = 0; i < messages.length; i++) {
-    const m: unknown = messages[i];
-    if (!isObject(m) || m.role !== "assistant" || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0)
-      continue;
-    if (typeof m.reasoning_content !== "string")
-      return reject(
-        "deepseek.missing_reasoning_content",
-        `messages[${i}].reasoning_content`,
-        `Missing \`reasoning_content\` field in the assistant message at message index ${i}. ` +
-          "In thinking mode it must be passed back for assistant messages with tool calls.",
-      );
+  // Between two user messages where the model called tools, every assistant message's reasoning
+  // must be passed back (DeepSeek's thinking-mode guide), not only the ones with tool calls.
+  const messages: unknown[] = Array.isArray(body.messages) ? body.messages : [];
+  let spanStart = 0;
+  for (let i = 0; i <= messages.length; i++) {
+    const m = messages[i];
+    if (i < messages.length && !(isObject(m) && m.role === "user")) continue;
+    const span = messages.slice(spanStart, i);
+    const calledTools = span.some(
+      (s) => isObject(s) && s.role === "assistant" && Array.isArray(s.tool_calls) && s.tool_calls.length > 0,
+    );
+    for (let j = 0; calledTools && j < span.length; j++) {
+      const s = span[j];
+      if (!isObject(s) || s.role !== "assistant") continue;
+      if (typeof s.reasoning_content !== "string" || s.reasoning_content === "")
+        return reject(
+          "deepseek.missing_reasoning_content",
+          `messages[${spanStart + j}].reasoning_content`,
+          `Missing \`reasoning_content\` field in the assistant message at message index ${spanStart + j}. ` +
+            "In thinking mode it must be passed back for the assistant messages of a turn that called tools.",
+        );
+    }
+    spanStart = i + 1;
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ registerProvider({
     maxTokensField: "max_tokens",
     streamUsage: true,
     reasoningContent: true,
-    reasoningContentOnToolCalls: true,
+    reasoningContentOnToolTurns: true,
     reasoningParams: "deepseek",
     tools: true,
   },

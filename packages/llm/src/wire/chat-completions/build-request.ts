@@ -21,7 +21,7 @@ export function buildChatRequest(runtime: Runtime, request: LlmRequest): BuiltRe
     messages: withMarkers(
       convertMessages(request.system, request.messages, {
         reasoningContent: runtime.compat.reasoningContent === true,
-        reasoningOnToolCalls: runtime.compat.reasoningContentOnToolCalls === true,
+        reasoningContentOnToolTurns: runtime.compat.reasoningContentOnToolTurns === true,
         reasoningDetails: runtime.compat.reasoningDetails === true,
       }),
       request.cache === true && wantsCacheMarkers(runtime, request.model),

@@ -12,10 +12,11 @@ export interface ConvertOptions {
   /** Send reasoning back as `reasoning_content` (compat.reasoningContent). */
   reasoningContent: boolean;
   /**
-   * Every assistant message with tool calls carries `reasoning_content`, a single space when its
-   * reasoning was dropped (made by another provider) or empty: the route rejects it missing.
+   * Every assistant message carries `reasoning_content`, a single space when its reasoning was
+   * dropped (made by another provider) or empty: the route rejects it missing in a turn that
+   * called tools, the final answer's included, and ignores it elsewhere.
    */
-  reasoningOnToolCalls?: boolean;
+  reasoningContentOnToolTurns?: boolean;
   /** Send the upstream's reasoning items back as `reasoning_details` (compat.reasoningDetails). */
   reasoningDetails?: boolean;
 }
@@ -81,7 +82,7 @@ function convertAssistant(
   if (toolCalls.length > 0) out.tool_calls = toolCalls;
   const thought = reasoning.join("");
   if (opts.reasoningContent && thought !== "") out.reasoning_content = thought;
-  else if (opts.reasoningOnToolCalls && toolCalls.length > 0) out.reasoning_content = " ";
+  else if (opts.reasoningContentOnToolTurns) out.reasoning_content = " ";
   const details = opts.reasoningDetails ? detailsOf(m.parts) : [];
   if (details.length > 0) out.reasoning_details = details;
   return out;

@@ -152,4 +152,27 @@ describe("reasoning on chat completions routes", () => {
     expect((body(fake).messages as Record<string, unknown>[])[1]?.reasoning_content).toBe(" ");
     expect(rejected(fake)).toEqual([]);
   });
+
+  it("DeepSeek: the final answer of a turn that called tools elsewhere carries reasoning_content too", async () => {
+    const { fake, runtime } = await route("deepseek", { chatDialect: "deepseek" });
+    fake.enqueue({ text: "you are welcome" });
+    const answer: AssistantMessage = {
+      ...foreignToolCall(),
+      stopReason: "stop",
+      parts: [{ type: "text", text: "a.txt is there" }],
+    };
+    await ask(
+      runtime,
+      [
+        { role: "user", content: "go" },
+        foreignToolCall(),
+        { role: "tool", callId: "c1", toolName: "ls", content: "a.txt", isError: false },
+        answer,
+        { role: "user", content: "thanks" },
+      ],
+      undefined,
+    );
+    expect((body(fake).messages as Record<string, unknown>[])[3]?.reasoning_content).toBe(" ");
+    expect(rejected(fake)).toEqual([]);
+  });
 });
