@@ -63,7 +63,7 @@ export class FollowingConversation implements SessionLog {
   }
 
   /** From now on read and write the given session (loaded fresh from the store). */
-  moveTo(sessionId: string): void {
+  private moveTo(sessionId: string): void {
     this.inner = new StoreConversation(this.store, sessionId);
   }
 }
