@@ -13,18 +13,15 @@ import {
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gatewayRun } from "../src/run.js";
 import { TestIrcClient } from "./irc-client.js";
 import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
-import { type ChatMessage, textOf, writeGatewayProfile } from "./profile.js";
+import { lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
 
 const BOT = "irisbot";
 
 function reply(req: RecordedRequest): Step {
-  const messages = (req.body as { messages: ChatMessage[] }).messages;
-  const last = messages[messages.length - 1];
+  const { last, said } = lastMessage(req);
   if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 300)}` };
-  const said = textOf(last);
   if (said === "post news")
     return { toolCalls: [{ name: "send_message", arguments: { to: "irc:#news", message: "hello news" } }] };
   if (said === "post secret")
@@ -55,24 +52,16 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
   let bob: TestIrcClient;
   let gateway: { stop: () => void; running: Promise<number> } | undefined;
   let err = "";
-  const env = () => ({ IRIS_HOME: dir.path, IRIS_LOCK_DIR: join(dir.path, "locks") });
 
   async function startGateway(): Promise<void> {
-    let stop = () => {};
-    const until = new Promise<void>((resolve) => {
-      stop = resolve;
-    });
     const joined = bob.lines.length;
-    const running = gatewayRun({
-      env: env(),
-      out: () => {},
-      err: (s: string) => {
+    const { stop, running } = runGateway(
+      dir.path,
+      (s) => {
         err += s;
       },
-      until,
-      cwd: join(dir.path, "work"),
-      cronTickMs: 300,
-    });
+      { cronTickMs: 300 },
+    );
     gateway = { stop, running };
     const up = bob.waitFor(
       (l) => l.command === "JOIN" && l.nick === BOT && (l.params[0] ?? l.text) === "#news",

@@ -1,6 +1,5 @@
 // The gateway end to end over IRC (issue 19 "How it will be checked"): `iris gateway run`'s code
 // path against a real ngircd and the fake LLM server, with test clients that speak IRC themselves.
-import { join } from "node:path";
 import {
   type FakeLlm,
   type RecordedRequest,
@@ -11,10 +10,16 @@ import {
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pairingApprove } from "../src/commands.js";
-import { gatewayRun } from "../src/run.js";
 import { TestIrcClient } from "./irc-client.js";
 import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
-import { type ChatMessage, textOf, writeGatewayProfile } from "./profile.js";
+import {
+  type ChatMessage,
+  gatewayIo,
+  lastMessage,
+  runGateway,
+  textOf,
+  writeGatewayProfile,
+} from "./profile.js";
 
 const BOT = "irisbot";
 
@@ -28,10 +33,8 @@ const LONG_LINES = [
 const LONG = LONG_LINES.join("\n");
 
 function reply(req: RecordedRequest): Step {
-  const messages = (req.body as { messages: ChatMessage[] }).messages;
-  const last = messages[messages.length - 1];
+  const { last, said } = lastMessage(req);
   if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
-  const said = textOf(last);
   if (said.endsWith("long")) return { text: LONG, chunkSize: 500 };
   if (said.endsWith("run danger"))
     return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
@@ -49,13 +52,10 @@ describe.skipIf(skip)("gateway over IRC (ngircd)", () => {
   let ann: TestIrcClient;
   let bob: TestIrcClient;
   let err = "";
-  const io = () => ({
-    env: { IRIS_HOME: dir.path, IRIS_LOCK_DIR: join(dir.path, "locks") },
-    out: () => {},
-    err: (s: string) => {
-      err += s;
-    },
-  });
+  const onErr = (s: string) => {
+    err += s;
+  };
+  const io = () => gatewayIo(dir.path, onErr);
 
   beforeAll(async () => {
     [ircd, fake] = await Promise.all([startNgircd(["#test"]), startFakeLlm()]);
@@ -71,10 +71,7 @@ describe.skipIf(skip)("gateway over IRC (ngircd)", () => {
       TestIrcClient.connect(ircd.port, "bob"),
     ]);
     await bob.join("#test");
-    const until = new Promise<void>((resolve) => {
-      stopGateway = resolve;
-    });
-    running = gatewayRun({ ...io(), until, cwd: join(dir.path, "work") });
+    ({ stop: stopGateway, running } = runGateway(dir.path, onErr));
     // The bot is up when it has joined the channel.
     await bob.waitFor((l) => l.command === "JOIN" && l.nick === BOT, 30_000, true);
   }, 60_000);

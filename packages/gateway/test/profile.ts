@@ -1,14 +1,42 @@
 // What the gateway's end-to-end tests share: a profile folder whose config points the model at
-// the fake LLM server, with the test's own extra lines (gateway settings and platforms), and a
-// readable text of a chat message the fake received.
+// the fake LLM server, with the test's own extra lines (gateway settings and platforms), a
+// readable text of a chat message the fake received, and a gateway run on that folder.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeLlm } from "@iris/testkit";
+import type { FakeLlm, RecordedRequest } from "@iris/testkit";
+import type { CommandIo } from "../src/commands.js";
+import { gatewayRun, type RunOptions } from "../src/run.js";
 
 export type ChatMessage = { role: string; content?: unknown };
 
 export const textOf = (m: ChatMessage | undefined) =>
   typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
+
+/** The newest message of a request the fake received, and its text. */
+export function lastMessage(req: RecordedRequest): { last: ChatMessage | undefined; said: string } {
+  const messages = (req.body as { messages: ChatMessage[] }).messages;
+  const last = messages[messages.length - 1];
+  return { last, said: textOf(last) };
+}
+
+/** Sets up the io of a command on `home`: its env (locks in `home`), no output, errors to `err`. */
+export function gatewayIo(home: string, err: (s: string) => void): CommandIo {
+  return { env: { IRIS_HOME: home, IRIS_LOCK_DIR: join(home, "locks") }, out: () => {}, err };
+}
+
+/** Starts `iris gateway run` on `home` (cwd: its work folder), errors to `err`, until `stop` is called. */
+export function runGateway(
+  home: string,
+  err: (s: string) => void,
+  extra: Pick<RunOptions, "cronTickMs"> = {},
+): { stop: () => void; running: Promise<number> } {
+  let stop = () => {};
+  const until = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const running = gatewayRun({ ...gatewayIo(home, err), until, cwd: join(home, "work"), ...extra });
+  return { stop, running };
+}
 
 /** config.yaml in `home` (with a `work` folder beside it): the fake as the model, then `lines`. */
 export function writeGatewayProfile(home: string, fake: FakeLlm, lines: string[]): void {

@@ -16,10 +16,9 @@ import {
 } from "@iris/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gatewayRun } from "../src/run.js";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
 import { DropProxy } from "./drop-proxy.js";
-import { type ChatMessage, textOf, writeGatewayProfile } from "./profile.js";
+import { type ChatMessage, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
 
 const WAIT = { timeout: 60_000 };
 const poll = async (get: () => number, ok: (n: number) => boolean) => {
@@ -30,10 +29,8 @@ const poll = async (get: () => number, ok: (n: number) => boolean) => {
 };
 
 function reply(req: RecordedRequest): Step {
-  const messages = (req.body as { messages: ChatMessage[] }).messages;
-  const last = messages[messages.length - 1];
+  const { last, said } = lastMessage(req);
   if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
-  const said = textOf(last);
   if (said.endsWith("run danger"))
     return {
       text: "Let me *clean up* the scratch folder first.",
@@ -89,18 +86,9 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
       "  platforms:",
       "    webchat: {port: 0, bot_name: iris}",
     ]);
-    const until = new Promise<void>((resolve) => {
-      stopGateway = resolve;
-    });
-    running = gatewayRun({
-      env: { IRIS_HOME: dir.path, IRIS_LOCK_DIR: join(dir.path, "locks") },
-      out: () => {},
-      err: (s) => {
-        err += s;
-      },
-      until,
-      cwd: join(dir.path, "work"),
-    });
+    ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
+      err += s;
+    }));
     for (let i = 0; i < 6000 && !/login token: /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
     const m = /web chat at (http:\/\/\S+) \(login token: (\S+)\)/.exec(err);
     expect(m, err).not.toBeNull();

@@ -1,24 +1,17 @@
 // Conversation logs are ports (issue 14): a host Session opened through IrisProcess on the store's
 // log, on memory or on a JSONL file runs the same turn — a compression before its first call, a
 // tool with an effect under a receipt, the reply — and each log ends up holding the same thing.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JsonlConversation, SUMMARY_PREFIX } from "@iris/agent";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
-import {
-  type FakeLlm,
-  type RecordedRequest,
-  type Step,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import type { FakeLlm, RecordedRequest, Step, TempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HostEvent } from "../src/app/events.js";
-import { IrisProcess } from "../src/app/process.js";
+import type { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
 import type { LogChoice } from "../src/app/session-log.js";
-import { loadProfile } from "../src/config/index.js";
+import { openProcess, textOf } from "./process.js";
 
 const SUMMARY_MARK = "You compress the middle of a conversation";
 
@@ -27,29 +20,20 @@ let dir: TempDir;
 let iris: IrisProcess;
 let work: string;
 
+let close: () => Promise<void>;
+
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  dir = tempDir("iris-logs");
+  ({ fake, dir, iris, close } = await openProcess(
+    "iris-logs",
+    ["model:", "  context_window: 60000", "compression:", "  protect_last_n: 2", ""].join("\n"),
+  ));
   work = join(dir.path, "work");
   mkdirSync(work);
-  writeFileSync(
-    join(dir.path, "config.yaml"),
-    ["model:", "  context_window: 60000", "compression:", "  protect_last_n: 2", ""].join("\n"),
-  );
-  const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
-  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-  iris = await IrisProcess.open({ profile, platform: "cli" });
   fake.setHandler(reply);
 });
-afterEach(async () => {
-  await iris.close();
-  await fake.close();
-  dir.cleanup();
-});
+afterEach(() => close());
 
 type ChatMessage = { role: string; content?: unknown };
-const textOf = (m: ChatMessage | undefined) =>
-  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 
 /** Summaries on request; else a write_file call first, then the tool's result repeated. */
 function reply(req: RecordedRequest): Step {

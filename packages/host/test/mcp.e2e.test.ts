@@ -1,7 +1,7 @@
 // MCP servers from config.yaml end to end: the agent, talking to the fake LLM server, is offered
 // server-everything's tools and calls one (approval asked, receipt left); a server that fails to
 // start is reported and does not block the chat; `iris mcp`-style probing and doctor see both.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { checkMcpServers, probeMcpServers } from "../src/app/mcp-probe.js";
 import { IrisProcess } from "../src/app/process.js";
 import { loadProfile, type Profile } from "../src/config/index.js";
+import { startSession } from "./process.js";
 
 // Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
@@ -77,14 +78,7 @@ describe("MCP servers in a session", () => {
     expect(byName.broken?.lastError).toContain("cannot reach the API");
 
     fake.setHandler(reply);
-    const work = join(dir.path, "work");
-    mkdirSync(work);
-    const session = iris.openSession({
-      source: "test",
-      cwd: work,
-      route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
-    });
-    session.startSession();
+    const session = startSession(iris, fake, join(dir.path, "work"));
     const asked: string[] = [];
     session.subscribe((e) => {
       if (e.name !== "approval_requested") return;
@@ -119,14 +113,7 @@ describe("MCP servers in a session", () => {
         return { toolCalls: [{ name: "mcp__dyn__add_tool", arguments: {} }] };
       return { text: "ok" };
     });
-    const work = join(dir.path, "work");
-    mkdirSync(work);
-    const session = proc.openSession({
-      source: "test",
-      cwd: work,
-      route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
-    });
-    session.startSession();
+    const session = startSession(proc, fake, join(dir.path, "work"));
     session.subscribe((e) => {
       if (e.name === "approval_requested") session.answerApproval(e.payload.requestId, "once");
     });

@@ -1,37 +1,23 @@
 // One rate limiter per route for the whole process (issue 18): a 429 with Retry-After on one
 // session's call holds back the next call of every other session on that route, not only the
 // retry of the session that was told off.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type FakeLlm,
-  type RecordedRequest,
-  type Step,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import type { FakeLlm, RecordedRequest, Step, TempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IrisProcess } from "../src/app/process.js";
+import type { IrisProcess } from "../src/app/process.js";
 import { RouteLimiter } from "../src/app/route-limiter.js";
-import { loadProfile } from "../src/config/index.js";
+import { openProcess, startSession } from "./process.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
 let iris: IrisProcess;
 
+let close: () => Promise<void>;
+
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  dir = tempDir("iris-limiter");
-  const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
-  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-  iris = await IrisProcess.open({ profile, platform: "cli" });
+  ({ fake, dir, iris, close } = await openProcess("iris-limiter"));
 });
-afterEach(async () => {
-  await iris.close();
-  await fake.close();
-  dir.cleanup();
-});
+afterEach(() => close());
 
 const userText = (req: RecordedRequest) => {
   const messages = (req.body as { messages: { role: string; content: unknown }[] }).messages;
@@ -39,15 +25,7 @@ const userText = (req: RecordedRequest) => {
 };
 
 function open(name: string) {
-  const work = join(dir.path, name);
-  mkdirSync(work, { recursive: true });
-  const s = iris.openSession({
-    source: "test",
-    cwd: work,
-    route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
-  });
-  s.startSession();
-  return s;
+  return startSession(iris, fake, join(dir.path, name));
 }
 
 describe("the process's route limiter", () => {

@@ -1,43 +1,27 @@
 // What one session holds stays in it (ARCHITECTURE.md "Process scope and session scope"): an
 // approval remembered "for this session", its background processes and its pending questions.
 // Questions go out as tagged events and come back through answerApproval / answerClarify.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type FakeLlm,
-  type RecordedRequest,
-  type Step,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import type { FakeLlm, RecordedRequest, Step, TempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HostEvent } from "../src/app/events.js";
-import { IrisProcess } from "../src/app/process.js";
+import type { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
-import { loadProfile } from "../src/config/index.js";
+import { openProcess, startSession, textOf } from "./process.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
 let iris: IrisProcess;
 
+let close: () => Promise<void>;
+
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  dir = tempDir("iris-scope");
-  const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
-  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-  iris = await IrisProcess.open({ profile, platform: "cli" });
+  ({ fake, dir, iris, close } = await openProcess("iris-scope"));
   fake.setHandler(reply);
 });
-afterEach(async () => {
-  await iris.close();
-  await fake.close();
-  dir.cleanup();
-});
+afterEach(() => close());
 
 type ChatMessage = { role: string; content?: unknown };
-const textOf = (m: ChatMessage | undefined) =>
-  typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? "");
 
 /** The user's text is `CALL <json>`: the model calls that tool once, then repeats its result. */
 function reply(req: RecordedRequest): Step {
@@ -58,15 +42,7 @@ function reply(req: RecordedRequest): Step {
 const call = (name: string, args: unknown) => `CALL ${JSON.stringify({ name, arguments: args })}`;
 
 function open(): Session {
-  const work = join(dir.path, "work");
-  mkdirSync(work, { recursive: true });
-  const s = iris.openSession({
-    source: "test",
-    cwd: work,
-    route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
-  });
-  s.startSession();
-  return s;
+  return startSession(iris, fake, join(dir.path, "work"));
 }
 
 /** Answers every approval question of `s` with `answer`, and records them. */

@@ -7,6 +7,7 @@ import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IrisProcess } from "../src/app/process.js";
 import { loadProfile } from "../src/config/index.js";
+import { startSession } from "./process.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
@@ -30,14 +31,7 @@ describe("skills in sessions", () => {
     const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
     if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
     iris = await IrisProcess.open({ profile, platform: "cli", env: {} });
-    const work = join(dir.path, "work");
-    mkdirSync(work);
-    const session = iris.openSession({
-      source: "cli",
-      cwd: work,
-      route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
-    });
-    session.startSession();
+    const session = startSession(iris, fake, join(dir.path, "work"), "cli");
     await session.send("one");
     const skillDir = join(profile.home.paths.skills, "deploy");
     mkdirSync(skillDir, { recursive: true });

@@ -1,23 +1,16 @@
 // One process, many sessions (issue 14): 200 concurrent sessions against the fake server, ten tool
 // rounds each with parallel tool calls, a compression in some, a fallback in others, one closed in
 // the middle of its turn. Each session's history, task directory and events stay its own.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
-import {
-  type FakeLlm,
-  type RecordedRequest,
-  type Step,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import type { FakeLlm, RecordedRequest, Step, TempDir } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostEvent } from "../src/app/events.js";
-import { IrisProcess } from "../src/app/process.js";
+import type { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
-import { loadProfile } from "../src/config/index.js";
+import { openProcess, textOf } from "./process.js";
 
 const SESSIONS = 200;
 const ROUNDS = 10;
@@ -29,6 +22,7 @@ const CLOSED_MID_TURN = 11;
 let fake: FakeLlm;
 let dir: TempDir;
 let iris: IrisProcess;
+let close: () => Promise<void>;
 const leaks: string[] = [];
 let baseline: Map<string, number>;
 
@@ -41,10 +35,7 @@ function handleCounts(): Map<string, number> {
 }
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
-  dir = tempDir("iris-soak");
-  writeFileSync(
-    join(dir.path, "config.yaml"),
+  ({ fake, dir, iris, close } = await openProcess("iris-soak", (server) =>
     [
       "model:",
       "  context_window: 60000",
@@ -54,24 +45,15 @@ beforeAll(async () => {
       "providers:",
       "  custom: {timeouts: {first_byte_seconds: 3600, idle_seconds: 3600}}",
       "fallback_providers:",
-      `  - {provider: custom, model: fake-fallback, base_url: "${fake.baseUrl}"}`,
+      `  - {provider: custom, model: fake-fallback, base_url: "${server.baseUrl}"}`,
       "",
     ].join("\n"),
-  );
-  const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
-  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-  iris = await IrisProcess.open({ profile, platform: "cli" });
+  ));
   baseline = handleCounts();
 });
-afterAll(async () => {
-  await iris?.close();
-  await fake.close();
-  dir.cleanup();
-});
+afterAll(() => close());
 
 type ChatMessage = { role: string; content?: unknown; tool_calls?: unknown[] };
-const textOf = (m: ChatMessage) =>
-  typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "");
 
 /** The fake model: which session asks is read from the marker in its newest user message. */
 function reply(req: RecordedRequest): Step {

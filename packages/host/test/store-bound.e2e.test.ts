@@ -1,7 +1,6 @@
 // Every store call on a turn's path has a bounded time (issue 14): another connection holding
 // state.db's write lock makes a turn end `store_error` once the busy timeout has passed — not
 // hang — with nothing half-written; the lease is refused with a message; a search does not wait.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { openStore, type Store } from "@iris/store";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
@@ -10,6 +9,7 @@ import { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
 import { acquireTurnLease } from "../src/app/session-lease.js";
 import { loadProfile } from "../src/config/index.js";
+import { startSession } from "./process.js";
 
 /** Short, so the test waits little; the default is STORE_BUSY_TIMEOUT_MS. */
 const BUSY_MS = 1500;
@@ -31,14 +31,7 @@ beforeEach(async () => {
   iris = await IrisProcess.open({ profile, platform: "cli", store });
   // A second connection, as another iris process would hold it.
   locker = openStore(profile.home.paths.db);
-  const work = join(dir.path, "work");
-  mkdirSync(work);
-  session = iris.openSession({
-    source: "test",
-    cwd: work,
-    route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
-  });
-  session.startSession();
+  session = startSession(iris, fake, join(dir.path, "work"));
 });
 afterEach(async () => {
   if (locker.db.inTransaction) locker.db.exec("ROLLBACK");

@@ -1,36 +1,28 @@
 // Typed text is never mixed into the streamed answer (issue 15): while a turn writes, the line
 // being typed stays on its own row below the output, and is still there, whole, when the turn
 // ends. Checked on the rendered screen of a real pseudo-terminal.
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { routeArgs, tempHome } from "./helpers.js";
-import { startPty as openPty, type PtySession } from "./pty.js";
+import { fakeHome, routeArgs, type TempHome } from "./helpers.js";
+import { type PtySession, trackedPtys } from "./pty.js";
 import { renderScreen } from "./vt-screen.js";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
 let work: string;
-const opened: PtySession[] = [];
+let close: () => Promise<void>;
+const ptys = trackedPtys();
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
-  work = join(home.home, "work");
-  mkdirSync(work);
+  ({ fake, home, work, close } = await fakeHome(true));
 });
 afterEach(async () => {
-  for (const t of opened.splice(0)) if (t.child.exitCode === null) t.child.kill("SIGKILL");
-  await fake.close();
-  home.cleanup();
+  ptys.killOpen();
+  await close();
 });
 
 const ESC = "\u001b";
-const chat = () => {
-  const t = openPty([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
-  opened.push(t);
-  return t;
-};
+const chat = () =>
+  ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
 const rows = (t: PtySession) => renderScreen(t.raw(), 100);
 const usersOf = (i: number) =>
   (fake.requests[i]!.body as { messages: { role: string; content: unknown }[] }).messages

@@ -1,32 +1,24 @@
 // The interactive screen and its input, through a real pseudo-terminal: pastes, queued lines,
 // history, completion, Esc, Markdown and colours, failed tools, reasoning, @path, !cmd, resume.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type Step, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm, Step } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { routeArgs, runIris, tempHome } from "./helpers.js";
-import { startPty as openPty, type PtySession } from "./pty.js";
+import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
+import { trackedPtys } from "./pty.js";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
 let work: string;
+let close: () => Promise<void>;
 /** Terminals this test opened: a failed test must not leave its chat running. */
-const opened: PtySession[] = [];
-const startPty = (...args: Parameters<typeof openPty>) => {
-  const t = openPty(...args);
-  opened.push(t);
-  return t;
-};
+const { start: startPty, killOpen } = trackedPtys();
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
-  work = join(home.home, "work");
-  mkdirSync(work);
+  ({ fake, home, work, close } = await fakeHome(true));
 });
 afterEach(async () => {
-  for (const t of opened.splice(0)) if (t.child.exitCode === null) t.child.kill("SIGKILL");
-  await fake.close();
-  home.cleanup();
+  killOpen();
+  await close();
 });
 
 const ESC = "\u001b";

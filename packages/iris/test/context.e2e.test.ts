@@ -5,24 +5,21 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lookupModel } from "@iris/llm";
 import { openStore } from "@iris/store";
-import { type FakeLlm, type RecordedRequest, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm, RecordedRequest } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { routeArgs, runIris, tempHome } from "./helpers.js";
+import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
 
 const WINDOW = 60_000;
 const ROUNDS = 200;
 const SUMMARY_MARK = "You compress the middle of a conversation";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
+  ({ fake, home, close } = await fakeHome());
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+afterEach(() => close());
 
 const env = () => ({ IRIS_HOME: home.home });
 const args = () => routeArgs(fake.baseUrl, "chat_completions");

@@ -1,9 +1,10 @@
 // Runs the built `iris` command the way a user does, against a temp home.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 
 export const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin", "iris.js");
 
@@ -48,6 +49,23 @@ export function runIris(args: string[], opts: RunOptions = {}): Promise<RunResul
 export function tempHome(): { home: string; cleanup(): void } {
   const home = mkdtempSync(join(tmpdir(), "iris-home-"));
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+export type TempHome = ReturnType<typeof tempHome>;
+
+/** Sets up a fake LLM server and a temp home (with an empty `work` folder in it when `withWork`); `close` ends both. */
+export async function fakeHome(
+  withWork = false,
+): Promise<{ fake: FakeLlm; home: TempHome; work: string; close: () => Promise<void> }> {
+  const fake = await startFakeLlm();
+  const home = tempHome();
+  const work = join(home.home, "work");
+  if (withWork) mkdirSync(work, { recursive: true });
+  const close = async () => {
+    await fake.close();
+    home.cleanup();
+  };
+  return { fake, home, work, close };
 }
 
 export const MODES = ["chat_completions", "responses", "anthropic_messages"] as const;

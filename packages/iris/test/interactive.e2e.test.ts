@@ -1,20 +1,17 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { routeArgs, runIris, tempHome } from "./helpers.js";
+import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
 import { startPty } from "./pty.js";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
+  ({ fake, home, close } = await fakeHome());
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+afterEach(() => close());
 
 describe("interactive iris in a terminal", () => {
   it("streams answers, shows tool progress, runs slash commands and exits on /exit", async () => {

@@ -1,19 +1,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MODES, routeArgs, runIris, tempHome } from "./helpers.js";
+import { fakeHome, MODES, routeArgs, runIris, type TempHome } from "./helpers.js";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
+  ({ fake, home, close } = await fakeHome());
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+afterEach(() => close());
 
 const env = () => ({ IRIS_HOME: home.home });
 /** Every message the model was sent in the last request, as JSON text. */

@@ -2,28 +2,23 @@
 // home and folder send the same first request; in a 20-round tool session every request begins
 // with the previous request's bytes up to its newest messages; a resumed session sends its stored
 // system prompt byte for byte even after the files it was built from changed.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type ScriptedReply, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm, ScriptedReply } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MODES, routeArgs, runIris, tempHome } from "./helpers.js";
+import { fakeHome, MODES, routeArgs, runIris, type TempHome } from "./helpers.js";
 
 type Mode = (typeof MODES)[number];
 type Json = Record<string, unknown>;
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
 let work: string;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
-  work = join(home.home, "work");
-  mkdirSync(work, { recursive: true });
+  ({ fake, home, work, close } = await fakeHome(true));
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+afterEach(() => close());
 
 const env = () => ({ IRIS_HOME: home.home });
 const HISTORY_KEY: Record<Mode, string> = {

@@ -96,3 +96,18 @@ export function startPty(args: string[], env: Record<string, string>, cwd?: stri
     exited,
   };
 }
+
+/** Sets up `start`, a startPty that remembers its terminals, and `killOpen` (for afterEach) to kill those still running. */
+export function trackedPtys(): { start: typeof startPty; killOpen: () => void } {
+  const opened: PtySession[] = [];
+  return {
+    start: (...args) => {
+      const t = startPty(...args);
+      opened.push(t);
+      return t;
+    },
+    killOpen: () => {
+      for (const t of opened.splice(0)) if (t.child.exitCode === null) t.child.kill("SIGKILL");
+    },
+  };
+}

@@ -4,20 +4,17 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openStore } from "@iris/store";
-import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IRIS_BIN, routeArgs, runIris, tempHome } from "./helpers.js";
+import { fakeHome, IRIS_BIN, routeArgs, runIris, type TempHome } from "./helpers.js";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
+  ({ fake, home, close } = await fakeHome());
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+afterEach(() => close());
 
 const env = () => ({ IRIS_HOME: home.home });
 const route = () => routeArgs(fake.baseUrl, "chat_completions");

@@ -4,20 +4,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { type NodeRow, openStore } from "@iris/store";
-import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { routeArgs, runIris, tempHome } from "./helpers.js";
+import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
+  ({ fake, home, close } = await fakeHome());
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+afterEach(() => close());
 
 const env = () => ({ IRIS_HOME: home.home });
 const route = () => routeArgs(fake.baseUrl, "chat_completions");

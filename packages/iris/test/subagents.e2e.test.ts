@@ -1,25 +1,20 @@
 // Issue 13, item 5, end to end with the built `iris`: a subagent stays inside its parent — its
 // tools are cut down to the parent's menu, tools off its menu do not run (agent-level ones
 // included), nesting is limited and delegation.max_concurrent_children is enforced.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, startFakeLlm } from "@iris/testkit";
+import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { routeArgs, runIris, tempHome } from "./helpers.js";
+import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
 
 let fake: FakeLlm;
-let home: ReturnType<typeof tempHome>;
+let home: TempHome;
 let work: string;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  fake = await startFakeLlm();
-  home = tempHome();
-  work = join(home.home, "work");
-  mkdirSync(work, { recursive: true });
+  ({ fake, home, work, close } = await fakeHome(true));
 });
-afterEach(async () => {
-  await fake.close();
-  home.cleanup();
-});
+afterEach(() => close());
 
 const toolNames = (i: number): string[] => {
   const body = JSON.parse(fake.requests[i]?.rawBody.toString("utf8") ?? "{}") as {

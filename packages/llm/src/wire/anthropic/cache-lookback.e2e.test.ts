@@ -7,27 +7,19 @@ import type { Runtime } from "../../runtime.js";
 import type { AssistantMessage, LlmRequest, Message } from "../../types.js";
 import { ZERO_USAGE } from "../../types.js";
 import { completeLlm } from "../stream.js";
+import { fakeRuntime } from "../test/fake-route.js";
 
 let fake: FakeLlm;
 let runtime: Runtime;
 beforeAll(async () => {
   fake = await startFakeLlm();
-  runtime = {
+  runtime = fakeRuntime(fake.baseUrl, {
     provider: "anthropic",
     apiMode: "anthropic_messages",
-    baseUrl: fake.baseUrl,
     model: "claude-sonnet-4-5",
     apiKey: "sk-ant-test",
-    headers: {},
     compat: { auth: "x-api-key", promptCache: true },
-    source: {
-      provider: "explicit",
-      model: "explicit",
-      baseUrl: "explicit",
-      apiMode: "default",
-      apiKey: "explicit",
-    },
-  };
+  });
 });
 afterAll(async () => {
   await fake.close();

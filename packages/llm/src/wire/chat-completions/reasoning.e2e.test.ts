@@ -8,6 +8,7 @@ import type { Runtime } from "../../runtime.js";
 import type { AssistantMessage, LlmRequest, Message } from "../../types.js";
 import { ZERO_USAGE } from "../../types.js";
 import { completeLlm } from "../stream.js";
+import { fakeRuntime } from "../test/fake-route.js";
 
 const open: FakeLlm[] = [];
 afterEach(async () => {
@@ -19,22 +20,13 @@ async function route(providerId: string, opts: FakeLlmOptions): Promise<{ fake: 
   open.push(fake);
   const def = getProvider(providerId);
   if (def === undefined) throw new Error(`no provider ${providerId}`);
-  const runtime: Runtime = {
+  const runtime: Runtime = fakeRuntime(fake.baseUrl, {
     provider: def.id,
     apiMode: "chat_completions",
-    baseUrl: fake.baseUrl,
     model: "fake-model",
     apiKey: "sk-test",
-    headers: {},
     compat: def.compat,
-    source: {
-      provider: "explicit",
-      model: "explicit",
-      baseUrl: "explicit",
-      apiMode: "default",
-      apiKey: "explicit",
-    },
-  };
+  });
   return { fake, runtime };
 }
 

@@ -1,10 +1,10 @@
 // End to end: the Responses adapter through streamLlm against the fake server on 127.0.0.1.
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { StreamEvent } from "../../events.js";
 import type { Runtime } from "../../runtime.js";
-import type { AssistantMessage, LlmRequest, Message } from "../../types.js";
-import { completeLlm, streamLlm } from "../stream.js";
+import type { LlmRequest, Message } from "../../types.js";
+import { completeLlm } from "../stream.js";
+import { collectStream, done, fakeRuntime } from "../test/fake-route.js";
 
 const KEY = "sk-e2e-RESPONSES-KEY-0001";
 let fake: FakeLlm;
@@ -12,22 +12,13 @@ let runtime: Runtime;
 
 beforeAll(async () => {
   fake = await startFakeLlm();
-  runtime = {
+  runtime = fakeRuntime(fake.baseUrl, {
     provider: "openai",
     apiMode: "responses",
-    baseUrl: fake.baseUrl,
     model: "gpt-5",
     apiKey: KEY,
-    headers: {},
     compat: { auth: "bearer" },
-    source: {
-      provider: "explicit",
-      model: "explicit",
-      baseUrl: "explicit",
-      apiMode: "default",
-      apiKey: "explicit",
-    },
-  };
+  });
 });
 afterAll(async () => {
   await fake.close();
@@ -36,17 +27,7 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-async function collect(request: LlmRequest): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const e of streamLlm(runtime, request, { idleTimeoutMs: 20_000 })) events.push(e);
-  return events;
-}
-
-function done(events: StreamEvent[]): AssistantMessage {
-  const last = events[events.length - 1];
-  if (last?.type !== "done") throw new Error(`expected done, got ${JSON.stringify(last)}`);
-  return last.message;
-}
+const collect = (request: LlmRequest) => collectStream(runtime, request);
 
 const ask = (messages: Message[], extra: Partial<LlmRequest> = {}): LlmRequest => ({
   model: "gpt-5",
