@@ -150,7 +150,7 @@ describe("reasoning on chat completions routes", () => {
     fake.enqueue({ text: "you are welcome" });
     const answer: AssistantMessage = {
       ...foreignToolCall(),
-      stopReason: "stop",
+      stopReason: "end",
       parts: [{ type: "text", text: "a.txt is there" }],
     };
     await ask(
