@@ -1,6 +1,7 @@
 // The one interface every platform implements (SPEC G1; ARCHITECTURE.md "Each gateway adapter
 // passes one contract suite"). The runner does everything else: authorisation, mentions,
 // sessions, splitting, dedupe, the outbox.
+import type { GatewayIdentities } from "@iris/store";
 import type { ChatAddress, InboundMessage } from "./message.js";
 
 export interface SendResult {
@@ -27,6 +28,8 @@ export interface HistoryLine {
 export interface AdapterHost {
   /** The conversation of the chat `userId` sees at `to`, oldest first. */
   history(to: ChatAddress, chatType: "dm" | "group", userId: string): HistoryLine[];
+  /** The gateway's identities in the store (the web chat's per-user logins). */
+  identities?: GatewayIdentities;
 }
 
 export interface SendOptions {

@@ -42,7 +42,7 @@ export function adaptersFor(profile: Profile): { adapter: PlatformAdapter; ident
         host: web.host,
         port: web.port,
         botName: web.bot_name,
-        tokenFile: join(profile.home.root, "webchat.token"),
+        secretFile: join(profile.home.root, "webchat.secret"),
       }),
       // The port is the bot's identity; "any free port" (0) can clash with nothing.
       identity: web.port === 0 ? `webchat:${profile.home.root}` : `webchat:${web.host}:${web.port}`,
@@ -110,10 +110,14 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
-    // The web chat's token goes to stderr only: never into the log file or a URL.
     for (const { adapter } of platforms)
-      if (adapter instanceof WebchatAdapter)
-        opts.err(`iris gateway: web chat at ${adapter.url} (login token: ${adapter.token})\n`);
+      if (adapter instanceof WebchatAdapter) {
+        const users = gateway.identities.webchatUsers().length;
+        opts.err(
+          `iris gateway: web chat at ${adapter.url} (${users} user${users === 1 ? "" : "s"}; ` +
+            "each logs in with their own token from `iris gateway webchat add-user NAME`)\n",
+        );
+      }
     await until;
     await gateway.stop();
     return 0;

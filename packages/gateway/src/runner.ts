@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { StoreConversation } from "@iris/agent";
 import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import { GatewayState } from "@iris/store";
+import { GatewayIdentities, GatewayState } from "@iris/store";
 import type { PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { chatHistory } from "./chat-history.js";
@@ -65,6 +65,7 @@ const RETENTION_MS = 7 * 24 * 3600_000;
 
 export class Gateway {
   readonly state: GatewayState;
+  readonly identities: GatewayIdentities;
   private readonly platforms = new Map<string, Platform>();
   private readonly chats = new Map<string, Chat>();
   private readonly asks = new PendingAsks();
@@ -76,6 +77,7 @@ export class Gateway {
 
   constructor(private readonly opts: GatewayOptions) {
     this.state = new GatewayState(opts.iris.store.db);
+    this.identities = new GatewayIdentities(opts.iris.store.db);
     this.hooks = new Hooks(
       opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
       opts.logger.child({ component: "hooks" }),
@@ -155,7 +157,7 @@ export class Gateway {
             this.opts.logger.error("gateway message failed", { error: String(err) }),
           );
         },
-        { history },
+        { history, identities: this.identities },
       );
       await this.reportUnanswered(p);
     }

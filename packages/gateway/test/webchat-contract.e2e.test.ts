@@ -3,6 +3,9 @@
 // drops its connections for the reconnect test (the page's own reconnect, backing off).
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
+import { join } from "node:path";
+import { GatewayIdentities, openStore, type Store } from "@iris/store";
+import { type TempDir, tempDir } from "@iris/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { WebchatAdapter } from "../src/platforms/webchat/adapter.js";
@@ -17,17 +20,27 @@ describe.skipIf(skip)("web chat adapter contract (Chromium)", () => {
   let browser: Browser;
   let ctx: BrowserContext | undefined;
   let proxy: DropProxy | undefined;
+  let dir: TempDir;
+  let store: Store;
+  let token = "";
+  let users: GatewayIdentities;
   beforeAll(async () => {
     browser = await launchChromium();
+    dir = tempDir("iris-webchat-contract");
+    store = openStore(join(dir.path, "state.db"));
+    users = new GatewayIdentities(store.db);
+    token = users.issueWebchatToken("peer").token;
   }, 120_000);
   afterAll(async () => {
     await ctx?.close();
     await browser?.close();
     await proxy?.close();
+    store?.close();
+    dir?.cleanup();
   });
 
   adapterContract(async () => {
-    const adapter = new WebchatAdapter({ host: "127.0.0.1", port: 0, botName: "iris" });
+    const adapter = new WebchatAdapter({ host: "127.0.0.1", port: 0, botName: "iris", users });
     let dmPage: Page;
     let roomPage: Page;
     const say = async (page: Page, text: string) => {
@@ -46,8 +59,7 @@ describe.skipIf(skip)("web chat adapter contract (Chromium)", () => {
         ctx = await browser.newContext();
         dmPage = await ctx.newPage();
         await dmPage.goto(base, WAIT);
-        await dmPage.fill("#token", adapter.token);
-        await dmPage.fill("#name", "peer");
+        await dmPage.fill("#token", token);
         await dmPage.click("button[type=submit]");
         await dmPage.waitForSelector("body[data-connected='1']", WAIT);
         roomPage = await ctx.newPage();

@@ -1,10 +1,13 @@
 // The web chat end to end (issue 19 "How it will be checked"): `iris gateway run`'s code path with
 // gateway.platforms.webchat and the fake LLM server, driven in headless Chromium: a streamed
 // reply with Markdown, approvals as buttons only the asker can answer, a reload that keeps the
-// conversation, and a wrong token refused.
+// conversation, a wrong token refused; and identities that cannot be borrowed (SPEC G1): users
+// with their own tokens never see each other's chats, a forged name is refused, and a flood of
+// wrong tokens from one address does not lock out another.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import {
   type FakeLlm,
@@ -16,9 +19,35 @@ import {
 } from "@iris/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webchatAddUser } from "../src/platforms/webchat/commands.js";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
 import { DropProxy } from "./drop-proxy.js";
-import { type ChatMessage, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+import {
+  type ChatMessage,
+  gatewayIo,
+  lastMessage,
+  runGateway,
+  textOf,
+  writeGatewayProfile,
+} from "./profile.js";
+
+const USERS = ["ann", "bob", "cat", "dan", "eve", "fay"];
+
+/** POSTs a login from the given local (loopback) address: another client than the browser. */
+function loginFrom(base: string, localAddress: string, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL("/login", base),
+      { method: "POST", localAddress, headers: { "content-type": "application/json" } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.once("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
 
 const WAIT = { timeout: 60_000 };
 const poll = async (get: () => number, ok: (n: number) => boolean) => {
@@ -55,7 +84,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
   let running: Promise<number>;
   let err = "";
   let url = "";
-  let token = "";
+  const tokens: Record<string, string> = {};
   const contexts: BrowserContext[] = [];
 
   async function loggedIn(name: string, path = "/", base = url): Promise<Page> {
@@ -63,8 +92,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     contexts.push(ctx);
     const page = await ctx.newPage();
     await page.goto(base, WAIT);
-    await page.fill("#token", token);
-    await page.fill("#name", name);
+    await page.fill("#token", tokens[name] ?? "");
     await page.click("button[type=submit]");
     await page.waitForSelector("#send", WAIT);
     if (path !== "/") await page.goto(new URL(path, base).href, WAIT);
@@ -86,13 +114,27 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
       "  platforms:",
       "    webchat: {port: 0, bot_name: iris}",
     ]);
+    for (const name of USERS) {
+      let out = "";
+      const io = {
+        ...gatewayIo(dir.path, (s) => {
+          err += s;
+        }),
+        out: (s: string) => {
+          out += s;
+        },
+      };
+      expect(webchatAddUser(io, name), err).toBe(0);
+      tokens[name] = /login token \(shown once; give it to \w+ only\): (\S+)/.exec(out)?.[1] ?? "";
+      expect(tokens[name]).toMatch(/^iwc_/);
+    }
     ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
       err += s;
     }));
-    for (let i = 0; i < 6000 && !/login token: /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
-    const m = /web chat at (http:\/\/\S+) \(login token: (\S+)\)/.exec(err);
+    for (let i = 0; i < 6000 && !/web chat at /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
+    const m = /web chat at (http:\/\/\S+) \(6 users;/.exec(err);
     expect(m, err).not.toBeNull();
-    [, url = "", token = ""] = m ?? [];
+    [, url = ""] = m ?? [];
   }, 180_000);
 
   afterAll(async () => {
@@ -100,12 +142,14 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     await browser?.close();
     stopGateway?.();
     const code = await running;
-    // The token went to stderr and its own file only: no log, store or other file holds it.
-    const files = readdirSync(dir.path, { recursive: true, encoding: "utf8" }).filter(
-      (f) => f !== "webchat.token" && statSync(join(dir.path, f)).isFile(),
+    // The tokens went to the add-user output only: no log, the store or any other file holds one.
+    const files = readdirSync(dir.path, { recursive: true, encoding: "utf8" }).filter((f) =>
+      statSync(join(dir.path, f)).isFile(),
     );
     expect(files.length).toBeGreaterThan(1);
-    for (const f of files) expect(readFileSync(join(dir.path, f)).includes(token), f).toBe(false);
+    for (const f of files)
+      for (const token of Object.values(tokens))
+        expect(readFileSync(join(dir.path, f)).includes(token), f).toBe(false);
     await fake?.close();
     dir?.cleanup();
     expect(code, err).toBe(0);
@@ -117,7 +161,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     const page = await ctx.newPage();
     const first = await page.goto(url, WAIT);
     expect(first?.status()).toBe(401);
-    await page.fill("#token", `${token}x`);
+    await page.fill("#token", `${tokens.ann}x`);
     await page.click("button[type=submit]");
     await page.waitForFunction(
       () => document.getElementById("error")?.textContent === "wrong token",
@@ -131,13 +175,12 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
         .status,
     ]);
     expect(status).toEqual([401, 401]);
-    expect(page.url()).not.toContain(token);
     expect(fake.requests).toHaveLength(0);
   }, 120_000);
 
   it("streams a reply and renders its Markdown safely", async () => {
     const page = await loggedIn("ann");
-    expect(page.url()).not.toContain(token);
+    expect(page.url()).not.toContain(tokens.ann);
     await say(page, "show markdown");
     await page.waitForSelector(".msg.bot strong", WAIT);
     const html = await page.$eval(".msg.bot", (e) => e.innerHTML);
@@ -253,5 +296,77 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     } finally {
       await proxy.close();
     }
+  }, 120_000);
+
+  it("gives two users with their own tokens their own chats: neither sees the other's", async () => {
+    const ann = await loggedIn("ann");
+    await say(ann, "the vault code is 4711");
+    await ann.waitForFunction(
+      () => document.body.textContent?.includes("echo: the vault code is 4711"),
+      null,
+      WAIT,
+    );
+    const bob = await loggedIn("bob");
+    expect(await bob.textContent("#who")).toBe("bob");
+    await say(bob, "what did ann say?");
+    await bob.waitForFunction(
+      () => document.body.textContent?.includes("echo: what did ann say?"),
+      null,
+      WAIT,
+    );
+    // Bob's page, his history and his model request hold nothing of ann's chat.
+    expect(await bob.textContent("body")).not.toContain("4711");
+    const body = fake.requests.at(-1)?.body as { messages: ChatMessage[] };
+    expect(JSON.stringify(body.messages)).not.toContain("4711");
+    // No parameter reaches another user's direct chat: a chat is '' (one's own) or a '#room'.
+    const tries = await bob.evaluate(async () => {
+      const stream = await fetch("/events?chat=ann");
+      const send = await fetch("/send", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ chat: "ann", id: "forged-0001", text: "hi" }),
+      });
+      return [stream.status, send.status];
+    });
+    expect(tries).toEqual([400, 400]);
+    await ann.reload(WAIT);
+    await ann.waitForSelector("body[data-connected='1']", WAIT);
+    expect(await ann.textContent("body")).not.toContain("what did ann say");
+  }, 120_000);
+
+  it("refuses a forged name: at login, and in a cookie", async () => {
+    const bob = await loggedIn("bob");
+    const forged = await bob.evaluate(async (token) => {
+      const res = await fetch("/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token, name: "ann" }),
+      });
+      return { status: res.status, error: ((await res.json()) as { error: string }).error };
+    }, tokens.bob);
+    expect(forged.status).toBe(403);
+    expect(forged.error).toContain("comes from its token");
+    expect(await bob.evaluate(async () => (await (await fetch("/me")).json()) as unknown)).toEqual({
+      user: "bob",
+    });
+    // The cookie with ann's name put in: nobody.
+    const ctx = bob.context();
+    const [cookie] = await ctx.cookies();
+    expect(cookie?.value).toMatch(/^bob\./);
+    await ctx.addCookies([
+      { ...(cookie as NonNullable<typeof cookie>), value: cookie?.value.replace(/^bob\./, "ann.") ?? "" },
+    ]);
+    expect(await bob.evaluate(async () => (await fetch("/me")).status)).toBe(401);
+  }, 120_000);
+
+  it("limits wrong tokens per address: a flood from 127.0.0.2 does not lock out the browser", async () => {
+    const flood: number[] = [];
+    for (let i = 0; i < 12; i++) flood.push(await loginFrom(url, "127.0.0.2", { token: `iwc_guess${i}` }));
+    expect(flood.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(flood.slice(10)).toEqual([429, 429]);
+    // The flooding address is locked out even with a right token; the browser's is not.
+    expect(await loginFrom(url, "127.0.0.2", { token: tokens.cat })).toBe(429);
+    const cat = await loggedIn("cat");
+    expect(await cat.textContent("#who")).toBe("cat");
   }, 120_000);
 });

@@ -16,6 +16,12 @@ export {
   type PairingRow,
 } from "./gateway.js";
 export { type CronJobRow, CronState } from "./gateway-cron.js";
+export {
+  type BindingRow,
+  GatewayIdentities,
+  type WebchatLogin,
+  type WebchatUserRow,
+} from "./gateway-identities.js";
 export { shortId } from "./ids.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";

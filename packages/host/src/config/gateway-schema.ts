@@ -29,7 +29,9 @@ export const webchatSchema = z
     port: z.int().min(0).max(65535).default(8787).describe("Port of the web chat (0: any free port)."),
     bot_name: nonEmpty.default("iris").describe("The bot's name: what a room message must mention."),
   })
-  .describe("The web chat page, served by the gateway; its login token is printed at start.");
+  .describe(
+    "The web chat page, served by the gateway; each user logs in with their own token (iris gateway webchat add-user NAME).",
+  );
 
 export const gatewaySchema = z.strictObject({
   busy_policy: z

@@ -38,6 +38,30 @@ export function addGatewayCommands(program: Command): void {
       const { gatewayStatus } = await import("@iris/gateway");
       process.exitCode = gatewayStatus(io(program));
     });
+  const webchat = gateway
+    .command("webchat")
+    .description("the web chat's users: each has their own login token");
+  webchat
+    .command("add-user <name>")
+    .description("add a user (or give them a new token): prints their login token once")
+    .action(async (name: string) => {
+      const { webchatAddUser } = await import("@iris/gateway");
+      process.exitCode = webchatAddUser(io(program), name);
+    });
+  webchat
+    .command("remove-user <name>")
+    .description("remove a user: their token and logins stop working")
+    .action(async (name: string) => {
+      const { webchatRemoveUser } = await import("@iris/gateway");
+      process.exitCode = webchatRemoveUser(io(program), name);
+    });
+  webchat
+    .command("users")
+    .description("list the web chat's users")
+    .action(async () => {
+      const { webchatUsers } = await import("@iris/gateway");
+      process.exitCode = webchatUsers(io(program));
+    });
 
   const cron = program.command("cron").description("scheduled jobs the gateway runs and posts to a chat");
   cron.command("list").action(async () => {

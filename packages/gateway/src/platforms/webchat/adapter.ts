@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
 import type { ChatAddress, ChatType, InboundMessage } from "../../message.js";
 import { utf16Length } from "../../pipeline/chunk.js";
-import { loadToken, WebchatAuth } from "./auth.js";
+import { loadSecret, WebchatAuth, type WebchatUserDirectory } from "./auth.js";
 import { chatPage, loginPage } from "./page.js";
 import { ChatStreams, type WebChat } from "./streams.js";
 
@@ -19,8 +19,10 @@ export interface WebchatOptions {
   host: string;
   port: number;
   botName: string;
-  /** Where the login token is kept between starts (mode 600); without it, a new one each start. */
-  tokenFile?: string;
+  /** Where the cookie-signing secret is kept (mode 600); without it, a new one (logins end) each start. */
+  secretFile?: string;
+  /** Who holds which login token (default: the gateway's identities in the store). */
+  users?: WebchatUserDirectory;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -29,27 +31,21 @@ const sendSchema = z.strictObject({
   id: z.string().regex(/^[\w-]{8,64}$/),
   text: z.string().min(1).max(32_000),
 });
-const loginSchema = z.strictObject({ token: z.string().max(200), name: z.string().max(64) });
+// `name` is accepted only to refuse a forged one clearly: the name comes from the token.
+const loginSchema = z.strictObject({ token: z.string().max(200), name: z.string().max(64).optional() });
 
 export class WebchatAdapter implements PlatformAdapter {
   readonly platform = "webchat";
   readonly idempotentSend = true;
   readonly authenticated = true;
   readonly limits: PlatformLimits = { maxMessage: 16_000, measure: utf16Length, minEditIntervalMs: 250 };
-  private readonly auth: WebchatAuth;
+  private auth: WebchatAuth | undefined;
   private readonly streams = new ChatStreams();
   private server: Server | undefined;
   private onMessage: ((m: InboundMessage) => void) | undefined;
   private host: AdapterHost | undefined;
 
-  constructor(private readonly opts: WebchatOptions) {
-    this.auth = new WebchatAuth(loadToken(opts.tokenFile));
-  }
-
-  /** The login token (printed at start; never logged). */
-  get token(): string {
-    return this.auth.token;
-  }
+  constructor(private readonly opts: WebchatOptions) {}
 
   get url(): string {
     const port = (this.server?.address() as AddressInfo | null)?.port ?? this.opts.port;
@@ -64,6 +60,9 @@ export class WebchatAdapter implements PlatformAdapter {
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
     this.onMessage = onMessage;
     this.host = host;
+    const users = this.opts.users ?? host?.identities;
+    if (!users) throw new Error("web chat: no user directory (the store's gateway identities)");
+    this.auth = new WebchatAuth(loadSecret(this.opts.secretFile), users);
     const server = createServer((req, res) => {
       this.route(req, res).catch((err) => {
         if (!res.headersSent) reply(res, 500, { error: String(err) });
@@ -129,7 +128,9 @@ export class WebchatAdapter implements PlatformAdapter {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req.headers.host)) return reply(res, 421, { error: "unknown Host" });
     const url = new URL(req.url ?? "/", "http://webchat");
-    const user = this.auth.user(req.headers.cookie);
+    const auth = this.auth;
+    if (!auth) return reply(res, 503, { error: "the web chat is not started" });
+    const user = auth.user(req.headers.cookie);
     if (req.method === "GET" && url.pathname === "/") {
       const nonce = randomBytes(16).toString("base64");
       res.writeHead(user ? 200 : 401, {
@@ -144,13 +145,17 @@ export class WebchatAdapter implements PlatformAdapter {
     if (req.method === "POST" && url.pathname === "/login") {
       const body = await readJson(req, res, loginSchema);
       if (!body) return;
-      const r = this.auth.login(body.token, body.name);
+      if (!sameOrigin(req)) return reply(res, 403, { error: "cross-origin login refused" });
+      const r = auth.login(body.token, req.socket.remoteAddress ?? "unknown", body.name);
       if (!r.ok) return reply(res, r.status, { error: r.error });
       res.writeHead(204, { "set-cookie": r.cookie, "cache-control": "no-store" });
       res.end();
       return;
     }
-    if (!user) return reply(res, 401, { error: "log in with the token the gateway printed at start" });
+    if (!user)
+      return reply(res, 401, {
+        error: "log in with your token (iris gateway webchat add-user NAME makes one)",
+      });
     if (req.method === "GET" && url.pathname === "/me") return reply(res, 200, { user });
     if (req.method === "GET" && url.pathname === "/events") {
       const chat = chatOf(url.searchParams.get("chat") ?? "", user);

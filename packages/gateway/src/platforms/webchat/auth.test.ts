@@ -1,46 +1,78 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "@iris/testkit";
-import { describe, expect, it } from "vitest";
-import { loadToken, WebchatAuth } from "./auth.js";
+import { GatewayIdentities, openStore, type Store } from "@iris/store";
+import { type TempDir, tempDir } from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSecret, WebchatAuth } from "./auth.js";
 
 const cookieOf = (setCookie: string) => setCookie.split(";")[0] ?? "";
+const SECRET = "s".repeat(32);
+
+let dir: TempDir;
+let store: Store;
+let ids: GatewayIdentities;
+beforeEach(() => {
+  dir = tempDir("iris-webchat-auth");
+  store = openStore(join(dir.path, "state.db"));
+  ids = new GatewayIdentities(store.db);
+});
+afterEach(() => {
+  store.close();
+  dir.cleanup();
+});
 
 describe("web chat login", () => {
-  it("sets an HttpOnly, SameSite=Strict cookie for the right token and knows the user by it", () => {
-    const auth = new WebchatAuth("t".repeat(32));
-    const r = auth.login("t".repeat(32), "ann");
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    expect(r.cookie).toMatch(/HttpOnly; SameSite=Strict/);
-    expect(r.cookie).not.toContain("t".repeat(32));
+  it("knows each user by their own token, and the name only from it", () => {
+    const ann = ids.issueWebchatToken("ann").token;
+    const bob = ids.issueWebchatToken("bob").token;
+    const auth = new WebchatAuth(SECRET, ids);
+    const a = auth.login(ann, "127.0.0.1");
+    const b = auth.login(bob, "127.0.0.1");
+    if (!a.ok || !b.ok) throw new Error("login failed");
+    expect(a.cookie).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(a.cookie).not.toContain(ann);
+    expect(auth.user(cookieOf(a.cookie))).toBe("ann");
+    expect(auth.user(cookieOf(b.cookie))).toBe("bob");
+    // A forged name: at login, or swapped into a cookie; another secret's cookie is nobody.
+    expect(auth.login(ann, "127.0.0.1", "bob")).toMatchObject({ ok: false, status: 403 });
+    expect(auth.login(ann, "127.0.0.1", "ann")).toMatchObject({ ok: true, name: "ann" });
+    expect(auth.user(cookieOf(a.cookie).replace("=ann.", "=bob."))).toBeUndefined();
+    expect(new WebchatAuth("t".repeat(32), ids).user(cookieOf(a.cookie))).toBeUndefined();
+  });
+
+  it("ends a user's logins when their token is re-issued or they are removed", () => {
+    const auth = new WebchatAuth(SECRET, ids);
+    const r = auth.login(ids.issueWebchatToken("ann").token, "127.0.0.1");
+    if (!r.ok) throw new Error("login failed");
     expect(auth.user(cookieOf(r.cookie))).toBe("ann");
-    // Another token's cookie, or a forged name, is nobody.
-    expect(new WebchatAuth("u".repeat(32)).user(cookieOf(r.cookie))).toBeUndefined();
-    expect(auth.user(cookieOf(r.cookie).replace("ann.", "bob."))).toBeUndefined();
+    ids.issueWebchatToken("ann");
+    expect(auth.user(cookieOf(r.cookie))).toBeUndefined();
   });
 
-  it("refuses a wrong token, a bad name, and locks after ten wrong tokens a minute", () => {
+  it("limits wrong tokens per client address: a flood from one does not lock out another", () => {
     let now = 0;
-    const auth = new WebchatAuth("t".repeat(32), () => now);
-    expect(auth.login("t".repeat(32), "a b")).toMatchObject({ ok: false, status: 400 });
-    for (let i = 0; i < 10; i++) expect(auth.login("wrong", "ann")).toMatchObject({ ok: false, status: 401 });
-    expect(auth.login("t".repeat(32), "ann")).toMatchObject({ ok: false, status: 429 });
+    const ann = ids.issueWebchatToken("ann").token;
+    const auth = new WebchatAuth(SECRET, ids, () => now);
+    for (let i = 0; i < 10; i++)
+      expect(auth.login("wrong", "10.0.0.9")).toMatchObject({ ok: false, status: 401 });
+    expect(auth.login(ann, "10.0.0.9")).toMatchObject({ ok: false, status: 429 });
+    expect(auth.login(ann, "127.0.0.1")).toMatchObject({ ok: true });
     now += 61_000;
-    expect(auth.login("t".repeat(32), "ann")).toMatchObject({ ok: true });
+    expect(auth.login(ann, "10.0.0.9")).toMatchObject({ ok: true });
   });
 
-  it("keeps the token in the profile, readable by its owner only", () => {
-    const dir = tempDir("iris-webchat-token");
-    try {
-      const file = join(dir.path, "webchat.token");
-      const first = loadToken(file);
-      expect(first.length).toBeGreaterThanOrEqual(32);
-      expect(statSync(file).mode & 0o777).toBe(0o600);
-      expect(loadToken(file)).toBe(first);
-      expect(loadToken(undefined)).not.toBe(first);
-    } finally {
-      dir.cleanup();
-    }
+  it("remembers a bounded number of addresses", () => {
+    const auth = new WebchatAuth(SECRET, ids);
+    for (let i = 0; i < 10_050; i++) auth.login("wrong", `a${i}`);
+    expect(auth.trackedAddresses).toBe(10_000);
+  });
+
+  it("keeps the secret in the profile, readable by its owner only", () => {
+    const file = join(dir.path, "webchat.secret");
+    const first = loadSecret(file);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadSecret(file)).toBe(first);
+    expect(loadSecret(undefined)).not.toBe(first);
   });
 });

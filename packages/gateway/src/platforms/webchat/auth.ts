@@ -1,18 +1,29 @@
-// The web chat's login (issue 19 §6): one token per profile, printed at start (never put in a
-// URL, so it never lands in browser history or server logs). Logging in with it and a display
-// name sets an HttpOnly, SameSite=Strict cookie signed with the token; the page, its event
-// stream and its sends all require that cookie. Wrong tokens are rate-limited.
+// The web chat's login (SPEC G1): every user has their own token, made by
+// `iris gateway webchat add-user NAME` and shown once (never put in a URL, so it never lands in
+// browser history or server logs). The user's name comes from the token, never from the form.
+// Logging in sets an HttpOnly, SameSite=Strict cookie naming the user and the token it was made
+// with, signed with the profile's web chat secret; a user re-issued or removed loses every login.
+// Wrong tokens are rate-limited per client address, so one address's flood locks out only itself.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import type { WebchatLogin } from "@iris/store";
 
 export const COOKIE = "iris_webchat";
-/** Display names: letters, digits, `_ . -`; they are also the user's chat id. */
+/** User names: letters, digits, `_ . -`; they are also the user's chat id. */
 export const NAME = /^[\p{L}\p{N}_.-]{1,32}$/u;
 const MAX_FAILURES = 10;
 const FAILURE_WINDOW_MS = 60_000;
+/** Addresses whose failures are remembered at most (the oldest is forgotten first). */
+const MAX_ADDRESSES = 10_000;
 
-/** The profile's token file, created (mode 600) on first use; without a file, a fresh token. */
-export function loadToken(file: string | undefined): string {
+/** Who holds which token (the store's gateway identities). */
+export interface WebchatUserDirectory {
+  webchatLogin(token: string): WebchatLogin | undefined;
+  webchatHolds(name: string, tokenId: string): boolean;
+}
+
+/** The profile's cookie-signing secret, created (mode 600) on first use; without a file, a fresh one. */
+export function loadSecret(file: string | undefined): string {
   if (file) {
     try {
       const found = readFileSync(file, "utf8").trim();
@@ -21,40 +32,54 @@ export function loadToken(file: string | undefined): string {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
   }
-  const token = randomBytes(24).toString("base64url");
+  const secret = randomBytes(32).toString("base64url");
   if (file) {
-    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
     chmodSync(file, 0o600); // the mode above applies only to a file it creates
   }
-  return token;
+  return secret;
 }
 
 export type LoginResult =
-  | { ok: true; cookie: string }
-  | { ok: false; status: 400 | 401 | 429; error: string };
+  | { ok: true; cookie: string; name: string }
+  | { ok: false; status: 400 | 401 | 403 | 429; error: string };
 
 export class WebchatAuth {
-  private failures: number[] = [];
+  /** Wrong-token times per client address (a Map keeps insertion order: oldest first). */
+  private readonly failures = new Map<string, number[]>();
 
   constructor(
-    readonly token: string,
+    private readonly secret: string,
+    private readonly users: WebchatUserDirectory,
     private readonly now: () => number = Date.now,
   ) {}
 
-  login(token: string, name: string): LoginResult {
+  /**
+   * Logs in with a user's own token. A name sent along must be the token's own: a name cannot
+   * be chosen at login (a forged one is refused, not silently replaced).
+   */
+  login(token: string, address: string, name?: string): LoginResult {
     const t = this.now();
-    this.failures = this.failures.filter((at) => at > t - FAILURE_WINDOW_MS);
-    if (this.failures.length >= MAX_FAILURES)
-      return { ok: false, status: 429, error: "too many wrong tokens: wait a minute" };
-    if (!same(token, this.token)) {
-      this.failures.push(t);
+    const recent = (this.failures.get(address) ?? []).filter((at) => at > t - FAILURE_WINDOW_MS);
+    if (recent.length >= MAX_FAILURES)
+      return { ok: false, status: 429, error: "too many wrong tokens from this address: wait a minute" };
+    const login = this.users.webchatLogin(token);
+    if (!login) {
+      this.failures.delete(address);
+      this.failures.set(address, [...recent, t]);
+      if (this.failures.size > MAX_ADDRESSES) this.forgetOldest();
       return { ok: false, status: 401, error: "wrong token" };
     }
-    if (!NAME.test(name))
-      return { ok: false, status: 400, error: "name: 1–32 letters, digits, '_', '.' or '-'" };
-    const value = `${encodeURIComponent(name)}.${this.sign(name)}`;
+    if (name !== undefined && name !== login.name)
+      return {
+        ok: false,
+        status: 403,
+        error: "name: a login's name comes from its token; log in with your own token",
+      };
+    const value = `${encodeURIComponent(login.name)}.${login.tokenId}.${this.sign(login.name, login.tokenId)}`;
     return {
       ok: true,
+      name: login.name,
       cookie: `${COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${30 * 24 * 3600}`,
     };
   }
@@ -64,20 +89,34 @@ export class WebchatAuth {
     for (const part of (cookieHeader ?? "").split(";")) {
       const [k, v] = part.trim().split("=", 2);
       if (k !== COOKIE || !v) continue;
-      const dot = v.lastIndexOf(".");
+      const [encoded = "", tokenId = "", mac = "", ...more] = v.split(".");
+      if (more.length > 0 || !/^[0-9a-f]{16}$/.test(tokenId)) return undefined;
       let name: string;
       try {
-        name = decodeURIComponent(v.slice(0, dot));
+        name = decodeURIComponent(encoded);
       } catch {
         return undefined;
       }
-      if (dot > 0 && NAME.test(name) && same(v.slice(dot + 1), this.sign(name))) return name;
+      if (!NAME.test(name) || !same(mac, this.sign(name, tokenId))) return undefined;
+      return this.users.webchatHolds(name, tokenId) ? name : undefined;
     }
     return undefined;
   }
 
-  private sign(name: string): string {
-    return createHmac("sha256", this.token).update(`webchat-user:${name}`).digest("base64url");
+  /** Addresses with failures remembered (bounded: tests). */
+  get trackedAddresses(): number {
+    return this.failures.size;
+  }
+
+  private forgetOldest(): void {
+    for (const addr of this.failures.keys()) {
+      if (this.failures.size <= MAX_ADDRESSES) return;
+      this.failures.delete(addr);
+    }
+  }
+
+  private sign(name: string, tokenId: string): string {
+    return createHmac("sha256", this.secret).update(`webchat-login:${name}:${tokenId}`).digest("base64url");
   }
 }
 

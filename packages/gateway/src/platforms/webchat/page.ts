@@ -26,14 +26,13 @@ export function loginPage(nonce: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Iris — log in</title>
 <style>${STYLE}</style></head><body><main>
 <h1>Iris web chat</h1>
-<p>Enter the login token the gateway printed when it started.</p>
+<p>Enter your own login token (the gateway's owner makes one with <code>iris gateway webchat add-user NAME</code>).</p>
 <form id="login"><p><label>Token <input id="token" type="password" autocomplete="off" required></label></p>
-<p><label>Your name <input id="name" value="me" required maxlength="32"></label></p>
 <p><button type="submit">Log in</button> <span id="error" role="alert"></span></p></form>
 <script nonce="${nonce}">
 document.getElementById("login").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const body = JSON.stringify({ token: document.getElementById("token").value, name: document.getElementById("name").value });
+  const body = JSON.stringify({ token: document.getElementById("token").value });
   const res = await fetch("/login", { method: "POST", headers: { "content-type": "application/json" }, body });
   if (res.ok) location.reload();
   else document.getElementById("error").textContent = (await res.json().catch(() => ({}))).error || ("HTTP " + res.status);
@@ -44,7 +43,7 @@ document.getElementById("login").addEventListener("submit", async (ev) => {
 export function chatPage(nonce: string, user: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Iris</title>
 <style>${STYLE}</style></head><body>
-<header><strong>Iris</strong><span id="chat"></span><span class="state" id="state">connecting…</span></header>
+<header><strong>Iris</strong><span id="chat"></span><span class="state"><span id="who"></span> · <span id="state">connecting…</span></span></header>
 <main id="log" aria-live="polite"></main>
 <form id="send"><textarea id="text" placeholder="Message (Enter sends, Shift+Enter for a new line)"></textarea><button type="submit">Send</button></form>
 <script nonce="${nonce}">
@@ -54,6 +53,7 @@ const USER = ${JSON.stringify(user)};
 const room = new URLSearchParams(location.search).get("room");
 const CHAT = room ? "#" + room : "";
 document.getElementById("chat").textContent = CHAT || "direct chat with Iris";
+document.getElementById("who").textContent = USER;
 const log = document.getElementById("log");
 const stateEl = document.getElementById("state");
 const OUTBOX = "iris-outbox:" + USER + ":" + CHAT;

@@ -1,0 +1,57 @@
+// `iris gateway webchat add-user NAME | remove-user NAME | users` (SPEC G1): each web chat user
+// gets their own login token, shown once on stdout (only its hash is stored). A running gateway
+// sees the change at the next login; re-issuing or removing a user ends their logins.
+import { loadProfileOrExit } from "@iris/host";
+import { GatewayIdentities, openStore } from "@iris/store";
+import type { CommandIo } from "../../commands.js";
+import { NAME } from "./auth.js";
+
+function withIdentities(io: CommandIo, fn: (ids: GatewayIdentities) => number): number {
+  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
+  if (!loaded.ok) {
+    io.err(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const store = openStore(loaded.profile.home.paths.db);
+  try {
+    return fn(new GatewayIdentities(store.db));
+  } finally {
+    store.close();
+  }
+}
+
+export function webchatAddUser(io: CommandIo, name: string): number {
+  if (!NAME.test(name)) {
+    io.err(`iris: user name ${JSON.stringify(name)}: 1–32 letters, digits, '_', '.' or '-'\n`);
+    return 2;
+  }
+  return withIdentities(io, (ids) => {
+    const { token, replaced } = ids.issueWebchatToken(name);
+    io.out(
+      `${replaced ? "new token for" : "added"} web chat user ${name}` +
+        `${replaced ? " (the old token and its logins no longer work)" : ""}\n` +
+        `login token (shown once; give it to ${name} only): ${token}\n`,
+    );
+    return 0;
+  });
+}
+
+export function webchatRemoveUser(io: CommandIo, name: string): number {
+  return withIdentities(io, (ids) => {
+    if (!ids.removeWebchatUser(name)) {
+      io.err(`iris: no web chat user ${name}\n`);
+      return 1;
+    }
+    io.out(`removed web chat user ${name} (their logins no longer work)\n`);
+    return 0;
+  });
+}
+
+export function webchatUsers(io: CommandIo): number {
+  return withIdentities(io, (ids) => {
+    const users = ids.webchatUsers();
+    if (users.length === 0) io.out("No web chat users; add one with: iris gateway webchat add-user NAME\n");
+    for (const u of users) io.out(`${u.name}  since ${new Date(u.createdAt).toISOString()}\n`);
+    return 0;
+  });
+}
