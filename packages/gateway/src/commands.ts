@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadProfileOrExit, resolveHome } from "@iris/host";
-import { CronState, GatewayState, openStore, type Store } from "@iris/store";
+import { CronState, GatewayIdentities, GatewayState, openStore, type Store } from "@iris/store";
 import { parseSchedule } from "./cron.js";
 import { isAlive, readLock, stopOwner } from "./lock.js";
 
@@ -134,7 +134,7 @@ export function cronRemove(io: CommandIo, id: string): number {
   });
 }
 
-function withState(io: CommandIo, fn: (state: GatewayState) => number): number {
+function withState(io: CommandIo, fn: (state: GatewayState, ids: GatewayIdentities) => number): number {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
@@ -142,25 +142,32 @@ function withState(io: CommandIo, fn: (state: GatewayState) => number): number {
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {
-    return fn(new GatewayState(store.db));
+    return fn(new GatewayState(store.db), new GatewayIdentities(store.db));
   } finally {
     store.close();
   }
 }
 
 export function pairingList(io: CommandIo): number {
-  return withState(io, (state) => {
+  return withState(io, (state, ids) => {
     const now = Date.now();
     const codes = state.pendingCodes(now);
+    // The whole id is shown where it is more than the name: approve the nick from the mask you know.
+    const who = (name: string, id: string) => (id === name ? name : `${name} (${id})`);
     io.out(codes.length ? "Waiting for approval:\n" : "No pairing requests are waiting.\n");
     for (const c of codes) {
       const mins = Math.max(1, Math.round((c.expiresAt - now) / 60_000));
-      io.out(`  ${c.code}  ${c.platform}  ${c.userName}  (expires in ${mins} min)\n`);
+      io.out(`  ${c.code}  ${c.platform}  ${who(c.userName, c.userId)}  (expires in ${mins} min)\n`);
     }
     const approved = state.approvedUsers();
     if (approved.length) io.out("Approved:\n");
     for (const a of approved)
-      io.out(`  ${a.platform}  ${a.userName}  since ${new Date(a.approvedAt).toISOString()}\n`);
+      io.out(
+        `  ${a.platform}  ${who(a.userName, a.userId)}  since ${new Date(a.approvedAt).toISOString()}\n`,
+      );
+    const bound = ids.bindings();
+    if (bound.length) io.out("Allowed names, bound to the identity they first spoke from:\n");
+    for (const b of bound) io.out(`  ${b.platform}  ${b.name} = ${b.identity}\n`);
     return 0;
   });
 }
@@ -178,10 +185,11 @@ export function pairingApprove(io: CommandIo, code: string): number {
 }
 
 export function pairingRevoke(io: CommandIo, user: string, platform?: string): number {
-  return withState(io, (state) => {
-    const n = state.revoke(user, platform);
+  return withState(io, (state, ids) => {
+    // A bound allowlisted name is unbound too: the next identity to speak under it is bound.
+    const n = state.revoke(user, platform) + ids.unbind(user.toLowerCase(), platform);
     if (n === 0) {
-      io.err(`iris: no approved user ${user}\n`);
+      io.err(`iris: no approved user or bound name ${user}\n`);
       return 1;
     }
     io.out(`revoked ${user}\n`);

@@ -236,8 +236,15 @@ export class Gateway {
     };
     const settle = () => this.state.finishInbound(msg.platform, msg.messageId);
 
-    const auth = authorise(msg, this.auth, this.state);
+    const auth = authorise(msg, this.auth, this.state, this.identities);
     if (!auth.allow) {
+      if (auth.borrowed)
+        this.opts.logger.warn("gateway: a listed name spoke from another identity; treated as a stranger", {
+          platform: msg.platform,
+          name: auth.borrowed.name,
+          identity: msg.userId,
+          boundTo: auth.borrowed.boundTo,
+        });
       if (auth.reply) await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:auth`, addr, auth.reply);
       settle();
       return "refused";

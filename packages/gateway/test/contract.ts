@@ -22,8 +22,10 @@ export interface ContractHarness {
   proxy(): DropProxy;
   /** Runs once the adapter has started (the web chat's peer can connect only then). */
   afterStart?(): Promise<void>;
-  /** The peer user's id as the adapter should report it. */
+  /** The peer user's id as the adapter should report it (its DM's chat id). */
   peerId: string;
+  /** The peer as speaker, where that is more than the chat id (IRC: nick!user@host). */
+  peerUserId?: string;
   /** A group chat both are in. */
   group: string;
   peerSendsDm(text: string): Promise<void>;
@@ -81,12 +83,12 @@ export function adapterContract(make: () => Promise<ContractHarness>): void {
       platform: h.adapter.platform,
       chatType: "dm",
       chatId: h.peerId,
-      userId: h.peerId,
+      userId: h.peerUserId ?? h.peerId,
     });
     expect(d.messageId).not.toBe("");
     await h.peerSendsGroup("group hello");
     const g = await next((m) => m.text === "group hello");
-    expect(g).toMatchObject({ chatType: "group", chatId: h.group, userId: h.peerId });
+    expect(g).toMatchObject({ chatType: "group", chatId: h.group, userId: h.peerUserId ?? h.peerId });
     expect(g.messageId).not.toBe(d.messageId);
   }, 120_000);
 

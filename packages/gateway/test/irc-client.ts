@@ -48,15 +48,28 @@ export class TestIrcClient {
     });
   }
 
-  static async connect(port: number, nick: string): Promise<TestIrcClient> {
-    const socket = connect(port, "127.0.0.1");
+  /**
+   * Registers as `nick`. Its mask (nick!user@host) has `user` (the nick by default) and the host
+   * it connects from (`localAddress`, another loopback address such as 127.0.0.2).
+   */
+  static async connect(
+    port: number,
+    nick: string,
+    opts: { user?: string; localAddress?: string } = {},
+  ): Promise<TestIrcClient> {
+    const user = opts.user ?? nick;
+    const socket = connect({
+      port,
+      host: "127.0.0.1",
+      ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
+    });
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", () => resolve());
       socket.once("error", reject);
     });
     const c = new TestIrcClient(socket, nick);
     c.raw(`NICK ${nick}`);
-    c.raw(`USER ${nick} 0 * :test user`);
+    c.raw(`USER ${user} 0 * :test user`);
     await c.waitFor((l) => l.command === "001", 15_000);
     return c;
   }

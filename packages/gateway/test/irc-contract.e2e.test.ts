@@ -38,6 +38,7 @@ describe.skipIf(skip)("IRC adapter contract (ngircd)", () => {
       adapter,
       proxy: () => proxy,
       peerId: "peer",
+      peerUserId: "peer!~peer@127.0.0.1",
       group: "#room",
       peerSendsDm: async (t) => peer.say("cbot", t),
       peerSendsGroup: async (t) => {

@@ -22,6 +22,13 @@ describe("sessionKey", () => {
     expect(sessionKey(msg({ threadId: "t9" }), "per_user")).toBe("irc:group:#c:t9:ann");
     expect(sessionKey(msg({ chatType: "dm", chatId: "ann" }), "per_user")).toBe("irc:dm:ann");
   });
+  it("keys a DM on the speaker too where their id is not the chat's: a borrowed nick is another chat", () => {
+    const owner = sessionKey(msg({ chatType: "dm", chatId: "bob", userId: "bob!~bob@h" }), "shared");
+    const other = sessionKey(msg({ chatType: "dm", chatId: "bob", userId: "bob!~eve@h" }), "shared");
+    expect(owner).toBe("irc:dm:bob:bob!~bob@h");
+    expect(other).not.toBe(owner);
+    expect(chatIdOfKey(other)).toBe("bob");
+  });
   it("keeps threads and chats apart, and a ':' in an id cannot forge another key", () => {
     const a = sessionKey(msg({ chatId: "a:b" }), "shared");
     const b = sessionKey(msg({ chatId: "a", threadId: "b" }), "shared");

@@ -1,6 +1,8 @@
 // The session key (SPEC G1): `platform:chat_type:chat_id[:thread][:user]`. A thread is its own
-// conversation; in groups with per-user sessions the speaker is part of the key. DMs key on the
-// chat (the partner) alone. Parts are escaped so a ':' inside an id cannot forge another key.
+// conversation; in groups with per-user sessions the speaker is part of the key. A DM keys on the
+// chat, and on the speaker where their id is not the chat's (an IRC DM's chat is the nick, the
+// speaker is nick!user@host): whoever takes a nick later never continues its owner's session.
+// Parts are escaped so a ':' inside an id cannot forge another key.
 import type { InboundMessage } from "../message.js";
 
 export type GroupSessions = "shared" | "per_user";
@@ -11,6 +13,7 @@ export function sessionKey(msg: InboundMessage, groupSessions: GroupSessions): s
   const parts = [msg.platform, msg.chatType, msg.chatId];
   if (msg.threadId) parts.push(msg.threadId);
   if (msg.chatType === "group" && groupSessions === "per_user") parts.push(msg.userId);
+  if (msg.chatType === "dm" && msg.userId !== msg.chatId) parts.push(msg.userId);
   return parts.map(part).join(":");
 }
 

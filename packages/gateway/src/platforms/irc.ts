@@ -8,6 +8,7 @@ import IRC from "irc-framework";
 import type { PlatformAdapter, PlatformLimits, SendResult } from "../adapter.js";
 import type { ChatAddress, InboundMessage } from "../message.js";
 import { splitMessage, utf8Bytes } from "../pipeline/chunk.js";
+import { ircIdentity } from "./irc-identity.js";
 
 export interface IrcOptions {
   server: string;
@@ -27,6 +28,8 @@ interface PrivmsgEvent {
   hostname?: string;
   target: string;
   message: string;
+  /** The sender's services account (irc-framework reads the IRCv3 `account` tag). */
+  account?: string;
   tags?: Record<string, string>;
   type?: string;
 }
@@ -61,7 +64,13 @@ export class IrcAdapter implements PlatformAdapter {
         platform: this.platform,
         chatType: dm ? "dm" : "group",
         chatId: dm ? e.nick : e.target,
-        userId: e.nick,
+        // The speaker is their nick, mask and account: a nick alone can be borrowed.
+        userId: ircIdentity({
+          nick: e.nick,
+          ident: e.ident,
+          hostname: e.hostname,
+          account: e.account ?? e.tags?.account,
+        }),
         userName: e.nick,
         text: e.message,
         attachments: [],

@@ -11,7 +11,12 @@ export const ircSchema = z
     tls: z.boolean().default(false),
     nick: nonEmpty.describe("The bot's nick (also what a channel message must mention)."),
     channels: z.array(nonEmpty).default([]).describe("Channels to join, e.g. #iris."),
-    allowed_users: z.array(nonEmpty).default([]).describe("Nicks allowed without pairing."),
+    allowed_users: z
+      .array(nonEmpty)
+      .default([])
+      .describe(
+        "Allowed without pairing: a nick (bound to the nick!user@host it first speaks from; the nick from any other mask is a stranger), or a mask nick!user@host (* and ? wildcards).",
+      ),
   })
   .describe("IRC (irc-framework).");
 

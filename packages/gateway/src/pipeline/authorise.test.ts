@@ -1,0 +1,74 @@
+// Identities that cannot be borrowed (SPEC G1), against the real gateway state on a temp store:
+// a listed name binds to its first id, a pattern or an id admits only what it names, and a
+// paired user is their whole id.
+import { join } from "node:path";
+import { GatewayIdentities, GatewayState, openStore, type Store } from "@iris/store";
+import { type TempDir, tempDir } from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { InboundMessage } from "../message.js";
+import { type AuthPolicy, authorise } from "./authorise.js";
+
+let dir: TempDir;
+let store: Store;
+let state: GatewayState;
+let ids: GatewayIdentities;
+beforeEach(() => {
+  dir = tempDir("iris-authorise");
+  store = openStore(join(dir.path, "state.db"));
+  state = new GatewayState(store.db);
+  ids = new GatewayIdentities(store.db);
+});
+afterEach(() => {
+  store.close();
+  dir.cleanup();
+});
+
+const policy = (allowed: string[]): AuthPolicy => ({
+  allowAll: false,
+  allowed: { irc: allowed },
+  codeTtlMs: 60_000,
+  maxPending: 10,
+});
+const from = (nick: string, mask: string, chatType: "dm" | "group" = "dm"): InboundMessage => ({
+  platform: "irc",
+  chatType,
+  chatId: chatType === "dm" ? nick : "#c",
+  userId: `${nick.toLowerCase()}!${mask}`,
+  userName: nick,
+  text: "hi",
+  attachments: [],
+  messageId: `${nick}-${mask}-${Math.random()}`,
+});
+
+describe("authorise", () => {
+  it("binds a listed nick to the mask it first speaks from; the nick from another mask is a stranger", () => {
+    const p = policy(["Bob"]);
+    expect(authorise(from("bob", "~bob@home"), p, state, ids)).toEqual({ allow: true });
+    expect(authorise(from("BOB", "~bob@home"), p, state, ids)).toEqual({ allow: true });
+    const dm = authorise(from("bob", "~eve@elsewhere"), p, state, ids);
+    expect(dm).toMatchObject({ allow: false, borrowed: { name: "Bob", boundTo: "bob!~bob@home" } });
+    expect(dm.allow === false && dm.reply).toMatch(/pairing code is/);
+    expect(authorise(from("bob", "~eve@elsewhere", "group"), p, state, ids)).toMatchObject({ allow: false });
+    // Unbinding lets the next speaker under the name be bound instead.
+    ids.unbind("bob", "irc");
+    expect(authorise(from("bob", "~bob@new-home"), p, state, ids)).toEqual({ allow: true });
+  });
+
+  it("admits a whole id or a pattern over ids, and nothing else under the same nick", () => {
+    const p = policy(["ann!~ann@home", "cat!*@*.trusted.example"]);
+    expect(authorise(from("ann", "~ann@home"), p, state, ids)).toEqual({ allow: true });
+    expect(authorise(from("ann", "~ann@other"), p, state, ids)).toMatchObject({ allow: false });
+    expect(authorise(from("cat", "~c@box.trusted.example"), p, state, ids)).toEqual({ allow: true });
+    expect(authorise(from("cat", "~c@trusted.example.evil"), p, state, ids)).toMatchObject({ allow: false });
+  });
+
+  it("approves a paired user by their whole id", () => {
+    const p = policy([]);
+    const first = authorise(from("dan", "~dan@home"), p, state, ids);
+    const code = first.allow === false ? /code is (\w+)/.exec(first.reply ?? "")?.[1] : undefined;
+    expect(state.approveCode(code ?? "").ok).toBe(true);
+    expect(authorise(from("dan", "~dan@home"), p, state, ids)).toEqual({ allow: true });
+    const other = authorise(from("dan", "~mallory@home"), p, state, ids);
+    expect(other.allow === false && other.reply).toMatch(/pairing code is/);
+  });
+});
