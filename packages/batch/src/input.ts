@@ -7,6 +7,7 @@
 // duplicates to a set), and the key never depends on the line's position (Hermes's index-based
 // filter skipped re-indexed rows) nor on the prompt alone (Hermes resumed by prompt text).
 import { createHash } from "node:crypto";
+import { jsonTooDeep } from "@iris/llm";
 import { z } from "zod";
 
 export interface BatchItem {
@@ -142,6 +143,9 @@ export function parseInput(text: string, opts: { maxItems?: number } = {}): Pars
 function parseLine(
   text: string,
 ): { ok: true; value: z.output<typeof itemSchema> } | { ok: false; error: string } {
+  // Nesting beyond the bound would overflow the stack of whatever walks the value next.
+  const deep = jsonTooDeep(text);
+  if (deep) return { ok: false, error: deep };
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -4,7 +4,7 @@
 // an assistant turn is `<think>…</think>` (when it reasoned), its text, then one
 // `<tool_call>{"name","arguments"}</tool_call>` per call; the results of one turn are one `tool`
 // entry of `<tool_response>{"tool_call_id","name","content"}</tool_response>` blocks.
-import type { Message, UserPart } from "@iris/llm";
+import { jsonTooDeep, type Message, type UserPart } from "@iris/llm";
 import { z } from "zod";
 
 export const ROW_STATUSES = ["completed", "failed", "discarded", "budget_exceeded"] as const;
@@ -69,6 +69,7 @@ function partsText(content: string | UserPart[]): string {
 
 /** Arguments as an object when they are JSON (never double-encoded), else the raw text. */
 function parsedArguments(json: string): unknown {
+  if (jsonTooDeep(json)) return json; // too deep to write back out as data
   try {
     return JSON.parse(json);
   } catch {
@@ -79,7 +80,7 @@ function parsedArguments(json: string): unknown {
 /** A tool result as data when it is JSON, else its text. */
 function parsedContent(text: string): unknown {
   const t = text.trim();
-  if (!(t.startsWith("{") || t.startsWith("["))) return text;
+  if (!(t.startsWith("{") || t.startsWith("[")) || jsonTooDeep(t)) return text;
   try {
     return JSON.parse(t);
   } catch {

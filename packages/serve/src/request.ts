@@ -1,12 +1,15 @@
 // Reading a request body: JSON first (a malformed body is a 400 saying so), then the zod schema
-// (a 400 naming the field). Client tools are checked against Iris's own names.
-import type { ToolSpec } from "@iris/llm";
+// (a 400 naming the field). Nesting beyond the bound is a 400 before anything walks it (a deep
+// client tool schema would overflow the stack). Client tools are checked against Iris's own names.
+import { jsonTooDeep, type ToolSpec } from "@iris/llm";
 import type { Context } from "hono";
 import type { z } from "zod";
 import { badRequest, fromZod } from "./errors.js";
 
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   const text = await c.req.text();
+  const deep = jsonTooDeep(text);
+  if (deep) throw badRequest(`the body is ${deep}`, null, "json_too_deep");
   let json: unknown;
   try {
     json = JSON.parse(text);

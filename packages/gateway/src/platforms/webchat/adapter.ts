@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { JsonDepthError, parseBoundedJson } from "@iris/llm";
 import { z } from "zod";
 import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
 import type { ChatAddress, ChatType, InboundMessage } from "../../message.js";
@@ -238,8 +239,12 @@ async function readJson<T>(
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
+    raw = parseBoundedJson(Buffer.concat(chunks).toString("utf8"));
+  } catch (err) {
+    if (err instanceof JsonDepthError) {
+      reply(res, 400, { error: `body: ${err.message}` });
+      return undefined;
+    }
     reply(res, 400, { error: "body is not JSON" });
     return undefined;
   }
