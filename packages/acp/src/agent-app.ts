@@ -14,6 +14,7 @@ import { expandMcpInput } from "@iris/tools";
 import { AcpSession } from "./acp-session.js";
 import { editorClarify } from "./clarify.js";
 import { AVAILABLE_COMMANDS, availableCommands } from "./commands.js";
+import { checkedCwd } from "./cwd.js";
 import { forkSession, TITLE_MAX } from "./fork.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
@@ -73,6 +74,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
 
   /** Opens an Iris session for the editor's cwd, started fresh or resumed from the store. */
   async function open(client: acp.AgentContext, cwd: string, resume?: string): Promise<AcpSession> {
+    checkedCwd(cwd);
     const iris = await irisProcess();
     const stored = resume ? latestOf(iris, resume) : undefined;
     if (resume && !stored) throw acp.RequestError.sessionNotFound(resume);
@@ -225,6 +227,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       const iris = await irisProcess();
       const source = storedAcpSession(iris, params.sessionId);
       if (!source) throw acp.RequestError.sessionNotFound(params.sessionId);
+      checkedCwd(params.cwd);
       // A turn running in the original is forked as it stands: calls without results yet are
       // closed in the copy (as after a crash), the original goes on untouched.
       const s = await open(client, params.cwd, forkSession(iris.store, source, params.cwd));
