@@ -99,6 +99,12 @@ export function unknownKeyMessage(key: string, allowed: readonly string[]): stri
   return "unknown key";
 }
 
+/** How YAML spells a number that is not finite. */
+function yamlNumber(n: number): string {
+  if (Number.isNaN(n)) return ".nan (not a number)";
+  return n > 0 ? ".inf (infinity)" : "-.inf (minus infinity)";
+}
+
 function bound(issue: { minimum?: unknown; maximum?: unknown; inclusive?: boolean }, dir: "min" | "max") {
   const n = dir === "min" ? issue.minimum : issue.maximum;
   const op = dir === "min" ? (issue.inclusive ? ">=" : ">") : issue.inclusive ? "<=" : "<";
@@ -111,6 +117,9 @@ export function issueMessage(issue: z.core.$ZodIssue, data: unknown): string {
   switch (issue.code) {
     case "invalid_type":
       if (actual === undefined) return `missing required key (expected ${issue.expected})`;
+      // YAML's .nan/.inf are numbers to JavaScript, but not ones a setting can hold.
+      if (typeof actual === "number" && !Number.isFinite(actual))
+        return `expected a finite number, got ${yamlNumber(actual)}`;
       if (issue.expected === "int" && typeof actual === "number")
         return `expected a whole number, got ${quoteValue(issue.path, actual)}`;
       return `expected ${issue.expected}, got ${describeValue(actual)}`;

@@ -68,7 +68,13 @@ export function parseConfigText(text: string, file: string): ConfigResult {
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0) return { ok: false, errors: doc.errors.map((e) => yamlError(e, file, lc)) };
 
-  const data: unknown = doc.toJS() ?? {};
+  // Aliases are expanded up to a bound (an alias bomb would take the memory and the time).
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (err) {
+    return { ok: false, errors: [expansionError(err, doc, file, lc)] };
+  }
   if (typeof data !== "object" || Array.isArray(data)) {
     const where = locatePath(doc, [], lc);
     return {
@@ -121,6 +127,30 @@ export function issuesToErrors(
     });
   }
   return errors.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** yaml's bound on alias expansion: how many nodes aliases may stand for, in all. */
+const MAX_ALIAS_COUNT = 100;
+
+/** A failed expansion (too many aliases, an alias before its anchor) at the first alias's line. */
+function expansionError(err: unknown, doc: Document, file: string, lc: LineCounter): ConfigError {
+  const { isAlias, visit } = yaml();
+  let at = 0;
+  visit(doc, {
+    Alias(_key, node) {
+      if (isAlias(node) && node.range) {
+        at = node.range[0];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  const { line, col } = lc.linePos(at);
+  const why = String(err instanceof Error ? err.message : err);
+  const message = /alias count/i.test(why)
+    ? `YAML aliases expand to too much (more than ${MAX_ALIAS_COUNT} nodes; an alias bomb?): write the values out or use fewer aliases`
+    : `invalid YAML: ${why}`;
+  return { file, line, column: col, key: "", message };
 }
 
 function yamlError(e: YAMLError, file: string, lc: LineCounter): ConfigError {
