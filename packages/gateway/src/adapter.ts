@@ -30,6 +30,22 @@ export interface AdapterHost {
   history(to: ChatAddress, chatType: "dm" | "group", userId: string): HistoryLine[];
   /** The gateway's identities in the store (the web chat's per-user logins). */
   identities?: GatewayIdentities;
+  /** Pairing for strangers the platform meets itself (the web chat's "ask for access"). */
+  pairing?: PairingPort;
+}
+
+/** The runner's pairing codes (`iris pairing approve CODE`), for an adapter's own strangers. */
+export interface PairingPort {
+  /** The stranger's code (the same one while it is valid), or why none can be given now. */
+  request(
+    platform: string,
+    userId: string,
+    userName: string,
+  ): { ok: true; code: string; expiresAt: number } | { ok: false; reason: string };
+  /** The name the owner approved for `userId`, once approved. */
+  approvedName(platform: string, userId: string): string | undefined;
+  /** Forgets an approval that has been turned into a login. */
+  forget(platform: string, userId: string): void;
 }
 
 export interface SendOptions {

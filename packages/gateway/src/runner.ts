@@ -7,7 +7,7 @@ import { StoreConversation } from "@iris/agent";
 import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { GatewayIdentities, GatewayState } from "@iris/store";
-import type { PlatformAdapter } from "./adapter.js";
+import type { PairingPort, PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
@@ -143,6 +143,22 @@ export class Gateway {
     };
   }
 
+  /** Pairing codes for an adapter's own strangers, under the same limits as DMs. */
+  private pairingPort(): PairingPort {
+    return {
+      request: (platform, userId, userName) =>
+        this.state.issueCode(platform, userId, userName, {
+          ttlMs: this.auth.codeTtlMs,
+          maxPending: this.auth.maxPending,
+        }),
+      approvedName: (platform, userId) =>
+        this.state.isApproved(platform, userId)
+          ? this.state.approvedUsers().find((a) => a.platform === platform && a.userId === userId)?.userName
+          : undefined,
+      forget: (platform, userId) => void this.state.revoke(userId, platform),
+    };
+  }
+
   /** Settles what a crash left, then connects every platform. */
   async start(): Promise<void> {
     this.pruneOld();
@@ -157,7 +173,7 @@ export class Gateway {
             this.opts.logger.error("gateway message failed", { error: String(err) }),
           );
         },
-        { history, identities: this.identities },
+        { history, identities: this.identities, pairing: this.pairingPort() },
       );
       await this.reportUnanswered(p);
     }

@@ -19,6 +19,7 @@ import {
 } from "@iris/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pairingApprove } from "../src/commands.js";
 import { webchatAddUser } from "../src/platforms/webchat/commands.js";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
 import { DropProxy } from "./drop-proxy.js";
@@ -368,5 +369,46 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     expect(await loginFrom(url, "127.0.0.2", { token: tokens.cat })).toBe(429);
     const cat = await loggedIn("cat");
     expect(await cat.textContent("#who")).toBe("cat");
+  }, 120_000);
+
+  it("lets a visitor ask for access: a pairing code the owner approves becomes their own login", async () => {
+    const ctx = await browser.newContext();
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    await page.goto(url, WAIT);
+    // A name that has a user already cannot be asked for.
+    await page.fill("#pair-name", "ann");
+    await page.click("#pair button[type=submit]");
+    await page.waitForFunction(
+      () => document.getElementById("pair-error")?.textContent?.includes("is taken"),
+      null,
+      WAIT,
+    );
+    await page.fill("#pair-name", "gus");
+    await page.click("#pair button[type=submit]");
+    const shown = await page.waitForSelector("#pair-code:not([hidden])", WAIT);
+    const code = /pairing code is ([A-Z0-9]{8})/.exec((await shown.textContent()) ?? "")?.[1] ?? "";
+    expect(code).not.toBe("");
+    expect(await page.evaluate(async () => (await fetch("/me")).status)).toBe(401);
+    expect(
+      pairingApprove(
+        gatewayIo(dir.path, () => {}),
+        code,
+      ),
+    ).toBe(0);
+    const token = await page.waitForSelector("#pair-done:not([hidden]) #new-token", WAIT);
+    tokens.gus = (await token.textContent()) ?? "";
+    expect(tokens.gus).toMatch(/^iwc_/);
+    await page.click("#continue");
+    await page.waitForSelector("body[data-connected='1']", WAIT);
+    expect(await page.textContent("#who")).toBe("gus");
+    await say(page, "hello from gus");
+    await page.waitForFunction(() => document.body.textContent?.includes("echo: hello from gus"), null, WAIT);
+    // The approval was turned into the login once; the token shown logs in elsewhere too.
+    expect(await page.evaluate(async () => (await fetch("/pair/claim", { method: "POST" })).status)).toBe(
+      401,
+    );
+    const elsewhere = await loggedIn("gus");
+    expect(await elsewhere.textContent("#who")).toBe("gus");
   }, 120_000);
 });

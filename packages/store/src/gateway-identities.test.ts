@@ -31,6 +31,8 @@ describe("web chat users", () => {
     expect(ids.webchatLogin(`${ann.token}x`)).toBeUndefined();
     expect(ids.webchatLogin("")).toBeUndefined();
     expect(ids.webchatUsers().map((u) => u.name)).toEqual(["ann", "bob"]);
+    expect(ids.hasWebchatUser("ann")).toBe(true);
+    expect(ids.hasWebchatUser("cat")).toBe(false);
     store.close();
     const file = readFileSync(join(dir, "state.db"));
     expect(file.includes(ann.token)).toBe(false);

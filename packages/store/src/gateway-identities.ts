@@ -63,6 +63,10 @@ export class GatewayIdentities {
       .map((r) => ({ name: r.name, createdAt: r.created_at }));
   }
 
+  hasWebchatUser(name: string): boolean {
+    return this.db.prepare("SELECT 1 FROM gateway_webchat_users WHERE name = ?").get(name) !== undefined;
+  }
+
   /** The user a token belongs to (looked up by its hash: no timing on the token itself). */
   webchatLogin(token: string): WebchatLogin | undefined {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;

@@ -14,6 +14,7 @@ import type { ChatAddress, ChatType, InboundMessage } from "../../message.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { loadSecret, WebchatAuth, type WebchatUserDirectory } from "./auth.js";
 import { chatPage, loginPage } from "./page.js";
+import { type PairReply, WebchatPairing } from "./pairing.js";
 import { ChatStreams, type WebChat } from "./streams.js";
 
 export interface WebchatOptions {
@@ -34,6 +35,7 @@ const sendSchema = z.strictObject({
 });
 // `name` is accepted only to refuse a forged one clearly: the name comes from the token.
 const loginSchema = z.strictObject({ token: z.string().max(200), name: z.string().max(64).optional() });
+const pairSchema = z.strictObject({ name: z.string().max(64) });
 
 export class WebchatAdapter implements PlatformAdapter {
   readonly platform = "webchat";
@@ -41,6 +43,7 @@ export class WebchatAdapter implements PlatformAdapter {
   readonly authenticated = true;
   readonly limits: PlatformLimits = { maxMessage: 16_000, measure: utf16Length, minEditIntervalMs: 250 };
   private auth: WebchatAuth | undefined;
+  private pairing: WebchatPairing | undefined;
   private readonly streams = new ChatStreams();
   private server: Server | undefined;
   private onMessage: ((m: InboundMessage) => void) | undefined;
@@ -64,6 +67,7 @@ export class WebchatAdapter implements PlatformAdapter {
     const users = this.opts.users ?? host?.identities;
     if (!users) throw new Error("web chat: no user directory (the store's gateway identities)");
     this.auth = new WebchatAuth(loadSecret(this.opts.secretFile), users);
+    if (host?.pairing && host.identities) this.pairing = new WebchatPairing(host.pairing, host.identities);
     const server = createServer((req, res) => {
       this.route(req, res).catch((err) => {
         if (!res.headersSent) reply(res, 500, { error: String(err) });
@@ -153,6 +157,14 @@ export class WebchatAdapter implements PlatformAdapter {
       res.end();
       return;
     }
+    if (req.method === "POST" && (url.pathname === "/pair" || url.pathname === "/pair/claim")) {
+      if (!sameOrigin(req)) return reply(res, 403, { error: "cross-origin pairing refused" });
+      if (!this.pairing) return reply(res, 404, { error: "pairing is not available here" });
+      if (url.pathname === "/pair/claim") return replyPair(res, this.pairing.claim(req, auth));
+      const body = await readJson(req, res, pairSchema);
+      if (!body) return;
+      return replyPair(res, this.pairing.request(body.name, req));
+    }
     if (!user)
       return reply(res, 401, {
         error: "log in with your token (iris gateway webchat add-user NAME makes one)",
@@ -211,6 +223,11 @@ function chatOf(chat: string, user: string): WebChat | undefined {
 function sameOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   return origin === undefined || origin === `http://${req.headers.host}`;
+}
+
+function replyPair(res: ServerResponse, r: PairReply): void {
+  if (r.cookies) res.setHeader("set-cookie", r.cookies);
+  reply(res, r.status, r.body);
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

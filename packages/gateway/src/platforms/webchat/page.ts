@@ -29,6 +29,12 @@ export function loginPage(nonce: string): string {
 <p>Enter your own login token (the gateway's owner makes one with <code>iris gateway webchat add-user NAME</code>).</p>
 <form id="login"><p><label>Token <input id="token" type="password" autocomplete="off" required></label></p>
 <p><button type="submit">Log in</button> <span id="error" role="alert"></span></p></form>
+<h2>No token?</h2>
+<form id="pair"><p><label>Your name <input id="pair-name" required maxlength="32"></label>
+<button type="submit">Ask for access</button> <span id="pair-error" role="alert"></span></p></form>
+<p id="pair-code" hidden></p>
+<div id="pair-done" hidden><p>You are in. Your own login token, shown once (keep it to log in from another browser):</p>
+<p><code id="new-token"></code></p><p><button id="continue" type="button">Continue</button></p></div>
 <script nonce="${nonce}">
 document.getElementById("login").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -37,6 +43,35 @@ document.getElementById("login").addEventListener("submit", async (ev) => {
   if (res.ok) location.reload();
   else document.getElementById("error").textContent = (await res.json().catch(() => ({}))).error || ("HTTP " + res.status);
 });
+const post = (path, body) => fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body || {}) });
+let wait = 1000;
+async function claim() {
+  const res = await post("/pair/claim").catch(() => null);
+  if (res && res.status === 200) {
+    const r = await res.json();
+    document.getElementById("pair-code").hidden = true;
+    document.getElementById("new-token").textContent = r.token;
+    document.getElementById("pair-done").hidden = false;
+    return;
+  }
+  if (res && res.status !== 202) {
+    document.getElementById("pair-error").textContent = (await res.json().catch(() => ({}))).error || ("HTTP " + res.status);
+    return;
+  }
+  setTimeout(claim, wait + Math.random() * 500);
+  wait = Math.min(10000, wait * 1.5);
+}
+document.getElementById("pair").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const res = await post("/pair", { name: document.getElementById("pair-name").value });
+  const r = await res.json().catch(() => ({}));
+  if (!res.ok) { document.getElementById("pair-error").textContent = r.error || ("HTTP " + res.status); return; }
+  const el = document.getElementById("pair-code");
+  el.textContent = "Your pairing code is " + r.code + ". Ask the owner to run: iris pairing approve " + r.code;
+  el.hidden = false;
+  claim();
+});
+document.getElementById("continue").addEventListener("click", () => location.reload());
 </script></main></body></html>`;
 }
 
