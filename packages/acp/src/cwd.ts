@@ -1,6 +1,6 @@
-// The editor's working folder (ACP `session/new` and friends): the protocol says an absolute
-// path, and a session's tools run there, so a relative, missing or non-folder cwd is refused
-// with invalid_params naming it, before a session is made.
+// The editor's working folder (SPEC E2; ACP `session/new` and friends): the protocol says an
+// absolute path, and a session's tools run there, so a relative, missing or non-folder cwd is
+// refused with invalid_params naming it, before a session is made.
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";

@@ -1,8 +1,8 @@
-// JSON nested deeper than a bound (SPEC H boundary validation): `JSON.parse` takes a 20,000-deep
-// text, but everything after it that walks the value recursively (zod, JSON.stringify, schema
-// shaping) overflows the stack, a crash instead of an answer. Every boundary that parses outside
-// JSON scans its nesting first, in one pass without recursion, and refuses what is too deep with
-// a message naming the bound and where it was passed.
+// JSON nested deeper than a bound (SPEC E3, E4: bad input is a clear error): `JSON.parse` takes a
+// 20,000-deep text, but everything after it that walks the value recursively (zod, JSON.stringify,
+// schema shaping) overflows the stack, a crash instead of an answer. Every boundary that parses
+// outside JSON scans its nesting first, in one pass without recursion, and refuses what is too deep
+// with a message naming the bound and where it was passed.
 
 /** The deepest nesting of objects and arrays accepted from outside (a JSON Schema needs ~20). */
 export const MAX_JSON_DEPTH = 128;

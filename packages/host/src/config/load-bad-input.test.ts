@@ -1,6 +1,6 @@
-// config.yaml that is hostile or odd, through the loader every front end uses: an alias bomb is
-// a clear error at its file and line (not a crash), aliases within reason still work, and YAML's
-// .nan/.inf say what they are instead of "expected number, got number".
+// config.yaml that is hostile or odd (SPEC K2), through the loader every front end uses: an alias
+// bomb is a clear error at its file and line (not a crash), aliases within reason still work, and
+// YAML's .nan/.inf say what they are instead of "expected number, got number".
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
