@@ -42,6 +42,13 @@ describe("config.yaml: bad input", () => {
     );
   });
 
+  it("nesting thousands of levels deep is an error at its line, in words", () => {
+    const { path, text } = failure(
+      `model: {provider: openai, name: gpt-4.1}\nx: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n`,
+    );
+    expect(text).toMatch(new RegExp(`^${path}:2:\\d+: invalid YAML: nested too deeply`));
+  });
+
   it("aliases within reason still work", () => {
     const path = writeConfig(
       [

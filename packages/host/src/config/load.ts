@@ -149,7 +149,7 @@ function expansionError(err: unknown, doc: Document, file: string, lc: LineCount
   const why = String(err instanceof Error ? err.message : err);
   const message = /alias count/i.test(why)
     ? `YAML aliases expand to too much (more than ${MAX_ALIAS_COUNT} nodes; an alias bomb?): write the values out or use fewer aliases`
-    : `invalid YAML: ${why}`;
+    : `invalid YAML: ${plainWords(why)}`;
   return { file, line, column: col, key: "", message };
 }
 
@@ -157,7 +157,14 @@ function yamlError(e: YAMLError, file: string, lc: LineCounter): ConfigError {
   const { line, col } = lc.linePos(e.pos[0]);
   // The parser's own words, without a code frame (prettyErrors is off).
   const message = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-  return { file, line, column: col, key: "", message: `invalid YAML: ${message}` };
+  return { file, line, column: col, key: "", message: `invalid YAML: ${plainWords(message)}` };
+}
+
+/** The parser's stack overflow on absurd nesting, said as what it means. */
+function plainWords(message: string): string {
+  return /call stack/i.test(message)
+    ? "nested too deeply (lists or mappings thousands of levels deep)"
+    : message;
 }
 
 /** A key written into a file others can read is worth a word (SPEC K3 spirit). */
