@@ -15,6 +15,7 @@ import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { IrcAdapter } from "./platforms/irc.js";
 import { WebchatAdapter } from "./platforms/webchat/adapter.js";
+import { WebchatUsers } from "./platforms/webchat/users.js";
 import { Gateway } from "./runner.js";
 import { GatewayTools } from "./tools.js";
 
@@ -112,7 +113,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     );
     for (const { adapter } of platforms)
       if (adapter instanceof WebchatAdapter) {
-        const users = gateway.identities.webchatUsers().length;
+        const users = new WebchatUsers(gateway.identities).list().length;
         opts.err(
           `iris gateway: web chat at ${adapter.url} (${users} user${users === 1 ? "" : "s"}; ` +
             "each logs in with their own token from `iris gateway webchat add-user NAME`)\n",

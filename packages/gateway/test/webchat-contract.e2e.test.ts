@@ -9,6 +9,7 @@ import { type TempDir, tempDir } from "@iris/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { WebchatAdapter } from "../src/platforms/webchat/adapter.js";
+import { WebchatUsers } from "../src/platforms/webchat/users.js";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
 import { adapterContract } from "./contract.js";
 import { DropProxy } from "./drop-proxy.js";
@@ -23,13 +24,13 @@ describe.skipIf(skip)("web chat adapter contract (Chromium)", () => {
   let dir: TempDir;
   let store: Store;
   let token = "";
-  let users: GatewayIdentities;
+  let users: WebchatUsers;
   beforeAll(async () => {
     browser = await launchChromium();
     dir = tempDir("iris-webchat-contract");
     store = openStore(join(dir.path, "state.db"));
-    users = new GatewayIdentities(store.db);
-    token = users.issueWebchatToken("peer").token;
+    users = new WebchatUsers(new GatewayIdentities(store.db));
+    token = users.issue("peer").token;
   }, 120_000);
   afterAll(async () => {
     await ctx?.close();

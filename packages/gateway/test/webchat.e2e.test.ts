@@ -127,7 +127,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
       };
       expect(webchatAddUser(io, name), err).toBe(0);
       tokens[name] = /login token \(shown once; give it to \w+ only\): (\S+)/.exec(out)?.[1] ?? "";
-      expect(tokens[name]).toMatch(/^iwc_/);
+      expect(tokens[name]).toMatch(/^irl_/);
     }
     ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
       err += s;
@@ -362,7 +362,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
 
   it("limits wrong tokens per address: a flood from 127.0.0.2 does not lock out the browser", async () => {
     const flood: number[] = [];
-    for (let i = 0; i < 12; i++) flood.push(await loginFrom(url, "127.0.0.2", { token: `iwc_guess${i}` }));
+    for (let i = 0; i < 12; i++) flood.push(await loginFrom(url, "127.0.0.2", { token: `irl_guess${i}` }));
     expect(flood.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(flood.slice(10)).toEqual([429, 429]);
     // The flooding address is locked out even with a right token; the browser's is not.
@@ -398,7 +398,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     ).toBe(0);
     const token = await page.waitForSelector("#pair-done:not([hidden]) #new-token", WAIT);
     tokens.gus = (await token.textContent()) ?? "";
-    expect(tokens.gus).toMatch(/^iwc_/);
+    expect(tokens.gus).toMatch(/^irl_/);
     await page.click("#continue");
     await page.waitForSelector("body[data-connected='1']", WAIT);
     expect(await page.textContent("#who")).toBe("gus");

@@ -16,7 +16,7 @@ it("adds a web chat user with their own token, lists and removes them", async ()
   const env = { IRIS_HOME: h.home };
   const added = await runIris(["gateway", "webchat", "add-user", "ann"], { env });
   expect(added.code).toBe(0);
-  const token = /login token \(shown once; give it to ann only\): (iwc_\S+)/.exec(added.stdout)?.[1] ?? "";
+  const token = /login token \(shown once; give it to ann only\): (irl_\S+)/.exec(added.stdout)?.[1] ?? "";
   expect(token).not.toBe("");
   expect(added.stderr).not.toContain(token);
   const again = await runIris(["gateway", "webchat", "add-user", "ann"], { env });

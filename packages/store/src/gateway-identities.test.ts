@@ -1,4 +1,4 @@
-// The gateway's identities (migration 0025): per-user web chat tokens kept as hashes only, a
+// The gateway's identities (migration 0025): per-user login tokens kept as hashes only, a
 // re-issued or removed user's old token and logins end, and a name binds to its first identity.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,19 +20,22 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("web chat users", () => {
+describe("logins", () => {
   it("gives each user their own token, stores only its hash, and knows the user by it", () => {
-    const ann = ids.issueWebchatToken("ann");
-    const bob = ids.issueWebchatToken("bob");
+    const ann = ids.issueLoginToken("webchat", "ann");
+    const bob = ids.issueLoginToken("webchat", "bob");
     expect(ann.replaced).toBe(false);
     expect(ann.token).not.toBe(bob.token);
-    expect(ids.webchatLogin(ann.token)?.name).toBe("ann");
-    expect(ids.webchatLogin(bob.token)?.name).toBe("bob");
-    expect(ids.webchatLogin(`${ann.token}x`)).toBeUndefined();
-    expect(ids.webchatLogin("")).toBeUndefined();
-    expect(ids.webchatUsers().map((u) => u.name)).toEqual(["ann", "bob"]);
-    expect(ids.hasWebchatUser("ann")).toBe(true);
-    expect(ids.hasWebchatUser("cat")).toBe(false);
+    expect(ids.login("webchat", ann.token)?.name).toBe("ann");
+    expect(ids.login("webchat", bob.token)?.name).toBe("bob");
+    expect(ids.login("webchat", `${ann.token}x`)).toBeUndefined();
+    expect(ids.login("webchat", "")).toBeUndefined();
+    expect(ids.logins("webchat").map((u) => u.name)).toEqual(["ann", "bob"]);
+    expect(ids.hasLogin("webchat", "ann")).toBe(true);
+    expect(ids.hasLogin("webchat", "cat")).toBe(false);
+    // Another platform's logins are its own.
+    expect(ids.login("other", ann.token)).toBeUndefined();
+    expect(ids.logins("other")).toEqual([]);
     store.close();
     const file = readFileSync(join(dir, "state.db"));
     expect(file.includes(ann.token)).toBe(false);
@@ -41,16 +44,16 @@ describe("web chat users", () => {
   });
 
   it("ends the old token and its logins when the user is re-issued or removed", () => {
-    const first = ids.issueWebchatToken("ann");
-    const login = ids.webchatLogin(first.token);
-    expect(login && ids.webchatHolds("ann", login.tokenId)).toBe(true);
-    const second = ids.issueWebchatToken("ann");
+    const first = ids.issueLoginToken("webchat", "ann");
+    const login = ids.login("webchat", first.token);
+    expect(login && ids.holdsLogin("webchat", "ann", login.tokenId)).toBe(true);
+    const second = ids.issueLoginToken("webchat", "ann");
     expect(second.replaced).toBe(true);
-    expect(ids.webchatLogin(first.token)).toBeUndefined();
-    expect(login && ids.webchatHolds("ann", login.tokenId)).toBe(false);
-    expect(ids.removeWebchatUser("ann")).toBe(true);
-    expect(ids.webchatLogin(second.token)).toBeUndefined();
-    expect(ids.removeWebchatUser("ann")).toBe(false);
+    expect(ids.login("webchat", first.token)).toBeUndefined();
+    expect(login && ids.holdsLogin("webchat", "ann", login.tokenId)).toBe(false);
+    expect(ids.removeLogin("webchat", "ann")).toBe(true);
+    expect(ids.login("webchat", second.token)).toBeUndefined();
+    expect(ids.removeLogin("webchat", "ann")).toBe(false);
   });
 });
 

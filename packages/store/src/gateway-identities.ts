@@ -1,19 +1,20 @@
-// Gateway identities (migration 0025, SPEC G1). The web chat's users each have their own login
-// token: only its SHA-256 is stored, the token itself is shown once when it is made. A login is
-// known by the user's name and a short id of the token's hash, so re-issuing or removing a user
-// ends every login made with the old token. Bindings tie an allowlisted name (an IRC nick) to
-// the platform identity it first spoke from, so the name alone cannot be borrowed later.
+// Gateway identities (migration 0025, SPEC G1). A platform that logs its users in itself (the
+// web chat) gives each their own token: only its SHA-256 is stored, the token itself is shown
+// once when it is made. A login is known by the user's name and a short id of the token's hash,
+// so re-issuing or removing a user ends every login made with the old token. Bindings tie an
+// allowlisted name (an IRC nick) to the platform identity it first spoke from, so the name alone
+// cannot be borrowed later.
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "./driver.js";
 import { type CachedDatabase, withStatementCache } from "./statement-cache.js";
 
-export interface WebchatLogin {
+export interface Login {
   name: string;
   /** A short id of the token (a prefix of its hash): part of the login cookie. */
   tokenId: string;
 }
 
-export interface WebchatUserRow {
+export interface LoginRow {
   name: string;
   createdAt: number;
 }
@@ -25,7 +26,8 @@ export interface BindingRow {
   boundAt: number;
 }
 
-const TOKEN_PREFIX = "iwc_";
+/** Iris login tokens start so (secret scanners and people can tell one). */
+export const LOGIN_TOKEN_PREFIX = "irl_";
 const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 const idOf = (hash: string) => hash.slice(0, 16);
 
@@ -37,51 +39,58 @@ export class GatewayIdentities {
   }
 
   /** Creates the user, or gives them a new token (the old one stops working): the token, once. */
-  issueWebchatToken(name: string, now = Date.now()): { token: string; replaced: boolean } {
-    const token = `${TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
+  issueLoginToken(platform: string, name: string, now = Date.now()): { token: string; replaced: boolean } {
+    const token = `${LOGIN_TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
     const tx = this.db.transaction(() => {
-      const replaced =
-        this.db.prepare("DELETE FROM gateway_webchat_users WHERE name = ?").run(name).changes > 0;
+      const replaced = this.removeLogin(platform, name);
       this.db
-        .prepare("INSERT INTO gateway_webchat_users (name, token_hash, created_at) VALUES (?, ?, ?)")
-        .run(name, hashOf(token), now);
+        .prepare("INSERT INTO gateway_logins (platform, name, token_hash, created_at) VALUES (?, ?, ?, ?)")
+        .run(platform, name, hashOf(token), now);
       return replaced;
     });
     return { token, replaced: tx.immediate() };
   }
 
-  removeWebchatUser(name: string): boolean {
-    return this.db.prepare("DELETE FROM gateway_webchat_users WHERE name = ?").run(name).changes > 0;
+  removeLogin(platform: string, name: string): boolean {
+    return (
+      this.db.prepare("DELETE FROM gateway_logins WHERE platform = ? AND name = ?").run(platform, name)
+        .changes > 0
+    );
   }
 
-  webchatUsers(): WebchatUserRow[] {
+  logins(platform: string): LoginRow[] {
     return this.db
       .prepare<{ name: string; created_at: number }>(
-        "SELECT name, created_at FROM gateway_webchat_users ORDER BY name",
+        "SELECT name, created_at FROM gateway_logins WHERE platform = ? ORDER BY name",
       )
-      .all()
+      .all(platform)
       .map((r) => ({ name: r.name, createdAt: r.created_at }));
   }
 
-  hasWebchatUser(name: string): boolean {
-    return this.db.prepare("SELECT 1 FROM gateway_webchat_users WHERE name = ?").get(name) !== undefined;
+  hasLogin(platform: string, name: string): boolean {
+    return (
+      this.db.prepare("SELECT 1 FROM gateway_logins WHERE platform = ? AND name = ?").get(platform, name) !==
+      undefined
+    );
   }
 
   /** The user a token belongs to (looked up by its hash: no timing on the token itself). */
-  webchatLogin(token: string): WebchatLogin | undefined {
-    if (!token.startsWith(TOKEN_PREFIX)) return undefined;
+  login(platform: string, token: string): Login | undefined {
+    if (!token.startsWith(LOGIN_TOKEN_PREFIX)) return undefined;
     const hash = hashOf(token);
     const row = this.db
-      .prepare<{ name: string }>("SELECT name FROM gateway_webchat_users WHERE token_hash = ?")
-      .get(hash);
+      .prepare<{ name: string }>("SELECT name FROM gateway_logins WHERE platform = ? AND token_hash = ?")
+      .get(platform, hash);
     return row ? { name: row.name, tokenId: idOf(hash) } : undefined;
   }
 
   /** Whether `name` still holds the token `tokenId` (not removed, not re-issued). */
-  webchatHolds(name: string, tokenId: string): boolean {
+  holdsLogin(platform: string, name: string, tokenId: string): boolean {
     const row = this.db
-      .prepare<{ token_hash: string }>("SELECT token_hash FROM gateway_webchat_users WHERE name = ?")
-      .get(name);
+      .prepare<{ token_hash: string }>(
+        "SELECT token_hash FROM gateway_logins WHERE platform = ? AND name = ?",
+      )
+      .get(platform, name);
     return row !== undefined && idOf(row.token_hash) === tokenId;
   }
 

@@ -19,8 +19,9 @@ export { type CronJobRow, CronState } from "./gateway-cron.js";
 export {
   type BindingRow,
   GatewayIdentities,
-  type WebchatLogin,
-  type WebchatUserRow,
+  LOGIN_TOKEN_PREFIX,
+  type Login,
+  type LoginRow,
 } from "./gateway-identities.js";
 export { shortId } from "./ids.js";
 export { migrate, schemaVersion } from "./migrate.js";

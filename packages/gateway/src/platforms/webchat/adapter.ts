@@ -16,6 +16,7 @@ import { loadSecret, WebchatAuth, type WebchatUserDirectory } from "./auth.js";
 import { chatPage, loginPage } from "./page.js";
 import { type PairReply, WebchatPairing } from "./pairing.js";
 import { ChatStreams, type WebChat } from "./streams.js";
+import { WebchatUsers } from "./users.js";
 
 export interface WebchatOptions {
   host: string;
@@ -64,10 +65,11 @@ export class WebchatAdapter implements PlatformAdapter {
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
     this.onMessage = onMessage;
     this.host = host;
-    const users = this.opts.users ?? host?.identities;
+    const stored = host?.identities ? new WebchatUsers(host.identities) : undefined;
+    const users = this.opts.users ?? stored;
     if (!users) throw new Error("web chat: no user directory (the store's gateway identities)");
     this.auth = new WebchatAuth(loadSecret(this.opts.secretFile), users);
-    if (host?.pairing && host.identities) this.pairing = new WebchatPairing(host.pairing, host.identities);
+    if (host?.pairing && stored) this.pairing = new WebchatPairing(host.pairing, stored);
     const server = createServer((req, res) => {
       this.route(req, res).catch((err) => {
         if (!res.headersSent) reply(res, 500, { error: String(err) });

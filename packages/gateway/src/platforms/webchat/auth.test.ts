@@ -4,17 +4,18 @@ import { GatewayIdentities, openStore, type Store } from "@iris/store";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSecret, WebchatAuth } from "./auth.js";
+import { WebchatUsers } from "./users.js";
 
 const cookieOf = (setCookie: string) => setCookie.split(";")[0] ?? "";
 const SECRET = "s".repeat(32);
 
 let dir: TempDir;
 let store: Store;
-let ids: GatewayIdentities;
+let ids: WebchatUsers;
 beforeEach(() => {
   dir = tempDir("iris-webchat-auth");
   store = openStore(join(dir.path, "state.db"));
-  ids = new GatewayIdentities(store.db);
+  ids = new WebchatUsers(new GatewayIdentities(store.db));
 });
 afterEach(() => {
   store.close();
@@ -23,8 +24,8 @@ afterEach(() => {
 
 describe("web chat login", () => {
   it("knows each user by their own token, and the name only from it", () => {
-    const ann = ids.issueWebchatToken("ann").token;
-    const bob = ids.issueWebchatToken("bob").token;
+    const ann = ids.issue("ann").token;
+    const bob = ids.issue("bob").token;
     const auth = new WebchatAuth(SECRET, ids);
     const a = auth.login(ann, "127.0.0.1");
     const b = auth.login(bob, "127.0.0.1");
@@ -42,16 +43,16 @@ describe("web chat login", () => {
 
   it("ends a user's logins when their token is re-issued or they are removed", () => {
     const auth = new WebchatAuth(SECRET, ids);
-    const r = auth.login(ids.issueWebchatToken("ann").token, "127.0.0.1");
+    const r = auth.login(ids.issue("ann").token, "127.0.0.1");
     if (!r.ok) throw new Error("login failed");
     expect(auth.user(cookieOf(r.cookie))).toBe("ann");
-    ids.issueWebchatToken("ann");
+    ids.issue("ann");
     expect(auth.user(cookieOf(r.cookie))).toBeUndefined();
   });
 
   it("limits wrong tokens per client address: a flood from one does not lock out another", () => {
     let now = 0;
-    const ann = ids.issueWebchatToken("ann").token;
+    const ann = ids.issue("ann").token;
     const auth = new WebchatAuth(SECRET, ids, () => now);
     for (let i = 0; i < 10; i++)
       expect(auth.login("wrong", "10.0.0.9")).toMatchObject({ ok: false, status: 401 });

@@ -6,7 +6,7 @@
 // Wrong tokens are rate-limited per client address, so one address's flood locks out only itself.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
-import type { WebchatLogin } from "@iris/store";
+import type { WebchatUsers } from "./users.js";
 
 export const COOKIE = "iris_webchat";
 /** User names: letters, digits, `_ . -`; they are also the user's chat id. */
@@ -16,11 +16,8 @@ const FAILURE_WINDOW_MS = 60_000;
 /** Addresses whose failures are remembered at most (the oldest is forgotten first). */
 const MAX_ADDRESSES = 10_000;
 
-/** Who holds which token (the store's gateway identities). */
-export interface WebchatUserDirectory {
-  webchatLogin(token: string): WebchatLogin | undefined;
-  webchatHolds(name: string, tokenId: string): boolean;
-}
+/** Who holds which token (the store's logins of the web chat). */
+export type WebchatUserDirectory = Pick<WebchatUsers, "login" | "holds">;
 
 /** The profile's cookie-signing secret, created (mode 600) on first use; without a file, a fresh one. */
 export function loadSecret(file: string | undefined): string {
@@ -63,7 +60,7 @@ export class WebchatAuth {
     const recent = (this.failures.get(address) ?? []).filter((at) => at > t - FAILURE_WINDOW_MS);
     if (recent.length >= MAX_FAILURES)
       return { ok: false, status: 429, error: "too many wrong tokens from this address: wait a minute" };
-    const login = this.users.webchatLogin(token);
+    const login = this.users.login(token);
     if (!login) {
       this.failures.delete(address);
       this.failures.set(address, [...recent, t]);
@@ -98,7 +95,7 @@ export class WebchatAuth {
         return undefined;
       }
       if (!NAME.test(name) || !same(mac, this.sign(name, tokenId))) return undefined;
-      return this.users.webchatHolds(name, tokenId) ? name : undefined;
+      return this.users.holds(name, tokenId) ? name : undefined;
     }
     return undefined;
   }

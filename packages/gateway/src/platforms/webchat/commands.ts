@@ -5,8 +5,9 @@ import { loadProfileOrExit } from "@iris/host";
 import { GatewayIdentities, openStore } from "@iris/store";
 import type { CommandIo } from "../../commands.js";
 import { NAME } from "./auth.js";
+import { WebchatUsers } from "./users.js";
 
-function withIdentities(io: CommandIo, fn: (ids: GatewayIdentities) => number): number {
+function withUsers(io: CommandIo, fn: (users: WebchatUsers) => number): number {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
@@ -14,7 +15,7 @@ function withIdentities(io: CommandIo, fn: (ids: GatewayIdentities) => number): 
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {
-    return fn(new GatewayIdentities(store.db));
+    return fn(new WebchatUsers(new GatewayIdentities(store.db)));
   } finally {
     store.close();
   }
@@ -25,8 +26,8 @@ export function webchatAddUser(io: CommandIo, name: string): number {
     io.err(`iris: user name ${JSON.stringify(name)}: 1–32 letters, digits, '_', '.' or '-'\n`);
     return 2;
   }
-  return withIdentities(io, (ids) => {
-    const { token, replaced } = ids.issueWebchatToken(name);
+  return withUsers(io, (users) => {
+    const { token, replaced } = users.issue(name);
     io.out(
       `${replaced ? "new token for" : "added"} web chat user ${name}` +
         `${replaced ? " (the old token and its logins no longer work)" : ""}\n` +
@@ -37,8 +38,8 @@ export function webchatAddUser(io: CommandIo, name: string): number {
 }
 
 export function webchatRemoveUser(io: CommandIo, name: string): number {
-  return withIdentities(io, (ids) => {
-    if (!ids.removeWebchatUser(name)) {
+  return withUsers(io, (users) => {
+    if (!users.remove(name)) {
       io.err(`iris: no web chat user ${name}\n`);
       return 1;
     }
@@ -48,10 +49,10 @@ export function webchatRemoveUser(io: CommandIo, name: string): number {
 }
 
 export function webchatUsers(io: CommandIo): number {
-  return withIdentities(io, (ids) => {
-    const users = ids.webchatUsers();
-    if (users.length === 0) io.out("No web chat users; add one with: iris gateway webchat add-user NAME\n");
-    for (const u of users) io.out(`${u.name}  since ${new Date(u.createdAt).toISOString()}\n`);
+  return withUsers(io, (users) => {
+    const listed = users.list();
+    if (listed.length === 0) io.out("No web chat users; add one with: iris gateway webchat add-user NAME\n");
+    for (const u of listed) io.out(`${u.name}  since ${new Date(u.createdAt).toISOString()}\n`);
     return 0;
   });
 }

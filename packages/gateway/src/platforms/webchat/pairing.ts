@@ -6,9 +6,9 @@
 // A name that already has a user cannot be asked for.
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { GatewayIdentities } from "@iris/store";
 import type { PairingPort } from "../../adapter.js";
 import { NAME, type WebchatAuth } from "./auth.js";
+import type { WebchatUsers } from "./users.js";
 
 export const PAIR_COOKIE = "iris_webchat_pair";
 const PLATFORM = "webchat";
@@ -18,14 +18,14 @@ export type PairReply = { status: number; body: unknown; cookies?: string[] };
 export class WebchatPairing {
   constructor(
     private readonly port: PairingPort,
-    private readonly users: Pick<GatewayIdentities, "hasWebchatUser" | "issueWebchatToken">,
+    private readonly users: Pick<WebchatUsers, "has" | "issue">,
   ) {}
 
   /** POST /pair {name}: a code for the owner to approve. */
   request(name: string, req: IncomingMessage): PairReply {
     if (!NAME.test(name))
       return { status: 400, body: { error: "name: 1–32 letters, digits, '_', '.' or '-'" } };
-    if (this.users.hasWebchatUser(name))
+    if (this.users.has(name))
       return { status: 409, body: { error: `${name} is taken: ask the owner for your own token` } };
     // One pending request per browser: asking again with its cookie gets the same code.
     const secret = secretOf(req) ?? randomBytes(24).toString("base64url");
@@ -48,9 +48,9 @@ export class WebchatPairing {
     if (!name) return { status: 202, body: { waiting: true } };
     this.port.forget(PLATFORM, id);
     const clear = `${PAIR_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
-    if (this.users.hasWebchatUser(name))
+    if (this.users.has(name))
       return { status: 409, body: { error: `${name} was taken meanwhile: ask again` }, cookies: [clear] };
-    const { token } = this.users.issueWebchatToken(name);
+    const { token } = this.users.issue(name);
     const login = auth.login(token, req.socket.remoteAddress ?? "unknown");
     if (!login.ok) return { status: login.status, body: { error: login.error }, cookies: [clear] };
     return { status: 200, body: { name, token }, cookies: [clear, login.cookie] };
