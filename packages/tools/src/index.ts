@@ -7,6 +7,7 @@ export {
   type PatternMatch,
   patternCatalogue,
 } from "./approval/detect.js";
+export { type FileAccessCheck, STRICT_KEYS } from "./approval/file-access.js";
 export { HARDLINE_RULES } from "./approval/hardline.js";
 export { ApprovalMemory } from "./approval/memory.js";
 export * from "./approval/policy.js";

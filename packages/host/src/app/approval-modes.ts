@@ -2,7 +2,13 @@
 // picker: manual, smart, off). Each mode's policy is made on first use from the process's rules;
 // what the user approved "for this session" lives in the session's approval memory, so it holds
 // in every mode, and so do the hard blocks.
-import type { ApprovalDecision, ApprovalMode, ApprovalPolicy, ToolContext } from "@iris/tools";
+import type {
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalPolicy,
+  FileAccessCheck,
+  ToolContext,
+} from "@iris/tools";
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ["manual", "smart", "off"];
 
@@ -29,6 +35,7 @@ export class SwitchablePolicy implements ApprovalPolicy {
     subject: string,
     ctx: ToolContext,
     required?: readonly { key: string; description: string }[],
+    access?: readonly FileAccessCheck[],
   ): Promise<ApprovalDecision> {
     let policy = this.byMode.get(this.current);
     if (!policy) {
@@ -36,6 +43,6 @@ export class SwitchablePolicy implements ApprovalPolicy {
       this.byMode.set(this.current, policy);
     }
     // `required`: the rules a tool asks approval under whatever its subject (MCP tools, skill_manage).
-    return policy.check(tool, subject, ctx, required);
+    return policy.check(tool, subject, ctx, required, access);
   }
 }

@@ -78,7 +78,24 @@ export function profileOf(place: Place): string {
 
 const KEY_FILE =
   /\.(?:pem|key|p12|pfx|jks|keystore|asc|gpg|kdbx|ppk)$|(?:^|\/)id_(?:rsa|dsa|ecdsa|ed25519)[^/]*$/;
-const PROFILE_SECRET = /^(?:\.env(?:\..*)?|state\.db.*|config\.ya?ml|.*token.*|.*secret.*|auth.*|.*\.key)$/i;
+/** What of a profile folder decides what Iris may do, or holds its keys and conversations. */
+const PROFILE_PROTECTED =
+  /^(?:\.env(?:\..*)?|state\.db.*|config\.ya?ml|skills|hooks|cron|mcp.*|SOUL\.md|.*token.*|.*secret.*|auth.*|gateway.*|pairing.*|webchat.*|.*\.key|.*\.pid|.*\.lock)$/i;
+
+/** `path` is a protected part of the profile folder (or of one of its named profiles). */
+function inProfile(path: string, place: Place): boolean {
+  const profile = profileOf(place);
+  const real = realPath(profile, "/") ?? profile;
+  for (const root of new Set([profile, real])) {
+    if (path === root) return true;
+    if (!isInside(path, root)) continue;
+    const parts = path.slice(root.length + 1).split("/");
+    // <home>/profiles/NAME/…: the same protected names one level down.
+    const first = parts[0] === "profiles" ? (parts.length <= 2 ? "profiles" : parts[2]) : parts[0];
+    if (first === "profiles" || PROFILE_PROTECTED.test(first ?? "")) return true;
+  }
+  return false;
+}
 
 /** Reading this file would show a credential. */
 export function readsCredential(path: string, place: Place): boolean {
@@ -86,11 +103,7 @@ export function readsCredential(path: string, place: Place): boolean {
   if (PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x"))) return true;
   if (isCredentialPath(p) || KEY_FILE.test(p) || /(?:^|\/)\.netrc$|(?:^|\/)\.git-credentials$/.test(p))
     return true;
-  const profile = profileOf(place);
-  if (isInside(p, profile)) {
-    const rel = p.slice(profile.length + 1);
-    if (rel === "" || PROFILE_SECRET.test(rel.split("/")[0] ?? "")) return true;
-  }
+  if (inProfile(p, place)) return true;
   return credentialFolders(place).some((f) => isInside(p, f));
 }
 
@@ -133,8 +146,7 @@ export function judgeWrite(path: string, cwd: string | undefined, place: Place):
   if (real === undefined)
     return { key: "write_unknown_place", description: WRITE_REASONS.write_unknown_place };
   if (HARMLESS_DEVICES.test(real)) return undefined;
-  const profile = profileOf(place);
-  if (isInside(real, profile) || isInside(real, realPath(profile, "/") ?? profile))
+  if (inProfile(real, place))
     return { key: "self_modification", description: WRITE_REASONS.self_modification };
   if (isShellStartupPath(real))
     return { key: "write_shell_startup", description: WRITE_REASONS.write_shell_startup };
