@@ -28,6 +28,30 @@ export class SwitchablePolicy implements ApprovalPolicy {
     if (!APPROVAL_MODES.includes(mode))
       throw new Error(`unknown approval mode '${mode}' (manual, smart, off)`);
     this.current = mode;
+    this.pending = undefined;
+  }
+
+  /** A lower mode asked for while a turn runs, applied when it ends. */
+  private pending: ApprovalMode | undefined;
+
+  /**
+   * Switches the mode; one that asks less (manual → smart → off) waits for the turn to end, so
+   * nothing inside a turn lowers the approval mode it runs under. Returns whether it applied now.
+   */
+  request(mode: ApprovalMode, turnRunning: boolean): boolean {
+    if (!APPROVAL_MODES.includes(mode))
+      throw new Error(`unknown approval mode '${mode}' (manual, smart, off)`);
+    if (turnRunning && APPROVAL_MODES.indexOf(mode) > APPROVAL_MODES.indexOf(this.current)) {
+      this.pending = mode;
+      return false;
+    }
+    this.mode = mode;
+    return true;
+  }
+
+  /** The turn ended: a lower mode asked for during it applies now. */
+  turnEnded(): void {
+    if (this.pending !== undefined) this.mode = this.pending;
   }
 
   check(

@@ -20,7 +20,12 @@ export interface FileAccessCheck {
 }
 
 /** Asked about in every approval mode; neither "always" nor a skill's `allowed_tools` covers them. */
-export const STRICT_KEYS: ReadonlySet<string> = new Set(["reads_credential", "self_modification"]);
+export const STRICT_KEYS: ReadonlySet<string> = new Set([
+  "reads_credential",
+  "self_modification",
+  // A new skill's allowed_tools would pre-approve tools: Iris's own configuration too.
+  "skill_manage:allowed_tools",
+]);
 
 export const FILE_ACCESS_REASONS = {
   reads_credential: "reads a credential",
@@ -40,7 +45,7 @@ export function judgeFileAccess(
     if (a.kind === "write") {
       if (isDeviceWrite(real))
         return { blocked: { key: "write_block_device", description: `writes a device (${real})` }, matches };
-      const judged = judgeWrite(a.path, place.workdir, place);
+      const judged = judgeWrite(a.path, place.workdir, place, false);
       if (judged) add(judged.key, judged.description, real === a.path ? a.path : `${a.path} → ${real}`);
       continue;
     }

@@ -2,7 +2,7 @@
 // after resolution: `..` is folded and every symlink of the part that exists is followed, so
 // `link → ~/.bashrc` is judged as ~/.bashrc. Judgements are data (a key and a reason), so the
 // terminal's redirections and the file tools share them.
-import { realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { posix } from "node:path";
 import { isCredentialPath, isShellStartupPath, isSystemPath, normalizePath } from "./paths.js";
 
@@ -29,11 +29,25 @@ export function realPath(path: string, cwd: string | undefined): string | undefi
       return rest.length ? posix.join(real, ...rest.reverse()) : real;
     } catch {
       if (head === "/") break;
+      // A dangling link still says where a write would land: follow it by hand.
+      const target = linkTarget(head);
+      if (target !== undefined) {
+        head = posix.normalize(target.startsWith("/") ? target : posix.join(posix.dirname(head), target));
+        continue;
+      }
       rest.push(posix.basename(head));
       head = posix.dirname(head);
     }
   }
   return abs;
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function isInside(path: string, folder: string): boolean {
@@ -141,7 +155,13 @@ export interface WriteJudgement {
  * What writing `path` means: undefined when it is an ordinary file of the work folder or a temp
  * folder, else the pattern to ask under. Device writes are the hard block's (hardline.ts).
  */
-export function judgeWrite(path: string, cwd: string | undefined, place: Place): WriteJudgement | undefined {
+export function judgeWrite(
+  path: string,
+  cwd: string | undefined,
+  place: Place,
+  /** Whether temp folders count as ordinary (the terminal's `> /tmp/x`); the file tools ask. */
+  tempIsOrdinary = true,
+): WriteJudgement | undefined {
   const real = realPath(path, cwd);
   if (real === undefined)
     return { key: "write_unknown_place", description: WRITE_REASONS.write_unknown_place };
@@ -158,7 +178,7 @@ export function judgeWrite(path: string, cwd: string | undefined, place: Place):
     return { key: "write_system_config", description: WRITE_REASONS.write_system_config };
   const workdir = place.workdir ?? cwd;
   if (workdir !== undefined && isInside(real, realPath(workdir, "/") ?? workdir)) return undefined;
-  if (TEMP.some((t) => isInside(real, t))) return undefined;
+  if (tempIsOrdinary && TEMP.some((t) => isInside(real, t))) return undefined;
   return { key: "write_outside_workdir", description: WRITE_REASONS.write_outside_workdir };
 }
 
