@@ -18,6 +18,7 @@ import {
   SHELL_NAMES,
   WRAPPER_NAMES,
 } from "./concerns.js";
+import { fastAnalyse } from "./fast-path.js";
 import { FILE_ACCESS_REASONS } from "./file-access.js";
 import { HARDLINE_RULES } from "./hardline.js";
 import { type Place, WRITE_REASONS } from "./locations.js";
@@ -68,6 +69,8 @@ export interface DetectOptions {
   workdir?: string;
   /** The Iris profile folder (its config, keys and skills). Default `~/.iris`. */
   profile?: string;
+  /** Skip the fast path (tests compare both readings). */
+  fullParse?: boolean;
 }
 
 /**
@@ -77,17 +80,20 @@ export interface DetectOptions {
  */
 export async function detectCommand(command: string, options: DetectOptions = {}): Promise<Detection> {
   const home = options.home ?? homedir();
+  const place: Place = {
+    home,
+    ...((options.workdir ?? options.cwd) ? { workdir: options.workdir ?? options.cwd } : {}),
+    ...(options.profile ? { profile: options.profile } : {}),
+  };
+  // Plain words, pipes and lists need no full parser (fast-path.ts); the rest loads it once.
+  const fast = options.fullParse ? undefined : fastAnalyse(command, home, options.cwd);
+  if (fast) return judge(fast.parsed, place, fast.concerns);
   const parser = await loadShellParser();
   const analysis = analyseShell(parser, command, home, options.cwd);
   // Text bash cannot parse is still read by the old lexer, so a hard block stays a block.
   const parsed = analysis.concerns.some((c) => c.key === "parse_error")
     ? mergeParsed(analysis.parsed, parseCommand(command, home, options.cwd))
     : analysis.parsed;
-  const place: Place = {
-    home,
-    ...((options.workdir ?? options.cwd) ? { workdir: options.workdir ?? options.cwd } : {}),
-    ...(options.profile ? { profile: options.profile } : {}),
-  };
   return judge(parsed, place, analysis.concerns);
 }
 
