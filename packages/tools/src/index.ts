@@ -37,7 +37,7 @@ export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
 export * from "./skills/library.js";
 export * from "./skills/skill-file.js";
-export { commandEnv } from "./terminal/env.js";
+export { commandEnv, isSecretEnvName } from "./terminal/env.js";
 export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
 export {
   closeTerminalScope,
