@@ -2,7 +2,6 @@
 // path (symlinks and `..` resolved): credentials and Iris's own configuration are asked about in
 // every mode; reading outside the work folder asks unless `files.outside_workdir: allow`;
 // writing outside it always asks; devices are never written.
-import type { Detection } from "./detect.js";
 import {
   isDeviceWrite,
   isInside,
@@ -12,6 +11,12 @@ import {
   realPath,
   searchReachesCredentials,
 } from "./locations.js";
+
+/** The same shape as detect.ts's Detection (not imported: detect.ts imports this file). */
+interface Detection {
+  blocked?: { key: string; description: string };
+  matches: { key: string; description: string }[];
+}
 
 export interface FileAccessCheck {
   kind: "read" | "search" | "write";
