@@ -142,7 +142,16 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
     ...copyRule("moves files: the sources and the destination are judged by where they are"),
     writes: (a) => plain(a, ["-t", "-S", "--target-directory", "--suffix"]),
   },
-  ln: { ...copyRule("links files, the link judged by where it is"), namesOnly: true },
+  // A link is a way to write where it points later in the line (`ln -s ~/.bashrc rc && echo x > rc`):
+  // its target is judged as written too.
+  ln: {
+    reason: "links files; the link and where it points are judged by where they are",
+    namesOnly: true,
+    writes: (a) =>
+      plain(a, ["-t", "-S", "--target-directory", "--suffix"]).concat(
+        optValues(a, "t", "--target-directory"),
+      ),
+  },
   install: copyRule("copies files with modes, the destination judged by where it is"),
   rsync: {
     ...copyRule("copies files, the destination judged by where it is"),
@@ -192,7 +201,7 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
     writes: (a) => plain(a).slice(1),
     unsafe: (a) => {
       const mode = plain(a)[0] ?? "";
-      if (/^0*[1-7][0-7]{3}$/.test(mode) || /[ugoa]*[+=][^,]*[st]/.test(mode))
+      if (/^[=+-]?0*[1-7][0-7]{3}$/.test(mode) || /[ugoa]*[+=][^,]*[st]/.test(mode))
         return { key: "permission_change", description: "sets setuid, setgid or sticky bits" };
       return undefined;
     },
