@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "@iris/llm";
+import { commandEnv } from "@iris/tools";
 
 export type HookEvent =
   | "gateway:startup"
@@ -46,7 +47,8 @@ export class Hooks {
       // Its own process group: a timeout kills the handler and whatever it started.
       const child = spawn(path, [], {
         stdio: ["pipe", "pipe", "pipe"],
-        env: { ...process.env, IRIS_HOOK_EVENT: event },
+        // Without provider keys, like everything else Iris starts.
+        env: { ...commandEnv(), IRIS_HOOK_EVENT: event },
         detached: true,
       });
       let output = "";

@@ -81,3 +81,19 @@ it("kills a handler that outlives its timeout", async () => {
   await hooks.idle();
   expect(Date.now() - t0).toBeLessThan(20_000); // killed, not waited for (30 s)
 });
+
+it("starts handlers without provider keys in their environment", async () => {
+  const out = join(dir.path, "env.txt");
+  hook("agent.end", `env > "${out}"`);
+  process.env.IRIS_TEST_HOOK_API_KEY = "sk-hook-secret-123456";
+  try {
+    const hooks = new Hooks(join(dir.path, "hooks"), getLogger(), 5_000);
+    hooks.emit("agent:end", {});
+    await hooks.idle();
+  } finally {
+    delete process.env.IRIS_TEST_HOOK_API_KEY;
+  }
+  const env = readFileSync(out, "utf8");
+  expect(env).toContain("IRIS_HOOK_EVENT=agent:end");
+  expect(env).not.toContain("sk-hook-secret-123456");
+});

@@ -1,6 +1,7 @@
 // A tool is data plus an execute function (SPEC T1). The registry, the dispatcher and the agent
 // read these fields; nothing here knows about the agent or any front end.
 import type { z } from "zod";
+import type { FileAccessCheck } from "./approval/file-access.js";
 import type { ApprovalMemory } from "./approval/memory.js";
 import type { JsonSchemaParameters } from "./json-schema/parameters.js";
 import type { SkillLibrary } from "./skills/library.js";
@@ -46,6 +47,11 @@ export interface ToolContext {
   sessionId?: string;
   /** Working directory of the session (per-task overrides live in the terminal tool). */
   cwd: string;
+  /**
+   * The work folder the approval check judges writes and reads against, when `cwd` has been
+   * replaced by where the command runs (the dispatcher keeps the session's here). Added.
+   */
+  workdir?: string;
   /** The session's background processes and per-task directories; default the module-level ones. */
   terminal?: TerminalScope;
   progress(p: ToolProgress): void;
@@ -115,6 +121,12 @@ export interface ToolDefinition<S extends ToolParameters = ToolParameters> {
    * `cd`); relative paths in the command are judged against it. Default `ctx.cwd`. Added.
    */
   approvalCwd?(ctx: ToolContext): string | undefined;
+  /**
+   * The files this call reads, searches or writes (absolute paths), for the file tools: judged
+   * after resolving symlinks (credentials, Iris's own configuration, outside the work folder)
+   * instead of a subject read as a command. Added.
+   */
+  approvalAccess?(args: ArgsOf<S>, ctx: ToolContext): FileAccessCheck[];
   /**
    * How to get the rest of an oversize result when the tool pages itself (read_file: "use offset
    * and limit"). Without it the dispatcher saves the full text to a file and gives its path. Added.

@@ -7,6 +7,7 @@ export {
   type PatternMatch,
   patternCatalogue,
 } from "./approval/detect.js";
+export { type FileAccessCheck, STRICT_KEYS } from "./approval/file-access.js";
 export { HARDLINE_RULES } from "./approval/hardline.js";
 export { ApprovalMemory } from "./approval/memory.js";
 export * from "./approval/policy.js";
@@ -36,7 +37,7 @@ export * from "./registry/spec.js";
 export * from "./registry/toolsets.js";
 export * from "./skills/library.js";
 export * from "./skills/skill-file.js";
-export { commandEnv } from "./terminal/env.js";
+export { commandEnv, isSecretEnvName } from "./terminal/env.js";
 export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
 export {
   closeTerminalScope,

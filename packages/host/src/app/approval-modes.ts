@@ -2,7 +2,13 @@
 // picker: manual, smart, off). Each mode's policy is made on first use from the process's rules;
 // what the user approved "for this session" lives in the session's approval memory, so it holds
 // in every mode, and so do the hard blocks.
-import type { ApprovalDecision, ApprovalMode, ApprovalPolicy, ToolContext } from "@iris/tools";
+import type {
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalPolicy,
+  FileAccessCheck,
+  ToolContext,
+} from "@iris/tools";
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ["manual", "smart", "off"];
 
@@ -22,6 +28,30 @@ export class SwitchablePolicy implements ApprovalPolicy {
     if (!APPROVAL_MODES.includes(mode))
       throw new Error(`unknown approval mode '${mode}' (manual, smart, off)`);
     this.current = mode;
+    this.pending = undefined;
+  }
+
+  /** A lower mode asked for while a turn runs, applied when it ends. */
+  private pending: ApprovalMode | undefined;
+
+  /**
+   * Switches the mode; one that asks less (manual → smart → off) waits for the turn to end, so
+   * nothing inside a turn lowers the approval mode it runs under. Returns whether it applied now.
+   */
+  request(mode: ApprovalMode, turnRunning: boolean): boolean {
+    if (!APPROVAL_MODES.includes(mode))
+      throw new Error(`unknown approval mode '${mode}' (manual, smart, off)`);
+    if (turnRunning && APPROVAL_MODES.indexOf(mode) > APPROVAL_MODES.indexOf(this.current)) {
+      this.pending = mode;
+      return false;
+    }
+    this.mode = mode;
+    return true;
+  }
+
+  /** The turn ended: a lower mode asked for during it applies now. */
+  turnEnded(): void {
+    if (this.pending !== undefined) this.mode = this.pending;
   }
 
   check(
@@ -29,6 +59,7 @@ export class SwitchablePolicy implements ApprovalPolicy {
     subject: string,
     ctx: ToolContext,
     required?: readonly { key: string; description: string }[],
+    access?: readonly FileAccessCheck[],
   ): Promise<ApprovalDecision> {
     let policy = this.byMode.get(this.current);
     if (!policy) {
@@ -36,6 +67,6 @@ export class SwitchablePolicy implements ApprovalPolicy {
       this.byMode.set(this.current, policy);
     }
     // `required`: the rules a tool asks approval under whatever its subject (MCP tools, skill_manage).
-    return policy.check(tool, subject, ctx, required);
+    return policy.check(tool, subject, ctx, required, access);
   }
 }

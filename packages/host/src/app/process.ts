@@ -90,6 +90,7 @@ export class IrisProcess implements SessionParent {
       const tools = await setUpTools({
         config: profile.config,
         configPath: profile.home.paths.config,
+        profileDir: profile.home.base,
         platform: opts.platform,
         ...(opts.yolo ? { yolo: true } : {}),
         logger: logger.child({ component: "tools" }),

@@ -255,6 +255,7 @@ export class Session {
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
       this.running = undefined;
+      if (this.opts.tools.policy instanceof SwitchablePolicy) this.opts.tools.policy.turnEnded();
       // A task's `cd` ends with the task; the session's processes live on until close().
       this.terminal.cwds.clear(taskId);
       this.prompts.cancelTask(taskId);
@@ -287,7 +288,7 @@ export class Session {
   setApprovalMode(mode: ApprovalMode): void {
     const { policy } = this.opts.tools;
     if (!(policy instanceof SwitchablePolicy)) throw new Error("this session's approval mode is fixed");
-    policy.mode = mode;
+    policy.request(mode, this.running !== undefined);
   }
 
   /** The answer to an `approval_requested` event; false when nothing waits under that id. */

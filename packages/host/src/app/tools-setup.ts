@@ -42,6 +42,8 @@ export interface ToolSetup {
 export async function setUpTools(opts: {
   config: IrisConfig;
   configPath: string;
+  /** The Iris home (every profile's config, keys and skills): protected from the tools. */
+  profileDir?: string;
   platform: string;
   yolo?: boolean;
   home?: string;
@@ -85,6 +87,8 @@ export async function setUpTools(opts: {
       },
       ...(judge && mode === "smart" ? { judge } : {}),
       ...(opts.home ? { home: opts.home } : {}),
+      ...(opts.profileDir ? { profile: opts.profileDir } : {}),
+      outsideWorkdir: opts.config.files.outside_workdir,
     });
   const setup: ToolSetup = {
     registry,

@@ -122,6 +122,15 @@ export const approvalsSchema = z.strictObject({
     .describe("What a dangerous command gets where nobody can be asked (cron, batch, -p without a TTY)."),
 });
 
+export const filesSchema = z.strictObject({
+  outside_workdir: z
+    .enum(["ask", "allow"])
+    .default("ask")
+    .describe(
+      "Whether the file tools read outside the work folder without asking; writing outside always asks.",
+    ),
+});
+
 export const agentSchema = z.strictObject({
   max_rounds: z.int().min(0).max(100_000).default(90).describe("Model calls per turn; 0 = unlimited."),
   time_budget_seconds: z.number().positive().optional().describe("Wall-clock limit of one turn."),
@@ -177,6 +186,7 @@ export const configSchema = z.strictObject({
   fallback_providers: z.array(fallbackSchema).default([]),
   compression: compressionSchema.prefault({}),
   approvals: approvalsSchema.prefault({}),
+  files: filesSchema.prefault({}),
   toolsets: z
     .record(nonEmpty, z.array(nonEmpty))
     .default({})

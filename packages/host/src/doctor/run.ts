@@ -8,6 +8,7 @@ import { fileChecks } from "./files.js";
 import { checkGateway } from "./gateway.js";
 import { checkHistory } from "./history.js";
 import { checkRoutes } from "./routes.js";
+import { checkShellKeys } from "./shell-keys.js";
 import { checkSummaryWindow } from "./summary.js";
 import { type Finding, type Probe, systemProbe } from "./types.js";
 
@@ -67,6 +68,7 @@ export function runDoctor(opts: DoctorOptions): DoctorResult {
     findings.push(...routes.findings, checkSummaryWindow(loaded, routes.main));
     for (const r of routes.resolved) endpoints.push({ label: r.label, baseUrl: r.runtime.baseUrl });
   }
+  findings.push(checkShellKeys(opts.env, home.paths.env));
   findings.push(checkGateway(probe, home.paths.gatewayPid));
   findings.push(...checkCooldowns(home.paths.db));
   findings.push(...checkHistory(home.paths.db, opts.repair === true));

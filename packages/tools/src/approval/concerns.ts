@@ -4,6 +4,7 @@
 // pattern key like the dangerous patterns, so "session"/"always" answers work the same way.
 import { operands } from "./args.js";
 import type { Command } from "./parse.js";
+import { PROGRAMS } from "./proof.js";
 
 export interface Concern {
   key: string;
@@ -93,6 +94,10 @@ const INFO_FLAGS = new Set(["--version", "-V", "-v", "--help", "-h", "-VV"]);
 
 /** `python -m pytest …`: running an installed module is like running any installed program. */
 function runsInstalledModule(cmd: Command): boolean {
+  if (/^(?:bun|deno)$/.test(cmd.name))
+    return /^(?:test|install|i|add|remove|fmt|lint|check|info|doc|bench|outdated|pm|build)$/.test(
+      cmd.args[0] ?? "",
+    );
   return /^python[\d.]*$|^pypy3?$/.test(cmd.name) && cmd.args[0] === "-m" && cmd.args[1] !== undefined;
 }
 
@@ -215,7 +220,9 @@ export function commandConcerns(cmd: Command, written: string): Concern[] {
   const out: Concern[] = [];
   const { name, args } = cmd;
   // `env` or `env X=1` with no program only prints the environment.
-  const wrappers = cmd.via.filter((v) => WRAPPER_NAMES.has(v) && !(v === "env" && cmd.name === ""));
+  const wrappers = cmd.via.filter(
+    (v) => WRAPPER_NAMES.has(v) && !(v === "env" && cmd.name === "") && !transparent(v, cmd),
+  );
   if (wrappers.length) out.push(concern("wrapper", wrappers.join(", ")));
   if (written.includes("/") && !SYSTEM_BIN.test(written)) out.push(concern("path_program", written));
   if (name === "") return out;
@@ -236,6 +243,17 @@ export function commandConcerns(cmd: Command, written: string): Concern[] {
   )
     out.push(concern("code_env", "git -c"));
   return out;
+}
+
+/** Wrappers that only time, bound or re-prioritise the command they run, which is judged itself. */
+const TRANSPARENT = new Set(["timeout", "nice", "ionice", "stdbuf", "time", "nohup"]);
+
+/** xargs adds words from its input: harmless only before a program that prints names (echo, ls, stat). */
+function transparent(wrapper: string, cmd: Command): boolean {
+  if (cmd.name === "") return false;
+  if (TRANSPARENT.has(wrapper)) return true;
+  const rule = PROGRAMS[cmd.name];
+  return wrapper === "xargs" && rule?.namesOnly === true && !rule.writes && !rule.creates && !rule.unsafe;
 }
 
 function onlyInfo(args: readonly string[]): boolean {

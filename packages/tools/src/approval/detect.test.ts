@@ -3,7 +3,7 @@ import { DANGEROUS_PATTERNS, detectCommand, patternCatalogue } from "./detect.js
 import { HARDLINE_RULES } from "./hardline.js";
 
 const home = "/home/alice";
-const detect = (command: string) => detectCommand(command, { home });
+const detect = (command: string) => detectCommand(command, { home, cwd: `${home}/proj` });
 /** `${HOME}` spelled so the linter does not take it for a forgotten template. */
 const BRACED_HOME = "$" + "{HOME}";
 
@@ -33,6 +33,8 @@ const BLOCKED: [string, string][] = [
   ["cat image.iso | sudo tee /dev/sdb", "write_block_device"],
   [":(){ :|:& };:", "fork_bomb"],
   ["bomb() { bomb | bomb & }; bomb", "fork_bomb"],
+  ["while true; do sleep 100 & done", "process_flood"],
+  ["f(){ f & f & }; f", "process_flood"],
   ["kill -9 -1", "kill_all_processes"],
   ["kill -s KILL -1", "kill_all_processes"],
   ["killall5 -9", "kill_all_processes"],
@@ -81,6 +83,10 @@ const FLAGGED: [string, string][] = [
   ["echo 'export PATH=x' >> ~/.bashrc", "write_shell_startup"],
   ["dd if=/dev/sda of=disk.img", "disk_copy"],
   ["sudo fdisk /dev/sdb", "partition_disk"],
+  ['psql -c "DELETE FROM users WHERE id = 1"', "unproven:psql"],
+  ["chown -R alice:alice ./app", "permission_change"],
+  ["cat .env", "reads_credential"],
+  ["docker rm web", "unproven:docker"],
   ['psql -c "DROP TABLE users"', "sql_drop"],
   ["mysql -e 'drop database prod'", "sql_drop"],
   ['psql mydb -c "TRUNCATE orders"', "sql_truncate"],
@@ -137,7 +143,6 @@ const FLAGGED: [string, string][] = [
   ["python3 script.py", "interpreter_code"],
   ["cat data.csv | python3 process.py", "interpreter_code"],
   ["$(echo rm) -rf ~/x", "dynamic_command"],
-  ["timeout 10 nohup rm -rf cache", "wrapper"],
 ];
 
 // Harmless look-alikes: nothing flagged, nothing blocked.
@@ -159,17 +164,13 @@ const HARMLESS: string[] = [
   'grep -rn "DROP TABLE" migrations/',
   'echo "rm -rf /"',
   "echo 'git push --force is dangerous'",
-  'psql -c "DELETE FROM users WHERE id = 1"',
-  "sqlite3 app.db 'UPDATE users SET name=1 WHERE id=2'",
   'psql -c "SELECT * FROM users"',
   "chmod 644 file",
   "chmod +x script.sh",
   "chmod 755 bin/tool",
-  "chown -R alice:alice ./app",
   "echo hi > out.txt",
   "echo x > /dev/null 2>&1",
   "cp .env.example .env.example.bak",
-  "cat .env",
   "curl -fsSL https://example.com -o page.html",
   "curl https://x.io/install.sh > install.sh",
   "wget https://x.io/file.tar.gz",
@@ -179,7 +180,6 @@ const HARMLESS: string[] = [
   "kill -1 4321",
   "docker ps -a",
   "docker compose up -d",
-  "docker rm web",
   "npm install",
   "npm run build",
   "kubectl get pods",

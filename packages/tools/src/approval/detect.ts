@@ -10,11 +10,23 @@
 // `grep "DROP TABLE" schema.sql` is not flagged. Relative paths are judged against the known
 // working directory, so `cd / && rm -rf *` is hard-blocked like `rm -rf /`.
 import { homedir } from "node:os";
-import { CONCERNS, type Concern } from "./concerns.js";
+import {
+  CONCERNS,
+  type Concern,
+  EVAL_NAMES,
+  INTERPRETER_NAMES,
+  SHELL_NAMES,
+  WRAPPER_NAMES,
+} from "./concerns.js";
+import { fastAnalyse } from "./fast-path.js";
+import { FILE_ACCESS_REASONS } from "./file-access.js";
 import { HARDLINE_RULES } from "./hardline.js";
+import { type Place, WRITE_REASONS } from "./locations.js";
 import { type ParsedCommand, parseCommand } from "./parse.js";
 import { COMMAND_PATTERNS } from "./patterns-commands.js";
 import { FILE_PATTERNS } from "./patterns-files.js";
+import { UNPROVEN } from "./program-rule.js";
+import { proveCommand } from "./proof.js";
 import type { CommandRule } from "./rule.js";
 import { analyseShell } from "./shell-analyse.js";
 import { loadShellParser } from "./shell-parser.js";
@@ -35,11 +47,17 @@ export const DANGEROUS_PATTERNS: readonly CommandRule[] = [...FILE_PATTERNS, ...
 
 /** Every key the policy may ask about, with its description (for config validation and docs). */
 export function patternCatalogue(): PatternMatch[] {
-  const concerns = Object.entries(CONCERNS).map(([key, description]) => ({ key, description }));
-  return [
+  const concerns = Object.entries({ ...CONCERNS, ...UNPROVEN, ...WRITE_REASONS, ...FILE_ACCESS_REASONS }).map(
+    ([key, description]) => ({
+      key,
+      description,
+    }),
+  );
+  return dedupeByKey([
     ...[...HARDLINE_RULES, ...DANGEROUS_PATTERNS].map(({ key, description }) => ({ key, description })),
     ...concerns,
-  ];
+    { key: "hidden_block", description: "hides a hard-blocked program or a disk behind run-time text" },
+  ]);
 }
 
 export interface DetectOptions {
@@ -47,6 +65,12 @@ export interface DetectOptions {
   home?: string;
   /** Where the command runs, when known: relative paths such as `*` are judged against it. */
   cwd?: string;
+  /** The work folder: writes inside it are ordinary. Default `cwd`. */
+  workdir?: string;
+  /** The Iris profile folder (its config, keys and skills). Default `~/.iris`. */
+  profile?: string;
+  /** Skip the fast path (tests compare both readings). */
+  fullParse?: boolean;
 }
 
 /**
@@ -56,24 +80,79 @@ export interface DetectOptions {
  */
 export async function detectCommand(command: string, options: DetectOptions = {}): Promise<Detection> {
   const home = options.home ?? homedir();
+  const place: Place = {
+    home,
+    ...((options.workdir ?? options.cwd) ? { workdir: options.workdir ?? options.cwd } : {}),
+    ...(options.profile ? { profile: options.profile } : {}),
+  };
+  // Plain words, pipes and lists need no full parser (fast-path.ts); the rest loads it once.
+  const fast = options.fullParse ? undefined : fastAnalyse(command, home, options.cwd);
+  if (fast) return judge(fast.parsed, place, fast.concerns);
   const parser = await loadShellParser();
   const analysis = analyseShell(parser, command, home, options.cwd);
   // Text bash cannot parse is still read by the old lexer, so a hard block stays a block.
   const parsed = analysis.concerns.some((c) => c.key === "parse_error")
     ? mergeParsed(analysis.parsed, parseCommand(command, home, options.cwd))
     : analysis.parsed;
-  return judge(parsed, home, analysis.concerns);
+  return judge(parsed, place, analysis.concerns);
 }
+
+/** Programs concerns.ts judges on their own (shells, interpreters, wrappers, eval). */
+const judgedElsewhere = (name: string): boolean =>
+  SHELL_NAMES.has(name) || INTERPRETER_NAMES.has(name) || WRAPPER_NAMES.has(name) || EVAL_NAMES.has(name);
 
 function mergeParsed(a: ParsedCommand, b: ParsedCommand): ParsedCommand {
   return { raw: a.raw, commands: [...a.commands, ...b.commands] };
 }
 
-function judge(parsed: ParsedCommand, home: string, concerns: readonly Concern[]): Detection {
-  const hit = HARDLINE_RULES.find((r) => r.test(parsed, home));
+function judge(parsed: ParsedCommand, place: Place, concerns: readonly Concern[]): Detection {
+  const { home } = place;
+  const hit = HARDLINE_RULES.find((r) => r.test(parsed, home)) ?? hiddenBlock(parsed, concerns);
   const matches: PatternMatch[] = DANGEROUS_PATTERNS.filter((r) => r.test(parsed, home)).map(
     ({ key, description }) => ({ key, description }),
   );
   for (const c of concerns) matches.push({ key: c.key, description: c.description });
-  return hit ? { blocked: { key: hit.key, description: hit.description }, matches } : { matches };
+  for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, judgedElsewhere));
+  const unique = dedupeByKey(matches);
+  return hit
+    ? { blocked: { key: hit.key, description: hit.description }, matches: unique }
+    : { matches: unique };
+}
+
+function dedupeByKey(matches: PatternMatch[]): PatternMatch[] {
+  const byKey = new Map<string, PatternMatch>();
+  for (const m of matches) if (!byKey.has(m.key)) byKey.set(m.key, m);
+  return [...byKey.values()];
+}
+
+/** Names of hard-blocked programs and devices, as text. */
+const BLOCKED_WORDS =
+  /(?:^|[\s;|&(/`])(?:mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkexfatfs|mkswap|wipefs|blkdiscard|kexec|poweroff|reboot|halt|shutdown|telinit|hibernate)(?=[\s;|&)`]|$)|\/dev\/(?:sd[a-z]|nvme|vd[a-z]|xvd|hd[a-z]|mmcblk|disk\/|mapper\/|md\d|dm-)|sysrq-trigger|:\s*\|\s*:\s*&/;
+
+/**
+ * A program or argument only known at run time, in a line whose text names a hard-blocked program
+ * or a disk once quotes and backslashes are removed (`$(echo mkfs.ext4) /dev/sda`, `m""kfs`): no
+ * mode runs it, since `off` would run whatever the run time makes of it.
+ */
+function hiddenBlock(
+  parsed: ParsedCommand,
+  concerns: readonly Concern[],
+): { key: string; description: string } | undefined {
+  const opaque = concerns.some((c) =>
+    [
+      "dynamic_command",
+      "dynamic_argument",
+      "dynamic_redirect",
+      "eval_code",
+      "shell_code",
+      "interpreter_code",
+      "parse_error",
+      "deferred_code",
+    ].includes(c.key),
+  );
+  if (!opaque) return undefined;
+  const texts = (parsed.texts ?? [parsed.raw]).map((t) => t.replace(/\\\n|["'\\]/g, ""));
+  return texts.some((t) => BLOCKED_WORDS.test(t))
+    ? { key: "hidden_block", description: "hides a hard-blocked program or a disk behind run-time text" }
+    : undefined;
 }

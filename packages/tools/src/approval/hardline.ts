@@ -1,8 +1,10 @@
 // Commands no mode allows, not even `off` (T4): they destroy the machine or cut it off.
 import { posix } from "node:path";
 import { isRecursiveFlagged, operands, writeTargets } from "./args.js";
-import type { Command } from "./parse.js";
+import { isDeviceWrite, realPath } from "./locations.js";
+import { type Command, INTERPRETERS } from "./parse.js";
 import { isBlockDevice, isProtectedRoot } from "./paths.js";
+import { PROGRAMS } from "./proof.js";
 import { type CommandRule, perCommand } from "./rule.js";
 
 function deletesProtectedRoot(cmd: Command, home: string): boolean {
@@ -37,13 +39,77 @@ function killsEverything(cmd: Command): boolean {
   return args.includes("-1");
 }
 
+const POWER_PROGRAMS = new Set(
+  "shutdown reboot halt poweroff kexec pm-suspend pm-hibernate pm-suspend-hybrid zzz ZZZ s2ram s2disk s2both rtcwake systemd-sleep hibernate".split(
+    " ",
+  ),
+);
+/** systemctl/loginctl verbs that change the power state or the runlevel. */
+const POWER_VERBS =
+  /^(?:poweroff|reboot|halt|kexec|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep|soft-reboot|rescue|emergency|isolate|default|exit|switch-root)$/;
+const POWER_DBUS = /PowerOff|Reboot|Halt|Suspend|Hibernate|HybridSleep|KExec|SetWallMessage|ScheduleShutdown/;
+
+/** Power state, kexec and runlevel changes, whatever the program that asks for them. */
 function shutsDown(cmd: Command): boolean {
-  if (["shutdown", "reboot", "halt", "poweroff"].includes(cmd.name)) return true;
-  if (cmd.name === "init" || cmd.name === "telinit") return ["0", "6"].includes(cmd.args[0] ?? "");
-  if (cmd.name === "systemctl") {
-    return operands(cmd.args).some((a) => ["poweroff", "reboot", "halt", "kexec"].includes(a));
-  }
+  if (POWER_PROGRAMS.has(cmd.name)) return true;
+  // `init 1`, `telinit s`: any runlevel but a reload (q).
+  if (cmd.name === "init" || cmd.name === "telinit")
+    return /^[0-6sSaAbBcCuU]$|^(?:single|emergency|rescue)$/.test(cmd.args[0] ?? "");
+  if (cmd.name === "systemctl" || cmd.name === "loginctl")
+    return operands(cmd.args).some(
+      (a) => POWER_VERBS.test(a) || /^(?:rescue|emergency|poweroff|reboot|halt|kexec)\.target$/.test(a),
+    );
+  if (["dbus-send", "busctl", "gdbus", "qdbus"].includes(cmd.name))
+    return cmd.args.some((a) => POWER_DBUS.test(a));
   return false;
+}
+
+/** mkfs and its relatives (mkfs.ext4, mke2fs, mkdosfs, mkntfs, mkexfatfs, newfs, mkswap, …). */
+function makesFilesystem(cmd: Command): boolean {
+  const n = cmd.name;
+  if (
+    /^mkfs(?:\..+)?$|^mk[a-z0-9]*fs(?:\..+)?$|^mke2fs$|^mkswap$|^newfs(?:_.+)?$|^mformat$|^mkfs_?[a-z]+$/.test(
+      n,
+    )
+  )
+    return !/^mkisofs$|^mksquashfs$/.test(n);
+  if (n === "zpool") return ["create", "destroy", "labelclear"].includes(cmd.args[0] ?? "");
+  if (n === "cryptsetup") return cmd.args.some((a) => /^(?:luksFormat|erase|luksErase|reencrypt)$/.test(a));
+  if (n === "nvme") return ["format", "sanitize"].includes(cmd.args[0] ?? "");
+  if (n === "hdparm")
+    return cmd.args.some((a) =>
+      /^--(?:security-erase|security-erase-enhanced|trim-sector-ranges|make-bad-sector|write-sector)/.test(a),
+    );
+  return (
+    n === "sg_format" ||
+    n === "sg_sanitize" ||
+    (n === "badblocks" && cmd.args.some((a) => /^-[a-zA-Z]*w/.test(a)))
+  );
+}
+
+/** Every file the command writes, resolved through symlinks (a link in the work folder to a disk counts as the disk). */
+function writesDevice(cmd: Command): boolean {
+  const targets = [...writeTargets(cmd), ...(PROGRAMS[cmd.name]?.writes?.(cmd.args, cmd) ?? [])];
+  return targets.some(
+    (t) => isBlockDevice(t) || isDeviceWrite(t) || isDeviceWrite(realPath(t, cmd.cwd) ?? t),
+  );
+}
+
+// Partition tools also list (`fdisk -l`): they are asked about (partition_disk), not blocked.
+const DEVICE_TOOLS = new Set(["shred", "wipefs", "blkdiscard", "ddrescue"]);
+
+/** `xargs -P 0` / `parallel -j0` in the text (xargs' own options are gone once it is stripped). */
+const UNLIMITED_PARALLEL =
+  /\b(?:xargs|parallel)\b[^|;&\n]*?\s(?:-P\s*0|--max-procs[= ]0|-j\s*0|--jobs[= ]0)(?:\s|$)/;
+
+/** xargs -P 0 / parallel -j 0: as many processes at once as there are inputs. */
+function floodsProcesses(cmd: Command): boolean {
+  const unlimited = (a: string, i: number, args: readonly string[]) =>
+    ((a === "-P" || a === "--max-procs" || a === "-j" || a === "--jobs") && args[i + 1] === "0") ||
+    /^(?:-P0|-j0|--max-procs=0|--jobs=0)$/.test(a);
+  return (
+    (cmd.name === "xargs" || cmd.name === "parallel" || cmd.via.includes("xargs")) && cmd.args.some(unlimited)
+  );
 }
 
 const FORK_BOMBS = [
@@ -61,15 +127,15 @@ export const HARDLINE_RULES: readonly CommandRule[] = [
   ),
   perCommand(
     "format_filesystem",
-    "formats a filesystem (mkfs)",
-    (c) => c.name.startsWith("mkfs") || c.name === "mke2fs" || c.name === "newfs",
+    "creates or erases a filesystem (mkfs, mkdosfs, mkntfs, mkswap, …)",
+    makesFilesystem,
   ),
   perCommand(
     "write_block_device",
-    "writes directly to a disk device (dd, redirect, cp, tee, shred, wipefs)",
+    "writes directly to a disk or device, by any path (dd, redirect, cp, tee, sort -o, shred, wipefs)",
     (c) =>
-      writeTargets(c).some(isBlockDevice) ||
-      (["shred", "wipefs", "blkdiscard"].includes(c.name) && operands(c.args).some(isBlockDevice)),
+      writesDevice(c) ||
+      (DEVICE_TOOLS.has(c.name) && operands(c.args).some((p) => isBlockDevice(p) || isDeviceWrite(p))),
   ),
   {
     key: "fork_bomb",
@@ -81,6 +147,21 @@ export const HARDLINE_RULES: readonly CommandRule[] = [
         return FORK_BOMBS.some((re) => re.test(code));
       }),
   },
+  {
+    key: "process_flood",
+    description: "fork bomb or process flood (a self-forking function, background jobs in an endless loop)",
+    test: (parsed) =>
+      (parsed.floods?.length ?? 0) > 0 ||
+      parsed.commands.some(floodsProcesses) ||
+      (parsed.texts ?? [parsed.raw]).some((t) => UNLIMITED_PARALLEL.test(t)) ||
+      parsed.commands.some(
+        (c) => INTERPRETERS.has(c.name) && FORK_BOMBS.some((re) => re.test(c.args.join(" "))),
+      ),
+  },
   perCommand("kill_all_processes", "kills every process (kill -1, killall5)", killsEverything),
-  perCommand("shutdown_host", "shuts down or reboots the machine", shutsDown),
+  perCommand(
+    "shutdown_host",
+    "changes the power state or runlevel (shutdown, reboot, suspend, kexec, init 1, rescue)",
+    shutsDown,
+  ),
 ];

@@ -30,6 +30,8 @@ export interface ParsedCommand {
   /** Every shell text read: the command, then the scripts opened inside it (`sh -c '…'`, …). */
   texts?: string[];
   commands: Command[];
+  /** Fork bombs and process floods found in the tree (flood.ts). */
+  floods?: string[];
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"]);
@@ -211,7 +213,55 @@ export function innerScripts(cmd: Command): { text: string; via: string }[] {
   }
   const remote = sshRemoteCommand(cmd);
   if (remote !== undefined) scripts.push({ text: remote, via: "ssh" });
+  for (const text of optionCommands(cmd)) scripts.push({ text, via: `${cmd.name}-option` });
   return scripts;
+}
+
+/** Options whose value is a command the program runs (`tar --checkpoint-action=exec=…`, `git grep -O…`). */
+const COMMAND_OPTIONS: Record<string, { long: string[]; short?: string }> = {
+  tar: {
+    long: [
+      "--checkpoint-action",
+      "--to-command",
+      "--use-compress-program",
+      "--info-script",
+      "--new-volume-script",
+      "--rsh-command",
+      "--rmt-command",
+    ],
+    short: "-I",
+  },
+  git: { long: ["--open-files-in-pager", "--upload-pack", "--receive-pack", "--exec"], short: "-O" },
+  rsync: { long: ["--rsh", "--rsync-path"], short: "-e" },
+  sort: { long: ["--compress-program"] },
+  rg: { long: ["--pre"] },
+  ack: { long: ["--pager"] },
+  zip: { long: ["--unzip-command"], short: "-TT" },
+};
+
+function optionCommands(cmd: Command): string[] {
+  const spec = COMMAND_OPTIONS[cmd.name];
+  const out: string[] = [];
+  if (spec) {
+    cmd.args.forEach((a, i) => {
+      const next = cmd.args[i + 1];
+      for (const long of spec.long) {
+        if (a === long && next !== undefined) out.push(next);
+        else if (a.startsWith(`${long}=`)) out.push(a.slice(long.length + 1));
+      }
+      if (spec.short && a === spec.short && next !== undefined) out.push(next);
+      else if (spec.short && a.startsWith(spec.short) && a.length > spec.short.length && !a.startsWith("--"))
+        out.push(a.slice(spec.short.length));
+    });
+  }
+  if (cmd.name === "ssh" || cmd.name === "scp" || cmd.name === "sftp")
+    cmd.args.forEach((a, i) => {
+      const value = a === "-o" ? (cmd.args[i + 1] ?? "") : a.startsWith("-o") ? a.slice(2) : "";
+      const m = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)[=\s]+(.*)$/is.exec(value);
+      if (m?.[1]) out.push(m[1]);
+    });
+  // `--checkpoint-action=exec=CMD`: the command follows `exec=`.
+  return out.map((t) => t.replace(/^exec=/, "")).filter((t) => t.trim() !== "");
 }
 
 const SSH_OPTIONS_WITH_VALUE = new Set("bcDEeFIiJLlmOopQRSWw".split("").map((c) => `-${c}`));

@@ -1,8 +1,11 @@
 // The approval policy (T4). Order: hard block (no mode runs it) → mode off → remembered or
 // pre-allowed pattern keys → a tool an active skill pre-approves → smart mode's auxiliary model → nobody to ask (non-interactive) →
 // the user, with a timeout that denies. Every failure denies; check() never throws.
+
+import { homedir } from "node:os";
 import type { ApprovalRequest, ToolContext } from "../define.js";
 import { type Detection, detectCommand, patternCatalogue } from "./detect.js";
+import { type FileAccessCheck, judgeFileAccess, STRICT_KEYS } from "./file-access.js";
 import type {
   ApprovalDecision,
   ApprovalEvent,
@@ -28,6 +31,10 @@ export interface ApprovalPolicyOptions {
   nonInteractive?: "deny" | "allow";
   /** The home folder `~` and `$HOME` expand to. Default the process's. */
   home?: string;
+  /** The Iris profile folder: its config, keys and skills are protected (default `~/.iris`). */
+  profile?: string;
+  /** Whether the file tools read outside the work folder unasked (`files.outside_workdir`). Default "ask". */
+  outsideWorkdir?: "ask" | "allow";
   /** Observer for hooks and logs; its errors are ignored. */
   onEvent?: (event: ApprovalEvent) => void;
 }
@@ -56,10 +63,22 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     subject: string,
     ctx: ToolContext,
     required: readonly { key: string; description: string }[],
+    access: readonly FileAccessCheck[],
   ): Promise<ApprovalDecision> {
-    const detected: Detection = required.length
-      ? { matches: [] }
-      : await detectCommand(subject, { home: options.home, cwd: ctx.cwd || undefined });
+    const place = {
+      home: options.home,
+      profile: options.profile,
+      workdir: ctx.workdir ?? (ctx.cwd || undefined),
+    };
+    const detected: Detection = access.length
+      ? judgeFileAccess(access, {
+          ...place,
+          home: place.home ?? homedir(),
+          outside: options.outsideWorkdir ?? "ask",
+        })
+      : required.length
+        ? { matches: [] }
+        : await detectCommand(subject, { ...place, cwd: ctx.cwd || undefined });
     const detection = { ...detected, matches: [...detected.matches, ...required] };
     if (detection.blocked) {
       const { key, description } = detection.blocked;
@@ -70,7 +89,10 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       return deny(`blocked: ${description}. This command is never run, in any approval mode.`);
     }
     const session = ctx.approvalMemory;
-    const pending = detection.matches.filter((m) => !allowed.has(m.key) && !session?.has(m.key));
+    // Credentials and Iris's own configuration: asked in every mode; "always" and skills do not cover them.
+    const pending = detection.matches.filter(
+      (m) => !(allowed.has(m.key) && !STRICT_KEYS.has(m.key)) && !session?.has(m.key),
+    );
     const request: ApprovalRequest = {
       tool: tool.name,
       command: subject,
@@ -82,7 +104,8 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
     };
     if (detection.matches.length === 0) return allow;
-    if (options.mode === "off") {
+    const strictPending = pending.some((m) => STRICT_KEYS.has(m.key));
+    if (options.mode === "off" && !strictPending) {
       emit({ type: "granted", request, by: "off" });
       return allow;
     }
@@ -91,13 +114,14 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       return allow;
     }
     // An active skill's `allowed_tools` (K4): pre-approved for the rest of the session.
-    const skill = session?.preapprovedBy(tool.name);
+    const skill = strictPending ? undefined : session?.preapprovedBy(tool.name);
     if (skill !== undefined) {
       emit({ type: "granted", request, by: "skill", skill });
       return allow;
     }
 
-    if (options.mode === "smart" && options.judge) {
+    // The judge never decides on credentials or Iris's own configuration: the user does.
+    if (options.mode === "smart" && options.judge && !strictPending) {
       emit({ type: "requested", request, by: "judge" });
       const verdict = await askJudge(options.judge, request, judgeTimeoutMs, ctx.signal);
       if (verdict === "approve") {
@@ -111,7 +135,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     }
 
     if (ctx.interactive === false) {
-      if (options.nonInteractive === "allow") {
+      if (options.nonInteractive === "allow" && !strictPending) {
         emit({ type: "granted", request, by: "non-interactive" });
         return allow;
       }
@@ -135,7 +159,8 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     }
     if (answer === "once" || answer === "session" || answer === "always") {
       if (answer !== "once") session?.remember(pending.map((m) => m.key));
-      if (answer === "always") await persist(pending.map((m) => m.key));
+      if (answer === "always")
+        await persist(pending.filter((m) => !STRICT_KEYS.has(m.key)).map((m) => m.key));
       emit({ type: "granted", request, by: "user", answer });
       return allow;
     }
@@ -155,9 +180,9 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
   }
 
   return {
-    async check(tool, subject, ctx, required) {
+    async check(tool, subject, ctx, required, access) {
       try {
-        return await decide(tool, subject, ctx, required ?? []);
+        return await decide(tool, subject, ctx, required ?? [], access ?? []);
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
         return deny(`the approval check failed (${why})`);
@@ -169,7 +194,11 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
 /** One line per key: the whole category "always" lets run without asking, in every session. */
 function alwaysAllows(keys: readonly string[]): string[] {
   const catalogue = new Map(patternCatalogue().map((p) => [p.key, p.description]));
-  return keys.map((k) => `${k}: ${catalogue.get(k) ?? k}`);
+  return keys.map((k) =>
+    k.startsWith("unproven:")
+      ? `${k}: runs ${k.slice(9)} with any arguments`
+      : `${k}: ${catalogue.get(k) ?? k}`,
+  );
 }
 
 async function askJudge(

@@ -3,6 +3,7 @@
 // shell, `find -exec`), plus what could not be resolved statically (`concerns`, asked about).
 
 import { CODE_ENV, type Concern, commandConcerns, concern, READ_ONLY } from "./concerns.js";
+import { findFloods } from "./flood.js";
 import type { Redirect } from "./lexer.js";
 import {
   type Command,
@@ -29,6 +30,9 @@ interface Walk {
   out: Command[];
   texts: string[];
   concerns: Concern[];
+  floods: string[];
+  /** `hash -p PATH NAME`: NAME runs PATH from then on. */
+  hashed: Map<string, string>;
   via: string[];
   depth: number;
   cwd: { value: string | undefined };
@@ -42,13 +46,18 @@ export function analyseShell(parser: ShellParser, raw: string, home: string, cwd
     out: [],
     texts: [],
     concerns: [],
+    floods: [],
+    hashed: new Map(),
     via: [],
     depth: 0,
     cwd: { value: cwd },
     pipeline: { next: 0 },
   };
   analyseText(raw, walk);
-  return { parsed: { raw, commands: walk.out, texts: walk.texts }, concerns: dedupe(walk.concerns) };
+  return {
+    parsed: { raw, commands: walk.out, texts: walk.texts, floods: walk.floods },
+    concerns: dedupe(walk.concerns),
+  };
 }
 
 function analyseText(text: string, walk: Walk): void {
@@ -58,6 +67,7 @@ function analyseText(text: string, walk: Walk): void {
     walk.concerns.push(concern("parse_error", r.error));
     return;
   }
+  walk.floods.push(...findFloods(walk.parser, r.file));
   for (const stmt of r.file.Stmts) visitStmt(stmt, walk, undefined);
 }
 
@@ -216,6 +226,16 @@ function visitCall(stmt: ShStmt, call: CallExpr, walk: Walk, pipe: PipeSlot | un
   );
   cmd.substitutedNames = substituted;
   if (walk.cwd.value !== undefined) cmd.cwd = walk.cwd.value;
+  const hashed = walk.hashed.get(cmd.name);
+  if (hashed !== undefined) {
+    cmd.name = hashed.split("/").pop() ?? hashed;
+    cmd.text = [cmd.name, ...cmd.args].join(" ");
+  }
+  if (cmd.name === "hash") {
+    const at = cmd.args.indexOf("-p");
+    const [path, name] = [cmd.args[at + 1], cmd.args[at + 2]];
+    if (at !== -1 && path !== undefined && name !== undefined) walk.hashed.set(name, path);
+  }
   walk.out.push(cmd);
 
   const first = words.length - cmd.args.length - 1;

@@ -4,7 +4,11 @@
 // Why not `sh-syntax` (mvdan/sh as WASM): its JSON tree keeps only positions for commands
 // (`Stmt.Cmd` is `{Pos, End}`), so there is nothing to analyse, and it starts a fresh Go runtime
 // for every call (13–800 ms a call here). `mvdan-sh` gives the whole tree and parses in ~1 ms.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Script } from "node:vm";
 
 /** The few fields of mvdan/sh's nodes the analysis reads (Go field names, as the JS build has). */
 export interface ShNode {
@@ -72,12 +76,52 @@ export function shellParserLoaded(): boolean {
 export function loadShellParser(): Promise<ShellParser> {
   if (loaded) return Promise.resolve(loaded);
   loading ??= Promise.resolve().then(() => {
-    // `require`: the package is CommonJS (GopherJS output) and must stay external to the bundle.
-    const mod = createRequire(import.meta.url)("mvdan-sh") as { syntax: MvdanSyntax };
-    loaded = makeParser(mod.syntax);
+    loaded = makeParser(requireWithCodeCache().syntax);
     return loaded;
   });
   return loading;
+}
+
+/**
+ * `require("mvdan-sh")` through a V8 code cache: compiling its 1.5 MB is most of the first
+ * check's cost, so the compiled code is kept in `node_modules/.cache/iris/` (beside the package,
+ * owned by whoever installed it) and reused while the source and the Node version match. Any
+ * failure falls back to a plain require. The package is CommonJS and stays external to the bundle.
+ */
+function requireWithCodeCache(): { syntax: MvdanSyntax } {
+  const req = createRequire(import.meta.url);
+  try {
+    const file = req.resolve("mvdan-sh");
+    const source = readFileSync(file, "utf8");
+    const id = createHash("sha256").update(source).update(process.version).digest("hex").slice(0, 16);
+    const cacheDir = join(dirname(dirname(file)), ".cache", "iris");
+    const cacheFile = join(cacheDir, `mvdan-sh-${id}.v8cache`);
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // No cache yet: written below.
+    }
+    const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+    const script = new Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
+    const module = { exports: {} as { syntax: MvdanSyntax } };
+    const run = script.runInThisContext() as (...args: unknown[]) => void;
+    run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+    if (!cachedData || script.cachedDataRejected) {
+      try {
+        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, cacheFile);
+      } catch {
+        // A read-only install: every process compiles it, as before.
+      }
+    }
+    if (module.exports.syntax) return module.exports;
+  } catch {
+    // Fall through to the plain require.
+  }
+  return req("mvdan-sh") as { syntax: MvdanSyntax };
 }
 
 function makeParser(syntax: MvdanSyntax): ShellParser {

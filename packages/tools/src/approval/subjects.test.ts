@@ -3,7 +3,7 @@ import { detectCommand } from "./detect.js";
 import { fileWriteSubject, shellQuote } from "./subjects.js";
 
 const keys = async (subject: string) =>
-  (await detectCommand(subject, { home: "/home/a" })).matches.map((m) => m.key);
+  (await detectCommand(subject, { home: "/home/a", cwd: "/home/a/proj" })).matches.map((m) => m.key);
 
 describe("fileWriteSubject", () => {
   it("makes file writes match the same patterns as shell redirects", async () => {

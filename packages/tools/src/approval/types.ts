@@ -1,5 +1,6 @@
 // The approval policy as the dispatcher sees it (T4).
 import type { ApprovalAnswer, ApprovalRequest, ToolContext } from "../define.js";
+import type { FileAccessCheck } from "./file-access.js";
 
 export type ApprovalMode = "manual" | "smart" | "off";
 
@@ -9,12 +10,14 @@ export interface ApprovalPolicy {
   /**
    * Whether `subject` (e.g. a shell command) given to `tool` may run now. Never throws.
    * `required`: rules the call needs approval under whatever the subject says (MCP tools).
+   * `access`: the files a file tool reads or writes; judged instead of `subject` as a command.
    */
   check(
     tool: { name: string },
     subject: string,
     ctx: ToolContext,
     required?: readonly { key: string; description: string }[],
+    access?: readonly FileAccessCheck[],
   ): Promise<ApprovalDecision>;
 }
 

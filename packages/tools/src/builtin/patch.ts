@@ -1,15 +1,16 @@
 // The `patch` tool: exact find-and-replace in one file. Missing text gets the closest region
 // shown; ambiguous text gets the match lines, so the model can add context or use replace_all.
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { fileWriteSubject } from "../approval/subjects.js";
+import { realPath } from "../approval/locations.js";
 import { defineTool } from "../define.js";
 import { atomicWriteFile } from "../fs/atomic-write.js";
 import { looksBinary } from "../fs/binary.js";
+import { readRegularFile } from "../fs/bounded-read.js";
 import { findClosestRegion } from "../fs/closest-match.js";
 import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
 import { taskCwdOf } from "../terminal/scope.js";
+import { MAX_FILE_BYTES } from "./read_file.js";
 
 const parameters = z.object({
   path: z.string().min(1).describe("File path, absolute or relative to the working directory."),
@@ -40,21 +41,27 @@ export default defineTool({
   toolset: "file",
   label: "Patch",
   effect: "mutate",
-  approvalSubject: (args) => fileWriteSubject(args.path),
-  approvalCwd: (ctx) => taskCwdOf(ctx),
+  approvalAccess: (args, ctx) => [{ kind: "write", path: resolvePath(taskCwdOf(ctx), args.path) }],
   description:
     "Replace exact text in a file. old_string must match exactly (whitespace included) and be unique " +
     "unless replace_all is true. On a miss the closest region is shown with line numbers.",
   parameters,
   async execute(args, ctx) {
-    const file = resolvePath(taskCwdOf(ctx), args.path);
+    const given = resolvePath(taskCwdOf(ctx), args.path);
+    // The real path was judged by the approval check; the edit lands there.
+    const file = realPath(given, "/") ?? given;
     const { files } = ctx;
-    const buf = files
-      ? await files.readText(file).then(
-          (t) => Buffer.from(t, "utf8"),
-          () => undefined,
-        )
-      : await readFile(file).catch(() => undefined);
+    let buf: Buffer | undefined;
+    if (files) {
+      buf = await files.readText(file).then(
+        (t) => Buffer.from(t, "utf8"),
+        () => undefined,
+      );
+    } else {
+      const r = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, signal: ctx.signal });
+      if (!r.ok && r.reason !== "missing") return error(r.message);
+      buf = r.ok ? r.data : undefined;
+    }
     if (!buf) return error(`file not found: ${file}. Use write_file to create it.`);
     if (looksBinary(buf)) return error(`${file} looks like a binary file; patch edits text only.`);
     if (args.old_string === args.new_string) return error("old_string and new_string are identical.");

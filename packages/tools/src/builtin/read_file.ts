@@ -1,8 +1,8 @@
 // The `read_file` tool: numbered lines with offset/limit paging; binary and huge files refused.
-import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, type FileAccess } from "../define.js";
 import { describeBinary, isBinaryContent } from "../fs/binary.js";
+import { readRegularFile } from "../fs/bounded-read.js";
 import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
 import { taskCwdOf } from "../terminal/scope.js";
@@ -40,9 +40,11 @@ export default defineTool({
     "Read a text file as numbered lines (`LINE|text`), paged with offset/limit " +
     `(default ${DEFAULT_READ_LIMIT} lines). Long lines are cut. Binary (non-UTF-8) files are described by type and size, not shown.`,
   parameters,
+  // Judged on the real path: credentials and reads outside the work folder are asked about.
+  approvalAccess: (args, ctx) => [{ kind: "read", path: resolvePath(taskCwdOf(ctx), args.path) }],
   async execute(args, ctx) {
     const file = resolvePath(taskCwdOf(ctx), args.path);
-    const text = ctx.files ? await viaFrontEnd(ctx.files, file) : await fromDisk(file);
+    const text = ctx.files ? await viaFrontEnd(ctx.files, file) : await fromDisk(file, ctx.signal);
     if (typeof text !== "string") return text;
     const lines = splitLines(text);
     if (lines.length === 0) return `(${file} is empty)`;
@@ -72,20 +74,25 @@ export default defineTool({
 });
 
 /** The file's text from the disk, or the error result that says why not. */
-async function fromDisk(file: string): Promise<string | { content: string; isError: boolean }> {
-  const st = await stat(file).catch(() => undefined);
-  if (!st) return error(`file not found: ${file}`);
-  if (st.isDirectory()) return error(`${file} is a directory; use search_files to list files.`);
-  if (st.size > MAX_FILE_BYTES) {
-    return error(
-      `${file} is ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of read_file. ` +
-        "Use search_files to find the lines you need, or terminal (e.g. sed -n '100,200p').",
-    );
+async function fromDisk(
+  file: string,
+  signal: AbortSignal,
+): Promise<string | { content: string; isError: boolean }> {
+  // Regular files only, bounded in bytes and time: /dev/zero, a FIFO or a socket is refused.
+  const r = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, signal });
+  if (!r.ok) {
+    if (r.reason === "directory") return error(`${file} is a directory; use search_files to list files.`);
+    if (r.reason === "too_big")
+      return error(
+        `${r.message} of read_file. ` +
+          "Use search_files to find the lines you need, or terminal (e.g. sed -n '100,200p').",
+      );
+    return error(r.message);
   }
-  const buf = await readFile(file);
+  const buf = r.data;
   if (isBinaryContent(buf)) {
     return error(
-      `${file} is a binary file (${describeBinary(buf, st.size)}), not UTF-8 text; read_file shows text only.`,
+      `${file} is a binary file (${describeBinary(buf, buf.length)}), not UTF-8 text; read_file shows text only.`,
     );
   }
   return buf.toString("utf8");

@@ -1,11 +1,13 @@
 // The `search_files` tool: regex search in file contents, or file-name search by glob. A plain
 // node walk (no ripgrep needed) that skips .git, node_modules, build folders, what .gitignore
 // ignores, and binary files. The model's regex runs on a worker with a time limit (ReDoS).
-import { readFile, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { isCredentialPath } from "../approval/paths.js";
 import { defineTool } from "../define.js";
 import { looksBinary } from "../fs/binary.js";
+import { readRegularFile } from "../fs/bounded-read.js";
 import { compileGlob } from "../fs/glob.js";
 import { resolvePath } from "../fs/paths.js";
 import { RegexTimeout, RegexWorker } from "../fs/regex-worker.js";
@@ -57,6 +59,8 @@ export default defineTool({
     "Search file contents by regex (`path:line: text` results) or find files by glob name " +
     "(mode: files). Skips .git, node_modules, build folders, .gitignore'd and binary files; results are capped.",
   parameters,
+  // Judged on the real path: a search that reaches credentials, or outside the work folder, asks.
+  approvalAccess: (args, ctx) => [{ kind: "search", path: resolvePath(taskCwdOf(ctx), args.path ?? ".") }],
   async execute(args, ctx) {
     const cwd = taskCwdOf(ctx);
     const root = resolvePath(cwd, args.path ?? ".");
@@ -67,6 +71,7 @@ export default defineTool({
       const rel = path.relative(cwd, file);
       return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
     };
+    const realRoot = await realpath(root).catch(() => root);
     const files = rootStat.isDirectory()
       ? walkFiles(root, { signal: ctx.signal, maxFiles: MAX_FILES_SCANNED })
       : single(root);
@@ -102,7 +107,7 @@ export default defineTool({
         for await (const file of files) {
           scanned++;
           if (filter && !filter(relToRoot(file))) continue;
-          const buf = await readSmallFile(file);
+          const buf = await readSmallFile(file, realRoot, file === root);
           if (!buf || looksBinary(buf)) continue;
           const hits = await worker.match(
             buf.toString("utf8"),
@@ -148,12 +153,16 @@ async function* single(file: string): AsyncGenerator<string> {
   yield file;
 }
 
-async function readSmallFile(file: string): Promise<Buffer | undefined> {
-  try {
-    const st = await stat(file);
-    if (!st.isFile() || st.size > MAX_SEARCH_FILE_BYTES) return undefined;
-    return await readFile(file);
-  } catch {
-    return undefined;
-  }
+/**
+ * A file's bytes for a content search, or undefined to skip it: regular files only (no FIFO
+ * waits, no /dev/zero), not a symlink leading out of the searched folder, not a credential file
+ * (.env, keys) found by walking — named as the search path itself, the approval check asked.
+ */
+async function readSmallFile(file: string, realRoot: string, named: boolean): Promise<Buffer | undefined> {
+  const real = await realpath(file).catch(() => undefined);
+  if (real === undefined) return undefined;
+  if (!named && (isCredentialPath(real) || isCredentialPath(file))) return undefined;
+  if (!named && real !== realRoot && !real.startsWith(`${realRoot}${path.sep}`)) return undefined;
+  const r = await readRegularFile(real, { maxBytes: MAX_SEARCH_FILE_BYTES, timeoutMs: 5_000 });
+  return r.ok ? r.data : undefined;
 }

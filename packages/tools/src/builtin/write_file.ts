@@ -1,6 +1,6 @@
 // The `write_file` tool: whole-file write with parent folders created and an atomic replace.
 import { z } from "zod";
-import { fileWriteSubject } from "../approval/subjects.js";
+import { realPath } from "../approval/locations.js";
 import { defineTool } from "../define.js";
 import { atomicWriteFile } from "../fs/atomic-write.js";
 import { resolvePath } from "../fs/paths.js";
@@ -16,14 +16,15 @@ export default defineTool({
   toolset: "file",
   label: "Write",
   effect: "mutate",
-  approvalSubject: (args) => fileWriteSubject(args.path),
-  approvalCwd: (ctx) => taskCwdOf(ctx),
+  // Judged on the real path (a symlink to ~/.bashrc is ~/.bashrc), and written there.
+  approvalAccess: (args, ctx) => [{ kind: "write", path: resolvePath(taskCwdOf(ctx), args.path) }],
   description:
     "Create or overwrite a file with the given content (parent folders are created; the old file is " +
     "replaced atomically). For small edits to an existing file prefer patch.",
   parameters,
   async execute(args, ctx) {
-    const file = resolvePath(taskCwdOf(ctx), args.path);
+    const given = resolvePath(taskCwdOf(ctx), args.path);
+    const file = realPath(given, "/") ?? given;
     try {
       // Through the editor when it owns the files (its buffer shows the edit), else atomically on disk.
       const bytes = ctx.files

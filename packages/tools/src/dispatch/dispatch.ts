@@ -59,11 +59,16 @@ async function dispatch(
   if (ctx.signal.aborted) return errorResult("cancelled before it ran", { tool: tool.name });
 
   const rule = tool.approvalRule?.(parsed.args);
-  const subject = rule?.subject ?? approvalSubjectOf(tool, parsed.args);
+  const access = tool.approvalAccess?.(parsed.args, ctx);
+  const subject =
+    rule?.subject ??
+    approvalSubjectOf(tool, parsed.args) ??
+    (access?.length ? access.map((a) => `${tool.name} ${a.path}`).join("; ") : undefined);
   if (subject !== undefined) {
     const cwd = tool.approvalCwd?.(ctx);
     const required = rule ? [{ key: rule.key, description: rule.description }] : undefined;
-    const decision = await policy.check(tool, subject, cwd ? { ...ctx, cwd } : ctx, required);
+    const judged = { ...ctx, workdir: ctx.workdir ?? ctx.cwd, ...(cwd ? { cwd } : {}) };
+    const decision = await policy.check(tool, subject, judged, required, access);
     if (!decision.allowed) {
       return errorResult(`not run: ${decision.reason}`, { tool: tool.name, denied: true });
     }
