@@ -3,7 +3,7 @@
 // sent as `session/update`s. Updates are fire-and-forget: one that fails to send is logged and
 // never holds up the prompt's response.
 import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
-import type { FrontEnd } from "@iris/agent";
+import type { FrontEnd } from "@iris/host";
 import { ensureTitle, type HostEvent, type Session } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
@@ -53,7 +53,7 @@ export class AcpSession {
     this.approvals = new EditorApprovals(
       opts.channel.askPermission,
       (tool) => this.runningCall(tool),
-      opts.host.opts.profile.config.approvals.timeout_seconds * 1000,
+      opts.host.config.approvals.timeout_seconds * 1000,
     );
   }
 
@@ -138,9 +138,9 @@ export class AcpSession {
   ): Promise<StopReason> {
     const host = this.host;
     const updates = new TurnUpdates(
-      host.opts.cwd,
+      host.cwd,
       this.opts.contextWindow,
-      () => host.store.findSession(host.id)?.costUsd,
+      () => host.row().costUsd,
       () => controller.signal.aborted,
     );
     const unsubscribe = host.subscribe((event) => {

@@ -2,7 +2,7 @@
 // here, between turns, and answer as agent text; they never reach the model.
 import type { AvailableCommand } from "@agentclientprotocol/sdk/unstable";
 import type { Session } from "@iris/host";
-import { shortId } from "@iris/store";
+import { shortId } from "@iris/host";
 import { listPromptCommands, type McpManager, settleMcpServers } from "@iris/tools";
 
 export const AVAILABLE_COMMANDS: AvailableCommand[] = [

@@ -3,10 +3,15 @@
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
 
 import { join } from "node:path";
-import { StoreConversation } from "@iris/agent";
-import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
-import type { Logger } from "@iris/llm";
-import { GatewayState } from "@iris/store";
+import {
+  findCommand,
+  type GatewayConfig,
+  type GatewayState,
+  type HostEvent,
+  type IrisProcess,
+  type Session,
+} from "@iris/host";
+import { type Logger, textOf } from "@iris/llm";
 import type { PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { chatHistory } from "./chat-history.js";
@@ -75,7 +80,7 @@ export class Gateway {
   readonly cron: CronScheduler;
 
   constructor(private readonly opts: GatewayOptions) {
-    this.state = new GatewayState(opts.iris.store.db);
+    this.state = opts.iris.store.gatewayState;
     this.hooks = new Hooks(
       opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
       opts.logger.child({ component: "hooks" }),
@@ -286,11 +291,6 @@ export class Gateway {
           await runHygiene(session, this.opts.logger);
         },
         runTurn: (session, text, last) => this.runTurn(key, session, text, last),
-        reachedHistory: (session, text) =>
-          new StoreConversation(session.store, session.id)
-            .history()
-            .slice(-40)
-            .some((m) => m.role === "user" && typeof m.content === "string" && m.content.includes(text)),
         deliver: (o) => this.deliverReply(p, addr, o),
         failed: async (items, err) => {
           this.opts.logger.error("gateway turn failed", { error: String(err) });
@@ -323,7 +323,7 @@ export class Gateway {
     session: Session,
     text: string,
     last: InboundMessage,
-  ): Promise<{ text: string; interrupted: boolean }> {
+  ): Promise<{ text: string; interrupted: boolean; unsent: string[] }> {
     const chat = this.chats.get(key);
     if (chat) {
       chat.userId = last.userId;
@@ -342,7 +342,11 @@ export class Gateway {
         rounds: result.rounds,
       });
       replied = result.reason !== "user_cancelled";
-      return { text: result.text, interrupted: !replied };
+      return {
+        text: result.text,
+        interrupted: !replied,
+        unsent: result.unsent.map((m) => textOf(m.content)),
+      };
     } finally {
       this.asks.clear(key);
       chat?.draft?.done(replied);

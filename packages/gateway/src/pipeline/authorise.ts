@@ -1,7 +1,7 @@
 // Who may talk to the bot (SPEC G1): allow-all, the platform's allowlist, users approved through
 // pairing. A stranger's DM gets a pairing code for the host's owner to approve with
 // `iris pairing approve CODE`; a stranger in a group is ignored (no code spam in channels).
-import type { GatewayState } from "@iris/store";
+import type { GatewayState } from "@iris/host";
 import type { InboundMessage } from "../message.js";
 
 export interface AuthPolicy {

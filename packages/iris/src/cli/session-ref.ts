@@ -2,7 +2,7 @@
 // are a timestamp shared by every session started within about a minute; the short id shown is
 // the last 8 characters instead, which are random. A reference typed by the user may be the full
 // id, the short id (any unique tail of 6+ characters) or a unique prefix of 4+ characters.
-import { type SessionRow, type Store, shortId } from "@iris/store";
+import { type SessionRow, type Store, shortId } from "@iris/host";
 
 export { shortId };
 
