@@ -2,9 +2,8 @@
 // and answered in order, cancel, the editor's permission requests and files, and the turn's events
 // sent as `session/update`s. Updates are fire-and-forget: one that fails to send is logged and
 // never holds up the prompt's response.
-import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
-import type { FrontEnd } from "@iris/host";
-import { ensureTitle, type HostEvent, type Session } from "@iris/host";
+import { RequestError, type SessionConfigOption, type SessionUpdate } from "@agentclientprotocol/sdk/unstable";
+import { type FrontEnd, type HostEvent, type Session, SessionBusyError } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
@@ -156,7 +155,7 @@ export class AcpSession {
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
     // Where the conversation stood before this prompt: a refusal rewinds to it.
-    const before = { sessionId: host.id, leaf: host.store.findSession(host.id)?.activeLeafId ?? null };
+    const before = { sessionId: host.id, leaf: host.row().activeLeafId };
     try {
       const result = await host.send(message, { frontEnd, signal: controller.signal });
       for (const u of updates.finish(
@@ -170,6 +169,7 @@ export class AcpSession {
       return stop === "refusal" ? "end_turn" : stop;
     } catch (err) {
       for (const u of updates.finish("the turn failed")) this.send(u);
+      if (err instanceof SessionBusyError) throw busyError(err);
       if (controller.signal.aborted) return "cancelled";
       this.say(`\n\nThe turn failed: ${err instanceof Error ? err.message : String(err)}`);
       return "end_turn";
@@ -188,16 +188,13 @@ export class AcpSession {
   private leaveOut(before: { sessionId: string; leaf: string | null }): boolean {
     const host = this.host;
     if (host.id !== before.sessionId) return false;
-    if (before.leaf) host.store.branchFrom(before.leaf);
-    else host.store.clearActiveLeaf(before.sessionId);
+    host.rewindTo(before.leaf);
     return true;
   }
 
   /** The session's title (from its first prompt, unless the editor set one) and last activity. */
   private sendInfo(firstPrompt: string): void {
-    const { store, id } = this.host;
-    ensureTitle(store, id, firstPrompt);
-    const title = store.findSession(id)?.title;
+    const title = this.host.ensureTitle(firstPrompt);
     this.send({
       sessionUpdate: "session_info_update",
       ...(title ? { title } : {}),
@@ -232,4 +229,15 @@ export class AcpSession {
 /** The prompt's own words (what a title is made from). */
 function promptText(blocks: readonly PromptBlock[]): string {
   return blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
+/** JSON-RPC's range for server errors: this one says "another turn holds the session, retry". */
+export const SESSION_BUSY_CODE = -32001;
+
+/** Another front end (or process) runs a turn in this session: the prompt is refused, not queued. */
+function busyError(err: SessionBusyError): RequestError {
+  return new RequestError(SESSION_BUSY_CODE, err.message, {
+    reason: "session_busy",
+    retryAfterSeconds: err.retryAfterSeconds,
+  });
 }

@@ -53,7 +53,7 @@ export function parseCommand(text: string): { name: string; arg: string } | unde
 export async function runCommand(host: Session, cmd: { name: string; arg: string }): Promise<string> {
   switch (cmd.name) {
     case "usage": {
-      const s = host.store.getSession(host.session.id);
+      const s = host.row();
       return (
         `Session ${shortId(s.id)}: ${s.apiCalls} API calls, ${s.inputTokens} input tokens ` +
         `(${s.cacheReadTokens} from cache), ${s.outputTokens} output tokens, $${s.costUsd.toFixed(4)}.`

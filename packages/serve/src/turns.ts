@@ -120,8 +120,8 @@ export class TurnRunner {
           "messages",
         );
       // Refused before a stream starts; a turn that wins the race in between is refused by send.
-      if (stored?.id && this.iris.turns.isHeld(this.iris.store, stored.id))
-        throw new SessionBusyError(`session ${stored.id} is busy with another turn`, stored.id);
+      const refused = stored?.id ? this.iris.turns.refusal(this.iris.store, stored.id) : undefined;
+      if (refused) throw refused;
       const answers = stored?.id && conv.kind === "stored" ? this.answersFor(stored.id, conv.answers) : [];
       cwd = stored?.cwd ?? this.newWorkdir(conv.kind === "memory");
       const opened = this.iris.openSession({

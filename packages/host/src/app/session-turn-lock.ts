@@ -51,13 +51,13 @@ export class TurnLocks {
     };
   }
 
-  /** Whether another turn holds `sessionId` now (peeks, takes nothing). */
-  isHeld(store: Store, sessionId: string): boolean {
+  /** The refusal a turn in `sessionId` would get now, if any (peeks, keeps nothing). */
+  refusal(store: Store, sessionId: string): SessionBusyError | undefined {
     try {
       this.take(store, sessionId).release();
-      return false;
+      return undefined;
     } catch (err) {
-      if (err instanceof SessionBusyError) return true;
+      if (err instanceof SessionBusyError) return err;
       throw err;
     }
   }

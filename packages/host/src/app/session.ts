@@ -44,6 +44,7 @@ import type { DetachedLog, LogChoice, SessionLog } from "./session-log.js";
 import { makeResilientClient } from "./session-model-client.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
+import { ensureTitle } from "./session-title.js";
 import { repairNow, resumeStored } from "./session-resume.js";
 import { judgeClient, resolveSwitch } from "./session-routes.js";
 import { type HeldTurn, SessionBusyError } from "./session-turn-lock.js";
@@ -262,6 +263,12 @@ export class Session {
   /** The session's title (null until the first exchange names it). */
   title(): string | null {
     return this.row().title;
+  }
+
+  /** Names the session from its first prompt when it has no title yet; the title now. */
+  ensureTitle(firstPrompt: string): string | null {
+    if (!this.detached) ensureTitle(this.opts.store, this.session.id, firstPrompt);
+    return this.title();
   }
 
   setTitle(title: string): void {

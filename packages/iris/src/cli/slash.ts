@@ -53,7 +53,7 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
   const { host, out, style } = ctx;
   let id: string | undefined;
   if (arg) {
-    const found = resolveSession(host.store, arg);
+    const found = resolveSession(host.store, arg, true);
     if (!found.ok) {
       out.write(`${found.error}\n`);
       return;
