@@ -2,7 +2,11 @@
 // and answered in order, cancel, the editor's permission requests and files, and the turn's events
 // sent as `session/update`s. Updates are fire-and-forget: one that fails to send is logged and
 // never holds up the prompt's response.
-import { RequestError, type SessionConfigOption, type SessionUpdate } from "@agentclientprotocol/sdk/unstable";
+import {
+  RequestError,
+  type SessionConfigOption,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk/unstable";
 import { type FrontEnd, type HostEvent, type Session, SessionBusyError } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
