@@ -7,7 +7,7 @@ import {
   type SessionConfigOption,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk/unstable";
-import { type FrontEnd, type HostEvent, type Session, SessionBusyError } from "@iris/host";
+import { type FrontEnd, type Session, SessionBusyError } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
@@ -48,16 +48,11 @@ export class AcpSession {
   /** Bumped by cancel: prompts queued before it are answered `cancelled` without running. */
   private epoch = 0;
   private turn: AbortController | undefined;
-  private readonly running = new Map<string, string[]>();
   private readonly approvals: EditorApprovals;
 
   constructor(private readonly opts: AcpSessionOptions) {
     this.id = opts.id ?? opts.host.id;
-    this.approvals = new EditorApprovals(
-      opts.channel.askPermission,
-      (tool) => this.runningCall(tool),
-      opts.host.config.approvals.timeout_seconds * 1000,
-    );
+    this.approvals = new EditorApprovals(opts.channel.askPermission);
   }
 
   get host(): Session {
@@ -147,14 +142,18 @@ export class AcpSession {
       () => controller.signal.aborted,
     );
     const unsubscribe = host.subscribe((event) => {
-      this.track(event);
       for (const u of updates.map(event)) this.send(u);
     });
     const frontEnd: FrontEnd = {
-      approve: (request) => this.approvals.approve(request, controller.signal),
-      clarify: (question, choices) => {
+      // The policy's signal withdraws the dialog on its timeout; the turn's, on cancel.
+      approve: (request, signal) =>
+        this.approvals.approve(
+          request,
+          signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+        ),
+      clarify: (question, choices, _signal, callId) => {
         const ask = this.opts.channel.clarify;
-        return ask ? ask(question, choices, controller.signal) : Promise.resolve(NO_WAY_TO_ASK);
+        return ask ? ask(question, choices, controller.signal, callId) : Promise.resolve(NO_WAY_TO_ASK);
       },
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
@@ -179,7 +178,6 @@ export class AcpSession {
       return "end_turn";
     } finally {
       unsubscribe();
-      this.running.clear();
     }
   }
 
@@ -204,24 +202,6 @@ export class AcpSession {
       ...(title ? { title } : {}),
       updatedAt: new Date().toISOString(),
     });
-  }
-
-  /** Which calls of each tool run now, so an approval request names its call. */
-  private track(event: HostEvent): void {
-    if (event.name !== "tool_progress" || event.parentTaskId) return;
-    const { phase, name, callId } = event.payload;
-    const list = this.running.get(name) ?? [];
-    if (phase === "before") this.running.set(name, [...list, callId]);
-    else if (phase === "after")
-      this.running.set(
-        name,
-        list.filter((id) => id !== callId),
-      );
-  }
-
-  /** The oldest call of this tool running now (what an approval or a question is about). */
-  runningCall(tool: string): string | undefined {
-    return this.running.get(tool)?.[0];
   }
 
   /** Waits for the queue to drain (close, tests). */

@@ -111,9 +111,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
               },
             }
           : {}),
-        clarify: editorClarify(client, clientCaps, id, (): string | undefined =>
-          session.runningCall("clarify"),
-        ),
+        clarify: editorClarify(client, clientCaps, id),
         log: opts.log,
       },
     });

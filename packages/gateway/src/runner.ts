@@ -266,7 +266,7 @@ export class Gateway {
         session: p.chats.get(key),
         args: rest.join(" "),
         newSession: () => p.chats.restart(key),
-        answerApproval: (answer) => this.asks.answerApproval(key, msg.userId, answer),
+        answerApproval: (answer, requestId) => this.asks.answerApproval(key, msg.userId, answer, requestId),
       });
       await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:cmd`, addr, reply);
       settle();
@@ -385,7 +385,8 @@ export class Gateway {
       this.asks.ask(key, { kind: "approval", requestId: e.payload.requestId, userId: chat.userId, session });
       post(
         `${platform}:${e.taskId}:${e.payload.requestId}:ask`,
-        `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny.`,
+        // With several waiting, the reply names which (each call is asked and answered by its id).
+        `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny${this.asks.has(key, "approval", 2) ? ` followed by ${e.payload.requestId} (several wait)` : ""}.`,
       );
     } else if (e.name === "clarify_requested") {
       this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });

@@ -34,3 +34,4 @@ export type {
   UsageRow,
 } from "@iris/store";
 export { CronState, GatewayState, openStore, ServeState, StoreError, shortId } from "@iris/store";
+export type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";

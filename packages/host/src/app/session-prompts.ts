@@ -83,7 +83,7 @@ export class SessionPrompts {
   }
 }
 
-const APPROVAL_ANSWERS: ReadonlySet<string> = new Set(["once", "session", "always", "deny"]);
+const APPROVAL_ANSWERS: ReadonlySet<string> = new Set(["once", "session", "always", "deny", "deny_session"]);
 
 function isApprovalAnswer(answer: string): answer is ApprovalAnswer {
   return APPROVAL_ANSWERS.has(answer);
