@@ -14,6 +14,7 @@ export const AVAILABLE_COMMANDS: AvailableCommand[] = [
     input: { hint: "[provider/]model" },
   },
   { name: "new", description: "Start a fresh conversation in this thread" },
+  { name: "help", description: "The commands Iris answers here" },
 ];
 
 /**
@@ -42,11 +43,19 @@ export async function availableCommands(manager: McpManager): Promise<AvailableC
   ];
 }
 
-/** The command and its argument when `text` is one of ours; undefined for ordinary prompts. */
+/**
+ * The command and its argument when `text` is a slash command; undefined for ordinary prompts and
+ * MCP prompts (`/mcp__…`, expanded into the message). An unknown `/word` is a command too: it is
+ * answered here with the list, never sent to the model as a prompt.
+ */
 export function parseCommand(text: string): { name: string; arg: string } | undefined {
   const m = /^\/(\w+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!m || !AVAILABLE_COMMANDS.some((c) => c.name === m[1])) return undefined;
+  if (!m || m[1]?.startsWith("mcp__")) return undefined;
   return { name: m[1] as string, arg: (m[2] ?? "").trim() };
+}
+
+function commandList(): string {
+  return AVAILABLE_COMMANDS.map((c) => `/${c.name} — ${c.description}`).join("\n");
 }
 
 /** Runs a command and returns what the editor shows. */
@@ -78,7 +87,9 @@ export async function runCommand(host: Session, cmd: { name: string; arg: string
       const row = host.startSession();
       return `Started a fresh conversation (session ${shortId(row.id)}).`;
     }
+    case "help":
+      return `Commands:\n${commandList()}\nMCP prompts run as /mcp__<server>__<prompt>.`;
     default:
-      return `Unknown command /${cmd.name}.`;
+      return `Unknown command /${cmd.name}. Commands:\n${commandList()}`;
   }
 }
