@@ -20,6 +20,7 @@ export type * from "./app/session-log.js";
 export * from "./app/session-prompts.js";
 export * from "./app/session-title.js";
 export * from "./app/session-turn-lock.js";
+export * from "./app/tool-call-text.js";
 export * from "./app/tools-setup.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";
