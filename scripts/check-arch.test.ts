@@ -74,6 +74,47 @@ describe("check-imports", () => {
     const bad = tree({ "packages/llm/src/a.ts": 'import { f } from "@iris/testkit";\nf();\n' });
     expect(run("check-imports.mjs", bad).status).toBe(1);
   });
+  it("keeps front ends clients of host: no import of the store or the agent", () => {
+    for (const [pkg, target] of [
+      ["acp", "store"],
+      ["serve", "agent"],
+      ["gateway", "store"],
+      ["batch", "agent"],
+      ["iris", "store"],
+      ["cli", "agent"],
+    ]) {
+      const r = run(
+        "check-imports.mjs",
+        tree({
+          [`packages/${pkg}/src/a.ts`]: `import type { X } from "@iris/${target}";\nexport type A = X;\n`,
+        }),
+      );
+      expect(r.status, `${pkg} → ${target}`).toBe(1);
+      expect(r.stderr).toContain(`package '${pkg}' must not import '@iris/${target}'`);
+    }
+    const ok = tree({
+      "packages/serve/src/a.ts": 'import type { Session } from "@iris/host";\nexport type A = Session;\n',
+      // A front end's test may look at what was stored.
+      "packages/serve/test/a.e2e.test.ts": 'import { openStore } from "@iris/store";\nopenStore;\n',
+    });
+    expect(run("check-imports.mjs", ok).status).toBe(0);
+  });
+  it("fails on database access outside packages/store", () => {
+    for (const [code, what] of [
+      ["export const f = (store) => store.db;\n", "store.db"],
+      ["export const f = (s) => s.db.prepare('SELECT 1').get();\n", "raw database handle"],
+      ["export const f = (d) => d.transaction(() => 1).immediate();\n", "raw transaction"],
+      ['import Database from "better-sqlite3";\nexport const d = Database;\n', "opens SQLite itself"],
+    ]) {
+      const r = run("check-imports.mjs", tree({ "packages/agent/src/a.ts": code as string }));
+      expect(r.status, code).toBe(1);
+      expect(r.stderr).toContain(what as string);
+    }
+    const inStore = tree({
+      "packages/store/src/a.ts": "export const f = (s) => s.db.prepare('SELECT 1');\n",
+    });
+    expect(run("check-imports.mjs", inStore).status).toBe(0);
+  });
 });
 
 describe("check-size", () => {

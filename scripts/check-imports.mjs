@@ -2,25 +2,43 @@
 // Fails on an import between workspace packages that goes the wrong way, or on an import cycle
 // between packages or between files of one package: static, type-only and side-effect imports
 // all count (a type cycle is a design cycle too). Tests and benches may import testkit.
+// Front ends are clients of host only (ARCHITECTURE.md): their code imports neither the store
+// nor the agent (tests may, to look at what was stored), and no code outside packages/store
+// touches the database itself (a `.db` handle, a raw transaction, better-sqlite3).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? resolve(dirname(new URL(import.meta.url).pathname), ".."));
-/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← {acp, batch, gateway, serve} ← iris, store beside). */
+/** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← front ends ← iris, store beside). */
+const frontEnd = ["llm", "tools", "host"];
 const allowed = {
   llm: [],
   store: ["llm"],
   tools: ["llm"],
   agent: ["llm", "tools", "store"],
   host: ["llm", "tools", "store", "agent"],
-  // Front ends: clients of host; none imports another front end.
-  acp: ["llm", "tools", "store", "agent", "host"],
-  batch: ["llm", "tools", "store", "agent", "host"],
-  gateway: ["llm", "tools", "store", "agent", "host"],
-  serve: ["llm", "tools", "store", "agent", "host"],
-  iris: ["llm", "tools", "store", "agent", "host", "acp", "batch", "gateway", "serve"],
+  // Front ends: clients of host (and the canonical types and tools it builds on); none imports
+  // another front end.
+  acp: frontEnd,
+  batch: frontEnd,
+  cli: frontEnd,
+  dashboard: frontEnd,
+  gateway: frontEnd,
+  serve: frontEnd,
+  iris: [...frontEnd, "acp", "batch", "cli", "dashboard", "gateway", "serve"],
   testkit: [],
 };
+/** What a test of a front end may import besides host: the store and agent, to look at what was stored. */
+const frontEnds = new Set(["acp", "batch", "cli", "dashboard", "gateway", "serve", "iris"]);
+const testMayImport = (pkg, target) =>
+  target === "testkit" || (frontEnds.has(pkg) && (target === "store" || target === "agent"));
+/** Database access itself: only packages/store may do it. */
+const rawDb = [
+  [/\.db\.(prepare|exec|transaction|pragma|backup)\b/, "runs SQL on a raw database handle"],
+  [/\bstore\.db\b/, "reaches into the store's database handle (store.db)"],
+  [/\.transaction\(\s*(\(|function|async)/, "opens a raw transaction (use store.atomically)"],
+  [/from\s+["']better-sqlite3["']|require\(["']better-sqlite3["']\)/, "opens SQLite itself"],
+];
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -57,7 +75,7 @@ for (const pkg of Object.keys(allowed)) {
       if (pm) {
         const target = pm[1];
         if (target === pkg) errors.push(`${relative(root, file)}: imports its own package by name (${spec})`);
-        else if (target === "testkit" && isTest) continue;
+        else if (isTest && testMayImport(pkg, target)) continue;
         else if (!allowed[pkg].includes(target))
           errors.push(`${relative(root, file)}: package '${pkg}' must not import '${spec}'`);
         continue;
@@ -70,6 +88,10 @@ for (const pkg of Object.keys(allowed)) {
       }
     }
     if (!isTest) fileGraph.set(file, edges);
+    if (!isTest && pkg !== "store")
+      for (const [re, what] of rawDb)
+        if (re.test(text))
+          errors.push(`${relative(root, file)}: ${what}; database access belongs in packages/store`);
   }
 }
 

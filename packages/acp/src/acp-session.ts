@@ -2,9 +2,12 @@
 // and answered in order, cancel, the editor's permission requests and files, and the turn's events
 // sent as `session/update`s. Updates are fire-and-forget: one that fails to send is logged and
 // never holds up the prompt's response.
-import type { SessionConfigOption, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
-import type { FrontEnd } from "@iris/agent";
-import { ensureTitle, type HostEvent, type Session } from "@iris/host";
+import {
+  RequestError,
+  type SessionConfigOption,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk/unstable";
+import { type FrontEnd, type Session, SessionBusyError } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
@@ -45,16 +48,11 @@ export class AcpSession {
   /** Bumped by cancel: prompts queued before it are answered `cancelled` without running. */
   private epoch = 0;
   private turn: AbortController | undefined;
-  private readonly running = new Map<string, string[]>();
   private readonly approvals: EditorApprovals;
 
   constructor(private readonly opts: AcpSessionOptions) {
     this.id = opts.id ?? opts.host.id;
-    this.approvals = new EditorApprovals(
-      opts.channel.askPermission,
-      (tool) => this.runningCall(tool),
-      opts.host.opts.profile.config.approvals.timeout_seconds * 1000,
-    );
+    this.approvals = new EditorApprovals(opts.channel.askPermission);
   }
 
   get host(): Session {
@@ -138,25 +136,29 @@ export class AcpSession {
   ): Promise<StopReason> {
     const host = this.host;
     const updates = new TurnUpdates(
-      host.opts.cwd,
+      host.cwd,
       this.opts.contextWindow,
-      () => host.store.findSession(host.id)?.costUsd,
+      () => host.row().costUsd,
       () => controller.signal.aborted,
     );
     const unsubscribe = host.subscribe((event) => {
-      this.track(event);
       for (const u of updates.map(event)) this.send(u);
     });
     const frontEnd: FrontEnd = {
-      approve: (request) => this.approvals.approve(request, controller.signal),
-      clarify: (question, choices) => {
+      // The policy's signal withdraws the dialog on its timeout; the turn's, on cancel.
+      approve: (request, signal) =>
+        this.approvals.approve(
+          request,
+          signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+        ),
+      clarify: (question, choices, _signal, callId) => {
         const ask = this.opts.channel.clarify;
-        return ask ? ask(question, choices, controller.signal) : Promise.resolve(NO_WAY_TO_ASK);
+        return ask ? ask(question, choices, controller.signal, callId) : Promise.resolve(NO_WAY_TO_ASK);
       },
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
     // Where the conversation stood before this prompt: a refusal rewinds to it.
-    const before = { sessionId: host.id, leaf: host.store.findSession(host.id)?.activeLeafId ?? null };
+    const before = { sessionId: host.id, leaf: host.row().activeLeafId };
     try {
       const result = await host.send(message, { frontEnd, signal: controller.signal });
       for (const u of updates.finish(
@@ -170,12 +172,12 @@ export class AcpSession {
       return stop === "refusal" ? "end_turn" : stop;
     } catch (err) {
       for (const u of updates.finish("the turn failed")) this.send(u);
+      if (err instanceof SessionBusyError) throw busyError(err);
       if (controller.signal.aborted) return "cancelled";
       this.say(`\n\nThe turn failed: ${err instanceof Error ? err.message : String(err)}`);
       return "end_turn";
     } finally {
       unsubscribe();
-      this.running.clear();
     }
   }
 
@@ -188,39 +190,18 @@ export class AcpSession {
   private leaveOut(before: { sessionId: string; leaf: string | null }): boolean {
     const host = this.host;
     if (host.id !== before.sessionId) return false;
-    if (before.leaf) host.store.branchFrom(before.leaf);
-    else host.store.clearActiveLeaf(before.sessionId);
+    host.rewindTo(before.leaf);
     return true;
   }
 
   /** The session's title (from its first prompt, unless the editor set one) and last activity. */
   private sendInfo(firstPrompt: string): void {
-    const { store, id } = this.host;
-    ensureTitle(store, id, firstPrompt);
-    const title = store.findSession(id)?.title;
+    const title = this.host.ensureTitle(firstPrompt);
     this.send({
       sessionUpdate: "session_info_update",
       ...(title ? { title } : {}),
       updatedAt: new Date().toISOString(),
     });
-  }
-
-  /** Which calls of each tool run now, so an approval request names its call. */
-  private track(event: HostEvent): void {
-    if (event.name !== "tool_progress" || event.parentTaskId) return;
-    const { phase, name, callId } = event.payload;
-    const list = this.running.get(name) ?? [];
-    if (phase === "before") this.running.set(name, [...list, callId]);
-    else if (phase === "after")
-      this.running.set(
-        name,
-        list.filter((id) => id !== callId),
-      );
-  }
-
-  /** The oldest call of this tool running now (what an approval or a question is about). */
-  runningCall(tool: string): string | undefined {
-    return this.running.get(tool)?.[0];
   }
 
   /** Waits for the queue to drain (close, tests). */
@@ -232,4 +213,15 @@ export class AcpSession {
 /** The prompt's own words (what a title is made from). */
 function promptText(blocks: readonly PromptBlock[]): string {
   return blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
+/** JSON-RPC's range for server errors: this one says "another turn holds the session, retry". */
+export const SESSION_BUSY_CODE = -32001;
+
+/** Another front end (or process) runs a turn in this session: the prompt is refused, not queued. */
+function busyError(err: SessionBusyError): RequestError {
+  return new RequestError(SESSION_BUSY_CODE, err.message, {
+    reason: "session_busy",
+    retryAfterSeconds: err.retryAfterSeconds,
+  });
 }

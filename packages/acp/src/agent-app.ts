@@ -7,15 +7,13 @@
 // session/set_title are unstable ACP v1, and one app must use one entry throughout.
 import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk/unstable";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
-import type { IrisProcess, RouteFlags } from "@iris/host";
+import { COMPRESSED_END_REASON, type IrisProcess, type RouteFlags, TITLE_MAX } from "@iris/host";
 import { listCatalogue } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import { AcpSession } from "./acp-session.js";
 import { editorClarify } from "./clarify.js";
 import { AVAILABLE_COMMANDS, availableCommands } from "./commands.js";
 import { checkedCwd } from "./cwd.js";
-import { forkSession, TITLE_MAX } from "./fork.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
@@ -115,9 +113,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
               },
             }
           : {}),
-        clarify: editorClarify(client, clientCaps, id, (): string | undefined =>
-          session.runningCall("clarify"),
-        ),
+        clarify: editorClarify(client, clientCaps, id),
         log: opts.log,
       },
     });
@@ -185,7 +181,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const s = await open(client, params.cwd, params.sessionId);
       ignoredMcpServers(s, params.mcpServers);
-      const history = new StoreConversation(s.host.store, s.host.id).history();
+      const history = s.host.history();
       for (const update of replayUpdates(history, params.cwd)) s.send(update);
       // What a crash left uncertain is told now, not only at the next turn (SPEC D4).
       for (const r of s.host.takeRepairNotices())
@@ -193,7 +189,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
           sessionUpdate: "agent_message_chunk",
           content: { type: "text", text: `\n\nNote: ${r.message}\n` },
         });
-      const title = s.host.store.findSession(s.host.id)?.title;
+      const title = s.host.title();
       if (title) s.send({ sessionUpdate: "session_info_update", title });
       return details(s, await irisProcess());
     })
@@ -230,7 +226,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       checkedCwd(params.cwd);
       // A turn running in the original is forked as it stands: calls without results yet are
       // closed in the copy (as after a crash), the original goes on untouched.
-      const s = await open(client, params.cwd, forkSession(iris.store, source, params.cwd));
+      const s = await open(client, params.cwd, iris.forkSession(source, params.cwd, "acp"));
       ignoredMcpServers(s, params.mcpServers);
       return { sessionId: s.id, ...details(s, iris) };
     })
@@ -323,22 +319,12 @@ function lastActivity(
 
 /** The stored ACP session an editor's id stands for now (what session/list would show), if any. */
 function storedAcpSession(iris: IrisProcess, id: string): string | undefined {
-  const latest = latestOf(iris, id);
-  return latest && iris.store.findSession(latest)?.source === "acp" ? latest : undefined;
+  const found = iris.findSession(id, { owner: (r) => r.source === "acp" });
+  return found.ok ? found.row.id : undefined;
 }
 
 /** The stored session an id continues as now: compression ends a session and goes on in a child. */
 function latestOf(iris: IrisProcess, id: string): string | undefined {
-  let row = iris.store.findSession(id);
-  const seen = new Set<string>();
-  while (row && row.endReason === COMPRESSED_END_REASON && !seen.has(row.id)) {
-    seen.add(row.id);
-    const parent = row.id;
-    const child = iris.store
-      .listSessions({ source: row.source, limit: 10_000 })
-      .find((r) => r.parentSessionId === parent);
-    if (!child) break;
-    row = child;
-  }
-  return row?.id;
+  const found = iris.findSession(id);
+  return found.ok ? found.row.id : undefined;
 }

@@ -12,15 +12,16 @@ export type Clarify = (
   question: string,
   choices: string[] | undefined,
   signal: AbortSignal,
+  /** The clarify call asking (its id names the choice dialog). */
+  callId?: string,
 ) => Promise<string>;
 
 export function editorClarify(
   client: acp.AgentContext,
   caps: ClientCapabilities,
   sessionId: string,
-  callIdFor: () => string | undefined,
 ): Clarify {
-  return async (question, choices, signal) => {
+  return async (question, choices, signal, callId) => {
     const options = { cancellationSignal: signal, stopWaitingOnCancel: true };
     try {
       if (caps.elicitation?.form) {
@@ -55,7 +56,7 @@ export function editorClarify(
           "session/request_permission",
           {
             sessionId,
-            toolCall: { toolCallId: callIdFor() ?? "clarify", title: question, status: "pending" },
+            toolCall: { toolCallId: callId ?? "clarify", title: question, status: "pending" },
             options: [...picks, { optionId: "skip", name: "Skip", kind: "reject_once" }],
           },
           options,

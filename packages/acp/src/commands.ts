@@ -2,7 +2,7 @@
 // here, between turns, and answer as agent text; they never reach the model.
 import type { AvailableCommand } from "@agentclientprotocol/sdk/unstable";
 import type { Session } from "@iris/host";
-import { shortId } from "@iris/store";
+import { shortId } from "@iris/host";
 import { listPromptCommands, type McpManager, settleMcpServers } from "@iris/tools";
 
 export const AVAILABLE_COMMANDS: AvailableCommand[] = [
@@ -14,6 +14,7 @@ export const AVAILABLE_COMMANDS: AvailableCommand[] = [
     input: { hint: "[provider/]model" },
   },
   { name: "new", description: "Start a fresh conversation in this thread" },
+  { name: "help", description: "The commands Iris answers here" },
 ];
 
 /**
@@ -42,18 +43,26 @@ export async function availableCommands(manager: McpManager): Promise<AvailableC
   ];
 }
 
-/** The command and its argument when `text` is one of ours; undefined for ordinary prompts. */
+/**
+ * The command and its argument when `text` is a slash command; undefined for ordinary prompts and
+ * MCP prompts (`/mcp__…`, expanded into the message). An unknown `/word` is a command too: it is
+ * answered here with the list, never sent to the model as a prompt.
+ */
 export function parseCommand(text: string): { name: string; arg: string } | undefined {
   const m = /^\/(\w+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!m || !AVAILABLE_COMMANDS.some((c) => c.name === m[1])) return undefined;
+  if (!m || m[1]?.startsWith("mcp__")) return undefined;
   return { name: m[1] as string, arg: (m[2] ?? "").trim() };
+}
+
+function commandList(): string {
+  return AVAILABLE_COMMANDS.map((c) => `/${c.name} — ${c.description}`).join("\n");
 }
 
 /** Runs a command and returns what the editor shows. */
 export async function runCommand(host: Session, cmd: { name: string; arg: string }): Promise<string> {
   switch (cmd.name) {
     case "usage": {
-      const s = host.store.getSession(host.session.id);
+      const s = host.row();
       return (
         `Session ${shortId(s.id)}: ${s.apiCalls} API calls, ${s.inputTokens} input tokens ` +
         `(${s.cacheReadTokens} from cache), ${s.outputTokens} output tokens, $${s.costUsd.toFixed(4)}.`
@@ -78,7 +87,9 @@ export async function runCommand(host: Session, cmd: { name: string; arg: string
       const row = host.startSession();
       return `Started a fresh conversation (session ${shortId(row.id)}).`;
     }
+    case "help":
+      return `Commands:\n${commandList()}\nMCP prompts run as /mcp__<server>__<prompt>.`;
     default:
-      return `Unknown command /${cmd.name}.`;
+      return `Unknown command /${cmd.name}. Commands:\n${commandList()}`;
   }
 }

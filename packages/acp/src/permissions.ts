@@ -1,5 +1,6 @@
 // Iris's dangerous-command approval (SPEC T4) as the editor's `session/request_permission`.
-// Each request names the tool call it is about, so rejecting one call rejects only that call; the
+// Each request names the tool call it is about (the request's callId, so two parallel calls of
+// one tool get two dialogs with their own ids), so rejecting one call rejects only that call; the
 // rest of the batch goes on. A turn that is cancelled stops waiting at once (the pending request
 // is withdrawn with `$/cancel_request`) and the call is denied.
 import type {
@@ -19,31 +20,21 @@ export const PERMISSION_OPTIONS: PermissionOption[] = [
 
 export type AskEditor = (toolCall: ToolCallUpdate, signal: AbortSignal) => Promise<RequestPermissionResponse>;
 
-/** One session's approvals: the editor is asked; "reject for this session" is remembered here. */
+/**
+ * One session's approvals as the editor's permission dialogs. The dialog is keyed to the call the
+ * request is about (its `callId`). Iris's approval policy owns the timeout (it withdraws the
+ * question through `signal`) and the session's ApprovalMemory the "reject for this session".
+ */
 export class EditorApprovals {
-  private readonly rejected = new Set<string>();
-
-  constructor(
-    private readonly ask: AskEditor,
-    /** The id of the in-progress call of this tool the request is about (oldest first). */
-    private readonly callIdFor: (tool: string) => string | undefined,
-    /** Iris denies an unanswered approval after this long; the editor's dialog is withdrawn then too. */
-    private readonly timeoutMs: number,
-  ) {}
+  constructor(private readonly ask: AskEditor) {}
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    const keys = request.patternKeys?.length ? request.patternKeys : [request.patternKey];
-    if (keys.some((k) => this.rejected.has(k))) return "deny";
     if (signal.aborted) return "deny";
-    const toolCallId = this.callIdFor(request.tool) ?? `approval:${request.tool}`;
-    // Withdrawn ($/cancel_request) when the turn is cancelled or Iris stops waiting, so no
-    // permission dialog outlives the question.
-    const withdraw = new AbortController();
-    const onAbort = () => withdraw.abort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    const timer = setTimeout(onAbort, this.timeoutMs);
+    const toolCallId = request.callId ?? `approval:${request.tool}`;
     let response: RequestPermissionResponse;
     try {
+      // Withdrawn ($/cancel_request) when the turn is cancelled or Iris stops waiting, so no
+      // permission dialog outlives the question.
       response = await this.ask(
         {
           toolCallId,
@@ -51,13 +42,10 @@ export class EditorApprovals {
           status: "pending",
           rawInput: { command: request.command, reason: request.reason },
         },
-        withdraw.signal,
+        signal,
       );
     } catch {
       return "deny"; // cancelled, or the editor failed to answer: a failed approval denies
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
     }
     const outcome = response.outcome;
     if (outcome.outcome !== "selected") return "deny";
@@ -69,8 +57,7 @@ export class EditorApprovals {
       case "allow_always":
         return "always";
       case "reject_always":
-        for (const k of keys) this.rejected.add(k);
-        return "deny";
+        return "deny_session";
       default:
         return "deny";
     }

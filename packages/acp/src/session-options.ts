@@ -27,7 +27,8 @@ export function modelOption(
 ): SessionConfigOption {
   const current = `${host.runtime.provider}/${host.runtime.model}`;
   const config = iris.profile.config;
-  const values = new Set<string>([current]);
+  // The profile's own model stays offered after a switch, so the editor can switch back.
+  const values = new Set<string>([current, `${config.model.provider}/${config.model.name}`]);
   for (const f of config.fallback_providers) values.add(`${f.provider}/${f.model}`);
   const providers = new Set<string>([host.runtime.provider, ...Object.keys(config.providers)]);
   for (const p of providers)

@@ -9,7 +9,7 @@
 // - cancelled: session/cancel.
 // Ends ACP has no word for (a provider or store error) finish as end_turn. Every end but a natural
 // one and a cancel also sends its honest message as agent text, so the user reads why it stopped.
-import type { TerminationReason, TurnResult } from "@iris/agent";
+import type { TerminationReason, TurnResult } from "@iris/host";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 

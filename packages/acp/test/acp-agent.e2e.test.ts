@@ -70,7 +70,7 @@ describe("iris as an ACP agent (in process)", () => {
       expect(JSON.stringify(done[1]?.content)).toContain("2|beta");
       await waitFor(e.updates, (all) => ofKind(all, "available_commands_update").length > 0);
       const names = ofKind(e.updates, "available_commands_update")[0]?.availableCommands.map((c) => c.name);
-      expect(names).toEqual(["compress", "usage", "model", "new"]);
+      expect(names).toEqual(["compress", "usage", "model", "new", "help"]);
       // An ordinary Iris session, source acp, with the editor's cwd.
       const row = (await e.iris).store.findSession(s.sessionId);
       expect(row).toMatchObject({ source: "acp", cwd: e.work });

@@ -35,7 +35,7 @@ describe("MCP prompts and resources through ACP", () => {
         commandsOf().some((names) => names.includes("mcp__everything__args-prompt")),
       );
       const last = ofKind(e.updates, "available_commands_update").at(-1)?.availableCommands ?? [];
-      expect(last.slice(0, 4).map((c) => c.name)).toEqual(["compress", "usage", "model", "new"]);
+      expect(last.slice(0, 5).map((c) => c.name)).toEqual(["compress", "usage", "model", "new", "help"]);
       expect(last.find((c) => c.name === "mcp__everything__args-prompt")?.input).toEqual({
         hint: expect.stringContaining("city=…"),
       });

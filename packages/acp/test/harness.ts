@@ -13,6 +13,7 @@ import type {
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { IrisProcess, loadProfile } from "@iris/host";
 import type { FakeLlm, TempDir } from "@iris/testkit";
+import type { ToolDefinition } from "@iris/tools";
 import { createAcpAgent } from "../src/agent-app.js";
 
 export interface EditorOptions {
@@ -32,6 +33,8 @@ export interface EditorOptions {
   configText?: string;
   /** Extra environment (provider keys). */
   env?: Record<string, string>;
+  /** Tools besides the built-ins (ProcessOptions.extraTools). */
+  extraTools?: ToolDefinition[];
 }
 
 export interface Editor {
@@ -57,7 +60,12 @@ export function editor(fake: FakeLlm, dir: TempDir, opts: EditorOptions = {}): E
   const env = { IRIS_HOME: home, ...opts.env };
   const profile = loadProfile({ env, registerSecret: () => {} });
   if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-  const iris = IrisProcess.open({ profile, env, platform: "acp" });
+  const iris = IrisProcess.open({
+    profile,
+    env,
+    platform: "acp",
+    ...(opts.extraTools ? { extraTools: opts.extraTools } : {}),
+  });
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const agentApp = createAcpAgent({ process: () => iris, vision: false, version: "test", log: () => {} }).app;

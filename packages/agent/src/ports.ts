@@ -122,7 +122,8 @@ export interface ModelClient {
 export interface FrontEnd {
   /** `signal` aborts when the turn ends: withdraw the question (its answer is then ignored). */
   approve?(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
-  clarify?(question: string, choices?: string[], signal?: AbortSignal): Promise<string>;
+  /** `callId`: the clarify call asking (a front end keys its dialog to it). */
+  clarify?(question: string, choices?: string[], signal?: AbortSignal, callId?: string): Promise<string>;
   /** Files through the front end (an editor's buffers over ACP); default the disk. */
   files?: FileAccess;
 }

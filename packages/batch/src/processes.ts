@@ -8,14 +8,15 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   IrisProcess,
+  openStore,
   type Profile,
   type RouteFlags,
   RouteLimiter,
   resolveMainRoute,
+  type Store,
   splitModelSpec,
 } from "@iris/host";
 import type { Runtime } from "@iris/llm";
-import { openStore, type Store } from "@iris/store";
 
 /** Longer than any batch run: the background search indexer never runs on the run's store. */
 const NO_INDEX_DELAY_MS = 24 * 3600 * 1000;

@@ -9,8 +9,8 @@ import { existsSync, rmSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { JsonlConversation, type TerminationReason, type TurnResult } from "@iris/agent";
 import type { IrisProcess, Session } from "@iris/host";
+import { JsonlConversation, type TerminationReason, type TurnResult } from "@iris/host";
 import type { Runtime } from "@iris/llm";
 import type { BatchItem } from "./input.js";
 import {

@@ -1,7 +1,7 @@
 // The one interface every platform implements (SPEC G1; ARCHITECTURE.md "Each gateway adapter
 // passes one contract suite"). The runner does everything else: authorisation, mentions,
 // sessions, splitting, dedupe, the outbox.
-import type { GatewayIdentities } from "@iris/store";
+import type { GatewayIdentities } from "@iris/host";
 import type { ChatAddress, InboundMessage } from "./message.js";
 
 export interface SendResult {

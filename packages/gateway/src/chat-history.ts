@@ -1,9 +1,10 @@
 // A chat's past as a platform shows it again (the web chat's page after a reload): the user and
 // assistant lines of the chat's session in the store, tool traffic left out. It is read from the
 // store, never from memory, so it survives a restart of the gateway as well as of the page.
-import { StoreConversation } from "@iris/agent";
+
+import type { GatewayState, Store } from "@iris/host";
+import { StoreConversation } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
-import type { GatewayState, Store } from "@iris/store";
 import type { HistoryLine } from "./adapter.js";
 import type { ChatAddress, ChatType } from "./message.js";
 import { type GroupSessions, sessionKey } from "./pipeline/session-key.js";

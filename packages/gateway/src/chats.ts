@@ -1,8 +1,7 @@
 // Open sessions per chat (SPEC G1, U6): a chat key maps to a stored session (gateway_chats), and
 // to at most one open Session in memory. Open sessions are bounded and closed when idle, so a
 // gateway serving many chats for days stays flat; a closed chat resumes from the store.
-import type { IrisProcess, Session } from "@iris/host";
-import type { GatewayState } from "@iris/store";
+import type { GatewayState, IrisProcess, Session } from "@iris/host";
 
 export interface ChatEntry {
   key: string;

@@ -3,8 +3,14 @@
 // exit code.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { loadProfileOrExit, resolveHome } from "@iris/host";
-import { CronState, GatewayIdentities, GatewayState, openStore, type Store } from "@iris/store";
+import {
+  type GatewayIdentities,
+  type GatewayState,
+  loadProfileOrExit,
+  openStore,
+  resolveHome,
+  type Store,
+} from "@iris/host";
 import { parseSchedule } from "./cron.js";
 import { isAlive, readLock, stopOwner } from "./lock.js";
 
@@ -77,7 +83,7 @@ function withStore(io: CommandIo, fn: (store: Store) => number): number {
 
 export function cronList(io: CommandIo): number {
   return withStore(io, (store) => {
-    const jobs = new CronState(store.db).list();
+    const jobs = store.cronState.list();
     if (jobs.length === 0) io.out("No scheduled jobs.\n");
     for (const j of jobs) {
       const last = j.lastSlot ? new Date(j.lastSlot).toISOString() : "never";
@@ -111,7 +117,7 @@ export function cronAdd(
     return 2;
   }
   return withStore(io, (store) => {
-    const job = new CronState(store.db).add({
+    const job = store.cronState.add({
       schedule,
       platform: m[1] ?? "",
       chatId: m[2] ?? "",
@@ -125,7 +131,7 @@ export function cronAdd(
 
 export function cronRemove(io: CommandIo, id: string): number {
   return withStore(io, (store) => {
-    if (new CronState(store.db).remove(id)) {
+    if (store.cronState.remove(id)) {
       io.out(`removed job ${id}\n`);
       return 0;
     }
@@ -142,7 +148,7 @@ function withState(io: CommandIo, fn: (state: GatewayState, ids: GatewayIdentiti
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {
-    return fn(new GatewayState(store.db), new GatewayIdentities(store.db));
+    return fn(store.gatewayState, store.gatewayIdentities);
   } finally {
     store.close();
   }

@@ -5,9 +5,8 @@
 // fallback chain), answers nobody can give are refused, and the reply goes to the job's chat
 // through the outbox.
 
-import type { IrisProcess } from "@iris/host";
+import type { CronJobRow, CronState, IrisProcess } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import { type CronJobRow, CronState } from "@iris/store";
 import { Cron } from "croner";
 
 export type Schedule =
@@ -85,7 +84,7 @@ export class CronScheduler {
     private readonly logger: Logger,
     private readonly tickMs = TICK_MS,
   ) {
-    this.state = new CronState(iris.store.db);
+    this.state = iris.store.cronState;
   }
 
   start(): void {

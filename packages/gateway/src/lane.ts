@@ -32,9 +32,12 @@ export interface LaneHooks {
     session: Session,
     text: string,
     last: InboundMessage,
-  ): Promise<{ text: string; interrupted: boolean }>;
-  /** Whether an injected text reached the history (a turn that ends without another round drops it). */
-  reachedHistory(session: Session, text: string): boolean;
+  ): Promise<{
+    text: string;
+    interrupted: boolean;
+    /** Injected texts the turn ended without sending (the Agent knows exactly). */
+    unsent: string[];
+  }>;
   deliver(outcome: TurnOutcome & { reply: string }): Promise<void>;
   /** The turn failed outright (not a model error the agent reported): say so and settle. */
   failed(items: InboundMessage[], error: unknown): Promise<void>;
@@ -97,10 +100,11 @@ export class ChatLane {
         await this.hooks.beforeTurn(session);
         const turn = await this.hooks.runTurn(session, text, last.msg);
         // Steered messages the turn took in are answered by it; the others get a turn of their own.
+        const unsent = new Set(turn.unsent);
         for (const item of this.steered.splice(0)) {
           const said = mergeSpoken([{ userName: item.msg.userName, text: item.text }], group);
-          if (this.hooks.reachedHistory(session, said)) answers.push(item.msg);
-          else this.pending.push(item);
+          if (unsent.has(said)) this.pending.push(item);
+          else answers.push(item.msg);
         }
         // Interrupted for a newer message: that message's answer covers this one too.
         if (turn.interrupted && this.pending.length > 0) {

@@ -3,10 +3,16 @@
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
 
 import { join } from "node:path";
-import { StoreConversation } from "@iris/agent";
-import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
-import type { Logger } from "@iris/llm";
-import { GatewayIdentities, GatewayState } from "@iris/store";
+import {
+  findCommand,
+  type GatewayConfig,
+  type GatewayIdentities,
+  type GatewayState,
+  type HostEvent,
+  type IrisProcess,
+  type Session,
+} from "@iris/host";
+import { type Logger, textOf } from "@iris/llm";
 import type { PairingPort, PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { chatHistory } from "./chat-history.js";
@@ -76,8 +82,8 @@ export class Gateway {
   readonly cron: CronScheduler;
 
   constructor(private readonly opts: GatewayOptions) {
-    this.state = new GatewayState(opts.iris.store.db);
-    this.identities = new GatewayIdentities(opts.iris.store.db);
+    this.state = opts.iris.store.gatewayState;
+    this.identities = opts.iris.store.gatewayIdentities;
     this.hooks = new Hooks(
       opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
       opts.logger.child({ component: "hooks" }),
@@ -286,7 +292,7 @@ export class Gateway {
         session: p.chats.get(key),
         args: rest.join(" "),
         newSession: () => p.chats.restart(key),
-        answerApproval: (answer) => this.asks.answerApproval(key, msg.userId, answer),
+        answerApproval: (answer, requestId) => this.asks.answerApproval(key, msg.userId, answer, requestId),
       });
       await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:cmd`, addr, reply);
       settle();
@@ -311,11 +317,6 @@ export class Gateway {
           await runHygiene(session, this.opts.logger);
         },
         runTurn: (session, text, last) => this.runTurn(key, session, text, last),
-        reachedHistory: (session, text) =>
-          new StoreConversation(session.store, session.id)
-            .history()
-            .slice(-40)
-            .some((m) => m.role === "user" && typeof m.content === "string" && m.content.includes(text)),
         deliver: (o) => this.deliverReply(p, addr, o),
         failed: async (items, err) => {
           this.opts.logger.error("gateway turn failed", { error: String(err) });
@@ -348,7 +349,7 @@ export class Gateway {
     session: Session,
     text: string,
     last: InboundMessage,
-  ): Promise<{ text: string; interrupted: boolean }> {
+  ): Promise<{ text: string; interrupted: boolean; unsent: string[] }> {
     const chat = this.chats.get(key);
     if (chat) {
       chat.userId = last.userId;
@@ -367,7 +368,11 @@ export class Gateway {
         rounds: result.rounds,
       });
       replied = result.reason !== "user_cancelled";
-      return { text: result.text, interrupted: !replied };
+      return {
+        text: result.text,
+        interrupted: !replied,
+        unsent: result.unsent.map((m) => textOf(m.content)),
+      };
     } finally {
       this.asks.clear(key);
       chat?.draft?.done(replied);
@@ -406,7 +411,8 @@ export class Gateway {
       this.asks.ask(key, { kind: "approval", requestId: e.payload.requestId, userId: chat.userId, session });
       post(
         `${platform}:${e.taskId}:${e.payload.requestId}:ask`,
-        `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny.`,
+        // With several waiting, the reply names which (each call is asked and answered by its id).
+        `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny${this.asks.has(key, "approval", 2) ? ` followed by ${e.payload.requestId} (several wait)` : ""}.`,
       );
     } else if (e.name === "clarify_requested") {
       this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });

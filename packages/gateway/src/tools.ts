@@ -4,8 +4,7 @@
 // listing asks nothing. The tools are registered when the process opens (so a session's frozen
 // prompt names them) and reach the running gateway through a port bound once it exists.
 import { createHash } from "node:crypto";
-import type { GatewayConfig } from "@iris/host";
-import type { CronState, GatewayState } from "@iris/store";
+import type { CronState, GatewayConfig, GatewayState } from "@iris/host";
 import { defineTool, type ToolDefinition } from "@iris/tools";
 import { z } from "zod";
 import { parseSchedule } from "./cron.js";

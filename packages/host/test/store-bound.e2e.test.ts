@@ -72,10 +72,11 @@ describe("store calls on a turn's path under another writer's lock", () => {
     expect(JSON.stringify(after)).not.toContain("cannot be saved");
   });
 
-  it("fails a turn that cannot save its first message, before any model call", async () => {
+  it("refuses a turn that cannot take the session's turn lease, before any model call", async () => {
     lock();
-    const result = await session.send("hello");
-    expect(result.reason).toBe("store_error");
+    // send takes the turn lease first: a store locked past its busy timeout refuses the turn,
+    // as a second writer would be, and nothing is written.
+    await expect(session.send("hello")).rejects.toThrow(/state\.db stayed locked by another writer/);
     expect(fake.requests).toHaveLength(0);
     unlock();
     expect(session.history()).toEqual([]);

@@ -3,7 +3,7 @@
 // shared across API keys. Failed or aborted requests are not remembered, so a retry runs again.
 // Recorded answers live in state.db: a client that retries because the server restarted (the
 // usual reason a retry comes at all) gets the answer, not a second run of the turn's tools.
-import type { RecordedAnswerRow, ServeState } from "@iris/store";
+import type { RecordedAnswerRow, ServeState } from "@iris/host";
 
 export type RecordedAnswer = RecordedAnswerRow;
 
@@ -38,8 +38,9 @@ export class IdempotencyCache {
       }),
     );
     return (a) => {
-      // A 429 says "not now", not "this is the answer": a retry after Retry-After must run.
-      const keep = a !== undefined && a.status < 500 && a.status !== 429;
+      // A 429 or a busy session's 409 says "not now", not "this is the answer": a retry after
+      // Retry-After must run.
+      const keep = a !== undefined && a.status < 500 && a.status !== 429 && a.status !== 409;
       if (keep) {
         const now = this.now();
         try {

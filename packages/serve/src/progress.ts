@@ -1,7 +1,7 @@
 // Tool progress for clients that know nothing of Iris (SPEC E3): a collapsed <details> block in
 // the streamed text (Open WebUI and LibreChat render it folded; `serve.tool_progress: off` or the
 // header `X-Iris-Tool-Progress: off` switch it off), and a named SSE event with the raw facts.
-import type { HostEvent, IrisConfig } from "@iris/host";
+import { type HostEvent, hideAbsolutePaths, type IrisConfig, toolCallText } from "@iris/host";
 
 export type ToolProgressStyle = "details" | "off";
 
@@ -10,8 +10,9 @@ type ProgressPayload = Extract<HostEvent, { name: "tool_progress" }>["payload"];
 /** The readable text for one progress event, or "" (nothing to show). */
 export function progressText(p: ProgressPayload): string {
   if (p.phase === "before") {
-    const what = p.preview ? `: ${p.preview.replace(/[<>`]/g, "")}` : "";
-    return `\n<details>\n<summary>🔧 ${p.name}${what}</summary>\n\n`;
+    // Its main argument, never raw JSON or a path of the server's file layout.
+    const what = toolCallText(p.name, p.preview).replace(/[<>`]/g, "");
+    return `\n<details>\n<summary>🔧 ${what}</summary>\n\n`;
   }
   if (p.phase === "after") return `${p.isError ? "✗ failed" : "✓ done"}\n</details>\n\n`;
   return "";
@@ -26,8 +27,8 @@ export function progressEvent(e: Extract<HostEvent, { name: "tool_progress" }>) 
     call_id: p.callId,
     tool: p.name,
     phase: p.phase,
-    ...(p.preview !== undefined ? { preview: p.preview } : {}),
-    ...(p.message !== undefined ? { message: p.message } : {}),
+    ...(p.preview !== undefined ? { preview: hideAbsolutePaths(p.preview) } : {}),
+    ...(p.message !== undefined ? { message: hideAbsolutePaths(p.message) } : {}),
     ...(p.isError !== undefined ? { is_error: p.isError } : {}),
   };
 }

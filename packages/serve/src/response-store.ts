@@ -2,8 +2,9 @@
 // response, kept in the profile's state.db (so it survives a restart of `iris serve`), bounded in
 // count (the oldest go first) and expiring after a TTL. Entries belong to the API key that made
 // them (name and key hash: a new key under an old name does not inherit); another key gets "not found".
+
+import type { ServeState } from "@iris/host";
 import type { Message } from "@iris/llm";
-import type { ServeState } from "@iris/store";
 
 export class ResponseStore {
   constructor(

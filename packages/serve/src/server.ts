@@ -3,7 +3,6 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { IrisProcess, type Profile, resolveMainRoute } from "@iris/host";
-import { ServeState } from "@iris/store";
 import { createApp } from "./app.js";
 import type { ServeDeps } from "./deps.js";
 import { IdempotencyCache } from "./idempotency.js";
@@ -52,7 +51,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.env ? { env: opts.env } : {}),
     ...(cfg.approvals === "off" ? { yolo: true } : {}),
   });
-  const state = new ServeState(iris.store.db);
+  const state = iris.store.serveState;
   const deps: ServeDeps = {
     iris,
     config: cfg,

@@ -4,9 +4,14 @@
 // memory and processes; sessions are owned by the API key that made them.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { TurnResult } from "@iris/agent";
-import { StoreConversation } from "@iris/agent";
-import type { HostEvent, IrisProcess, RouteFlags, Session } from "@iris/host";
+import {
+  type HostEvent,
+  type IrisProcess,
+  type RouteFlags,
+  type Session,
+  SessionBusyError,
+  type TurnResult,
+} from "@iris/host";
 import {
   type Message,
   type ToolCallPart,
@@ -69,8 +74,14 @@ export interface TurnRunnerOptions {
 const NOBODY_TO_ASK =
   "Nobody can answer questions in this API request: continue with your best judgement and say what you assumed.";
 
+/** A session another turn holds now (this process or another front end): 409 with Retry-After. */
+export function busyAnswer(err: SessionBusyError): ApiError {
+  return new ApiError(409, err.message, "invalid_request_error", "session_busy", "X-Iris-Session-Id", {
+    "Retry-After": String(err.retryAfterSeconds),
+  });
+}
+
 export class TurnRunner {
-  private readonly busy = new Set<string>();
   private readonly workdirs: Workdirs;
 
   constructor(
@@ -98,7 +109,6 @@ export class TurnRunner {
     const dispose = () => {
       disposed ??= (async () => {
         await session?.close("request done");
-        if (stored?.id) this.busy.delete(stored.id);
         if (cwd?.temporary) this.workdirs.release(cwd.path);
       })();
       return disposed;
@@ -109,6 +119,9 @@ export class TurnRunner {
           "messages: nothing to continue: a new session starts with a user message",
           "messages",
         );
+      // Refused before a stream starts; a turn that wins the race in between is refused by send.
+      const refused = stored?.id ? this.iris.turns.refusal(this.iris.store, stored.id) : undefined;
+      if (refused) throw refused;
       const answers = stored?.id && conv.kind === "stored" ? this.answersFor(stored.id, conv.answers) : [];
       cwd = stored?.cwd ?? this.newWorkdir(conv.kind === "memory");
       const opened = this.iris.openSession({
@@ -128,6 +141,7 @@ export class TurnRunner {
     } catch (err) {
       void dispose();
       if (err instanceof ApiError) throw err;
+      if (err instanceof SessionBusyError) throw busyAnswer(err);
       throw new ApiError(
         503,
         `cannot start the turn: ${(err as Error).message}`,
@@ -140,14 +154,18 @@ export class TurnRunner {
   private async runPrepared(session: Session, spec: TurnSpec, stored: boolean): Promise<TurnOutcome> {
     const unsubscribe = spec.onEvent ? session.subscribe(spec.onEvent) : () => {};
     try {
-      const result = await session.send(spec.input, {
-        signal: spec.signal,
-        clientTools: spec.clientTools,
-        frontEnd: {
-          approve: async () => (this.opts.approvals === "off" ? "once" : "deny"),
-          clarify: async () => NOBODY_TO_ASK,
-        },
-      });
+      const result = await session
+        .send(spec.input, {
+          signal: spec.signal,
+          clientTools: spec.clientTools,
+          frontEnd: {
+            approve: async () => (this.opts.approvals === "off" ? "once" : "deny"),
+            clarify: async () => NOBODY_TO_ASK,
+          },
+        })
+        .catch((err: unknown) => {
+          throw err instanceof SessionBusyError ? busyAnswer(err) : err;
+        });
       const names = new Set(spec.clientTools.map((t) => t.name));
       const clientCalls =
         result.reason === "client_tool_calls" && result.message
@@ -170,9 +188,10 @@ export class TurnRunner {
     sessionId: string,
   ): { id?: string; cwd?: { path: string; temporary: boolean } } {
     if (sessionId === "new") return {};
-    const row = this.iris.store.findSession(sessionId);
     // Another key's session is reported exactly like a missing one.
-    if (!row || row.source !== `api:${caller}`)
+    const found = this.iris.findSession(sessionId, { owner: (r) => r.source === `api:${caller}` });
+    const row = found.ok ? found.row : undefined;
+    if (!row)
       throw new ApiError(
         404,
         `no session ${sessionId} for this API key`,
@@ -180,15 +199,6 @@ export class TurnRunner {
         "session_not_found",
         "X-Iris-Session-Id",
       );
-    if (this.busy.has(row.id))
-      throw new ApiError(
-        409,
-        `session ${row.id} is busy with another request`,
-        "invalid_request_error",
-        "session_busy",
-        "X-Iris-Session-Id",
-      );
-    this.busy.add(row.id);
     const path = row.cwd ?? this.newWorkdir(false).path;
     // A session's directory may have been removed by hand since: it comes back empty.
     mkdirSync(path, { recursive: true, mode: 0o700 });
@@ -198,7 +208,7 @@ export class TurnRunner {
   /** The client's tool results, checked against the calls the stored session left open. */
   private answersFor(sessionId: string, answers: { callId: string; content: string }[]): ToolResultMessage[] {
     if (!answers.length) return [];
-    const open = openCalls(new StoreConversation(this.iris.store, sessionId).history());
+    const open = openCalls(this.iris.storedHistory(sessionId));
     return answers.map((a, i) => {
       const call = open.get(a.callId);
       if (!call)

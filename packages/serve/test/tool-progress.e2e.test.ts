@@ -80,6 +80,21 @@ describe("Responses streams", () => {
 });
 
 describe("chat completion streams", () => {
+  it("show a call's main argument, never raw JSON or an absolute path of the server", async () => {
+    const path = `${h.home.path}/serve/requests/r1/notes.txt`;
+    h.fake.enqueue({ toolCalls: [{ name: "read_file", arguments: { path } }] }, { text: "read" });
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    const stream = h.client().chat.completions.stream({
+      model: "iris",
+      messages: [{ role: "user", content: "read it" }],
+    });
+    stream.on("chunk", (c) => chunks.push(c));
+    const content = (await stream.finalChatCompletion()).choices[0]?.message.content ?? "";
+    expect(content).toContain("<summary>🔧 read_file: …/notes.txt</summary>");
+    expect(content).not.toContain('{"path"');
+    expect(JSON.stringify(chunks)).not.toContain(h.home.path);
+  });
+
   it("carry the named events by default as chunks the official SDK's accumulator passes over", async () => {
     runEcho();
     const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];

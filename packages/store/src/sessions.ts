@@ -33,6 +33,9 @@ export class SessionRepo {
   private readonly prompt: Statement;
   private readonly modelUpdate: Statement;
   private readonly title: Statement;
+  private readonly byPrefix: Statement<SessionDbRow>;
+  private readonly byShortId: Statement<SessionDbRow>;
+  private readonly byParent: Statement<SessionDbRow>;
 
   constructor(db: Database) {
     this.insert = db.prepare(
@@ -50,6 +53,33 @@ export class SessionRepo {
     this.prompt = db.prepare("UPDATE sessions SET system_prompt = ? WHERE id = ?");
     this.modelUpdate = db.prepare("UPDATE sessions SET model = ?, provider = ? WHERE id = ?");
     this.title = db.prepare("UPDATE sessions SET title = ? WHERE id = ?");
+    // A range of the primary key (a LIKE would scan: SQLite's LIKE is case-insensitive).
+    this.byPrefix = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id >= ? AND id < ? LIMIT ?`);
+    this.byShortId = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, -6) = ? LIMIT ?`);
+    this.byParent = db.prepare(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id = ? ORDER BY started_at DESC, rowid DESC`,
+    );
+  }
+
+  /** Sessions whose id starts with `prefix` (at most `limit`), read from the primary key's index. */
+  withPrefix(prefix: string, limit: number): SessionRow[] {
+    // The next string after every id starting with the prefix: its last character plus one.
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    return this.byPrefix.all(prefix, end, limit).map(toSessionRow);
+  }
+
+  /** Sessions whose id ends with `tail` (6+ characters; migration 0024's index on the last 6). */
+  withTail(tail: string, limit: number): SessionRow[] {
+    if (tail.length < 6) return [];
+    return this.byShortId
+      .all(tail.slice(-6), limit)
+      .map(toSessionRow)
+      .filter((r) => r.id.endsWith(tail));
+  }
+
+  /** The sessions started from `parentId` (compression children, subagents), newest first. */
+  children(parentId: string): SessionRow[] {
+    return this.byParent.all(parentId).map(toSessionRow);
   }
 
   create(input: CreateSessionInput): SessionRow {

@@ -8,6 +8,9 @@ import { deleteSession } from "./delete-session.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
+import { GatewayState } from "./gateway.js";
+import { CronState } from "./gateway-cron.js";
+import { GatewayIdentities } from "./gateway-identities.js";
 import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
@@ -17,6 +20,7 @@ import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, SEARCH_CATCH_UP_SPAN, type SearchHit, type SearchOptions } from "./search.js";
 import { SearchIndexer } from "./search-index.js";
+import { ServeState } from "./serve-state.js";
 import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
@@ -147,6 +151,31 @@ export class Store {
     this.leases = new SessionLeaseRepo(db);
   }
 
+  private gatewayRepo: GatewayState | undefined;
+  private cronRepo: CronState | undefined;
+  private serveRepo: ServeState | undefined;
+  private identitiesRepo: GatewayIdentities | undefined;
+  /** The gateway's logins and identity bindings (web chat users, IRC masks), made on first use. */
+  get gatewayIdentities(): GatewayIdentities {
+    this.identitiesRepo ??= new GatewayIdentities(this.db);
+    return this.identitiesRepo;
+  }
+  /** The gateway's own tables (chats, outbox, pairing), made on first use. */
+  get gatewayState(): GatewayState {
+    this.gatewayRepo ??= new GatewayState(this.db);
+    return this.gatewayRepo;
+  }
+  /** The cron jobs' tables, made on first use. */
+  get cronState(): CronState {
+    this.cronRepo ??= new CronState(this.db);
+    return this.cronRepo;
+  }
+  /** `iris serve`'s tables (stored responses, Idempotency-Key answers), made on first use. */
+  get serveState(): ServeState {
+    this.serveRepo ??= new ServeState(this.db);
+    return this.serveRepo;
+  }
+
   /** Runs after the database is closed (a read-only snapshot removes itself). */
   onClose: (() => void) | undefined;
 
@@ -196,6 +225,25 @@ export class Store {
   }
   listSessions(options?: ListSessionsOptions): SessionRow[] {
     return this.sessions.list(options);
+  }
+  /** Sessions whose id starts with `prefix` (an indexed range; at most `limit`). */
+  sessionsWithPrefix(prefix: string, limit = 10): SessionRow[] {
+    return prefix ? this.sessions.withPrefix(prefix, limit) : [];
+  }
+  /** Sessions whose id ends with `tail`, 6+ characters (a short id; indexed). */
+  sessionsWithTail(tail: string, limit = 10): SessionRow[] {
+    return this.sessions.withTail(tail, limit);
+  }
+  /** Sessions started from `parentId`: a compression's child, subagents (indexed), newest first. */
+  childSessions(parentId: string): SessionRow[] {
+    return this.sessions.children(parentId);
+  }
+  /**
+   * Runs `fn` in one write transaction (taken at once, so two writers queue instead of failing on
+   * upgrade): every store call inside it lands together or not at all.
+   */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
   /** Ends the session and indexes its newest nodes for search (one short batch; the rest later). */
   endSession(id: string, reason: string): SessionRow {

@@ -14,7 +14,8 @@ export type ArgsOf<S extends ToolParameters> = S extends z.ZodType ? z.output<S>
 
 export type ToolEffect = "read" | "mutate" | "communicate" | "admin";
 
-export type ApprovalAnswer = "once" | "session" | "always" | "deny";
+/** `deny_session`: denied, and the same patterns are denied unasked for the rest of the session. */
+export type ApprovalAnswer = "once" | "session" | "always" | "deny" | "deny_session";
 
 export interface ApprovalRequest {
   tool: string;
@@ -32,6 +33,8 @@ export interface ApprovalRequest {
   timeoutSeconds?: number;
   /** The folder the command would run in, when known (the smart-mode judge reads it). */
   cwd?: string;
+  /** The tool call this request is about (set by the tool box), so a front end can key its dialog to it. */
+  callId?: string;
 }
 
 export interface ToolProgress {

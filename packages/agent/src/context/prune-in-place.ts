@@ -39,5 +39,5 @@ export function writePrunedBranch(store: Store, sessionId: string, pruned: reado
     return input;
   });
   // One transaction: the active path is either the old one or the whole pruned one.
-  return store.db.transaction(() => store.appendNodes(sessionId, inputs).length).immediate();
+  return store.atomically(() => store.appendNodes(sessionId, inputs).length);
 }

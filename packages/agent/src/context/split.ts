@@ -48,7 +48,7 @@ export function splitSession(
   const expandsTo = resolveLastSummarised(store, sessionId, opts);
   const inputs = childNodeInputs(compacted, expandsTo);
   // One write transaction: the old session ends only together with a child holding the history.
-  const write = store.db.transaction(() => {
+  return store.atomically(() => {
     const child = store.createSession({
       source: old.source,
       cwd: old.cwd ?? undefined,
@@ -62,7 +62,6 @@ export function splitSession(
     store.endSession(old.id, COMPRESSED_END_REASON);
     return child.id;
   });
-  return write.immediate();
 }
 
 function resolveLastSummarised(store: Store, sessionId: string, opts: SplitOptions): string | undefined {

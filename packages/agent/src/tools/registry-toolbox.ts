@@ -70,7 +70,9 @@ export class RegistryToolBox implements ToolBox {
       progress: (p) => ctx.progress(p.message),
       interactive: frontEnd.approve !== undefined,
       ...(this.opts.approvalMemory ? { approvalMemory: this.opts.approvalMemory } : {}),
-      approve: async (request: ApprovalRequest, signal?: AbortSignal) => {
+      approve: async (asked: ApprovalRequest, signal?: AbortSignal) => {
+        // The call it is about: parallel calls of one tool are asked about and answered apart.
+        const request: ApprovalRequest = { ...asked, callId: call.callId };
         events.emit("TOOL_APPROVAL_REQUESTED", {
           tool: request.tool,
           command: request.command,
@@ -81,7 +83,7 @@ export class RegistryToolBox implements ToolBox {
         const answer = frontEnd.approve
           ? await withdrawOnAbort(frontEnd.approve(request, withdraw), withdraw, "deny" as const)
           : "deny";
-        if (answer === "deny")
+        if (answer === "deny" || answer === "deny_session")
           events.emit("TOOL_APPROVAL_DENIED", {
             tool: request.tool,
             command: request.command,
@@ -98,7 +100,7 @@ export class RegistryToolBox implements ToolBox {
       ...(frontEnd.clarify
         ? {
             clarify: (question: string, choices?: string[]) =>
-              withdrawOnAbort(frontEnd.clarify!(question, choices, ctx.signal), ctx.signal, ""),
+              withdrawOnAbort(frontEnd.clarify!(question, choices, ctx.signal, call.callId), ctx.signal, ""),
           }
         : {}),
       ...(frontEnd.files ? { files: frontEnd.files } : {}),

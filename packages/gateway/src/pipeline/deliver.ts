@@ -3,8 +3,9 @@
 // delivery attempt, a restart) is never sent again. A crash between the two marks leaves a
 // `pending` row: on restart it is sent again only where the platform's send is idempotent, and
 // otherwise marked `uncertain` — at most once, never twice.
+
+import type { GatewayState } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import type { GatewayState } from "@iris/store";
 import type { PlatformAdapter } from "../adapter.js";
 import type { ChatAddress } from "../message.js";
 import { splitMessage } from "./chunk.js";

@@ -1,8 +1,7 @@
 // Session hygiene (SPEC C1, C2): before the agent for a message is created, a history over 0.85
 // of the window is compressed, and the firing is logged as an alarm — in normal operation the
 // agent layer keeps the history below it, so a firing means that layer is broken.
-import { StoreConversation, sessionHygiene } from "@iris/agent";
-import { budgetFor, type Session } from "@iris/host";
+import { budgetFor, type Session, StoreConversation, sessionHygiene } from "@iris/host";
 import type { Logger } from "@iris/llm";
 
 export interface HygieneOutcome {
@@ -13,7 +12,7 @@ export interface HygieneOutcome {
 
 export async function runHygiene(session: Session, logger: Logger): Promise<HygieneOutcome> {
   const row = session.session;
-  const config = session.opts.profile.config;
+  const config = session.config;
   const { provider, model } = session.runtime;
   const messages = new StoreConversation(session.store, row.id).history();
   // The last measured prompt plus an estimate of what was appended since (not the bare

@@ -5,8 +5,16 @@
 // the only close() that closes the store. Sessions are opened from it and close on their own.
 
 import { join } from "node:path";
-import { CooldownBook, DEFAULT_COOLDOWN_MS, StoreRouteHealth } from "@iris/agent";
-import { configureLogging, getLogger, LOG_LEVELS, type Logger, type LogLevel, type Runtime } from "@iris/llm";
+import { CooldownBook, DEFAULT_COOLDOWN_MS, StoreConversation, StoreRouteHealth } from "@iris/agent";
+import {
+  configureLogging,
+  getLogger,
+  LOG_LEVELS,
+  type Logger,
+  type LogLevel,
+  type Message,
+  type Runtime,
+} from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import type { Profile } from "../config/index.js";
@@ -16,8 +24,11 @@ import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
 import { RouteLimiter } from "./route-limiter.js";
 import { Session } from "./session.js";
+import { findSession, type LookupOptions, type SessionLookup } from "./session-finder.js";
+import { forkSession } from "./session-fork.js";
 import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
+import { TurnLocks } from "./session-turn-lock.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
 
 export interface ProcessOptions {
@@ -77,6 +88,8 @@ export interface OpenSessionOptions {
 export class IrisProcess implements SessionParent {
   /** Every session's tagged events, for front ends that listen process-wide. */
   readonly events = new EventFanout();
+  /** The sessions with a turn running in this process (Session.send takes one). */
+  readonly turns = new TurnLocks();
   private readonly sessions = new Set<Session>();
   /** Route cooldowns of every session, kept in the store so the next process honours them. */
   readonly cooldowns: CooldownBook;
@@ -156,6 +169,24 @@ export class IrisProcess implements SessionParent {
     });
     this.sessions.add(session);
     return session;
+  }
+
+  /**
+   * A stored session by id, short id or unique prefix, followed through compression splits to
+   * the live one; `owner` makes another owner's session look missing (session-finder.ts).
+   */
+  findSession(ref: string, opts?: LookupOptions): SessionLookup {
+    return findSession(this.store, ref, opts);
+  }
+
+  /** A stored session's conversation as its next turn would see it (its active path). */
+  storedHistory(sessionId: string): Message[] {
+    return new StoreConversation(this.store, sessionId).history();
+  }
+
+  /** A new stored session of `source` holding `sourceId`'s conversation as it stands; its id. */
+  forkSession(sourceId: string, cwd: string, source: string): string {
+    return forkSession(this.store, sourceId, cwd, source);
   }
 
   /** Every session's tagged events (front ends serving many conversations). */

@@ -4,6 +4,7 @@ import type { CooldownBook } from "@iris/agent";
 import type { Logger } from "@iris/llm";
 import type { EventFanout } from "./events.js";
 import type { RouteLimiter } from "./route-limiter.js";
+import type { TurnLocks } from "./session-turn-lock.js";
 
 export interface SessionParent {
   /** The process-wide subscribers (every session's events go there too). */
@@ -13,6 +14,8 @@ export interface SessionParent {
   readonly cooldowns: CooldownBook;
   /** The per-route rate limiter every session's calls go through (a 429 slows them all). */
   readonly routeLimiter?: RouteLimiter;
+  /** The sessions of this process with a turn running (one turn at a time per session). */
+  readonly turns: TurnLocks;
   /** The session closed: the process forgets it. */
   forget(session: object): void;
 }

@@ -49,6 +49,15 @@ export class SessionPrompts {
     };
   }
 
+  /** An approval's or a clarify question's answer, by its request id. */
+  answer(requestId: string, answer: ApprovalAnswer | string): boolean {
+    if (this.approvals.has(requestId)) {
+      if (!isApprovalAnswer(answer)) return false;
+      return settle(this.approvals, requestId, answer);
+    }
+    return settle(this.clarifies, requestId, answer);
+  }
+
   answerApproval(requestId: string, answer: ApprovalAnswer): boolean {
     return settle(this.approvals, requestId, answer);
   }
@@ -72,6 +81,12 @@ export class SessionPrompts {
   get waiting(): number {
     return this.approvals.size + this.clarifies.size;
   }
+}
+
+const APPROVAL_ANSWERS: ReadonlySet<string> = new Set(["once", "session", "always", "deny", "deny_session"]);
+
+function isApprovalAnswer(answer: string): answer is ApprovalAnswer {
+  return APPROVAL_ANSWERS.has(answer);
 }
 
 function settle<T>(map: Map<string, Waiting<T>>, id: string, answer: T): boolean {

@@ -1,61 +1,58 @@
 // One conversation of a process (ARCHITECTURE.md "Process scope and session scope"): its id (follows
 // splits), route, model client, prompt, context control, todos, approval memory, processes,
-// per-task directories and its own events tagged with its id.
+// per-task directories and its own events tagged with its id. It is the whole front-end API:
+// send (under the session's turn lease), inject, interrupt, answer, history, usage, title, rewind.
 // A fresh Agent per message (SPEC S2: the prompt is built once per session and reused byte for
 // byte by every Agent and on resume). close() releases everything it holds, never the store.
-import { join } from "node:path";
 import {
-  Agent,
+  type Agent,
   AgentEvents,
-  compactionExpander,
   type FrontEnd,
   JsonlConversation,
   MemoryConversation,
-  makeShaper,
   newTaskId,
   type RepairedCall,
   type ResilientModelClient,
-  repairInterruptedCalls,
   StoreConversation,
   TodoList,
   type TurnResult,
   usageRowOf,
-  withClientTools,
 } from "@iris/agent";
 import type { AssistantMessage, Message, Runtime, ToolSpec, UserMessage } from "@iris/llm";
-import type { SessionRow, Store } from "@iris/store";
+import type { SessionRow, Store, UsageRow } from "@iris/store";
 import {
+  type ApprovalAnswer,
   ApprovalMemory,
   type ApprovalMode,
   closeTerminalScope,
-  type Menu,
   newTerminalScope,
-  SkillLibrary,
+  type SkillLibrary,
   type TerminalScope,
 } from "@iris/tools";
-import type { Profile } from "../config/index.js";
+import type { IrisConfig, Profile } from "../config/index.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
-import { splitModelSpec } from "./context-report.js";
 import { ChildSlots } from "./delegate.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
 import { inMemoryRow } from "./in-memory-row.js";
-import { reasoningFor } from "./reasoning.js";
-import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
+import type { RouteFlags } from "./route.js";
+import { assembleAgent } from "./session-agent.js";
+import { FrozenPrompt } from "./session-frozen-prompt.js";
 import type { DetachedLog, LogChoice, SessionLog } from "./session-log.js";
-import { followMenu, withoutEmptySkills } from "./session-menu.js";
 import { makeResilientClient } from "./session-model-client.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
-import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.js";
-import { sessionToolBox } from "./session-toolbox.js";
+import { repairNow, resumeStored } from "./session-resume.js";
+import { judgeClient, resolveSwitch } from "./session-routes.js";
+import { ensureTitle } from "./session-title.js";
+import { type HeldTurn, SessionBusyError } from "./session-turn-lock.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
 
 export interface SessionOptions {
-  /** The process that owns the session (events, cooldowns, logger). */
+  /** The process that owns the session (events, cooldowns, logger, turn locks). */
   parent: SessionParent;
   profile: Profile;
   runtime: Runtime;
@@ -75,6 +72,17 @@ export interface SessionOptions {
   log?: LogChoice;
 }
 
+/** What a turn ended with, and the messages typed during it that no round took (send them next). */
+export type SendResult = TurnResult & { unsent: UserMessage[] };
+
+export interface SendOptions {
+  /** The front end's own way to ask; without one, questions go out as events (answer()). */
+  frontEnd?: FrontEnd;
+  signal?: AbortSignal;
+  /** An API client's own tools: their calls end the turn (`client_tool_calls`). */
+  clientTools?: readonly ToolSpec[];
+}
+
 export class Session {
   /** Raw agent events of this session's turns (what the CLI renders). */
   readonly events = new AgentEvents();
@@ -82,9 +90,8 @@ export class Session {
   readonly terminal: TerminalScope = newTerminalScope();
   private readonly tagged = new EventFanout();
   private readonly prompts = new SessionPrompts();
-  private running:
-    | { agent: Agent; controller: AbortController; taskId: string; done?: Promise<unknown> }
-    | undefined;
+  private readonly prompt: FrozenPrompt;
+  private running: { agent: Agent; controller: AbortController; done?: Promise<unknown> } | undefined;
   private taskId = "";
   private closed = false;
   private current: SessionRow | undefined;
@@ -96,18 +103,24 @@ export class Session {
   private currentRuntime: Runtime;
   private model: ResilientModelClient | undefined;
   private contextCtl: ContextControl | undefined;
-  private skillLibrary: SkillLibrary | undefined;
-  private menu: Menu | undefined;
   /** Calls a crash left open, closed on resume (SPEC D4); told to the user by the next Agent. */
   private repairNotices: RepairedCall[] = [];
+  /** A resume found another turn running: its open calls are not a crash's, repair waits for send. */
+  private repairPending = false;
   /** A memory or JSONL log: the conversation is not in state.db (undefined: the store's log). */
   private detached: DetachedLog | undefined;
-  /** An API client's system text, frozen after Iris's prompt and kept when it is rebuilt. */
-  private instructions: string | undefined;
 
-  constructor(readonly opts: SessionOptions) {
+  constructor(private readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
     this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
+    this.prompt = new FrozenPrompt({
+      profile: opts.profile,
+      cwd: opts.cwd,
+      source: opts.source,
+      tools: opts.tools,
+      runtime: () => this.currentRuntime,
+      ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
+    });
     // Every raw event goes out again tagged with this session and the running task.
     this.events.onAny((name, payload) => this.tag(name, payload, { taskId: this.taskId }));
   }
@@ -115,6 +128,28 @@ export class Session {
   /** The conversation's id now (it changes when compression splits the session). */
   get id(): string {
     return this.session.id;
+  }
+
+  /** The profile this session runs under (read-only). */
+  get profile(): Profile {
+    return this.opts.profile;
+  }
+  get config(): IrisConfig {
+    return this.opts.profile.config;
+  }
+  get cwd(): string {
+    return this.opts.cwd;
+  }
+  get source(): string {
+    return this.opts.source;
+  }
+  /** The tools offered now (names for a front end's list; the menu of the next turn may differ). */
+  get toolNames(): string[] {
+    return this.opts.tools.menu.specs.map((s) => s.name);
+  }
+  /** The process's MCP client set (prompts and resources a front end expands in its input). */
+  get mcp(): ToolSetup["mcp"] {
+    return this.opts.tools.mcp;
   }
 
   /** This session's events, tagged with their identity (subagents' included). */
@@ -141,6 +176,7 @@ export class Session {
   get runtime(): Runtime {
     return this.currentRuntime;
   }
+  /** @deprecated Front ends use the session's methods (history, usage, title, rewindTo). */
   get store(): Store {
     return this.opts.store;
   }
@@ -158,14 +194,13 @@ export class Session {
   startSession(instructions?: string): SessionRow {
     const choice = this.opts.log ?? { kind: "store" };
     if (choice.kind === "memory") return this.startInMemory(choice.history ?? [], instructions);
-    this.skillLibrary = undefined; // a new session reads the skills afresh (S2)
-    this.menu = undefined; // and takes the menu as it is now
-    this.instructions = instructions;
+    this.prompt.reset(instructions, true); // a new session reads skills and menu afresh (S2)
     this.todos = new TodoList();
     this.approvals = new ApprovalMemory();
+    this.repairPending = false;
     if (choice.kind === "jsonl") {
       const log = new JsonlConversation(choice.path);
-      if (log.systemPrompt === undefined) log.setSystemPrompt(this.framedPrompt());
+      if (log.systemPrompt === undefined) log.setSystemPrompt(this.prompt.build());
       this.todos = TodoList.fromHistory(log.history());
       return this.detach(log, log.systemPrompt ?? "");
     }
@@ -175,7 +210,7 @@ export class Session {
     this.current = store.createSession({
       source,
       cwd,
-      systemPrompt: this.framedPrompt(),
+      systemPrompt: this.prompt.build(),
       model: runtime.model,
       provider: runtime.provider,
     });
@@ -188,10 +223,11 @@ export class Session {
    * lands in state.db; compression works on it as on any log, in memory.
    */
   startInMemory(history: readonly Message[], instructions?: string): SessionRow {
-    this.instructions = instructions;
+    this.prompt.reset(instructions, false);
     this.todos = TodoList.fromHistory(history);
     this.approvals = new ApprovalMemory();
-    return this.detach(new MemoryConversation({ history }), this.framedPrompt());
+    this.repairPending = false;
+    return this.detach(new MemoryConversation({ history }), this.prompt.build());
   }
 
   private detach(log: DetachedLog, systemPrompt: string): SessionRow {
@@ -208,11 +244,6 @@ export class Session {
     return this.current;
   }
 
-  /** Iris's frozen prompt built now, then the API client's instructions. */
-  private framedPrompt(): string {
-    return withInstructions(this.buildPrompt(), this.instructions);
-  }
-
   /** The log the next turn writes: the detached one, or the store's (following splits). */
   private logForTurn(): SessionLog {
     return this.detached ?? new FollowingConversation(this.opts.store, this.session.id);
@@ -223,43 +254,96 @@ export class Session {
     return this.detached?.history() ?? new StoreConversation(this.opts.store, this.session.id).history();
   }
 
+  /** The session's row now (title, cost, active leaf), re-read from the store. */
+  row(): SessionRow {
+    if (this.detached || !this.current) return this.session;
+    return this.opts.store.findSession(this.current.id) ?? this.current;
+  }
+
+  /** The session's title (null until the first exchange names it). */
+  title(): string | null {
+    return this.row().title;
+  }
+
+  /** Names the session from its first prompt when it has no title yet; the title now. */
+  ensureTitle(firstPrompt: string): string | null {
+    if (!this.detached) ensureTitle(this.opts.store, this.session.id, firstPrompt);
+    return this.title();
+  }
+
+  setTitle(title: string): void {
+    if (this.detached) this.current = { ...this.session, title };
+    else this.opts.store.setSessionTitle(this.session.id, title);
+  }
+
+  /** This session's billed calls (empty for a memory or JSONL log: their rows stay with the log). */
+  usage(): UsageRow[] {
+    return this.detached ? [] : this.opts.store.usageForSession(this.session.id);
+  }
+
   /**
-   * One user message as one Agent turn; `null` continues the history as it stands (an API client
-   * answered the calls of its own tools). Without a front end of its own the session asks through
-   * events: `approval_requested` / `clarify_requested`, answered by answerApproval / answerClarify.
-   * `clientTools` are offered next to Iris's own; their calls end the turn (`client_tool_calls`).
+   * Moves the conversation back to `leafId` (a node of its path; null: before the first message),
+   * as after an edit or a cancelled turn: what came after stays in the tree as a branch.
    */
-  async send(
-    input: string | UserMessage | null,
-    opts: { frontEnd?: FrontEnd; signal?: AbortSignal; clientTools?: readonly ToolSpec[] } = {},
-  ): Promise<TurnResult> {
+  rewindTo(leafId: string | null): void {
+    if (this.detached) throw new Error("a conversation outside state.db cannot be rewound");
+    if (leafId) this.opts.store.branchFrom(leafId);
+    else this.opts.store.clearActiveLeaf(this.session.id);
+  }
+
+  /**
+   * One user message as one Agent turn, under the session's turn lease (one turn at a time per
+   * session, across processes: a second writer gets SessionBusyError). `null` continues the
+   * history as it stands (an API client answered the calls of its own tools). Without a front end
+   * of its own the session asks through events: `approval_requested` / `clarify_requested`,
+   * answered by answer().
+   */
+  async send(input: string | UserMessage | null, opts: SendOptions = {}): Promise<SendResult> {
     if (this.closed) throw new Error("the session is closed");
-    if (this.running) throw new Error("a turn is already running in this session; use inject()");
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const taskId = newTaskId();
-    const emit = this.emitTagged.bind(this);
-    const agent = this.newAgent(
-      opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId),
-      () => taskId,
-      opts.clientTools,
-    );
-    const running: NonNullable<Session["running"]> = { agent, controller, taskId };
-    this.running = running;
-    this.taskId = taskId;
+    if (this.running)
+      throw new SessionBusyError(
+        "a turn is already running in this session; use inject()",
+        this.current?.id ?? "",
+      );
+    const held = this.takeTurn();
     try {
-      const done = agent.run(input, { signal: controller.signal });
-      running.done = done;
-      return await done;
+      if (this.repairPending) this.repairNotices.push(...repairNow(this.opts.store, this.session.id));
+      this.repairPending = false;
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      const taskId = newTaskId();
+      const emit = this.emitTagged.bind(this);
+      const agent = this.newAgent(
+        opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId),
+        () => taskId,
+        opts.clientTools,
+      );
+      const running: NonNullable<Session["running"]> = { agent, controller };
+      this.running = running;
+      this.taskId = taskId;
+      try {
+        const done = agent.run(input, { signal: controller.signal });
+        running.done = done;
+        const result = await done;
+        return { ...result, unsent: agent.takeUnsent() };
+      } finally {
+        opts.signal?.removeEventListener("abort", onAbort);
+        this.running = undefined;
+        if (this.opts.tools.policy instanceof SwitchablePolicy) this.opts.tools.policy.turnEnded();
+        // A task's `cd` ends with the task; the session's processes live on until close().
+        this.terminal.cwds.clear(taskId);
+        this.prompts.cancelTask(taskId);
+      }
     } finally {
-      opts.signal?.removeEventListener("abort", onAbort);
-      this.running = undefined;
-      if (this.opts.tools.policy instanceof SwitchablePolicy) this.opts.tools.policy.turnEnded();
-      // A task's `cd` ends with the task; the session's processes live on until close().
-      this.terminal.cwds.clear(taskId);
-      this.prompts.cancelTask(taskId);
+      held?.release();
     }
+  }
+
+  /** The session's turn (a detached log is this process's alone: no lease). */
+  private takeTurn(): HeldTurn | undefined {
+    if (this.detached) return undefined;
+    return this.opts.parent.turns.take(this.opts.store, this.session.id);
   }
 
   /** A message that arrives while a turn runs: sent after the current round (SPEC L9). */
@@ -291,48 +375,26 @@ export class Session {
     policy.request(mode, this.running !== undefined);
   }
 
-  /** The answer to an `approval_requested` event; false when nothing waits under that id. */
-  answerApproval(requestId: string, answer: "once" | "session" | "always" | "deny"): boolean {
-    return this.prompts.answerApproval(requestId, answer);
-  }
-
-  /** The answer to a `clarify_requested` event; false when nothing waits under that id. */
-  answerClarify(requestId: string, answer: string): boolean {
-    return this.prompts.answerClarify(requestId, answer);
-  }
-
   /**
-   * The skills of this session, read once (SPEC S2): a skill added or edited while it runs
-   * shows in the next session's prompt and list.
+   * The answer to an `approval_requested` or `clarify_requested` event, by its request id; false
+   * when nothing waits under that id (answered already, or its turn ended).
    */
+  answer(requestId: string, answer: ApprovalAnswer | string): boolean {
+    return this.prompts.answer(requestId, answer);
+  }
+
+  /** @deprecated use answer(requestId, …) */
+  answerApproval(requestId: string, answer: ApprovalAnswer): boolean {
+    return this.answer(requestId, answer);
+  }
+  /** @deprecated use answer(requestId, …) */
+  answerClarify(requestId: string, answer: string): boolean {
+    return this.answer(requestId, answer);
+  }
+
+  /** The skills of this session, read once (SPEC S2): an edit shows in the next session. */
   get skills(): SkillLibrary {
-    this.skillLibrary ??= new SkillLibrary(
-      { profile: this.opts.profile.home.paths.skills, project: join(this.opts.cwd, ".iris", "skills") },
-      this.opts.source.split(":")[0],
-    );
-    return this.skillLibrary;
-  }
-
-  /** The menu for the next turn (the rule is in session-menu.ts). */
-  private menuForTurn(): Menu {
-    const { tools } = this.opts;
-    const live = tools.liveMenu?.() ?? tools.menu;
-    this.menu = withoutEmptySkills(
-      this.menu ? followMenu(this.menu, live, tools.registry) : live,
-      this.skills,
-    );
-    return this.menu;
-  }
-
-  private buildPrompt(): string {
-    const edits = this.opts.promptEdits;
-    const built = edits?.replace ?? this.buildDefaultPrompt();
-    return edits?.append ? `${built}\n\n${edits.append}` : built;
-  }
-
-  private buildDefaultPrompt(): string {
-    const menu = this.menu ?? this.menuForTurn();
-    return defaultSystemPrompt(this.opts.profile, this.opts.cwd, this.runtime, menu, () => this.skills);
+    return this.prompt.skills;
   }
 
   /**
@@ -341,31 +403,19 @@ export class Session {
    * `spec` is "MODEL" (same provider) or "PROVIDER/MODEL".
    */
   switchModel(spec: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
-    const { profile, store } = this.opts;
-    const { provider, model } = splitModelSpec(spec, profile.config, this.runtime.provider);
-    // The same provider keeps the endpoint and wire format given on the command line.
-    const flags = provider === this.runtime.provider ? this.opts.route : undefined;
-    const resolved = resolveMainRoute(
-      {
-        provider,
-        model,
-        ...(flags?.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-        ...(flags?.apiMode ? { apiMode: flags.apiMode } : {}),
-      },
-      profile.config,
-      profile.env,
-    );
+    const resolved = resolveSwitch(spec, this.opts.profile, this.runtime, this.opts.route);
     if (!resolved.ok) return { ok: false, error: resolved.error };
     const warnings: string[] = [];
     if (this.current) warnings.push(...this.context.switchRisks());
     this.currentRuntime = resolved.runtime;
     this.model = undefined;
     this.contextCtl?.routeChanged(undefined); // thresholds follow the new route (SPEC M2)
+    const { store } = this.opts;
     if (this.current && this.detached) {
-      this.setDetachedPrompt(this.framedPrompt());
+      this.setDetachedPrompt(this.prompt.build());
       this.current = { ...this.current, model: resolved.runtime.model, provider: resolved.runtime.provider };
     } else if (this.current) {
-      store.setSystemPrompt(this.current.id, this.framedPrompt());
+      store.setSystemPrompt(this.current.id, this.prompt.build());
       store.setSessionModel(this.current.id, resolved.runtime.model, resolved.runtime.provider);
       this.current = store.getSession(this.current.id);
     }
@@ -373,19 +423,19 @@ export class Session {
   }
 
   /**
-   * Continue a stored session; its frozen prompt is reused as stored. `answers` are tool results
-   * an API client sends for the calls of its own tools: they are appended before the crash repair,
-   * which would otherwise close those calls as never executed.
+   * Continue a stored session (by id, short id or unique prefix; session-resume.ts has the
+   * rules for `answers` and for a session another turn is running in). Its frozen prompt is reused
+   * as stored.
    */
   resumeSession(id: string, answers: readonly Message[] = []): SessionRow | undefined {
-    const row = this.opts.store.findSession(id) ?? this.findByPrefix(id);
-    if (!row) return undefined;
+    const resumed = resumeStored(this.opts.store, this.opts.parent.turns, id, answers);
+    if (!resumed) return undefined;
+    const { row } = resumed;
     this.current = row;
     this.detached = undefined;
-    this.instructions = undefined;
-    for (const message of answers) this.opts.store.appendNode(row.id, { kind: "message", message });
-    // Before anything reads the history: close calls a killed process left without results.
-    this.repairNotices = repairInterruptedCalls(this.opts.store, row.id).repaired;
+    this.prompt.reset(undefined, false);
+    this.repairPending = resumed.repaired === undefined;
+    this.repairNotices = resumed.repaired ?? [];
     this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
     this.approvals = new ApprovalMemory();
     return row;
@@ -399,12 +449,6 @@ export class Session {
     return this.repairNotices.splice(0);
   }
 
-  private findByPrefix(prefix: string): SessionRow | undefined {
-    if (prefix.length < 4) return undefined;
-    const hits = this.opts.store.listSessions({ limit: 1000 }).filter((s) => s.id.startsWith(prefix));
-    return hits.length === 1 ? hits[0] : undefined;
-  }
-
   /**
    * One resilient client per host and route: its cooldowns outlive a turn, so the next turn goes
    * back to the primary once the primary's cooldown has ended (SPEC U4).
@@ -414,21 +458,11 @@ export class Session {
     return this.model;
   }
 
-  /**
-   * The client of smart approval mode's judge (T4): `approvals.judge_model`, or the main route,
-   * with the fallback chain; its route changes are its own (the context control is left alone).
-   */
+  /** The client of smart approval mode's judge (T4): `approvals.judge_model`, or the main route. */
   judgeModel(): ResilientModelClient {
-    const { profile } = this.opts;
-    const spec = profile.config.approvals.judge_model;
-    if (!spec) return this.modelClient().spawn({ onRouteChange: undefined });
-    const resolved = resolveMainRoute(
-      splitModelSpec(spec, profile.config, this.runtime.provider),
-      profile.config,
-      profile.env,
+    return judgeClient(this.opts.profile, this.runtime, this.modelClient(), (rt) =>
+      this.resilientClient(rt, undefined),
     );
-    if (!resolved.ok) throw new Error(`approvals.judge_model ${spec} cannot be used: ${resolved.error}`);
-    return this.resilientClient(resolved.runtime, undefined);
   }
 
   /** A call made outside a turn's loop (the judge) is recorded like every other (F3). */
@@ -446,71 +480,48 @@ export class Session {
     return makeResilientClient(this.opts.profile, this.opts.parent, this.events, primary, onRouteChange);
   }
 
-  /** Made per message (cheap): everything expensive lives in the process and the session. */
+  /**
+   * Made per message (cheap): everything expensive lives in the process and the session.
+   * @deprecated A front end sends through send(), which holds the session's turn lease.
+   */
   newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: readonly ToolSpec[]): Agent {
     if (this.closed) throw new Error("the session is closed");
-    const { runtime } = this;
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
     for (const r of this.repairNotices.splice(0))
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
-    const info = modelInfoFor(runtime.provider, runtime.model, profile.config).info;
-    const model = this.modelClient();
-    const log = this.logForTurn();
-    const ownBox = sessionToolBox({
+    return assembleAgent({
+      runtime: this.runtime,
       profile,
       store,
       cwd,
-      tools,
-      menu: this.menuForTurn(),
-      frontEnd,
       events: this.events,
-      terminal: this.terminal,
-      skills: this.skills,
-      approvals: this.approvals,
-      todos: this.todos,
-      sessionId: session.id,
-      model,
-      slots: this.childSlots,
-      receipts: this.detached?.receipts ?? store,
-      detached: this.detached,
-      forward: (name, payload, identity) => this.tag(name, payload, identity),
-    });
-    const box = clientTools?.length ? withClientTools(ownBox, clientTools) : ownBox;
-    const agentCfg = profile.config.agent;
-    const shape = makeShaper(
-      model,
-      (provider, name) => {
-        const found = modelInfoFor(provider, name, profile.config).info;
-        return { contextWindow: found.contextWindow, vision: found.vision };
+      frontEnd,
+      model: this.modelClient(),
+      log: this.logForTurn(),
+      context: this.context,
+      box: {
+        tools,
+        menu: this.prompt.menuForTurn(),
+        terminal: this.terminal,
+        skills: this.skills,
+        approvals: this.approvals,
+        todos: this.todos,
+        sessionId: session.id,
+        slots: this.childSlots,
+        receipts: this.detached?.receipts ?? store,
+        detached: this.detached,
+        forward: (name, payload, identity) => this.tag(name, payload, identity),
       },
-      this.withEphemeral(session.systemPrompt ?? ""),
-      compactionExpander(store),
-    );
-    return new Agent({
-      shape,
-      reasoningFor: (route) => reasoningFor(profile.config, route),
-      log,
-      model,
-      tools: box,
-      systemPrompt: this.withEphemeral(session.systemPrompt ?? ""),
-      ...this.compressionHooks(log, model),
-      cwd,
-      events: this.events,
-      frontEnd,
+      ...(clientTools ? { clientTools } : {}),
+      systemPrompt: () => this.withEphemeral(this.current?.systemPrompt ?? ""),
+      ...(this.opts.maxRounds !== undefined ? { maxRounds: this.opts.maxRounds } : {}),
       // The task id tags this session's events while the turn runs.
       newTaskId: () => {
         // The previous turn has ended (one turn at a time): its `cd` ends with it.
         if (this.taskId) this.terminal.cwds.clear(this.taskId);
         this.taskId = taskId?.() ?? newTaskId();
         return this.taskId;
-      },
-      maxOutputTokens: Math.min(info.maxOutput, 32_000),
-      budgets: {
-        maxRounds: this.opts.maxRounds ?? agentCfg.max_rounds,
-        ...(agentCfg.time_budget_seconds ? { timeBudgetMs: agentCfg.time_budget_seconds * 1000 } : {}),
-        sessionBudgetMs: agentCfg.session_budget_seconds * 1000,
-        ...(agentCfg.cost_budget_usd ? { costBudgetUsd: agentCfg.cost_budget_usd } : {}),
       },
     });
   }
@@ -527,7 +538,7 @@ export class Session {
       adopt: (id) => {
         const from = this.current?.id ?? "";
         // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
-        const prompt = this.framedPrompt();
+        const prompt = this.prompt.build();
         if (this.detached && this.current) {
           this.current = { ...this.current, id };
           this.setDetachedPrompt(prompt);
@@ -551,14 +562,6 @@ export class Session {
   private setDetachedPrompt(prompt: string): void {
     this.detached?.setSystemPrompt?.(prompt);
     if (this.current) this.current = { ...this.current, systemPrompt: prompt };
-  }
-
-  private compressionHooks(log: SessionLog, model: ResilientModelClient) {
-    return {
-      beforeModelCall: this.context.beforeModelCall(log, model),
-      onContextOverflow: this.context.onContextOverflow(log),
-      currentSystemPrompt: () => this.withEphemeral(this.current?.systemPrompt ?? ""),
-    };
   }
 
   /** The prompt the model is sent: the frozen one, then the ephemeral one (never stored). */

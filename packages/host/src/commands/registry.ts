@@ -13,7 +13,8 @@ export interface CommandContext {
   /** Starts a fresh conversation for this chat or screen; returns the new session id. */
   newSession(): string;
   /** Answers the approval this user is asked about; undefined where nothing waits. */
-  answerApproval?(answer: "once" | "session" | "always" | "deny"): string | undefined;
+  /** `requestId`: which waiting approval (default the oldest). */
+  answerApproval?(answer: "once" | "session" | "always" | "deny", requestId?: string): string | undefined;
 }
 
 export interface ChatCommand {
@@ -85,19 +86,26 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
   },
   {
     name: "/approve",
-    usage: "/approve [session|always]",
-    help: "allow the command the agent asked about",
+    usage: "/approve [session|always] [ID]",
+    help: "allow the command the agent asked about (ID: which one, when several wait)",
     surfaces: ["gateway"],
     run: (ctx) => {
-      const scope = ctx.args === "session" || ctx.args === "always" ? ctx.args : "once";
-      return ctx.answerApproval?.(scope) ?? "nothing is waiting for your approval";
+      const words = ctx.args.split(/\s+/).filter(Boolean);
+      const scope = words.find((w) => w === "session" || w === "always") ?? "once";
+      const id = words.find((w) => w !== scope);
+      return (
+        ctx.answerApproval?.(scope as "once" | "session" | "always", id) ??
+        "nothing is waiting for your approval"
+      );
     },
   },
   {
     name: "/deny",
+    usage: "/deny [ID]",
     help: "refuse the command the agent asked about",
     surfaces: ["gateway"],
-    run: (ctx) => ctx.answerApproval?.("deny") ?? "nothing is waiting for your approval",
+    run: (ctx) =>
+      ctx.answerApproval?.("deny", ctx.args.trim() || undefined) ?? "nothing is waiting for your approval",
   },
   {
     name: "/help",

@@ -5,8 +5,7 @@
 // never lost: a line typed during a turn is sent after the round's tool results or, when the
 // answer ends first, as the next turn (L9).
 import { createInterface } from "node:readline";
-import type { Agent } from "@iris/agent";
-import { acquireTurnLease } from "@iris/host";
+import { SessionBusyError } from "@iris/host";
 import { textOf } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import { offerSetup } from "./first-run.js";
@@ -33,7 +32,6 @@ import { replayLines } from "./ui/session-replay.js";
 
 interface Busy {
   controller: AbortController;
-  agent: Agent;
   interrupted: boolean;
 }
 
@@ -92,7 +90,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     });
   const frontEnd = frontEndFromAsk(ask);
   const screen = new ChatScreen(out, style, {
-    showReasoning: host.opts.profile.config.display.show_reasoning,
+    showReasoning: host.config.display.show_reasoning,
   });
   const detachScreen = screen.attach(host.events);
   const detachProgress = attachProgress(host.events, out, style);
@@ -119,23 +117,19 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     const attached = attachFiles(typed, cwd);
     for (const n of attached.notes) out.write(`${style.dim(`· ${n}`)}\n`);
     const text = [...notes.splice(0), attached.text].join("\n\n");
-    // One live turn per session, across processes (SPEC D1): a second writer is refused.
-    const lease = acquireTurnLease(host.store, host.session.id);
-    if (!lease.ok) {
-      out.write(`iris: ${lease.message}\n`);
-      return;
-    }
-    const agent = host.newAgent(frontEnd);
-    busy = { controller: new AbortController(), agent, interrupted: false };
+    busy = { controller: new AbortController(), interrupted: false };
     try {
-      const result = await agent.run(text, { signal: busy.controller.signal });
+      // One live turn per session, across processes and front ends (SPEC D1): send takes it.
+      const result = await host.send(text, { frontEnd, signal: busy.controller.signal });
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
       ensureTitle(host.store, host.session.id, typed);
-      queued.unshift(...agent.takeUnsent().map((m) => textOf(m.content)));
+      queued.unshift(...result.unsent.map((m) => textOf(m.content)));
+    } catch (err) {
+      if (!(err instanceof SessionBusyError)) throw err;
+      out.write(`iris: ${err.message}\n`);
     } finally {
       busy = undefined;
-      lease.release();
     }
   };
 
@@ -232,7 +226,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     continued = "";
     if (busy || working) {
       if (!text) return;
-      if (busy?.agent.inject({ role: "user", content: text }))
+      if (busy && host.inject(text))
         guard.notice(style.dim("(queued: sent after this round's tool results, or as the next turn)"));
       else {
         queued.push(text);

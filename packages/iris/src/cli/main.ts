@@ -8,6 +8,15 @@ import { addGatewayCommands } from "./gateway-commands.js";
 import { closest } from "./suggest.js";
 import { IRIS_VERSION } from "./version.js";
 
+/** The options of `iris` a front-end command takes too (commander lists only its own). */
+const FRONT_END_OPTIONS = `
+Options of iris that apply here too:
+  --profile <name>      use ~/.iris/profiles/NAME
+  --provider <id>       provider id (openai, anthropic, openrouter, ollama, …)
+  --model <name>        model name as the provider spells it
+  --base-url <url>      endpoint of an OpenAI-compatible or other server
+  --api-mode <mode>     wire format (chat_completions, responses, anthropic_messages)`;
+
 function listArg(value: string): string[] {
   const names = value
     .split(",")
@@ -84,6 +93,7 @@ export function buildProgram(): Command {
     .description(
       "be an agent for editors: the Agent Client Protocol on stdin/stdout (Zed, JetBrains, Neovim, VS Code)",
     )
+    .addHelpText("after", FRONT_END_OPTIONS)
     .action(async () => {
       const { runAcp } = await import("./commands/acp.js");
       process.exitCode = await runAcp(program.opts());
@@ -202,6 +212,7 @@ export function buildProgram(): Command {
     .description("an OpenAI-compatible API server (/v1/chat/completions, /v1/responses, /v1/models)")
     .option("--host <address>", "address to bind (default serve.host, 127.0.0.1)")
     .option("--port <n>", "port (default serve.port, 8642; 0 = any free port)", intArg)
+    .addHelpText("after", FRONT_END_OPTIONS)
     .action(async (o: { host?: string; port?: number }) => {
       const { serveCommand } = await import("./commands/serve.js");
       process.exitCode = await serveCommand(program.opts(), o);

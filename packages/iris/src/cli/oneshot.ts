@@ -1,8 +1,7 @@
 // `iris -p TEXT`: one turn, the answer alone on stdout, progress and problems on stderr,
 // the exit code of SPEC K5 (0 natural, 1 error end, 2 usage/config, 130 interrupted).
 // `--output-format json|stream-json` puts a machine-readable result on stdout instead (K6).
-import { exitCodeFor } from "@iris/agent";
-import { acquireTurnLease } from "@iris/host";
+import { exitCodeFor, SessionBusyError } from "@iris/host";
 import { lookupModel } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import type { GlobalFlags } from "./flags.js";
@@ -47,12 +46,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     ...(flags.verbose ? [attachVerbose(host.events, process.stderr)] : []),
   ];
   const tools = recordToolCalls(host.events);
-  const lease = acquireTurnLease(host.store, host.session.id);
   try {
-    if (!lease.ok) {
-      process.stderr.write(`iris: ${lease.message}\n`);
-      return 1;
-    }
     // `iris -p "/mcp__server__prompt a=1"` and `@server:uri` work as in the chat.
     const input = await expandMcpInput(iris.tools.mcp, prompt.text);
     if ("error" in input) {
@@ -67,12 +61,22 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
         provider: runtime.provider,
         model: runtime.model,
         cwd: process.cwd(),
-        tools: host.opts.tools.menu.specs.map((s) => s.name),
+        tools: host.toolNames,
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
     const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
-    const agent = host.newAgent(frontEnd);
-    const result = await agent.run(input.text, { signal: controller.signal });
+    // One live turn per session, across processes and front ends (SPEC D1): send takes it.
+    const sent = await host
+      .send(input.text, { frontEnd, signal: controller.signal })
+      .catch((err: unknown) => {
+        if (err instanceof SessionBusyError) return err;
+        throw err;
+      });
+    if (sent instanceof SessionBusyError) {
+      process.stderr.write(`iris: ${sent.message}\n`);
+      return 1;
+    }
+    const result = sent;
     ensureTitle(host.store, host.session.id, prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
@@ -92,7 +96,6 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     }
     return ended.code ?? exitCodeFor(result.reason);
   } finally {
-    if (lease.ok) lease.release();
     tools.detach();
     for (const detach of detachers) detach();
     ended.off();

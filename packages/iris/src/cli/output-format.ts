@@ -4,8 +4,8 @@
 //   stream-json  one JSON object per line: `init`, then the E5 callbacks as they happen
 //                (thinking, stream_delta, reasoning, tool_gen, tool_progress, step, status,
 //                stream_reset), then exactly one `result`
-import type { AgentEvents, TurnResult } from "@iris/agent";
-import { exitCodeFor } from "@iris/agent";
+import type { AgentEvents, TurnResult } from "@iris/host";
+import { exitCodeFor } from "@iris/host";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];

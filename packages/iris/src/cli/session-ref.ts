@@ -1,31 +1,16 @@
-// How the CLI names sessions. Ids are time-ordered UUIDs (UUID v7), so their first 8 characters
-// are a timestamp shared by every session started within about a minute; the short id shown is
-// the last 8 characters instead, which are random. A reference typed by the user may be the full
-// id, the short id (any unique tail of 6+ characters) or a unique prefix of 4+ characters.
-import { type SessionRow, type Store, shortId } from "@iris/store";
+// How the CLI names sessions: through host's one look-up (session-finder.ts). Ids are time-ordered
+// UUIDs (UUID v7), so their first 8 characters are a timestamp shared by every session started
+// within about a minute; the short id shown is the last 8 characters instead, which are random. A
+// reference typed by the user may be the full id, the short id (any unique tail of 6+ characters)
+// or a unique prefix of 4+ characters.
+import { findSession, type SessionRow, type Store, shortId } from "@iris/host";
 
 export { shortId };
 
 export type SessionLookup = { ok: true; row: SessionRow } | { ok: false; error: string };
 
-export function resolveSession(store: Store, ref: string): SessionLookup {
-  const want = ref.trim();
-  const exact = store.findSession(want);
-  if (exact) return { ok: true, row: exact };
-  const all = store.listSessions({ limit: 1_000_000 });
-  const lower = want.toLowerCase();
-  const bySuffix = lower.length >= 6 ? all.filter((s) => s.id.toLowerCase().endsWith(lower)) : [];
-  const byPrefix = lower.length >= 4 ? all.filter((s) => s.id.toLowerCase().startsWith(lower)) : [];
-  for (const hits of [bySuffix, byPrefix]) {
-    if (hits.length === 1) return { ok: true, row: hits[0]! };
-    if (hits.length > 1)
-      return {
-        ok: false,
-        error: `'${want}' matches ${hits.length} sessions (${hits
-          .slice(0, 5)
-          .map((s) => shortId(s.id))
-          .join(", ")}${hits.length > 5 ? ", …" : ""}); give more of the id`,
-      };
-  }
-  return { ok: false, error: `no session '${want}' (see: iris sessions list)` };
+/** The session `ref` names, as stored (`follow`: the live one a compression moved it to). */
+export function resolveSession(store: Store, ref: string, follow = false): SessionLookup {
+  const found = findSession(store, ref, { follow, listHint: "see: iris sessions list" });
+  return found.ok ? found : { ok: false, error: found.error };
 }

@@ -53,7 +53,7 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
   const { host, out, style } = ctx;
   let id: string | undefined;
   if (arg) {
-    const found = resolveSession(host.store, arg);
+    const found = resolveSession(host.store, arg, true);
     if (!found.ok) {
       out.write(`${found.error}\n`);
       return;
@@ -86,7 +86,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
   switch (cmd) {
     case "/help": {
       for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 27)}${d}\n`);
-      for (const p of await listPromptCommands(host.opts.tools.mcp)) {
+      for (const p of await listPromptCommands(host.mcp)) {
         const args = p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(" ");
         out.write(`  ${padToWidth(`${p.command} ${args}`.trim(), 27)}${p.description} (MCP prompt)\n`);
       }
@@ -122,7 +122,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       out.write(
         formatSessionTime(
           host.store.activeTime.get(host.session.id),
-          host.opts.profile.config.agent.session_budget_seconds,
+          host.config.agent.session_budget_seconds,
         ),
       );
       return true;

@@ -37,7 +37,8 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     if (!/no API key is sent/.test(w)) process.stderr.write(`iris: warning: ${w}\n`);
   const { host, process: iris } = booted;
   if (flags.resume !== undefined) {
-    const id = flags.resume === true ? await pickOnTerminal(host) : resolveSession(host.store, flags.resume);
+    const id =
+      flags.resume === true ? await pickOnTerminal(host) : resolveSession(host.store, flags.resume, true);
     if (!id.ok) {
       if (id.error) process.stderr.write(`iris: ${id.error}\n`);
       await iris.close();

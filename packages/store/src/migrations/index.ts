@@ -6,6 +6,7 @@ import { MIGRATION_0004 } from "./0004_path_runs.js";
 import { MIGRATION_0005 } from "./0005_failure_edges.js";
 import { MIGRATION_0012 } from "./0012_gateway.js";
 import { MIGRATION_0017 } from "./0017_serve_state.js";
+import { MIGRATION_0024 } from "./0024_session_lookup.js";
 import { MIGRATION_0025 } from "./0025_identities.js";
 
 export interface Migration {
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: "failure_edges", sql: MIGRATION_0005 },
   { version: 12, name: "gateway", sql: MIGRATION_0012 },
   { version: 17, name: "serve_state", sql: MIGRATION_0017 },
+  { version: 24, name: "session_lookup", sql: MIGRATION_0024 },
   { version: 25, name: "identities", sql: MIGRATION_0025 },
 ];
 

@@ -8,8 +8,19 @@ export class ApprovalMemory {
   /** Tool name → the skill that pre-approved it. */
   private readonly toolsBySkill = new Map<string, string>();
 
+  /** Patterns the user denied "for this session": denied unasked until the session ends. */
+  private readonly rejectedKeys = new Set<string>();
+
   has(key: string): boolean {
     return this.keys.has(key);
+  }
+
+  reject(keys: Iterable<string>): void {
+    for (const k of keys) this.rejectedKeys.add(k);
+  }
+
+  isRejected(key: string): boolean {
+    return this.rejectedKeys.has(key);
   }
 
   remember(keys: Iterable<string>): void {

@@ -113,6 +113,11 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       emit({ type: "granted", request, by: "remembered" });
       return allow;
     }
+    // Denied "for this session" by the user: no judge, skill or question changes that.
+    if (pending.some((m) => session?.isRejected(m.key))) {
+      emit({ type: "denied", request, by: "remembered" });
+      return deny(`the user denied this for the rest of the session (${request.reason})`);
+    }
     // An active skill's `allowed_tools` (K4): pre-approved for the rest of the session.
     const skill = strictPending ? undefined : session?.preapprovedBy(tool.name);
     if (skill !== undefined) {
@@ -164,6 +169,7 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       emit({ type: "granted", request, by: "user", answer });
       return allow;
     }
+    if (answer === "deny_session") session?.reject(pending.map((m) => m.key));
     emit({ type: "denied", request, by: "user" });
     return deny(`the user denied it (${request.reason})`);
   }

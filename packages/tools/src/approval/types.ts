@@ -37,4 +37,8 @@ export type ApprovalEvent =
       /** by "skill": the active skill whose `allowed_tools` names the tool. */
       skill?: string;
     }
-  | { type: "denied"; request: ApprovalRequest; by: "user" | "judge" | "timeout" | "non-interactive" };
+  | {
+      type: "denied";
+      request: ApprovalRequest;
+      by: "user" | "judge" | "timeout" | "non-interactive" | "remembered";
+    };

@@ -1,8 +1,7 @@
 // `iris gateway webchat add-user NAME | remove-user NAME | users` (SPEC G1): each web chat user
 // gets their own login token, shown once on stdout (only its hash is stored). A running gateway
 // sees the change at the next login; re-issuing or removing a user ends their logins.
-import { loadProfileOrExit } from "@iris/host";
-import { GatewayIdentities, openStore } from "@iris/store";
+import { loadProfileOrExit, openStore } from "@iris/host";
 import type { CommandIo } from "../../commands.js";
 import { NAME } from "./auth.js";
 import { WebchatUsers } from "./users.js";
@@ -15,7 +14,7 @@ function withUsers(io: CommandIo, fn: (users: WebchatUsers) => number): number {
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {
-    return fn(new WebchatUsers(new GatewayIdentities(store.db)));
+    return fn(new WebchatUsers(store.gatewayIdentities));
   } finally {
     store.close();
   }

@@ -1,8 +1,8 @@
 // `iris context [--session ID]`: the context budget of the current (provider, model) (SPEC M3),
 // read from config and store without starting a model.
 
+import type { SessionRow, Store } from "@iris/host";
 import { contextFigures, formatContextReport, loadProfileOrExit, resolveMainRoute } from "@iris/host";
-import type { SessionRow, Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";

@@ -1,7 +1,8 @@
 // `iris effects list|resolve` (SPEC D4): the tool effects a crash left unsettled, and how a person
 // settles one after checking the outside world. Reads and writes the store without a model.
-import { findEffect, listAllEffects } from "@iris/agent";
-import type { EffectRow } from "@iris/store";
+
+import type { EffectRow } from "@iris/host";
+import { findEffect, listAllEffects } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 import { shortId } from "../session-ref.js";
 import { withStore } from "./with-store.js";

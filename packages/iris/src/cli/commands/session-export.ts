@@ -4,9 +4,10 @@
 //   jsonl  one line, ShareGPT-style like batch trajectories and Hermes Agent's: {id, title, model,
 //          conversations: [{from: system|human|gpt|tool, value}]}; tool calls are
 //          <tool_call>{"name","arguments"}</tool_call> in the gpt value, results <tool_response>
-import { messagesOfPath } from "@iris/agent";
+
+import type { SessionRow, Store } from "@iris/host";
+import { messagesOfPath } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
-import type { SessionRow, Store } from "@iris/store";
 
 export type ExportFormat = "md" | "json" | "jsonl";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "json", "jsonl"];

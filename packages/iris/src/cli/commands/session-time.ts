@@ -1,6 +1,6 @@
 // The session budget (SPEC L4) as the user reads it: the time the agent worked (the sum of turn
 // durations, idle time excluded) against the budget, and what is left.
-import type { ActiveTime } from "@iris/store";
+import type { ActiveTime } from "@iris/host";
 
 function fmt(ms: number): string {
   const min = Math.round(ms / 60_000);

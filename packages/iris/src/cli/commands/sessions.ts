@@ -1,7 +1,8 @@
 // `iris sessions list|show|search|delete|export`: the profile's store, without starting a model.
-import { messagesOfPath } from "@iris/agent";
+
+import type { Store } from "@iris/host";
+import { messagesOfPath } from "@iris/host";
 import { assistantText, textOf } from "@iris/llm";
-import type { Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession, shortId } from "../session-ref.js";
 import { describeEnding } from "../ui/endings.js";

@@ -1,7 +1,8 @@
 // The cost view (SPEC F3): per call and per session, with the cache-hit share, so that a
 // 3-round turn re-sending a 40K context shows as the 120K+ input tokens it is.
+
+import type { SessionRow, SessionTotals, UsageRow } from "@iris/host";
 import { lookupModel } from "@iris/llm";
-import type { SessionRow, SessionTotals, UsageRow } from "@iris/store";
 import { shortId } from "../session-ref.js";
 
 const n = (x: number) => x.toLocaleString("en-US");

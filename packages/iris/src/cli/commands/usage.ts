@@ -1,8 +1,8 @@
 // `iris usage [--session ID] [--last N]` (SPEC F3): what the recorded API calls cost, read from
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
+import type { SessionRow, Store } from "@iris/host";
 import { loadProfileOrExit } from "@iris/host";
-import type { SessionRow, Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";

@@ -1,8 +1,7 @@
 // The store of the chosen profile, for commands that read or settle state without a model.
 
-import type { Profile } from "@iris/host";
+import type { Profile, Store } from "@iris/host";
 import { loadProfileOrExit } from "@iris/host";
-import type { Store } from "@iris/store";
 import type { GlobalFlags } from "../flags.js";
 import { openStoreForReading } from "./read-store.js";
 

@@ -1,7 +1,7 @@
 // What the chat shows while a turn runs (SPEC E1, E5): the answer streamed and, on a terminal with
 // colours, each finished line re-drawn as Markdown; a spinner with elapsed time while the model
 // thinks; reasoning collapsed to one line when display.show_reasoning is set (/reasoning shows all).
-import type { AgentEvents } from "@iris/agent";
+import type { AgentEvents } from "@iris/host";
 import type { Style } from "./colors.js";
 import { MarkdownLines } from "./markdown.js";
 import { Spinner } from "./spinner.js";

@@ -1,6 +1,6 @@
 // What a turn's end means, in words: the termination reasons (SPEC L5) are codes for scripts
 // (`--output-format json` keeps them); a person reads these instead.
-import type { TerminationReason } from "@iris/agent";
+import type { TerminationReason } from "@iris/host";
 
 const WORDS: Record<TerminationReason, string> = {
   natural: "done",

@@ -14,7 +14,7 @@ export interface ModelChoice {
 }
 
 export function modelChoices(host: Session): ModelChoice[] {
-  const profile = host.opts.profile;
+  const profile = host.profile;
   const current = host.runtime.provider;
   const win = (n: number) => `${Math.round(n / 1000)}K`;
   const own = listCatalogue(getProvider(current)?.id ?? current)

@@ -2,7 +2,7 @@
 // its duration and, for a failed call, why it failed. On a terminal the running line is rewritten
 // in place with the elapsed time; elsewhere each call gets one finished line. Lines are cut to
 // the terminal's width by display columns (CJK-safe).
-import type { AgentEvents } from "@iris/agent";
+import type { AgentEvents } from "@iris/host";
 import { makeStyle, type Style } from "./colors.js";
 import { Spinner } from "./spinner.js";
 import { truncateToWidth } from "./width.js";

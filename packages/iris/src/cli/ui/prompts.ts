@@ -1,7 +1,7 @@
 // Approval and clarify questions on a terminal (SPEC T4, E5). Used by the one-shot mode; the
 // interactive chat asks through its own line editor.
 import { createInterface } from "node:readline/promises";
-import type { FrontEnd } from "@iris/agent";
+import type { FrontEnd } from "@iris/host";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 
 /** Asks one line; when `signal` aborts, the question is withdrawn and resolves with "". */

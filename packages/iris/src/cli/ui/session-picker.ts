@@ -1,6 +1,6 @@
 // A session picker (`iris -r` without an id, `/resume` without an id): the recent sessions,
 // numbered, newest first, with their titles; the answer is a number, a short id or empty (cancel).
-import type { SessionRow, Store } from "@iris/store";
+import type { SessionRow, Store } from "@iris/host";
 import { shortId } from "../session-ref.js";
 import { padToWidth, truncateToWidth } from "./width.js";
 

@@ -1,8 +1,9 @@
 // On resume, the last few exchanges are shown again so the user sees where the conversation
 // stopped: each user message, the tools that ran (one line each) and the answer, shortened.
-import { messagesOfPath } from "@iris/agent";
+
+import type { Store } from "@iris/host";
+import { messagesOfPath } from "@iris/host";
 import { assistantText, textOf } from "@iris/llm";
-import type { Store } from "@iris/store";
 import { truncateToWidth } from "./width.js";
 
 const ANSWER_LINES = 12;

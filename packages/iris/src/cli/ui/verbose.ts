@@ -1,6 +1,6 @@
 // `--verbose`: the lifecycle hooks (SPEC E5) as timestamped lines on stderr — model calls with
 // latency and tokens, retries, fallbacks, tool executions and approvals. stdout is untouched.
-import type { AgentEvents } from "@iris/agent";
+import type { AgentEvents } from "@iris/host";
 
 export function attachVerbose(events: AgentEvents, err: { write(s: string): unknown }): () => void {
   const t0 = Date.now();

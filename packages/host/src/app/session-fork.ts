@@ -1,4 +1,4 @@
-// `session/fork` (unstable ACP): a new session that starts from another's conversation as it stands,
+// A fork (ACP's unstable `session/fork`): a new session that starts from another's conversation as it stands,
 // so the editor can branch off (a summary, another attempt) without touching the original. The
 // copy is an ordinary stored session: the active path's nodes, the frozen system prompt (the
 // prompt cache still matches) and the model; spending stays with the original.
@@ -7,8 +7,8 @@ import type { NodeInput, Store } from "@iris/store";
 /** Titles are stored cut to this many characters. */
 export const TITLE_MAX = 200;
 
-/** Copies `sourceId`'s active path into a new session for `cwd`; returns the new id. */
-export function forkSession(store: Store, sourceId: string, cwd: string): string {
+/** Copies `sourceId`'s active path into a new session of `source` for `cwd`; returns the new id. */
+export function forkSession(store: Store, sourceId: string, cwd: string, sourceName = "acp"): string {
   const source = store.getSession(sourceId);
   const inputs: NodeInput[] = store.activePath(sourceId).map((n) => ({
     kind: n.kind,
@@ -20,9 +20,9 @@ export function forkSession(store: Store, sourceId: string, cwd: string): string
     ...(n.tokens !== null ? { tokens: n.tokens } : {}),
     ...(n.kind === "compaction" ? { parentId: null } : {}),
   }));
-  const write = store.db.transaction(() => {
+  return store.atomically(() => {
     const fork = store.createSession({
-      source: "acp",
+      source: sourceName,
       cwd,
       ...(source.systemPrompt !== null ? { systemPrompt: source.systemPrompt } : {}),
       ...(source.model !== null ? { model: source.model } : {}),
@@ -32,5 +32,4 @@ export function forkSession(store: Store, sourceId: string, cwd: string): string
     if (inputs.length > 0) store.appendNodes(fork.id, inputs);
     return fork.id;
   });
-  return write.immediate();
 }

@@ -1,0 +1,63 @@
+// The one session look-up every front end uses (ARCHITECTURE.md "Process scope and session
+// scope"): a reference is a full id, a short id (a unique tail of 6+ characters; ids are UUID v7,
+// so their first characters are a shared timestamp and the last 8 are random) or a unique prefix
+// of 4+ characters. A session that compression ended goes on in a child: the look-up follows
+// the chain to the live one by the indexed parent link. An owner check makes another owner's
+// session look exactly like a missing one (an API key, an ACP client, a chat).
+import { COMPRESSED_END_REASON } from "@iris/agent";
+import { type SessionRow, type Store, shortId } from "@iris/store";
+
+export type SessionLookup =
+  | { ok: true; row: SessionRow }
+  | { ok: false; code: "not_found" | "ambiguous"; error: string };
+
+export interface LookupOptions {
+  /** Whether the caller may use this session (false: reported as not found). */
+  owner?: (row: SessionRow) => boolean;
+  /** Follow compression splits to the live session (default true). */
+  follow?: boolean;
+  /** How the error names the way to list sessions (CLI: "see: iris sessions list"). */
+  listHint?: string;
+}
+
+/** How many matches a look-up reads at most (enough to name a few in the error). */
+const MATCH_LIMIT = 6;
+
+export function findSession(store: Store, ref: string, opts: LookupOptions = {}): SessionLookup {
+  const want = ref.trim();
+  const owned = (r: SessionRow) => opts.owner?.(r) ?? true;
+  const live = (r: SessionRow) => (opts.follow === false ? r : liveSessionOf(store, r));
+  const exact = store.findSession(want);
+  if (exact && owned(exact)) return { ok: true, row: live(exact) };
+  const lower = want.toLowerCase();
+  const byTail = lower.length >= 6 ? store.sessionsWithTail(lower, MATCH_LIMIT).filter(owned) : [];
+  const byPrefix = lower.length >= 4 ? store.sessionsWithPrefix(lower, MATCH_LIMIT).filter(owned) : [];
+  for (const hits of [byTail, byPrefix]) {
+    if (hits.length === 1) return { ok: true, row: live(hits[0] as SessionRow) };
+    if (hits.length > 1)
+      return {
+        ok: false,
+        code: "ambiguous",
+        error: `'${want}' matches ${hits.length >= MATCH_LIMIT ? `${MATCH_LIMIT - 1}+` : hits.length} sessions (${hits
+          .slice(0, MATCH_LIMIT - 1)
+          .map((s) => shortId(s.id))
+          .join(", ")}${hits.length >= MATCH_LIMIT ? ", …" : ""}); give more of the id`,
+      };
+  }
+  const hint = opts.listHint ? ` (${opts.listHint})` : "";
+  return { ok: false, code: "not_found", error: `no session '${want}'${hint}` };
+}
+
+/** The session `row` continues as now: compression ends a session and goes on in a child. */
+export function liveSessionOf(store: Store, row: SessionRow): SessionRow {
+  let current = row;
+  const seen = new Set<string>();
+  while (current.endReason === COMPRESSED_END_REASON && !seen.has(current.id)) {
+    seen.add(current.id);
+    // The child holds the history under the same source (a subagent's source is "delegate").
+    const child = store.childSessions(current.id).find((c) => c.source === current.source);
+    if (!child) break;
+    current = child;
+  }
+  return current;
+}

@@ -1,0 +1,77 @@
+// The frozen-prompt lifecycle of one session (SPEC S2): the skills and the tool menu are read
+// when the session starts and kept; the prompt is built from them, the profile, the working
+// directory and the route, then an API client's instructions. It is rebuilt only at a new
+// session, after a compression and on a model switch.
+import { join } from "node:path";
+import type { Runtime } from "@iris/llm";
+import { type Menu, SkillLibrary } from "@iris/tools";
+import type { Profile } from "../config/index.js";
+import { followMenu, withoutEmptySkills } from "./session-menu.js";
+import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.js";
+import type { ToolSetup } from "./tools-setup.js";
+
+export interface FrozenPromptOptions {
+  profile: Profile;
+  cwd: string;
+  source: string;
+  tools: ToolSetup;
+  runtime: () => Runtime;
+  /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
+  promptEdits?: { replace?: string; append?: string };
+}
+
+export class FrozenPrompt {
+  private skillLibrary: SkillLibrary | undefined;
+  private menu: Menu | undefined;
+  /** An API client's system text, frozen after Iris's prompt and kept when it is rebuilt. */
+  private instructions: string | undefined;
+
+  constructor(private readonly opts: FrozenPromptOptions) {}
+
+  /** A new session: skills and menu are read afresh, the client's instructions replaced. */
+  reset(instructions: string | undefined, fresh: boolean): void {
+    if (fresh) {
+      this.skillLibrary = undefined;
+      this.menu = undefined;
+    }
+    this.instructions = instructions;
+  }
+
+  /** The skills of this session, read once: an edit shows in the next session. */
+  get skills(): SkillLibrary {
+    this.skillLibrary ??= new SkillLibrary(
+      { profile: this.opts.profile.home.paths.skills, project: join(this.opts.cwd, ".iris", "skills") },
+      this.opts.source.split(":")[0],
+    );
+    return this.skillLibrary;
+  }
+
+  /** The menu for the next turn (the rule is in session-menu.ts). */
+  menuForTurn(): Menu {
+    const { tools } = this.opts;
+    const live = tools.liveMenu?.() ?? tools.menu;
+    this.menu = withoutEmptySkills(
+      this.menu ? followMenu(this.menu, live, tools.registry) : live,
+      this.skills,
+    );
+    return this.menu;
+  }
+
+  /** Iris's frozen prompt built now, then the API client's instructions. */
+  build(): string {
+    const edits = this.opts.promptEdits;
+    const built = edits?.replace ?? this.buildDefault();
+    return withInstructions(edits?.append ? `${built}\n\n${edits.append}` : built, this.instructions);
+  }
+
+  private buildDefault(): string {
+    const menu = this.menu ?? this.menuForTurn();
+    return defaultSystemPrompt(
+      this.opts.profile,
+      this.opts.cwd,
+      this.opts.runtime(),
+      menu,
+      () => this.skills,
+    );
+  }
+}

@@ -1,0 +1,49 @@
+// What front ends need from the layers below host, re-exported so that a front end imports
+// `@iris/host` only (ARCHITECTURE.md: llm ← tools ← agent ← host ← front ends; check-imports.mjs
+// enforces it). Types first; the values are the few a front end's own commands read (the CLI's
+// `sessions`/`usage`/`effects` listings, the gateway's and serve's own tables) until those move
+// behind host methods.
+export type {
+  Agent,
+  AgentEvents,
+  FrontEnd,
+  RepairedCall,
+  TerminationReason,
+  TurnResult,
+} from "@iris/agent";
+export {
+  COMPRESSED_END_REASON,
+  exitCodeFor,
+  findEffect,
+  JsonlConversation,
+  listAllEffects,
+  messagesOfPath,
+  StoreConversation,
+  sessionHygiene,
+} from "@iris/agent";
+export type {
+  ActiveTime,
+  BindingRow,
+  CronJobRow,
+  EffectRow,
+  Login,
+  LoginRow,
+  NodeInput,
+  NodeRow,
+  RecordedAnswerRow,
+  SessionRow,
+  SessionTotals,
+  Store,
+  UsageRow,
+} from "@iris/store";
+export {
+  CronState,
+  GatewayIdentities,
+  GatewayState,
+  LOGIN_TOKEN_PREFIX,
+  openStore,
+  ServeState,
+  StoreError,
+  shortId,
+} from "@iris/store";
+export type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
