@@ -2,17 +2,24 @@
 // new temp directory unless the item gives `cwd`), one turn with nobody to ask (approvals follow
 // `batch.approvals`), then the conversation read back into a trajectory row. The session is
 // written to its own JSONL log (a file per item), never to the profile's state.db (D5); the row is
-// read back from that file, which is removed once the row is made. An error, a tool crash or a
-// stalled model ends this item only; an interrupt of the whole run writes no row, so resume
-// runs the item again.
-import { existsSync, rmSync, statSync } from "node:fs";
+// read back from that file, which the run removes once the row is on disk. An error, a tool crash or a
+// stalled model ends this item only; an interrupt (or a kill) of the whole run writes no row and
+// keeps the log, so resume continues the recorded turn and never re-runs a recorded effect
+// (resume-item.ts).
+import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { JsonlConversation, type TerminationReason, type TurnResult } from "@iris/agent";
+import {
+  EFFECT_OUTCOME_UNCERTAIN,
+  JsonlConversation,
+  type TerminationReason,
+  type TurnResult,
+} from "@iris/agent";
 import type { IrisProcess, Session } from "@iris/host";
-import type { Runtime } from "@iris/llm";
+import type { Message, Runtime } from "@iris/llm";
 import type { BatchItem } from "./input.js";
+import { leftOverOf } from "./resume-item.js";
 import {
   type RowStatus,
   type RowUsage,
@@ -45,6 +52,7 @@ const FAILED: ReadonlySet<string> = new Set([
   "item_timeout",
   "crash",
   "route_error",
+  EFFECT_OUTCOME_UNCERTAIN,
 ]);
 
 export function statusOf(reason: string): RowStatus {
@@ -98,9 +106,21 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   const onStop = () => controller.abort();
   ctx.stop.addEventListener("abort", onStop, { once: true });
   const logPath = ctx.trajectoryPath(item.key);
-  // A log a killed run left: the item has no row, so it runs again from the start.
-  rmSync(logPath, { force: true });
   try {
+    const left = leftOverOf(item, logPath);
+    if (left.kind === "answered" || left.kind === "uncertain") {
+      const finalModel = lastModelOf(left.log.history()) ?? modelName;
+      const reason = left.kind === "answered" ? "natural" : EFFECT_OUTCOME_UNCERTAIN;
+      return row(
+        trajectoryOf(item, left.log, {
+          reason,
+          rounds: left.rounds,
+          durationMs: Date.now() - started,
+          finalModel,
+          ...(left.kind === "uncertain" ? { error: left.error } : {}),
+        }),
+      );
+    }
     const proc = await ctx.processFor(item.toolsets);
     session = proc.openSession({
       source: "batch",
@@ -115,7 +135,9 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     let crash: string | undefined;
     try {
       // No front end: nobody can be asked, so approvals take `batch.approvals` (deny by default).
-      result = await session.send(item.prompt, { frontEnd: {}, signal: controller.signal });
+      // A resumed item goes on from its repaired log: no second user message.
+      const input = left.kind === "continue" ? null : item.prompt;
+      result = await session.send(input, { frontEnd: {}, signal: controller.signal });
     } catch (err) {
       crash = err instanceof Error ? err.message : String(err);
     }
@@ -130,7 +152,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     return row(
       trajectoryOf(item, new JsonlConversation(logPath), {
         reason,
-        rounds: result?.rounds ?? 0,
+        rounds: (left.kind === "continue" ? left.rounds : 0) + (result?.rounds ?? 0),
         durationMs: Date.now() - started,
         finalModel: result?.message
           ? `${result.message.origin.provider}/${result.message.origin.model}`
@@ -146,9 +168,18 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     clearTimeout(timer);
     ctx.stop.removeEventListener("abort", onStop);
     await session?.close("batch item done");
-    rmSync(logPath, { force: true });
     if (item.cwd === undefined && !ctx.keepWorkdirs) await rm(workdir, { recursive: true, force: true });
   }
+}
+
+/** The model of the newest model reply, as PROVIDER/MODEL. */
+function lastModelOf(history: readonly Message[]): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
+    if (m?.role === "assistant" && m.origin.provider !== "iris")
+      return `${m.origin.provider}/${m.origin.model}`;
+  }
+  return undefined;
 }
 
 function row(r: TrajectoryRow): ItemOutcome {

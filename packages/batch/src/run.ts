@@ -2,7 +2,7 @@
 // already done from OUT itself, run the rest with N workers, append one fsynced row per item,
 // and end with a summary. Exit codes: 0 every item has a row and none failed; 1 some failed, were
 // stopped by a budget (rows budget_exceeded) or did not run; 2 bad input, options or config; 130 interrupted.
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import {
   type IrisConfig,
@@ -163,6 +163,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
     route,
     mainRuntime: main.runtime,
   });
+  procs.dropLogsExcept(todo.map((i) => i.key));
   procs.limiter.onPause((p) =>
     progress.note(`iris batch: ${p.route} answered 429: every worker waits ${Math.ceil(p.ms / 1000)} s`),
   );
@@ -173,6 +174,8 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
   const record = async (row: TrajectoryRow, item: BatchItem) => {
     // OUT first: its row is what resume trusts; a failure entry lost to a kill is re-added above.
     await outFile.append(row);
+    // Only now: a kill before the row is whole leaves the log, and resume reads the row from it.
+    rmSync(procs.trajectoryPath(item.key), { force: true });
     if (row.status === "failed") await failFile.append(failureOf(row, item.line));
     tally.add(row, true);
     progress.update();

@@ -6,7 +6,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, truncateSync, wr
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { batch, promptOf, readEntries, readRows, toolOrAnswer, writeInput } from "./helpers.js";
+import { batch, messagesOf, promptOf, readEntries, readRows, toolOrAnswer, writeInput } from "./helpers.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
@@ -104,15 +104,18 @@ describe("iris batch --resume", () => {
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(["prompt", "message"]);
     expect(lines[1].message).toEqual({ role: "user", content: "slow" });
-    // Interrupted: no row, and no log left behind; --resume runs the item from the start.
-    expect(existsSync(logs)).toBe(false);
+    // Interrupted: no row, and the log stays; --resume continues its turn (no second user message).
+    expect(readdirSync(logs)).toHaveLength(1);
 
     fake.setHandler(toolOrAnswer);
     fake.requests.length = 0;
     const resumed = await batch(dir.path, fake, { input, out, resume: true, concurrency: 1 });
     expect(resumed.code).toBe(0);
     expect(prompts()).toEqual(["slow", "later"]);
+    const first = fake.requests[0];
+    expect(first && messagesOf(first).filter((m) => m.role === "user")).toHaveLength(1);
     expect(readRows(out)).toHaveLength(3);
+    expect(existsSync(logs)).toBe(false);
   });
 
   it("reports a changed input: grown quietly goes on, edited lines stop until --force", async () => {
