@@ -16,15 +16,16 @@ import {
   type TerminationReason,
   type TurnResult,
 } from "@iris/agent";
-import type { IrisProcess, Session } from "@iris/host";
-import type { Message, Runtime } from "@iris/llm";
+import { type IrisProcess, type Session, withoutEmptySkills } from "@iris/host";
+import type { Message, Runtime, ToolSpec } from "@iris/llm";
 import type { BatchItem } from "./input.js";
 import { leftOverOf } from "./resume-item.js";
+import { conversationFields } from "./row-conversation.js";
 import {
   type RowStatus,
   type RowUsage,
+  type TrajectoryFormat,
   type TrajectoryRow,
-  toShareGpt,
   ZERO_ROW_USAGE,
 } from "./trajectory.js";
 
@@ -36,6 +37,8 @@ export interface ItemContext {
   maxRounds?: number;
   itemTimeoutMs: number;
   keepWorkdirs: boolean;
+  /** The layout of the row's conversation (`--format`). */
+  format: TrajectoryFormat;
   /** Where the item's conversation log is written (a JSONL file). */
   trajectoryPath(key: string): string;
   /** Aborted when the whole run stops (Ctrl-C): the item then leaves no row. */
@@ -67,16 +70,20 @@ export function emptyRow(
   item: BatchItem,
   status: RowStatus,
   reason: string,
-  extra: { error?: string; model?: string } = {},
+  extra: { error?: string; model?: string; format?: TrajectoryFormat } = {},
 ): TrajectoryRow {
   return {
     id: item.id ?? null,
     key: item.key,
     status,
     termination_reason: reason,
-    conversations: [{ from: "human", value: item.prompt }],
-    tool_calls: [],
-    tool_stats: {},
+    ...conversationFields({
+      format: extra.format ?? "sharegpt",
+      frozenPrompt: "",
+      history: [{ role: "user", content: item.prompt }],
+      tools: [],
+      itemSystem: item.system,
+    }),
     usage: { ...ZERO_ROW_USAGE },
     cost_usd: 0,
     api_calls: 0,
@@ -91,9 +98,15 @@ export function emptyRow(
 export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOutcome> {
   const started = Date.now();
   if (item.cwd !== undefined && !(existsSync(item.cwd) && statSync(item.cwd).isDirectory()))
-    return row(emptyRow(item, "failed", "cwd_missing", { error: `cwd ${item.cwd} is not a directory` }));
+    return row(
+      emptyRow(item, "failed", "cwd_missing", {
+        error: `cwd ${item.cwd} is not a directory`,
+        format: ctx.format,
+      }),
+    );
   const route = ctx.runtimeFor(item.model);
-  if (!route.ok) return row(emptyRow(item, "failed", "route_error", { error: route.error }));
+  if (!route.ok)
+    return row(emptyRow(item, "failed", "route_error", { error: route.error, format: ctx.format }));
   const modelName = `${route.runtime.provider}/${route.runtime.model}`;
   const workdir = item.cwd ?? (await mkdtemp(join(tmpdir(), "iris-batch-item-")));
   let session: Session | undefined;
@@ -108,19 +121,6 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   const logPath = ctx.trajectoryPath(item.key);
   try {
     const left = leftOverOf(item, logPath);
-    if (left.kind === "answered" || left.kind === "uncertain") {
-      const finalModel = lastModelOf(left.log.history()) ?? modelName;
-      const reason = left.kind === "answered" ? "natural" : EFFECT_OUTCOME_UNCERTAIN;
-      return row(
-        trajectoryOf(item, left.log, {
-          reason,
-          rounds: left.rounds,
-          durationMs: Date.now() - started,
-          finalModel,
-          ...(left.kind === "uncertain" ? { error: left.error } : {}),
-        }),
-      );
-    }
     const proc = await ctx.processFor(item.toolsets);
     session = proc.openSession({
       source: "batch",
@@ -131,6 +131,20 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
       log: { kind: "jsonl", path: logPath },
     });
     session.startSession();
+    const shape = { format: ctx.format, tools: offeredTools(proc, session) };
+    if (left.kind === "answered" || left.kind === "uncertain") {
+      const finalModel = lastModelOf(left.log.history()) ?? modelName;
+      const reason = left.kind === "answered" ? "natural" : EFFECT_OUTCOME_UNCERTAIN;
+      return row(
+        trajectoryOf(item, left.log, shape, {
+          reason,
+          rounds: left.rounds,
+          durationMs: Date.now() - started,
+          finalModel,
+          ...(left.kind === "uncertain" ? { error: left.error } : {}),
+        }),
+      );
+    }
     let result: TurnResult | undefined;
     let crash: string | undefined;
     try {
@@ -150,7 +164,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     } else if (result && statusOf(reason) === "failed") error = result.text;
     await session.close("batch item done");
     return row(
-      trajectoryOf(item, new JsonlConversation(logPath), {
+      trajectoryOf(item, new JsonlConversation(logPath), shape, {
         reason,
         rounds: (left.kind === "continue" ? left.rounds : 0) + (result?.rounds ?? 0),
         durationMs: Date.now() - started,
@@ -163,7 +177,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   } catch (err) {
     if (ctx.stop.aborted) return { kind: "interrupted" };
     const message = err instanceof Error ? err.message : String(err);
-    return row({ ...emptyRow(item, "failed", "crash", { error: message, model: modelName }) });
+    return row(emptyRow(item, "failed", "crash", { error: message, model: modelName, format: ctx.format }));
   } finally {
     clearTimeout(timer);
     ctx.stop.removeEventListener("abort", onStop);
@@ -194,9 +208,25 @@ interface TurnFacts {
   error?: string;
 }
 
+/** The tools a session of `proc` is offered now, as the model receives them (session-menu.ts's rule). */
+function offeredTools(proc: IrisProcess, session: Session): ToolSpec[] {
+  return withoutEmptySkills(proc.tools.liveMenu?.() ?? proc.tools.menu, session.skills).specs;
+}
+
 /** The row of a finished turn, read back from the item's log (every split's usage included). */
-function trajectoryOf(item: BatchItem, log: JsonlConversation, facts: TurnFacts): TrajectoryRow {
-  const { conversations, toolCalls, toolStats } = toShareGpt(log.systemPrompt ?? "", log.history());
+function trajectoryOf(
+  item: BatchItem,
+  log: JsonlConversation,
+  shape: { format: TrajectoryFormat; tools: readonly ToolSpec[] },
+  facts: TurnFacts,
+): TrajectoryRow {
+  const fields = conversationFields({
+    format: shape.format,
+    frozenPrompt: log.systemPrompt ?? "",
+    history: log.history(),
+    tools: shape.tools,
+    itemSystem: item.system,
+  });
   const usage: RowUsage = { ...ZERO_ROW_USAGE };
   let cost = 0;
   let calls = 0;
@@ -214,9 +244,7 @@ function trajectoryOf(item: BatchItem, log: JsonlConversation, facts: TurnFacts)
     key: item.key,
     status: statusOf(facts.reason),
     termination_reason: facts.reason,
-    conversations,
-    tool_calls: toolCalls,
-    tool_stats: toolStats,
+    ...fields,
     usage,
     cost_usd: cost,
     api_calls: calls,

@@ -147,6 +147,46 @@ describe("iris batch --resume", () => {
     expect(readRows(out)).toHaveLength(4);
   });
 
+  it("an edited line that keeps its id stops the resume until --force, which runs that item again", async () => {
+    const input = writeInput(dir.path, [
+      { id: "a", prompt: "first" },
+      { id: "b", prompt: "second", tag: 1 },
+    ]);
+    const out = join(dir.path, "out.jsonl");
+    expect((await batch(dir.path, fake, { input, out })).code).toBe(0);
+    writeInput(dir.path, [
+      { id: "a", prompt: "first" },
+      { id: "b", prompt: "second, edited", tag: 1 },
+    ]);
+    fake.requests.length = 0;
+    const edited = await batch(dir.path, fake, { input, out, resume: true });
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toMatch(
+      /1 item\(s\) with a row were edited in the input since \(their id is kept\): b/,
+    );
+    expect(edited.stderr).toMatch(/--force/);
+    expect(fake.requests).toHaveLength(0);
+    // Metadata counts as the line too.
+    writeInput(dir.path, [
+      { id: "a", prompt: "first", tag: 2 },
+      { id: "b", prompt: "second", tag: 1 },
+    ]);
+    expect((await batch(dir.path, fake, { input, out, resume: true })).code).toBe(2);
+
+    writeInput(dir.path, [
+      { id: "a", prompt: "first" },
+      { id: "b", prompt: "second, edited", tag: 1 },
+    ]);
+    const forced = await batch(dir.path, fake, { input, out, resume: true, force: true });
+    expect(forced.code).toBe(0);
+    expect(prompts()).toEqual(["second, edited"]);
+    const rows = readRows(out);
+    expect(rows.map((r) => r.key).sort()).toEqual(["a", "b"]);
+    expect(rows.find((r) => r.key === "b")?.conversations?.find((c) => c.from === "human")?.value).toBe(
+      "second, edited",
+    );
+  });
+
   it("--budget-usd stops starting items and marks the rest; --rerun budget_exceeded runs exactly those", async () => {
     // gpt-4o from the catalogue: 100k input + 1k output tokens cost well over $0.10 a call.
     fake.setHandler(() => ({ text: "pricey", usage: { input: 100_000, output: 1000 } }));

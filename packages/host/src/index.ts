@@ -15,6 +15,7 @@ export * from "./app/route-limiter.js";
 export * from "./app/session.js";
 export * from "./app/session-lease.js";
 export type * from "./app/session-log.js";
+export { withoutEmptySkills } from "./app/session-menu.js";
 export * from "./app/session-prompts.js";
 export * from "./app/session-title.js";
 export * from "./app/tools-setup.js";
