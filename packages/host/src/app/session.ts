@@ -7,11 +7,13 @@ import { join } from "node:path";
 import {
   Agent,
   AgentEvents,
+  type ClientTools,
   compactionExpander,
   type FrontEnd,
   JsonlConversation,
   MemoryConversation,
   makeShaper,
+  NO_TOOLS,
   newTaskId,
   type RepairedCall,
   type ResilientModelClient,
@@ -22,7 +24,7 @@ import {
   usageRowOf,
   withClientTools,
 } from "@iris/agent";
-import type { AssistantMessage, Message, Runtime, ToolSpec, UserMessage } from "@iris/llm";
+import type { AssistantMessage, Message, Runtime, UserMessage } from "@iris/llm";
 import type { SessionRow, Store } from "@iris/store";
 import {
   ApprovalMemory,
@@ -227,11 +229,12 @@ export class Session {
    * One user message as one Agent turn; `null` continues the history as it stands (an API client
    * answered the calls of its own tools). Without a front end of its own the session asks through
    * events: `approval_requested` / `clarify_requested`, answered by answerApproval / answerClarify.
-   * `clientTools` are offered next to Iris's own; their calls end the turn (`client_tool_calls`).
+   * `clientTools` are offered next to Iris's own; their calls end the turn (`client_tool_calls`);
+   * "none": the turn is offered no tools at all.
    */
   async send(
     input: string | UserMessage | null,
-    opts: { frontEnd?: FrontEnd; signal?: AbortSignal; clientTools?: readonly ToolSpec[] } = {},
+    opts: { frontEnd?: FrontEnd; signal?: AbortSignal; clientTools?: ClientTools } = {},
   ): Promise<TurnResult> {
     if (this.closed) throw new Error("the session is closed");
     if (this.running) throw new Error("a turn is already running in this session; use inject()");
@@ -446,7 +449,7 @@ export class Session {
   }
 
   /** Made per message (cheap): everything expensive lives in the process and the session. */
-  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: readonly ToolSpec[]): Agent {
+  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: ClientTools): Agent {
     if (this.closed) throw new Error("the session is closed");
     const { runtime } = this;
     const { profile, store, tools, cwd } = this.opts;
@@ -475,7 +478,8 @@ export class Session {
       detached: this.detached,
       forward: (name, payload, identity) => this.tag(name, payload, identity),
     });
-    const box = clientTools?.length ? withClientTools(ownBox, clientTools) : ownBox;
+    const box =
+      clientTools === "none" ? NO_TOOLS : clientTools?.length ? withClientTools(ownBox, clientTools) : ownBox;
     const agentCfg = profile.config.agent;
     const shape = makeShaper(
       model,
