@@ -18,6 +18,8 @@ export interface TurnOutcome {
   reply?: string;
   /** Every inbound message this reply answers (interrupted and steered ones included). */
   answers: InboundMessage[];
+  /** Part of the reply went out while it was written (paragraph feed); `reply` is the rest. */
+  streamed?: boolean;
 }
 
 export interface LaneHooks {
@@ -32,7 +34,7 @@ export interface LaneHooks {
     session: Session,
     text: string,
     last: InboundMessage,
-  ): Promise<{ text: string; interrupted: boolean }>;
+  ): Promise<{ text: string; interrupted: boolean; streamed?: boolean }>;
   /** Whether an injected text reached the history (a turn that ends without another round drops it). */
   reachedHistory(session: Session, text: string): boolean;
   deliver(outcome: TurnOutcome & { reply: string }): Promise<void>;
@@ -107,7 +109,7 @@ export class ChatLane {
           this.carried.push(...answers);
           continue;
         }
-        await this.hooks.deliver({ reply: turn.text, answers });
+        await this.hooks.deliver({ reply: turn.text, answers, ...(turn.streamed ? { streamed: true } : {}) });
       } catch (err) {
         await this.hooks
           .failed([...answers, ...this.steered.splice(0).map((i) => i.msg)], err)
