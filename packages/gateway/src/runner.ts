@@ -12,6 +12,7 @@ import { PendingAsks } from "./asks.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
 import { CronScheduler } from "./cron.js";
+import { draftStatus } from "./draft-status.js";
 import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
 import type { ChatAddress, InboundMessage } from "./message.js";
@@ -412,6 +413,9 @@ export class Gateway {
       chat.feed?.nextRound();
     } else if (e.name === "tool_progress" && e.payload.phase !== "after") {
       chat.progress?.update(`⚙ ${e.payload.name}${e.payload.preview ? `: ${e.payload.preview}` : ""}`);
+    } else if (!e.parentTaskId && chat.draft) {
+      const line = draftStatus(e);
+      if (line) chat.draft.status(line);
     }
   }
 }
