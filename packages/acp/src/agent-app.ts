@@ -13,6 +13,7 @@ import { expandMcpInput } from "@iris/tools";
 import { AcpSession } from "./acp-session.js";
 import { editorClarify } from "./clarify.js";
 import { AVAILABLE_COMMANDS, availableCommands } from "./commands.js";
+import { configError } from "./config-error.js";
 import { checkedCwd } from "./cwd.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
@@ -60,7 +61,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     try {
       return await opts.process();
     } catch (err) {
-      throw acp.RequestError.authRequired(undefined, err instanceof Error ? err.message : String(err));
+      throw configError(err instanceof Error ? err.message : String(err));
     }
   }
 
@@ -80,7 +81,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     try {
       host = iris.openSession({ source: "acp", cwd, ...(opts.route ? { route: opts.route } : {}) });
     } catch (err) {
-      throw acp.RequestError.authRequired(undefined, routeHelp(err, iris));
+      throw configError(routeHelp(err, iris), iris.profile.home.paths.config);
     }
     if (stored) host.resumeSession(stored);
     else host.startSession();

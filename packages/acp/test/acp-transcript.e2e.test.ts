@@ -75,6 +75,9 @@ describe("iris acp with raw NDJSON", () => {
     });
     const failed = await rpc(agent, 1, "session/new", { cwd: work, mcpServers: [] });
     expect(failed.error?.message).toMatch(/modle_typo/);
+    // Not "Authentication required": Iris offers no auth methods, the config is what to fix.
+    expect(failed.error?.code).toBe(-32603);
+    expect(failed.error?.message).toMatch(/^Iris is not set up: /);
     expect(await agent.end()).toBe(0);
     assertOnlyJsonRpc(agent.lines);
     expect(agent.stderr()).toMatch(/modle_typo/);
@@ -83,7 +86,8 @@ describe("iris acp with raw NDJSON", () => {
   it("says what to set when no provider is configured", async () => {
     const agent = spawnAcp({ IRIS_HOME: home }, work);
     const failed = await handshake(agent, work);
-    expect(failed.error?.code).toBe(-32000);
+    expect(failed.error?.code).toBe(-32603);
+    expect(failed.error?.data).toEqual({ kind: "config_error", config: join(home, "config.yaml") });
     expect(failed.error?.message).toMatch(/model\.provider and model\.name/);
     expect(failed.error?.message).toContain(join(home, "config.yaml"));
     expect(await agent.end()).toBe(0);

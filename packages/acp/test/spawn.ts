@@ -103,7 +103,7 @@ export function assertOnlyJsonRpc(lines: readonly string[]): void {
 export type RpcMessage = Record<string, unknown> & {
   id?: unknown;
   result?: Record<string, unknown>;
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: unknown };
 };
 
 /** Writes one request as raw NDJSON and resolves with its response. */

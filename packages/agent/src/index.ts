@@ -16,6 +16,7 @@ export * from "./session/log-receipts.js";
 export * from "./session/memory-conversation.js";
 export * from "./session/store-conversation.js";
 export * from "./tools/client-tools.js";
+export * from "./tools/no-tools.js";
 export * from "./tools/registry-toolbox.js";
 export * from "./turn/convergence.js";
 export * from "./turn/guards.js";

@@ -1,12 +1,22 @@
 // @iris/batch: `iris batch` (SPEC E4), a client of @iris/host's process and session scopes.
 export { type BatchItem, type MalformedLine, parseInput } from "./input.js";
 export { batchPaths, type FailureEntry } from "./ledger.js";
+export {
+  type OpenAiMessage,
+  type OpenAiTool,
+  openAiMessageSchema,
+  openAiToolSchema,
+  openAiTools,
+  toOpenAiMessages,
+} from "./openai-format.js";
 export { type BatchOptions, runBatch } from "./run.js";
 export type { BatchSummary } from "./summary.js";
 export {
   ROW_STATUSES,
   type RowStatus,
   type ShareGptTurn,
+  TRAJECTORY_FORMATS,
+  type TrajectoryFormat,
   type TrajectoryRow,
   toShareGpt,
   trajectoryRowSchema,

@@ -100,6 +100,25 @@ export function readLedger(paths: BatchPaths, opts: { rerun: readonly RowStatus[
   return { rows: byKey, failures: failuresByKey, notes };
 }
 
+/** Drops the rows (and failure entries) of `keys` from OUT, in one atomic rewrite each, so they run again. */
+export function dropRows(paths: BatchPaths, ledger: Ledger, keys: readonly string[]): void {
+  const drop = new Set(keys);
+  for (const k of drop) {
+    ledger.rows.delete(k);
+    ledger.failures.delete(k);
+  }
+  const out = readJsonlRows(paths.out, checkRow(paths.out), { repair: true }).rows;
+  rewriteAtomically(
+    paths.out,
+    out.filter((r) => !drop.has(r.key)),
+  );
+  const failed = readJsonlRows(paths.failed, checkFailure(paths.failed), { repair: true }).rows;
+  rewriteAtomically(
+    paths.failed,
+    failed.filter((f) => !drop.has(f.key)),
+  );
+}
+
 /** Writes `rows` to a temp file, flushes it, then renames it over `path` (never half a file). */
 function rewriteAtomically(path: string, rows: readonly unknown[]): void {
   if (!existsSync(path)) return;

@@ -1,11 +1,11 @@
 // The host processes of one batch run: one IrisProcess per distinct tool menu (the run's
 // --toolsets, or an item's own `toolsets`), all over one rate limiter, so a 429 on a route slows
 // every worker whatever its menu. Each item's conversation is a JSONL log in OUT.trajectories/
-// (one file per item, removed once its row is written): trajectories never enter the profile's
+// (one file per item, removed once its row is written, kept past a kill for resume): trajectories never enter the profile's
 // state.db (D5). What the processes share besides (route cooldowns) is kept in an in-memory store.
 import { createHash } from "node:crypto";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import {
   IrisProcess,
   openStore,
@@ -39,8 +39,7 @@ export class BatchProcesses {
   private readonly routes = new Map<string, ReturnType<BatchProcesses["runtimeFor"]>>();
 
   constructor(private readonly opts: BatchProcessesOptions) {
-    // A killed run's logs: their items have no row, so they run again from the start.
-    rmSync(opts.trajectoriesDir, { recursive: true, force: true });
+    // A killed run's logs stay: their items continue from them (resume-item.ts).
     // Nothing of a conversation is in it (route cooldowns only), and nobody searches it.
     this.store = openStore(":memory:", { indexDelayMs: NO_INDEX_DELAY_MS });
   }
@@ -49,6 +48,14 @@ export class BatchProcesses {
   trajectoryPath(key: string): string {
     const name = createHash("sha256").update(key).digest("hex").slice(0, 32);
     return join(this.opts.trajectoriesDir, `${name}.jsonl`);
+  }
+
+  /** Removes the logs of every item but `keys` (those of items that got their row before a kill). */
+  dropLogsExcept(keys: Iterable<string>): void {
+    const dir = this.opts.trajectoriesDir;
+    if (!existsSync(dir)) return;
+    const keep = new Set([...keys].map((k) => basename(this.trajectoryPath(k))));
+    for (const name of readdirSync(dir)) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
   }
 
   /** The process whose menu is `toolsets` (or the run's). */
@@ -106,11 +113,12 @@ export class BatchProcesses {
     return res;
   }
 
-  /** Closes every process (their sessions first), then the store, and removes the logs' folder. */
+  /** Closes every process (their sessions first), then the store; the logs' folder goes once empty. */
   async close(): Promise<void> {
     const opened = await Promise.allSettled([...this.processes.values()]);
     await Promise.all(opened.map((p) => (p.status === "fulfilled" ? p.value.close() : undefined)));
     this.store.close();
-    rmSync(this.opts.trajectoriesDir, { recursive: true, force: true });
+    const dir = this.opts.trajectoriesDir;
+    if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
   }
 }

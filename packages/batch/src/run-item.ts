@@ -2,22 +2,32 @@
 // new temp directory unless the item gives `cwd`), one turn with nobody to ask (approvals follow
 // `batch.approvals`), then the conversation read back into a trajectory row. The session is
 // written to its own JSONL log (a file per item), never to the profile's state.db (D5); the row is
-// read back from that file, which is removed once the row is made. An error, a tool crash or a
-// stalled model ends this item only; an interrupt of the whole run writes no row, so resume
-// runs the item again.
-import { existsSync, rmSync, statSync } from "node:fs";
+// read back from that file, which the run removes once the row is on disk. An error, a tool crash or a
+// stalled model ends this item only; an interrupt (or a kill) of the whole run writes no row and
+// keeps the log, so resume continues the recorded turn and never re-runs a recorded effect
+// (resume-item.ts).
+import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { IrisProcess, Session } from "@iris/host";
-import { JsonlConversation, type TerminationReason, type TurnResult } from "@iris/host";
-import type { Runtime } from "@iris/llm";
+import {
+  EFFECT_OUTCOME_UNCERTAIN,
+  type IrisProcess,
+  JsonlConversation,
+  type Session,
+  type TerminationReason,
+  type TurnResult,
+  withoutEmptySkills,
+} from "@iris/host";
+import type { Message, Runtime, ToolSpec } from "@iris/llm";
 import type { BatchItem } from "./input.js";
+import { leftOverOf } from "./resume-item.js";
+import { conversationFields } from "./row-conversation.js";
 import {
   type RowStatus,
   type RowUsage,
+  type TrajectoryFormat,
   type TrajectoryRow,
-  toShareGpt,
   ZERO_ROW_USAGE,
 } from "./trajectory.js";
 
@@ -29,6 +39,8 @@ export interface ItemContext {
   maxRounds?: number;
   itemTimeoutMs: number;
   keepWorkdirs: boolean;
+  /** The layout of the row's conversation (`--format`). */
+  format: TrajectoryFormat;
   /** Where the item's conversation log is written (a JSONL file). */
   trajectoryPath(key: string): string;
   /** Aborted when the whole run stops (Ctrl-C): the item then leaves no row. */
@@ -45,6 +57,7 @@ const FAILED: ReadonlySet<string> = new Set([
   "item_timeout",
   "crash",
   "route_error",
+  EFFECT_OUTCOME_UNCERTAIN,
 ]);
 
 export function statusOf(reason: string): RowStatus {
@@ -59,16 +72,20 @@ export function emptyRow(
   item: BatchItem,
   status: RowStatus,
   reason: string,
-  extra: { error?: string; model?: string } = {},
+  extra: { error?: string; model?: string; format?: TrajectoryFormat } = {},
 ): TrajectoryRow {
   return {
     id: item.id ?? null,
     key: item.key,
     status,
     termination_reason: reason,
-    conversations: [{ from: "human", value: item.prompt }],
-    tool_calls: [],
-    tool_stats: {},
+    ...conversationFields({
+      format: extra.format ?? "sharegpt",
+      frozenPrompt: "",
+      history: [{ role: "user", content: item.prompt }],
+      tools: [],
+      itemSystem: item.system,
+    }),
     usage: { ...ZERO_ROW_USAGE },
     cost_usd: 0,
     api_calls: 0,
@@ -83,9 +100,15 @@ export function emptyRow(
 export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOutcome> {
   const started = Date.now();
   if (item.cwd !== undefined && !(existsSync(item.cwd) && statSync(item.cwd).isDirectory()))
-    return row(emptyRow(item, "failed", "cwd_missing", { error: `cwd ${item.cwd} is not a directory` }));
+    return row(
+      emptyRow(item, "failed", "cwd_missing", {
+        error: `cwd ${item.cwd} is not a directory`,
+        format: ctx.format,
+      }),
+    );
   const route = ctx.runtimeFor(item.model);
-  if (!route.ok) return row(emptyRow(item, "failed", "route_error", { error: route.error }));
+  if (!route.ok)
+    return row(emptyRow(item, "failed", "route_error", { error: route.error, format: ctx.format }));
   const modelName = `${route.runtime.provider}/${route.runtime.model}`;
   const workdir = item.cwd ?? (await mkdtemp(join(tmpdir(), "iris-batch-item-")));
   let session: Session | undefined;
@@ -98,9 +121,8 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   const onStop = () => controller.abort();
   ctx.stop.addEventListener("abort", onStop, { once: true });
   const logPath = ctx.trajectoryPath(item.key);
-  // A log a killed run left: the item has no row, so it runs again from the start.
-  rmSync(logPath, { force: true });
   try {
+    const left = leftOverOf(item, logPath);
     const proc = await ctx.processFor(item.toolsets);
     session = proc.openSession({
       source: "batch",
@@ -111,11 +133,27 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
       log: { kind: "jsonl", path: logPath },
     });
     session.startSession();
+    const shape = { format: ctx.format, tools: offeredTools(proc, session) };
+    if (left.kind === "answered" || left.kind === "uncertain") {
+      const finalModel = lastModelOf(left.log.history()) ?? modelName;
+      const reason = left.kind === "answered" ? "natural" : EFFECT_OUTCOME_UNCERTAIN;
+      return row(
+        trajectoryOf(item, left.log, shape, {
+          reason,
+          rounds: left.rounds,
+          durationMs: Date.now() - started,
+          finalModel,
+          ...(left.kind === "uncertain" ? { error: left.error } : {}),
+        }),
+      );
+    }
     let result: TurnResult | undefined;
     let crash: string | undefined;
     try {
       // No front end: nobody can be asked, so approvals take `batch.approvals` (deny by default).
-      result = await session.send(item.prompt, { frontEnd: {}, signal: controller.signal });
+      // A resumed item goes on from its repaired log: no second user message.
+      const input = left.kind === "continue" ? null : item.prompt;
+      result = await session.send(input, { frontEnd: {}, signal: controller.signal });
     } catch (err) {
       crash = err instanceof Error ? err.message : String(err);
     }
@@ -128,9 +166,9 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     } else if (result && statusOf(reason) === "failed") error = result.text;
     await session.close("batch item done");
     return row(
-      trajectoryOf(item, new JsonlConversation(logPath), {
+      trajectoryOf(item, new JsonlConversation(logPath), shape, {
         reason,
-        rounds: result?.rounds ?? 0,
+        rounds: (left.kind === "continue" ? left.rounds : 0) + (result?.rounds ?? 0),
         durationMs: Date.now() - started,
         finalModel: result?.message
           ? `${result.message.origin.provider}/${result.message.origin.model}`
@@ -141,14 +179,23 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   } catch (err) {
     if (ctx.stop.aborted) return { kind: "interrupted" };
     const message = err instanceof Error ? err.message : String(err);
-    return row({ ...emptyRow(item, "failed", "crash", { error: message, model: modelName }) });
+    return row(emptyRow(item, "failed", "crash", { error: message, model: modelName, format: ctx.format }));
   } finally {
     clearTimeout(timer);
     ctx.stop.removeEventListener("abort", onStop);
     await session?.close("batch item done");
-    rmSync(logPath, { force: true });
     if (item.cwd === undefined && !ctx.keepWorkdirs) await rm(workdir, { recursive: true, force: true });
   }
+}
+
+/** The model of the newest model reply, as PROVIDER/MODEL. */
+function lastModelOf(history: readonly Message[]): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
+    if (m?.role === "assistant" && m.origin.provider !== "iris")
+      return `${m.origin.provider}/${m.origin.model}`;
+  }
+  return undefined;
 }
 
 function row(r: TrajectoryRow): ItemOutcome {
@@ -163,9 +210,25 @@ interface TurnFacts {
   error?: string;
 }
 
+/** The tools a session of `proc` is offered now, as the model receives them (session-menu.ts's rule). */
+function offeredTools(proc: IrisProcess, session: Session): ToolSpec[] {
+  return withoutEmptySkills(proc.tools.liveMenu?.() ?? proc.tools.menu, session.skills).specs;
+}
+
 /** The row of a finished turn, read back from the item's log (every split's usage included). */
-function trajectoryOf(item: BatchItem, log: JsonlConversation, facts: TurnFacts): TrajectoryRow {
-  const { conversations, toolCalls, toolStats } = toShareGpt(log.systemPrompt ?? "", log.history());
+function trajectoryOf(
+  item: BatchItem,
+  log: JsonlConversation,
+  shape: { format: TrajectoryFormat; tools: readonly ToolSpec[] },
+  facts: TurnFacts,
+): TrajectoryRow {
+  const fields = conversationFields({
+    format: shape.format,
+    frozenPrompt: log.systemPrompt ?? "",
+    history: log.history(),
+    tools: shape.tools,
+    itemSystem: item.system,
+  });
   const usage: RowUsage = { ...ZERO_ROW_USAGE };
   let cost = 0;
   let calls = 0;
@@ -183,9 +246,7 @@ function trajectoryOf(item: BatchItem, log: JsonlConversation, facts: TurnFacts)
     key: item.key,
     status: statusOf(facts.reason),
     termination_reason: facts.reason,
-    conversations,
-    tool_calls: toolCalls,
-    tool_stats: toolStats,
+    ...fields,
     usage,
     cost_usd: cost,
     api_calls: calls,

@@ -2,7 +2,7 @@
 // already done from OUT itself, run the rest with N workers, append one fsynced row per item,
 // and end with a summary. Exit codes: 0 every item has a row and none failed; 1 some failed, were
 // stopped by a budget (rows budget_exceeded) or did not run; 2 bad input, options or config; 130 interrupted.
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import {
   type IrisConfig,
@@ -13,16 +13,17 @@ import {
   splitModelSpec,
 } from "@iris/host";
 import type { ApiMode } from "@iris/llm";
+import { editedKeys } from "./edited.js";
 import { type BatchItem, parseInput } from "./input.js";
 import { DurableJsonl, JsonlFileError } from "./jsonl-file.js";
-import { batchPaths, failureOf, type Ledger, readLedger } from "./ledger.js";
+import { batchPaths, dropRows, failureOf, type Ledger, readLedger } from "./ledger.js";
 import { BatchProcesses } from "./processes.js";
 import { Progress } from "./progress.js";
 import { emptyRow, runItem } from "./run-item.js";
 import { RunLockError, takeRunLock } from "./run-lock.js";
 import { compareInput, readMeta, writeMeta } from "./run-meta.js";
 import { formatSummary, Tally } from "./summary.js";
-import type { RowStatus, TrajectoryRow } from "./trajectory.js";
+import type { RowStatus, TrajectoryFormat, TrajectoryRow } from "./trajectory.js";
 
 export interface BatchOptions {
   input: string;
@@ -44,6 +45,8 @@ export interface BatchOptions {
   jsonSummary?: string;
   itemTimeoutSeconds?: number;
   keepWorkdirs?: boolean;
+  /** The rows' conversation layout (default sharegpt). */
+  format?: TrajectoryFormat;
   env?: Record<string, string | undefined>;
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Aborting it stops the run like Ctrl-C (the CLI wires SIGINT/SIGTERM to it). */
@@ -109,8 +112,16 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
     provider: opts.provider ?? null,
     toolsets: opts.toolsets ?? null,
     max_rounds: opts.maxRounds ?? null,
+    // Only when not the default, so the runs of earlier versions compare equal.
+    ...(opts.format === "openai" ? { format: "openai" } : {}),
   };
   const meta = opts.resume ? readMeta(paths.meta) : undefined;
+  const format = opts.format ?? "sharegpt";
+  const formatBefore = meta ? ((meta.options.format as string | undefined) ?? "sharegpt") : format;
+  if (formatBefore !== format)
+    throw new UsageError(
+      `${paths.out} holds --format ${formatBefore} rows: resume it with --format ${formatBefore}`,
+    );
   const change = compareInput(
     meta,
     { sha256: input.sha256, allKeys: input.allKeys, options: trajectoryOptions },
@@ -118,10 +129,17 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
     ledger.rows.keys(),
   );
   if (change.message) stderr.write(`iris batch: ${change.message}\n`);
-  if (change.orphans.length && !opts.force)
+  const edited = editedKeys(input.items, ledger.rows);
+  if (edited.length)
+    stderr.write(
+      `iris batch: ${edited.length} item(s) with a row were edited in the input since (their id is kept): ` +
+        `${edited.slice(0, 5).join(", ")}${edited.length > 5 ? ", …" : ""}${opts.force ? "; --force: they run again" : ""}\n`,
+    );
+  if ((change.orphans.length || edited.length) && !opts.force)
     throw new UsageError(
       "the input no longer matches the output; check the input, or add --force to go on anyway",
     );
+  if (edited.length) dropRows(paths, ledger, edited);
 
   const route: RouteFlags = routeFlagsOf(mainRouteFlags(opts, profile.config));
   const main = resolveMainRoute(route, profile.config, profile.env);
@@ -163,6 +181,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
     route,
     mainRuntime: main.runtime,
   });
+  procs.dropLogsExcept(todo.map((i) => i.key));
   procs.limiter.onPause((p) =>
     progress.note(`iris batch: ${p.route} answered 429: every worker waits ${Math.ceil(p.ms / 1000)} s`),
   );
@@ -173,6 +192,8 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
   const record = async (row: TrajectoryRow, item: BatchItem) => {
     // OUT first: its row is what resume trusts; a failure entry lost to a kill is re-added above.
     await outFile.append(row);
+    // Only now: a kill before the row is whole leaves the log, and resume reads the row from it.
+    rmSync(procs.trajectoryPath(item.key), { force: true });
     if (row.status === "failed") await failFile.append(failureOf(row, item.line));
     tally.add(row, true);
     progress.update();
@@ -191,6 +212,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
         ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
         itemTimeoutMs: (opts.itemTimeoutSeconds ?? cfg.item_timeout_seconds) * 1000,
         keepWorkdirs: opts.keepWorkdirs === true,
+        format,
         trajectoryPath: (key) => procs.trajectoryPath(key),
         stop: stop.signal,
       });
@@ -210,6 +232,7 @@ async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?:
         await record(
           emptyRow(item, "budget_exceeded", "batch_budget_reached", {
             error: `--budget-usd ${opts.budgetUsd} was reached before this item started`,
+            format,
           }),
           item,
         );

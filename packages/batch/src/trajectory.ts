@@ -1,11 +1,13 @@
 // One output row of `iris batch` (issue 18): the item's conversation in the ShareGPT layout that
-// fine-tuning tools read (`conversations: [{from, value}]`, from ∈ system|human|gpt|tool), plus
-// its tool calls, per-tool stats, usage and cost. Tool calls and results use the Hermes layout:
+// fine-tuning tools read (`conversations: [{from, value}]`, from ∈ system|human|gpt|tool) or, with
+// `--format openai`, OpenAI's fine-tuning `messages`; the tool schemas offered, the item's system
+// text, its tool calls, per-tool stats, usage and cost. Tool calls and results use the Hermes layout:
 // an assistant turn is `<think>…</think>` (when it reasoned), its text, then one
 // `<tool_call>{"name","arguments"}</tool_call>` per call; the results of one turn are one `tool`
 // entry of `<tool_response>{"tool_call_id","name","content"}</tool_response>` blocks.
 import { jsonTooDeep, type Message, type UserPart } from "@iris/llm";
 import { z } from "zod";
+import { openAiMessageSchema, openAiToolSchema, reasoningEntrySchema } from "./openai-format.js";
 
 export const ROW_STATUSES = ["completed", "failed", "discarded", "budget_exceeded"] as const;
 export type RowStatus = (typeof ROW_STATUSES)[number];
@@ -31,9 +33,18 @@ export const trajectoryRowSchema = z.strictObject({
   key: z.string().min(1),
   status: z.enum(ROW_STATUSES),
   termination_reason: z.string().min(1),
-  conversations: z.array(
-    z.strictObject({ from: z.enum(["system", "human", "gpt", "tool"]), value: z.string() }),
-  ),
+  /** `--format sharegpt` (the default): the conversation as ShareGPT turns. */
+  conversations: z
+    .array(z.strictObject({ from: z.enum(["system", "human", "gpt", "tool"]), value: z.string() }))
+    .optional(),
+  /** `--format openai`: the conversation as OpenAI fine-tuning messages (openai-format.ts). */
+  messages: z.array(openAiMessageSchema).optional(),
+  /** The function schemas the model was offered (absent in rows of older runs). */
+  tools: z.array(openAiToolSchema).optional(),
+  /** The item's own `system` text (also in the system turn, after Iris's prompt, as it was sent). */
+  system: z.string().optional(),
+  /** `--format openai`: the reasoning the route returned, by index of its assistant message. */
+  reasoning: z.array(reasoningEntrySchema).optional(),
   tool_calls: z.array(toolCallSchema),
   tool_stats: z.record(
     z.string(),
@@ -52,7 +63,9 @@ export const trajectoryRowSchema = z.strictObject({
 
 export type TrajectoryRow = z.output<typeof trajectoryRowSchema>;
 export type RowUsage = z.output<typeof usageSchema>;
-export type ShareGptTurn = TrajectoryRow["conversations"][number];
+export type ShareGptTurn = NonNullable<TrajectoryRow["conversations"]>[number];
+export type TrajectoryFormat = "sharegpt" | "openai";
+export const TRAJECTORY_FORMATS: readonly TrajectoryFormat[] = ["sharegpt", "openai"];
 
 export const ZERO_ROW_USAGE: RowUsage = Object.freeze({
   input_tokens: 0,

@@ -64,10 +64,11 @@ describe("iris batch", () => {
       { from: "human", value: "hello" },
       { from: "gpt", value: "answer to hello" },
     ]);
-    // The ephemeral system prompt reached the model, and nothing of it reached the output.
+    // The item's system prompt reached the model, and the row says what the model was sent.
     const q1Request = fake.requests.find((q) => promptOf(q) === "hello");
     expect(textOf(messagesOf(q1Request!)[0])).toContain("EPHEMERAL-MARKER");
-    expect(readFileSync(out, "utf8")).not.toContain("EPHEMERAL-MARKER");
+    expect(q1?.system).toBe("EPHEMERAL-MARKER be brief");
+    expect(q1?.conversations?.[0]?.value).toBe(textOf(messagesOf(q1Request!)[0]));
 
     // Each item ran in a fresh temp directory of its own, removed afterwards.
     const tools = rows.filter((x) => x.tool_calls.length > 0);

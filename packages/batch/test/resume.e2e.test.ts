@@ -6,7 +6,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, truncateSync, wr
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { batch, promptOf, readEntries, readRows, toolOrAnswer, writeInput } from "./helpers.js";
+import { batch, messagesOf, promptOf, readEntries, readRows, toolOrAnswer, writeInput } from "./helpers.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
@@ -104,15 +104,18 @@ describe("iris batch --resume", () => {
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(["prompt", "message"]);
     expect(lines[1].message).toEqual({ role: "user", content: "slow" });
-    // Interrupted: no row, and no log left behind; --resume runs the item from the start.
-    expect(existsSync(logs)).toBe(false);
+    // Interrupted: no row, and the log stays; --resume continues its turn (no second user message).
+    expect(readdirSync(logs)).toHaveLength(1);
 
     fake.setHandler(toolOrAnswer);
     fake.requests.length = 0;
     const resumed = await batch(dir.path, fake, { input, out, resume: true, concurrency: 1 });
     expect(resumed.code).toBe(0);
     expect(prompts()).toEqual(["slow", "later"]);
+    const first = fake.requests[0];
+    expect(first && messagesOf(first).filter((m) => m.role === "user")).toHaveLength(1);
     expect(readRows(out)).toHaveLength(3);
+    expect(existsSync(logs)).toBe(false);
   });
 
   it("reports a changed input: grown quietly goes on, edited lines stop until --force", async () => {
@@ -142,6 +145,46 @@ describe("iris batch --resume", () => {
     expect(forced.code).toBe(0);
     expect(prompts()).toEqual(["B edited"]);
     expect(readRows(out)).toHaveLength(4);
+  });
+
+  it("an edited line that keeps its id stops the resume until --force, which runs that item again", async () => {
+    const input = writeInput(dir.path, [
+      { id: "a", prompt: "first" },
+      { id: "b", prompt: "second", tag: 1 },
+    ]);
+    const out = join(dir.path, "out.jsonl");
+    expect((await batch(dir.path, fake, { input, out })).code).toBe(0);
+    writeInput(dir.path, [
+      { id: "a", prompt: "first" },
+      { id: "b", prompt: "second, edited", tag: 1 },
+    ]);
+    fake.requests.length = 0;
+    const edited = await batch(dir.path, fake, { input, out, resume: true });
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toMatch(
+      /1 item\(s\) with a row were edited in the input since \(their id is kept\): b/,
+    );
+    expect(edited.stderr).toMatch(/--force/);
+    expect(fake.requests).toHaveLength(0);
+    // Metadata counts as the line too.
+    writeInput(dir.path, [
+      { id: "a", prompt: "first", tag: 2 },
+      { id: "b", prompt: "second", tag: 1 },
+    ]);
+    expect((await batch(dir.path, fake, { input, out, resume: true })).code).toBe(2);
+
+    writeInput(dir.path, [
+      { id: "a", prompt: "first" },
+      { id: "b", prompt: "second, edited", tag: 1 },
+    ]);
+    const forced = await batch(dir.path, fake, { input, out, resume: true, force: true });
+    expect(forced.code).toBe(0);
+    expect(prompts()).toEqual(["second, edited"]);
+    const rows = readRows(out);
+    expect(rows.map((r) => r.key).sort()).toEqual(["a", "b"]);
+    expect(rows.find((r) => r.key === "b")?.conversations?.find((c) => c.from === "human")?.value).toBe(
+      "second, edited",
+    );
   });
 
   it("--budget-usd stops starting items and marks the rest; --rerun budget_exceeded runs exactly those", async () => {

@@ -69,6 +69,8 @@ export interface PlatformAdapter {
   start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void>;
   stop(): Promise<void>;
   send(to: ChatAddress, text: string, opts?: SendOptions): Promise<SendResult>;
+  /** The platform's own formatting of a Markdown reply (IRC: formatting codes); absent: Markdown as is. */
+  render?(markdown: string): string;
   /**
    * Shows the reply being written, replacing the previous draft ("" removes it); the delivered
    * reply replaces the draft. Absent where the platform cannot stream. Never recorded.

@@ -18,6 +18,8 @@ export interface TurnOutcome {
   reply?: string;
   /** Every inbound message this reply answers (interrupted and steered ones included). */
   answers: InboundMessage[];
+  /** Part of the reply went out while it was written (paragraph feed); `reply` is the rest. */
+  streamed?: boolean;
 }
 
 export interface LaneHooks {
@@ -37,6 +39,7 @@ export interface LaneHooks {
     interrupted: boolean;
     /** Injected texts the turn ended without sending (the Agent knows exactly). */
     unsent: string[];
+    streamed?: boolean;
   }>;
   deliver(outcome: TurnOutcome & { reply: string }): Promise<void>;
   /** The turn failed outright (not a model error the agent reported): say so and settle. */
@@ -111,7 +114,7 @@ export class ChatLane {
           this.carried.push(...answers);
           continue;
         }
-        await this.hooks.deliver({ reply: turn.text, answers });
+        await this.hooks.deliver({ reply: turn.text, answers, ...(turn.streamed ? { streamed: true } : {}) });
       } catch (err) {
         await this.hooks
           .failed([...answers, ...this.steered.splice(0).map((i) => i.msg)], err)

@@ -18,9 +18,11 @@ import { PendingAsks } from "./asks.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
 import { CronScheduler } from "./cron.js";
+import { draftStatus } from "./draft-status.js";
 import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
 import type { ChatAddress, InboundMessage } from "./message.js";
+import { ParagraphFeed } from "./paragraph-feed.js";
 import { type AuthPolicy, authorise } from "./pipeline/authorise.js";
 import { Deliverer } from "./pipeline/deliver.js";
 import { runHygiene } from "./pipeline/hygiene.js";
@@ -65,6 +67,8 @@ interface Chat {
   userId: string;
   progress?: ProgressMessage;
   draft?: StreamDraft;
+  /** Platforms that can neither edit nor show drafts (IRC) get finished paragraphs as they come. */
+  feed?: ParagraphFeed;
 }
 
 const RETENTION_MS = 7 * 24 * 3600_000;
@@ -275,11 +279,13 @@ export class Gateway {
       requireMention: cfg.require_mention,
       wakeWords: cfg.wake_words,
     });
-    if (!mention.addressed) {
+    // A room's slash command needs no mention: it is addressed to the bot by its form (SPEC G1).
+    const roomCommand = !mention.addressed && findCommand(msg.text.trim().split(/\s+/)[0] ?? "", "gateway");
+    if (!mention.addressed && !roomCommand) {
       settle();
       return "ignored";
     }
-    const text = mention.text.trim();
+    const text = (mention.addressed ? mention.text : msg.text).trim();
     const [word = "", ...rest] = text.split(/\s+/);
     const command = word.startsWith("/") ? findCommand(word, "gateway") : undefined;
     if (command) {
@@ -349,13 +355,19 @@ export class Gateway {
     session: Session,
     text: string,
     last: InboundMessage,
-  ): Promise<{ text: string; interrupted: boolean; unsent: string[] }> {
+  ): Promise<{ text: string; interrupted: boolean; unsent: string[]; streamed?: boolean }> {
     const chat = this.chats.get(key);
     if (chat) {
       chat.userId = last.userId;
       chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
       // Platforms without drafts (IRC) keep no copy of the streamed text.
-      if (chat.platform.adapter.draft) chat.draft = new StreamDraft(chat.platform.adapter, chat.addr);
+      const { adapter, deliverer } = chat.platform;
+      const addr = chat.addr;
+      if (adapter.draft) chat.draft = new StreamDraft(adapter, addr);
+      else if (!adapter.edit)
+        chat.feed = new ParagraphFeed(async (n, part) => {
+          await deliverer.deliver(`${last.platform}:${last.messageId}:reply:p${n}`, addr, part);
+        });
     }
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
@@ -368,13 +380,16 @@ export class Gateway {
         rounds: result.rounds,
       });
       replied = result.reason !== "user_cancelled";
+      const rest = chat?.feed ? await chat.feed.rest(result.text) : { text: result.text, streamed: false };
       return {
-        text: result.text,
+        text: rest.text,
         interrupted: !replied,
         unsent: result.unsent.map((m) => textOf(m.content)),
+        ...(rest.streamed ? { streamed: true } : {}),
       };
     } finally {
       this.asks.clear(key);
+      if (chat) delete chat.feed;
       chat?.draft?.done(replied);
       if (chat) delete chat.draft;
       await chat?.progress?.done();
@@ -388,7 +403,9 @@ export class Gateway {
     o: TurnOutcome & { reply: string },
   ): Promise<void> {
     const last = o.answers[o.answers.length - 1];
-    if (last) await p.deliverer.deliver(`${last.platform}:${last.messageId}:reply`, addr, o.reply);
+    // Everything went out paragraph by paragraph already: nothing is left to send.
+    const done = o.streamed === true && o.reply.trim() === "";
+    if (last && !done) await p.deliverer.deliver(`${last.platform}:${last.messageId}:reply`, addr, o.reply);
     for (const m of o.answers) this.state.finishInbound(m.platform, m.messageId);
   }
 
@@ -420,10 +437,17 @@ export class Gateway {
       post(`${platform}:${e.taskId}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
     } else if (e.name === "stream_delta" && !e.parentTaskId) {
       chat.draft?.append(e.payload.text);
+      chat.feed?.append(e.payload.text);
     } else if (e.name === "stream_reset" && !e.parentTaskId) {
       chat.draft?.reset();
+      chat.feed?.reset();
+    } else if (e.name === "step" && !e.parentTaskId) {
+      chat.feed?.nextRound();
     } else if (e.name === "tool_progress" && e.payload.phase !== "after") {
       chat.progress?.update(`⚙ ${e.payload.name}${e.payload.preview ? `: ${e.payload.preview}` : ""}`);
+    } else if (!e.parentTaskId && chat.draft) {
+      const line = draftStatus(e);
+      if (line) chat.draft.status(line);
     }
   }
 }

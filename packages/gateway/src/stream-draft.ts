@@ -18,9 +18,18 @@ export class StreamDraft {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** A status shown until the model's first text ("waiting for the model", "retrying (2/3) …"). */
+  private statusLine = "";
+
   append(delta: string): void {
     this.text += delta;
     this.schedule();
+  }
+
+  /** Shows `line` in the draft while the model has written nothing (so the chat never looks dead). */
+  status(line: string): void {
+    this.statusLine = line;
+    if (this.text === "") this.schedule();
   }
 
   /** The step is being retried: what it wrote so far is void. */
@@ -37,7 +46,7 @@ export class StreamDraft {
         : Math.max(0, this.lastShown + this.adapter.limits.minEditIntervalMs - this.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.show(this.text);
+      this.show(this.text || this.statusLine);
     }, wait);
     this.timer.unref();
   }

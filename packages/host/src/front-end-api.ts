@@ -13,6 +13,7 @@ export type {
 } from "@iris/agent";
 export {
   COMPRESSED_END_REASON,
+  EFFECT_OUTCOME_UNCERTAIN,
   exitCodeFor,
   findEffect,
   JsonlConversation,

@@ -17,6 +17,7 @@ export * from "./app/session-finder.js";
 export { TITLE_MAX } from "./app/session-fork.js";
 export * from "./app/session-lease.js";
 export type * from "./app/session-log.js";
+export { withoutEmptySkills } from "./app/session-menu.js";
 export * from "./app/session-prompts.js";
 export * from "./app/session-title.js";
 export * from "./app/session-turn-lock.js";

@@ -21,10 +21,23 @@ afterEach(async () => {
   home.cleanup();
 });
 
+// CAP_DAC_READ_SEARCH (kept across the switch as an ambient capability) lets nobody read and
+// traverse, never write: the checkout may sit in a folder other users cannot enter (a mode-700
+// home), and nobody must still reach the bin and node_modules, while the home stays unwritable.
+const READ_ANYWHERE = ["--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"];
+
 function asNobody(args: string[]) {
   return spawnSync(
     "/usr/bin/setpriv",
-    ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, IRIS_BIN, ...args],
+    [
+      "--reuid=65534",
+      "--regid=65534",
+      "--clear-groups",
+      ...READ_ANYWHERE,
+      process.execPath,
+      IRIS_BIN,
+      ...args,
+    ],
     { env: { PATH: process.env.PATH ?? "", IRIS_HOME: home.home, HOME: "/nonexistent" }, encoding: "utf8" },
   );
 }
@@ -49,4 +62,19 @@ it.skipIf(!canSwitchUser)("sessions list, usage and context read a home the user
   const context = asNobody(["context", "--provider", "custom", "--base-url", fake.baseUrl, "--model", "m"]);
   expect(context.stderr).not.toMatch(/Error|at .*\.js:\d+/);
   expect(context.status).toBe(0);
+  // Reading is all nobody may do: the home still cannot be written.
+  const write = spawnSync(
+    "/usr/bin/setpriv",
+    [
+      "--reuid=65534",
+      "--regid=65534",
+      "--clear-groups",
+      ...READ_ANYWHERE,
+      "/bin/sh",
+      "-c",
+      `: > '${home.home}/probe'`,
+    ],
+    { encoding: "utf8" },
+  );
+  expect(write.status).not.toBe(0);
 });

@@ -26,7 +26,7 @@ export async function chatCompletions(c: Context<ServeEnv>, deps: ServeDeps): Pr
       meta,
       req.stream_options?.include_usage === true,
     );
-  const release = deps.limits.acquire(c.get("caller"));
+  const release = await deps.limits.acquire(c.get("caller"), c.req.raw.signal);
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   c.req.raw.signal.addEventListener("abort", onAbort, { once: true });
@@ -53,16 +53,18 @@ function turnSpecOf(c: Context<ServeEnv>, deps: ServeDeps, req: ChatRequest): Om
   );
   const sessionId = c.req.header("x-iris-session-id")?.trim();
   const caller = c.get("caller");
+  const noTools = deps.models.toolless(req.model) || req.tool_choice === "none";
+  const base = { caller, clientTools, ...(noTools ? { noTools } : {}) };
   if (sessionId) {
     const { input, answers } = trailingTurn(req.messages);
     const instructions = req.messages
       .filter((m) => m.role === "system" || m.role === "developer")
       .map((m) => textOfContent(m.content))
       .join("\n\n");
-    return { caller, conversation: { kind: "stored", sessionId, answers, instructions }, input, clientTools };
+    return { ...base, conversation: { kind: "stored", sessionId, answers, instructions }, input };
   }
   const { instructions, history, input } = convertChatMessages(req.messages);
-  return { caller, conversation: { kind: "memory", history, instructions }, input, clientTools };
+  return { ...base, conversation: { kind: "memory", history, instructions }, input };
 }
 
 function completionBody(meta: { id: string; created: number; model: string }, out: TurnOutcome) {

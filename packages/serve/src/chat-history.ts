@@ -4,6 +4,7 @@
 import type { AssistantPart, ImagePart, Message, ToolResultMessage, UserMessage, UserPart } from "@iris/llm";
 import type { ChatMessage } from "./chat-schema.js";
 import { badRequest } from "./errors.js";
+import { withoutProgressBlocks } from "./progress-strip.js";
 
 export interface ClientHistory {
   /** System/developer text, joined. */
@@ -77,7 +78,7 @@ export function convertChatMessages(messages: readonly ChatMessage[]): ClientHis
       return;
     }
     const parts: AssistantPart[] = [];
-    const text = textOfContent(m.content);
+    const text = withoutProgressBlocks(textOfContent(m.content));
     if (text) parts.push({ type: "text", text });
     for (const c of m.tool_calls ?? [])
       parts.push({

@@ -61,5 +61,11 @@ export const chatRequest = z.looseObject({
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
   tools: z.array(functionTool).nullish(),
+  tool_choice: z
+    .union([
+      z.enum(["none", "auto", "required"]),
+      z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string() }) }),
+    ])
+    .nullish(),
 });
 export type ChatRequest = z.infer<typeof chatRequest>;

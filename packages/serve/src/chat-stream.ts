@@ -29,14 +29,14 @@ interface Meta {
   model: string;
 }
 
-export function streamChat(
+export async function streamChat(
   c: Context<ServeEnv>,
   deps: ServeDeps,
   spec: Omit<TurnSpec, "signal" | "onEvent">,
   meta: Meta,
   includeUsage: boolean,
-): Response {
-  const release = deps.limits.acquire(c.get("caller"));
+): Promise<Response> {
+  const release = await deps.limits.acquire(c.get("caller"), c.req.raw.signal);
   const controller = new AbortController();
   const style = progressStyle(c.req.header("x-iris-tool-progress"), deps.config.tool_progress);
   const named = namedEventsOn(c.req.header("x-iris-events"), deps.config.named_events, "chat");

@@ -2,6 +2,7 @@
 // the matching HTTP status (the official SDK maps 401 to AuthenticationError, 429 to
 // RateLimitError, …). Messages name what is wrong and never echo a key.
 import type { ZodError } from "zod";
+import { plainIssue, valueAt } from "./zod-wording.js";
 
 export interface ApiErrorBody {
   error: { message: string; type: string; code: string | null; param: string | null };
@@ -34,8 +35,8 @@ export function paramOf(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** The first zod issue as a 400 naming the field. */
-export function fromZod(err: ZodError): ApiError {
+/** The first zod issue as a 400 naming the field, in plain words (zod-wording.ts); `body` is what was sent. */
+export function fromZod(err: ZodError, body?: unknown): ApiError {
   const issue = err.issues[0];
   if (!issue) return badRequest("invalid request body");
   const path = [...issue.path];
@@ -44,5 +45,5 @@ export function fromZod(err: ZodError): ApiError {
   if (issue.code === "invalid_union" && discriminator && path.at(-1) !== discriminator)
     path.push(discriminator);
   const param = paramOf(path);
-  return badRequest(`${param || "body"}: ${issue.message}`, param || null);
+  return badRequest(`${param || "body"} ${plainIssue(issue, valueAt(body, path))}`, param || null);
 }

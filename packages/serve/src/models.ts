@@ -1,10 +1,14 @@
 // GET /v1/models and model ids → routes (SPEC E3): the profile's agent is one model id (default
-// `iris`); with `serve.models_per_route`, each configured route is one more, `iris/<provider>/<model>`.
+// `iris`); `iris/chat` is the same model without tools (a chat UI's title and tag prompts must not
+// run the agent); with `serve.models_per_route`, each configured route is one more,
+// `iris/<provider>/<model>`.
 import type { IrisConfig, RouteFlags } from "@iris/host";
 import type { Runtime } from "@iris/llm";
 import { ApiError } from "./errors.js";
 
 export const AGENT_MODEL_ID = "iris";
+/** The profile's route with no tools offered: it can only answer. */
+export const CHAT_MODEL_ID = "iris/chat";
 
 export class ModelIds {
   private readonly routes = new Map<string, RouteFlags | undefined>();
@@ -12,6 +16,7 @@ export class ModelIds {
 
   constructor(main: Runtime, config: IrisConfig) {
     this.routes.set(AGENT_MODEL_ID, undefined);
+    this.routes.set(CHAT_MODEL_ID, undefined);
     if (!config.serve.models_per_route) return;
     this.routes.set(`${AGENT_MODEL_ID}/${main.provider}/${main.model}`, undefined);
     for (const f of config.fallback_providers)
@@ -20,6 +25,11 @@ export class ModelIds {
         model: f.model,
         ...(f.base_url ? { baseUrl: f.base_url } : {}),
       });
+  }
+
+  /** Whether `id` is offered no tools. */
+  toolless(id: string): boolean {
+    return id === CHAT_MODEL_ID;
   }
 
   get ids(): string[] {

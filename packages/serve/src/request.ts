@@ -19,7 +19,7 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
   if (json === null || typeof json !== "object" || Array.isArray(json))
     throw badRequest("the body must be a JSON object", null, "invalid_json");
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw fromZod(parsed.error);
+  if (!parsed.success) throw fromZod(parsed.error, json);
   return parsed.data;
 }
 

@@ -3,6 +3,7 @@
 import type { AssistantMessage, Message, UserMessage, UserPart } from "@iris/llm";
 import { badRequest } from "./errors.js";
 import { openCalls } from "./open-calls.js";
+import { withoutProgressBlocks } from "./progress-strip.js";
 import type { InputItem } from "./responses-schema.js";
 
 const CLIENT_ORIGIN = { provider: "client", apiMode: "responses", model: "client" } as const;
@@ -58,7 +59,7 @@ export function convertResponsesInput(
     else if (item.role === "assistant")
       out.push({
         role: "assistant",
-        parts: [{ type: "text", text }],
+        parts: [{ type: "text", text: withoutProgressBlocks(text) }],
         origin: CLIENT_ORIGIN,
         usage: ZERO,
         stopReason: "end",

@@ -41,6 +41,7 @@ export const responsesRequest = z.looseObject({
       }),
     )
     .nullish(),
+  tool_choice: z.union([z.enum(["none", "auto", "required"]), z.looseObject({ type: z.string() })]).nullish(),
   stream: z.boolean().nullish(),
   store: z.boolean().nullish(),
 });

@@ -23,7 +23,7 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   const caller = c.get("caller");
   const owner = c.get("owner");
   const { spec, meta, keys } = prepareSpec(req, { caller, owner }, deps);
-  const release = deps.limits.acquire(caller);
+  const release = await deps.limits.acquire(caller, c.req.raw.signal);
   const controller = new AbortController();
   // The stream's handler for the turn's events, once the stream has begun.
   let sink: ((e: HostEvent) => void) | undefined;
@@ -134,6 +134,7 @@ function prepareSpec(
       conversation: { kind: "memory", history, instructions: allInstructions },
       input,
       clientTools,
+      ...(deps.models.toolless(req.model) || req.tool_choice === "none" ? { noTools: true } : {}),
     },
     meta: {
       id,

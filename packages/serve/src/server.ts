@@ -64,7 +64,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     models: new ModelIds(route.runtime, profile.config),
     responses: new ResponseStore(state, cfg.responses_max, cfg.responses_ttl_seconds * 1000),
     idempotency: new IdempotencyCache(state, cfg.idempotency_ttl_seconds * 1000),
-    limits: new KeyLimits(cfg.max_concurrent_per_key, cfg.requests_per_minute),
+    limits: new KeyLimits(cfg.max_concurrent_per_key, cfg.requests_per_minute, Date.now, {
+      size: cfg.queue_per_key,
+      timeoutMs: cfg.queue_timeout_seconds * 1000,
+    }),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     ownToolNames: new Set(iris.tools.menu.specs.map((s) => s.name)),
   };

@@ -82,17 +82,53 @@ describe("IdempotencyCache and rate limits", () => {
 });
 
 describe("KeyLimits", () => {
-  it("counts requests per minute and requests at once, per key", () => {
+  it("counts requests per minute and requests at once, per key", async () => {
     let now = 0;
     const limits = new KeyLimits(1, 2, () => now);
-    const release = limits.acquire("alice");
-    expect(() => limits.acquire("alice")).toThrow(/concurrency/);
-    expect(() => limits.acquire("bob")).not.toThrow();
+    const release = await limits.acquire("alice");
+    await expect(limits.acquire("alice")).rejects.toThrow(/concurrency/);
+    await expect(limits.acquire("bob")).resolves.toBeTypeOf("function");
     release();
     release(); // twice is harmless
-    limits.acquire("alice")();
-    expect(() => limits.acquire("alice")).toThrow(/per minute/);
     now = 60_001;
-    expect(() => limits.acquire("alice")).not.toThrow();
+    (await limits.acquire("alice"))();
+    await limits.acquire("alice");
+    await expect(limits.acquire("alice")).rejects.toThrow(/per minute/);
+  });
+
+  it("queues requests over the running limit, hands a freed slot to the first waiter, and 429s a full queue", async () => {
+    const limits = new KeyLimits(1, 1000, Date.now, { size: 2, timeoutMs: 60_000 });
+    const first = await limits.acquire("k");
+    const order: string[] = [];
+    const granted = (name: string) => (release: () => void) => {
+      order.push(name);
+      return release;
+    };
+    const second = limits.acquire("k").then(granted("second"));
+    const third = limits.acquire("k").then(granted("third"));
+    expect(limits.queued("k")).toBe(2);
+    await expect(limits.acquire("k")).rejects.toThrow(
+      /concurrency limit: 1 requests at once for this key \(and 2 waiting/,
+    );
+    first();
+    (await second)();
+    (await third)();
+    expect(order).toEqual(["second", "third"]);
+    expect(limits.queued("k")).toBe(0);
+  });
+
+  it("ends a wait with a 429 at the timeout and with the client's abort", async () => {
+    const limits = new KeyLimits(1, 1000, Date.now, { size: 5, timeoutMs: 0 });
+    const held = await limits.acquire("k");
+    await expect(limits.acquire("k")).rejects.toMatchObject({ status: 429 });
+    const gone = new AbortController();
+    const slow = new KeyLimits(1, 1000, Date.now, { size: 5, timeoutMs: 60_000 });
+    const h2 = await slow.acquire("k");
+    const waiting = slow.acquire("k", gone.signal);
+    gone.abort();
+    await expect(waiting).rejects.toMatchObject({ status: 499 });
+    expect(slow.queued("k")).toBe(0);
+    held();
+    h2();
   });
 });

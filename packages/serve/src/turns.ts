@@ -41,6 +41,8 @@ export interface TurnSpec {
   conversation: Conversation;
   input: UserMessage | null;
   clientTools: ToolSpec[];
+  /** No tools at all in this turn (`iris/chat`, `tool_choice: "none"`). */
+  noTools?: boolean;
   route?: RouteFlags;
   signal: AbortSignal;
   onEvent?: (e: HostEvent) => void;
@@ -157,7 +159,7 @@ export class TurnRunner {
       const result = await session
         .send(spec.input, {
           signal: spec.signal,
-          clientTools: spec.clientTools,
+          clientTools: spec.noTools ? "none" : spec.clientTools,
           frontEnd: {
             approve: async () => (this.opts.approvals === "off" ? "once" : "deny"),
             clarify: async () => NOBODY_TO_ASK,

@@ -78,7 +78,7 @@ describe("continuations", () => {
   it("models_per_route lists iris/<provider>/<model>, and that id runs the turn", async () => {
     h = await startHarness({ serve: ["  models_per_route: true"] });
     const ids = (await h.client().models.list()).data.map((m) => m.id);
-    expect(ids).toEqual(["iris", "iris/openai/gpt-4.1-mini"]);
+    expect(ids).toEqual(["iris", "iris/chat", "iris/openai/gpt-4.1-mini"]);
     h.fake.enqueue({ text: "routed" });
     const r = await h.client().chat.completions.create({
       model: "iris/openai/gpt-4.1-mini",

@@ -134,8 +134,8 @@ describe("limits and idempotency", () => {
     expect((await post("/chat/completions", body, {}, BOB)).status).toBe(200);
   });
 
-  it("a key over its concurrency gets 429 while its first request runs", async () => {
-    h = await startHarness({ serve: ["  max_concurrent_per_key: 1"] });
+  it("a key over its concurrency gets 429 while its first request runs (no queue)", async () => {
+    h = await startHarness({ serve: ["  max_concurrent_per_key: 1", "  queue_per_key: 0"] });
     h.fake.enqueue({ fault: "stall" });
     const controller = new AbortController();
     const ended = h.nextEvent((e) => e.name === "TURN_COMPLETED");

@@ -24,7 +24,7 @@ const weather = {
 describe("the official openai SDK against iris serve", () => {
   it("lists the profile's agent as a model; a wrong key is an AuthenticationError", async () => {
     const page = await h.client().models.list();
-    expect(page.data.map((m) => m.id)).toEqual(["iris"]);
+    expect(page.data.map((m) => m.id)).toEqual(["iris", "iris/chat"]);
     await expect(h.client("sk-wrong").models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
     await expect(h.client(BOB).models.list()).resolves.toBeDefined();
   });

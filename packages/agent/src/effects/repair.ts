@@ -2,8 +2,8 @@
 // again. Only the tail of the active path can be repaired in place (the calls of the last
 // assistant message, followed only by tool results): that is where a killed process leaves them.
 // Older gaps are the send-time sanitation's job (H6). Nothing is ever re-executed here.
-import type { ToolCallPart, ToolResultMessage } from "@iris/llm";
-import type { EffectRow, NodeRow, Store } from "@iris/store";
+import type { Message, ToolCallPart, ToolResultMessage } from "@iris/llm";
+import type { EffectRow, Store } from "@iris/store";
 import { findEffectByOp } from "./lookup.js";
 import { logicalOpId } from "./op-id.js";
 import {
@@ -28,26 +28,46 @@ export interface RepairedCall {
 }
 
 export function repairInterruptedCalls(store: Store, sessionId: string): { repaired: RepairedCall[] } {
-  const tail = danglingTail(store.activePath(sessionId));
+  return repairTail(
+    store.activePath(sessionId),
+    (node, index) => findEffectByOp(store, logicalOpId(sessionId, node.id, index)),
+    (message) => store.appendNode(sessionId, { kind: "message", message }),
+  );
+}
+
+/** A node of a log's path, as the repair needs it (the store's NodeRow, a JSONL line). */
+export interface PathNode {
+  id: string;
+  message: Message | null;
+}
+
+/**
+ * The repair on any log: `effectOf` finds the receipt of the call at `index` of `node`, `append`
+ * stores one result durably (called in call order, each before the next).
+ */
+export function repairTail<N extends PathNode>(
+  path: readonly N[],
+  effectOf: (node: N, index: number) => EffectRow | undefined,
+  append: (result: ToolResultMessage) => void,
+): { repaired: RepairedCall[] } {
+  const tail = danglingTail(path);
   if (!tail) return { repaired: [] };
   const repaired: RepairedCall[] = [];
-  // Appended in call order, each durably before the next (one node each, chained on the leaf).
   for (const { call, index } of tail.missing) {
-    const effect = findEffectByOp(store, logicalOpId(sessionId, tail.node.id, index));
-    const { result, entry } = closeCall(call, effect);
-    store.appendNode(sessionId, { kind: "message", message: result });
+    const { result, entry } = closeCall(call, effectOf(tail.node, index));
+    append(result);
     repaired.push(entry);
   }
   return { repaired };
 }
 
-interface DanglingTail {
-  node: NodeRow;
+interface DanglingTail<N> {
+  node: N;
   missing: { call: ToolCallPart; index: number }[];
 }
 
 /** The last assistant node and its calls without results, if nothing but tool results follow it. */
-function danglingTail(path: readonly NodeRow[]): DanglingTail | undefined {
+function danglingTail<N extends PathNode>(path: readonly N[]): DanglingTail<N> | undefined {
   const answered = new Set<string>();
   for (let i = path.length - 1; i >= 0; i--) {
     const m = path[i]?.message;
@@ -61,7 +81,7 @@ function danglingTail(path: readonly NodeRow[]): DanglingTail | undefined {
       .map((call, index) => ({ call, index }))
       // A call with an empty id cannot be paired with a result; sanitation drops it (H6).
       .filter(({ call }) => call.callId !== "" && !answered.has(call.callId));
-    return missing.length ? { node: path[i] as NodeRow, missing } : undefined;
+    return missing.length ? { node: path[i] as N, missing } : undefined;
   }
   return undefined;
 }

@@ -13,6 +13,8 @@ import { dirname } from "node:path";
 import type { Message } from "@iris/llm";
 import type { EffectRow } from "@iris/store";
 import { childNodeInputs } from "../context/split.js";
+import { logicalOpId } from "../effects/op-id.js";
+import { type RepairedCall, repairTail } from "../effects/repair.js";
 import type { ConversationLog, UsageRow } from "../ports.js";
 import { type LogNode, LogReceipts } from "./log-receipts.js";
 
@@ -70,6 +72,20 @@ export class JsonlConversation implements ConversationLog {
     this.messages.push(message);
     this.byNode.set(id, { sessionId: this.id, message });
     return id;
+  }
+
+  /**
+   * Closes the calls a killed run left without results, as the store's resume does (SPEC D4):
+   * a finished receipt's result is restored, an unfinished one is reported uncertain, a call
+   * without a receipt never ran. Nothing is executed; each result is one appended line.
+   */
+  repairInterruptedCalls(): RepairedCall[] {
+    const path = this.messages.map((message, i) => ({ id: `${this.id}:${i + 1}`, message }));
+    return repairTail(
+      path,
+      (node, index) => this.receipts.findByOp(logicalOpId(this.id, node.id, index)),
+      (result) => this.append(result),
+    ).repaired;
   }
 
   recordUsage(row: UsageRow): void {

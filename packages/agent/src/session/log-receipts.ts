@@ -27,6 +27,11 @@ export class LogReceipts {
     this.byOp.set(effect.logicalOpId, effect);
   }
 
+  /** The receipt of a logical op, if one was begun (the crash repair reads it). */
+  findByOp(logicalOpId: string): EffectRow | undefined {
+    return this.byOp.get(logicalOpId);
+  }
+
   findNode(id: string): { message: Message } | undefined {
     const found = this.node(id);
     return found ? { message: found.message } : undefined;

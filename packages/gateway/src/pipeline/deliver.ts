@@ -27,7 +27,8 @@ export class Deliverer {
     text: string,
   ): Promise<{ sent: number; skipped: number }> {
     const { maxMessage, measure } = this.adapter.limits;
-    const parts = splitMessage(text.length ? text : "(empty reply)", maxMessage, measure);
+    const shown = this.adapter.render ? this.adapter.render(text) : text;
+    const parts = splitMessage(shown.length ? shown : "(empty reply)", maxMessage, measure);
     let sent = 0;
     let skipped = 0;
     for (const [k, part] of parts.entries()) {

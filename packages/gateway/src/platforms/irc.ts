@@ -8,6 +8,7 @@ import IRC from "irc-framework";
 import type { PlatformAdapter, PlatformLimits, SendResult } from "../adapter.js";
 import type { ChatAddress, InboundMessage } from "../message.js";
 import { splitMessage, utf8Bytes } from "../pipeline/chunk.js";
+import { markdownToIrc } from "./irc-format.js";
 import { ircIdentity } from "./irc-identity.js";
 
 export interface IrcOptions {
@@ -49,6 +50,10 @@ export class IrcAdapter implements PlatformAdapter {
   private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: IrcOptions) {}
+
+  render(markdown: string): string {
+    return markdownToIrc(markdown);
+  }
 
   botNames(): string[] {
     return [this.client.user?.nick ?? this.opts.nick];

@@ -3,9 +3,11 @@
 import {
   Agent,
   type AgentEvents,
+  type ClientTools,
   compactionExpander,
   type FrontEnd,
   makeShaper,
+  NO_TOOLS,
   type ResilientModelClient,
   withClientTools,
 } from "@iris/agent";
@@ -30,7 +32,7 @@ export interface AgentParts {
   context: ContextControl;
   /** The tool box's parts, less what this file fills in itself. */
   box: Omit<SessionToolBoxOptions, "profile" | "store" | "cwd" | "frontEnd" | "events" | "model">;
-  clientTools?: readonly ToolSpec[];
+  clientTools?: ClientTools;
   /** The frozen prompt with the ephemeral one after it, now (a compression changes it). */
   systemPrompt: () => string;
   maxRounds?: number;
@@ -49,7 +51,12 @@ export function assembleAgent(p: AgentParts): Agent {
     events: p.events,
     model,
   });
-  const box = p.clientTools?.length ? withClientTools(ownBox, p.clientTools) : ownBox;
+  const box =
+    p.clientTools === "none"
+      ? NO_TOOLS
+      : p.clientTools?.length
+        ? withClientTools(ownBox, p.clientTools)
+        : ownBox;
   const agentCfg = profile.config.agent;
   const systemPrompt = p.systemPrompt();
   const shape = makeShaper(

@@ -7,6 +7,7 @@
 import {
   type Agent,
   AgentEvents,
+  type ClientTools,
   type FrontEnd,
   JsonlConversation,
   MemoryConversation,
@@ -80,7 +81,7 @@ export interface SendOptions {
   frontEnd?: FrontEnd;
   signal?: AbortSignal;
   /** An API client's own tools: their calls end the turn (`client_tool_calls`). */
-  clientTools?: readonly ToolSpec[];
+  clientTools?: ClientTools;
 }
 
 export class Session {
@@ -484,7 +485,7 @@ export class Session {
    * Made per message (cheap): everything expensive lives in the process and the session.
    * @deprecated A front end sends through send(), which holds the session's turn lease.
    */
-  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: readonly ToolSpec[]): Agent {
+  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: ClientTools): Agent {
     if (this.closed) throw new Error("the session is closed");
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;

@@ -27,6 +27,18 @@ export const serveSchema = z.strictObject({
     .describe("Dangerous commands: deny (nobody can be asked) or off (run them; hard blocks stay)."),
   max_body_bytes: z.int().min(1024).max(1_073_741_824).default(4_194_304),
   max_concurrent_per_key: z.int().min(1).max(10_000).default(8).describe("Requests at once per API key."),
+  queue_per_key: z
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(64)
+    .describe("Requests over max_concurrent_per_key that wait for a slot (FIFO) before a 429."),
+  queue_timeout_seconds: z
+    .number()
+    .min(0)
+    .max(3600)
+    .default(60)
+    .describe("How long a queued request waits for a slot before its 429."),
   requests_per_minute: z.int().min(1).max(1_000_000).default(120).describe("Per API key."),
   idempotency_ttl_seconds: z.int().min(1).max(86_400).default(300),
   responses_ttl_seconds: z

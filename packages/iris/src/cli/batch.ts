@@ -56,6 +56,12 @@ export function buildBatchProgram(): Command {
         "anthropic_messages",
       ]),
     )
+    .addOption(
+      new Option("--format <layout>", "the rows' conversation layout (default sharegpt)").choices([
+        "sharegpt",
+        "openai",
+      ]),
+    )
     .option("--budget-usd <x>", "stop starting items once the output's cost reaches X", positive)
     .option("--max-items <n>", "only the first N items of the input", count(1))
     .option("--resume", "continue OUT: skip exactly the items that already have a row")
@@ -90,6 +96,7 @@ interface BatchFlags {
   failed?: string;
   jsonSummary?: string;
   keepWorkdirs?: boolean;
+  format?: "sharegpt" | "openai";
   profile?: string;
 }
 
@@ -114,7 +121,7 @@ export async function batchMain(args: string[]): Promise<number> {
   const onSignal = () => {
     signals += 1;
     if (signals > 1) process.exit(130);
-    process.stderr.write("\niris batch: stopping; items in flight leave no row and run again on --resume\n");
+    process.stderr.write("\niris batch: stopping; items in flight leave no row and continue on --resume\n");
     controller.abort();
   };
   process.on("SIGINT", onSignal);
@@ -140,6 +147,7 @@ export async function batchMain(args: string[]): Promise<number> {
       ...(flags.jsonSummary ? { jsonSummary: flags.jsonSummary } : {}),
       ...(flags.itemTimeout !== undefined ? { itemTimeoutSeconds: flags.itemTimeout } : {}),
       keepWorkdirs: flags.keepWorkdirs === true,
+      ...(flags.format ? { format: flags.format } : {}),
       signal: controller.signal,
     });
   } finally {

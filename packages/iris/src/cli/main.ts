@@ -119,13 +119,17 @@ export function buildProgram(): Command {
     });
   sessions
     .command("export <id>")
-    .description("print a session as Markdown, JSON or ShareGPT-style JSONL")
+    .description("print a session as Markdown, JSON, ShareGPT-style JSONL or an OpenAI fine-tuning line")
     .addOption(
-      new Option("--format <format>", "md, json or jsonl").choices(["md", "json", "jsonl"]).default("md"),
+      new Option("--format <format>", "md, json, jsonl or openai")
+        .choices(["md", "json", "jsonl", "openai"])
+        .default("md"),
     )
-    .action(async (id: string, o: { format: "md" | "json" | "jsonl" }) => {
+    .action(async (id: string, o: { format: "md" | "json" | "jsonl" | "openai" }) => {
       const { sessionsExport } = await import("./commands/sessions.js");
-      process.exitCode = sessionsExport(program.opts(), id, o.format);
+      const { builtinToolSpecs } = await import("./commands/session-export-openai.js");
+      const builtins = o.format === "openai" ? await builtinToolSpecs() : undefined;
+      process.exitCode = sessionsExport(program.opts(), id, o.format, builtins);
     });
   sessions
     .command("search <query...>")

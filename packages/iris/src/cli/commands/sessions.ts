@@ -2,12 +2,13 @@
 
 import type { Store } from "@iris/host";
 import { messagesOfPath } from "@iris/host";
-import { assistantText, textOf } from "@iris/llm";
+import { assistantText, type ToolSpec, textOf } from "@iris/llm";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession, shortId } from "../session-ref.js";
 import { describeEnding } from "../ui/endings.js";
 import { truncateToWidth } from "../ui/width.js";
 import { type ExportFormat, exportSession } from "./session-export.js";
+import { openAiExport } from "./session-export-openai.js";
 import { withStore } from "./with-store.js";
 
 const width = () => Math.max(40, (process.stdout.columns ?? 120) - 1);
@@ -93,14 +94,23 @@ export function sessionsDelete(flags: GlobalFlags, id: string): number {
   });
 }
 
-export function sessionsExport(flags: GlobalFlags, id: string, format: ExportFormat): number {
+export function sessionsExport(
+  flags: GlobalFlags,
+  id: string,
+  format: ExportFormat | "openai",
+  builtins?: Map<string, ToolSpec>,
+): number {
   return withStore(flags, (store) => {
     const found = resolveSession(store, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
-    process.stdout.write(exportSession(store, found.row, format));
+    process.stdout.write(
+      format === "openai"
+        ? openAiExport(found.row, messagesOfPath(store.activePath(found.row.id)), builtins ?? new Map())
+        : exportSession(store, found.row, format),
+    );
     return 0;
   });
 }
