@@ -17,6 +17,7 @@ export * from "./app/session-lease.js";
 export type * from "./app/session-log.js";
 export * from "./app/session-prompts.js";
 export * from "./app/session-title.js";
+export * from "./app/tools-report.js";
 export * from "./app/tools-setup.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";

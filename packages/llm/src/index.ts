@@ -9,4 +9,5 @@ export * from "./shaping/shape.js";
 export * from "./tokens.js";
 export * from "./types.js";
 export * from "./wire/issuer.js";
+export { proxyAgentFor } from "./wire/proxy.js";
 export * from "./wire/stream.js";

@@ -2,6 +2,7 @@
 // read these fields; nothing here knows about the agent or any front end.
 import type { z } from "zod";
 import type { ApprovalMemory } from "./approval/memory.js";
+import type { ToolEnvironment } from "./environment.js";
 import type { JsonSchemaParameters } from "./json-schema/parameters.js";
 import type { SkillLibrary } from "./skills/library.js";
 import type { TerminalScope } from "./terminal/scope.js";
@@ -74,6 +75,13 @@ export interface ToolContext {
    * ACP: unsaved buffers are read, edits land in the editor). Default the disk. Added.
    */
   files?: FileAccess;
+  /**
+   * The profile's environment and secrets, a proxy-aware fetch behind the private-address guard,
+   * and the web/browser settings. The dispatcher fills in the registry's when a caller gave none.
+   */
+  environment?: ToolEnvironment;
+  /** Images a tool returns for the model to see (a screenshot); the agent attaches them. */
+  attachImage?(image: { mediaType: string; data: string; label?: string }): void;
 }
 
 /** Text files through a front end; paths are absolute. A missing file rejects. */
@@ -96,8 +104,11 @@ export interface ToolDefinition<S extends ToolParameters = ToolParameters> {
   parallelSafe?: boolean;
   /** Needs the user (clarify, approvals): forces the batch to run in order. */
   interactive?: boolean;
-  /** Whether the tool can be offered now; an exception counts as unavailable (T2). */
-  available?: () => boolean | Promise<boolean>;
+  /**
+   * Whether the tool can be offered now, from the profile's config and environment; a string
+   * means no and says why (`iris tools` shows it); an exception counts as unavailable (T2).
+   */
+  available?: (env: ToolEnvironment) => boolean | string | Promise<boolean | string>;
   /** Short label for progress lines. */
   label?: string;
   /**

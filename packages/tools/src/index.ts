@@ -16,6 +16,7 @@ export * from "./approval/types.js";
 export * from "./define.js";
 export { DEFAULT_MAX_RESULT_CHARS } from "./dispatch/cap.js";
 export * from "./dispatch/dispatch.js";
+export * from "./environment.js";
 export { binaryKind, describeBinary, formatBytes, isBinaryContent } from "./fs/binary.js";
 export * from "./json-schema/parameters.js";
 export * from "./mcp/config.js";
@@ -47,3 +48,6 @@ export {
 } from "./terminal/scope.js";
 export { processSecrets, SecretRegistry } from "./terminal/secrets.js";
 export { clearTaskCwd, getTaskCwd, setTaskCwd, TaskCwds } from "./terminal/task-cwd.js";
+export { type AddressPolicy, BlockedAddressError, privateKind } from "./web/address-guard.js";
+export type { WebFetch, WebRequest, WebResponse } from "./web/http.js";
+export { SEARCH_BACKENDS } from "./web/search/backends.js";

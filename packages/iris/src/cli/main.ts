@@ -158,6 +158,14 @@ export function buildProgram(): Command {
       const { skillsInstall } = await import("./commands/skills.js");
       process.exitCode = skillsInstall(program.opts(), path);
     });
+  program
+    .command("tools")
+    .description("the built-in tools a platform offers, and why each other one is not offered")
+    .option("--platform <name>", "cli, gateway, acp, api, cron, batch, …", "cli")
+    .action(async (o: { platform: string }) => {
+      const { toolsCommand } = await import("./commands/tools.js");
+      process.exitCode = await toolsCommand(program.opts(), o.platform);
+    });
   const mcp = program.command("mcp").description("MCP servers of mcp_servers in config.yaml");
   mcp
     .command("list")

@@ -37,7 +37,8 @@ export async function dispatchToolCall(
   options: DispatchOptions = {},
 ): Promise<ToolCallResult> {
   try {
-    return await dispatch(registry, call, ctx, policy, options);
+    const withEnv = ctx.environment ? ctx : { ...ctx, environment: registry.environment };
+    return await dispatch(registry, call, withEnv, policy, options);
   } catch (e) {
     return errorResult(`tool dispatch failed: ${messageOf(e)}`, { tool: call?.name });
   }
