@@ -40,7 +40,7 @@ describe("web tools in the built CLI", () => {
       const body = fake.requests[1]?.body as { messages: { role: string; content: string }[] };
       const result = body.messages.at(-1)?.content ?? "";
       expect(result).toContain("## 서울 날씨");
-      expect(result).toMatch(/\| 서울 +\| -5 +\| 2 +\|/);
+      expect(result).toMatch(/\| 서울 +\| \\?-5 +\| 2 +\|/);
       expect(result).toContain("Backpressure kept memory under 64 MB.");
     } finally {
       await close();
