@@ -18,6 +18,7 @@ export type {
 } from "./types.js";
 export { type SitePage, sitePages } from "./web/pages.js";
 export { textPdf } from "./web/pdf.js";
+export { solidPng } from "./web/png.js";
 export {
   type SearchApi,
   type SearchFake,
