@@ -80,8 +80,6 @@ export interface ToolContext {
    * and the web/browser settings. The dispatcher fills in the registry's when a caller gave none.
    */
   environment?: ToolEnvironment;
-  /** Images a tool returns for the model to see (a screenshot); the agent attaches them. */
-  attachImage?(image: { mediaType: string; data: string; label?: string }): void;
 }
 
 /** Text files through a front end; paths are absolute. A missing file rejects. */
@@ -92,7 +90,13 @@ export interface FileAccess {
 
 export type ExecuteGate = { run: true } | { run: false; result: { content: string; isError: boolean } };
 
-export type ToolResultValue = string | { content: string; isError?: boolean };
+/** An image a tool shows the model (a screenshot): base64 data of a PNG, JPEG, GIF or WebP. */
+export interface ToolImage {
+  mediaType: string;
+  data: string;
+}
+
+export type ToolResultValue = string | { content: string; isError?: boolean; images?: ToolImage[] };
 
 export interface ToolDefinition<S extends ToolParameters = ToolParameters> {
   name: string;

@@ -13,6 +13,8 @@ export * from "./approval/policy.js";
 export type { CommandRule } from "./approval/rule.js";
 export { fileWriteSubject, shellQuote } from "./approval/subjects.js";
 export * from "./approval/types.js";
+export { ChromiumMissingError, findChromium } from "./browser/find-chromium.js";
+export { closeBrowsers } from "./browser/pool.js";
 export * from "./define.js";
 export { DEFAULT_MAX_RESULT_CHARS } from "./dispatch/cap.js";
 export * from "./dispatch/dispatch.js";

@@ -5,9 +5,11 @@ import { dispatchToolCall } from "../src/dispatch/dispatch.js";
 import { type ToolEnvironmentOptions, toolEnvironment } from "../src/environment.js";
 import { loadBuiltinTools } from "../src/registry/load-builtin.js";
 import { ToolRegistry } from "../src/registry/registry.js";
+import type { TerminalScope } from "../src/terminal/scope.js";
 
-export async function webTools(o: ToolEnvironmentOptions) {
-  const registry = new ToolRegistry({ environment: toolEnvironment(o), logger: { warn: () => {} } });
+export async function webTools(o: ToolEnvironmentOptions, terminal?: TerminalScope) {
+  const environment = toolEnvironment(o);
+  const registry = new ToolRegistry({ environment, logger: { warn: () => {} } });
   await loadBuiltinTools(registry);
   const policy = createApprovalPolicy({ mode: "off" });
   const call = async (name: string, args: unknown) =>
@@ -19,9 +21,10 @@ export async function webTools(o: ToolEnvironmentOptions) {
         taskId: "t",
         cwd: process.cwd(),
         progress: () => {},
+        ...(terminal ? { terminal } : {}),
         approve: async () => "deny",
       },
       policy,
     );
-  return { registry, call };
+  return { registry, call, environment };
 }

@@ -53,6 +53,7 @@ import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.j
 import { sessionToolBox } from "./session-toolbox.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
+import { visionOf } from "./vision.js";
 
 export interface SessionOptions {
   /** The process that owns the session (events, cooldowns, logger). */
@@ -480,8 +481,8 @@ export class Session {
     const shape = makeShaper(
       model,
       (provider, name) => {
-        const found = modelInfoFor(provider, name, profile.config).info;
-        return { contextWindow: found.contextWindow, vision: found.vision };
+        const found = modelInfoFor(provider, name, profile.config);
+        return { contextWindow: found.info.contextWindow, vision: visionOf(found, name, profile.config) };
       },
       this.withEphemeral(session.systemPrompt ?? ""),
       compactionExpander(store),

@@ -33,6 +33,10 @@ export const modelSchema = z
     context_window: positiveInt
       .optional()
       .describe("Overrides the context window from the model catalogue (tokens)."),
+    vision: z
+      .boolean()
+      .optional()
+      .describe("Whether the model reads images; overrides the catalogue (unknown models are sent images)."),
     reasoning: z
       .strictObject({
         effort: z

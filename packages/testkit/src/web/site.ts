@@ -3,6 +3,7 @@
 // was ever reached), a page over any sane cap, an image, a 404 and a page that never answers.
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FORM_PAGE, formDonePage } from "./form-page.js";
 import { type SitePage, sitePages } from "./pages.js";
 
 export interface TestSite {
@@ -37,6 +38,12 @@ export async function startTestSite(): Promise<TestSite> {
     const page = pages.find((p) => p.path === path);
     if (page) return void res.writeHead(200, { "content-type": page.type }).end(page.body);
     switch (path) {
+      case "/form":
+        return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(FORM_PAGE);
+      case "/form-done":
+        return void res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          .end(formDonePage(new URL(req.url ?? "/", "http://site").searchParams));
       case "/old-news":
         return void res.writeHead(301, { location: "/news/seoul-weather" }).end();
       case "/to-internal":

@@ -1,0 +1,11 @@
+// Whether a route's model reads images (SPEC H4): `model.vision` in config.yaml for the configured
+// model, else the catalogue's word for a model it knows; an unknown model is sent images (a
+// wrong guess is a readable 400, a silent drop is not).
+import type { ModelLookup } from "@iris/llm";
+import type { IrisConfig } from "../config/index.js";
+
+export function visionOf(found: ModelLookup, model: string, config: IrisConfig): boolean | undefined {
+  const sameModel = !config.model.name || config.model.name === model;
+  if (sameModel && config.model.vision !== undefined) return config.model.vision;
+  return found.known ? found.info.vision : undefined;
+}

@@ -1,0 +1,22 @@
+// browser_screenshot: a PNG of the current tab, given to the model as an image it can see
+// (vision models) through the tool result's images; the text says what it shows.
+import { z } from "zod";
+import { browserAvailable, pageLine, withBrowser } from "../browser/run.js";
+import { defineTool } from "../define.js";
+
+export default defineTool({
+  name: "browser_screenshot",
+  toolset: "browser",
+  available: browserAvailable,
+  description: "Take a screenshot of the current tab (full_page: the whole page) and look at it.",
+  parameters: z.object({ full_page: z.boolean().optional() }),
+  effect: "read",
+  execute: ({ full_page }, ctx) =>
+    withBrowser(ctx, async ({ page }) => {
+      const png = await page.screenshot({ type: "png", fullPage: full_page === true });
+      return {
+        content: `Screenshot of ${await pageLine(page)} (${png.length} bytes PNG).`,
+        images: [{ mediaType: "image/png", data: png.toString("base64") }],
+      };
+    }),
+});
