@@ -95,7 +95,9 @@ function convertAssistant(
 function toolResultText(m: ToolResultMessage): string {
   if (typeof m.content === "string") return m.content;
   return m.content
-    .map((p) => (p.type === "text" ? p.text : `\n[image (${p.mediaType}): in the user message after the tool results]`))
+    .map((p) =>
+      p.type === "text" ? p.text : `\n[image (${p.mediaType}): in the user message after the tool results]`,
+    )
     .join("");
 }
 
@@ -119,7 +121,10 @@ export function convertMessages(
   let images: UserPart[] = [];
   const flushImages = () => {
     if (images.length === 0) return;
-    out.push({ role: "user", content: userContent([{ type: "text", text: "Images from the tool results above:" }, ...images]) });
+    out.push({
+      role: "user",
+      content: userContent([{ type: "text", text: "Images from the tool results above:" }, ...images]),
+    });
     images = [];
   };
   for (const m of messages) {
