@@ -1,6 +1,7 @@
 export * from "./catalogue/index.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./images/prepare.js";
 export * from "./log/index.js";
 export * from "./providers/index.js";
 export * from "./runtime.js";

@@ -11,6 +11,7 @@ import { textOf } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
+import { withImages } from "./image-input.js";
 import { shortId } from "./session-ref.js";
 import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
@@ -119,6 +120,13 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     const attached = attachFiles(typed, cwd);
     for (const n of attached.notes) out.write(`${style.dim(`· ${n}`)}\n`);
     const text = [...notes.splice(0), attached.text].join("\n\n");
+    // `@photo.png` goes along as an image (SPEC K6); a broken one is named and nothing is sent.
+    const withImage = await withImages(text, [], cwd);
+    if ("error" in withImage) {
+      out.write(`${withImage.error}\n`);
+      return;
+    }
+    for (const n of withImage.notes) out.write(`${style.dim(`· ${n}`)}\n`);
     // One live turn per session, across processes (SPEC D1): a second writer is refused.
     const lease = acquireTurnLease(host.store, host.session.id);
     if (!lease.ok) {
@@ -128,7 +136,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     const agent = host.newAgent(frontEnd);
     busy = { controller: new AbortController(), agent, interrupted: false };
     try {
-      const result = await agent.run(text, { signal: busy.controller.signal });
+      const result = await agent.run(withImage.input, { signal: busy.controller.signal });
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
       ensureTitle(host.store, host.session.id, typed);

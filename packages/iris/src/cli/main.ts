@@ -57,6 +57,12 @@ export function buildProgram(): Command {
     .option("--append-system-prompt <text>", "add TEXT to the end of a new session's system prompt")
     .option("--toolsets <names>", "toolsets for this run, comma-separated (e.g. file,terminal)", listArg)
     .option("-C, --dir <path>", "working directory for this run")
+    .option(
+      "--image <file>",
+      "send an image with the prompt (repeatable; also @photo.png in the text)",
+      collectArg,
+      [],
+    )
     .option("--verbose", "log model calls, retries, fallbacks and tools to stderr")
     .showHelpAfterError()
     .exitOverride()
@@ -345,3 +351,8 @@ main(process.argv).catch((err: unknown) => {
   );
   process.exitCode = 1;
 });
+
+/** A repeatable option's values, in order. */
+function collectArg(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -6,6 +6,7 @@ import { acquireTurnLease } from "@iris/host";
 import { lookupModel } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import type { GlobalFlags } from "./flags.js";
+import { withImages } from "./image-input.js";
 import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
 import { readPrompt } from "./prompt-input.js";
 import { ensureTitle } from "./session-title.js";
@@ -71,8 +72,14 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
     const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
+    const withImage = await withImages(input.text, flags.image ?? [], process.cwd());
+    if ("error" in withImage) {
+      process.stderr.write(`${withImage.error}\n`);
+      return 2;
+    }
+    for (const n of withImage.notes) process.stderr.write(`· ${n}\n`);
     const agent = host.newAgent(frontEnd);
-    const result = await agent.run(input.text, { signal: controller.signal });
+    const result = await agent.run(withImage.input, { signal: controller.signal });
     ensureTitle(host.store, host.session.id, prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
