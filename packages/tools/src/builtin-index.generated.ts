@@ -27,6 +27,7 @@ export const builtinToolModules: Readonly<Record<string, () => Promise<unknown>>
   "skills_list": () => import("./builtin/skills_list.js"),
   "terminal": () => import("./builtin/terminal.js"),
   "todo": () => import("./builtin/todo.js"),
+  "vision_analyze": () => import("./builtin/vision_analyze.js"),
   "web_extract": () => import("./builtin/web_extract.js"),
   "web_search": () => import("./builtin/web_search.js"),
   "write_file": () => import("./builtin/write_file.js"),

@@ -40,6 +40,15 @@ export interface VisionSettings {
   model?: string;
 }
 
+/** An image for the vision model: base64 data with its media type. */
+export interface VisionImage {
+  mediaType: string;
+  data: string;
+}
+
+/** Asks the configured vision model about an image (the host makes the call). */
+export type DescribeImage = (image: VisionImage, question: string, signal: AbortSignal) => Promise<string>;
+
 export interface ToolEnvironment {
   /** A variable of the profile's environment (.env wins over the shell). */
   env(name: string): string | undefined;
@@ -49,6 +58,8 @@ export interface ToolEnvironment {
   web: WebSettings;
   browser: BrowserSettings;
   vision: VisionSettings;
+  /** Set where vision.model is configured: vision_analyze is offered only then. */
+  describeImage?: DescribeImage;
 }
 
 export const DEFAULT_WEB_SETTINGS: WebSettings = {
@@ -73,6 +84,7 @@ export interface ToolEnvironmentOptions {
   };
   browser?: Partial<BrowserSettings>;
   vision?: VisionSettings;
+  describeImage?: DescribeImage;
   /** DNS override for tests. */
   resolve?: Resolver;
 }
@@ -99,6 +111,7 @@ export function toolEnvironment(o: ToolEnvironmentOptions = {}): ToolEnvironment
     web,
     browser: { ...DEFAULT_BROWSER_SETTINGS, ...(o.browser ?? {}) },
     vision: o.vision ?? {},
+    ...(o.describeImage ? { describeImage: o.describeImage } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
 import { ChildSlots } from "./delegate.js";
+import { imagesForRoute } from "./describe-image.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
@@ -53,7 +54,7 @@ import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.j
 import { sessionToolBox } from "./session-toolbox.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
-import { visionOf } from "./vision.js";
+import { routeTraitsOf } from "./vision.js";
 
 export interface SessionOptions {
   /** The process that owns the session (events, cooldowns, logger). */
@@ -250,7 +251,8 @@ export class Session {
     this.running = running;
     this.taskId = taskId;
     try {
-      const done = agent.run(input, { signal: controller.signal });
+      const ready = imagesForRoute(input, this.model?.route() ?? this.runtime, this.opts, controller.signal);
+      const done = ready.then((i) => agent.run(i, { signal: controller.signal }));
       running.done = done;
       return await done;
     } finally {
@@ -480,10 +482,7 @@ export class Session {
     const agentCfg = profile.config.agent;
     const shape = makeShaper(
       model,
-      (provider, name) => {
-        const found = modelInfoFor(provider, name, profile.config);
-        return { contextWindow: found.info.contextWindow, vision: visionOf(found, name, profile.config) };
-      },
+      routeTraitsOf(profile.config),
       this.withEphemeral(session.systemPrompt ?? ""),
       compactionExpander(store),
     );

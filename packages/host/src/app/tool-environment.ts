@@ -4,12 +4,18 @@
 import { registerSecret } from "@iris/llm";
 import { processSecrets, type ToolEnvironment, toolEnvironment } from "@iris/tools";
 import type { IrisConfig } from "../config/index.js";
+import { imageDescriber } from "./describe-image.js";
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
 
 export function profileToolEnvironment(
   config: IrisConfig,
   env: Readonly<Record<string, string | undefined>>,
 ): ToolEnvironment {
   const { web, browser, vision } = config;
+  const describeImage = imageDescriber(config, definedOnly(env));
   return toolEnvironment({
     env,
     registerSecret: (value) => {
@@ -38,5 +44,6 @@ export function profileToolEnvironment(
       headless: browser.headless,
     },
     vision: vision.model ? { model: vision.model } : {},
+    ...(describeImage ? { describeImage } : {}),
   });
 }

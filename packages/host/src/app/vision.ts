@@ -3,9 +3,18 @@
 // wrong guess is a readable 400, a silent drop is not).
 import type { ModelLookup } from "@iris/llm";
 import type { IrisConfig } from "../config/index.js";
+import { modelInfoFor } from "./route.js";
 
 export function visionOf(found: ModelLookup, model: string, config: IrisConfig): boolean | undefined {
   const sameModel = !config.model.name || config.model.name === model;
   if (sameModel && config.model.vision !== undefined) return config.model.vision;
   return found.known ? found.info.vision : undefined;
+}
+
+/** The shaper's view of a route: its context window and whether it reads images. */
+export function routeTraitsOf(config: IrisConfig) {
+  return (provider: string, model: string) => {
+    const found = modelInfoFor(provider, model, config);
+    return { contextWindow: found.info.contextWindow, vision: visionOf(found, model, config) };
+  };
 }
