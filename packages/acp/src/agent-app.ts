@@ -8,7 +8,7 @@
 import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk/unstable";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { COMPRESSED_END_REASON, StoreConversation } from "@iris/agent";
-import type { IrisProcess, RouteFlags } from "@iris/host";
+import { type IrisProcess, type RouteFlags, takesImages } from "@iris/host";
 import { listCatalogue } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import { AcpSession } from "./acp-session.js";
@@ -90,7 +90,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     const session: AcpSession = new AcpSession({
       id,
       host,
-      vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
+      vision: () => takesImages(host.runtime.provider, host.runtime.model, iris.profile.config),
       contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
       configOptions: () => [modelOption(host, iris, catalogueModelNames)],
       expandInput: (text) => expandMcpInput(iris.tools.mcp, text),

@@ -19,6 +19,7 @@ export * from "./app/session-prompts.js";
 export * from "./app/session-title.js";
 export * from "./app/tools-report.js";
 export * from "./app/tools-setup.js";
+export { takesImages } from "./app/vision.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";
 export * from "./config/index.js";

@@ -18,3 +18,14 @@ export function routeTraitsOf(config: IrisConfig) {
     return { contextWindow: found.info.contextWindow, vision: visionOf(found, model, config) };
   };
 }
+
+/**
+ * Whether a front end should accept images for this route (ACP's image capability): the model
+ * reads them or may (unknown), or a vision model describes them for it.
+ */
+export function takesImages(provider: string, model: string, config: IrisConfig): boolean {
+  return (
+    visionOf(modelInfoFor(provider, model, config), model, config) !== false ||
+    config.vision.model !== undefined
+  );
+}
