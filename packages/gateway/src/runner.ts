@@ -9,12 +9,13 @@ import type { Logger } from "@iris/llm";
 import { GatewayState } from "@iris/store";
 import type { PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
+import { withImages } from "./attachments.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
 import { CronScheduler } from "./cron.js";
 import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
-import type { ChatAddress, InboundMessage } from "./message.js";
+import type { Attachment, ChatAddress, InboundMessage } from "./message.js";
 import { type AuthPolicy, authorise } from "./pipeline/authorise.js";
 import { Deliverer } from "./pipeline/deliver.js";
 import { runHygiene } from "./pipeline/hygiene.js";
@@ -285,7 +286,7 @@ export class Gateway {
         beforeTurn: async (session) => {
           await runHygiene(session, this.opts.logger);
         },
-        runTurn: (session, text, last) => this.runTurn(key, session, text, last),
+        runTurn: (session, text, last, attached) => this.runTurn(key, session, text, last, attached),
         reachedHistory: (session, text) =>
           new StoreConversation(session.store, session.id)
             .history()
@@ -323,6 +324,7 @@ export class Gateway {
     session: Session,
     text: string,
     last: InboundMessage,
+    attached: readonly Attachment[] = [],
   ): Promise<{ text: string; interrupted: boolean }> {
     const chat = this.chats.get(key);
     if (chat) {
@@ -334,7 +336,7 @@ export class Gateway {
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
     try {
-      const result = await session.send(text);
+      const result = await session.send(await withImages(text, attached));
       this.hooks.emit("agent:end", {
         chat: key,
         session: session.id,
