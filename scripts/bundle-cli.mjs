@@ -43,6 +43,14 @@ const EXTERNAL = [
   "hono",
   "@hono/node-server",
   "croner",
+  // The web and browser tools' libraries, loaded on their first call.
+  "linkedom",
+  "@mozilla/readability",
+  "turndown",
+  "@joplin/turndown-plugin-gfm",
+  "pdf-parse",
+  "playwright-core",
+  "sharp",
 ];
 
 // vm.Script runs no `import()` in Node 20 without --experimental-vm-modules once the code comes

@@ -7,7 +7,7 @@
 // session/set_title are unstable ACP v1, and one app must use one entry throughout.
 import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk/unstable";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { COMPRESSED_END_REASON, type IrisProcess, type RouteFlags, TITLE_MAX } from "@iris/host";
+import { COMPRESSED_END_REASON, type IrisProcess, type RouteFlags, TITLE_MAX, takesImages } from "@iris/host";
 import { listCatalogue } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import { AcpSession } from "./acp-session.js";
@@ -91,7 +91,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     const session: AcpSession = new AcpSession({
       id,
       host,
-      vision: () => iris.modelInfo(host.runtime.provider, host.runtime.model).vision,
+      vision: () => takesImages(host.runtime.provider, host.runtime.model, iris.profile.config),
       contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
       configOptions: () => [modelOption(host, iris, catalogueModelNames)],
       expandInput: (text) => expandMcpInput(iris.tools.mcp, text),

@@ -8,9 +8,9 @@ import {
   formatConfigErrors,
   IrisProcess,
   loadProfile,
-  modelInfoFor,
   type RouteFlags,
   resolveMainRoute,
+  takesImages,
 } from "@iris/host";
 import { createAcpAgent } from "./agent-app.js";
 import { claimStdout } from "./stdout-guard.js";
@@ -43,8 +43,7 @@ export async function runAcpStdio(opts: AcpRunOptions): Promise<number> {
       logger.warn(message);
     };
     const route = resolveMainRoute(opts.route ?? {}, profile.config, profile.env);
-    if (route.ok)
-      vision = modelInfoFor(route.runtime.provider, route.runtime.model, profile.config).info.vision;
+    if (route.ok) vision = takesImages(route.runtime.provider, route.runtime.model, profile.config);
     open = () => IrisProcess.open({ profile, env: opts.env, platform: "acp", logger });
   }
   // Opened on first use, once (the agent starts it right after answering initialize).

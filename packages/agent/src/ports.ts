@@ -79,7 +79,12 @@ export interface ToolBox {
   run(
     call: ToolCallPart,
     ctx: ToolRunContext,
-  ): Promise<{ content: string; isError: boolean; uncertain?: true }>;
+  ): Promise<{
+    content: string;
+    isError: boolean;
+    uncertain?: true;
+    images?: { mediaType: string; data: string }[];
+  }>;
 }
 
 /** A request without its model: the route supplies that. */

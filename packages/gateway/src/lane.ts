@@ -2,7 +2,7 @@
 // runs interrupts it and is answered next, waits for it, or is injected into it, per
 // `gateway.busy_policy`. Messages that waited are merged into one user turn with speaker names.
 import type { Session } from "@iris/host";
-import type { InboundMessage } from "./message.js";
+import type { Attachment, InboundMessage } from "./message.js";
 import { mergeSpoken } from "./pipeline/merge.js";
 
 export type BusyPolicy = "interrupt" | "queue" | "steer";
@@ -34,6 +34,8 @@ export interface LaneHooks {
     session: Session,
     text: string,
     last: InboundMessage,
+    /** Every attachment of the merged messages (images go to the model). */
+    attached?: readonly Attachment[],
   ): Promise<{
     text: string;
     interrupted: boolean;
@@ -101,7 +103,8 @@ export class ChatLane {
         const session = this.hooks.acquire();
         held = true;
         await this.hooks.beforeTurn(session);
-        const turn = await this.hooks.runTurn(session, text, last.msg);
+        const attached = batch.flatMap((b) => b.msg.attachments);
+        const turn = await this.hooks.runTurn(session, text, last.msg, attached);
         // Steered messages the turn took in are answered by it; the others get a turn of their own.
         const unsent = new Set(turn.unsent);
         for (const item of this.steered.splice(0)) {

@@ -28,6 +28,8 @@ export interface Attachment {
   kind: "image" | "file" | "audio";
   name: string;
   url?: string;
+  /** The bytes, base64, when the platform delivered them (a web chat image). */
+  data?: string;
 }
 
 /** Where a reply goes. */

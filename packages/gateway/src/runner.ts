@@ -15,13 +15,14 @@ import {
 import { type Logger, textOf } from "@iris/llm";
 import type { PairingPort, PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
+import { withImages } from "./attachments.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
 import { CronScheduler } from "./cron.js";
 import { draftStatus } from "./draft-status.js";
 import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
-import type { ChatAddress, InboundMessage } from "./message.js";
+import type { Attachment, ChatAddress, InboundMessage } from "./message.js";
 import { ParagraphFeed } from "./paragraph-feed.js";
 import { type AuthPolicy, authorise } from "./pipeline/authorise.js";
 import { Deliverer } from "./pipeline/deliver.js";
@@ -322,7 +323,7 @@ export class Gateway {
         beforeTurn: async (session) => {
           await runHygiene(session, this.opts.logger);
         },
-        runTurn: (session, text, last) => this.runTurn(key, session, text, last),
+        runTurn: (session, text, last, attached) => this.runTurn(key, session, text, last, attached),
         deliver: (o) => this.deliverReply(p, addr, o),
         failed: async (items, err) => {
           this.opts.logger.error("gateway turn failed", { error: String(err) });
@@ -355,6 +356,7 @@ export class Gateway {
     session: Session,
     text: string,
     last: InboundMessage,
+    attached: readonly Attachment[] = [],
   ): Promise<{ text: string; interrupted: boolean; unsent: string[]; streamed?: boolean }> {
     const chat = this.chats.get(key);
     if (chat) {
@@ -372,7 +374,7 @@ export class Gateway {
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
     try {
-      const result = await session.send(text);
+      const result = await session.send(await withImages(text, attached));
       this.hooks.emit("agent:end", {
         chat: key,
         session: session.id,

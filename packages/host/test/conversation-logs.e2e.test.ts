@@ -98,7 +98,7 @@ describe("a host Session on each conversation log", () => {
       const seen: HostEvent[] = [];
       session.subscribe((e) => {
         seen.push(e);
-        if (e.name === "approval_requested") session.answerApproval(e.payload.requestId, "once");
+        if (e.name === "approval_requested") session.answer(e.payload.requestId, "once");
       });
       const first = session.id;
 
@@ -225,7 +225,7 @@ describe("a host Session on each conversation log", () => {
   it("replays a JSONL trajectory's finished effect on resume instead of running it again", async () => {
     const { session, jsonl } = openOn("jsonl");
     session.subscribe((e) => {
-      if (e.name === "approval_requested") session.answerApproval(e.payload.requestId, "once");
+      if (e.name === "approval_requested") session.answer(e.payload.requestId, "once");
     });
     await session.send("write the file");
     await session.close();

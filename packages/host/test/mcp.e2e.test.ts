@@ -83,7 +83,7 @@ describe("MCP servers in a session", () => {
     session.subscribe((e) => {
       if (e.name !== "approval_requested") return;
       asked.push(e.payload.request.patternKey);
-      session.answerApproval(e.payload.requestId, "once");
+      session.answer(e.payload.requestId, "once");
     });
     const result = await session.send("please echo");
     expect(result.reason).toBe("natural");
@@ -115,7 +115,7 @@ describe("MCP servers in a session", () => {
     });
     const session = startSession(proc, fake, join(dir.path, "work"));
     session.subscribe((e) => {
-      if (e.name === "approval_requested") session.answerApproval(e.payload.requestId, "once");
+      if (e.name === "approval_requested") session.answer(e.payload.requestId, "once");
     });
     await session.send("add");
     await vi.waitFor(() => expect(proc.tools.menu.tools.map((t) => t.name)).toContain("mcp__dyn__new_tool"), {

@@ -80,7 +80,7 @@ export function unattended(world: SecurityWorld): { session: Session; asked: Ask
     if (e.name !== "approval_requested") return;
     const r = e.payload.request;
     asked.push({ key: r.patternKey, keys: r.patternKeys ?? [r.patternKey], reason: r.reason });
-    session.answerApproval(e.payload.requestId, "deny");
+    session.answer(e.payload.requestId, "deny");
   });
   return { session, asked };
 }

@@ -51,7 +51,7 @@ function answering(s: Session, answer: "once" | "session" | "deny"): HostEvent[]
   s.subscribe((e) => {
     if (e.name !== "approval_requested") return;
     asked.push(e);
-    s.answerApproval(e.payload.requestId, answer);
+    s.answer(e.payload.requestId, answer);
   });
   return asked;
 }
@@ -110,7 +110,7 @@ describe("session scope", () => {
     const result = await a.send(PIPE);
     expect(asked).toHaveLength(1);
     expect(result.text).not.toContain("piped-ok");
-    expect(a.answerApproval("approval_1", "once")).toBe(false);
+    expect(a.answer("approval_1", "once")).toBe(false);
   });
 
   it("a subagent's progress reaches the parent session tagged with the child's task", async () => {
@@ -163,7 +163,7 @@ describe("session scope", () => {
     const a = open();
     a.subscribe((e) => {
       if (e.name === "clarify_requested")
-        a.answerClarify(e.payload.requestId, `blue (asked: ${e.payload.question})`);
+        a.answer(e.payload.requestId, `blue (asked: ${e.payload.question})`);
     });
     const result = await a.send(call("clarify", { question: "Which colour?" }));
     expect(result.text).toContain("blue (asked: Which colour?)");

@@ -69,7 +69,7 @@ describe("skills in sessions", () => {
     session.subscribe((e) => {
       if (e.name !== "approval_requested") return;
       asked.push(e.payload.request.patternKey);
-      session.answerApproval(e.payload.requestId, "once");
+      session.answer(e.payload.requestId, "once");
     });
     const content =
       "---\nname: tidy\ndescription: Remove build output\nallowed_tools: [terminal]\n---\nrm -r build\n";

@@ -1,6 +1,7 @@
 export * from "./catalogue/index.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./images/prepare.js";
 export * from "./json-depth.js";
 export * from "./log/index.js";
 export * from "./providers/index.js";
@@ -10,4 +11,5 @@ export * from "./shaping/shape.js";
 export * from "./tokens.js";
 export * from "./types.js";
 export * from "./wire/issuer.js";
+export { proxyAgentFor } from "./wire/proxy.js";
 export * from "./wire/stream.js";

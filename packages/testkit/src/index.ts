@@ -16,3 +16,13 @@ export type {
   ScriptedToolCall,
   Step,
 } from "./types.js";
+export { type SitePage, sitePages } from "./web/pages.js";
+export { textPdf } from "./web/pdf.js";
+export { solidPng } from "./web/png.js";
+export {
+  type SearchApi,
+  type SearchFake,
+  type SearchFakeOptions,
+  startSearchFake,
+} from "./web/search-fakes.js";
+export { startTestSite, type TestSite } from "./web/site.js";

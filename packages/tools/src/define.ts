@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { FileAccessCheck } from "./approval/file-access.js";
 import type { ApprovalMemory } from "./approval/memory.js";
+import type { ToolEnvironment } from "./environment.js";
 import type { JsonSchemaParameters } from "./json-schema/parameters.js";
 import type { SkillLibrary } from "./skills/library.js";
 import type { TerminalScope } from "./terminal/scope.js";
@@ -83,6 +84,11 @@ export interface ToolContext {
    * ACP: unsaved buffers are read, edits land in the editor). Default the disk. Added.
    */
   files?: FileAccess;
+  /**
+   * The profile's environment and secrets, a proxy-aware fetch behind the private-address guard,
+   * and the web/browser settings. The dispatcher fills in the registry's when a caller gave none.
+   */
+  environment?: ToolEnvironment;
 }
 
 /** Text files through a front end; paths are absolute. A missing file rejects. */
@@ -93,7 +99,13 @@ export interface FileAccess {
 
 export type ExecuteGate = { run: true } | { run: false; result: { content: string; isError: boolean } };
 
-export type ToolResultValue = string | { content: string; isError?: boolean };
+/** An image a tool shows the model (a screenshot): base64 data of a PNG, JPEG, GIF or WebP. */
+export interface ToolImage {
+  mediaType: string;
+  data: string;
+}
+
+export type ToolResultValue = string | { content: string; isError?: boolean; images?: ToolImage[] };
 
 export interface ToolDefinition<S extends ToolParameters = ToolParameters> {
   name: string;
@@ -105,8 +117,11 @@ export interface ToolDefinition<S extends ToolParameters = ToolParameters> {
   parallelSafe?: boolean;
   /** Needs the user (clarify, approvals): forces the batch to run in order. */
   interactive?: boolean;
-  /** Whether the tool can be offered now; an exception counts as unavailable (T2). */
-  available?: () => boolean | Promise<boolean>;
+  /**
+   * Whether the tool can be offered now, from the profile's config and environment; a string
+   * means no and says why (`iris tools` shows it); an exception counts as unavailable (T2).
+   */
+  available?: (env: ToolEnvironment) => boolean | string | Promise<boolean | string>;
   /** Short label for progress lines. */
   label?: string;
   /**

@@ -103,3 +103,29 @@ describe("phase 1 alone", () => {
     expect(out.messages.at(-1)).toBe(messages.at(-1));
   });
 });
+
+describe("pruning images", () => {
+  it("replaces images before the tail with a stub first, and keeps the tail's", () => {
+    const image = { type: "image" as const, mediaType: "image/png", data: "A".repeat(4000) };
+    const old: Message = { role: "user", content: [{ type: "text", text: "look" }, image] };
+    const shot: Message = {
+      role: "tool",
+      callId: "c1",
+      toolName: "browser_screenshot",
+      content: [{ type: "text", text: "Screenshot" }, image],
+      isError: false,
+    };
+    const recent: Message = { role: "user", content: [{ type: "text", text: "and this" }, image] };
+    const out = pruneToolOutputs([old, shot, recent], 2);
+    expect(out.imagesPruned).toBe(2);
+    expect(out.messages[0]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "look" },
+        { type: "text", text: "[image pruned: image/png, 3 KB]" },
+      ],
+    });
+    expect(JSON.stringify(out.messages[1])).toContain("[image pruned: image/png, 3 KB]");
+    expect(out.messages[2]).toBe(recent);
+  });
+});

@@ -25,6 +25,8 @@ export interface PruneResult {
   deduplicated: number;
   summarised: number;
   argumentsTruncated: number;
+  /** Images before the tail replaced by a text stub (the first thing pruned: each costs ~1.6k tokens). */
+  imagesPruned: number;
 }
 
 const DEFAULTS: Required<PruneOptions> = {
@@ -48,6 +50,26 @@ export function pruneToolOutputs(
   let deduplicated = 0;
   let summarised = 0;
   let argumentsTruncated = 0;
+  let imagesPruned = 0;
+  const stubbed = new Set<Message>();
+  // Old images go first, from user messages and tool results alike, each with a stub that says
+  // what was there; the tail keeps its images.
+  for (let i = 0; i < tailStart && i < out.length; i++) {
+    const m = out[i] as Message;
+    if (m.role === "assistant" || typeof m.content === "string" || !m.content.some((p) => p.type === "image"))
+      continue;
+    const content = m.content.map((p) =>
+      p.type === "image"
+        ? {
+            type: "text" as const,
+            text: `[image pruned: ${p.mediaType}, ${formatSize(Math.floor(((p.data ?? "").length * 3) / 4))}]`,
+          }
+        : p,
+    );
+    imagesPruned += m.content.length - m.content.filter((p) => p.type !== "image").length;
+    out[i] = { ...m, content };
+    stubbed.add(out[i] as Message);
+  }
   // Newest copy of each output wins: the tail is never modified, so the copy kept whole must be
   // the later one and the older copies point to it.
   const newestByHash = new Map<string, ToolResultMessage>();
@@ -71,7 +93,8 @@ export function pruneToolOutputs(
   }
   for (let i = 0; i < tailStart && i < out.length; i++) {
     const m = out[i] as Message;
-    if (m.role === "tool" && m === messages[i] && textOf(m.content).length >= o.minOutputChars) {
+    const untouched = m === messages[i] || stubbed.has(m);
+    if (m.role === "tool" && untouched && textOf(m.content).length >= o.minOutputChars) {
       out[i] = { ...m, content: oneLineSummary(m, calls.get(m.callId)) };
       summarised++;
     } else if (m.role === "assistant") {
@@ -82,7 +105,7 @@ export function pruneToolOutputs(
       }
     }
   }
-  return { messages: out, deduplicated, summarised, argumentsTruncated };
+  return { messages: out, deduplicated, summarised, argumentsTruncated, imagesPruned };
 }
 
 function callsById(messages: readonly Message[]): Map<string, ToolCallPart> {

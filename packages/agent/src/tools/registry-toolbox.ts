@@ -52,7 +52,10 @@ export class RegistryToolBox implements ToolBox {
     return this.traitsByName.get(name);
   }
 
-  async run(call: ToolCallPart, ctx: ToolRunContext): Promise<{ content: string; isError: boolean }> {
+  async run(
+    call: ToolCallPart,
+    ctx: ToolRunContext,
+  ): Promise<{ content: string; isError: boolean; images?: { mediaType: string; data: string }[] }> {
     // Only offered tools run: a name the model invents is unknown even if the registry has it.
     if (!this.traitsByName.has(call.name))
       return {

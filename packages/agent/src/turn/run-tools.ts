@@ -66,8 +66,9 @@ async function runOne(
   });
   let content: string;
   let isError: boolean;
+  let images: { mediaType: string; data: string }[] | undefined;
   try {
-    ({ content, isError } = await env.tools.run(call, {
+    ({ content, isError, images } = await env.tools.run(call, {
       signal: snap.signal,
       taskId: state.taskId,
       sessionId: env.log.sessionId,
@@ -107,7 +108,12 @@ async function runOne(
     ...(isError ? { message: errorSummary(content) } : {}),
     result: content,
   });
-  return { role: "tool", callId: call.callId, toolName: call.name, content, isError };
+  // A screenshot and the like go to the model as image parts after the text (SPEC H4 shapes
+  // them per route: a text-only model gets a note instead).
+  const parts = images?.length
+    ? [{ type: "text" as const, text: content }, ...images.map((i) => ({ type: "image" as const, ...i }))]
+    : content;
+  return { role: "tool", callId: call.callId, toolName: call.name, content: parts, isError };
 }
 
 /** One line saying why a call failed, for progress displays: the `error` field or the first line. */

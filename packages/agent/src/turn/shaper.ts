@@ -6,7 +6,8 @@ import type { RouteInfo } from "./types.js";
 
 export interface RouteTraits {
   contextWindow: number;
-  vision: boolean;
+  /** false: text-only (images become a note); undefined: not known, images are sent. */
+  vision: boolean | undefined;
 }
 
 export function makeShaper(
@@ -26,7 +27,7 @@ export function makeShaper(
         apiMode: route.apiMode as ApiMode,
         model: route.model,
         contextWindow: traits.contextWindow,
-        vision: traits.vision,
+        ...(traits.vision !== undefined ? { vision: traits.vision } : {}),
         issuer: issuerOf(route),
       },
       { system, ...(expand ? { expand } : {}) },

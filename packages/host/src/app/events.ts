@@ -17,9 +17,9 @@ export interface EventIdentity {
 export interface HostEventMap extends AgentEventMap {
   /** Compression (or a branch) moved the conversation to a new session id. */
   session_split: { from: string; to: string };
-  /** The session waits for `answerApproval(requestId, …)`. */
+  /** The session waits for `answer(requestId, …)`. */
   approval_requested: { requestId: string; request: ApprovalRequest };
-  /** The session waits for `answerClarify(requestId, …)`. */
+  /** The session waits for `answer(requestId, …)`. */
   clarify_requested: { requestId: string; question: string; choices?: string[] };
   /** The session was closed; no more events come from it. */
   session_closed: { reason: string };

@@ -17,6 +17,7 @@ import {
 } from "@iris/llm";
 import { openStore, type Store } from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
+import { closeBrowsers } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { SwitchablePolicy } from "./approval-modes.js";
@@ -213,6 +214,7 @@ export class IrisProcess implements SessionParent {
     this.closing ??= (async () => {
       await Promise.all([...this.sessions].map((s) => s.close("process closing")));
       await this.tools.mcp.close();
+      await closeBrowsers(this.tools.registry.environment);
       this.store.close();
     })();
     return this.closing;

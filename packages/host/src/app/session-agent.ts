@@ -19,6 +19,7 @@ import { reasoningFor } from "./reasoning.js";
 import { modelInfoFor } from "./route.js";
 import type { SessionLog } from "./session-log.js";
 import { type SessionToolBoxOptions, sessionToolBox } from "./session-toolbox.js";
+import { routeTraitsOf } from "./vision.js";
 
 export interface AgentParts {
   runtime: Runtime;
@@ -59,15 +60,7 @@ export function assembleAgent(p: AgentParts): Agent {
         : ownBox;
   const agentCfg = profile.config.agent;
   const systemPrompt = p.systemPrompt();
-  const shape = makeShaper(
-    model,
-    (provider, name) => {
-      const found = modelInfoFor(provider, name, profile.config).info;
-      return { contextWindow: found.contextWindow, vision: found.vision };
-    },
-    systemPrompt,
-    compactionExpander(p.store),
-  );
+  const shape = makeShaper(model, routeTraitsOf(profile.config), systemPrompt, compactionExpander(p.store));
   return new Agent({
     shape,
     reasoningFor: (route) => reasoningFor(profile.config, route),

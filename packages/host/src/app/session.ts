@@ -34,6 +34,7 @@ import type { IrisConfig, Profile } from "../config/index.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { ChildSlots } from "./delegate.js";
+import { imagesForRoute } from "./describe-image.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
 import { FollowingConversation } from "./following-log.js";
@@ -51,6 +52,7 @@ import { ensureTitle } from "./session-title.js";
 import { type HeldTurn, SessionBusyError } from "./session-turn-lock.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
+import { routeTraitsOf } from "./vision.js";
 
 export interface SessionOptions {
   /** The process that owns the session (events, cooldowns, logger, turn locks). */
@@ -324,7 +326,14 @@ export class Session {
       this.running = running;
       this.taskId = taskId;
       try {
-        const done = agent.run(input, { signal: controller.signal });
+        // Images are fitted to the route (or described for a text-only model) before the turn.
+        const ready = imagesForRoute(
+          input,
+          this.model?.route() ?? this.runtime,
+          this.opts,
+          controller.signal,
+        );
+        const done = ready.then((i) => agent.run(i, { signal: controller.signal }));
         running.done = done;
         const result = await done;
         return { ...result, unsent: agent.takeUnsent() };
@@ -382,15 +391,6 @@ export class Session {
    */
   answer(requestId: string, answer: ApprovalAnswer | string): boolean {
     return this.prompts.answer(requestId, answer);
-  }
-
-  /** @deprecated use answer(requestId, …) */
-  answerApproval(requestId: string, answer: ApprovalAnswer): boolean {
-    return this.answer(requestId, answer);
-  }
-  /** @deprecated use answer(requestId, …) */
-  answerClarify(requestId: string, answer: string): boolean {
-    return this.answer(requestId, answer);
   }
 
   /** The skills of this session, read once (SPEC S2): an edit shows in the next session. */

@@ -17,6 +17,7 @@ import {
 import type { IrisConfig } from "../config/index.js";
 import { appendAllowedPattern } from "./config-writes.js";
 import { startMcp } from "./mcp-setup.js";
+import { profileToolEnvironment } from "./tool-environment.js";
 
 export interface ToolSetup {
   registry: ToolRegistry;
@@ -59,7 +60,10 @@ export async function setUpTools(opts: {
   extraTools?: readonly ToolDefinition[];
 }): Promise<ToolSetup> {
   const log = opts.logger ?? getLogger({ component: "tools" });
-  const registry = new ToolRegistry({ logger: { warn: (message) => log.warn(message) } });
+  const registry = new ToolRegistry({
+    logger: { warn: (message) => log.warn(message) },
+    environment: profileToolEnvironment(opts.config, opts.env ?? {}),
+  });
   await loadBuiltinTools(registry);
   for (const def of opts.extraTools ?? []) registry.register(def);
   const { mcp, menu } = await startMcp({

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
 import { serveSchema } from "./serve-schema.js";
+import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
 // Fails to compile when the llm package's ApiMode and this list drift apart.
@@ -32,6 +33,10 @@ export const modelSchema = z
     context_window: positiveInt
       .optional()
       .describe("Overrides the context window from the model catalogue (tokens)."),
+    vision: z
+      .boolean()
+      .optional()
+      .describe("Whether the model reads images; overrides the catalogue (unknown models are sent images)."),
     reasoning: z
       .strictObject({
         effort: z
@@ -202,6 +207,9 @@ export const configSchema = z.strictObject({
   serve: serveSchema.prefault({}),
   mcp_servers: mcpServersSchema,
   gateway: gatewaySchema.prefault({}),
+  web: webSchema.prefault({}),
+  browser: browserSchema.prefault({}),
+  vision: visionSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

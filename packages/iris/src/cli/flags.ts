@@ -22,4 +22,6 @@ export interface GlobalFlags {
   toolsets?: string[];
   verbose?: boolean;
   dir?: string;
+  /** `--image FILE`, repeatable: images sent with the first message. */
+  image?: string[];
 }

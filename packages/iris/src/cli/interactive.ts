@@ -10,6 +10,7 @@ import { textOf } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
+import { withImages } from "./image-input.js";
 import { shortId } from "./session-ref.js";
 import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
@@ -117,10 +118,17 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     const attached = attachFiles(typed, cwd);
     for (const n of attached.notes) out.write(`${style.dim(`· ${n}`)}\n`);
     const text = [...notes.splice(0), attached.text].join("\n\n");
+    // `@photo.png` goes along as an image (SPEC K6); a broken one is named and nothing is sent.
+    const withImage = await withImages(text, [], cwd);
+    if ("error" in withImage) {
+      out.write(`${withImage.error}\n`);
+      return;
+    }
+    for (const n of withImage.notes) out.write(`${style.dim(`· ${n}`)}\n`);
     busy = { controller: new AbortController(), interrupted: false };
     try {
       // One live turn per session, across processes and front ends (SPEC D1): send takes it.
-      const result = await host.send(text, { frontEnd, signal: busy.controller.signal });
+      const result = await host.send(withImage.input, { frontEnd, signal: busy.controller.signal });
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
       ensureTitle(host.store, host.session.id, typed);

@@ -66,6 +66,12 @@ export function buildProgram(): Command {
     .option("--append-system-prompt <text>", "add TEXT to the end of a new session's system prompt")
     .option("--toolsets <names>", "toolsets for this run, comma-separated (e.g. file,terminal)", listArg)
     .option("-C, --dir <path>", "working directory for this run")
+    .option(
+      "--image <file>",
+      "send an image with the prompt (repeatable; also @photo.png in the text)",
+      collectArg,
+      [],
+    )
     .option("--verbose", "log model calls, retries, fallbacks and tools to stderr")
     .showHelpAfterError()
     .exitOverride()
@@ -171,6 +177,14 @@ export function buildProgram(): Command {
     .action(async (path: string) => {
       const { skillsInstall } = await import("./commands/skills.js");
       process.exitCode = skillsInstall(program.opts(), path);
+    });
+  program
+    .command("tools")
+    .description("the built-in tools a platform offers, and why each other one is not offered")
+    .option("--platform <name>", "cli, gateway, acp, api, cron, batch, …", "cli")
+    .action(async (o: { platform: string }) => {
+      const { toolsCommand } = await import("./commands/tools.js");
+      process.exitCode = await toolsCommand(program.opts(), o.platform);
     });
   const mcp = program.command("mcp").description("MCP servers of mcp_servers in config.yaml");
   mcp
@@ -352,3 +366,8 @@ main(process.argv).catch((err: unknown) => {
   );
   process.exitCode = 1;
 });
+
+/** A repeatable option's values, in order. */
+function collectArg(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

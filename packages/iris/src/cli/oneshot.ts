@@ -5,6 +5,7 @@ import { exitCodeFor, SessionBusyError } from "@iris/host";
 import { lookupModel } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import type { GlobalFlags } from "./flags.js";
+import { withImages } from "./image-input.js";
 import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
 import { readPrompt } from "./prompt-input.js";
 import { ensureTitle } from "./session-title.js";
@@ -65,9 +66,15 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
     const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
+    const withImage = await withImages(input.text, flags.image ?? [], process.cwd());
+    if ("error" in withImage) {
+      process.stderr.write(`${withImage.error}\n`);
+      return 2;
+    }
+    for (const n of withImage.notes) process.stderr.write(`· ${n}\n`);
     // One live turn per session, across processes and front ends (SPEC D1): send takes it.
     const sent = await host
-      .send(input.text, { frontEnd, signal: controller.signal })
+      .send(withImage.input, { frontEnd, signal: controller.signal })
       .catch((err: unknown) => {
         if (err instanceof SessionBusyError) return err;
         throw err;

@@ -2,6 +2,7 @@
 import type { ApiMode } from "../types.js";
 import { validateAnthropic } from "./anthropic.js";
 import { validateChat } from "./chat.js";
+import { validateImages } from "./images.js";
 import { validateResponses } from "./responses.js";
 import { isObject, type RuleViolation, violation } from "./rule.js";
 
@@ -33,6 +34,14 @@ export function checkBody(mode: ApiMode, rawBody: Buffer, body: unknown): RuleVi
 }
 
 export function checkShape(
+  mode: ApiMode,
+  body: Record<string, unknown>,
+  issuedCallIds: ReadonlySet<string>,
+): RuleViolation | undefined {
+  return modeShape(mode, body, issuedCallIds) ?? validateImages(mode, body);
+}
+
+function modeShape(
   mode: ApiMode,
   body: Record<string, unknown>,
   issuedCallIds: ReadonlySet<string>,

@@ -37,7 +37,8 @@ export async function dispatchToolCall(
   options: DispatchOptions = {},
 ): Promise<ToolCallResult> {
   try {
-    return await dispatch(registry, call, ctx, policy, options);
+    const withEnv = ctx.environment ? ctx : { ...ctx, environment: registry.environment };
+    return await dispatch(registry, call, withEnv, policy, options);
   } catch (e) {
     return errorResult(`tool dispatch failed: ${messageOf(e)}`, { tool: call?.name });
   }
@@ -87,7 +88,7 @@ async function dispatch(
     toolName: tool.name,
     truncationHint: tool.truncationHint,
   });
-  return { content, isError: outcome.isError };
+  return { content, isError: outcome.isError, ...(outcome.images?.length ? { images: outcome.images } : {}) };
 }
 
 function approvalSubjectOf(tool: ToolDefinition, args: unknown): string | undefined {
@@ -140,7 +141,8 @@ async function runTool(
 function normalise(value: ToolResultValue): ToolCallResult {
   if (typeof value === "string") return { content: value, isError: false };
   if (value && typeof value === "object" && typeof value.content === "string") {
-    return { content: value.content, isError: value.isError === true };
+    const images = Array.isArray(value.images) && value.images.length ? { images: value.images } : {};
+    return { content: value.content, isError: value.isError === true, ...images };
   }
   // A tool returned something off-contract: show it rather than fail.
   return { content: JSON.stringify(value) ?? String(value), isError: false };

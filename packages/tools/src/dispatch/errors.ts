@@ -1,8 +1,11 @@
 // Every failure the model sees is one JSON object string (T3), never a stack trace.
+import type { ToolImage } from "../define.js";
 
 export interface ToolCallResult {
   content: string;
   isError: boolean;
+  /** Images the tool shows the model (a screenshot); sent as image parts of the result. */
+  images?: ToolImage[];
   /**
    * The turn was aborted and the tool did not settle within the grace period: it may still be
    * running, so whether it took effect is unknown (its receipt must stay open, SPEC D4).

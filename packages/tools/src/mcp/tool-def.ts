@@ -21,7 +21,7 @@ export function mcpToolDefinition(connection: McpConnection, tool: McpTool): Too
     effect: readOnly ? "read" : "communicate",
     parallelSafe: readOnly,
     label: `${server}:${tool.name}`,
-    available: () => connection.state === "ready",
+    available: () => connection.state === "ready" || `its MCP server is ${connection.state}`,
     ...(readOnly
       ? {}
       : {

@@ -1,8 +1,16 @@
 // Availability checks (T2): an exception, a non-true answer or a hang counts as unavailable.
 // Results are cached per check function for a TTL, so a check shared by many tools (one API key
-// for a whole toolset) runs once per selection and is re-run once the TTL has passed.
+// for a whole toolset) runs once per selection and is re-run once the TTL has passed. A check may
+// answer with a string instead of false: the reason the tool is not offered (`iris tools` shows it).
+import type { ToolEnvironment } from "../environment.js";
 
-export type AvailabilityCheck = () => boolean | Promise<boolean>;
+export type AvailabilityCheck = (env: ToolEnvironment) => boolean | string | Promise<boolean | string>;
+
+/** A check's answer: offered, or not and why. */
+export interface Availability {
+  ok: boolean;
+  reason?: string;
+}
 
 export interface AvailabilityOptions {
   /** How long a result stays valid. Default 60 s; 0 re-runs every selection. */
@@ -15,7 +23,7 @@ export interface AvailabilityOptions {
 
 interface Entry {
   at: number;
-  result: Promise<boolean>;
+  result: Promise<Availability>;
 }
 
 export class AvailabilityCache {
@@ -31,12 +39,12 @@ export class AvailabilityCache {
   }
 
   /** Starts a selection: within it each check function runs at most once, whatever the TTL. */
-  session(): (check: AvailabilityCheck) => Promise<boolean> {
-    const seen = new Map<AvailabilityCheck, Promise<boolean>>();
+  session(env: ToolEnvironment): (check: AvailabilityCheck) => Promise<Availability> {
+    const seen = new Map<AvailabilityCheck, Promise<Availability>>();
     return (check) => {
       let result = seen.get(check);
       if (!result) {
-        result = this.cached(check);
+        result = this.cached(check, env);
         seen.set(check, result);
       }
       return result;
@@ -47,27 +55,32 @@ export class AvailabilityCache {
     this.entries.clear();
   }
 
-  private cached(check: AvailabilityCheck): Promise<boolean> {
+  private cached(check: AvailabilityCheck, env: ToolEnvironment): Promise<Availability> {
     const now = this.now();
     const entry = this.entries.get(check);
     if (entry && now - entry.at < this.ttlMs) return entry.result;
-    const result = runSafely(check, this.checkTimeoutMs);
+    const result = runSafely(check, env, this.checkTimeoutMs);
     this.entries.set(check, { at: now, result });
     return result;
   }
 }
 
-async function runSafely(check: AvailabilityCheck, timeoutMs: number): Promise<boolean> {
+async function runSafely(
+  check: AvailabilityCheck,
+  env: ToolEnvironment,
+  timeoutMs: number,
+): Promise<Availability> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+    const timeout = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`its check did not answer within ${timeoutMs} ms`), timeoutMs);
       timer.unref();
     });
-    const answer = await Promise.race([Promise.resolve().then(check), timeout]);
-    return answer === true;
-  } catch {
-    return false;
+    const answer = await Promise.race([Promise.resolve().then(() => check(env)), timeout]);
+    if (answer === true) return { ok: true };
+    return { ok: false, reason: typeof answer === "string" && answer !== "" ? answer : "its check said no" };
+  } catch (err) {
+    return { ok: false, reason: `its check failed: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
     if (timer) clearTimeout(timer);
   }

@@ -26,6 +26,8 @@ export interface Menu {
   specs: ToolSpec[];
   /** Selected by toolset but whose availability check said no (or failed). */
   unavailable: string[];
+  /** Why each unavailable tool is not offered (its check's answer). */
+  unavailableReasons?: Record<string, string>;
 }
 
 export async function selectMenu(registry: ToolRegistry, options: MenuOptions): Promise<Menu> {
@@ -47,15 +49,22 @@ export async function selectMenu(registry: ToolRegistry, options: MenuOptions): 
       !disabledTools.has(t.name),
   );
 
-  const check = registry.availability.session();
-  const verdicts = await Promise.all(candidates.map((t) => (t.available ? check(t.available) : true)));
-  const unavailable = candidates.filter((_, i) => !verdicts[i]).map((t) => t.name);
-  const tools = candidates.filter((t, i) => verdicts[i] && hasObjectSchema(registry, t));
+  const check = registry.availability.session(registry.environment);
+  const verdicts = await Promise.all(
+    candidates.map((t) => (t.available ? check(t.available) : { ok: true as const })),
+  );
+  const unavailable = candidates.filter((_, i) => !verdicts[i]?.ok).map((t) => t.name);
+  const unavailableReasons: Record<string, string> = {};
+  candidates.forEach((t, i) => {
+    const v = verdicts[i];
+    if (v && !v.ok) unavailableReasons[t.name] = v.reason ?? "its check said no";
+  });
+  const tools = candidates.filter((t, i) => verdicts[i]?.ok && hasObjectSchema(registry, t));
 
   const offered = new Set(tools.map((t) => t.name));
   const removed = all.map((t) => t.name).filter((n) => !offered.has(n));
   const specs = tools.map((t) => toToolSpec(t, rewriteDescription(t.description, t.name, removed)));
-  return { tools, specs, unavailable };
+  return { tools, specs, unavailable, unavailableReasons };
 }
 
 /** Providers take only object schemas; a schema zod cannot express is a bug, not a crash. */

@@ -1,22 +1,27 @@
 // The tool registry (T1): name → definition. It imports nothing from the agent or any front end;
 // selecting the menu lives in menu.ts, loading the built-in tools in load-builtin.ts.
 import type { ToolDefinition } from "../define.js";
+import { EMPTY_TOOL_ENVIRONMENT, type ToolEnvironment } from "../environment.js";
 import { AvailabilityCache, type AvailabilityOptions } from "./availability.js";
 import { stderrLogger, type ToolLogger } from "./logger.js";
 
 export interface ToolRegistryOptions extends AvailabilityOptions {
   logger?: ToolLogger;
+  /** The profile's environment, fetch and web settings every tool call and check gets. */
+  environment?: ToolEnvironment;
 }
 
 export class ToolRegistry {
   readonly logger: ToolLogger;
   /** Shared by every menu selection made from this registry. */
   readonly availability: AvailabilityCache;
+  readonly environment: ToolEnvironment;
   private readonly tools = new Map<string, ToolDefinition>();
 
   constructor(options: ToolRegistryOptions = {}) {
     this.logger = options.logger ?? stderrLogger;
     this.availability = new AvailabilityCache(options);
+    this.environment = options.environment ?? EMPTY_TOOL_ENVIRONMENT;
   }
 
   /** Adds a tool. A second tool with the same name replaces the first, with a warning. */

@@ -8,6 +8,8 @@ import { sharedTaskCwds, TaskCwds } from "./task-cwd.js";
 export interface TerminalScope {
   processes: ProcessManager;
   cwds: TaskCwds;
+  /** Other per-session things closed with the scope (the session's browser context). Added. */
+  cleanups?: Set<() => Promise<void>>;
 }
 
 export function newTerminalScope(): TerminalScope {
@@ -19,7 +21,12 @@ export const sharedTerminalScope: TerminalScope = { processes: processManager, c
 
 /** Kills every process of the scope that still runs and forgets its working directories. */
 export async function closeTerminalScope(scope: TerminalScope): Promise<void> {
-  await Promise.all(scope.processes.list().map((p) => scope.processes.kill(p)));
+  const cleanups = [...(scope.cleanups ?? [])];
+  scope.cleanups?.clear();
+  await Promise.all([
+    ...scope.processes.list().map((p) => scope.processes.kill(p)),
+    ...cleanups.map((c) => c().catch(() => undefined)),
+  ]);
   scope.processes.clear();
   scope.cwds.clearAll();
 }

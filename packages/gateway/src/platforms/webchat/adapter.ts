@@ -29,10 +29,17 @@ export interface WebchatOptions {
 }
 
 const MAX_BODY = 64 * 1024;
+/** A message with pictures: four images of up to 6 MB of base64 each fit. */
+const MAX_SEND_BODY = 25 * 1024 * 1024;
 const sendSchema = z.strictObject({
   chat: z.union([z.literal(""), z.string().regex(/^#[\p{L}\p{N}_.-]{1,40}$/u)]),
   id: z.string().regex(/^[\w-]{8,64}$/),
   text: z.string().min(1).max(32_000),
+  /** Pictures attached on the page, base64 (at most 4, each up to 6 MB of base64). */
+  images: z
+    .array(z.strictObject({ name: z.string().min(1).max(200), data: z.base64().max(6_000_000) }))
+    .max(4)
+    .optional(),
 });
 // `name` is accepted only to refuse a forged one clearly: the name comes from the token.
 const loginSchema = z.strictObject({ token: z.string().max(200), name: z.string().max(64).optional() });
@@ -181,7 +188,7 @@ export class WebchatAdapter implements PlatformAdapter {
     }
     if (req.method === "POST" && url.pathname === "/send") {
       if (!sameOrigin(req)) return reply(res, 403, { error: "cross-origin send refused" });
-      const body = await readJson(req, res, sendSchema);
+      const body = await readJson(req, res, sendSchema, MAX_SEND_BODY);
       if (!body) return;
       const chat = chatOf(body.chat, user);
       const deliver = this.onMessage;
@@ -194,7 +201,7 @@ export class WebchatAdapter implements PlatformAdapter {
         userId: user,
         userName: user,
         text: body.text,
-        attachments: [],
+        attachments: (body.images ?? []).map((i) => ({ kind: "image" as const, name: i.name, data: i.data })),
         messageId: `${user}/${body.id}`,
       });
       this.streams.publish(chat.chatId, {
@@ -241,6 +248,7 @@ async function readJson<T>(
   req: IncomingMessage,
   res: ServerResponse,
   schema: z.ZodType<T>,
+  maxBody = MAX_BODY,
 ): Promise<T | undefined> {
   if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
     reply(res, 415, { error: "send JSON (content-type: application/json)" });
@@ -250,8 +258,8 @@ async function readJson<T>(
   let size = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
     size += c.length;
-    if (size > MAX_BODY) {
-      reply(res, 413, { error: `body over ${MAX_BODY} bytes` });
+    if (size > maxBody) {
+      reply(res, 413, { error: `body over ${maxBody} bytes` });
       return undefined;
     }
     chunks.push(c);

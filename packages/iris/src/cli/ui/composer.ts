@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { sniffImage } from "@iris/llm";
 import { describeBinary, isBinaryContent } from "@iris/tools";
 
 /** Attached files above this size are cut (the model can read the rest with read_file). */
@@ -37,6 +38,7 @@ export function attachFiles(text: string, cwd: string): Composed {
       continue;
     }
     const buf = readFileSync(path);
+    if (sniffImage(buf)) continue; // an image goes along as an image (image-input.ts)
     if (isBinaryContent(buf)) {
       blocks.push(`<file path="${rel}">(binary: ${describeBinary(buf, st.size)}; not included)</file>`);
       notes.push(`${rel} is binary (${describeBinary(buf, st.size)}): named, not attached`);

@@ -88,10 +88,21 @@ function convertAssistant(
   return out;
 }
 
-/** Tool messages carry text only on this API; images become a note instead of vanishing silently. */
+/**
+ * Tool messages carry text only on this API: a result's images travel in one user message after
+ * the batch of results (the API allows images only there), and the result's text says so.
+ */
 function toolResultText(m: ToolResultMessage): string {
   if (typeof m.content === "string") return m.content;
-  return m.content.map((p) => (p.type === "text" ? p.text : `[image (${p.mediaType}) omitted]`)).join("");
+  return m.content
+    .map((p) =>
+      p.type === "text" ? p.text : `\n[image (${p.mediaType}): in the user message after the tool results]`,
+    )
+    .join("");
+}
+
+function toolImages(m: ToolResultMessage): UserPart[] {
+  return typeof m.content === "string" ? [] : m.content.filter((p) => p.type === "image");
 }
 
 function convertToolResult(m: ToolResultMessage, wireIds: Map<string, string>): WireMessage {
@@ -107,10 +118,24 @@ export function convertMessages(
   if (system) out.push({ role: "system", content: system });
   // Canonical callId → the id the provider gave the call, so results pair with their calls.
   const wireIds = new Map<string, string>();
+  let images: UserPart[] = [];
+  const flushImages = () => {
+    if (images.length === 0) return;
+    out.push({
+      role: "user",
+      content: userContent([{ type: "text", text: "Images from the tool results above:" }, ...images]),
+    });
+    images = [];
+  };
   for (const m of messages) {
+    if (m.role !== "tool") flushImages();
     if (m.role === "user") out.push(convertUser(m));
     else if (m.role === "assistant") out.push(convertAssistant(m, opts, wireIds));
-    else out.push(convertToolResult(m, wireIds));
+    else {
+      out.push(convertToolResult(m, wireIds));
+      images.push(...toolImages(m));
+    }
   }
+  flushImages();
   return out;
 }

@@ -1,0 +1,119 @@
+// What a tool may know of its profile (SPEC T): the environment with .env applied (never
+// process.env directly), secrets that are registered for redaction when read, a proxy-aware fetch
+// behind the private-address guard, and the web and browser settings of config.yaml. The host
+// builds one per process; tests build one with `toolEnvironment`.
+import { type AddressPolicy, DEFAULT_ADDRESS_POLICY } from "./web/address-guard.js";
+import { createWebFetch, type Resolver, type WebFetch } from "./web/http.js";
+
+export type SearchBackendName = "searxng" | "brave" | "tavily" | "exa" | "local";
+
+export interface WebSettings {
+  search: {
+    /** Unset: web_search is not offered. */
+    backend?: SearchBackendName;
+    baseUrl?: string;
+    /** The variable holding the key (default per backend: BRAVE_API_KEY, TAVILY_API_KEY, EXA_API_KEY). */
+    apiKeyEnv?: string;
+    maxResults: number;
+    cacheSeconds: number;
+  };
+  extract: {
+    /** Markdown characters per page before it is cut (with a note). */
+    maxChars: number;
+    timeoutSeconds: number;
+    /** Pages fetched at once by one call. */
+    concurrency: number;
+  };
+  policy: AddressPolicy;
+}
+
+export interface BrowserSettings {
+  /** Chromium's path; unset: `chromium`, `chromium-browser`, `google-chrome` on PATH. */
+  executable?: string;
+  idleSeconds: number;
+  actionTimeoutSeconds: number;
+  headless: boolean;
+}
+
+export interface VisionSettings {
+  /** `provider/model` that describes images for a text-only main model; unset: none. */
+  model?: string;
+}
+
+/** An image for the vision model: base64 data with its media type. */
+export interface VisionImage {
+  mediaType: string;
+  data: string;
+}
+
+/** Asks the configured vision model about an image (the host makes the call). */
+export type DescribeImage = (image: VisionImage, question: string, signal: AbortSignal) => Promise<string>;
+
+export interface ToolEnvironment {
+  /** A variable of the profile's environment (.env wins over the shell). */
+  env(name: string): string | undefined;
+  /** A credential: read like `env`, and registered so it is redacted from every log and transcript. */
+  secret(name: string): string | undefined;
+  fetch: WebFetch;
+  web: WebSettings;
+  browser: BrowserSettings;
+  vision: VisionSettings;
+  /** Set where vision.model is configured: vision_analyze is offered only then. */
+  describeImage?: DescribeImage;
+}
+
+export const DEFAULT_WEB_SETTINGS: WebSettings = {
+  search: { maxResults: 5, cacheSeconds: 900 },
+  extract: { maxChars: 100_000, timeoutSeconds: 20, concurrency: 4 },
+  policy: DEFAULT_ADDRESS_POLICY,
+};
+
+export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
+  idleSeconds: 120,
+  actionTimeoutSeconds: 5,
+  headless: true,
+};
+
+export interface ToolEnvironmentOptions {
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Called with each secret value read (the host's redaction registry). */
+  registerSecret?: (value: string) => void;
+  web?: Partial<Omit<WebSettings, "search" | "extract">> & {
+    search?: Partial<WebSettings["search"]>;
+    extract?: Partial<WebSettings["extract"]>;
+  };
+  browser?: Partial<BrowserSettings>;
+  vision?: VisionSettings;
+  describeImage?: DescribeImage;
+  /** DNS override for tests. */
+  resolve?: Resolver;
+}
+
+export function toolEnvironment(o: ToolEnvironmentOptions = {}): ToolEnvironment {
+  const env = o.env ?? {};
+  const web: WebSettings = {
+    search: { ...DEFAULT_WEB_SETTINGS.search, ...(o.web?.search ?? {}) },
+    extract: { ...DEFAULT_WEB_SETTINGS.extract, ...(o.web?.extract ?? {}) },
+    policy: o.web?.policy ?? DEFAULT_WEB_SETTINGS.policy,
+  };
+  const get = (name: string) => {
+    const v = env[name];
+    return v === undefined || v === "" ? undefined : v;
+  };
+  return {
+    env: get,
+    secret: (name) => {
+      const v = get(name);
+      if (v) o.registerSecret?.(v);
+      return v;
+    },
+    fetch: createWebFetch({ policy: web.policy, ...(o.resolve ? { resolve: o.resolve } : {}) }),
+    web,
+    browser: { ...DEFAULT_BROWSER_SETTINGS, ...(o.browser ?? {}) },
+    vision: o.vision ?? {},
+    ...(o.describeImage ? { describeImage: o.describeImage } : {}),
+  };
+}
+
+/** The environment a tool without one gets: nothing set, no key, defaults everywhere. */
+export const EMPTY_TOOL_ENVIRONMENT: ToolEnvironment = toolEnvironment();
