@@ -18,7 +18,9 @@ const allowed = {
   batch: ["llm", "tools", "store", "agent", "host"],
   gateway: ["llm", "tools", "store", "agent", "host"],
   serve: ["llm", "tools", "store", "agent", "host"],
-  iris: ["llm", "tools", "store", "agent", "host", "acp", "batch", "gateway", "serve"],
+  // The newest front end imports host alone (ARCHITECTURE: "a front end imports @iris/host only").
+  dashboard: ["host"],
+  iris: ["llm", "tools", "store", "agent", "host", "acp", "batch", "gateway", "serve", "dashboard"],
   testkit: [],
 };
 

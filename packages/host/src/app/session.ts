@@ -34,6 +34,7 @@ import {
   type TerminalScope,
 } from "@iris/tools";
 import type { Profile } from "../config/index.js";
+import { withAskBoard } from "../dashboard/ask-board.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { splitModelSpec } from "./context-report.js";
@@ -451,6 +452,8 @@ export class Session {
     const { runtime } = this;
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
+    // Questions also go to the ask board, where the dashboard answers them by request id.
+    frontEnd = withAskBoard(frontEnd, store, session.id, this.opts.source);
     for (const r of this.repairNotices.splice(0))
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
     const info = modelInfoFor(runtime.provider, runtime.model, profile.config).info;

@@ -5,6 +5,7 @@ import type { ApiMode } from "@iris/llm";
 import { mcpServersSchema } from "@iris/tools";
 import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
+import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
 import { serveSchema } from "./serve-schema.js";
 
@@ -192,6 +193,7 @@ export const configSchema = z.strictObject({
   serve: serveSchema.prefault({}),
   mcp_servers: mcpServersSchema,
   gateway: gatewaySchema.prefault({}),
+  dashboard: dashboardSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

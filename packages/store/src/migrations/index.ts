@@ -6,6 +6,7 @@ import { MIGRATION_0004 } from "./0004_path_runs.js";
 import { MIGRATION_0005 } from "./0005_failure_edges.js";
 import { MIGRATION_0012 } from "./0012_gateway.js";
 import { MIGRATION_0017 } from "./0017_serve_state.js";
+import { MIGRATION_0031 } from "./0031_dashboard.js";
 
 export interface Migration {
   version: number;
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: "failure_edges", sql: MIGRATION_0005 },
   { version: 12, name: "gateway", sql: MIGRATION_0012 },
   { version: 17, name: "serve_state", sql: MIGRATION_0017 },
+  { version: 31, name: "dashboard", sql: MIGRATION_0031 },
 ];
 
 // The highest number, not the count: versions may leave gaps (numbers are reserved per issue).
