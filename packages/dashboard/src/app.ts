@@ -173,8 +173,10 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
     return logStream(c, logFile, q.data);
   });
 
-  const configAnswer = (c: Context<DashboardEnv>, notice: ConfigNotice, status: 200 | 400 | 409) =>
-    c.html(render("Config", "/config", c.get("csrf"), configPage(deps, c.get("csrf"), notice)), status);
+  // A refused save is answered 200 with the reason on the page (the form is shown again with the
+  // text as typed): it is the page's answer to its own form, not a failed load.
+  const configAnswer = (c: Context<DashboardEnv>, notice: ConfigNotice) =>
+    c.html(render("Config", "/config", c.get("csrf"), configPage(deps, c.get("csrf"), notice)));
   app.get("/config", (c) =>
     c.html(render("Config", "/config", c.get("csrf"), configPage(deps, c.get("csrf")))),
   );
@@ -186,11 +188,11 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
     const r = saveConfigText(deps.profile.home.paths.config, text.replace(/\r\n/g, "\n"), base);
     if (r.ok) {
       reloadProfile(deps);
-      return configAnswer(c, { kind: "saved", what: "config.yaml" }, 200);
+      return configAnswer(c, { kind: "saved", what: "config.yaml" });
     }
     return r.stale
-      ? configAnswer(c, { kind: "stale", text }, 409)
-      : configAnswer(c, { kind: "errors", errors: r.errors, text }, 400);
+      ? configAnswer(c, { kind: "stale", text })
+      : configAnswer(c, { kind: "errors", errors: r.errors, text });
   });
   app.post("/config/key", async (c) => {
     const body = await c.req.parseBody();
@@ -205,11 +207,11 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
     const r = setConfigKey(deps.profile.home.paths.config, key, valueYaml, base);
     if (r.ok) {
       reloadProfile(deps);
-      return configAnswer(c, { kind: "saved", what: key }, 200);
+      return configAnswer(c, { kind: "saved", what: key });
     }
     return r.stale
-      ? configAnswer(c, { kind: "stale" }, 409)
-      : configAnswer(c, { kind: "errors", errors: r.errors }, 400);
+      ? configAnswer(c, { kind: "stale" })
+      : configAnswer(c, { kind: "errors", errors: r.errors });
   });
 
   app.notFound((c) => c.text("not found", 404));

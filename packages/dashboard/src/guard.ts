@@ -22,7 +22,8 @@ export function guard(deps: DashboardDeps): MiddlewareHandler<DashboardEnv> {
       "Content-Security-Policy",
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
     );
-    c.header("Referrer-Policy", "no-referrer");
+    // "same-origin", not "no-referrer": with no referrer a form POST carries `Origin: null`.
+    c.header("Referrer-Policy", "same-origin");
     c.header("Cache-Control", "no-store");
     if (OPEN.has(c.req.path)) return next();
     const session = deps.auth.session(c.req.header("cookie"));

@@ -94,10 +94,11 @@ ${envTable(envKeys(paths.env))}`;
 
 function noticeBlock(n: ConfigNotice | undefined): Html | string {
   if (!n) return "";
-  if (n.kind === "saved") return html`<p class="ok" role="status" id="config-notice">Saved ${n.what}.</p>`;
+  if (n.kind === "saved")
+    return html`<p class="ok" role="status" id="config-notice" data-saved="yes">Saved ${n.what}.</p>`;
   if (n.kind === "stale")
-    return html`<p class="error" role="alert" id="config-notice">Not saved: config.yaml changed since this page read it (another edit). Reload and apply your change again.</p>`;
-  return html`<pre class="error" role="alert" id="config-notice">Not saved:\n${formatConfigErrors(n.errors)}</pre>`;
+    return html`<p class="error" role="alert" id="config-notice" data-refused="stale">Not saved: config.yaml changed since this page read it (another edit). Reload and apply your change again.</p>`;
+  return html`<pre class="error" role="alert" id="config-notice" data-refused="invalid">Not saved:\n${formatConfigErrors(n.errors)}</pre>`;
 }
 
 function fieldRow(f: Field, value: unknown, base: string, csrf: string): Html {
