@@ -102,6 +102,11 @@ export class AskBoard {
       .map(toRow);
   }
 
+  /** Removes a deleted session's asks. */
+  forgetSession(sessionId: string): void {
+    this.stmts.prepare("DELETE FROM dashboard_asks WHERE session_id = ?").run(sessionId);
+  }
+
   /** Marks the asks of processes that are gone as withdrawn (a crash leaves them waiting). */
   withdrawOrphans(isAlive: (pid: number) => boolean): number {
     let n = 0;

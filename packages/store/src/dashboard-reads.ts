@@ -55,14 +55,20 @@ export interface CronRunRow {
   firedAt: number;
 }
 
-const SPLIT_KEY: Record<UsageSplit, string> = {
-  model: "u.provider || '/' || u.model",
-  provider: "u.provider",
-  platform: "s.source",
-  session: "u.session_id",
-  // A cron run is a session of source 'cron' (gateway/cron.ts); its title names the job when set.
-  cron: "COALESCE(s.title, u.session_id)",
+const DAY_MS = 86_400_000;
+
+const DAILY_KEY: Record<"model" | "provider" | "platform", string> = {
+  model: "provider || '/' || model",
+  provider: "provider",
+  platform: "source",
 };
+
+type DayNoRow = Omit<UsageDayRow, "day"> & { dayNo: number };
+
+const DAILY_SUMS =
+  "COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(input_tokens), 0) AS inputTokens, COALESCE(SUM(output_tokens), 0) AS outputTokens, " +
+  "COALESCE(SUM(cache_read_tokens), 0) AS cacheReadTokens, COALESCE(SUM(cache_write_tokens), 0) AS cacheWriteTokens, " +
+  "COALESCE(SUM(cost_usd), 0) AS costUsd";
 
 const SUMS =
   "COUNT(*) AS calls, COALESCE(SUM(u.input_tokens), 0) AS inputTokens, COALESCE(SUM(u.output_tokens), 0) AS outputTokens, " +
@@ -76,23 +82,38 @@ export class DashboardReads {
     this.stmts = withStatementCache(db);
   }
 
-  /** Usage per UTC day and split key for calls made in [from, to) (ms). */
-  usageByDay(from: number, to: number, split: UsageSplit): UsageDayRow[] {
-    const cronOnly = split === "cron" ? "AND s.source = 'cron'" : "";
-    return this.stmts
-      .prepare<UsageDayRow>(
-        `SELECT strftime('%Y-%m-%d', u.created_at / 1000, 'unixepoch') AS day, ${SPLIT_KEY[split]} AS key, ${SUMS} ` +
-          `FROM usage u JOIN sessions s ON s.id = u.session_id WHERE u.created_at >= ? AND u.created_at < ? ${cronOnly} ` +
-          "GROUP BY day, key ORDER BY day, key",
-      )
-      .all(from, to);
+  /**
+   * Usage per UTC day and split key for calls made on the UTC days [fromDay, toDay] (day numbers
+   * since 1970-01-01): by model, provider or platform from usage_daily; by session or cron job
+   * from one range scan of usage_by_time (these have as many keys as sessions).
+   */
+  usageByDay(fromDay: number, toDay: number, split: UsageSplit): UsageDayRow[] {
+    const rows =
+      split === "session" || split === "cron"
+        ? this.stmts
+            .prepare<DayNoRow>(
+              `SELECT u.created_at / ${DAY_MS} AS dayNo, ${split === "session" ? "u.session_id" : "COALESCE(s.title, u.session_id)"} AS key, ${SUMS} ` +
+                `FROM usage u ${split === "cron" ? "JOIN sessions s ON s.id = u.session_id AND s.source = 'cron'" : ""} ` +
+                "WHERE u.created_at >= ? AND u.created_at < ? GROUP BY dayNo, key ORDER BY dayNo, key",
+            )
+            .all(fromDay * DAY_MS, (toDay + 1) * DAY_MS)
+        : this.stmts
+            .prepare<DayNoRow>(
+              `SELECT day AS dayNo, ${DAILY_KEY[split]} AS key, ${DAILY_SUMS} FROM usage_daily ` +
+                "WHERE day >= ? AND day <= ? GROUP BY dayNo, key ORDER BY dayNo, key",
+            )
+            .all(fromDay, toDay);
+    return rows.map(({ dayNo, ...r }) => ({
+      day: new Date(dayNo * DAY_MS).toISOString().slice(0, 10),
+      ...r,
+    }));
   }
 
-  /** Usage of calls made in [from, to) (ms). */
-  usageBetween(from: number, to: number): UsageTotals {
+  /** Usage on the UTC days [fromDay, toDay] (usage_daily). */
+  usageOnDays(fromDay: number, toDay: number): UsageTotals {
     return this.stmts
-      .prepare<UsageTotals>(`SELECT ${SUMS} FROM usage u WHERE u.created_at >= ? AND u.created_at < ?`)
-      .get(from, to) as UsageTotals;
+      .prepare<UsageTotals>(`SELECT ${DAILY_SUMS} FROM usage_daily WHERE day >= ? AND day <= ?`)
+      .get(fromDay, toDay) as UsageTotals;
   }
 
   sessionCount(): number {

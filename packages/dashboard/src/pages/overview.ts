@@ -3,13 +3,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { DashboardDeps } from "../deps.js";
 import { type Html, html, usd, when } from "../html.js";
-import { monthStart, todayStart } from "./time.js";
+import { dayNo, monthStart } from "./time.js";
 
 export function overviewCards(deps: DashboardDeps, now = Date.now()): Html {
   const { data, profile } = deps;
   const cfg = profile.config;
-  const today = data.reads.usageBetween(todayStart(now), now + 1);
-  const month = data.reads.usageBetween(monthStart(now), now + 1);
+  const today = data.reads.usageOnDays(dayNo(now), dayNo(now));
+  const month = data.reads.usageOnDays(dayNo(monthStart(now)), dayNo(now));
   const monthly = cfg.dashboard.monthly_budget_usd;
   const asks = data.waitingAsks();
   const turns = data.runningTurns(now);

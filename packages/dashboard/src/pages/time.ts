@@ -3,6 +3,9 @@ const DAY = 86_400_000;
 
 export const todayStart = (now: number) => Math.floor(now / DAY) * DAY;
 
+/** Days since 1970-01-01 UTC (usage_daily's day). */
+export const dayNo = (ms: number) => Math.floor(ms / DAY);
+
 export function monthStart(now: number): number {
   const d = new Date(now);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);

@@ -5,7 +5,10 @@ import type { UsageDayRow, UsageSplit } from "@iris/host";
 import { z } from "zod";
 import type { DashboardDeps } from "../deps.js";
 import { type Html, html, jsonScript, num, usd } from "../html.js";
-import { DAY, dayKeys, daysInMonth, monthStart, todayStart } from "./time.js";
+import { DAY, dayKeys, dayNo, daysInMonth, monthStart, todayStart } from "./time.js";
+
+/** Rows of the split table shown (by cost); the CSV has them all. */
+const TABLE_ROWS = 50;
 
 export const SPLITS: readonly UsageSplit[] = ["model", "provider", "platform", "session", "cron"];
 
@@ -45,7 +48,7 @@ function add(into: UsageDayRow, r: UsageDayRow): void {
 
 export function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.now()): UsageView {
   const from = todayStart(now) - (q.days - 1) * DAY;
-  const rows = deps.data.reads.usageByDay(from, now + 1, q.split);
+  const rows = deps.data.reads.usageByDay(dayNo(from), dayNo(now), q.split);
   const days = dayKeys(from, now + 1);
   const perDay = new Map(days.map((d) => [d, zero(d, "")]));
   const byKey = new Map<string, UsageDayRow>();
@@ -90,7 +93,7 @@ export function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()):
       dash: true,
       values: x.map(() => monthly / daysInMonth(now)),
     });
-  const month = deps.data.reads.usageBetween(monthStart(now), now + 1);
+  const month = deps.data.reads.usageOnDays(dayNo(monthStart(now)), dayNo(now));
   const elapsedDays = (now - monthStart(now)) / DAY;
   const pace = elapsedDays > 0 ? (month.costUsd / elapsedDays) * daysInMonth(now) : 0;
   return html`<form class="filters" method="get" action="/usage">
@@ -111,7 +114,8 @@ export function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()):
 <h2>Cost per day</h2>
 <div class="chart" id="chart-cost" data-chart-src="data-cost"></div>${jsonScript("data-cost", { unit: "usd", x, series: costSeries })}
 <h2>By ${q.split}</h2>
-${table(v.perKey, q.split, v.total)}
+${table(v.perKey.slice(0, TABLE_ROWS), q.split, v.total)}
+${v.perKey.length > TABLE_ROWS ? html`<p class="muted">The ${TABLE_ROWS} largest of ${num(v.perKey.length)}; the CSV has every row.</p>` : ""}
 <h2>Per day</h2>
 ${table(
   v.days.map((d) => ({ ...(v.perDay.get(d) ?? zero(d, "")), key: d })),

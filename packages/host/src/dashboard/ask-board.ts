@@ -15,6 +15,9 @@ export const PRESENCE_FRESH_MS = 15_000;
 /** How long an ask nobody else can answer waits for the dashboard (unless the request says). */
 const BOARD_ONLY_WAIT_MS = 10 * 60_000;
 
+/** The abort reason a front end's own question gets when the board answered it first. */
+export const ANSWERED_ON_BOARD = "answered-on-dashboard";
+
 const APPROVAL_ANSWERS = new Set<string>(["once", "session", "always", "deny"]);
 
 export function withAskBoard(frontEnd: FrontEnd, store: Store, sessionId: string, source: string): FrontEnd {
@@ -87,7 +90,8 @@ async function race<T>(board: AskBoard, o: RaceOptions<T>): Promise<T> {
     return o.ask ? o.ask(o.signal ?? new AbortController().signal) : o.fallback;
   }
   const local = new AbortController();
-  const stopLocal = () => local.abort();
+  // The front end reads the reason ("timeout", "cancelled") to say why its question went away.
+  const stopLocal = () => local.abort(o.signal?.reason);
   o.signal?.addEventListener("abort", stopLocal, { once: true });
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -117,7 +121,8 @@ async function race<T>(board: AskBoard, o: RaceOptions<T>): Promise<T> {
   } finally {
     clearTimeout(timer);
     o.signal?.removeEventListener("abort", stopLocal);
-    local.abort(); // the loser stops asking: the terminal prompt or chat button is withdrawn
+    // The loser stops asking: the terminal prompt or chat button is withdrawn.
+    local.abort(ANSWERED_ON_BOARD);
     try {
       board.withdraw(id);
     } catch {

@@ -53,6 +53,7 @@ export class DashboardData {
 
   deleteSession(id: string): void {
     this.store.deleteSession(id);
+    this.board.forgetSession(id);
   }
 
   exportSession(session: SessionRow, format: SessionExportFormat): string {
