@@ -50,6 +50,7 @@
       box.textContent = "";
       box.dataset.lines = "0";
       const query = new URLSearchParams(new FormData(form)).toString();
+      box.dataset.stream = "connecting";
       source = new EventSource(`/logs/stream?${query}`);
       source.onmessage = (e) => {
         const rec = JSON.parse(e.data);

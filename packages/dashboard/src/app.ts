@@ -162,7 +162,16 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
     return c.html(askList(deps, notice).value, ok ? 200 : 409);
   });
 
-  app.get("/cron", (c) => c.html(render("Cron", "/cron", c.get("csrf"), cronPage(deps))));
+  app.get("/cron", (c) => c.html(render("Cron", "/cron", c.get("csrf"), cronPage(deps, c.get("csrf")))));
+  app.post("/cron/:id/:action", (c) => {
+    const id = c.req.param("id");
+    if (!deps.data.cron.list().some((j) => j.id === id)) return c.text(`no cron job ${id}`, 404);
+    const action = z.enum(["pause", "resume", "run"]).safeParse(c.req.param("action"));
+    if (!action.success) return c.text("action: pause, resume or run", 400);
+    if (action.data === "run") deps.data.cronControl.requestRun(id);
+    else deps.data.cronControl.setPaused(id, action.data === "pause");
+    return c.redirect("/cron", 303);
+  });
 
   const logFile = `${deps.profile.home.paths.logs}/iris.log`;
   app.get("/logs", (c) => c.html(render("Logs", "/logs", c.get("csrf"), logsPage(logFile))));

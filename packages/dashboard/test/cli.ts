@@ -23,6 +23,7 @@ export interface Started {
   stderr(): string;
   /** Resolves with the first match of `re` in stderr (rejects if the process ends first). */
   waitForStderr(re: RegExp): Promise<RegExpExecArray>;
+  waitForStdout(re: RegExp): Promise<RegExpExecArray>;
   exited: Promise<number | null>;
 }
 
@@ -38,26 +39,29 @@ export function startIris(args: string[], env: Record<string, string>, cwd: stri
   const watchers: (() => void)[] = [];
   child.stdout?.on("data", (d) => {
     out += d;
+    for (const w of watchers) w();
   });
   child.stderr?.on("data", (d) => {
     err += d;
     for (const w of watchers) w();
   });
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const waitFor = (re: RegExp, text: () => string) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const look = () => {
+        const m = re.exec(text());
+        if (m) resolve(m);
+      };
+      watchers.push(look);
+      look();
+      exited.then(() => reject(new Error(`iris ${args.join(" ")} ended before ${re}: ${err}`)));
+    });
   return {
     child,
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitForStderr: (re) =>
-      new Promise((resolve, reject) => {
-        const look = () => {
-          const m = re.exec(err);
-          if (m) resolve(m);
-        };
-        watchers.push(look);
-        look();
-        exited.then(() => reject(new Error(`iris ${args.join(" ")} ended before ${re}: ${err}`)));
-      }),
+    waitForStderr: (re) => waitFor(re, () => err),
+    waitForStdout: (re) => waitFor(re, () => out),
   };
 }

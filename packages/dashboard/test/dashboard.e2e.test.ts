@@ -59,6 +59,7 @@ describe.skipIf(skip)(
           "model: {provider: openai, name: gpt-4o}",
           `providers: {openai: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
           "approvals: {timeout_seconds: 600}",
+          "logging: {level: debug}",
           "gateway:",
           "  platforms:",
           "    webchat: {port: 0}",
@@ -83,6 +84,19 @@ describe.skipIf(skip)(
       await gw.waitForStderr(/iris gateway: running/);
       gw.child.kill("SIGTERM");
       expect(await gw.exited).toBe(0);
+
+      const cron = await runIris(
+        ["cron", "add", "every 2h", "summarise the day", "--to", "webchat:alice"],
+        env,
+        work,
+      );
+      expect(cron.code, cron.stderr).toBe(0);
+      // The API server writes one log line per request: the log page has lines to tail.
+      const api = startIris(["serve", "--port", "0"], env, work);
+      const apiUrl = (await api.waitForStdout(/listening on (http:\/\/\S+)\/v1/))[1]!;
+      expect((await fetch(`${apiUrl}/v1/models`)).status).toBe(200);
+      api.child.kill("SIGTERM");
+      expect(await api.exited).toBe(0);
 
       dashboard = startIris(["dashboard", "--port", "0"], env, work);
       url = (await dashboard.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
@@ -200,11 +214,32 @@ describe.skipIf(skip)(
       await shot(b, "config-stale");
     });
 
-    it("cron and logs render; the log tail streams lines", async () => {
+    it("cron: pause, resume and run now from the page", async () => {
       const cron = await openPage("/cron");
+      await cron.waitForSelector("tr[data-job][data-paused='no']", WAIT);
+      await Promise.all([cron.waitForURL(`${url}/cron`), cron.click("tr[data-job] button[value='pause']")]);
+      await cron.waitForSelector("tr[data-job][data-paused='yes']", WAIT);
+      await Promise.all([cron.waitForURL(`${url}/cron`), cron.click("tr[data-job] button[value='run']")]);
+      await cron.waitForSelector("tr[data-job][data-run-requested='yes']", WAIT);
+      await Promise.all([cron.waitForURL(`${url}/cron`), cron.click("tr[data-job] button[value='resume']")]);
+      await cron.waitForSelector("tr[data-job][data-paused='no']", WAIT);
       await shot(cron, "cron");
+    });
+
+    it("logs: the live tail streams the profile's log and filters by level", async () => {
       const logs = await openPage("/logs");
       await logs.waitForSelector("#log-tail[data-stream='open']", WAIT);
+      const all = Number(await logs.getAttribute("#log-tail", "data-lines"));
+      expect(all).toBeGreaterThan(0);
+      await logs.selectOption("select[name=level]", "error");
+      await logs.waitForFunction(
+        (n) => {
+          const el = document.getElementById("log-tail")!;
+          return el.dataset.stream === "open" && Number(el.dataset.lines) < n;
+        },
+        all,
+        WAIT,
+      );
       await shot(logs, "logs");
     });
 

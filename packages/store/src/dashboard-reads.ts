@@ -49,12 +49,6 @@ export interface SessionCursor {
   rowid: number;
 }
 
-export interface CronRunRow {
-  jobId: string;
-  slot: number;
-  firedAt: number;
-}
-
 const DAY_MS = 86_400_000;
 
 const DAILY_KEY: Record<"model" | "provider" | "platform", string> = {
@@ -92,8 +86,9 @@ export class DashboardReads {
       split === "session" || split === "cron"
         ? this.stmts
             .prepare<DayNoRow>(
-              `SELECT u.created_at / ${DAY_MS} AS dayNo, ${split === "session" ? "u.session_id" : "COALESCE(s.title, u.session_id)"} AS key, ${SUMS} ` +
-                `FROM usage u ${split === "cron" ? "JOIN sessions s ON s.id = u.session_id AND s.source = 'cron'" : ""} ` +
+              `SELECT u.created_at / ${DAY_MS} AS dayNo, ${split === "session" ? "u.session_id" : "c.job_id"} AS key, ${SUMS} ` +
+                // A cron run's session is recorded with its job (cron-control.ts).
+                `FROM usage u ${split === "cron" ? "JOIN cron_run_results c ON c.session_id = u.session_id" : ""} ` +
                 "WHERE u.created_at >= ? AND u.created_at < ? GROUP BY dayNo, key ORDER BY dayNo, key",
             )
             .all(fromDay * DAY_MS, (toDay + 1) * DAY_MS)
@@ -177,15 +172,6 @@ export class DashboardReads {
       )
       .all(sessionId);
     return new Set(rows.map((r) => r.parent_id));
-  }
-
-  /** The newest slots a cron job fired (gateway_cron_runs' primary key). */
-  cronRuns(jobId: string, limit = 20): CronRunRow[] {
-    return this.stmts
-      .prepare<CronRunRow>(
-        "SELECT job_id AS jobId, slot, fired_at AS firedAt FROM gateway_cron_runs WHERE job_id = ? ORDER BY slot DESC LIMIT ?",
-      )
-      .all(jobId, limit);
   }
 
   /** Ids starting with `prefix` (at most `limit`), by the primary key's range. */

@@ -1,8 +1,8 @@
 export type { ActiveTime } from "./active-time.js";
 export type { CompactionExpansion } from "./compaction.js";
+export { CronControl, type CronControlRow, type CronRunResultRow } from "./cron-control.js";
 export { AskBoard, type AskKind, type AskRow, type AskState } from "./dashboard-asks.js";
 export {
-  type CronRunRow,
   DashboardReads,
   type SessionCursor,
   type SessionListRow,

@@ -4,6 +4,7 @@
 import {
   AskBoard,
   type AskRow,
+  CronControl,
   CronState,
   DashboardReads,
   openStore,
@@ -20,11 +21,13 @@ export class DashboardData {
   readonly reads: DashboardReads;
   readonly board: AskBoard;
   readonly cron: CronState;
+  readonly cronControl: CronControl;
 
   private constructor(private readonly store: Store) {
     this.reads = new DashboardReads(store.db);
     this.board = new AskBoard(store.db);
     this.cron = new CronState(store.db);
+    this.cronControl = new CronControl(store.db);
   }
 
   static open(dbPath: string): DashboardData {

@@ -1,8 +1,9 @@
 // What the dashboard front end needs from the profile's state (SPEC E1 front ends).
 export type {
   AskRow,
+  CronControlRow,
   CronJobRow,
-  CronRunRow,
+  CronRunResultRow,
   NodeRow,
   PlatformHealthRow,
   PlatformState,

@@ -73,6 +73,24 @@ CREATE TABLE gateway_platform_health (
   updated_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 
+-- Steering of the gateway's cron jobs from the dashboard (the gateway's tick reads it): paused,
+-- a run asked for now, the next run as the scheduler computed it; and what each run produced.
+CREATE TABLE cron_control (
+  job_id TEXT PRIMARY KEY,
+  paused INTEGER NOT NULL DEFAULT 0,
+  run_requested_at INTEGER,
+  next_run_at INTEGER
+) WITHOUT ROWID;
+
+CREATE TABLE cron_run_results (
+  job_id TEXT NOT NULL,
+  slot INTEGER NOT NULL,
+  session_id TEXT,
+  finished_at INTEGER NOT NULL,
+  output TEXT,
+  PRIMARY KEY (job_id, slot)
+) WITHOUT ROWID;
+
 CREATE TABLE dashboard_presence (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   pid INTEGER NOT NULL,
