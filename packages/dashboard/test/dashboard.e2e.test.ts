@@ -135,6 +135,7 @@ describe.skipIf(skip)(
       const page = await openPage("/usage?days=7&split=model");
       await page.waitForSelector("#chart-tokens[data-chart='ready']", WAIT);
       await page.waitForSelector("#chart-cost[data-chart='ready']", WAIT);
+      await page.waitForSelector("#chart-split[data-chart='ready']", WAIT);
       const cli = await runIris(["usage"], env, work);
       const total = /^total \(3 sessions\)\s+(\d+)\s+([\d,]+)\s+(?:[\d.]+ %|–)\s+([\d,]+)\s+(\S+)$/m.exec(
         cli.stdout,
@@ -171,6 +172,27 @@ describe.skipIf(skip)(
       await page.waitForSelector(".node.user", WAIT);
       expect(await page.textContent("main")).toContain("네, 기억하겠습니다.");
       await shot(page, "session");
+      await page.fill("input[name=title]", "날씨 노트");
+      await Promise.all([page.waitForLoadState("load"), page.click("button:has-text('Rename')")]);
+      await page.waitForSelector("h1:has-text('날씨 노트')", WAIT);
+      const path = new URL(page.url()).pathname;
+      const exported = await page.evaluate(
+        async (p) => (await fetch(`${p}/export?format=sharegpt`)).text(),
+        path,
+      );
+      const shared = JSON.parse(exported) as { title: string; conversations: { from: string }[] };
+      expect(shared.title).toBe("날씨 노트");
+      expect(shared.conversations.map((c) => c.from).filter((f) => f !== "system")).toEqual(["human", "gpt"]);
+      const jsonl = await page.evaluate(async (p) => (await fetch(`${p}/export?format=jsonl`)).text(), path);
+      expect(
+        jsonl
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l).role),
+      ).toEqual(["user", "assistant"]);
+      await page.check("input[name=confirm]");
+      await Promise.all([page.waitForURL(`${url}/sessions`), page.click("button:has-text('Delete')")]);
+      await page.waitForSelector("#sessions[data-results='2']", WAIT);
     });
 
     it("approvals: a waiting iris -p runs once the page allows it", async () => {

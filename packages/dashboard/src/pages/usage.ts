@@ -113,6 +113,8 @@ export function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()):
 <div class="chart" id="chart-tokens" data-chart-src="data-tokens"></div>${jsonScript("data-tokens", tokens)}
 <h2>Cost per day</h2>
 <div class="chart" id="chart-cost" data-chart-src="data-cost"></div>${jsonScript("data-cost", { unit: "usd", x, series: costSeries })}
+<h2>Cost per day by ${q.split}</h2>
+<div class="chart" id="chart-split" data-chart-src="data-split"></div>${jsonScript("data-split", splitChart(v, x))}
 <h2>By ${q.split}</h2>
 ${table(v.perKey.slice(0, TABLE_ROWS), q.split, v.total)}
 ${v.perKey.length > TABLE_ROWS ? html`<p class="muted">The ${TABLE_ROWS} largest of ${num(v.perKey.length)}; the CSV has every row.</p>` : ""}
@@ -122,6 +124,24 @@ ${table(
   "day",
   v.total,
 )}`;
+}
+
+const SPLIT_COLORS = ["#5b4bdb", "#11772f", "#a86400", "#b00020", "#0a7ea4", "#7a3e9d"];
+
+/** The six largest keys by cost, one line each (the table below has them all). */
+function splitChart(v: UsageView, x: number[]): object {
+  const top = v.perKey.slice(0, SPLIT_COLORS.length).map((k) => k.key);
+  const cost = new Map<string, number>();
+  for (const r of v.rows) if (top.includes(r.key)) cost.set(`${r.day} ${r.key}`, r.costUsd);
+  return {
+    unit: "usd",
+    x,
+    series: top.map((key, i) => ({
+      label: key.length > 40 ? `${key.slice(0, 39)}…` : key,
+      color: SPLIT_COLORS[i],
+      values: v.days.map((d) => cost.get(`${d} ${key}`) ?? 0),
+    })),
+  };
 }
 
 function table(rows: readonly UsageDayRow[], label: string, total: UsageDayRow): Html {
@@ -137,7 +157,8 @@ ${rows.map(
 export function usageCsv(deps: DashboardDeps, q: UsageQuery, now = Date.now()): string {
   const { rows } = usageView(deps, q, now);
   const cell = (s: string | number) => {
-    const t = String(s);
+    // A text cell starting like a formula is quoted with ' so a spreadsheet does not run it.
+    const t = typeof s === "string" && /^[=+\-@\t\r]/.test(s) ? `'${s}` : String(s);
     return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
   };
   const head = `day,${q.split},calls,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,cost_usd\n`;
