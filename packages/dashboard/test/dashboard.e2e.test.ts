@@ -60,7 +60,9 @@ describe.skipIf(skip)(
           `providers: {openai: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}`,
           "approvals: {timeout_seconds: 600}",
           "logging: {level: debug}",
+          "dashboard: {port: 0}",
           "gateway:",
+          "  dashboard: true",
           "  platforms:",
           "    webchat: {port: 0}",
           "",
@@ -81,7 +83,11 @@ describe.skipIf(skip)(
       }
       // A gateway that ran and was stopped: its platform must show as stopped.
       const gw = startIris(["gateway", "run"], env, work);
+      // gateway.dashboard: the dashboard runs inside the gateway's process.
+      const inside = (await gw.waitForStderr(/iris dashboard: listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
       await gw.waitForStderr(/iris gateway: running/);
+      expect((await fetch(`${inside}/`)).status).toBe(401);
+      expect((await fetch(`${inside}/login`)).status).toBe(200);
       gw.child.kill("SIGTERM");
       expect(await gw.exited).toBe(0);
 
