@@ -29,6 +29,7 @@ const pkgs = [
   "batch",
   "gateway",
   "serve",
+  "dashboard",
   "iris",
   "testkit",
 ];

@@ -5,7 +5,7 @@
 // fallback chain), answers nobody can give are refused, and the reply goes to the job's chat
 // through the outbox.
 
-import type { CronJobRow, CronState, IrisProcess } from "@iris/host";
+import type { CronControl, CronJobRow, CronState, IrisProcess } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { Cron } from "croner";
 
@@ -46,6 +46,19 @@ export function parseSchedule(text: string): { ok: true; schedule: Schedule } | 
   }
 }
 
+/** The first slot of `job` after `now`; undefined when there is none (a past `at`). */
+export function nextSlot(job: CronJobRow, now: number): number | undefined {
+  const parsed = parseSchedule(job.schedule);
+  if (!parsed.ok) return undefined;
+  const s = parsed.schedule;
+  if (s.kind === "at") return s.time > now ? s.time : undefined;
+  if (s.kind === "every") return job.createdAt + (Math.floor((now - job.createdAt) / s.ms) + 1) * s.ms;
+  const cron = new Cron(s.expr, { paused: true });
+  const next = cron.nextRun(new Date(now))?.getTime();
+  cron.stop();
+  return next;
+}
+
 /** The latest slot of `job` at or before `now`, after it was created; undefined when none. */
 export function latestSlot(job: CronJobRow, now: number): number | undefined {
   const parsed = parseSchedule(job.schedule);
@@ -74,6 +87,8 @@ export type CronDeliver = (job: CronJobRow, slot: number, text: string) => Promi
 
 export class CronScheduler {
   readonly state: CronState;
+  /** Pause, resume and "run now" from the dashboard; run results for its history. */
+  readonly control: CronControl;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
 
@@ -85,6 +100,7 @@ export class CronScheduler {
     private readonly tickMs = TICK_MS,
   ) {
     this.state = iris.store.cronState;
+    this.control = iris.store.cronControl;
   }
 
   start(): void {
@@ -108,22 +124,28 @@ export class CronScheduler {
 
   private async runDue(now: number): Promise<void> {
     for (const job of this.state.list()) {
-      const slot = latestSlot(job, now);
-      if (slot === undefined || (job.lastSlot !== null && slot <= job.lastSlot)) continue;
+      const asked = this.control.takeRunRequest(job.id); // "run now" runs a paused job too
+      this.control.setNextRun(job.id, nextSlot(job, now));
+      const due = latestSlot(job, now);
+      const slot = asked ? now : due;
+      if (!asked && this.control.get(job.id).paused) continue;
+      if (slot === undefined || (!asked && job.lastSlot !== null && slot <= job.lastSlot)) continue;
       if (!this.state.claimSlot(job.id, slot, now)) continue; // another scheduler, or a restart, had it
-      if (now - slot > LATE_MS && job.missed === "skip") {
+      if (!asked && now - slot > LATE_MS && job.missed === "skip") {
         this.logger.info("cron slot missed and skipped", { job: job.id, slot });
         continue;
       }
       try {
-        await this.deliver(job, slot, await this.runJob(job));
+        const run = await this.runJob(job);
+        this.control.recordRun(job.id, slot, run.sessionId, run.text);
+        await this.deliver(job, slot, run.text);
       } catch (err) {
         this.logger.error("cron job failed", { job: job.id, error: String(err) });
       }
     }
   }
 
-  private async runJob(job: CronJobRow): Promise<string> {
+  private async runJob(job: CronJobRow): Promise<{ text: string; sessionId: string }> {
     const session = this.iris.openSession({ source: "cron", cwd: this.cwd });
     try {
       session.startSession();
@@ -134,7 +156,7 @@ export class CronScheduler {
           clarify: async () => "(no one can answer: this is a scheduled job; decide yourself)",
         },
       });
-      return result.text;
+      return { text: result.text, sessionId: session.id };
     } finally {
       await session.close("cron job done");
     }

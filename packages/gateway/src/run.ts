@@ -8,6 +8,7 @@ import {
   loadProfileOrExit,
   IrisProcess as Process,
   type Profile,
+  recordPlatformHealth,
   resolveMainRoute,
 } from "@iris/host";
 import type { PlatformAdapter } from "./adapter.js";
@@ -108,6 +109,8 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       logger: iris.logger.child({ component: "gateway" }),
     });
     await gateway.start();
+    const opened = iris;
+    for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "connected");
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
@@ -121,9 +124,19 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       }
     await until;
     await gateway.stop();
+    for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "stopped");
     return 0;
   } catch (err) {
     opts.err(`iris: ${err instanceof LockHeldError || err instanceof Error ? err.message : String(err)}\n`);
+    // The dashboard shows why (a port in use, a refused connection), never a secret: errors name no keys.
+    if (iris)
+      for (const p of platforms)
+        recordPlatformHealth(
+          iris.store,
+          p.adapter.platform,
+          "stopped",
+          err instanceof Error ? err.message : String(err),
+        );
     // A platform that started before another failed (IRC, then a web chat port in use) would keep
     // the process alive, unlocked, on a closed store.
     await gateway?.stop().catch(() => {});

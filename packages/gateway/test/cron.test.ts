@@ -112,6 +112,28 @@ describe("CronScheduler", () => {
       [quarter.id, T0 + 30 * MIN],
     ]);
   });
+
+  it("a paused job does not fire; run now fires it once (paused too); runs keep their session and output", async () => {
+    const s = scheduler();
+    const job = s.state.add(
+      { schedule: "every 30m", platform: "irc", chatId: "#a", missed: "run", prompt: "p" },
+      T0,
+    );
+    s.control.setPaused(job.id, true);
+    await s.tick(T0 + 30 * MIN + 1_000);
+    expect(fired).toEqual([]);
+    expect(s.control.get(job.id).nextRunAt).toBe(T0 + 60 * MIN);
+    s.control.requestRun(job.id);
+    await s.tick(T0 + 40 * MIN);
+    await s.tick(T0 + 41 * MIN);
+    expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN]);
+    const [run] = s.control.runs(job.id);
+    expect(run).toMatchObject({ slot: T0 + 40 * MIN, output: "daily report" });
+    expect(iris.store.getSession(run!.sessionId!).source).toBe("cron");
+    s.control.setPaused(job.id, false);
+    await s.tick(T0 + 60 * MIN + 1_000);
+    expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN, T0 + 60 * MIN]);
+  });
 });
 
 describe("iris cron list|add|remove", () => {

@@ -29,6 +29,7 @@ export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";
 export * from "./config/index.js";
 export { yaml } from "./config/yaml-lib.js";
+export * from "./dashboard/index.js";
 export * from "./doctor/endpoints.js";
 export * from "./doctor/report.js";
 export * from "./doctor/run.js";

@@ -1,5 +1,15 @@
 export type { ActiveTime } from "./active-time.js";
 export type { CompactionExpansion } from "./compaction.js";
+export { CronControl, type CronControlRow, type CronRunResultRow } from "./cron-control.js";
+export { AskBoard, type AskKind, type AskRow, type AskState } from "./dashboard-asks.js";
+export {
+  DashboardReads,
+  type SessionCursor,
+  type SessionListRow,
+  type UsageDayRow,
+  type UsageSplit,
+  type UsageTotals,
+} from "./dashboard-reads.js";
 export type { Database } from "./driver.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
 export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
@@ -27,6 +37,7 @@ export { shortId } from "./ids.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";
+export { PlatformHealth, type PlatformHealthRow, type PlatformState } from "./platform-health.js";
 export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export type { SearchHit, SearchOptions } from "./search.js";

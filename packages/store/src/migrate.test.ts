@@ -105,7 +105,9 @@ describe("openStore and migrations", () => {
     // The version-2 insert trigger had indexed both nodes: the mark starts after them.
     expect(store.searchIndexBacklog()).toBe(0);
     const triggers = store.db
-      .prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+      .prepare<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'nodes' ORDER BY name",
+      )
       .all()
       .map((r) => r.name);
     expect(triggers).toEqual(["nodes_fts_delete", "nodes_fts_update"]);

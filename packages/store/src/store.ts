@@ -4,6 +4,9 @@ import type { Message } from "@iris/llm";
 import { ActiveTimeRepo } from "./active-time.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
+import { CronControl } from "./cron-control.js";
+import { AskBoard } from "./dashboard-asks.js";
+import { DashboardReads } from "./dashboard-reads.js";
 import { deleteSession } from "./delete-session.js";
 import { type Database, openDatabase } from "./driver.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
@@ -15,6 +18,7 @@ import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
 import { explainOpenError } from "./open-errors.js";
+import { PlatformHealth } from "./platform-health.js";
 import { openReadonlyDb } from "./readonly-open.js";
 import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
@@ -155,6 +159,26 @@ export class Store {
   private cronRepo: CronState | undefined;
   private serveRepo: ServeState | undefined;
   private identitiesRepo: GatewayIdentities | undefined;
+  private dashboardRepos:
+    | { reads: DashboardReads; asks: AskBoard; cron: CronControl; health: PlatformHealth }
+    | undefined;
+  /** The dashboard's reads and its tables (ask board, cron control, platform health), made on first use. */
+  get dashboard(): { reads: DashboardReads; asks: AskBoard; cron: CronControl; health: PlatformHealth } {
+    this.dashboardRepos ??= {
+      reads: new DashboardReads(this.db),
+      asks: new AskBoard(this.db),
+      cron: new CronControl(this.db),
+      health: new PlatformHealth(this.db),
+    };
+    return this.dashboardRepos;
+  }
+  get cronControl(): CronControl {
+    return this.dashboard.cron;
+  }
+  /** Opened read-only (a snapshot for listings): nothing may be written through it. */
+  get isReadonly(): boolean {
+    return this.db.readonly;
+  }
   /** The gateway's logins and identity bindings (web chat users, IRC masks), made on first use. */
   get gatewayIdentities(): GatewayIdentities {
     this.identitiesRepo ??= new GatewayIdentities(this.db);

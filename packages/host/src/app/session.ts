@@ -31,6 +31,7 @@ import {
   type TerminalScope,
 } from "@iris/tools";
 import type { IrisConfig, Profile } from "../config/index.js";
+import { withAskBoard } from "../dashboard/ask-board.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { ContextControl } from "./context-control.js";
 import { ChildSlots } from "./delegate.js";
@@ -489,6 +490,8 @@ export class Session {
     if (this.closed) throw new Error("the session is closed");
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
+    // Questions also go to the ask board, where the dashboard answers them by request id.
+    frontEnd = withAskBoard(frontEnd, store, session.id, this.opts.source);
     for (const r of this.repairNotices.splice(0))
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
     return assembleAgent({

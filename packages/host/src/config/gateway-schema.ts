@@ -69,6 +69,10 @@ export const gatewaySchema = z.strictObject({
     .describe(
       "A chat's session is closed in memory after this long without messages (it stays in the store).",
     ),
+  dashboard: z
+    .boolean()
+    .default(false)
+    .describe("Also run the dashboard (dashboard.host/port) inside `iris gateway run`."),
   platforms: z
     .strictObject({
       irc: ircSchema.optional(),

@@ -1,3 +1,4 @@
+export * from "./dashboard-schema.js";
 export * from "./dotenv.js";
 export * from "./gateway-schema.js";
 export * from "./home.js";

@@ -5,6 +5,7 @@ import type { ApiMode } from "@iris/llm";
 import { mcpServersSchema } from "@iris/tools";
 import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
+import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
 import { serveSchema } from "./serve-schema.js";
 import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
@@ -210,6 +211,7 @@ export const configSchema = z.strictObject({
   web: webSchema.prefault({}),
   browser: browserSchema.prefault({}),
   vision: visionSchema.prefault({}),
+  dashboard: dashboardSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

@@ -20,8 +20,12 @@ export function addGatewayCommands(program: Command): void {
     .description("run the gateway in the foreground (IRC and other configured platforms)")
     .option("--replace", "stop a running gateway of this profile and take over (within 10 s)")
     .action(async (o: { replace?: boolean }) => {
-      const { gatewayRun } = await import("@iris/gateway");
-      process.exitCode = await gatewayRun({ ...io(program), ...(o.replace ? { replace: true } : {}) });
+      // With gateway.dashboard the dashboard runs beside it (commands/gateway-dashboard.ts).
+      const { gatewayRunWithDashboard } = await import("./commands/gateway-dashboard.js");
+      process.exitCode = await gatewayRunWithDashboard({
+        ...io(program),
+        ...(o.replace ? { replace: true } : {}),
+      });
     });
   gateway
     .command("stop")

@@ -243,6 +243,17 @@ export function buildProgram(): Command {
       process.exitCode = await hashKeyCommand();
     });
   program
+    .command("dashboard")
+    .description(
+      "see and steer the profile in a browser: usage and cost, sessions, approvals, cron, logs, config",
+    )
+    .option("--host <address>", "address to bind (default dashboard.host, 127.0.0.1)")
+    .option("--port <n>", "port (default dashboard.port, 9119; 0 = any free port)", intArg)
+    .action(async (o: { host?: string; port?: number }) => {
+      const { dashboardCommand } = await import("./commands/dashboard.js");
+      process.exitCode = await dashboardCommand(program.opts(), o);
+    });
+  program
     .command("batch")
     .description("run a JSONL file of prompts, one trajectory per item (see: iris batch --help)")
     .helpOption(false)

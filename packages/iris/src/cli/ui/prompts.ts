@@ -22,6 +22,7 @@ export function approvalQuestion(req: ApprovalRequest): string {
 
 /** Said when a question is withdrawn, so the user knows their next line is not its answer. */
 export function withdrawnNotice(signal: AbortSignal): string {
+  if (signal.reason === "answered-on-dashboard") return "\n(answered in the dashboard)\n";
   return signal.reason === "timeout"
     ? "\n(no answer in time: the command was denied and not run; what you type next is a new message)\n"
     : "\n(approval question withdrawn: the command was not run)\n";

@@ -1,0 +1,7 @@
+// The dashboard front end (SPEC E1): a client of host only. `iris dashboard` starts it.
+export {
+  type DashboardOptions,
+  DashboardStartError,
+  type RunningDashboard,
+  startDashboard,
+} from "./server.js";

@@ -1,0 +1,95 @@
+// `iris dashboard` (and the gateway's, with gateway.dashboard): opens the profile's store, makes
+// or reads the login token (dashboard.token, mode 600), and serves the pages on loopback unless
+// told otherwise. While it runs it tells askers on the board that someone can answer them.
+
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { DashboardData, type Profile } from "@iris/host";
+import { createApp } from "./app.js";
+import { loadAssets } from "./assets.js";
+import { allowedHosts, DashboardAuth, loadOrCreateToken } from "./auth.js";
+import type { DashboardDeps } from "./deps.js";
+
+export interface DashboardOptions {
+  profile: Profile;
+  env: Record<string, string | undefined>;
+  /** Override dashboard.host / dashboard.port (the command line's --host / --port). */
+  host?: string;
+  port?: number;
+  version: string;
+}
+
+export interface RunningDashboard {
+  url: string;
+  port: number;
+  /** The file holding the login token (the token itself is never printed or logged). */
+  tokenFile: string;
+  close(): Promise<void>;
+}
+
+export class DashboardStartError extends Error {}
+
+/** How often the dashboard says it is there (askers wait for it while this is fresh). */
+const PRESENCE_EVERY_MS = 5000;
+
+export async function startDashboard(opts: DashboardOptions): Promise<RunningDashboard> {
+  const cfg = opts.profile.config.dashboard;
+  const host = opts.host ?? cfg.host;
+  const port = opts.port ?? cfg.port;
+  const tokenFile = join(opts.profile.home.root, "dashboard.token");
+  const token = loadOrCreateToken(tokenFile);
+  const data = DashboardData.open(opts.profile.home.paths.db);
+  const deps: DashboardDeps = {
+    profile: opts.profile,
+    env: opts.env,
+    data,
+    auth: new DashboardAuth(token),
+    hosts: new Set(),
+    startedAt: Date.now(),
+    version: opts.version,
+  };
+  const app = createApp(deps, loadAssets());
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
+      s.once("error", reject);
+    });
+  } catch (err) {
+    data.close();
+    throw new DashboardStartError(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
+  }
+  const bound = (server.address() as AddressInfo).port;
+  for (const h of allowedHosts(host, bound)) deps.hosts.add(h);
+  const present = () => {
+    try {
+      data.board.touchPresence();
+    } catch {
+      // Busy: the next beat says it.
+    }
+  };
+  present();
+  const beat = setInterval(present, PRESENCE_EVERY_MS);
+  beat.unref();
+  const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  let closed = false;
+  return {
+    url: `http://${shownHost}:${bound}`,
+    port: bound,
+    tokenFile,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(beat);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      try {
+        data.board.clearPresence();
+      } catch {}
+      data.close();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// The gateway records each platform's health here; the dashboard shows it (store/platform-health).
+import { PlatformHealth, type PlatformState, type Store } from "@iris/store";
+
+/** Never fails the caller: health is a view, a busy store must not stop a gateway. */
+export function recordPlatformHealth(
+  store: Store,
+  platform: string,
+  state: PlatformState,
+  error?: string,
+): void {
+  try {
+    if (!store.isReadonly) store.dashboard.health.set(platform, state, error);
+  } catch {
+    // Busy or closing: the next change records it.
+  }
+}
