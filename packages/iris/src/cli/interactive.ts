@@ -16,6 +16,7 @@ import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
 import { runSlash, type SlashContext, slashCommandNames } from "./slash.js";
 import { startCli } from "./start.js";
+import { duringTurn } from "./turn-commands.js";
 import { ChatScreen } from "./ui/chat-screen.js";
 import { styleFor } from "./ui/colors.js";
 import { attachFiles, makeCompleter, runUserShell } from "./ui/composer.js";
@@ -74,9 +75,12 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   const ask = (question: string, signal?: AbortSignal) =>
     new Promise<string>((resolve) => {
       if (signal?.aborted) return resolve("");
+      // The tool's spinner stays off while the user reads and answers (and the wait is theirs).
+      const release = progress.hold();
       out.write(question);
       const answer = (line: string) => {
         signal?.removeEventListener("abort", withdraw);
+        release();
         resolve(line);
       };
       // A withdrawn question (timed out, or the turn ended) lets go of the input: the next line
@@ -85,6 +89,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
         if (pendingAnswer !== answer) return;
         pendingAnswer = undefined;
         out.write(withdrawnNotice(signal as AbortSignal));
+        release();
         resolve("");
       };
       signal?.addEventListener("abort", withdraw, { once: true });
@@ -95,7 +100,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     showReasoning: host.opts.profile.config.display.show_reasoning,
   });
   const detachScreen = screen.attach(host.events);
-  const detachProgress = attachProgress(host.events, out, style);
+  const progress = attachProgress(host.events, out, style);
 
   let closed = false;
   rl.on("close", () => {
@@ -110,6 +115,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   const interrupt = (): boolean => {
     if (!busy || busy.interrupted) return false;
     busy.interrupted = true;
+    screen.interrupted();
     busy.controller.abort();
     out.write(`\n${style.dim("(interrupted — Ctrl-C again to quit)")}\n`);
     return true;
@@ -166,6 +172,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     ask,
     screen,
     exit: () => rl.close(),
+    busy: () => busy !== undefined,
   };
 
   let turnDone: Promise<void> | undefined;
@@ -232,6 +239,21 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     continued = "";
     if (busy || working) {
       if (!text) return;
+      const command = duringTurn(text);
+      if (command.kind === "stop") {
+        if (!interrupt()) guard.notice(style.dim("(nothing to stop yet)"));
+        return;
+      }
+      if (command.kind === "exit") {
+        busy?.controller.abort();
+        rl.close();
+        return;
+      }
+      if (command.kind === "refuse") return guard.notice(style.dim(command.message));
+      if (command.kind === "run") {
+        void runSlash(text, slashCtx).catch((err) => guard.notice(`iris: ${(err as Error).message}`));
+        return;
+      }
       if (busy?.agent.inject({ role: "user", content: text }))
         guard.notice(style.dim("(queued: sent after this round's tool results, or as the next turn)"));
       else {
@@ -300,7 +322,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   await turnDone;
   ended.off();
   detachScreen();
-  detachProgress();
+  progress();
   guard.detach();
   if (tty) {
     out.write(BRACKETED_PASTE_OFF);

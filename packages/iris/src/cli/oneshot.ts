@@ -40,10 +40,9 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     // Best effort before a forced exit: the store is closed synchronously.
     () => iris.store.close(),
   );
+  const progress = format === "stream-json" ? undefined : attachProgress(host.events, process.stderr);
   const detachers = [
-    format === "stream-json"
-      ? streamJsonEvents(host.events, line)
-      : attachProgress(host.events, process.stderr),
+    progress ?? streamJsonEvents(host.events, line),
     ...(flags.verbose ? [attachVerbose(host.events, process.stderr)] : []),
   ];
   const tools = recordToolCalls(host.events);
@@ -70,7 +69,9 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
         tools: host.opts.tools.menu.specs.map((s) => s.name),
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
-    const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
+    const frontEnd = process.stdin.isTTY
+      ? terminalFrontEnd(process.stdin, process.stderr, progress?.hold)
+      : {};
     const agent = host.newAgent(frontEnd);
     const result = await agent.run(input.text, { signal: controller.signal });
     ensureTitle(host.store, host.session.id, prompt.text);

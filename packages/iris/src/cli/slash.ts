@@ -21,6 +21,8 @@ export interface SlashContext {
   ask(question: string): Promise<string>;
   screen: ChatScreen;
   exit(): void;
+  /** Whether a turn runs now (slash commands may run during one). */
+  busy(): boolean;
 }
 
 const HELP: [string, string][] = [
@@ -92,6 +94,15 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       }
       return true;
     }
+    case "/status":
+      out.write(
+        `session ${shortId(host.session.id)} · ${host.runtime.provider}/${host.runtime.model} · ${ctx.busy() ? "working" : "idle"}\n`,
+      );
+      return true;
+    case "/stop":
+      // During a turn the chat itself stops it (see turn-commands.ts); here nothing runs.
+      out.write("nothing is running\n");
+      return true;
     case "/exit":
     case "/quit":
       ctx.exit();
