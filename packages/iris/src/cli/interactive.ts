@@ -173,6 +173,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     screen,
     exit: () => rl.close(),
     busy: () => busy !== undefined,
+    muteStatus: () => progress.muteStatus(),
   };
 
   let turnDone: Promise<void> | undefined;

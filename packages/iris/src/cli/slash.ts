@@ -23,6 +23,8 @@ export interface SlashContext {
   exit(): void;
   /** Whether a turn runs now (slash commands may run during one). */
   busy(): boolean;
+  /** Stops status lines of events until the returned release (the command reports itself). */
+  muteStatus?(): () => void;
 }
 
 const HELP: [string, string][] = [
@@ -157,9 +159,12 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return branchCommand(cmd, rest, host, out);
     case "/compress": {
       const from = host.session.id;
-      const done = await host.compressNow();
+      const unmute = ctx.muteStatus?.();
+      const done = await host.compressNow().finally(() => unmute?.());
       if (!done.ok) {
-        out.write(`! ${done.warning}\n`);
+        // A chat too short to compress is not a failure that threatens the context window.
+        const short = /nothing to summarise[^.]*\)/.exec(done.warning);
+        out.write(short ? `nothing to compress yet: ${short[0]}\n` : `! ${done.warning}\n`);
         return true;
       }
       // Pruning alone stays in the session; a summary moves the conversation to a child.

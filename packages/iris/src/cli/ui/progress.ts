@@ -17,11 +17,16 @@ interface Out {
 }
 
 /** Detaches; `hold()` stops the spinner while a question is asked and returns the release. */
-export type ProgressView = (() => void) & { hold(): () => void };
+export type ProgressView = (() => void) & {
+  hold(): () => void;
+  /** Status lines are not shown until the returned function is called (a command says it itself). */
+  muteStatus(): () => void;
+};
 
 export function attachProgress(events: AgentEvents, out: Out, style: Style = makeStyle(false)): ProgressView {
   const started = new Map<string, { name: string; preview: string; at: number }>();
   let holds = 0;
+  let muted = 0;
   let openLine: string | undefined;
   const width = () => Math.max(20, (out.columns ?? 100) - 1);
   const spinner = new Spinner(out, (frame, label, secs) =>
@@ -91,6 +96,7 @@ export function attachProgress(events: AgentEvents, out: Out, style: Style = mak
       }
     }),
     events.on("status", (s) => {
+      if (muted > 0) return;
       clearWaiting();
       closeOpen();
       const mark = s.level === "info" ? "·" : s.level === "warn" ? style.yellow("!") : style.red("✗");
@@ -117,5 +123,13 @@ export function attachProgress(events: AgentEvents, out: Out, style: Style = mak
       if (holds === 0 && open && out.isTTY) spinner.start(`${open.name}  ${open.preview}`, open.at);
     };
   };
-  return Object.assign(detach, { hold });
+  const muteStatus = () => {
+    muted++;
+    let done = false;
+    return () => {
+      if (!done) muted--;
+      done = true;
+    };
+  };
+  return Object.assign(detach, { hold, muteStatus });
 }
