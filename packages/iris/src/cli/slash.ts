@@ -5,6 +5,7 @@ import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
 import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
+import { resumeOnItsModel } from "./resume.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
 import type { Style } from "./ui/colors.js";
@@ -64,7 +65,7 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = found.row.id;
   } else {
-    const rows = recentForPicker(host.store);
+    const rows = recentForPicker(host.store, process.cwd());
     out.write(`${pickerList(rows, width(out), host.session.id)}\n`);
     const picked = pickedRow(rows, await ctx.ask(PICKER_QUESTION));
     if (picked === "cancel") return;
@@ -74,8 +75,11 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = picked.id;
   }
-  const s = host.resumeSession(id);
-  if (!s) return;
+  const row = host.store.findSession(id);
+  if (!row) return;
+  const note = resumeOnItsModel(host, row, {});
+  if (note) out.write(`! ${note}\n`);
+  const s = host.session;
   out.write(`resumed ${shortId(s.id)}${s.title ? ` · ${s.title}` : ""}\n`);
   out.write(`${style.dim(replayLines(host.store, s.id, 3, width(out)).join("\n"))}\n\n`);
 }
