@@ -22,6 +22,7 @@ export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";
 export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
+export { checkDatabase, type SalvageReport, salvageDatabase } from "./salvage.js";
 export type { SearchHit, SearchOptions } from "./search.js";
 export { type RecordedAnswerRow, ServeState } from "./serve-state.js";
 export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";

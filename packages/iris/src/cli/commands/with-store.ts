@@ -36,6 +36,13 @@ export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profil
       const store = openStoreForReading(profile.home.paths.db);
       try {
         return fn(store, profile);
+      } catch (err) {
+        // A damaged page shows only when a query reaches it: name the file and the way out.
+        if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_CORRUPT")) throw err;
+        process.stderr.write(
+          `iris: ${profile.home.paths.db} is damaged (${(err as Error).message}); iris doctor --repair keeps a copy and recovers what can be read\n`,
+        );
+        return 1;
       } finally {
         store.close();
       }
