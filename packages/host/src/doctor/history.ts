@@ -66,7 +66,8 @@ export function checkHistory(dbPath: string, repair: boolean): Finding[] {
   if (!existsSync(dbPath)) return [{ status: "ok", subject, message: "no sessions stored yet" }];
   // A damaged file fails only the queries that reach its bad pages: check it whole first.
   const health = checkDatabase(dbPath);
-  if (!health.ok) return damaged(dbPath, health.problem, repair);
+  // (A file that is no database at all is left to the open error below: nothing to recover.)
+  if (!health.ok && !/not a database/.test(health.problem)) return damaged(dbPath, health.problem, repair);
   let store: Store;
   try {
     store = openStore(dbPath);
