@@ -129,3 +129,48 @@ describe("commands typed during a turn", () => {
     expect(await t.exited).toBe(0);
   }, 60_000);
 });
+
+describe('iris "PROMPT"', () => {
+  it("starts the chat with that message and stays open", async () => {
+    fake.enqueue({ text: "first answer" }, { text: "second answer" });
+    const t = ptys.start(
+      [...routeArgs(fake.baseUrl, "chat_completions"), "what is up today"],
+      { IRIS_HOME: home.home },
+      work,
+    );
+    await t.waitFor(/first answer[\s\S]*› /);
+    expect(usersOf(0)).toEqual(["what is up today"]);
+    t.type("more\r");
+    await t.waitFor("second answer");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("the status line and /approvals", () => {
+  it("shows model, context, tokens and cost after a turn; /approvals off runs a command unasked", async () => {
+    mkdirSync(join(work, "build"));
+    fake.enqueue(
+      { text: "hello" },
+      { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf build" } }] },
+      {
+        text: "removed",
+      },
+    );
+    const t = chat();
+    await t.waitFor("› ");
+    t.type("hi\r");
+    await t.waitFor(
+      /custom\/fake-model · context \S+\/\S+ \(\d+ %, \S+ left\) · \S+ in \S+ out · \$\d+\.\d{4}/,
+    );
+    t.type("/approvals\r");
+    await t.waitFor("approvals: manual");
+    t.type("/approvals off\r");
+    await t.waitFor("approvals: off for this session");
+    t.type("clean\r");
+    await t.waitFor(/removed[\s\S]*› /);
+    expect(t.screen()).not.toContain("wants to run");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
+});

@@ -31,6 +31,7 @@ import {
 import { attachProgress } from "./ui/progress.js";
 import { frontEndFromAsk, withdrawnNotice } from "./ui/prompts.js";
 import { replayLines } from "./ui/session-replay.js";
+import { statusLine } from "./ui/status-line.js";
 
 interface Busy {
   controller: AbortController;
@@ -38,7 +39,8 @@ interface Busy {
   interrupted: boolean;
 }
 
-export async function runInteractive(flags: GlobalFlags): Promise<number> {
+/** `first`: the message of `iris "PROMPT"`, sent as soon as the chat is up. */
+export async function runInteractive(flags: GlobalFlags, first?: string): Promise<number> {
   const stop = await offerSetup(flags);
   if (stop !== undefined) return stop;
   const started = await startCli(flags);
@@ -137,6 +139,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       const result = await agent.run(text, { signal: busy.controller.signal });
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
+      out.write(`${style.dim(statusLine(host))}\n`);
       ensureTitle(host.store, host.session.id, typed);
       queued.unshift(...agent.takeUnsent().map((m) => textOf(m.content)));
     } finally {
@@ -318,6 +321,10 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
   }
   prompt();
+  if (first) {
+    out.write(`${first}\n`);
+    submit(first);
+  }
   const code = await done;
   busy?.controller.abort();
   await turnDone;

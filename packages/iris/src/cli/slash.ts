@@ -1,5 +1,5 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import { findCommand, type Session } from "@iris/host";
+import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
 import { listPromptCommands } from "@iris/tools";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
@@ -42,6 +42,7 @@ const HELP: [string, string][] = [
   ["/reasoning", "the model's last reasoning in full"],
   ["/reset", "the same as /new"],
   ["/status", "session, model and whether a turn runs"],
+  ["/approvals [manual|smart|off]", "show or switch how tool calls are approved in this session"],
   ["/stop", "stop the running turn"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
@@ -109,6 +110,25 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       // During a turn the chat itself stops it (see turn-commands.ts); here nothing runs.
       out.write("nothing is running\n");
       return true;
+    case "/approvals": {
+      // manual: ask; smart: the judge may approve low-risk commands; off: never ask (SPEC T4).
+      if (!arg) {
+        out.write(`approvals: ${host.approvalMode} (/approvals manual|smart|off switches this session)\n`);
+        return true;
+      }
+      if (!APPROVAL_MODES.includes(arg as never)) {
+        out.write(`unknown approval mode '${arg}' (manual, smart, off)\n`);
+        return true;
+      }
+      try {
+        host.setApprovalMode(arg as (typeof APPROVAL_MODES)[number]);
+      } catch (err) {
+        out.write(`iris: ${(err as Error).message}\n`);
+        return true;
+      }
+      out.write(`approvals: ${host.approvalMode} for this session\n`);
+      return true;
+    }
     case "/exit":
     case "/quit":
       ctx.exit();
