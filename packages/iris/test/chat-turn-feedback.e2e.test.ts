@@ -174,3 +174,15 @@ describe("the status line and /approvals", () => {
     expect(await t.exited).toBe(0);
   }, 60_000);
 });
+
+describe("/model with a provider that does not exist", () => {
+  it("says that the name is taken as a model of the current provider", async () => {
+    const t = chat();
+    await t.waitFor("› ");
+    t.type("/model nosuch/thing\r");
+    await t.waitFor("'nosuch' is no provider: 'nosuch/thing' is taken as a model of custom");
+    await t.waitFor("now using custom/nosuch/thing");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
+});

@@ -1,5 +1,6 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
+import { getProvider } from "@iris/llm";
 import { listPromptCommands } from "@iris/tools";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
@@ -225,6 +226,11 @@ function switchModel(host: Session, out: SlashContext["out"], words: string[]): 
     return true;
   }
   pendingSwitch.delete(host);
+  // `x/y` where x names no provider is taken as model `x/y` of this provider (a local server's
+  // `Qwen/Qwen3-8B`, an OpenRouter id): said, not done silently.
+  const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
+  if (head && !getProvider(head) && !(head in host.opts.profile.config.providers))
+    out.write(`· '${head}' is no provider: '${spec}' is taken as a model of ${host.runtime.provider}\n`);
   const result = host.switchModel(spec);
   out.write(
     result.ok ? `now using ${host.runtime.provider}/${host.runtime.model}\n` : `iris: ${result.error}\n`,
