@@ -186,3 +186,16 @@ describe("/model with a provider that does not exist", () => {
     expect(await t.exited).toBe(0);
   }, 60_000);
 });
+
+describe("/tools and /mcp", () => {
+  it("list the session's tools and say when no MCP server is configured", async () => {
+    const t = chat();
+    await t.waitFor("› ");
+    t.type("/tools\r");
+    await t.waitFor(/\bterminal\b[\s\S]*\bread_file\b|\bread_file\b[\s\S]*\bterminal\b/);
+    t.type("/mcp\r");
+    await t.waitFor("no MCP servers configured");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
+});

@@ -43,6 +43,8 @@ const HELP: [string, string][] = [
   ["/reasoning", "the model's last reasoning in full"],
   ["/reset", "the same as /new"],
   ["/status", "session, model and whether a turn runs"],
+  ["/tools", "the tools offered to the model in this session"],
+  ["/mcp", "the MCP servers: state, transport, tools, last error"],
   ["/approvals [manual|smart|off]", "show or switch how tool calls are approved in this session"],
   ["/stop", "stop the running turn"],
   ["/help", "this list"],
@@ -128,6 +130,19 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
         return true;
       }
       out.write(`approvals: ${host.approvalMode} for this session\n`);
+      return true;
+    }
+    case "/tools":
+      // The tools offered to the model in this session (the menu: toolsets and MCP servers).
+      out.write(`${host.opts.tools.menu.specs.map((t) => t.name).join("\n") || "no tools"}\n`);
+      return true;
+    case "/mcp": {
+      const servers = host.opts.tools.mcp.status();
+      if (!servers.length) out.write("no MCP servers configured (mcp_servers in config.yaml)\n");
+      for (const s of servers)
+        out.write(
+          `${s.name}  ${s.state}  ${s.transport}  ${s.tools.length} tools${s.lastError ? `\n  last error: ${s.lastError}` : ""}\n`,
+        );
       return true;
     }
     case "/exit":
