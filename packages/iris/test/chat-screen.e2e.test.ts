@@ -206,9 +206,9 @@ describe("sessions in the chat", () => {
     });
     expect(first.code).toBe(0);
     const t = chat({}, ["-r"]);
-    await t.waitFor("resume which session?");
-    expect(t.screen()).toMatch(/1 +[0-9a-f]{8} .* What is the capital of France\?/);
-    t.type("1\r");
+    await t.waitFor("resume a session");
+    expect(t.screen()).toMatch(/› [0-9a-f]{8} .* What is the capital of France\?/);
+    t.type("\r");
     await t.waitFor("the capital is Paris");
     expect(t.screen()).toContain("› What is the capital of France?");
     await t.waitFor(/Paris[\s\S]*› /);

@@ -132,6 +132,10 @@ describe("--output-format", () => {
     expect(before).toBeGreaterThan(gen);
     expect(after).toBeGreaterThan(before);
     expect(events[gen].call).toMatchObject({ name: "terminal", arguments: { command: "echo hi" } });
+    const result = events.findIndex((e) => e.type === "tool_result");
+    expect(result).toBeGreaterThan(after);
+    expect(events[result]).toMatchObject({ call_id: events[gen].call.id, name: "terminal", is_error: false });
+    expect(events[result].content).toContain("hi");
     const text = events
       .filter((e) => e.type === "stream_delta")
       .map((e) => e.text)

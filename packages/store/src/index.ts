@@ -40,6 +40,7 @@ export type { NodeInput } from "./nodes.js";
 export { PlatformHealth, type PlatformHealthRow, type PlatformState } from "./platform-health.js";
 export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
+export { checkDatabase, type SalvageReport, salvageDatabase } from "./salvage.js";
 export type { SearchHit, SearchOptions } from "./search.js";
 export { type RecordedAnswerRow, ServeState } from "./serve-state.js";
 export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";

@@ -29,9 +29,13 @@ export type BootResult =
   | { ok: false; exitCode: number; message: string };
 
 export function loadProfileOrExit(
-  opts: Pick<BootOptions, "env" | "profile">,
+  opts: Pick<BootOptions, "env" | "profile"> & { lenient?: boolean },
 ): { ok: true; profile: Profile } | { ok: false; exitCode: number; message: string } {
-  const profile = loadProfile({ env: opts.env, ...(opts.profile ? { profile: opts.profile } : {}) });
+  const profile = loadProfile({
+    env: opts.env,
+    ...(opts.profile ? { profile: opts.profile } : {}),
+    ...(opts.lenient ? { lenient: true } : {}),
+  });
   if (!profile.ok)
     return { ok: false, exitCode: CONFIG_ERROR_EXIT_CODE, message: formatConfigErrors(profile.errors) };
   return { ok: true, profile };

@@ -56,6 +56,8 @@ interface Measurement {
   tokens: number;
   /** How many history messages that prompt held. */
   messages: number;
+  /** An estimate (the size after a compression), not the API's count. */
+  estimated?: true;
 }
 
 export type CompressOutcome =
@@ -289,7 +291,11 @@ export class ContextControl {
       const reason = `the pruned history could not be stored (${(err as Error).message})`;
       return this.failed(sessionId, result.before.tokens, failureWarning(reason), reason);
     }
-    this.measured.set(sessionId, { tokens: result.after.tokens, messages: result.messages.length });
+    this.measured.set(sessionId, {
+      tokens: result.after.tokens,
+      messages: result.messages.length,
+      estimated: true,
+    });
     this.failedAt.delete(sessionId);
     const detail =
       `phase 1: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
@@ -355,7 +361,9 @@ export class ContextControl {
     const config = this.port.profile.config;
     const route = this.fallbackRuntime ?? this.port.runtime();
     const session = this.port.session();
-    const measured = this.lastPromptTokens(session.id);
+    const m = this.measured.get(session.id);
+    // An estimate is not passed as a measurement: the report then estimates the history itself.
+    const measured = m?.estimated ? undefined : this.lastPromptTokens(session.id);
     return formatContextReport(
       contextFigures({
         config,
@@ -364,6 +372,7 @@ export class ContextControl {
         store: this.port.store,
         sessionId: session.id,
         ...(measured !== undefined ? { lastPromptTokens: measured } : {}),
+        ...(m?.estimated ? { sinceCompression: true } : {}),
       }),
     );
   }

@@ -132,6 +132,8 @@ export function contextFigures(args: {
   sessionId?: string;
   /** A prompt size measured in this process, newer than the store's rows. */
   lastPromptTokens?: number;
+  /** Compressed in place since the last call: the store's last measurement is out of date. */
+  sinceCompression?: boolean;
 }): ContextFigures {
   const { config, provider, model, store, sessionId } = args;
   const summary = config.compression.summary_model;
@@ -146,7 +148,8 @@ export function contextFigures(args: {
   if (store && sessionId) {
     const row = store.getSession(sessionId);
     const chain = compressionsSoFar(store, sessionId);
-    const measured = args.lastPromptTokens ?? lastMeasuredPrompt(store, sessionId);
+    const measured =
+      args.lastPromptTokens ?? (args.sinceCompression ? undefined : lastMeasuredPrompt(store, sessionId));
     figures.session = {
       id: sessionId,
       ...(measured !== undefined ? { lastPromptTokens: measured } : {}),

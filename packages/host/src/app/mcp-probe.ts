@@ -11,6 +11,9 @@ export interface McpProbe {
 }
 
 /** Starts the named server (or every configured one) and reports each; never throws. */
+/** How long `iris mcp list|test` and doctor wait for servers to start. */
+const MCP_PROBE_BOUND_MS = 15_000;
+
 export async function probeMcpServers(profile: Profile, only?: string): Promise<McpProbe> {
   const all = profile.config.mcp_servers;
   const servers =
@@ -18,7 +21,8 @@ export async function probeMcpServers(profile: Profile, only?: string): Promise<
   const registry = new ToolRegistry({ logger: { warn: () => undefined } });
   const manager = new McpManager({ servers, env: profile.env, registry, revive: false });
   try {
-    await manager.startAll();
+    // Bounded: a server still starting is reported as such instead of holding the command.
+    await manager.startWithin(MCP_PROBE_BOUND_MS);
     const descriptions = new Map(registry.list().map((t) => [t.name, t.description] as const));
     return { statuses: manager.status(), descriptions };
   } finally {

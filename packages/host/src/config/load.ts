@@ -43,7 +43,11 @@ export function formatConfigErrors(errors: readonly ConfigError[]): string {
   return lines.join("\n");
 }
 
-export function loadConfig(path: string): ConfigResult {
+/**
+ * `lenient`: for commands that only read (sessions, usage, config get): keys the schema rejects
+ * are left out with a warning each, so one typo does not lock the user out of every command.
+ */
+export function loadConfig(path: string, opts: { lenient?: boolean } = {}): ConfigResult {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -56,9 +60,31 @@ export function loadConfig(path: string): ConfigResult {
       errors: [{ file: path, line: 1, column: 1, key: "", message: `cannot read: ${why}` }],
     };
   }
-  const result = parseConfigText(text, path);
+  const strict = parseConfigText(text, path);
+  const result = strict.ok || !opts.lenient ? strict : withoutBadKeys(text, strict.errors);
   if (result.ok) result.warnings.push(...permissionWarnings(path, result.config));
   return result;
+}
+
+/** The config with each rejected key left out, or the errors when that does not make it valid. */
+function withoutBadKeys(text: string, errors: ConfigError[]): ConfigResult {
+  const data = yaml().parse(text) as unknown;
+  if (errors.some((e) => e.key === "") || data === null || typeof data !== "object")
+    return { ok: false, errors };
+  for (const e of errors) {
+    const keys = e.key.split(".");
+    let at: unknown = data;
+    for (const k of keys.slice(0, -1))
+      at = at && typeof at === "object" ? (at as Record<string, unknown>)[k] : undefined;
+    if (at && typeof at === "object") delete (at as Record<string, unknown>)[keys.at(-1) as string];
+  }
+  const parsed = configSchema.safeParse(data, PARSE_ONCE);
+  if (!parsed.success) return { ok: false, errors };
+  const warnings = errors.map(
+    (e) =>
+      `${e.file}:${e.line}:${e.column}: ${e.key}: ${e.message} (left out; \`iris config unset ${e.key}\` removes it)`,
+  );
+  return { ok: true, config: parsed.data, warnings };
 }
 
 /** Validates config text; `file` is only used in error messages. */

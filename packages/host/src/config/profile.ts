@@ -27,6 +27,8 @@ export interface LoadProfileOptions {
   create?: boolean;
   /** Defaults to `registerSecret` of @iris/llm. */
   registerSecret?: (value: string) => void;
+  /** Leave out rejected keys with a warning (commands that only read); default false. */
+  lenient?: boolean;
 }
 
 /** Header names whose values are credentials (others, like HTTP-Referer, stay readable in logs). */
@@ -50,7 +52,7 @@ export function loadProfile(opts: LoadProfileOptions): ProfileResult {
     }
   }
 
-  const loaded = loadConfig(home.paths.config);
+  const loaded = loadConfig(home.paths.config, { lenient: opts.lenient === true });
   if (!loaded.ok) return { ok: false, home, errors: loaded.errors };
 
   const dotenv = loadDotenv(home.paths.env);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "./load.js";
-import { addToConfigList, setConfigValue } from "./set-value.js";
+import { addToConfigList, setConfigValue, unsetConfigValue } from "./set-value.js";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -78,5 +78,65 @@ describe("addToConfigList", () => {
     const r = loadConfig(p);
     expect(r.ok && r.config.approvals.allow).toEqual(["fork_bomb"]);
     expect(readFileSync(p, "utf8")).toContain("# only a comment");
+  });
+});
+
+describe("edits keep the user's layout", () => {
+  const edited = (before: string, run: (p: string) => unknown) => {
+    const p = join(dir(), "config.yaml");
+    writeFileSync(p, before);
+    run(p);
+    return readFileSync(p, "utf8");
+  };
+
+  it("changes only the value's characters, adds a line for a new key and removes a key's lines", () => {
+    const before = "# mine\nmodel:\n  name: gpt-4o    # pinned\n\napprovals:\n  allow: [a, b]\n";
+    expect(edited(before, (p) => setConfigValue(p, "model.name", "gpt-5"))).toBe(
+      before.replace("gpt-4o", "gpt-5"),
+    );
+    expect(edited(before, (p) => setConfigValue(p, "compression.threshold", 0.6))).toBe(
+      `${before}compression:\n  threshold: 0.6\n`,
+    );
+    expect(edited(before, (p) => setConfigValue(p, "model.provider", "openai"))).toBe(
+      before.replace("# pinned\n", "# pinned\n  provider: openai\n"),
+    );
+    expect(edited(before, (p) => unsetConfigValue(p, "approvals.allow"))).toBe(
+      "# mine\nmodel:\n  name: gpt-4o    # pinned\n\n",
+    );
+  });
+
+  it("keeps a one-line JSON file on one line", () => {
+    const before = '{"model": {"name": "x"}, "approvals": {"mode": "manual"}}\n';
+    expect(edited(before, (p) => setConfigValue(p, "compression.threshold", 0.6))).toBe(
+      '{"model": {"name": "x"}, "approvals": {"mode": "manual"}, "compression": {"threshold": 0.6}}\n',
+    );
+    expect(edited(before, (p) => setConfigValue(p, "approvals.mode", "off"))).toBe(
+      before.replace('"manual"', '"off"'),
+    );
+    expect(edited(before, (p) => unsetConfigValue(p, "approvals.mode"))).toBe(
+      '{"model": {"name": "x"}, "approvals": {}}\n',
+    );
+  });
+});
+
+describe("a file with a problem", () => {
+  const BROKEN = "model:\n  name: gpt-5\n  nmae: typo\n";
+  it("can still be edited; the edit that fixes it clears it, one that adds a problem is refused", () => {
+    const p = join(dir(), "config.yaml");
+    writeFileSync(p, BROKEN);
+    const other = setConfigValue(p, "approvals.mode", "off");
+    expect(other.ok).toBe(true);
+    if (other.ok) expect(other.remaining?.map((e) => e.key)).toEqual(["model.nmae"]);
+    expect(setConfigValue(p, "approvals.mode", "sometimes").ok).toBe(false);
+    expect(unsetConfigValue(p, "model.nmae")).toEqual({ ok: true, changed: true });
+    expect(readFileSync(p, "utf8")).toBe("model:\n  name: gpt-5\napprovals:\n  mode: off\n");
+    expect(loadConfig(p).ok).toBe(true);
+  });
+
+  it("is not rewritten when it is not YAML", () => {
+    const p = join(dir(), "config.yaml");
+    writeFileSync(p, "model: [unclosed\n");
+    expect(setConfigValue(p, "approvals.mode", "off").ok).toBe(false);
+    expect(readFileSync(p, "utf8")).toBe("model: [unclosed\n");
   });
 });

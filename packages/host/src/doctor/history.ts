@@ -4,7 +4,15 @@
 import { existsSync } from "node:fs";
 import { messagesOfPath } from "@iris/agent";
 import { sanitizeHistory } from "@iris/llm";
-import { type NodeRow, openStore, type Store, StoreError, shortId } from "@iris/store";
+import {
+  checkDatabase,
+  type NodeRow,
+  openStore,
+  type Store,
+  StoreError,
+  salvageDatabase,
+  shortId,
+} from "@iris/store";
 import { planRepair, type StoredMessage, type UncertainEffect } from "./repair.js";
 import { type ShapeReport, shapeOf } from "./shape.js";
 import type { Finding } from "./types.js";
@@ -56,6 +64,10 @@ export function repairSession(
 export function checkHistory(dbPath: string, repair: boolean): Finding[] {
   const subject = "stored history";
   if (!existsSync(dbPath)) return [{ status: "ok", subject, message: "no sessions stored yet" }];
+  // A damaged file fails only the queries that reach its bad pages: check it whole first.
+  const health = checkDatabase(dbPath);
+  // (A file that is no database at all is left to the open error below: nothing to recover.)
+  if (!health.ok && !/not a database/.test(health.problem)) return damaged(dbPath, health.problem, repair);
   let store: Store;
   try {
     store = openStore(dbPath);
@@ -143,6 +155,44 @@ function shapeFindings(subject: string, sessionId: string, shape: ShapeReport): 
 }
 
 /** The fix for a store that would not open: the file's damage is not a matter of its owner. */
+/** The database is damaged: say which file and how to recover; with --repair, recover it. */
+function damaged(dbPath: string, problem: string, repair: boolean): Finding[] {
+  const subject = "stored history";
+  if (!repair)
+    return [
+      {
+        status: "fail",
+        subject,
+        message: `${dbPath} is damaged (${problem})`,
+        fix: "iris doctor --repair (keeps a copy of the file, then copies every readable row into a new one)",
+      },
+    ];
+  try {
+    const r = salvageDatabase(dbPath);
+    const rows = Object.values(r.copied).reduce((a, b) => a + b, 0);
+    const lost = r.lost.length ? `; not readable: ${r.lost.slice(0, MAX_DETAILS).join("; ")}` : "";
+    return [
+      {
+        status: r.lost.length ? "warn" : "ok",
+        subject,
+        message: `${dbPath} was damaged (${problem}): recovered ${rows} rows (${r.copied.sessions ?? 0} sessions, ${r.copied.nodes ?? 0} messages); the damaged file is kept as ${r.kept}${lost}`,
+        ...(r.lost.length
+          ? { fix: `sqlite3 ${r.kept} .recover may read more of it (the sqlite3 shell's recovery)` }
+          : {}),
+      },
+    ];
+  } catch (err) {
+    return [
+      {
+        status: "fail",
+        subject,
+        message: `${dbPath} is damaged (${problem}) and could not be recovered: ${(err as Error).message}`,
+        fix: `mv ${dbPath} ${dbPath}.broken (Iris starts a new one; sqlite3 ${dbPath}.broken .recover may save its sessions)`,
+      },
+    ];
+  }
+}
+
 function openFix(err: unknown, dbPath: string): string {
   const code = err instanceof StoreError ? err.code : undefined;
   if (code === "db_corrupt")

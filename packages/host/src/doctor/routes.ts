@@ -3,7 +3,7 @@
 // and the catalogue knows the model (SPEC K3, M3, F2). The seeds' outage: the fallback re-resolves
 // credentials at activation, so an unreadable key file blocks the whole chain.
 import { parseFallbackProviders, type RouteSpec, resolverFromConfig } from "@iris/agent";
-import { DEFAULT_CONTEXT_WINDOW, getProvider, type Runtime } from "@iris/llm";
+import { DEFAULT_CONTEXT_WINDOW, getProvider, listCatalogue, type Runtime } from "@iris/llm";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routingConfigOf } from "../app/route.js";
 import type { Profile } from "../config/index.js";
 import { type Finding, fileAccess, ownAndRestrict, type Probe } from "./types.js";
@@ -157,9 +157,12 @@ export function catalogueFinding(label: string, rt: Runtime, profile: Profile, i
       message: `${rt.provider}/${rt.model} is in no catalogue: window ${window} from model.context_window, no price (its cost shows as $0)`,
     };
   const assumed = `${rt.provider}/${rt.model} is in no catalogue: the default window of ${n(DEFAULT_CONTEXT_WINDOW)} tokens is assumed and no price (its cost shows as $0)`;
+  // A local or custom endpoint's models are whatever its server offers: no catalogue has them,
+  // so that is worth a note, not a failure.
+  const catalogued = listCatalogue(getProvider(rt.provider)?.id ?? rt.provider).length > 0;
   if (isMain)
     return {
-      status: "fail",
+      status: catalogued ? "fail" : "warn",
       subject,
       message: assumed,
       fix: `check the model name; if it is right, set model.context_window: <its window in tokens> in ${profile.home.paths.config}`,

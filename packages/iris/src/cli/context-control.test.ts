@@ -38,6 +38,7 @@ function slashContext(host: Session, write: (s: string) => unknown): SlashContex
     ask: async (question) => never(`ask(${question})`)(),
     screen: new Proxy({} as ChatScreen, { get: (_t, key) => never(`screen.${String(key)}`) }),
     exit: () => {},
+    busy: () => false,
   };
 }
 

@@ -16,6 +16,7 @@ import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
 import { runSlash, type SlashContext, slashCommandNames } from "./slash.js";
 import { startCli } from "./start.js";
+import { duringTurn } from "./turn-commands.js";
 import { ChatScreen } from "./ui/chat-screen.js";
 import { styleFor } from "./ui/colors.js";
 import { attachFiles, makeCompleter, runUserShell } from "./ui/composer.js";
@@ -30,13 +31,15 @@ import {
 import { attachProgress } from "./ui/progress.js";
 import { frontEndFromAsk, withdrawnNotice } from "./ui/prompts.js";
 import { replayLines } from "./ui/session-replay.js";
+import { statusLine } from "./ui/status-line.js";
 
 interface Busy {
   controller: AbortController;
   interrupted: boolean;
 }
 
-export async function runInteractive(flags: GlobalFlags): Promise<number> {
+/** `first`: the message of `iris "PROMPT"`, sent as soon as the chat is up. */
+export async function runInteractive(flags: GlobalFlags, first?: string): Promise<number> {
   const stop = await offerSetup(flags);
   if (stop !== undefined) return stop;
   const started = await startCli(flags);
@@ -73,9 +76,12 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   const ask = (question: string, signal?: AbortSignal) =>
     new Promise<string>((resolve) => {
       if (signal?.aborted) return resolve("");
+      // The tool's spinner stays off while the user reads and answers (and the wait is theirs).
+      const release = progress.hold();
       out.write(question);
       const answer = (line: string) => {
         signal?.removeEventListener("abort", withdraw);
+        release();
         resolve(line);
       };
       // A withdrawn question (timed out, or the turn ended) lets go of the input: the next line
@@ -84,6 +90,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
         if (pendingAnswer !== answer) return;
         pendingAnswer = undefined;
         out.write(withdrawnNotice(signal as AbortSignal));
+        release();
         resolve("");
       };
       signal?.addEventListener("abort", withdraw, { once: true });
@@ -94,7 +101,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     showReasoning: host.config.display.show_reasoning,
   });
   const detachScreen = screen.attach(host.events);
-  const detachProgress = attachProgress(host.events, out, style);
+  const progress = attachProgress(host.events, out, style);
 
   let closed = false;
   rl.on("close", () => {
@@ -109,6 +116,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
   const interrupt = (): boolean => {
     if (!busy || busy.interrupted) return false;
     busy.interrupted = true;
+    screen.interrupted();
     busy.controller.abort();
     out.write(`\n${style.dim("(interrupted — Ctrl-C again to quit)")}\n`);
     return true;
@@ -131,6 +139,7 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
       const result = await host.send(withImage.input, { frontEnd, signal: busy.controller.signal });
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
+      out.write(`${style.dim(statusLine(host))}\n`);
       ensureTitle(host.store, host.session.id, typed);
       queued.unshift(...result.unsent.map((m) => textOf(m.content)));
     } catch (err) {
@@ -168,6 +177,8 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     ask,
     screen,
     exit: () => rl.close(),
+    busy: () => busy !== undefined,
+    muteStatus: () => progress.muteStatus(),
   };
 
   let turnDone: Promise<void> | undefined;
@@ -234,6 +245,21 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     continued = "";
     if (busy || working) {
       if (!text) return;
+      const command = duringTurn(text);
+      if (command.kind === "stop") {
+        if (!interrupt()) guard.notice(style.dim("(nothing to stop yet)"));
+        return;
+      }
+      if (command.kind === "exit") {
+        busy?.controller.abort();
+        rl.close();
+        return;
+      }
+      if (command.kind === "refuse") return guard.notice(style.dim(command.message));
+      if (command.kind === "run") {
+        void runSlash(text, slashCtx).catch((err) => guard.notice(`iris: ${(err as Error).message}`));
+        return;
+      }
       if (busy && host.inject(text))
         guard.notice(style.dim("(queued: sent after this round's tool results, or as the next turn)"));
       else {
@@ -297,12 +323,16 @@ export async function runInteractive(flags: GlobalFlags): Promise<number> {
     if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
   }
   prompt();
+  if (first) {
+    out.write(`${first}\n`);
+    submit(first);
+  }
   const code = await done;
   busy?.controller.abort();
   await turnDone;
   ended.off();
   detachScreen();
-  detachProgress();
+  progress();
   guard.detach();
   if (tty) {
     out.write(BRACKETED_PASTE_OFF);

@@ -76,7 +76,13 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride()
     .action(async (words: string[], flags: GlobalFlags) => {
-      if (words.length) {
+      // `iris "fix the tests"` starts a chat with that message; one bare word, or words led by a
+      // near-miss of a command (`iris sesions list`), is a command typo.
+      const head = words[0] ?? "";
+      const typo = closest(head, [...program.commands.map((c) => c.name()), "help"]) !== undefined;
+      const first =
+        (words.length > 1 && !typo) || /\s/.test(head.trim()) ? words.join(" ").trim() : undefined;
+      if (words.length && first === undefined) {
         process.exitCode = unknownCommand(program, words[0]!);
         return;
       }
@@ -90,7 +96,7 @@ export function buildProgram(): Command {
         process.exitCode = await runOneShot(flags.print ?? true, flags);
       } else {
         const { runInteractive } = await import("./interactive.js");
-        process.exitCode = await runInteractive(flags);
+        process.exitCode = await runInteractive(flags, first);
       }
     });
 

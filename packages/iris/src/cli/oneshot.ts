@@ -40,10 +40,9 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     // Best effort before a forced exit: the store is closed synchronously.
     () => iris.store.close(),
   );
+  const progress = format === "stream-json" ? undefined : attachProgress(host.events, process.stderr);
   const detachers = [
-    format === "stream-json"
-      ? streamJsonEvents(host.events, line)
-      : attachProgress(host.events, process.stderr),
+    progress ?? streamJsonEvents(host.events, line),
     ...(flags.verbose ? [attachVerbose(host.events, process.stderr)] : []),
   ];
   const tools = recordToolCalls(host.events);
@@ -65,7 +64,9 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
         tools: host.toolNames,
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
-    const frontEnd = process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr) : {};
+    const frontEnd = process.stdin.isTTY
+      ? terminalFrontEnd(process.stdin, process.stderr, progress?.hold)
+      : {};
     const withImage = await withImages(input.text, flags.image ?? [], process.cwd());
     if ("error" in withImage) {
       process.stderr.write(`${withImage.error}\n`);

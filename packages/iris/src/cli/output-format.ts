@@ -3,7 +3,8 @@
 //   json         one object, the result below, on stdout when the turn ends
 //   stream-json  one JSON object per line: `init`, then the E5 callbacks as they happen
 //                (thinking, stream_delta, reasoning, tool_gen, tool_progress, step, status,
-//                stream_reset), then exactly one `result`
+//                stream_reset), `tool_result` (what each call returned to the model), then
+//                exactly one `result`
 import type { AgentEvents, TurnResult } from "@iris/host";
 import { exitCodeFor } from "@iris/host";
 
@@ -128,7 +129,7 @@ export function streamJsonEvents(events: AgentEvents, line: (obj: object) => voi
         call: { id: call.callId, name: call.name, arguments: parsedArgs(call.argumentsJson) },
       }),
     ),
-    events.on("tool_progress", (e) =>
+    events.on("tool_progress", (e) => {
       line({
         type: "tool_progress",
         phase: e.phase,
@@ -137,8 +138,17 @@ export function streamJsonEvents(events: AgentEvents, line: (obj: object) => voi
         ...(e.preview !== undefined ? { preview: e.preview } : {}),
         ...(e.message !== undefined ? { message: e.message } : {}),
         ...(e.isError !== undefined ? { is_error: e.isError } : {}),
-      }),
-    ),
+      });
+      // What the model got back from the call, as Claude Code's `tool_result` events carry it.
+      if (e.phase === "after" && e.result !== undefined)
+        line({
+          type: "tool_result",
+          call_id: e.callId,
+          name: e.name,
+          content: e.result,
+          is_error: e.isError === true,
+        });
+    }),
     events.on("step", (e) => line({ type: "step", step_id: e.stepId, round: e.round })),
     events.on("status", (e) => line({ type: "status", level: e.level, message: e.message })),
     events.on("stream_reset", (e) => line({ type: "stream_reset", step_id: e.stepId, reason: e.reason })),

@@ -41,6 +41,7 @@ it("/status, /stop and /reset come from the shared registry", async () => {
     // These commands never draw on the screen.
     screen: undefined as unknown as ChatScreen,
     exit: () => {},
+    busy: () => false,
   };
   const before = host.session.id;
   await runSlash("/status", ctx);

@@ -1,10 +1,12 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import { findCommand, type Session } from "@iris/host";
+import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
+import { getProvider } from "@iris/llm";
 import { listPromptCommands } from "@iris/tools";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
 import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
+import { resumeOnItsModel } from "./resume.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
 import type { Style } from "./ui/colors.js";
@@ -21,6 +23,10 @@ export interface SlashContext {
   ask(question: string): Promise<string>;
   screen: ChatScreen;
   exit(): void;
+  /** Whether a turn runs now (slash commands may run during one). */
+  busy(): boolean;
+  /** Stops status lines of events until the returned release (the command reports itself). */
+  muteStatus?(): () => void;
 }
 
 const HELP: [string, string][] = [
@@ -37,6 +43,9 @@ const HELP: [string, string][] = [
   ["/reasoning", "the model's last reasoning in full"],
   ["/reset", "the same as /new"],
   ["/status", "session, model and whether a turn runs"],
+  ["/tools", "the tools offered to the model in this session"],
+  ["/mcp", "the MCP servers: state, transport, tools, last error"],
+  ["/approvals [manual|smart|off]", "show or switch how tool calls are approved in this session"],
   ["/stop", "stop the running turn"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
@@ -60,7 +69,7 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = found.row.id;
   } else {
-    const rows = recentForPicker(host.store);
+    const rows = recentForPicker(host.store, process.cwd());
     out.write(`${pickerList(rows, width(out), host.session.id)}\n`);
     const picked = pickedRow(rows, await ctx.ask(PICKER_QUESTION));
     if (picked === "cancel") return;
@@ -70,8 +79,11 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = picked.id;
   }
-  const s = host.resumeSession(id);
-  if (!s) return;
+  const row = host.store.findSession(id);
+  if (!row) return;
+  const note = resumeOnItsModel(host, row, {});
+  if (note) out.write(`! ${note}\n`);
+  const s = host.session;
   out.write(`resumed ${shortId(s.id)}${s.title ? ` · ${s.title}` : ""}\n`);
   out.write(`${style.dim(replayLines(host.store, s.id, 3, width(out)).join("\n"))}\n\n`);
 }
@@ -90,6 +102,47 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
         const args = p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(" ");
         out.write(`  ${padToWidth(`${p.command} ${args}`.trim(), 27)}${p.description} (MCP prompt)\n`);
       }
+      return true;
+    }
+    case "/status":
+      out.write(
+        `session ${shortId(host.session.id)} · ${host.runtime.provider}/${host.runtime.model} · ${ctx.busy() ? "working" : "idle"}\n`,
+      );
+      return true;
+    case "/stop":
+      // During a turn the chat itself stops it (see turn-commands.ts); here nothing runs.
+      out.write("nothing is running\n");
+      return true;
+    case "/approvals": {
+      // manual: ask; smart: the judge may approve low-risk commands; off: never ask (SPEC T4).
+      if (!arg) {
+        out.write(`approvals: ${host.approvalMode} (/approvals manual|smart|off switches this session)\n`);
+        return true;
+      }
+      if (!APPROVAL_MODES.includes(arg as never)) {
+        out.write(`unknown approval mode '${arg}' (manual, smart, off)\n`);
+        return true;
+      }
+      try {
+        host.setApprovalMode(arg as (typeof APPROVAL_MODES)[number]);
+      } catch (err) {
+        out.write(`iris: ${(err as Error).message}\n`);
+        return true;
+      }
+      out.write(`approvals: ${host.approvalMode} for this session\n`);
+      return true;
+    }
+    case "/tools":
+      // The tools offered to the model in this session (the menu: toolsets and MCP servers).
+      out.write(`${host.toolNames.join("\n") || "no tools"}\n`);
+      return true;
+    case "/mcp": {
+      const servers = host.mcp.status();
+      if (!servers.length) out.write("no MCP servers configured (mcp_servers in config.yaml)\n");
+      for (const s of servers)
+        out.write(
+          `${s.name}  ${s.state}  ${s.transport}  ${s.tools.length} tools${s.lastError ? `\n  last error: ${s.lastError}` : ""}\n`,
+        );
       return true;
     }
     case "/exit":
@@ -146,9 +199,12 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return branchCommand(cmd, rest, host, out);
     case "/compress": {
       const from = host.session.id;
-      const done = await host.compressNow();
+      const unmute = ctx.muteStatus?.();
+      const done = await host.compressNow().finally(() => unmute?.());
       if (!done.ok) {
-        out.write(`! ${done.warning}\n`);
+        // A chat too short to compress is not a failure that threatens the context window.
+        const short = /nothing to summarise[^.]*\)/.exec(done.warning);
+        out.write(short ? `nothing to compress yet: ${short[0]}\n` : `! ${done.warning}\n`);
         return true;
       }
       // Pruning alone stays in the session; a summary moves the conversation to a child.
@@ -185,6 +241,11 @@ function switchModel(host: Session, out: SlashContext["out"], words: string[]): 
     return true;
   }
   pendingSwitch.delete(host);
+  // `x/y` where x names no provider is taken as model `x/y` of this provider (a local server's
+  // `Qwen/Qwen3-8B`, an OpenRouter id): said, not done silently.
+  const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
+  if (head && !getProvider(head) && !(head in host.config.providers))
+    out.write(`· '${head}' is no provider: '${spec}' is taken as a model of ${host.runtime.provider}\n`);
   const result = host.switchModel(spec);
   out.write(
     result.ok ? `now using ${host.runtime.provider}/${host.runtime.model}\n` : `iris: ${result.error}\n`,

@@ -3,8 +3,9 @@
 import type { IrisProcess, Session } from "@iris/host";
 import { type BootResult, boot, routeFlagsOf } from "@iris/host";
 import type { GlobalFlags } from "./flags.js";
+import { resumeOnItsModel } from "./resume.js";
 import { resolveSession, type SessionLookup } from "./session-ref.js";
-import { PICKER_QUESTION, pickedRow, pickerList, recentForPicker } from "./ui/session-picker.js";
+import { browseSessions, worthResuming } from "./ui/session-browser.js";
 
 // The CLI is the first client of the host: one process, one session at a time.
 export type CliStart = { ok: true; host: Session; process: IrisProcess } | { ok: false; exitCode: number };
@@ -44,32 +45,24 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
       await iris.close();
       return { ok: false, exitCode: id.error ? 2 : 0 };
     }
-    host.resumeSession(id.row.id);
+    const note = resumeOnItsModel(host, id.row, flags);
+    if (note) process.stderr.write(`iris: warning: ${note}\n`);
   } else if (flags.continue) {
     const last = host.store.listSessions({ limit: 1, source: "cli" })[0];
-    if (last) host.resumeSession(last.id);
-    else host.startSession();
+    if (last) {
+      const note = resumeOnItsModel(host, last, flags);
+      if (note) process.stderr.write(`iris: warning: ${note}\n`);
+    } else host.startSession();
   } else host.startSession();
   return { ok: true, host, process: iris };
 }
 
-/** `iris -r` without an id: list the recent sessions and ask which (an empty answer cancels). */
+/** `iris -r` without an id: browse the sessions (this folder first) and pick one; Esc cancels. */
 async function pickOnTerminal(host: Session): Promise<SessionLookup> {
-  const rows = recentForPicker(host.store);
+  const rows = host.store.listSessions({ limit: 500 }).filter(worthResuming);
   if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
   if (!process.stdin.isTTY)
     return { ok: false, error: "-r without an id needs a terminal to pick on; give an id" };
-  process.stdout.write(`${pickerList(rows, Math.max(40, (process.stdout.columns ?? 100) - 1))}\n`);
-  const { createInterface } = await import("node:readline/promises");
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    for (;;) {
-      const picked = pickedRow(rows, await rl.question(PICKER_QUESTION));
-      if (picked === "cancel") return { ok: false, error: "" };
-      if (picked) return { ok: true, row: picked };
-      process.stdout.write("not in the list\n");
-    }
-  } finally {
-    rl.close();
-  }
+  const picked = await browseSessions(rows, process.cwd(), process.stdin, process.stdout);
+  return picked ? { ok: true, row: picked } : { ok: false, error: "" };
 }

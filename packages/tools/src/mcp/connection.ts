@@ -61,6 +61,8 @@ export class McpConnection {
   readonly stderr = new StderrTail();
   private client: Client | undefined;
   private transport: Transport | undefined;
+  /** The transport of a connect in progress: close() ends it instead of waiting for the handshake. */
+  private connecting: Transport | undefined;
   private childPid: number | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private backoff: number;
@@ -174,7 +176,9 @@ export class McpConnection {
   async close(): Promise<void> {
     this.setState("closed");
     clearTimeout(this.restartTimer);
-    await this.dropClient();
+    const pending = this.connecting;
+    this.connecting = undefined;
+    await Promise.all([pending?.close().catch(() => undefined), this.dropClient()]);
   }
 
   private async connect(): Promise<void> {
@@ -234,7 +238,19 @@ export class McpConnection {
 
   private async attach(client: Client, transport: Transport): Promise<void> {
     const { ToolListChangedNotificationSchema } = await sdk();
-    await client.connect(transport, { timeout: this.timeoutMs });
+    this.connecting = transport;
+    try {
+      await client.connect(transport, { timeout: this.timeoutMs });
+      if (this.isClosed()) throw new Error("closed while connecting");
+    } catch (e) {
+      // A transport that failed to connect is closed here: an SSE one would otherwise keep
+      // reconnecting (EventSource retries) and keep the process alive after close().
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      throw e;
+    } finally {
+      if (this.connecting === transport) this.connecting = undefined;
+    }
     this.client = client;
     this.transport = transport;
     client.onclose = () => this.onClosed(client);

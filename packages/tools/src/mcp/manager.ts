@@ -11,6 +11,8 @@ import { mcpToolDefinition } from "./tool-def.js";
 
 /** How long the first prompt may wait for MCP servers still starting. */
 export const MCP_STARTUP_BOUND_MS = 5000;
+/** How long close() waits for servers to go: exit never hangs on one (a stuck one is left behind). */
+export const MCP_CLOSE_BOUND_MS = 3000;
 
 export interface McpServerStatus {
   name: string;
@@ -122,7 +124,8 @@ export class McpManager {
 
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.connections.values()].map((c) => c.close()));
+    const all = Promise.all([...this.connections.values()].map((c) => c.close()));
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_BOUND_MS).unref())]);
     for (const name of [...this.registered.keys()]) this.unregister(name);
   }
 

@@ -37,19 +37,25 @@ function show(value: unknown): string {
 }
 
 export function configGet(flags: GlobalFlags, key: string): number {
-  return withProfile(flags, (profile) => {
-    const keys = key.split(".").filter(Boolean);
-    const at = valueAt(profile.config, keys);
-    if (!at.found) {
-      const known = knownKey(keys);
-      process.stderr.write(
-        known ? `iris: ${key} is not set\n` : `iris: unknown config key '${key}' (see config.schema.json)\n`,
-      );
-      return known ? 1 : 2;
-    }
-    process.stdout.write(show(at.value));
-    return 0;
-  });
+  return withProfile(
+    flags,
+    (profile) => {
+      const keys = key.split(".").filter(Boolean);
+      const at = valueAt(profile.config, keys);
+      if (!at.found) {
+        const known = knownKey(keys);
+        process.stderr.write(
+          known
+            ? `iris: ${key} is not set\n`
+            : `iris: unknown config key '${key}' (see config.schema.json)\n`,
+        );
+        return known ? 1 : 2;
+      }
+      process.stdout.write(show(at.value));
+      return 0;
+    },
+    { readOnly: true },
+  );
 }
 
 function report(result: ConfigEditResult, done: string): number {
@@ -58,6 +64,9 @@ function report(result: ConfigEditResult, done: string): number {
     return 2;
   }
   process.stdout.write(`${result.changed ? done : "unchanged"}\n`);
+  // The file had problems before this edit; they are still there (the edit did not touch them).
+  if (result.remaining?.length)
+    process.stderr.write(`iris: config.yaml still has problems:\n${formatConfigErrors(result.remaining)}\n`);
   return 0;
 }
 

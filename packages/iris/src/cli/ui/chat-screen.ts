@@ -20,6 +20,8 @@ export class ChatScreen {
   private readonly spinner: Spinner;
   private reasoning = "";
   private quiet = false;
+  /** The user stopped this turn: a reset of its stream is not a retry. */
+  private stopped = false;
   /** The whole reasoning of the last model call that had one, for /reasoning. */
   lastReasoning = "";
 
@@ -65,7 +67,9 @@ export class ChatScreen {
       // A failed attempt's partial text is already on screen: end its line; the retry's answer
       // is the one that counts.
       events.on("stream_reset", () => {
-        if (this.midLine) this.out.write(" ⟲\n");
+        // After Esc or /stop the text stays as it was and the interruption notice ended its
+        // line: no retry follows, so no ⟲.
+        if (this.midLine && !this.stopped) this.out.write(" ⟲\n");
         this.partial = "";
         this.md = new MarkdownLines(this.style);
       }),
@@ -81,6 +85,12 @@ export class ChatScreen {
     this.settle(true);
     this.md = new MarkdownLines(this.style);
     this.quiet = false;
+    this.stopped = false;
+  }
+
+  /** The user interrupted the turn (Esc, Ctrl-C, /stop). */
+  interrupted(): void {
+    this.stopped = true;
   }
 
   /**

@@ -1,10 +1,13 @@
 // One line per tool call (SPEC E1): "⠹ terminal  npm test 2.1s" while it runs, then "✓"/"✗" with
 // its duration and, for a failed call, why it failed. On a terminal the running line is rewritten
 // in place with the elapsed time; elsewhere each call gets one finished line. Lines are cut to
-// the terminal's width by display columns (CJK-safe).
+// the terminal's width by display columns (CJK-safe). While a question is asked (an approval)
+// the spinner stops, so it never draws over the question or the answer being typed, and the
+// time spent waiting for the user is not counted as the tool's.
 import type { AgentEvents } from "@iris/host";
 import { makeStyle, type Style } from "./colors.js";
 import { Spinner } from "./spinner.js";
+import { toolOutcome } from "./tool-outcome.js";
 import { truncateToWidth } from "./width.js";
 
 interface Out {
@@ -13,8 +16,17 @@ interface Out {
   columns?: number;
 }
 
-export function attachProgress(events: AgentEvents, out: Out, style: Style = makeStyle(false)): () => void {
+/** Detaches; `hold()` stops the spinner while a question is asked and returns the release. */
+export type ProgressView = (() => void) & {
+  hold(): () => void;
+  /** Status lines are not shown until the returned function is called (a command says it itself). */
+  muteStatus(): () => void;
+};
+
+export function attachProgress(events: AgentEvents, out: Out, style: Style = makeStyle(false)): ProgressView {
   const started = new Map<string, { name: string; preview: string; at: number }>();
+  let holds = 0;
+  let muted = 0;
   let openLine: string | undefined;
   const width = () => Math.max(20, (out.columns ?? 100) - 1);
   const spinner = new Spinner(out, (frame, label, secs) =>
@@ -62,16 +74,17 @@ export function attachProgress(events: AgentEvents, out: Out, style: Style = mak
         if (out.isTTY) {
           closeOpen();
           openLine = p.callId;
-          spinner.start(`${p.name}  ${p.preview ?? ""}`, at);
+          if (holds === 0) spinner.start(`${p.name}  ${p.preview ?? ""}`, at);
         }
       } else if (p.phase === "after") {
         const s = started.get(p.callId);
         started.delete(p.callId);
         const secs = s ? ((Date.now() - s.at) / 1000).toFixed(1) : "?";
-        const mark = p.isError ? style.red("✗") : style.green("✓");
+        const outcome = toolOutcome(p.name, p.isError === true, p.message, p.result);
+        const mark = outcome.failed ? style.red("✗") : style.green("✓");
         const line = `${mark} ${truncateToWidth(`${p.name}  ${s?.preview ?? ""}`, width() - 10)} (${secs}s)`;
-        const why =
-          p.isError && p.message ? `\n    ${style.red(truncateToWidth(p.message, width() - 4))}` : "";
+        const paint = outcome.failed ? style.red : style.yellow;
+        const why = outcome.note ? `\n    ${paint(truncateToWidth(outcome.note, width() - 4))}` : "";
         if (out.isTTY && openLine === p.callId) {
           spinner.stop();
           out.write(`${line}${why}\n`);
@@ -83,14 +96,40 @@ export function attachProgress(events: AgentEvents, out: Out, style: Style = mak
       }
     }),
     events.on("status", (s) => {
+      if (muted > 0) return;
       clearWaiting();
       closeOpen();
       const mark = s.level === "info" ? "·" : s.level === "warn" ? style.yellow("!") : style.red("✗");
       out.write(`${mark} ${s.message}\n`);
     }),
   ];
-  return () => {
+  const detach = () => {
     spinner.stop();
     for (const off of offs) off();
   };
+  const hold = () => {
+    holds++;
+    spinner.stop();
+    const from = Date.now();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      holds--;
+      // The wait was the user's: every call running meanwhile starts its clock again later.
+      const waited = Date.now() - from;
+      for (const s of started.values()) s.at += waited;
+      const open = openLine !== undefined ? started.get(openLine) : undefined;
+      if (holds === 0 && open && out.isTTY) spinner.start(`${open.name}  ${open.preview}`, open.at);
+    };
+  };
+  const muteStatus = () => {
+    muted++;
+    let done = false;
+    return () => {
+      if (!done) muted--;
+      done = true;
+    };
+  };
+  return Object.assign(detach, { hold, muteStatus });
 }

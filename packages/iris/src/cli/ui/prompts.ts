@@ -56,12 +56,18 @@ export function frontEndFromAsk(ask: Ask): FrontEnd {
 }
 
 /** Asks on the given streams, one question at a time. */
-export function terminalFrontEnd(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): FrontEnd {
+export function terminalFrontEnd(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  /** Called while a question is open (the progress spinner stops); returns the release. */
+  hold: () => () => void = () => () => undefined,
+): FrontEnd {
   let queue: Promise<unknown> = Promise.resolve();
   const ask: Ask = (question, signal) => {
     const next = queue.then(async () => {
       if (signal?.aborted) return "";
       const rl = createInterface({ input, output, terminal: false });
+      const release = hold();
       try {
         return await rl.question(question, signal ? { signal } : {});
       } catch (e) {
@@ -69,6 +75,7 @@ export function terminalFrontEnd(input: NodeJS.ReadableStream, output: NodeJS.Wr
         output.write(withdrawnNotice(signal));
         return "";
       } finally {
+        release();
         rl.close();
       }
     });

@@ -2,6 +2,7 @@
 // numbered, newest first, with their titles; the answer is a number, a short id or empty (cancel).
 import type { SessionRow, Store } from "@iris/host";
 import { shortId } from "../session-ref.js";
+import { worthResuming } from "./session-browser.js";
 import { padToWidth, truncateToWidth } from "./width.js";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
@@ -19,8 +20,11 @@ export function pickerList(rows: readonly SessionRow[], width: number, current?:
     .join("\n");
 }
 
-export function recentForPicker(store: Store): SessionRow[] {
-  return store.listSessions({ limit: 15 });
+/** For `/resume`: the sessions worth resuming, this folder's first. */
+export function recentForPicker(store: Store, cwd?: string): SessionRow[] {
+  const rows = store.listSessions({ limit: 200 }).filter(worthResuming);
+  const here = rows.filter((s) => s.cwd === cwd);
+  return [...here, ...rows.filter((s) => s.cwd !== cwd)].slice(0, 15);
 }
 
 /** The row the answer names: a list number or an id reference; undefined = cancelled/unknown. */

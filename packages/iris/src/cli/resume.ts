@@ -1,0 +1,20 @@
+// Resuming a session (SPEC E1): it continues on the model it was using, unless the user chose one
+// on the command line for this run; a model that can no longer be reached is said, not hidden.
+import type { Session } from "@iris/host";
+import type { SessionRow } from "@iris/store";
+import type { GlobalFlags } from "./flags.js";
+
+/** Resumes `row` and switches to its model; returns a line to show when that failed. */
+export function resumeOnItsModel(host: Session, row: SessionRow, flags: GlobalFlags): string | undefined {
+  host.resumeSession(row.id);
+  if (flags.model || !row.model) return undefined;
+  const r = host.runtime;
+  const provider = row.provider ?? r.provider;
+  if (provider === r.provider && row.model === r.model) return undefined;
+  // On the same provider the bare name keeps the endpoint given on the command line.
+  const bare = provider === r.provider && !row.model.includes("/");
+  const switched = host.switchModel(bare ? row.model : `${provider}/${row.model}`);
+  return switched.ok
+    ? undefined
+    : `the session used ${provider}/${row.model}, which cannot be used now (${switched.error}); continuing on ${r.provider}/${r.model}`;
+}

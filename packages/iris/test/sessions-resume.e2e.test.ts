@@ -1,0 +1,94 @@
+// Finding a session again: `--resume` by the first characters of the short id shown everywhere,
+// `iris -r` browsing this folder's sessions (arrows, a filter, empty untitled ones left out), and
+// a resumed session continuing on its own model.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeLlm } from "@iris/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
+import { trackedPtys } from "./pty.js";
+
+let fake: FakeLlm;
+let home: TempHome;
+let work: string;
+let close: () => Promise<void>;
+const ptys = trackedPtys();
+beforeEach(async () => {
+  ({ fake, home, work, close } = await fakeHome(true));
+});
+afterEach(async () => {
+  ptys.killOpen();
+  await close();
+});
+
+const route = () => routeArgs(fake.baseUrl, "chat_completions");
+const env = () => ({ IRIS_HOME: home.home });
+const modelOf = (i: number) => (fake.requests[i]!.body as { model: string }).model;
+
+/** Runs one `iris -p` turn in `cwd` and returns the new session's short id. */
+async function session(prompt: string, cwd: string, extra: string[] = []): Promise<string> {
+  fake.enqueue({ text: `answer to ${prompt}` });
+  const r = await runIris(["-p", prompt, "--output-format", "json", ...route(), ...extra], {
+    env: env(),
+    cwd,
+  });
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout) as { session_id: string }).session_id.slice(-8);
+}
+
+describe("resuming", () => {
+  it("--resume takes a unique prefix of the short id, and the session keeps its model", async () => {
+    const short = await session("first", work, ["--model", "model-of-the-session"]);
+    // No --model this time: the config names another model, the session's own is used.
+    writeFileSync(join(home.home, "config.yaml"), "model:\n  name: config-model\n");
+    const noModel = route().filter((a, i, all) => a !== "--model" && all[i - 1] !== "--model");
+    fake.enqueue({ text: "again answered" });
+    const r = await runIris(["-p", "again", "--resume", short.slice(0, 4), ...noModel], {
+      env: env(),
+      cwd: work,
+    });
+    expect(r.stdout).toBe("again answered\n");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(modelOf(1)).toBe("model-of-the-session");
+    const users = (fake.requests[1]!.body as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content);
+    expect(users).toEqual(["first", "again"]);
+  });
+
+  it("iris -r lists this folder's sessions, filters as the user types, and resumes the one picked", async () => {
+    const elsewhere = join(home.home, "elsewhere");
+    mkdirSync(elsewhere);
+    await session("alpha task", work);
+    await session("beta task", work);
+    await session("gamma elsewhere", elsewhere);
+    // A chat opened and left at once: no message, no title.
+    const empty = ptys.start(route(), env(), work);
+    await empty.waitFor("› ");
+    empty.type("/exit\r");
+    await empty.exited;
+
+    const t = ptys.start([...route(), "-r"], env(), work);
+    await t.waitFor("resume a session (this folder");
+    await t.waitFor("alpha task");
+    const list = t.screen();
+    expect(list).toContain("beta task");
+    expect(list).not.toContain("gamma elsewhere");
+    expect(list).not.toContain("(untitled)");
+    t.type("bet");
+    await t.waitFor("filter: bet");
+    t.type("\r");
+    await t.waitFor("answer to beta task");
+    await t.waitFor(/answer to beta task[\s\S]*› /);
+    fake.enqueue({ text: "resumed fine" });
+    t.type("and then?\r");
+    await t.waitFor("resumed fine");
+    const users = (fake.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content);
+    expect(users).toEqual(["beta task", "and then?"]);
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
+});
