@@ -1,7 +1,6 @@
 // Resuming a session (SPEC E1): it continues on the model it was using, unless the user chose one
 // on the command line for this run; a model that can no longer be reached is said, not hidden.
-import type { Session } from "@iris/host";
-import type { SessionRow } from "@iris/store";
+import type { Session, SessionRow } from "@iris/host";
 import type { GlobalFlags } from "./flags.js";
 
 /** Resumes `row` and switches to its model; returns a line to show when that failed. */

@@ -2,7 +2,7 @@
 // folder's), ↑/↓ to move, typed text filters by title or id, Enter resumes, Esc cancels. Sessions
 // that never got a message and have no title are left out: there is nothing to resume in them.
 import { emitKeypressEvents } from "node:readline";
-import type { SessionRow } from "@iris/store";
+import type { SessionRow } from "@iris/host";
 import { shortId } from "../session-ref.js";
 import { truncateToWidth } from "./width.js";
 
