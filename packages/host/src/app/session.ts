@@ -451,10 +451,7 @@ export class Session {
     return this.repairNotices.splice(0);
   }
 
-  /**
-   * One resilient client per host and route: its cooldowns outlive a turn, so the next turn goes
-   * back to the primary once the primary's cooldown has ended (SPEC U4).
-   */
+  /** One resilient client per host and route: its cooldowns outlive a turn (SPEC U4). */
   private modelClient(): ResilientModelClient {
     this.model ??= this.resilientClient(this.runtime, (rt) => this.context.routeChanged(rt));
     return this.model;
@@ -475,10 +472,7 @@ export class Session {
     else this.opts.store.recordUsage({ sessionId: this.session.id, ...row });
   }
 
-  private resilientClient(
-    primary: Runtime,
-    onRouteChange: ((rt: Runtime) => void) | undefined,
-  ): ResilientModelClient {
+  private resilientClient(primary: Runtime, onRouteChange?: (rt: Runtime) => void): ResilientModelClient {
     return makeResilientClient(this.opts.profile, this.opts.parent, this.events, primary, onRouteChange);
   }
 
