@@ -49,11 +49,10 @@ export interface VisionImage {
   data: string;
 }
 
-/** Asks the configured vision model about an image (the host makes the call). */
 /** A model call made on the turn's behalf (the vision model), billed like the loop's own (SPEC F3). */
 export type ModelCallSink = (message: AssistantMessage, costUsd: number, latencyMs: number) => void;
 
-/** Asks the vision model about one image; `onCall` gets the call's message to record its usage. */
+/** Asks the configured vision model about one image (the host makes the call); `onCall` gets the call's message to record its usage. */
 export type DescribeImage = (
   image: VisionImage,
   question: string,
