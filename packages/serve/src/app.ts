@@ -1,5 +1,5 @@
 // The HTTP surface of `iris serve` (SPEC E3): /health, and under /v1 the Bearer check, the body
-// size limit, Idempotency-Key and the three OpenAI endpoints. Every error is an OpenAI-shaped
+// size limit, Idempotency-Key and the OpenAI endpoints. Every error is an OpenAI-shaped
 // body with its status; nothing unexpected crashes the server or leaks a stack.
 
 import type { Context } from "hono";
@@ -11,6 +11,7 @@ import { ApiError } from "./errors.js";
 import { IdempotencyCache, type RecordedAnswer } from "./idempotency.js";
 import { authenticate, isLoopback, ownerOf } from "./keys.js";
 import { responses } from "./responses.js";
+import { deleteResponse, listInputItems, retrieveResponse } from "./responses-read.js";
 
 export function createApp(deps: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
@@ -99,6 +100,9 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
   });
   app.post("/v1/chat/completions", (c) => idempotent(c, deps, () => chatCompletions(c, deps)));
   app.post("/v1/responses", (c) => idempotent(c, deps, () => responses(c, deps)));
+  app.get("/v1/responses/:id", (c) => retrieveResponse(c, deps));
+  app.delete("/v1/responses/:id", (c) => deleteResponse(c, deps));
+  app.get("/v1/responses/:id/input_items", (c) => listInputItems(c, deps));
   return app;
 }
 

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { assistantText } from "@iris/llm";
 import type { Context } from "hono";
+import { answeredBy } from "./answered.js";
 import { convertChatMessages, textOfContent, trailingTurn } from "./chat-history.js";
 import { type ChatRequest, chatRequest } from "./chat-schema.js";
 import { streamChat } from "./chat-stream.js";
@@ -34,11 +35,11 @@ export async function chatCompletions(c: Context<ServeEnv>, deps: ServeDeps): Pr
     const out = await deps.runner.run({ ...spec, ...(route ? { route } : {}), signal: controller.signal });
     failIfUpstream(out);
     c.set("complete", out.result.reason !== "user_cancelled");
-    return c.json(
-      completionBody(meta, out),
-      200,
-      turnHeaders(out.result.costUsd, out.result.reason, out.sessionId),
-    );
+    const answered = answeredBy(req.model, out);
+    return c.json(completionBody({ ...meta, model: answered.model }, out), 200, {
+      ...turnHeaders(out.result.costUsd, out.result.reason, out.sessionId),
+      ...answered.headers,
+    });
   } finally {
     c.req.raw.signal.removeEventListener("abort", onAbort);
     release();

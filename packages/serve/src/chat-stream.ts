@@ -10,6 +10,7 @@
 import type { HostEvent } from "@iris/host";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
+import { answeredBy } from "./answered.js";
 import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError } from "./errors.js";
 import {
@@ -72,6 +73,9 @@ export async function streamChat(
           await stream.writeSSE({ data: JSON.stringify(err.body()) });
           return;
         }
+        // The chunks from here on name the route that answered (a named route's fallback shows).
+        const answered = answeredBy(meta.model, out);
+        meta.model = answered.model;
         const calls = out.clientCalls;
         if (calls.length)
           await writer.chunk({
@@ -85,7 +89,10 @@ export async function streamChat(
         else if (out.result.reason !== "natural") await writer.chunk({ content: out.result.text });
         // Before the finish chunk: finish, usage chunk and [DONE] stay last, in the order clients expect.
         if (named) {
-          const turn = turnHeaders(out.result.costUsd, out.result.reason, out.sessionId);
+          const turn = {
+            ...turnHeaders(out.result.costUsd, out.result.reason, out.sessionId),
+            ...answered.headers,
+          };
           await writer.named("iris.turn", "iris_turn", turn);
         }
         await writer.chunk({}, finishReasonOf(out));

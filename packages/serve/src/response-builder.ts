@@ -52,7 +52,7 @@ export class ResponseBuilder {
   }
 
   /** Ends the response: the message, then the client's function calls, then completed. */
-  finish(calls: readonly ToolCallPart[], usage: Usage): Record<string, unknown> {
+  finish(calls: readonly ToolCallPart[], usage: Usage): Record<string, unknown> & { output: Item[] } {
     this.closeMessage();
     for (const call of calls) this.functionCall(call);
     const response = { ...this.snapshot("completed"), usage: responsesUsage(usage) };

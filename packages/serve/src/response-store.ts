@@ -1,10 +1,26 @@
 // What `previous_response_id` and `conversation` continue (SPEC E3): the conversation after each
 // response, kept in the profile's state.db (so it survives a restart of `iris serve`), bounded in
-// count (the oldest go first) and expiring after a TTL. Entries belong to the API key that made
-// them (name and key hash: a new key under an old name does not inherit); another key gets "not found".
+// count (the oldest go first) and expiring after a TTL. Beside it each entry keeps the response
+// object and its input items, for GET /v1/responses/{id} and /input_items. Entries belong to the
+// API key that made them (name and key hash: a new key under an old name does not inherit);
+// another key gets "not found".
 
 import type { ServeState } from "@iris/host";
 import type { Message } from "@iris/llm";
+import type { ResponseItem } from "./response-items.js";
+
+/** What GET /v1/responses/{id} and its input_items answer. */
+export interface ResponseRecord {
+  response: Record<string, unknown> & { output: ResponseItem[] };
+  /** Everything the response was made from, oldest first (earlier responses' items included). */
+  inputItems: ResponseItem[];
+}
+
+export interface StoredResponse {
+  history: Message[];
+  /** Missing for entries written before records were kept. */
+  record?: ResponseRecord;
+}
 
 export class ResponseStore {
   constructor(
@@ -14,15 +30,28 @@ export class ResponseStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(owner: string, key: string): { history: Message[] } | undefined {
-    const history = this.state.response(owner, key, this.now());
-    return history ? { history } : undefined;
+  get(owner: string, key: string): StoredResponse | undefined {
+    const entry = this.state.responseEntry(owner, key, this.now());
+    if (!entry) return undefined;
+    return isRecord(entry.record)
+      ? { history: entry.history, record: entry.record }
+      : { history: entry.history };
   }
 
   /** Under one key, or several (a response id and its conversation) at once. */
-  put(owner: string, key: string | readonly string[], history: readonly Message[]): void {
+  put(
+    owner: string,
+    key: string | readonly string[],
+    history: readonly Message[],
+    record?: ResponseRecord,
+  ): void {
     const now = this.now();
-    this.state.putResponse(owner, key, history, { expiresAt: now + this.ttlMs, max: this.max, now });
+    this.state.putResponse(owner, key, history, { expiresAt: now + this.ttlMs, max: this.max, now }, record);
+  }
+
+  /** Whether the owner had a live response under `id` (now gone). */
+  delete(owner: string, id: string): boolean {
+    return this.state.deleteResponse(owner, id, this.now());
   }
 
   /** A named conversation's key: apart from response ids (which start with `resp_`). */
@@ -33,4 +62,10 @@ export class ResponseStore {
   get size(): number {
     return this.state.responseCount();
   }
+}
+
+function isRecord(v: unknown): v is ResponseRecord {
+  if (typeof v !== "object" || v === null) return false;
+  const r = v as Partial<ResponseRecord>;
+  return Array.isArray(r.inputItems) && typeof r.response === "object" && Array.isArray(r.response?.output);
 }

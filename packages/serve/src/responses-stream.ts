@@ -8,10 +8,12 @@
 import type { HostEvent } from "@iris/host";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
+import { answeredBy } from "./answered.js";
 import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError } from "./errors.js";
 import { namedEventsOn, progressEvent, progressStyle, progressText } from "./progress.js";
 import { ResponseBuilder, type ResponseMeta } from "./response-builder.js";
+import type { ResponseRecord } from "./response-store.js";
 import { failIfUpstream } from "./turn-outcome.js";
 import type { PreparedTurn, TurnOutcome } from "./turns.js";
 
@@ -20,8 +22,8 @@ export interface ResponseStreamParts {
   meta: ResponseMeta;
   controller: AbortController;
   release: () => void;
-  /** Stores the conversation for previous_response_id / conversation. */
-  keep: (out: TurnOutcome) => void;
+  /** Stores the conversation for previous_response_id / conversation, and the response. */
+  keep: (out: TurnOutcome, response: ResponseRecord["response"]) => void;
   /** Hands the turn's events to the stream once it has begun. */
   listen: (onEvent: (e: HostEvent) => void) => void;
 }
@@ -71,9 +73,12 @@ export function streamResponse(c: Context<ServeEnv>, deps: ServeDeps, parts: Res
       }
       if (out.result.reason !== "natural" && out.result.reason !== "client_tool_calls")
         builder.text(out.result.text);
-      // Kept before `response.completed` goes out: a client may continue from it at once.
-      keep(out);
-      builder.finish(out.clientCalls, out.result.usage);
+      // The completed response names the route that answered (a named route's fallback shows).
+      meta.model = answeredBy(meta.model, out).model;
+      const response = builder.finish(out.clientCalls, out.result.usage);
+      // Kept before `response.completed` goes out (finish only queued it): a client may continue
+      // from it at once.
+      keep(out, response);
       await queue;
       c.set("complete", true);
     } finally {

@@ -5,11 +5,13 @@ import { randomUUID } from "node:crypto";
 import type { HostEvent } from "@iris/host";
 import { assistantText } from "@iris/llm";
 import type { Context } from "hono";
+import { answeredBy } from "./answered.js";
 import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError } from "./errors.js";
 import { clientToolSpecs, readBody } from "./request.js";
 import { ResponseBuilder, type ResponseMeta } from "./response-builder.js";
-import { ResponseStore } from "./response-store.js";
+import { contextItems, type ResponseItem } from "./response-items.js";
+import { type ResponseRecord, ResponseStore } from "./response-store.js";
 import { convertResponsesInput } from "./responses-history.js";
 import { type ResponsesRequest, responsesRequest } from "./responses-schema.js";
 import { streamResponse } from "./responses-stream.js";
@@ -22,7 +24,7 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   const route = deps.models.resolve(req.model);
   const caller = c.get("caller");
   const owner = c.get("owner");
-  const { spec, meta, keys } = prepareSpec(req, { caller, owner }, deps);
+  const { spec, meta, keys, inputItems } = prepareSpec(req, { caller, owner }, deps);
   const release = await deps.limits.acquire(caller, c.req.raw.signal);
   const controller = new AbortController();
   // The stream's handler for the turn's events, once the stream has begun.
@@ -39,10 +41,10 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     release();
     throw err;
   }
-  const keep = (out: TurnOutcome) => {
+  const keep = (out: TurnOutcome, response: ResponseRecord["response"]) => {
     if (req.store === false) return;
     try {
-      deps.responses.put(owner, keys, out.history);
+      deps.responses.put(owner, keys, out.history, { response, inputItems });
     } catch (err) {
       // The answer still goes out; continuing from it later is a 404, and the log says why.
       deps.iris.logger.error(`serve: response ${meta.id} not stored: ${(err as Error).message}`);
@@ -55,6 +57,8 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     try {
       const out = await prepared.run();
       failIfUpstream(out);
+      const answered = answeredBy(req.model, out);
+      meta.model = answered.model;
       const builder = new ResponseBuilder(meta);
       const { result } = out;
       builder.text(
@@ -66,10 +70,13 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
       );
       const body = builder.finish(out.clientCalls, out.result.usage);
       if (out.result.reason !== "user_cancelled") {
-        keep(out);
+        keep(out, body);
         c.set("complete", true);
       }
-      return c.json(body, 200, turnHeaders(out.result.costUsd, out.result.reason));
+      return c.json(body, 200, {
+        ...turnHeaders(out.result.costUsd, out.result.reason),
+        ...answered.headers,
+      });
     } finally {
       c.req.raw.signal.removeEventListener("abort", onAbort);
       release();
@@ -92,7 +99,7 @@ function prepareSpec(
   req: ResponsesRequest,
   { caller, owner }: { caller: string; owner: string },
   deps: ServeDeps,
-): { spec: Omit<TurnSpec, "signal">; meta: ResponseMeta; keys: string[] } {
+): { spec: Omit<TurnSpec, "signal">; meta: ResponseMeta; keys: string[]; inputItems: ResponseItem[] } {
   const conversation =
     typeof req.conversation === "string" ? req.conversation : (req.conversation?.id ?? null);
   if (conversation && req.previous_response_id)
@@ -145,5 +152,6 @@ function prepareSpec(
       conversation,
     },
     keys: convKey ? [id, convKey] : [id],
+    inputItems: contextItems(before?.record, req.input),
   };
 }

@@ -32,6 +32,10 @@ export interface HarnessOptions {
   keepAliveMs?: number;
   /** IRIS_LOG_LEVEL (default silent). */
   logLevel?: string;
+  /** More providers (lines under `providers:`, two-space indented already). */
+  providers?: string[];
+  /** More top-level config lines (`fallback_providers:` …). */
+  config?: string[];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -56,6 +60,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       "  openai:",
       `    base_url: ${fake.baseUrl}`,
       "    api_mode: chat_completions",
+      ...(opts.providers ?? []),
+      ...(opts.config ?? []),
       ...(keys.length || opts.serve?.length ? ["serve:", ...keys, ...(opts.serve ?? [])] : []),
       "",
     ].join("\n"),

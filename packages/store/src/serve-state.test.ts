@@ -46,6 +46,19 @@ describe("ServeState responses", () => {
     state.putResponse("a", "r5", hi, { expiresAt: 20_000, max: 10, now: 10_000 });
     expect(state.responseCount()).toBe(1);
   });
+
+  it("keep a record beside the conversation, read old bare entries, and delete for the owner only", () => {
+    state.putResponse("a", ["resp_1", "conv:x"], hi, { expiresAt: 10_000, max: 10, now: 0 }, { n: 1 });
+    expect(state.responseEntry("a", "resp_1", 0)).toEqual({ history: hi, record: { n: 1 } });
+    expect(state.response("a", "conv:x", 0)).toEqual(hi);
+    state.putResponse("a", "resp_2", hi, { expiresAt: 10_000, max: 10, now: 0 });
+    expect(state.responseEntry("a", "resp_2", 0)).toEqual({ history: hi });
+    expect(state.deleteResponse("b", "resp_1", 0)).toBe(false);
+    expect(state.deleteResponse("a", "resp_1", 0)).toBe(true);
+    expect(state.response("a", "resp_1", 0)).toBeUndefined();
+    expect(state.response("a", "conv:x", 0)).toEqual(hi);
+    expect(state.deleteResponse("a", "resp_1", 0)).toBe(false);
+  });
 });
 
 describe("ServeState idempotency answers", () => {

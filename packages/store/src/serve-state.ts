@@ -21,25 +21,42 @@ export class ServeState {
 
   /** The conversation stored under (owner, key), unless missing or expired at `now`. */
   response(owner: string, key: string, now = Date.now()): Message[] | undefined {
+    return this.responseEntry(owner, key, now)?.history;
+  }
+
+  /**
+   * The conversation under (owner, key) and the record kept beside it (serve's Responses API
+   * object and its input items: opaque here), unless missing or expired at `now`.
+   */
+  responseEntry(
+    owner: string,
+    key: string,
+    now = Date.now(),
+  ): { history: Message[]; record?: unknown } | undefined {
     const row = this.db
       .prepare<{ history: string }>(
         "SELECT history FROM serve_responses WHERE owner = ? AND key = ? AND expires_at > ?",
       )
       .get(owner, key, now);
-    return row ? (JSON.parse(row.history) as Message[]) : undefined;
+    if (!row) return undefined;
+    // A bare array (no record) is how every entry was written before records were kept.
+    const stored = JSON.parse(row.history) as Message[] | { history: Message[]; record: unknown };
+    return Array.isArray(stored) ? { history: stored } : stored;
   }
 
   /**
    * Stores (or replaces, as the newest) the conversation under (owner, key), or under each of
-   * several keys (a response id and its named conversation), serialised once, in one transaction.
+   * several keys (a response id and its named conversation), serialised once, in one transaction;
+   * `record` (JSON) is kept beside it under every key.
    */
   putResponse(
     owner: string,
     key: string | readonly string[],
     history: readonly Message[],
     limits: { expiresAt: number; max: number; now?: number },
+    record?: unknown,
   ): void {
-    const json = JSON.stringify(history);
+    const json = JSON.stringify(record === undefined ? history : { history, record });
     this.db
       .transaction(() => {
         this.db.prepare("DELETE FROM serve_responses WHERE expires_at <= ?").run(limits.now ?? Date.now());
@@ -52,6 +69,14 @@ export class ServeState {
         trim(this.db, "serve_responses", limits.max);
       })
       .immediate();
+  }
+
+  /** Removes what (owner, key) holds; whether there was a live entry. */
+  deleteResponse(owner: string, key: string, now = Date.now()): boolean {
+    const r = this.db
+      .prepare("DELETE FROM serve_responses WHERE owner = ? AND key = ? AND expires_at > ?")
+      .run(owner, key, now);
+    return r.changes > 0;
   }
 
   responseCount(): number {

@@ -1,0 +1,41 @@
+// GET /v1/responses/{id}, DELETE /v1/responses/{id} and GET /v1/responses/{id}/input_items
+// (SPEC E3), as the official SDK calls them (`responses.retrieve`, `delete`, `inputItems.list`).
+// Only the API key that made a response reaches it; another key's, an expired one, one made with
+// `store: false` and an unknown id are the same 404.
+import type { Context } from "hono";
+import type { ServeDeps, ServeEnv } from "./deps.js";
+import { ApiError, badRequest } from "./errors.js";
+import { itemsPage } from "./response-items.js";
+import type { ResponseRecord } from "./response-store.js";
+
+export function retrieveResponse(c: Context<ServeEnv>, deps: ServeDeps): Response {
+  if (c.req.query("stream") === "true")
+    throw badRequest("stream: a stored response is retrieved whole (stream=true is not supported)", "stream");
+  return c.json(recordOf(c, deps).response);
+}
+
+export function deleteResponse(c: Context<ServeEnv>, deps: ServeDeps): Response {
+  const id = c.req.param("id") ?? "";
+  if (!isResponseId(id) || !deps.responses.delete(c.get("owner"), id)) throw notFound(id);
+  return c.json({ id, object: "response", deleted: true });
+}
+
+export function listInputItems(c: Context<ServeEnv>, deps: ServeDeps): Response {
+  const { inputItems } = recordOf(c, deps);
+  return c.json(itemsPage(inputItems, c.req.query()));
+}
+
+function recordOf(c: Context<ServeEnv>, deps: ServeDeps): ResponseRecord {
+  const id = c.req.param("id") ?? "";
+  // A conversation's key (`conv:…`) is no response id: never reachable here.
+  const record = isResponseId(id) ? deps.responses.get(c.get("owner"), id)?.record : undefined;
+  if (!record) throw notFound(id);
+  return record;
+}
+
+const isResponseId = (id: string) => id.startsWith("resp_");
+
+/** OpenAI's own wording and shape for a response that is not there. */
+function notFound(id: string): ApiError {
+  return new ApiError(404, `Response with id '${id}' not found.`, "invalid_request_error", null, null);
+}
