@@ -75,7 +75,8 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
   async function open(client: acp.AgentContext, cwd: string, resume?: string): Promise<AcpSession> {
     checkedCwd(cwd);
     const iris = await irisProcess();
-    const stored = resume ? latestOf(iris, resume) : undefined;
+    // Only an editor's own sessions: a chat's or an API key's conversation is someone else's.
+    const stored = resume ? storedAcpSession(iris, resume) : undefined;
     if (resume && !stored) throw acp.RequestError.sessionNotFound(resume);
     let host: ReturnType<IrisProcess["openSession"]>;
     try {
@@ -321,11 +322,5 @@ function lastActivity(
 /** The stored ACP session an editor's id stands for now (what session/list would show), if any. */
 function storedAcpSession(iris: IrisProcess, id: string): string | undefined {
   const found = iris.findSession(id, { owner: (r) => r.source === "acp" });
-  return found.ok ? found.row.id : undefined;
-}
-
-/** The stored session an id continues as now: compression ends a session and goes on in a child. */
-function latestOf(iris: IrisProcess, id: string): string | undefined {
-  const found = iris.findSession(id);
   return found.ok ? found.row.id : undefined;
 }

@@ -360,6 +360,17 @@ describe("iris as an ACP agent (in process)", () => {
           mcpServers: [],
         }),
       ).rejects.toMatchObject({ code: -32002 });
+      // A chat's and an API key's sessions are not the editor's: loaded or resumed, not found.
+      const iris = await e.iris;
+      for (const source of ["gateway:irc", "api:alice"]) {
+        const other = iris.store.createSession({ source, cwd: e.work });
+        iris.store.appendNode(other.id, { kind: "message", message: { role: "user", content: "theirs" } });
+        for (const method of [acp.methods.agent.session.load, acp.methods.agent.session.resume])
+          await expect(
+            ctx.request(method, { sessionId: other.id, cwd: e.work, mcpServers: [] }),
+          ).rejects.toMatchObject({ code: -32002 });
+        expect(new StoreConversation(iris.store, other.id).history()).toHaveLength(1);
+      }
     });
   });
 

@@ -59,8 +59,9 @@ export class ChatSessions {
       return found.session;
     }
     const { iris, state, platform, cwd } = this.opts;
-    const session = iris.openSession({ source: `gateway:${platform}`, cwd });
-    const stored = state.chatSession(key);
+    const source = `gateway:${platform}`;
+    const session = iris.openSession({ source, cwd });
+    const stored = this.liveChatSession(key, source);
     if (!stored || !session.resumeSession(stored)) {
       session.startSession();
       state.setChatSession(key, session.id);
@@ -71,6 +72,20 @@ export class ChatSessions {
     this.open.set(key, { key, session, lastUsed: this.now(), holds: hold ? 1 : 0, unsubscribe });
     void this.evictOverflow(key);
     return session;
+  }
+
+  /**
+   * The stored session the chat goes on in, through host's look-up: compression (in this or
+   * another process, a terminal's `iris -r` say) moves a session on to a child, and only a
+   * session of this platform's chats is the chat's (anything else is as good as none).
+   */
+  private liveChatSession(key: string, source: string): string | undefined {
+    const mapped = this.opts.state.chatSession(key);
+    if (!mapped) return undefined;
+    const found = this.opts.iris.findSession(mapped, { owner: (r) => r.source === source });
+    if (!found.ok) return undefined;
+    if (found.row.id !== mapped) this.opts.state.repointChats(mapped, found.row.id);
+    return found.row.id;
   }
 
   /** The chat's session, held open until release(): a turn's session is never closed under it. */
