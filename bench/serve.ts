@@ -7,6 +7,9 @@
 //   Responses at 16         non-streamed /v1/responses, each stored in state.db for
 //                           previous_response_id (one write per request), against the same fake
 //   RSS after N requests    RSS and JS heap before and after 10,000 requests (after a collection)
+//   prompt cache hits       cached prompt tokens over all prompt tokens of the requests through iris
+//                           serve at concurrency 16, as the fake bills them (it caches the longest
+//                           byte prefix shared with a recent request, as OpenAI does)
 // Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000]
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -38,7 +41,8 @@ const fake = await startFakeLlm();
 // The fake keeps every request it got; the soak must not measure that list.
 fake.setHandler(() => {
   fake.requests.length = 0;
-  return { text: "ok", usage: { input: 100, output: 1 } };
+  // No input figure: the fake bills the prompt as it measured it, its cached prefix included.
+  return { text: "ok", usage: { output: 1 } };
 });
 const dir = tempDir("iris-bench-serve");
 writeFileSync(
@@ -59,6 +63,9 @@ const server = await startServer({ profile, port: 0, env });
 const body = JSON.stringify({ model: "iris", messages: [{ role: "user", content: "hello" }] });
 const direct = JSON.stringify({ model: "gpt-4.1-mini", messages: [{ role: "user", content: "hello" }] });
 
+/** Prompt tokens and cached prompt tokens of the answers read so far (chat completions usage). */
+const prompt = { tokens: 0, cached: 0 };
+
 async function one(url: string, payload: string): Promise<number> {
   const t = performance.now();
   const res = await fetch(url, {
@@ -67,7 +74,11 @@ async function one(url: string, payload: string): Promise<number> {
     body: payload,
   });
   if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
-  await res.arrayBuffer();
+  const answer = (await res.json()) as {
+    usage?: { prompt_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
+  };
+  prompt.tokens += answer.usage?.prompt_tokens ?? 0;
+  prompt.cached += answer.usage?.prompt_tokens_details?.cached_tokens ?? 0;
   return performance.now() - t;
 }
 
@@ -100,11 +111,14 @@ await run(irisUrl, body, 50, 4); // warm-up
 await run(fakeUrl, direct, 50, 4);
 for (const c of [1, 16, 64]) {
   const base = await run(fakeUrl, direct, REQUESTS, c);
+  Object.assign(prompt, { tokens: 0, cached: 0 });
   const through = await run(irisUrl, body, REQUESTS, c);
+  const hits = prompt.tokens ? prompt.cached / prompt.tokens : 0;
   process.stdout.write(
     `concurrency ${String(c).padStart(2)}: ${through.rps.toFixed(0)} req/s through iris serve ` +
       `(fake alone ${base.rps.toFixed(0)}); added latency p50 ${(through.p50 - base.p50).toFixed(1)} ms, ` +
-      `p99 ${(through.p99 - base.p99).toFixed(1)} ms\n`,
+      `p99 ${(through.p99 - base.p99).toFixed(1)} ms; ratio ${(through.rps / base.rps).toFixed(2)}; ` +
+      `prompt cache hits ${hits.toFixed(2)} (${prompt.cached} of ${prompt.tokens} prompt tokens)\n`,
   );
 }
 
