@@ -5,10 +5,16 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ApiError, fromZod } from "./errors.js";
-import type { ResponseRecord } from "./response-store.js";
 import type { InputItem } from "./responses-schema.js";
 
 export type ResponseItem = Record<string, unknown> & { id: string; type: string };
+
+/** What GET /v1/responses/{id} and its input_items answer. */
+export interface ResponseRecord {
+  response: Record<string, unknown> & { output: ResponseItem[] };
+  /** Everything the response was made from, oldest first (earlier responses' items included). */
+  inputItems: ResponseItem[];
+}
 
 const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "")}`;
 

@@ -7,14 +7,9 @@
 
 import type { ServeState } from "@iris/host";
 import type { Message } from "@iris/llm";
-import type { ResponseItem } from "./response-items.js";
+import type { ResponseRecord } from "./response-items.js";
 
-/** What GET /v1/responses/{id} and its input_items answer. */
-export interface ResponseRecord {
-  response: Record<string, unknown> & { output: ResponseItem[] };
-  /** Everything the response was made from, oldest first (earlier responses' items included). */
-  inputItems: ResponseItem[];
-}
+export type { ResponseRecord };
 
 export interface StoredResponse {
   history: Message[];
