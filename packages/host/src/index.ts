@@ -24,6 +24,7 @@ export * from "./app/session-turn-lock.js";
 export * from "./app/tool-call-text.js";
 export * from "./app/tools-report.js";
 export * from "./app/tools-setup.js";
+export * from "./app/turn-view.js";
 export { takesImages } from "./app/vision.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";

@@ -7,7 +7,7 @@
 // chunk that changes nothing (the shape Azure's prompt_filter_results chunks taught every client
 // to pass over) is safe by default. Comment keep-alives flow while tools run (every SSE parser
 // skips comments). A client that goes away interrupts the turn (SPEC L7).
-import type { HostEvent } from "@iris/host";
+import { type HostEvent, TurnView } from "@iris/host";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { answeredBy } from "./answered.js";
@@ -133,6 +133,7 @@ class ChunkWriter {
   private queue: Promise<unknown> = Promise.resolve();
   private running = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly view = new TurnView();
 
   constructor(
     private readonly stream: SSEStreamingApi,
@@ -170,10 +171,11 @@ class ChunkWriter {
   }
 
   onEvent(e: HostEvent): void {
-    // A subagent's forwarded events carry parentTaskId: its text is not this answer's text.
-    if (e.parentTaskId !== undefined || this.stream.aborted) return;
-    if (e.name === "stream_delta") void this.chunk({ content: e.payload.text });
-    else if (e.name === "tool_progress") this.toolProgress(e);
+    if (this.stream.aborted) return;
+    // The turn view tells this answer's text and calls from a subagent's (folded under its task).
+    const change = this.view.apply(e);
+    if (change?.kind === "text") void this.chunk({ content: change.delta });
+    else if (change?.kind === "tool" && e.name === "tool_progress") this.toolProgress(e);
   }
 
   private toolProgress(e: Extract<HostEvent, { name: "tool_progress" }>): void {

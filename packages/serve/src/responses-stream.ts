@@ -5,7 +5,7 @@
 // only when asked (the SDK's accumulator throws on a type it does not know), and comment
 // keep-alives (at each tool start, then every 15 s). A client that goes away interrupts the turn
 // (SPEC L7); nothing partial is kept.
-import type { HostEvent } from "@iris/host";
+import { type HostEvent, TurnView } from "@iris/host";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { answeredBy } from "./answered.js";
@@ -46,11 +46,13 @@ export function streamResponse(c: Context<ServeEnv>, deps: ServeDeps, parts: Res
       queue = queue.then(() => stream.write(": keepalive\n\n")).catch(() => {});
     };
     const builder = new ResponseBuilder(meta, write);
+    // The turn view tells this answer's text and calls from a subagent's (folded under its task).
+    const view = new TurnView();
     parts.listen((e) => {
-      // A subagent's forwarded events carry parentTaskId: its text is not this answer's text.
-      if (e.parentTaskId !== undefined || stream.aborted) return;
-      if (e.name === "stream_delta") builder.text(e.payload.text);
-      else if (e.name === "tool_progress") {
+      if (stream.aborted) return;
+      const change = view.apply(e);
+      if (change?.kind === "text") builder.text(change.delta);
+      else if (change?.kind === "tool" && e.name === "tool_progress") {
         if (e.payload.phase === "before") keepAlive();
         if (style === "details") builder.text(progressText(e.payload));
         if (named) builder.extension("iris.tool.progress", progressEvent(e));
