@@ -11,6 +11,7 @@ import {
   type HostEvent,
   type IrisProcess,
   type Session,
+  toolCallText,
 } from "@iris/host";
 import { type Logger, textOf } from "@iris/llm";
 import type { PairingPort, PlatformAdapter } from "./adapter.js";
@@ -446,7 +447,8 @@ export class Gateway {
     } else if (e.name === "step" && !e.parentTaskId) {
       chat.feed?.nextRound();
     } else if (e.name === "tool_progress" && e.payload.phase !== "after") {
-      chat.progress?.update(`⚙ ${e.payload.name}${e.payload.preview ? `: ${e.payload.preview}` : ""}`);
+      // The call as the turn view shows it: its main argument, not raw JSON or a server path.
+      chat.progress?.update(`⚙ ${toolCallText(e.payload.name, e.payload.preview)}`);
     } else if (!e.parentTaskId && chat.draft) {
       const line = draftStatus(e);
       if (line) chat.draft.status(line);

@@ -216,7 +216,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     expect(texts).toContain("approved (once)");
     // Tool progress: one status line, edited in place.
     expect(await page.$$eval(".msg.status", (els) => els.map((e) => e.textContent))).toEqual([
-      '⚙ terminal: {"command":"rm -rf ./scratch-dir"}',
+      "⚙ terminal: rm -rf ./scratch-dir",
     ]);
     expect(await page.$(".msg.draft")).toBeNull();
   }, 120_000);
