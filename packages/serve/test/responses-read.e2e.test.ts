@@ -106,6 +106,37 @@ describe("stored responses", () => {
     );
   });
 
+  it("input_items of a continued client tool call list the call and its output", async () => {
+    h = await startHarness();
+    h.fake.enqueue(
+      { toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" }, id: "call_w" }] },
+      { text: "sunny" },
+    );
+    const client = h.client();
+    const tools = [
+      {
+        type: "function" as const,
+        name: "get_weather",
+        parameters: { type: "object", properties: { city: { type: "string" } } },
+        strict: false,
+      },
+    ];
+    const first = await client.responses.create({ model: "iris", input: "weather?", tools });
+    const call = first.output.find((o) => o.type === "function_call");
+    expect(call).toMatchObject({ call_id: "call_w", name: "get_weather" });
+    const second = await client.responses.create({
+      model: "iris",
+      previous_response_id: first.id,
+      tools,
+      input: [{ type: "function_call_output", call_id: "call_w", output: "sun, 21 C" }],
+    });
+    expect(second.output_text).toBe("sunny");
+    const items = (await client.responses.inputItems.list(second.id, { order: "asc" })).data;
+    expect(items.map((i) => i.type)).toEqual(["message", "function_call", "function_call_output"]);
+    expect(items[1]?.id).toBe(call?.id);
+    expect(items[2]).toMatchObject({ call_id: "call_w", output: "sun, 21 C" });
+  });
+
   it("delete removes the response (retrieve and previous_response_id then 404); store: false keeps none", async () => {
     h = await startHarness();
     h.fake.enqueue({ text: "a" }, { text: "b" });
