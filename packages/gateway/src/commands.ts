@@ -103,7 +103,9 @@ export function cronAdd(
   }
   const m = /^([a-z]+):(.+)$/.exec(to);
   if (!m) {
-    io.err(`iris: --to ${to}: expected PLATFORM:CHAT, e.g. irc:#team or irc:alice\n`);
+    io.err(
+      `iris: --to ${to}: expected PLATFORM:CHAT, e.g. PLATFORM:#team (a channel) or PLATFORM:alice (a user)\n`,
+    );
     return 2;
   }
   if (!prompt.trim()) {

@@ -20,6 +20,7 @@ import { Deliverer } from "./pipeline/deliver.js";
 import { runHygiene } from "./pipeline/hygiene.js";
 import { filterMention } from "./pipeline/mention.js";
 import { sessionKey } from "./pipeline/session-key.js";
+import type { PlatformRules } from "./platforms/configured.js";
 import { ProgressMessage } from "./progress.js";
 import { StreamDraft } from "./stream-draft.js";
 import type { GatewayToolPort, GatewayTools } from "./tools.js";
@@ -29,6 +30,8 @@ export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "a
 export interface GatewayOptions {
   iris: IrisProcess;
   adapters: PlatformAdapter[];
+  /** Per platform id: its allowed users, send targets and formatting hint (from its plugin). */
+  rules?: Readonly<Record<string, PlatformRules>>;
   config: GatewayConfig;
   cwd: string;
   logger: Logger;
@@ -97,11 +100,11 @@ export class Gateway {
       opts.cronTickMs,
     );
     const cfg = opts.config;
-    const irc = cfg.platforms.irc;
+    const rules = opts.rules ?? {};
     this.auth = {
       allowAll: cfg.allow_all,
       trusted: new Set(opts.adapters.filter((a) => a.authenticated).map((a) => a.platform)),
-      allowed: irc ? { irc: irc.allowed_users } : {},
+      allowed: Object.fromEntries(Object.entries(rules).map(([id, r]) => [id, r.allowedUsers])),
       codeTtlMs: cfg.pairing.code_ttl_minutes * 60_000,
       maxPending: cfg.pairing.max_pending,
     };
@@ -110,6 +113,7 @@ export class Gateway {
         iris: opts.iris,
         state: this.state,
         platform: adapter.platform,
+        ...(rules[adapter.platform]?.formattingHint ? { hint: rules[adapter.platform]?.formattingHint } : {}),
         cwd: opts.cwd,
         idleMs: cfg.idle_session_minutes * 60_000,
         maxOpen: opts.maxOpenChats ?? 200,
@@ -133,6 +137,7 @@ export class Gateway {
       state: this.state,
       cronState: this.cron.state,
       platforms: () => [...this.platforms.keys()],
+      targets: (platform) => this.opts.rules?.[platform]?.sendTargets ?? [],
       post: async (logicalKey, to, text) => {
         const p = this.platforms.get(to.platform);
         if (!p) throw new Error(`no ${to.platform} platform is running`);

@@ -6,6 +6,7 @@ import { gatewaySchema } from "@iris/host";
 import { CronState, GatewayState, openStore, type Store } from "@iris/store";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import irc from "../src/platforms/irc/plugin.js";
 import { configuredTargets, type GatewayToolPort } from "../src/tools.js";
 
 let dir: TempDir;
@@ -19,12 +20,14 @@ afterEach(() => {
   dir.cleanup();
 });
 
-function port(config: unknown): GatewayToolPort {
+function port(config: { platforms: { irc: unknown } }): GatewayToolPort {
+  const ircConfig = irc.schema.parse(config.platforms.irc);
   return {
-    config: gatewaySchema.parse(config),
+    config: gatewaySchema.parse({}),
     state: new GatewayState(store.db),
     cronState: new CronState(store.db),
     platforms: () => ["irc", "webchat"],
+    targets: (platform) => (platform === "irc" ? irc.sendTargets(ircConfig) : []),
     post: async () => {},
   };
 }

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // `iris`: the command-line front end (SPEC E1, K5, K6). Parses arguments, then loads only what the
 // chosen command needs.
+import { registerGatewayPlatforms } from "@iris/gateway/platform-configs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { endQuietlyOnClosedPipes } from "./epipe.js";
 import type { GlobalFlags } from "./flags.js";
 import { addGatewayCommands } from "./gateway-commands.js";
 import { closest } from "./suggest.js";
 import { IRIS_VERSION } from "./version.js";
+
+// Every command reads config.yaml: its gateway.platforms sections are checked by the platforms'
+// own schemas (zod only; no client library loads here).
+registerGatewayPlatforms();
 
 function listArg(value: string): string[] {
   const names = value
