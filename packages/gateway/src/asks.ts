@@ -21,14 +21,19 @@ export class PendingAsks {
     return this.byChat.get(chatKey)?.kind === kind;
   }
 
-  /** A `/approve` or `/deny` from `userId`; a message to show, or undefined when none waits. */
+  /**
+   * A `/approve` or `/deny` from `userId` (or a button press naming `requestId`); a message to
+   * show, or undefined when none waits.
+   */
   answerApproval(
     chatKey: string,
     userId: string,
     answer: "once" | "session" | "always" | "deny",
+    requestId?: string,
   ): string | undefined {
     const w = this.byChat.get(chatKey);
     if (w?.kind !== "approval") return undefined;
+    if (requestId !== undefined && w.requestId !== requestId) return "that approval is no longer waiting";
     if (w.userId !== userId) return "only the person who asked may answer this approval";
     this.byChat.delete(chatKey);
     if (!w.session.answerApproval(w.requestId, answer)) return "that approval is no longer waiting";

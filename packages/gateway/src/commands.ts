@@ -2,11 +2,12 @@
 // (SPEC G1, G3). Messages for the user go to stdout, diagnostics to stderr; each returns an
 // exit code.
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { loadProfileOrExit, resolveHome } from "@iris/host";
 import { CronState, GatewayState, openStore, type Store } from "@iris/store";
 import { parseSchedule } from "./cron.js";
 import { isAlive, readLock, stopOwner } from "./lock.js";
+import { healthPath, readHealth } from "./platform-health.js";
 
 export interface CommandIo {
   env: Record<string, string | undefined>;
@@ -55,6 +56,11 @@ export function gatewayStatus(io: CommandIo): number {
     io.out(
       `gateway of profile ${profile}: running (pid ${lock.pid}, since ${new Date(lock.started).toISOString()})\n`,
     );
+    const health = readHealth(healthPath(dirname(path)), lock.pid);
+    for (const [platform, h] of Object.entries(health?.platforms ?? {}))
+      io.out(
+        `  ${platform}: ${h.state}${h.state === "stopped" ? ` since ${new Date(h.since).toISOString()}: ${h.reason ?? "?"}` : ""}\n`,
+      );
     return 0;
   }
   io.out(`gateway of profile ${profile}: not running${lock ? ` (stale pid file of pid ${lock.pid})` : ""}\n`);

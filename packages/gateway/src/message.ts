@@ -22,6 +22,14 @@ export interface InboundMessage {
   replyToBot?: boolean;
   /** The platform itself marks the bot as mentioned (an @-mention entity). */
   mentionsBot?: boolean;
+  /** A button press answering an approval (the text is the equivalent command). */
+  action?: ApprovalAction;
+}
+
+/** What an approval button carries: the request it answers and the answer. */
+export interface ApprovalAction {
+  requestId: string;
+  answer: "once" | "session" | "deny";
 }
 
 export interface Attachment {

@@ -6,6 +6,7 @@ import { type IrisProcess, loadProfileOrExit, IrisProcess as Process, resolveMai
 import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { registerGatewayPlatforms } from "./platform-configs.js";
+import { HealthFile, healthPath } from "./platform-health.js";
 import {
   type ConfiguredPlatform,
   createPlatform,
@@ -71,7 +72,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     for (const p of loadedPlatforms)
       releases.push(
         await acquireLock(tokenLockPath(p.plugin.identity(p.config, ctx), opts.env), {
-          what: `a gateway for ${p.plugin.id} ${p.plugin.describe(p.config)}`,
+          what: `a gateway for ${p.plugin.id} ${p.plugin.describe(p.config, ctx)}`,
           home: profile.home.root,
           ...(opts.replace ? { replace: true } : {}),
         }),
@@ -82,7 +83,15 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     const platforms: ConfiguredPlatform[] = loadedPlatforms.map((p) => createPlatform(p, { ...ctx, logger }));
     const rules: Record<string, PlatformRules> = {};
     for (const p of platforms) rules[p.adapter.platform] = rulesOf(p);
+    const health = new HealthFile(
+      healthPath(profile.home.root),
+      platforms.map((p) => p.adapter.platform),
+    );
     gateway = new Gateway({
+      onPlatformStopped: (platform, reason) => {
+        health.stopped(platform, reason);
+        opts.err(`iris gateway: ${platform} stopped: ${reason}\n`);
+      },
       tools,
       ...(opts.cronTickMs ? { cronTickMs: opts.cronTickMs } : {}),
       iris,

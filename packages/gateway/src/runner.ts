@@ -7,7 +7,7 @@ import { StoreConversation } from "@iris/agent";
 import { findCommand, type GatewayConfig, type HostEvent, type IrisProcess, type Session } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { GatewayState } from "@iris/store";
-import type { PlatformAdapter } from "./adapter.js";
+import type { ActionButton, PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
@@ -46,6 +46,8 @@ export interface GatewayOptions {
   cronTickMs?: number;
   /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
   pruneEveryMs?: number;
+  /** A platform stopped for good while running (the others keep running). */
+  onPlatformStopped?: (platform: string, reason: string) => void;
 }
 
 interface Platform {
@@ -160,7 +162,13 @@ export class Gateway {
             this.opts.logger.error("gateway message failed", { error: String(err) }),
           );
         },
-        { history },
+        {
+          history,
+          stopped: (reason) => {
+            this.opts.logger.error("gateway platform stopped", { platform: p.adapter.platform, reason });
+            this.opts.onPlatformStopped?.(p.adapter.platform, reason);
+          },
+        },
       );
       await this.reportUnanswered(p);
     }
@@ -238,6 +246,15 @@ export class Gateway {
       ...(msg.threadId ? { threadId: msg.threadId } : {}),
     };
     const settle = () => this.state.finishInbound(msg.platform, msg.messageId);
+    if (msg.action) {
+      // A button press answers the approval it was shown under, by its request id.
+      const { requestId, answer } = msg.action;
+      const reply =
+        this.asks.answerApproval(key, msg.userId, answer, requestId) ?? "that approval is no longer waiting";
+      await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:cmd`, addr, reply);
+      settle();
+      return "command";
+    }
 
     const auth = authorise(msg, this.auth, this.state);
     if (!auth.allow) {
@@ -335,6 +352,7 @@ export class Gateway {
       chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
       // Platforms without drafts (IRC) keep no copy of the streamed text.
       if (chat.platform.adapter.draft) chat.draft = new StreamDraft(chat.platform.adapter, chat.addr);
+      chat.platform.adapter.typing?.(chat.addr);
     }
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
@@ -374,9 +392,9 @@ export class Gateway {
       return;
     }
     if (!chat) return;
-    const post = (logicalKey: string, text: string) =>
+    const post = (logicalKey: string, text: string, buttons?: readonly ActionButton[]) =>
       void chat.platform.deliverer
-        .deliver(logicalKey, chat.addr, text)
+        .deliver(logicalKey, chat.addr, text, buttons ? { buttons } : {})
         .catch((err) => this.opts.logger.warn("gateway ask failed", { error: String(err) }));
     // Request ids count per session from 1: the task id makes the outbox key unique across
     // chats and restarts (a reused key would be taken as sent already and never shown).
@@ -387,6 +405,7 @@ export class Gateway {
       post(
         `${platform}:${e.taskId}:${e.payload.requestId}:ask`,
         `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny.`,
+        approvalButtons(e.payload.requestId),
       );
     } else if (e.name === "clarify_requested") {
       this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });
@@ -400,6 +419,14 @@ export class Gateway {
       chat.progress?.update(`⚙ ${e.payload.name}${e.payload.preview ? `: ${e.payload.preview}` : ""}`);
     }
   }
+}
+
+function approvalButtons(requestId: string): ActionButton[] {
+  return [
+    { label: "Approve", action: { requestId, answer: "once" } },
+    { label: "Approve for this session", action: { requestId, answer: "session" } },
+    { label: "Deny", action: { requestId, answer: "deny" } },
+  ];
 }
 
 function errorText(err: unknown): string {

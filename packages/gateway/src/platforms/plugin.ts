@@ -31,7 +31,7 @@ export interface PlatformPlugin<C = unknown> {
    */
   identity(config: C, place: PlatformPlace): string;
   /** How the refusal of a second gateway names the bot ("bot @iris_bot"), never a secret. */
-  describe(config: C): string;
+  describe(config: C, place: PlatformPlace): string;
   /** User ids or names allowed without pairing. */
   allowedUsers(config: C): readonly string[];
   /** Chats `send_message` and cron may post to without having talked there first. */

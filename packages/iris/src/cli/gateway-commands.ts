@@ -47,7 +47,7 @@ export function addGatewayCommands(program: Command): void {
   cron
     .command("add <schedule> <prompt...>")
     .description('SCHEDULE: "every 30m", "at 2026-12-24T18:00Z" or a cron expression ("0 9 * * 1-5")')
-    .requiredOption("--to <platform:chat>", "where the reply goes: PLATFORM:CHAT, a channel (#team) or a user")
+    .requiredOption("--to <platform:chat>", "where the reply goes: PLATFORM:CHAT (a channel or a user)")
     .addOption(
       new Option("--missed <policy>", "a slot missed while stopped").choices(["run", "skip"]).default("run"),
     )
