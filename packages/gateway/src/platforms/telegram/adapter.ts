@@ -74,7 +74,9 @@ export class TelegramAdapter implements PlatformAdapter {
   constructor(private readonly opts: TelegramOptions) {
     this.bot = new Bot(opts.token, { client: { ...(opts.apiRoot ? { apiRoot: opts.apiRoot } : {}) } });
     // Waits longer than a minute are not slept through inside one call: the chat's queue holds them.
-    this.bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
+    // A network error is not retried here: an unreachable api_root fails the start at once, the
+    // polling loop retries getUpdates itself, and the outbox's deliverer retries sends.
+    this.bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60, rethrowHttpErrors: true }));
   }
 
   botNames(): string[] {
