@@ -17,6 +17,8 @@ export interface ChatSessionsOptions {
   iris: IrisProcess;
   state: GatewayState;
   platform: string;
+  /** The platform's formatting hint, added to each turn's system prompt (never stored). */
+  hint?: string;
   cwd: string;
   idleMs: number;
   maxOpen: number;
@@ -59,7 +61,11 @@ export class ChatSessions {
       return found.session;
     }
     const { iris, state, platform, cwd } = this.opts;
-    const session = iris.openSession({ source: `gateway:${platform}`, cwd });
+    const session = iris.openSession({
+      source: `gateway:${platform}`,
+      cwd,
+      ...(this.opts.hint ? { ephemeralSystemPrompt: this.opts.hint } : {}),
+    });
     const stored = state.chatSession(key);
     if (!stored || !session.resumeSession(stored)) {
       session.startSession();

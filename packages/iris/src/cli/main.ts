@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `iris`: the command-line front end (SPEC E1, K5, K6). Parses arguments, then loads only what the
 // chosen command needs.
+import { registerGatewayPlatforms } from "@iris/gateway/platform-configs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { endQuietlyOnClosedPipes } from "./epipe.js";
 import type { GlobalFlags } from "./flags.js";
@@ -16,6 +17,10 @@ Options of iris that apply here too:
   --model <name>        model name as the provider spells it
   --base-url <url>      endpoint of an OpenAI-compatible or other server
   --api-mode <mode>     wire format (chat_completions, responses, anthropic_messages)`;
+
+// Every command reads config.yaml: its gateway.platforms sections are checked by the platforms'
+// own schemas (zod only; no client library loads here).
+registerGatewayPlatforms();
 
 function listArg(value: string): string[] {
   const names = value
