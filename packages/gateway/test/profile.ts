@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm, RecordedRequest } from "@iris/testkit";
 import type { CommandIo } from "../src/commands.js";
+import { webchatAddUser } from "../src/platforms/webchat/commands.js";
 import { gatewayRun, type RunOptions } from "../src/run.js";
 
 export type ChatMessage = { role: string; content?: unknown };
@@ -22,6 +23,16 @@ export function lastMessage(req: RecordedRequest): { last: ChatMessage | undefin
 /** Sets up the io of a command on `home`: its env (locks in `home`), no output, errors to `err`. */
 export function gatewayIo(home: string, err: (s: string) => void): CommandIo {
   return { env: { IRIS_HOME: home, IRIS_LOCK_DIR: join(home, "locks") }, out: () => {}, err };
+}
+
+/** `iris gateway webchat add-user NAME` on `home`: the user's own login token (shown once). */
+export function addWebchatUser(home: string, name: string): string {
+  let out = "";
+  let err = "";
+  const code = webchatAddUser({ ...gatewayIo(home, (s) => (err += s)), out: (s) => (out += s) }, name);
+  const token = /login token \(shown once; give it to \w+ only\): (\S+)/.exec(out)?.[1];
+  if (code !== 0 || !token) throw new Error(`add-user ${name} failed (${code}): ${err}${out}`);
+  return token;
 }
 
 /** Starts `iris gateway run` on `home` (cwd: its work folder), errors to `err`, until `stop` is called. */

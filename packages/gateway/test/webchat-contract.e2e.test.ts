@@ -4,7 +4,7 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { join } from "node:path";
-import { GatewayIdentities, openStore, type Store } from "@iris/store";
+import { openStore, type Store } from "@iris/host";
 import { type TempDir, tempDir } from "@iris/testkit";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe } from "vitest";
@@ -29,7 +29,7 @@ describe.skipIf(skip)("web chat adapter contract (Chromium)", () => {
     browser = await launchChromium();
     dir = tempDir("iris-webchat-contract");
     store = openStore(join(dir.path, "state.db"));
-    users = new WebchatUsers(new GatewayIdentities(store.db));
+    users = new WebchatUsers(store.gatewayIdentities);
     token = users.issue("peer").token;
   }, 120_000);
   afterAll(async () => {

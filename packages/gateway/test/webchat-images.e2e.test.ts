@@ -3,7 +3,7 @@
 // a file that is not an image becomes a note, not a failed turn.
 import { type FakeLlm, solidPng, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runGateway, writeGatewayProfile } from "./profile.js";
+import { addWebchatUser, runGateway, writeGatewayProfile } from "./profile.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
@@ -18,18 +18,19 @@ beforeAll(async () => {
   fake.setHandler(() => ({ text: "I see it." }));
   dir = tempDir("iris-gw-images");
   writeGatewayProfile(dir.path, fake, ["gateway:", "  platforms:", "    webchat: {port: 0, bot_name: iris}"]);
+  const token = addWebchatUser(dir.path, "minji");
   ({ stop, running } = runGateway(dir.path, (s) => {
     err += s;
   }));
-  for (let i = 0; i < 6000 && !/login token: /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
-  const m = /web chat at (http:\/\/\S+) \(login token: (\S+)\)/.exec(err);
+  for (let i = 0; i < 6000 && !/web chat at /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
+  const m = /web chat at (http:\/\/\S+) /.exec(err);
   expect(m, err).not.toBeNull();
-  const [, base = "", token = ""] = m ?? [];
+  const [, base = ""] = m ?? [];
   url = base;
   const login = await fetch(new URL("/login", url), {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ token, name: "minji" }),
+    body: JSON.stringify({ token }),
   });
   expect(login.status).toBe(204);
   cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";

@@ -6,7 +6,7 @@ import { type FakeLlm, type Step, startFakeLlm, type TempDir, tempDir } from "@i
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
-import { runGateway, writeGatewayProfile } from "./profile.js";
+import { addWebchatUser, runGateway, writeGatewayProfile } from "./profile.js";
 
 const WAIT = { timeout: 60_000 };
 const skip = skipWithoutChromium();
@@ -19,6 +19,7 @@ describe.skipIf(skip)("web chat status while the model stalls (Chromium)", () =>
   let stopGateway: () => void;
   let running: Promise<number>;
   let err = "";
+  let token = "";
 
   beforeAll(async () => {
     [fake, browser] = await Promise.all([startFakeLlm(), launchChromium()]);
@@ -31,10 +32,11 @@ describe.skipIf(skip)("web chat status while the model stalls (Chromium)", () =>
       "  platforms:",
       "    webchat: {port: 0, bot_name: iris}",
     ]);
+    token = addWebchatUser(dir.path, "ann");
     ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
       err += s;
     }));
-    for (let i = 0; i < 6000 && !/login token: /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 6000 && !/web chat at /.test(err); i++) await new Promise((r) => setTimeout(r, 10));
   }, 180_000);
 
   afterAll(async () => {
@@ -47,14 +49,13 @@ describe.skipIf(skip)("web chat status while the model stalls (Chromium)", () =>
   }, 60_000);
 
   it("shows the retry and the wait in the reply's draft before any token", async () => {
-    const m = /web chat at (http:\/\/\S+) \(login token: (\S+)\)/.exec(err);
+    const m = /web chat at (http:\/\/\S+) /.exec(err);
     expect(m, err).not.toBeNull();
-    const [, url = "", token = ""] = m ?? [];
+    const [, url = ""] = m ?? [];
     ctx = await browser.newContext();
     const page = await ctx.newPage();
     await page.goto(url, WAIT);
     await page.fill("#token", token);
-    await page.fill("#name", "ann");
     await page.click("button[type=submit]");
     await page.waitForSelector("body[data-connected='1']", WAIT);
     // Every text the draft shows, as the page shows it.

@@ -36,7 +36,7 @@ describe.skipIf(chromiumMissing())("browser_screenshot in a session", () => {
       const dir = tempDir("iris-shot-e2e");
       writeFileSync(
         join(dir.path, "config.yaml"),
-        `web:\n  allow_hosts: ["${new URL(site.baseUrl).host}"]\n`,
+        `browser:\n  enabled: true\nweb:\n  allow_hosts: ["${new URL(site.baseUrl).host}"]\n`,
       );
       const profile = loadProfile({
         env: { IRIS_HOME: dir.path, PATH: process.env.PATH ?? "" },

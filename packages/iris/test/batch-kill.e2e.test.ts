@@ -245,13 +245,15 @@ describe("iris batch under SIGKILL", () => {
         expect((done.get(e.tag) ?? 0) < (multiplicity.get(e.tag) ?? 0), `${e.tag} in phase ${e.phase}`).toBe(
           true,
         );
-    // The last run started each remaining item once (a retry after a fault is the same run).
+    // The last run ran each remaining item once (a retry after a fault is the same run): from its
+    // start, or on from the turn its log recorded before the kill (a first request that is no start).
     const runs = new Map<string, number>();
     const last = new Map<string, LogEntry>();
     for (const e of log.filter((x) => x.phase === 3)) {
       const prev = last.get(e.tag);
       const retry = prev?.start && prev.fault !== undefined && prev.fault !== "stall";
-      if (e.start && !retry) runs.set(e.tag, (runs.get(e.tag) ?? 0) + 1);
+      const continued = prev === undefined && !e.start;
+      if ((e.start && !retry) || continued) runs.set(e.tag, (runs.get(e.tag) ?? 0) + 1);
       last.set(e.tag, e);
     }
     for (const [tag, count] of multiplicity)

@@ -37,8 +37,9 @@ function alternates(path: readonly NodeRow[]): boolean {
 
 describe("SIGTERM", () => {
   it("during a running command: no child left, every call answered, store closed, exit 143", async () => {
-    const pidFile = join(home.home, "child.pid");
+    const pidFile = join(home.home, "child-pid.txt");
     // exec: the pid written is the sleeping process itself, in the command's process group.
+    // (Not `*.pid`: a pid file in the profile folder is Iris's own state, asked about in every mode.)
     const command = `sh -c 'echo $$ > ${pidFile}; exec sleep 60'`;
     fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command } }] });
     const run = await runIris(["-p", "start it", "--yolo", ...route()], {
@@ -50,7 +51,7 @@ describe("SIGTERM", () => {
         );
       },
     });
-    expect(run.code).toBe(143);
+    expect(run.code, run.stderr).toBe(143);
     expect(run.stderr).not.toMatch(/Error:|at .*\.js:\d+/);
     const pid = Number(readFileSync(pidFile, "utf8").trim());
     await until(() => !alive(pid));
@@ -129,7 +130,7 @@ describe("one live turn per session", () => {
 describe("SIGTERM in the interactive chat", () => {
   it("stops the running command, keeps a complete history and exits 143", async () => {
     const { startPty } = await import("./pty.js");
-    const pidFile = join(home.home, "child.pid");
+    const pidFile = join(home.home, "child-pid.txt");
     const command = `sh -c 'echo $$ > ${pidFile}; exec sleep 60'`;
     fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command } }] });
     const t = startPty(["--yolo", ...route()], { IRIS_HOME: home.home }, home.home);

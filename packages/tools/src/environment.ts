@@ -28,6 +28,8 @@ export interface WebSettings {
 }
 
 export interface BrowserSettings {
+  /** Whether the browser_* tools are offered at all (`browser.enabled`). */
+  enabled: boolean;
   /** Chromium's path; unset: `chromium`, `chromium-browser`, `google-chrome` on PATH. */
   executable?: string;
   idleSeconds: number;
@@ -69,6 +71,7 @@ export const DEFAULT_WEB_SETTINGS: WebSettings = {
 };
 
 export const DEFAULT_BROWSER_SETTINGS: BrowserSettings = {
+  enabled: false,
   idleSeconds: 120,
   actionTimeoutSeconds: 5,
   headless: true,

@@ -2,7 +2,7 @@
 // a listed name binds to its first id, a pattern or an id admits only what it names, and a
 // paired user is their whole id.
 import { join } from "node:path";
-import { GatewayIdentities, GatewayState, openStore, type Store } from "@iris/store";
+import { type GatewayIdentities, type GatewayState, openStore, type Store } from "@iris/host";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../message.js";
@@ -16,8 +16,8 @@ let ids: GatewayIdentities;
 beforeEach(() => {
   dir = tempDir("iris-authorise");
   store = openStore(join(dir.path, "state.db"));
-  state = new GatewayState(store.db);
-  ids = new GatewayIdentities(store.db);
+  state = store.gatewayState;
+  ids = store.gatewayIdentities;
 });
 afterEach(() => {
   store.close();

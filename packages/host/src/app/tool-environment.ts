@@ -39,6 +39,7 @@ export function profileToolEnvironment(
     },
     browser: {
       ...(browser.executable ? { executable: browser.executable } : {}),
+      enabled: browser.enabled,
       idleSeconds: browser.idle_seconds,
       actionTimeoutSeconds: browser.action_timeout_seconds,
       headless: browser.headless,

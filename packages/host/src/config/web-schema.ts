@@ -48,6 +48,12 @@ export const webSchema = z.strictObject({
 });
 
 export const browserSchema = z.strictObject({
+  enabled: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Offer the browser_* tools (needs Chromium). Off by default: their 14 schemas go with every request, a real cost in a small context window.",
+    ),
   executable: z
     .string()
     .min(1)

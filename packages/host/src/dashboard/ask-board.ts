@@ -50,13 +50,13 @@ export function withAskBoard(frontEnd: FrontEnd, store: Store, sessionId: string
       });
   const ownClarify = frontEnd.clarify?.bind(frontEnd);
   if (ownClarify || dashboard)
-    out.clarify = (question, choices, signal) =>
+    out.clarify = (question, choices, signal, callId) =>
       race<string>(board, {
         sessionId,
         source,
         kind: "clarify",
         question: { question, ...(choices ? { choices } : {}) },
-        ask: ownClarify ? (s) => ownClarify(question, choices, s) : undefined,
+        ask: ownClarify ? (s) => ownClarify(question, choices, s, callId) : undefined,
         fallback: "(no answer came; decide yourself)",
         accept: (a) => a,
         waitMs: BOARD_ONLY_WAIT_MS,

@@ -122,6 +122,7 @@ export async function settle(page: Page): Promise<void> {
 
 /** The browser tools are offered only where a Chromium is found; otherwise `iris tools` says what to install. */
 export function browserAvailable(env: import("../environment.js").ToolEnvironment): true | string {
+  if (!env.browser.enabled) return "off (set browser.enabled: true in config.yaml)";
   try {
     findChromium(env.browser.executable, env.env("PATH") ?? process.env.PATH);
     return true;

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { GatewayIdentities, openStore, type Store } from "@iris/store";
+import { openStore, type Store } from "@iris/host";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSecret, WebchatAuth } from "./auth.js";
@@ -15,7 +15,7 @@ let ids: WebchatUsers;
 beforeEach(() => {
   dir = tempDir("iris-webchat-auth");
   store = openStore(join(dir.path, "state.db"));
-  ids = new WebchatUsers(new GatewayIdentities(store.db));
+  ids = new WebchatUsers(store.gatewayIdentities);
 });
 afterEach(() => {
   store.close();

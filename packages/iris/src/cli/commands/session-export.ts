@@ -6,7 +6,7 @@
 //          <tool_call>{"name","arguments"}</tool_call> in the gpt value, results <tool_response>
 
 import type { SessionRow, Store } from "@iris/host";
-import { messagesOfPath } from "@iris/host";
+import { exportSessionAs, messagesOfPath } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
 
 export type ExportFormat = "md" | "json" | "jsonl";
@@ -14,14 +14,6 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "json", "jsonl"];
 
 const toolText = (m: Extract<Message, { role: "tool" }>) =>
   typeof m.content === "string" ? m.content : textOf(m.content);
-
-function parsed(json: string): unknown {
-  try {
-    return JSON.parse(json);
-  } catch {
-    return json;
-  }
-}
 
 function markdown(s: SessionRow, messages: Message[]): string {
   const out = [
@@ -48,33 +40,10 @@ function markdown(s: SessionRow, messages: Message[]): string {
   return `${out.join("\n")}\n`;
 }
 
-function shareGpt(s: SessionRow, messages: Message[]): object {
-  const conversations: { from: string; value: string }[] = [];
-  if (s.systemPrompt) conversations.push({ from: "system", value: s.systemPrompt });
-  for (const m of messages) {
-    if (m.role === "user") conversations.push({ from: "human", value: textOf(m.content) });
-    else if (m.role === "assistant") {
-      const calls = m.parts.flatMap((p) =>
-        p.type === "toolCall"
-          ? [
-              `<tool_call>\n${JSON.stringify({ name: p.name, arguments: parsed(p.argumentsJson) })}\n</tool_call>`,
-            ]
-          : [],
-      );
-      conversations.push({ from: "gpt", value: [assistantText(m), ...calls].filter(Boolean).join("\n") });
-    } else
-      conversations.push({
-        from: "tool",
-        value: `<tool_response>\n${JSON.stringify({ name: m.toolName, content: parsed(toolText(m)) })}\n</tool_response>`,
-      });
-  }
-  return { id: s.id, title: s.title, model: s.model, provider: s.provider, conversations };
-}
-
 export function exportSession(store: Store, s: SessionRow, format: ExportFormat): string {
   const messages = messagesOfPath(store.activePath(s.id));
   if (format === "md") return markdown(s, messages);
-  if (format === "jsonl") return `${JSON.stringify(shareGpt(s, messages))}\n`;
+  if (format === "jsonl") return exportSessionAs(store, s, "sharegpt");
   const meta = {
     id: s.id,
     title: s.title,
