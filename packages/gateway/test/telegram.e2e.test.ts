@@ -145,7 +145,11 @@ describe("gateway over Telegram (fake Bot API)", () => {
     tg.send({ chat: dm(MIN), from: MIN, text: "run danger" });
     await answered(MIN.id, (t) => t.startsWith("Approval needed"));
     const ask = tg.messages(MIN.id).find((m) => m.texts[0]?.startsWith("Approval needed"));
+    // The ask is a new message (Telegram notifies of those, not of edits), and no status draft
+    // ("waiting for the model") is left above it.
+    expect(ask?.texts).toHaveLength(1);
     expect(ask?.texts[0]).toContain("rm -rf ./scratch-dir");
+    expect(texts(MIN.id).filter((t) => t.startsWith("⏳"))).toEqual([]);
     const approve = ask?.buttons.find((b) => b.text === "Approve");
     expect(approve?.data).toMatch(/^ap:o:/);
     const press = tg.press(MIN.id, ask?.messageId ?? 0, approve?.data ?? "", MIN);

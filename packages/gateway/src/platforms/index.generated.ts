@@ -3,7 +3,6 @@
 import { config as ircConfig } from "./irc/config.js";
 import { config as telegramConfig } from "./telegram/config.js";
 import { config as webchatConfig } from "./webchat/config.js";
-import { cli as webchatCli } from "./webchat/cli.js";
 import type { PlatformCli, PlatformPlugin } from "./plugin.js";
 
 /** Every platform's config schema (zod only): what `gateway.platforms` accepts. */
@@ -13,9 +12,12 @@ export const platformConfigs = {
   webchat: webchatConfig,
 } as const;
 
-/** The platforms' own subcommands (`iris gateway <id> <command>`, from each optional cli.ts). */
-export const platformClis: Readonly<Record<string, PlatformCli>> = {
-  webchat: webchatCli,
+/**
+ * The platforms' own subcommands (`iris gateway <id> <command>`, from each optional cli.ts),
+ * loaded only when the command is `iris gateway` (a one-shot `iris -p` loads none of them).
+ */
+export const platformClis: Readonly<Record<string, () => Promise<{ cli: PlatformCli }>>> = {
+  webchat: () => import("./webchat/cli.js"),
 };
 
 /** Every platform's plugin, loaded only when configured (its client library loads with it). */

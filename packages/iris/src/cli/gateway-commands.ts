@@ -1,6 +1,6 @@
 // `iris gateway …` and `iris pairing …`: the messaging gateway's commands. The gateway package
 // is loaded only when one of them runs.
-import { platformClis } from "@iris/gateway/platform-configs";
+import type { PlatformCli } from "@iris/gateway/platform-configs";
 import { type Command, Option } from "commander";
 import type { GlobalFlags } from "./flags.js";
 
@@ -14,7 +14,11 @@ function io(program: Command) {
   };
 }
 
-export function addGatewayCommands(program: Command): void {
+/** `platformClis`: each platform's own subcommands, loaded by main() only when the command is `gateway`. */
+export function addGatewayCommands(
+  program: Command,
+  platformClis: Readonly<Record<string, PlatformCli>> = {},
+): void {
   const gateway = program.command("gateway").description("the messaging gateway: one per profile");
   gateway
     .command("run")

@@ -156,14 +156,21 @@ export class TelegramAdapter implements PlatformAdapter {
         }
       : {};
     return this.queue.run(k, async () => {
-      // The streamed draft becomes the reply's first part.
+      // The streamed draft becomes the reply's first part. An ask (buttons) is a message of its
+      // own, since Telegram notifies of new messages only, never of edits: the draft (a status
+      // such as "waiting for the model", or text the reply repeats) goes, and the turn's next
+      // draft starts below the ask.
       const d = this.drafts.get(k);
       if (d) {
         this.drafts.delete(k);
         d.closed = true;
       }
-      if (d?.messageId !== undefined) {
-        if (d.shown !== text || opts.buttons?.length)
+      if (d?.messageId !== undefined && opts.buttons?.length)
+        await this.bot.api.deleteMessage(Number(to.chatId), d.messageId).catch((err) => {
+          this.opts.logger.warn("telegram draft not removed", { error: this.explain(err) });
+        });
+      else if (d?.messageId !== undefined) {
+        if (d.shown !== text)
           await this.bot.api.editMessageText(Number(to.chatId), d.messageId, text, markup);
         return { messageId: String(d.messageId) };
       }
