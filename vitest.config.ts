@@ -37,12 +37,17 @@ const pkgs = [
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of every workspace package, not their dist.
-    alias: Object.fromEntries(
-      pkgs.map((p) => [
+    alias: Object.fromEntries([
+      // The bin's light entry of the gateway (before the package's own alias, which it starts with).
+      [
+        "@iris/gateway/platform-configs",
+        fileURLToPath(new URL("./packages/gateway/src/platform-configs.ts", import.meta.url)),
+      ],
+      ...pkgs.map((p) => [
         `@iris/${p}`,
         fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url)),
       ]),
-    ),
+    ]),
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "scripts/**/*.test.ts"],

@@ -126,3 +126,49 @@ describe("check-size", () => {
     expect(r.stderr).toContain("big.ts");
   });
 });
+
+describe("gen-platform-index", () => {
+  const plugin = (id: string) => ({
+    [`packages/gateway/src/platforms/${id}/plugin.ts`]: `export default { id: "${id}" };\n`,
+    [`packages/gateway/src/platforms/${id}/config.ts`]: "export const config = {};\n",
+  });
+  const gen = (root: string, ...args: string[]) =>
+    spawnSync(process.execPath, [join(here, "gen-platform-index.mjs"), "--root", root, ...args], {
+      encoding: "utf8",
+    });
+
+  it("lists every platform folder and passes --check once written", () => {
+    const root = tree({ ...plugin("chat"), ...plugin("mail") });
+    expect(gen(root, "--check").status).toBe(1);
+    expect(gen(root).status).toBe(0);
+    const r = gen(root, "--check");
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
+  it("fails when a platform id is named in code outside its folder, not in a comment", () => {
+    const root = tree({
+      ...plugin("chat"),
+      "packages/gateway/src/runner.ts": "// chat is fine in a comment\nconst allowed = cfg.platforms.chat;\n",
+      "packages/host/src/x.ts": '/* chat */ export const y = "mail";\n',
+    });
+    gen(root);
+    const r = gen(root, "--check");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("packages/gateway/src/runner.ts:2: names platform 'chat'");
+    expect(r.stderr).not.toContain("x.ts");
+  });
+
+  it("fails when a new platform folder is not in the index", () => {
+    const root = tree(plugin("chat"));
+    gen(root);
+    writeFileSync(join(root, "packages/gateway/src/platforms/chat/extra.ts"), "export {};\n");
+    expect(gen(root, "--check").status).toBe(0);
+    mkdirSync(join(root, "packages/gateway/src/platforms/mail"));
+    writeFileSync(join(root, "packages/gateway/src/platforms/mail/plugin.ts"), "export default {};\n");
+    writeFileSync(join(root, "packages/gateway/src/platforms/mail/config.ts"), "export {};\n");
+    const r = gen(root, "--check");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/index\.generated\.ts is stale/);
+  });
+});

@@ -2,7 +2,7 @@
 // passes one contract suite"). The runner does everything else: authorisation, mentions,
 // sessions, splitting, dedupe, the outbox.
 import type { GatewayIdentities } from "@iris/host";
-import type { ChatAddress, InboundMessage } from "./message.js";
+import type { ApprovalAction, ChatAddress, InboundMessage } from "./message.js";
 
 export interface SendResult {
   /** The platform's id of the sent message, when it gives one (needed to edit it later). */
@@ -32,6 +32,11 @@ export interface AdapterHost {
   identities?: GatewayIdentities;
   /** Pairing for strangers the platform meets itself (the web chat's "ask for access"). */
   pairing?: PairingPort;
+  /**
+   * The adapter stopped for good while running (its token was revoked, another process took
+   * its bot): the other platforms keep running, and `iris gateway status` shows the reason.
+   */
+  stopped?(reason: string): void;
 }
 
 /** The runner's pairing codes (`iris pairing approve CODE`), for an adapter's own strangers. */
@@ -48,9 +53,17 @@ export interface PairingPort {
   forget(platform: string, userId: string): void;
 }
 
+/** A button under a message that answers an approval by its request id (SPEC G2). */
+export interface ActionButton {
+  label: string;
+  action: ApprovalAction;
+}
+
 export interface SendOptions {
   /** The outbox's key of this part: a platform that shows it can drop a repeat (idempotent send). */
   key?: string;
+  /** Buttons under the message, where the platform has them (the text still says /approve). */
+  buttons?: readonly ActionButton[];
 }
 
 export interface PlatformAdapter {
@@ -78,4 +91,6 @@ export interface PlatformAdapter {
   draft?(to: ChatAddress, text: string): void;
   /** Edits a sent message in place; absent where the platform cannot. */
   edit?(to: ChatAddress, messageId: string, text: string): Promise<void>;
+  /** Shows "typing…" in the chat until the next message to it (where the platform can). */
+  typing?(to: ChatAddress): void;
 }

@@ -24,8 +24,8 @@ export class PendingAsks {
   }
 
   /**
-   * A `/approve` or `/deny` from `userId` for `requestId` (default the oldest waiting approval);
-   * a message to show, or undefined when none waits.
+   * A `/approve` or `/deny` from `userId`, or a button press, for `requestId` (default the oldest
+   * waiting approval); a message to show, or undefined when none waits.
    */
   answerApproval(
     chatKey: string,

@@ -17,6 +17,8 @@ export interface ChatSessionsOptions {
   iris: IrisProcess;
   state: GatewayState;
   platform: string;
+  /** The platform's formatting hint, added to each turn's system prompt (never stored). */
+  hint?: string;
   cwd: string;
   idleMs: number;
   maxOpen: number;
@@ -60,7 +62,11 @@ export class ChatSessions {
     }
     const { iris, state, platform, cwd } = this.opts;
     const source = `gateway:${platform}`;
-    const session = iris.openSession({ source, cwd });
+    const session = iris.openSession({
+      source,
+      cwd,
+      ...(this.opts.hint ? { ephemeralSystemPrompt: this.opts.hint } : {}),
+    });
     const stored = this.liveChatSession(key, source);
     if (!stored || !session.resumeSession(stored)) {
       session.startSession();

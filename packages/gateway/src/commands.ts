@@ -2,7 +2,7 @@
 // (SPEC G1, G3). Messages for the user go to stdout, diagnostics to stderr; each returns an
 // exit code.
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   type GatewayIdentities,
   type GatewayState,
@@ -13,6 +13,7 @@ import {
 } from "@iris/host";
 import { parseSchedule } from "./cron.js";
 import { isAlive, readLock, stopOwner } from "./lock.js";
+import { healthPath, readHealth } from "./platform-health.js";
 
 export interface CommandIo {
   env: Record<string, string | undefined>;
@@ -61,6 +62,11 @@ export function gatewayStatus(io: CommandIo): number {
     io.out(
       `gateway of profile ${profile}: running (pid ${lock.pid}, since ${new Date(lock.started).toISOString()})\n`,
     );
+    const health = readHealth(healthPath(dirname(path)), lock.pid);
+    for (const [platform, h] of Object.entries(health?.platforms ?? {}))
+      io.out(
+        `  ${platform}: ${h.state}${h.state === "stopped" ? ` since ${new Date(h.since).toISOString()}: ${h.reason ?? "?"}` : ""}\n`,
+      );
     return 0;
   }
   io.out(`gateway of profile ${profile}: not running${lock ? ` (stale pid file of pid ${lock.pid})` : ""}\n`);
@@ -109,7 +115,9 @@ export function cronAdd(
   }
   const m = /^([a-z]+):(.+)$/.exec(to);
   if (!m) {
-    io.err(`iris: --to ${to}: expected PLATFORM:CHAT, e.g. irc:#team or irc:alice\n`);
+    io.err(
+      `iris: --to ${to}: expected PLATFORM:CHAT, e.g. PLATFORM:#team (a channel) or PLATFORM:alice (a user)\n`,
+    );
     return 2;
   }
   if (!prompt.trim()) {

@@ -4,6 +4,5 @@ export * from "./adapter.js";
 export * from "./commands.js";
 export * from "./lock.js";
 export * from "./message.js";
-export { webchatAddUser, webchatRemoveUser, webchatUsers } from "./platforms/webchat/commands.js";
 export * from "./run.js";
 export * from "./runner.js";

@@ -14,6 +14,12 @@ export interface InboundMessage {
   userId: string;
   /** How the speaker is named in a merged multi-user turn. */
   userName: string;
+  /**
+   * The name an allowlist entry may name, where the platform's display name is not a login
+   * name anyone else is kept from taking (Telegram: the @username, or the id when there is
+   * none, never the free-form first name). Absent: userName (an IRC nick).
+   */
+  handle?: string;
   text: string;
   attachments: Attachment[];
   /** The platform's own id of this message: the inbound dedupe key (SPEC U3). */
@@ -22,6 +28,14 @@ export interface InboundMessage {
   replyToBot?: boolean;
   /** The platform itself marks the bot as mentioned (an @-mention entity). */
   mentionsBot?: boolean;
+  /** A button press answering an approval (the text is the equivalent command). */
+  action?: ApprovalAction;
+}
+
+/** What an approval button carries: the request it answers and the answer. */
+export interface ApprovalAction {
+  requestId: string;
+  answer: "once" | "session" | "deny";
 }
 
 export interface Attachment {

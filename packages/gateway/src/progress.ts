@@ -22,7 +22,9 @@ export class ProgressMessage {
     if (!this.adapter.edit) return;
     this.latest = text;
     if (this.timer) return;
-    const wait = this.messageId
+    // Timed from the last flush's start, also while the first send is still on its way (a slow
+    // platform would otherwise get one edit per update).
+    const wait = this.lastEdit
       ? Math.max(0, this.lastEdit + this.adapter.limits.minEditIntervalMs - this.now())
       : 0;
     this.timer = setTimeout(() => {

@@ -2,23 +2,30 @@
 // and every bot identity's machine-wide lock, connects the configured platforms, and on SIGTERM
 // or SIGINT stops taking messages, lets running turns end, and releases everything.
 
-import { join } from "node:path";
 import {
   type IrisProcess,
   loadProfileOrExit,
   IrisProcess as Process,
-  type Profile,
   recordPlatformHealth,
   resolveMainRoute,
 } from "@iris/host";
-import type { PlatformAdapter } from "./adapter.js";
 import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
-import { IrcAdapter } from "./platforms/irc.js";
-import { WebchatAdapter } from "./platforms/webchat/adapter.js";
-import { WebchatUsers } from "./platforms/webchat/users.js";
+import { registerGatewayPlatforms } from "./platform-configs.js";
+import { HealthFile, healthPath } from "./platform-health.js";
+import {
+  type ConfiguredPlatform,
+  createPlatform,
+  knownPlatforms,
+  loadPlatforms,
+  type PlatformRules,
+  rulesOf,
+} from "./platforms/configured.js";
 import { Gateway } from "./runner.js";
 import { GatewayTools } from "./tools.js";
+
+// Whoever imports the gateway reads `gateway.platforms` with every platform's schema.
+registerGatewayPlatforms();
 
 export interface RunOptions extends CommandIo {
   replace?: boolean;
@@ -27,29 +34,6 @@ export interface RunOptions extends CommandIo {
   cwd?: string;
   /** The cron tick (default 60 s; tests make it shorter). */
   cronTickMs?: number;
-}
-
-export function adaptersFor(profile: Profile): { adapter: PlatformAdapter; identity: string }[] {
-  const out: { adapter: PlatformAdapter; identity: string }[] = [];
-  const irc = profile.config.gateway.platforms.irc;
-  if (irc)
-    out.push({
-      adapter: new IrcAdapter(irc),
-      identity: `irc:${irc.server.toLowerCase()}:${irc.port}:${irc.nick.toLowerCase()}`,
-    });
-  const web = profile.config.gateway.platforms.webchat;
-  if (web)
-    out.push({
-      adapter: new WebchatAdapter({
-        host: web.host,
-        port: web.port,
-        botName: web.bot_name,
-        secretFile: join(profile.home.root, "webchat.secret"),
-      }),
-      // The port is the bot's identity; "any free port" (0) can clash with nothing.
-      identity: web.port === 0 ? `webchat:${profile.home.root}` : `webchat:${web.host}:${web.port}`,
-    });
-  return out;
 }
 
 function signalled(): Promise<void> {
@@ -65,10 +49,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     return loaded.exitCode;
   }
   const { profile } = loaded;
-  const platforms = adaptersFor(profile);
-  if (platforms.length === 0) {
+  const sections = profile.config.gateway.platforms as Record<string, unknown>;
+  if (Object.values(sections).every((v) => v === undefined)) {
     opts.err(
-      "iris: no gateway platforms configured; add gateway.platforms.irc or gateway.platforms.webchat to config.yaml\n",
+      `iris: no gateway platforms configured; add one of gateway.platforms.{${knownPlatforms().join(",")}} to config.yaml\n`,
     );
     return 2;
   }
@@ -81,7 +65,11 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
   const releases: (() => void)[] = [];
   let iris: IrisProcess | undefined;
   let gateway: Gateway | undefined;
+  // The platforms being started: the dashboard's health rows name them when the start fails.
+  let platformIds: string[] = [];
   try {
+    const loadedPlatforms = await loadPlatforms(sections);
+    platformIds = loadedPlatforms.map((p) => p.plugin.id);
     releases.push(
       await acquireLock(profile.home.paths.gatewayPid, {
         what: `the gateway of profile ${profile.home.profile}`,
@@ -89,24 +77,39 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
         ...(opts.replace ? { replace: true } : {}),
       }),
     );
-    for (const p of platforms)
+    const ctx = { home: profile.home.root, env: profile.env };
+    for (const p of loadedPlatforms)
       releases.push(
-        await acquireLock(tokenLockPath(p.identity, opts.env), {
-          what: `a gateway for ${p.adapter.platform} bot ${p.identity.split(":").at(-1)}`,
+        await acquireLock(tokenLockPath(p.plugin.identity(p.config, ctx), opts.env), {
+          what: `a gateway for ${p.plugin.id} ${p.plugin.describe(p.config, ctx)}`,
           home: profile.home.root,
           ...(opts.replace ? { replace: true } : {}),
         }),
       );
-    const tools = new GatewayTools();
+    const tools = new GatewayTools(loadedPlatforms.map((p) => p.plugin.targetExample));
     iris = await Process.open({ profile, platform: "gateway", env: opts.env, extraTools: tools.definitions });
+    const logger = iris.logger.child({ component: "gateway" });
+    const platforms: ConfiguredPlatform[] = loadedPlatforms.map((p) => createPlatform(p, { ...ctx, logger }));
+    const rules: Record<string, PlatformRules> = {};
+    for (const p of platforms) rules[p.adapter.platform] = rulesOf(p);
+    const health = new HealthFile(
+      healthPath(profile.home.root),
+      platforms.map((p) => p.adapter.platform),
+    );
     gateway = new Gateway({
+      onPlatformStopped: (platform, reason) => {
+        health.stopped(platform, reason);
+        if (iris) recordPlatformHealth(iris.store, platform, "stopped", reason);
+        opts.err(`iris gateway: ${platform} stopped: ${reason}\n`);
+      },
       tools,
       ...(opts.cronTickMs ? { cronTickMs: opts.cronTickMs } : {}),
       iris,
       adapters: platforms.map((p) => p.adapter),
+      rules,
       config: profile.config.gateway,
       cwd: opts.cwd ?? process.cwd(),
-      logger: iris.logger.child({ component: "gateway" }),
+      logger,
     });
     await gateway.start();
     const opened = iris;
@@ -114,14 +117,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
-    for (const { adapter } of platforms)
-      if (adapter instanceof WebchatAdapter) {
-        const users = new WebchatUsers(gateway.identities).list().length;
-        opts.err(
-          `iris gateway: web chat at ${adapter.url} (${users} user${users === 1 ? "" : "s"}; ` +
-            "each logs in with their own token from `iris gateway webchat add-user NAME`)\n",
-        );
-      }
+    for (const p of platforms) {
+      const notice = p.plugin.startNotice?.(p.adapter, { identities: gateway.identities });
+      if (notice) opts.err(`iris gateway: ${notice}\n`);
+    }
     await until;
     await gateway.stop();
     for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "stopped");
@@ -130,13 +129,8 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     opts.err(`iris: ${err instanceof LockHeldError || err instanceof Error ? err.message : String(err)}\n`);
     // The dashboard shows why (a port in use, a refused connection), never a secret: errors name no keys.
     if (iris)
-      for (const p of platforms)
-        recordPlatformHealth(
-          iris.store,
-          p.adapter.platform,
-          "stopped",
-          err instanceof Error ? err.message : String(err),
-        );
+      for (const id of platformIds)
+        recordPlatformHealth(iris.store, id, "stopped", err instanceof Error ? err.message : String(err));
     // A platform that started before another failed (IRC, then a web chat port in use) would keep
     // the process alive, unlocked, on a closed store.
     await gateway?.stop().catch(() => {});

@@ -14,7 +14,7 @@ import {
   toolCallText,
 } from "@iris/host";
 import { type Logger, textOf } from "@iris/llm";
-import type { PairingPort, PlatformAdapter } from "./adapter.js";
+import type { ActionButton, PairingPort, PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { withImages } from "./attachments.js";
 import { chatHistory } from "./chat-history.js";
@@ -30,6 +30,7 @@ import { Deliverer } from "./pipeline/deliver.js";
 import { runHygiene } from "./pipeline/hygiene.js";
 import { filterMention } from "./pipeline/mention.js";
 import { sessionKey } from "./pipeline/session-key.js";
+import type { PlatformRules } from "./platforms/configured.js";
 import { ProgressMessage } from "./progress.js";
 import { StreamDraft } from "./stream-draft.js";
 import type { GatewayToolPort, GatewayTools } from "./tools.js";
@@ -39,6 +40,8 @@ export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "a
 export interface GatewayOptions {
   iris: IrisProcess;
   adapters: PlatformAdapter[];
+  /** Per platform id: its allowed users, send targets and formatting hint (from its plugin). */
+  rules?: Readonly<Record<string, PlatformRules>>;
   config: GatewayConfig;
   cwd: string;
   logger: Logger;
@@ -53,6 +56,8 @@ export interface GatewayOptions {
   cronTickMs?: number;
   /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
   pruneEveryMs?: number;
+  /** A platform stopped for good while running (the others keep running). */
+  onPlatformStopped?: (platform: string, reason: string) => void;
 }
 
 interface Platform {
@@ -111,11 +116,11 @@ export class Gateway {
       opts.cronTickMs,
     );
     const cfg = opts.config;
-    const irc = cfg.platforms.irc;
+    const rules = opts.rules ?? {};
     this.auth = {
       allowAll: cfg.allow_all,
       trusted: new Set(opts.adapters.filter((a) => a.authenticated).map((a) => a.platform)),
-      allowed: irc ? { irc: irc.allowed_users } : {},
+      allowed: Object.fromEntries(Object.entries(rules).map(([id, r]) => [id, r.allowedUsers])),
       codeTtlMs: cfg.pairing.code_ttl_minutes * 60_000,
       maxPending: cfg.pairing.max_pending,
     };
@@ -124,6 +129,7 @@ export class Gateway {
         iris: opts.iris,
         state: this.state,
         platform: adapter.platform,
+        ...(rules[adapter.platform]?.formattingHint ? { hint: rules[adapter.platform]?.formattingHint } : {}),
         cwd: opts.cwd,
         idleMs: cfg.idle_session_minutes * 60_000,
         maxOpen: opts.maxOpenChats ?? 200,
@@ -147,6 +153,7 @@ export class Gateway {
       state: this.state,
       cronState: this.cron.state,
       platforms: () => [...this.platforms.keys()],
+      targets: (platform) => this.opts.rules?.[platform]?.sendTargets ?? [],
       post: async (logicalKey, to, text) => {
         const p = this.platforms.get(to.platform);
         if (!p) throw new Error(`no ${to.platform} platform is running`);
@@ -185,7 +192,15 @@ export class Gateway {
             this.opts.logger.error("gateway message failed", { error: String(err) }),
           );
         },
-        { history, identities: this.identities, pairing: this.pairingPort() },
+        {
+          history,
+          identities: this.identities,
+          pairing: this.pairingPort(),
+          stopped: (reason) => {
+            this.opts.logger.error("gateway platform stopped", { platform: p.adapter.platform, reason });
+            this.opts.onPlatformStopped?.(p.adapter.platform, reason);
+          },
+        },
       );
       await this.reportUnanswered(p);
     }
@@ -263,6 +278,15 @@ export class Gateway {
       ...(msg.threadId ? { threadId: msg.threadId } : {}),
     };
     const settle = () => this.state.finishInbound(msg.platform, msg.messageId);
+    if (msg.action) {
+      // A button press answers the approval it was shown under, by its request id.
+      const { requestId, answer } = msg.action;
+      const reply =
+        this.asks.answerApproval(key, msg.userId, answer, requestId) ?? "that approval is no longer waiting";
+      await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:cmd`, addr, reply);
+      settle();
+      return "command";
+    }
 
     const auth = authorise(msg, this.auth, this.state, this.identities);
     if (!auth.allow) {
@@ -371,6 +395,7 @@ export class Gateway {
         chat.feed = new ParagraphFeed(async (n, part) => {
           await deliverer.deliver(`${last.platform}:${last.messageId}:reply:p${n}`, addr, part);
         });
+      adapter.typing?.(addr);
     }
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
@@ -419,9 +444,9 @@ export class Gateway {
       return;
     }
     if (!chat) return;
-    const post = (logicalKey: string, text: string) =>
+    const post = (logicalKey: string, text: string, buttons?: readonly ActionButton[]) =>
       void chat.platform.deliverer
-        .deliver(logicalKey, chat.addr, text)
+        .deliver(logicalKey, chat.addr, text, buttons ? { buttons } : {})
         .catch((err) => this.opts.logger.warn("gateway ask failed", { error: String(err) }));
     // Request ids count per session from 1: the task id makes the outbox key unique across
     // chats and restarts (a reused key would be taken as sent already and never shown).
@@ -433,6 +458,7 @@ export class Gateway {
         `${platform}:${e.taskId}:${e.payload.requestId}:ask`,
         // With several waiting, the reply names which (each call is asked and answered by its id).
         `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny${this.asks.has(key, "approval", 2) ? ` followed by ${e.payload.requestId} (several wait)` : ""}.`,
+        approvalButtons(e.payload.requestId),
       );
     } else if (e.name === "clarify_requested") {
       this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });
@@ -454,6 +480,14 @@ export class Gateway {
       if (line) chat.draft.status(line);
     }
   }
+}
+
+function approvalButtons(requestId: string): ActionButton[] {
+  return [
+    { label: "Approve", action: { requestId, answer: "once" } },
+    { label: "Approve for this session", action: { requestId, answer: "session" } },
+    { label: "Deny", action: { requestId, answer: "deny" } },
+  ];
 }
 
 function errorText(err: unknown): string {

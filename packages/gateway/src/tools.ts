@@ -18,6 +18,8 @@ export interface GatewayToolPort {
   readonly cronState: CronState;
   /** Platforms connected now. */
   platforms(): string[];
+  /** The chats a platform's config names as send targets (its plugin's sendTargets). */
+  targets(platform: string): readonly string[];
   /** Sends one logical message through the outbox (never twice for one key). */
   post(logicalKey: string, to: ChatAddress, text: string): Promise<void>;
 }
@@ -30,8 +32,7 @@ const TARGET = /^([a-z]+):(.+)$/;
  * `allow_all`): authorised once, they may be written to again.
  */
 export function configuredTargets(port: GatewayToolPort, platform: string): string[] {
-  const irc = port.config.platforms.irc;
-  const out = platform === "irc" && irc ? [...irc.channels, ...irc.allowed_users] : [];
+  const out = [...port.targets(platform)];
   for (const a of port.state.approvedUsers()) if (a.platform === platform) out.push(a.userName);
   out.push(...knownChats(port.state, platform));
   return [...new Set(out)];
@@ -53,9 +54,10 @@ function fail(error: string): { content: string; isError: true } {
 function resolveTarget(
   port: GatewayToolPort,
   to: string,
+  example: string,
 ): { ok: true; addr: ChatAddress } | { ok: false; error: string } {
   const m = TARGET.exec(to.trim());
-  if (!m) return { ok: false, error: `to: "${to}" is not PLATFORM:CHAT (e.g. irc:#team or irc:alice)` };
+  if (!m) return { ok: false, error: `to: "${to}" is not PLATFORM:CHAT (e.g. ${example})` };
   const platform = m[1] ?? "";
   const chatId = m[2] ?? "";
   if (!port.platforms().includes(platform))
@@ -75,15 +77,14 @@ function resolveTarget(
   return { ok: true, addr: { platform, chatId: known ?? chatId } };
 }
 
-const sendParams = z
-  .object({
-    to: z
-      .string()
-      .min(1)
-      .describe("Where to post: PLATFORM:CHAT, e.g. irc:#team (a channel) or irc:alice (a user)"),
-    message: z.string().min(1).describe("The text to post"),
-  })
-  .strict();
+function sendParams(example: string) {
+  return z
+    .object({
+      to: z.string().min(1).describe(`Where to post: PLATFORM:CHAT (a channel or a user), e.g. ${example}`),
+      message: z.string().min(1).describe("The text to post"),
+    })
+    .strict();
+}
 
 const cronParams = z
   .object({
@@ -107,6 +108,12 @@ const cronParams = z
 /** The tools, bound to a gateway later (`bind`); before that they say the gateway is not running. */
 export class GatewayTools {
   private port: GatewayToolPort | undefined;
+  private readonly example: string;
+
+  /** `examples`: a target on each configured platform ("PLATFORM:CHAT"), for the tools' help. */
+  constructor(examples: readonly string[] = []) {
+    this.example = examples.length ? examples.join(" or ") : "chat:#team";
+  }
 
   bind(port: GatewayToolPort): void {
     this.port = port;
@@ -122,7 +129,7 @@ export class GatewayTools {
       toolset: "messaging",
       description:
         "Post a message to a chat the gateway is configured for (a channel or an allowed user), e.g. to tell a team something. The user approves each post.",
-      parameters: sendParams,
+      parameters: sendParams(this.example),
       effect: "communicate",
       approvalRule: (args) => ({
         key: "send_message",
@@ -132,7 +139,7 @@ export class GatewayTools {
       execute: async (args, ctx) => {
         const port = this.port;
         if (!port) return fail("the gateway is not running: send_message works inside `iris gateway run`");
-        const target = resolveTarget(port, args.to);
+        const target = resolveTarget(port, args.to, this.example);
         if (!target.ok) return fail(target.error);
         // One key per turn and message: a retried call of the same turn never posts twice.
         const digest = createHash("sha256").update(`${args.to}\n${args.message}`).digest("hex").slice(0, 16);
@@ -185,7 +192,7 @@ export class GatewayTools {
         if (!args.prompt?.trim()) return fail("prompt: add needs the prompt the job runs");
         const parsed = parseSchedule(args.schedule);
         if (!parsed.ok) return fail(`schedule: ${parsed.error}`);
-        const target = resolveTarget(port, args.to);
+        const target = resolveTarget(port, args.to, this.example);
         if (!target.ok) return fail(target.error);
         const job = cron.add({
           schedule: args.schedule.trim(),

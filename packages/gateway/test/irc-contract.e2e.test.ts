@@ -1,7 +1,7 @@
 // The adapter contract for IRC, against a real ngircd; the bot connects through a DropProxy, which
 // drops its connection for the reconnect test.
 import { afterAll, beforeAll, describe } from "vitest";
-import { IrcAdapter } from "../src/platforms/irc.js";
+import { IrcAdapter } from "../src/platforms/irc/adapter.js";
 import { adapterContract } from "./contract.js";
 import { DropProxy } from "./drop-proxy.js";
 import { TestIrcClient } from "./irc-client.js";

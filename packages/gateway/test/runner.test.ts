@@ -352,3 +352,21 @@ describe("bounded tables", () => {
 async function until(test: () => boolean): Promise<void> {
   while (!test()) await new Promise((r) => setTimeout(r, 10));
 }
+
+describe("platform rules (from its plugin)", () => {
+  it("lets in the platform's allowed users, pairs the rest, and puts its formatting hint in the prompt", async () => {
+    const adapter = new MemoryAdapter();
+    const rules = {
+      mem: { allowedUsers: ["ann"], sendTargets: [], formattingHint: "Plain text only, please." },
+    };
+    const { gateway } = await startGateway(adapter, "  allow_all: false\n", { rules });
+    expect(await gateway.handle(message({ text: "hello" }))).toBe("queued");
+    await gateway.settled();
+    expect(adapter.textsTo("ann")).toEqual(["echo: hello"]);
+    const system = (fake.requests[0]?.body as { messages: ChatMessage[] } | undefined)?.messages[0];
+    expect(system?.role).toBe("system");
+    expect(JSON.stringify(system?.content)).toContain("Plain text only, please.");
+    expect(await gateway.handle(message({ chatId: "bob", userId: "bob", userName: "bob" }))).toBe("refused");
+    expect(adapter.textsTo("bob")[0]).toMatch(/pairing code/);
+  });
+});

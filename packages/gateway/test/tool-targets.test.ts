@@ -6,6 +6,7 @@ import { gatewaySchema } from "@iris/host";
 import { CronState, GatewayState, openStore, type Store } from "@iris/store";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import irc from "../src/platforms/irc/plugin.js";
 import { configuredTargets, type GatewayToolPort } from "../src/tools.js";
 
 let dir: TempDir;
@@ -19,12 +20,14 @@ afterEach(() => {
   dir.cleanup();
 });
 
-function port(config: unknown): GatewayToolPort {
+function port(config: { platforms: { irc: unknown } }): GatewayToolPort {
+  const ircConfig = irc.schema.parse(config.platforms.irc);
   return {
-    config: gatewaySchema.parse(config),
+    config: gatewaySchema.parse({}),
     state: new GatewayState(store.db),
     cronState: new CronState(store.db),
     platforms: () => ["irc", "webchat"],
+    targets: (platform) => (platform === "irc" ? irc.sendTargets(ircConfig) : []),
     post: async () => {},
   };
 }
@@ -43,5 +46,10 @@ describe("send_message targets", () => {
     const p = port({ platforms: { irc: { server: "127.0.0.1", nick: "iris", channels: ["#news"] } } });
     expect(configuredTargets(p, "irc")).toEqual(["#news"]);
     expect(configuredTargets(p, "webchat")).toEqual([]);
+  });
+
+  it("name the nick of an allowed mask, and no pattern over nicks", () => {
+    const irc = { server: "127.0.0.1", nick: "iris", allowed_users: ["ann", "bob!~bob@home", "cat*!*@*"] };
+    expect(configuredTargets(port({ platforms: { irc } }), "irc").sort()).toEqual(["ann", "bob"]);
   });
 });

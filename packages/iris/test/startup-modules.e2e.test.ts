@@ -87,10 +87,16 @@ describe("iris -p start-up", () => {
     // The preload saw the one-shot command's init run and the native store driver load.
     expect(sources).toContain("packages/iris/dist/cli/oneshot.js");
     expect(files.some((f) => /[\\/]better-sqlite3[\\/]/.test(f))).toBe(true);
-    const unwanted = sources.filter((s) =>
-      /^packages\/iris\/dist\/cli\/(interactive|ui\/chat-screen|ui\/markdown|batch|commands\/)|^packages\/(serve|acp|batch|gateway)\/|^node_modules\/(@modelcontextprotocol|ajv|hono)\//.test(
-        s,
-      ),
+    // The gateway's platform config schemas (zod only) are the exception: every command checks
+    // gateway.platforms in config.yaml with them; the platforms' plugins stay unloaded.
+    const platformSchemas =
+      /^packages\/gateway\/dist\/(platform-configs|platforms\/index\.generated|platforms\/[a-z0-9]+\/config)\.js$/;
+    const unwanted = sources.filter(
+      (s) =>
+        !platformSchemas.test(s) &&
+        /^packages\/iris\/dist\/cli\/(interactive|ui\/chat-screen|ui\/markdown|batch|commands\/)|^packages\/(serve|acp|batch|gateway)\/|^node_modules\/(@modelcontextprotocol|ajv|hono)\//.test(
+          s,
+        ),
     );
     expect(unwanted).toEqual([]);
     const unusedCjs = files.filter((f) =>

@@ -1,9 +1,12 @@
 /**
  * @iris/testkit: a fake LLM server speaking the real wire protocols (OpenAI Chat Completions,
- * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks. Node built-ins only.
+ * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks, and fakes of the chat
+ * platforms the gateway talks to (the Telegram Bot API). Node built-ins only.
  */
 export { startFakeLlm } from "./server.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
+export { FakeTelegram, type FakeTelegramOptions, type UserMessage } from "./telegram/server.js";
+export type { TgBotMessage, TgCall, TgUpdate } from "./telegram/types.js";
 export { type TempDir, tempDir } from "./temp-dir.js";
 export type {
   ApiMode,

@@ -6,6 +6,7 @@ import { type GatewayIdentities, type GatewayState, openStore, type Store } from
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../message.js";
+import { normaliseMessage } from "../platforms/telegram/normalise.js";
 import { type AuthPolicy, authorise } from "./authorise.js";
 
 let dir: TempDir;
@@ -70,5 +71,22 @@ describe("authorise", () => {
     expect(authorise(from("dan", "~dan@home"), p, state, ids)).toEqual({ allow: true });
     const other = authorise(from("dan", "~mallory@home"), p, state, ids);
     expect(other.allow === false && other.reply).toMatch(/pairing code is/);
+  });
+
+  it("a Telegram allowlist names ids and @usernames, never a first name anyone may take", () => {
+    const p: AuthPolicy = { ...policy([]), allowed: { telegram: ["4242", "@ann"] } };
+    const tg = (id: number, from: { username?: string; first_name: string }) => {
+      const m = normaliseMessage(
+        { message_id: id, chat: { id, type: "private" }, from: { id, ...from }, text: "hi" },
+        { id: 1, username: "iris_bot" },
+      );
+      if (!m) throw new Error("not normalised");
+      return m;
+    };
+    // Strangers calling themselves by a listed id or @username come first: still strangers.
+    expect(authorise(tg(7, { first_name: "4242" }), p, state, ids)).toMatchObject({ allow: false });
+    expect(authorise(tg(8, { first_name: "@ann" }), p, state, ids)).toMatchObject({ allow: false });
+    expect(authorise(tg(4242, { first_name: "Bob" }), p, state, ids)).toEqual({ allow: true });
+    expect(authorise(tg(9, { username: "ann", first_name: "Ann" }), p, state, ids)).toEqual({ allow: true });
   });
 });

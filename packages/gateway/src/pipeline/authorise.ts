@@ -79,7 +79,7 @@ function allowlisted(
       if (globOf(e).test(id)) return true;
       continue;
     }
-    if (e !== msg.userName.toLowerCase()) continue;
+    if (e !== (msg.handle ?? msg.userName).toLowerCase()) continue;
     const boundTo = identities.bind(msg.platform, e, msg.userId, now);
     if (boundTo === msg.userId) return true;
     borrowed = { name: entry, boundTo };

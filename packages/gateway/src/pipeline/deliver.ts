@@ -6,7 +6,7 @@
 
 import type { GatewayState } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import type { PlatformAdapter } from "../adapter.js";
+import type { ActionButton, PlatformAdapter } from "../adapter.js";
 import type { ChatAddress } from "../message.js";
 import { splitMessage } from "./chunk.js";
 
@@ -25,6 +25,7 @@ export class Deliverer {
     logicalKey: string,
     to: ChatAddress,
     text: string,
+    opts: { buttons?: readonly ActionButton[] } = {},
   ): Promise<{ sent: number; skipped: number }> {
     const { maxMessage, measure } = this.adapter.limits;
     const shown = this.adapter.render ? this.adapter.render(text) : text;
@@ -44,16 +45,22 @@ export class Deliverer {
         skipped++;
         continue;
       }
-      await this.sendRecorded(key, to, part);
+      // Buttons go under the last part (the one that asks).
+      await this.sendRecorded(key, to, part, k === parts.length - 1 ? opts.buttons : undefined);
       sent++;
     }
     return { sent, skipped };
   }
 
-  private async sendRecorded(key: string, to: ChatAddress, text: string): Promise<void> {
+  private async sendRecorded(
+    key: string,
+    to: ChatAddress,
+    text: string,
+    buttons?: readonly ActionButton[],
+  ): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.adapter.send(to, text, { key });
+        await this.adapter.send(to, text, { key, ...(buttons?.length ? { buttons } : {}) });
         this.state.markOutbound(key, "sent");
         return;
       } catch (err) {

@@ -4,39 +4,41 @@ import { z } from "zod";
 
 const nonEmpty = z.string().min(1);
 
-export const ircSchema = z
-  .strictObject({
-    server: nonEmpty.describe("IRC server host name."),
-    port: z.int().min(1).max(65535).default(6667),
-    tls: z.boolean().default(false),
-    nick: nonEmpty.describe("The bot's nick (also what a channel message must mention)."),
-    channels: z.array(nonEmpty).default([]).describe("Channels to join, e.g. #iris."),
-    allowed_users: z
-      .array(nonEmpty)
-      .default([])
-      .describe(
-        "Allowed without pairing: a nick (bound to the nick!user@host it first speaks from; the nick from any other mask is a stranger), or a mask nick!user@host (* and ? wildcards).",
-      ),
-  })
-  .describe("IRC (irc-framework).");
+/**
+ * The platforms' own config schemas (SPEC G1): each gateway platform plugin owns its section of
+ * `gateway.platforms` and registers it here before the first config is read (the `iris` bin and
+ * the gateway do, from the gateway's generated platform index), so host never names a platform.
+ * Read before any registration (a front end that runs no gateway), a platform's section is
+ * passed through unchecked.
+ */
+const platformSchemas = new Map<string, z.ZodType>();
+let platformsResolved = false;
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+export function registerPlatformConfigs(schemas: Readonly<Record<string, z.ZodType>>): void {
+  const fresh = Object.entries(schemas).filter(([id, s]) => platformSchemas.get(id) !== s);
+  if (fresh.length === 0) return;
+  // The composed schema is built once, on first use: a later registration would be ignored.
+  if (platformsResolved)
+    throw new Error(
+      `gateway platforms ${fresh.map(([id]) => id).join(", ")} registered after the config schema was first used`,
+    );
+  for (const [id, s] of fresh) platformSchemas.set(id, s);
+}
 
-export const webchatSchema = z
-  .strictObject({
-    host: z
-      .string()
-      .default("127.0.0.1")
-      .refine((h) => LOOPBACK.has(h), {
-        message: "the web chat listens on loopback only (127.0.0.1, ::1 or localhost)",
-      })
-      .describe("Loopback address the web chat listens on."),
-    port: z.int().min(0).max(65535).default(8787).describe("Port of the web chat (0: any free port)."),
-    bot_name: nonEmpty.default("iris").describe("The bot's name: what a room message must mention."),
-  })
-  .describe(
-    "The web chat page, served by the gateway; each user logs in with their own token (iris gateway webchat add-user NAME).",
+/** The ids of the registered platforms (what `gateway.platforms` accepts). */
+export function registeredPlatforms(): string[] {
+  return [...platformSchemas.keys()].sort();
+}
+
+const platformsSchema = z.lazy(() => {
+  platformsResolved = true;
+  if (platformSchemas.size === 0)
+    return z.record(z.string(), z.unknown()).describe("The gateway's platforms (checked by the gateway).");
+  const shape = Object.fromEntries(
+    registeredPlatforms().map((id) => [id, platformSchemas.get(id)?.optional()]),
   );
+  return z.strictObject(shape as Record<string, z.ZodOptional<z.ZodType>>);
+});
 
 export const gatewaySchema = z.strictObject({
   busy_policy: z
@@ -73,14 +75,7 @@ export const gatewaySchema = z.strictObject({
     .boolean()
     .default(false)
     .describe("Also run the dashboard (dashboard.host/port) inside `iris gateway run`."),
-  platforms: z
-    .strictObject({
-      irc: ircSchema.optional(),
-      webchat: webchatSchema.optional(),
-    })
-    .prefault({}),
+  platforms: platformsSchema.prefault({}),
 });
 
 export type GatewayConfig = z.output<typeof gatewaySchema>;
-export type IrcConfig = z.output<typeof ircSchema>;
-export type WebchatConfig = z.output<typeof webchatSchema>;

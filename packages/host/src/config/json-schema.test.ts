@@ -5,8 +5,15 @@ import { configJsonSchema } from "./json-schema.js";
 describe("config.schema.json", () => {
   it("matches the zod schema (run `node scripts/gen-config-schema.mjs` after changing it)", () => {
     const checkedIn = JSON.parse(readFileSync(new URL("../../config.schema.json", import.meta.url), "utf8"));
-    // Compared as data: Biome may format the file as it likes.
-    expect(checkedIn).toEqual(JSON.parse(JSON.stringify(configJsonSchema())));
+    // Compared as data: Biome may format the file as it likes. `gateway.platforms` is composed
+    // from the gateway's platform plugins (the gateway's own test compares it).
+    const withoutPlatforms = (s: { properties: { gateway: { properties: Record<string, unknown> } } }) => {
+      delete s.properties.gateway.properties["platforms"];
+      return s;
+    };
+    expect(withoutPlatforms(checkedIn)).toEqual(
+      withoutPlatforms(JSON.parse(JSON.stringify(configJsonSchema()))),
+    );
   });
 
   it("is draft-7, strict, and does not require keys that have defaults", () => {

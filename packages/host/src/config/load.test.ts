@@ -78,14 +78,6 @@ describe("loadConfig", () => {
     expect(errs[0]?.key).toMatch(/^mcp_servers\.gh/);
   });
 
-  it("gateway keys are checked: a misspelt platform key is named with its line", () => {
-    const errs = errorsOf(
-      "gateway:\n  platforms:\n    irc:\n      server: a\n      nick: b\n      chanels: []\n",
-    );
-    expect(errs[0]).toMatchObject({ line: 6 });
-    expect(formatConfigErrors(errs)).toMatch(/chanels/);
-  });
-
   it("a wrong type names the key, the line and what is expected", () => {
     const errs = errorsOf("model:\n  provider: openai\n  name: 12\n");
     expect(errs).toHaveLength(1);

@@ -1,5 +1,6 @@
 // `iris gateway …` and `iris pairing …`: the messaging gateway's commands. The gateway package
 // is loaded only when one of them runs.
+import type { PlatformCli } from "@iris/gateway/platform-configs";
 import { type Command, Option } from "commander";
 import type { GlobalFlags } from "./flags.js";
 
@@ -13,7 +14,11 @@ function io(program: Command) {
   };
 }
 
-export function addGatewayCommands(program: Command): void {
+/** `platformClis`: each platform's own subcommands, loaded by main() only when the command is `gateway`. */
+export function addGatewayCommands(
+  program: Command,
+  platformClis: Readonly<Record<string, PlatformCli>> = {},
+): void {
   const gateway = program.command("gateway").description("the messaging gateway: one per profile");
   gateway
     .command("run")
@@ -42,30 +47,18 @@ export function addGatewayCommands(program: Command): void {
       const { gatewayStatus } = await import("@iris/gateway");
       process.exitCode = gatewayStatus(io(program));
     });
-  const webchat = gateway
-    .command("webchat")
-    .description("the web chat's users: each has their own login token");
-  webchat
-    .command("add-user <name>")
-    .description("add a user (or give them a new token): prints their login token once")
-    .action(async (name: string) => {
-      const { webchatAddUser } = await import("@iris/gateway");
-      process.exitCode = webchatAddUser(io(program), name);
-    });
-  webchat
-    .command("remove-user <name>")
-    .description("remove a user: their token and logins stop working")
-    .action(async (name: string) => {
-      const { webchatRemoveUser } = await import("@iris/gateway");
-      process.exitCode = webchatRemoveUser(io(program), name);
-    });
-  webchat
-    .command("users")
-    .description("list the web chat's users")
-    .action(async () => {
-      const { webchatUsers } = await import("@iris/gateway");
-      process.exitCode = webchatUsers(io(program));
-    });
+  // Each platform's own subcommands (`iris gateway webchat add-user NAME`), from its plugin folder.
+  for (const [id, cli] of Object.entries(platformClis)) {
+    const group = gateway.command(id).description(cli.description);
+    for (const c of cli.commands)
+      group
+        .command([c.name, ...c.args.map((a) => `<${a}>`)].join(" "))
+        .description(c.description)
+        .action(async (...given: unknown[]) => {
+          const args = given.slice(0, c.args.length).map(String);
+          process.exitCode = await c.run(io(program), args);
+        });
+  }
 
   const cron = program.command("cron").description("scheduled jobs the gateway runs and posts to a chat");
   cron.command("list").action(async () => {
@@ -75,7 +68,7 @@ export function addGatewayCommands(program: Command): void {
   cron
     .command("add <schedule> <prompt...>")
     .description('SCHEDULE: "every 30m", "at 2026-12-24T18:00Z" or a cron expression ("0 9 * * 1-5")')
-    .requiredOption("--to <platform:chat>", "where the reply goes, e.g. irc:#team or irc:alice")
+    .requiredOption("--to <platform:chat>", "where the reply goes: PLATFORM:CHAT (a channel or a user)")
     .addOption(
       new Option("--missed <policy>", "a slot missed while stopped").choices(["run", "skip"]).default("run"),
     )

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `iris`: the command-line front end (SPEC E1, K5, K6). Parses arguments, then loads only what the
 // chosen command needs.
+import { loadPlatformClis, type PlatformCli, registerGatewayPlatforms } from "@iris/gateway/platform-configs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { endQuietlyOnClosedPipes } from "./epipe.js";
 import type { GlobalFlags } from "./flags.js";
@@ -17,6 +18,10 @@ Options of iris that apply here too:
   --base-url <url>      endpoint of an OpenAI-compatible or other server
   --api-mode <mode>     wire format (chat_completions, responses, anthropic_messages)`;
 
+// Every command reads config.yaml: its gateway.platforms sections are checked by the platforms'
+// own schemas (zod only; no client library loads here).
+registerGatewayPlatforms();
+
 function listArg(value: string): string[] {
   const names = value
     .split(",")
@@ -32,7 +37,7 @@ function intArg(value: string): number {
   return n;
 }
 
-export function buildProgram(): Command {
+export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>> = {}): Command {
   const program = new Command("iris")
     .description("An LLM agent harness: chat, tools, sessions, all in one home folder.")
     .version(IRIS_VERSION, "-V, --version", "print the version")
@@ -320,7 +325,7 @@ export function buildProgram(): Command {
       process.exitCode = await runSetup(program.opts());
     });
   program.helpCommand("help [command]", "help for a command");
-  addGatewayCommands(program);
+  addGatewayCommands(program, platformClis);
   return program;
 }
 
@@ -355,7 +360,10 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = await batchMain(argv.slice(3));
     return;
   }
-  const program = buildProgram();
+  // `iris gateway webchat add-user …`: the platforms' subcommands load only when the word
+  // `gateway` is there (a prompt that says "gateway" merely loads them too; nothing runs).
+  const platformClis = argv.slice(2).includes("gateway") ? await loadPlatformClis() : {};
+  const program = buildProgram(platformClis);
   for (const c of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)])
     c.exitOverride();
   try {

@@ -94,7 +94,7 @@ const KEY_FILE =
   /\.(?:pem|key|p12|pfx|jks|keystore|asc|gpg|kdbx|ppk)$|(?:^|\/)id_(?:rsa|dsa|ecdsa|ed25519)[^/]*$/;
 /** What of a profile folder decides what Iris may do, or holds its keys and conversations. */
 const PROFILE_PROTECTED =
-  /^(?:\.env(?:\..*)?|state\.db.*|config\.ya?ml|skills|hooks|cron|mcp.*|SOUL\.md|.*token.*|.*secret.*|auth.*|gateway.*|pairing.*|webchat.*|.*\.key|.*\.pid|.*\.lock)$/i;
+  /^(?:\.env(?:\..*)?|state\.db.*|config\.ya?ml|skills|hooks|cron|mcp.*|SOUL\.md|.*token.*|.*secret.*|auth.*|gateway.*|pairing.*|.*\.key|.*\.pid|.*\.lock)$/i;
 
 /** `path` is a protected part of the profile folder (or of one of its named profiles). */
 function inProfile(path: string, place: Place): boolean {

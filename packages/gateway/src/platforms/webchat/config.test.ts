@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webchatSchema } from "./gateway-schema.js";
+import { config as webchatSchema } from "./config.js";
 
 describe("gateway.platforms.webchat", () => {
   it("defaults to loopback port 8787 and a bot named iris", () => {

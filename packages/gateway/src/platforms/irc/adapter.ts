@@ -5,9 +5,9 @@
 // Reconnects back off; a connection that stops answering pings is dropped and made again.
 import { randomUUID } from "node:crypto";
 import IRC from "irc-framework";
-import type { PlatformAdapter, PlatformLimits, SendResult } from "../adapter.js";
-import type { ChatAddress, InboundMessage } from "../message.js";
-import { splitMessage, utf8Bytes } from "../pipeline/chunk.js";
+import type { PlatformAdapter, PlatformLimits, SendResult } from "../../adapter.js";
+import type { ChatAddress, InboundMessage } from "../../message.js";
+import { splitMessage, utf8Bytes } from "../../pipeline/chunk.js";
 import { markdownToIrc } from "./irc-format.js";
 import { ircIdentity } from "./irc-identity.js";
 

@@ -1,0 +1,292 @@
+// Telegram through grammY (SPEC G1): long polling with grammY's own loop, which asks for the next
+// batch only after every update of this one was handed over (and claimed in the store), so a
+// killed gateway gets its unconfirmed updates again; pending updates are never dropped. Every
+// call to a chat (sends, draft edits, typing) goes through one per-chat queue that keeps
+// Telegram's pace and holds the chat for a 429's retry_after; @grammyjs/auto-retry retries the
+// call itself after the wait. A reply streams as one message edited in place, which the
+// delivered reply then becomes. Approvals carry inline buttons keyed by the request id.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { autoRetry } from "@grammyjs/auto-retry";
+import { CHAT_COMMANDS } from "@iris/host";
+import type { Logger } from "@iris/llm";
+import { Bot, GrammyError } from "grammy";
+import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type { ChatAddress, InboundMessage } from "../../message.js";
+import { ChatQueue } from "../../pipeline/chat-queue.js";
+import { utf16Length } from "../../pipeline/chunk.js";
+import {
+  approvalData,
+  COMMAND_OF,
+  FILE_URL,
+  normaliseMessage,
+  PLATFORM,
+  parseApprovalData,
+  type TgMessageLike,
+} from "./normalise.js";
+
+export interface TelegramOptions {
+  token: string;
+  /** Where the token came from, for error messages (the token itself is never shown). */
+  tokenEnv: string;
+  apiRoot?: string;
+  pollTimeoutSeconds: number;
+  /** Where photos and documents sent to the bot are saved. */
+  filesDir: string;
+  logger: Logger;
+}
+
+export const TELEGRAM_MAX_TEXT = 4096;
+/** The Bot API's download limit. */
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+interface Draft {
+  messageId?: number;
+  shown: string;
+  closed: boolean;
+}
+
+const chatKey = (to: ChatAddress) => (to.threadId ? `${to.chatId}/${to.threadId}` : to.chatId);
+const thread = (to: ChatAddress) => (to.threadId ? { message_thread_id: Number(to.threadId) } : {});
+
+export class TelegramAdapter implements PlatformAdapter {
+  readonly platform = PLATFORM;
+  readonly idempotentSend = false;
+  readonly limits: PlatformLimits = {
+    maxMessage: TELEGRAM_MAX_TEXT,
+    measure: utf16Length,
+    minEditIntervalMs: 1000,
+  };
+  private readonly bot: Bot;
+  // About one message a second in a chat, twenty a minute in a group (Telegram's bot FAQ).
+  private readonly queue = new ChatQueue({
+    intervalMs: (chat) => (chat.startsWith("-") ? 3000 : 1000),
+    retryAfterMs: (err) =>
+      err instanceof GrammyError && err.error_code === 429 && typeof err.parameters.retry_after === "number"
+        ? err.parameters.retry_after * 1000
+        : undefined,
+  });
+  private readonly drafts = new Map<string, Draft>();
+  private readonly typingTimers = new Map<string, NodeJS.Timeout>();
+  private polling: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(private readonly opts: TelegramOptions) {
+    this.bot = new Bot(opts.token, { client: { ...(opts.apiRoot ? { apiRoot: opts.apiRoot } : {}) } });
+    // Waits longer than a minute are not slept through inside one call: the chat's queue holds them.
+    // A network error is not retried here: an unreachable api_root fails the start at once, the
+    // polling loop retries getUpdates itself, and the outbox's deliverer retries sends.
+    this.bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60, rethrowHttpErrors: true }));
+  }
+
+  botNames(): string[] {
+    return this.bot.isInited() ? [this.bot.botInfo.username] : [];
+  }
+
+  async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
+    const { bot } = this;
+    try {
+      await bot.init();
+    } catch (err) {
+      throw new Error(`telegram: ${this.explain(err)}`);
+    }
+    const me = { id: bot.botInfo.id, username: bot.botInfo.username };
+    await bot.api
+      .setMyCommands(
+        CHAT_COMMANDS.filter((c) => c.surfaces.includes("gateway")).map((c) => ({
+          command: c.name.slice(1),
+          description: c.help.slice(0, 256),
+        })),
+      )
+      .catch((err) =>
+        this.opts.logger.warn("telegram commands not registered", { error: this.explain(err) }),
+      );
+    bot.on("message", async (ctx) => {
+      const msg = normaliseMessage(ctx.message as TgMessageLike, me);
+      if (!msg)
+        return void this.opts.logger.warn("telegram message skipped", { update: ctx.update.update_id });
+      if (msg.attachments.length) msg.text = await this.withFiles(msg);
+      onMessage(msg);
+    });
+    bot.on("callback_query:data", async (ctx) => {
+      const q = ctx.callbackQuery;
+      await ctx.answerCallbackQuery().catch(() => {});
+      const action = parseApprovalData(q.data);
+      const base = q.message
+        ? normaliseMessage(
+            { ...(q.message as TgMessageLike), from: q.from, text: action ? COMMAND_OF[action.answer] : "" },
+            me,
+          )
+        : undefined;
+      if (!action || !base) return void this.opts.logger.warn("telegram button skipped", { data: q.data });
+      // The press answers in the chat (and topic) of the message it was under.
+      onMessage({ ...base, messageId: `cb:${q.id}`, action, mentionsBot: true });
+    });
+    bot.catch((err) => this.opts.logger.warn("telegram update skipped", { error: this.explain(err.error) }));
+    this.polling = bot
+      .start({
+        drop_pending_updates: false,
+        allowed_updates: ["message", "callback_query"],
+        timeout: this.opts.pollTimeoutSeconds,
+      })
+      .catch((err) => {
+        if (this.stopping) return;
+        this.clearTyping();
+        host?.stopped?.(`telegram: ${this.explain(err)}`);
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.clearTyping();
+    if (this.bot.isRunning()) await this.bot.stop().catch(() => {});
+    await this.polling;
+  }
+
+  send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
+    const k = chatKey(to);
+    this.stopTyping(k);
+    const markup = opts.buttons?.length
+      ? {
+          reply_markup: {
+            inline_keyboard: [
+              opts.buttons.map((b) => ({ text: b.label, callback_data: approvalData(b.action) })),
+            ],
+          },
+        }
+      : {};
+    return this.queue.run(k, async () => {
+      // The streamed draft becomes the reply's first part. An ask (buttons) is a message of its
+      // own, since Telegram notifies of new messages only, never of edits: the draft (a status
+      // such as "waiting for the model", or text the reply repeats) goes, and the turn's next
+      // draft starts below the ask.
+      const d = this.drafts.get(k);
+      if (d) {
+        this.drafts.delete(k);
+        d.closed = true;
+      }
+      if (d?.messageId !== undefined && opts.buttons?.length)
+        await this.bot.api.deleteMessage(Number(to.chatId), d.messageId).catch((err) => {
+          this.opts.logger.warn("telegram draft not removed", { error: this.explain(err) });
+        });
+      else if (d?.messageId !== undefined) {
+        if (d.shown !== text)
+          await this.bot.api.editMessageText(Number(to.chatId), d.messageId, text, markup);
+        return { messageId: String(d.messageId) };
+      }
+      const m = await this.bot.api.sendMessage(Number(to.chatId), text, { ...thread(to), ...markup });
+      return { messageId: String(m.message_id) };
+    });
+  }
+
+  draft(to: ChatAddress, text: string): void {
+    const k = chatKey(to);
+    let d = this.drafts.get(k);
+    if (!d) {
+      d = { shown: "", closed: false };
+      this.drafts.set(k, d);
+    }
+    const draft = d;
+    this.queue
+      .latest(k, "draft", async () => {
+        const shown = text.slice(0, TELEGRAM_MAX_TEXT);
+        if (draft.closed || shown === draft.shown) return;
+        if (shown.trim() === "") {
+          draft.closed = true;
+          if (this.drafts.get(k) === draft) this.drafts.delete(k);
+          if (draft.messageId !== undefined)
+            await this.bot.api.deleteMessage(Number(to.chatId), draft.messageId);
+          return;
+        }
+        if (draft.messageId === undefined)
+          draft.messageId = (await this.bot.api.sendMessage(Number(to.chatId), shown, thread(to))).message_id;
+        else await this.bot.api.editMessageText(Number(to.chatId), draft.messageId, shown);
+        draft.shown = shown;
+      })
+      .catch((err) => this.opts.logger.warn("telegram draft not shown", { error: this.explain(err) }));
+  }
+
+  async edit(to: ChatAddress, messageId: string, text: string): Promise<void> {
+    await this.queue.run(chatKey(to), () =>
+      this.bot.api.editMessageText(Number(to.chatId), Number(messageId), text.slice(0, TELEGRAM_MAX_TEXT)),
+    );
+  }
+
+  /** "typing…" lasts five seconds: it is repeated until the next message (two minutes at most). */
+  typing(to: ChatAddress): void {
+    const k = chatKey(to);
+    this.stopTyping(k);
+    const started = Date.now();
+    const act = () =>
+      void this.queue
+        .latest(k, "typing", () =>
+          this.bot.api.sendChatAction(Number(to.chatId), "typing", thread(to)).then(() => {}),
+        )
+        .catch(() => {});
+    act();
+    const timer = setInterval(() => (Date.now() - started > 120_000 ? this.stopTyping(k) : act()), 4500);
+    timer.unref();
+    this.typingTimers.set(k, timer);
+  }
+
+  private stopTyping(k: string): void {
+    clearInterval(this.typingTimers.get(k));
+    this.typingTimers.delete(k);
+  }
+
+  private clearTyping(): void {
+    for (const k of [...this.typingTimers.keys()]) this.stopTyping(k);
+  }
+
+  /** Downloads the message's files into the files folder and says where they are. */
+  private async withFiles(msg: InboundMessage): Promise<string> {
+    const lines = [msg.text];
+    for (const a of msg.attachments) {
+      if (!a.url?.startsWith(FILE_URL)) continue;
+      try {
+        const file = await this.bot.api.getFile(a.url.slice(FILE_URL.length));
+        if (!file.file_path || (file.file_size ?? 0) > MAX_FILE_BYTES) throw new Error("larger than 20 MB");
+        const root = this.opts.apiRoot ?? "https://api.telegram.org";
+        const res = await fetch(`${root}/file/bot${this.opts.token}/${file.file_path}`);
+        if (!res.ok) throw new Error(`download answered HTTP ${res.status}`);
+        const bytes = Buffer.from(await res.arrayBuffer());
+        mkdirSync(this.opts.filesDir, { recursive: true, mode: 0o700 });
+        const path = join(
+          this.opts.filesDir,
+          `${msg.messageId.replace(/[^0-9A-Za-z-]/g, "_")}-${safeName(a.name)}`,
+        );
+        writeFileSync(path, bytes, { mode: 0o600 });
+        a.url = path;
+        lines.push(
+          `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
+        );
+      } catch (err) {
+        lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${this.explain(err)})]`);
+      }
+    }
+    return lines.filter((l) => l !== "").join("\n");
+  }
+
+  /** What went wrong, for a person: never the token (a URL of the Bot API carries it). */
+  private explain(err: unknown): string {
+    let text: string;
+    if (err instanceof GrammyError)
+      text =
+        err.error_code === 401
+          ? `the bot token in ${this.opts.tokenEnv} was refused (401 Unauthorized): it is wrong or was revoked`
+          : err.error_code === 409
+            ? `another process polls this bot token (409 ${err.description})`
+            : `${err.error_code} ${err.description}`;
+    else text = err instanceof Error ? err.message : String(err);
+    return text.split(this.opts.token).join("<token>");
+  }
+}
+
+function safeName(name: string): string {
+  return (
+    name
+      .replace(/[^0-9A-Za-z._-]/g, "_")
+      .replace(/^\.+/, "")
+      .slice(0, 100) || "file"
+  );
+}

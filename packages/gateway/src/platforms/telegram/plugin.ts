@@ -1,0 +1,39 @@
+// Telegram as a gateway platform: one poller per bot token on the machine (two would take each
+// other's updates: 409 "terminated by other getUpdates request").
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { definePlatform, type PlatformPlace } from "../plugin.js";
+import { TelegramAdapter } from "./adapter.js";
+import { config, type TelegramConfig } from "./config.js";
+
+function tokenOf(c: TelegramConfig, place: PlatformPlace): string {
+  const token = place.env[c.token_env]?.trim();
+  if (!token)
+    throw new Error(
+      `gateway.platforms.telegram: ${c.token_env} is not set; put the bot token from @BotFather in the profile's .env as ${c.token_env}=…`,
+    );
+  return token;
+}
+
+export default definePlatform<TelegramConfig>({
+  id: "telegram",
+  schema: config,
+  create: (c, ctx) =>
+    new TelegramAdapter({
+      token: tokenOf(c, ctx),
+      tokenEnv: c.token_env,
+      ...(c.api_root ? { apiRoot: c.api_root.replace(/\/+$/, "") } : {}),
+      pollTimeoutSeconds: c.poll_timeout_seconds,
+      filesDir: join(ctx.home, "gateway-files", "telegram"),
+      logger: ctx.logger,
+    }),
+  // The token's hash: the same bot through any API server is one poller.
+  identity: (c, place) => `telegram:${createHash("sha256").update(tokenOf(c, place)).digest("hex")}`,
+  // The part before the colon is the bot's public id; the rest is the secret.
+  describe: (c, place) => `bot ${tokenOf(c, place).split(":")[0]}`,
+  allowedUsers: (c) => c.allowed_users.map(String),
+  sendTargets: () => [],
+  formattingHint:
+    "This chat is Telegram: replies are shown as plain text (Markdown is not rendered, so avoid *, _ and backticks for emphasis); keep answers short.",
+  targetExample: "telegram:CHAT_ID",
+});

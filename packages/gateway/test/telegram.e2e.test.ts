@@ -1,0 +1,209 @@
+// The gateway end to end over Telegram: `iris gateway run`'s code path with grammY inside the
+// adapter against the fake Bot API in testkit and the fake LLM server. The bot token comes from
+// the profile's .env; the web chat runs beside it (the other platform that must keep running).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  FakeTelegram,
+  type RecordedRequest,
+  type Step,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayStatus } from "../src/commands.js";
+import {
+  type ChatMessage,
+  gatewayIo,
+  lastMessage,
+  runGateway,
+  textOf,
+  writeGatewayProfile,
+} from "./profile.js";
+
+const TOKEN = "4242:test-secret";
+const MIN = { id: 501, first_name: "Min", username: "min" };
+const JO = { id: 502, first_name: "Jo" };
+const STRANGER = { id: 999, first_name: "Stranger" };
+const dm = (u: { id: number }) => ({ id: u.id, type: "private" as const });
+const GROUP = { id: -1001, type: "supergroup" as const, title: "team" };
+const FORUM = { id: -1002, type: "supergroup" as const, title: "forum", forum: true };
+const STORM = `${"storm ".repeat(300)}END`;
+
+function reply(req: RecordedRequest): Step {
+  const { last, said } = lastMessage(req);
+  if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
+  if (said.endsWith("run danger"))
+    return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
+  if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
+  return { text: `echo: ${said}` };
+}
+
+const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (ok(v)) return v;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe("gateway over Telegram (fake Bot API)", () => {
+  let tg: FakeTelegram;
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let stopGateway: () => void;
+  let running: Promise<number>;
+  let err = "";
+  const texts = (chatId: number, threadId?: number) =>
+    tg
+      .messages(chatId, threadId)
+      .filter((m) => !m.deleted)
+      .map((m) => m.texts.at(-1) ?? "");
+  const answered = (chatId: number, ok: (t: string) => boolean, threadId?: number) =>
+    until(
+      () => texts(chatId, threadId),
+      (t) => t.some(ok),
+      `a reply in ${chatId}`,
+    );
+
+  beforeAll(async () => {
+    [tg, fake] = await Promise.all([FakeTelegram.start({ token: TOKEN }), startFakeLlm()]);
+    fake.setHandler(reply);
+    dir = tempDir("iris-gw-telegram");
+    writeFileSync(join(dir.path, ".env"), `TELEGRAM_BOT_TOKEN=${TOKEN}\n`);
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      `    telegram: {api_root: "${tg.apiRoot}", allowed_users: ["@min", ${JO.id}], poll_timeout_seconds: 1}`,
+      "    webchat: {port: 0}",
+    ]);
+    ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
+      err += s;
+    }));
+    await until(
+      () => err,
+      (e) => e.includes("running (pid"),
+      "the gateway to start",
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    stopGateway?.();
+    const code = await running;
+    await Promise.all([tg?.close(), fake?.close()]);
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+    expect(err).not.toContain(TOKEN.split(":")[1]);
+  }, 60_000);
+
+  it("answers an allowed user's DM, and registers the chat commands", async () => {
+    tg.send({ chat: dm(MIN), from: MIN, text: "hello" });
+    expect(await answered(MIN.id, (t) => t === "echo: hello")).toContain("echo: hello");
+    expect(tg.commands.map((c) => c.command)).toEqual(expect.arrayContaining(["new", "approve", "deny"]));
+    // The platform's formatting hint is in the prompt.
+    const system = (fake.requests.at(-1)?.body as { messages: ChatMessage[] } | undefined)?.messages[0];
+    expect(textOf(system)).toContain("This chat is Telegram");
+  }, 60_000);
+
+  it("gives a stranger a pairing code and never reaches the model", async () => {
+    const before = fake.requests.length;
+    tg.send({ chat: dm(STRANGER), from: STRANGER, text: "let me in" });
+    const [refusal] = await answered(STRANGER.id, (t) => t.includes("pairing code"));
+    expect(refusal).toMatch(/pairing code is [A-Z0-9]{8}/);
+    expect(fake.requests.length).toBe(before);
+  }, 60_000);
+
+  it("in a group answers only a mention or a reply to the bot, in the group", async () => {
+    tg.send({ chat: GROUP, from: JO, text: "just chatting" });
+    tg.send({ chat: GROUP, from: JO, text: "are you there?", mentionBot: true });
+    await answered(GROUP.id, (t) => t.includes("are you there?"));
+    const first = tg.messages(GROUP.id)[0];
+    tg.send({ chat: GROUP, from: JO, text: "and this?", replyTo: first?.messageId ?? 0 });
+    await answered(GROUP.id, (t) => t.includes("and this?"));
+    expect(texts(GROUP.id).join("\n")).not.toContain("just chatting");
+  }, 60_000);
+
+  it("keeps forum topics apart: each is its own session and gets its replies", async () => {
+    tg.send({ chat: FORUM, from: MIN, text: "topic one", threadId: 11, mentionBot: true });
+    await answered(FORUM.id, (t) => t.includes("topic one"), 11);
+    tg.send({ chat: FORUM, from: MIN, text: "topic two", threadId: 22, mentionBot: true });
+    await answered(FORUM.id, (t) => t.includes("topic two"), 22);
+    expect(texts(FORUM.id, 11).join()).not.toContain("topic two");
+    // The second topic's request carries none of the first's history.
+    const body = fake.requests.at(-1)?.body as { messages: ChatMessage[] } | undefined;
+    const users = (body?.messages ?? []).filter((m) => m.role === "user").map(textOf);
+    expect(users.join()).toContain("topic two");
+    expect(users.join()).not.toContain("topic one");
+  }, 60_000);
+
+  it("asks for an approval with buttons; pressing Approve runs the command", async () => {
+    tg.send({ chat: dm(MIN), from: MIN, text: "run danger" });
+    await answered(MIN.id, (t) => t.startsWith("Approval needed"));
+    const ask = tg.messages(MIN.id).find((m) => m.texts[0]?.startsWith("Approval needed"));
+    // The ask is a new message (Telegram notifies of those, not of edits), and no status draft
+    // ("waiting for the model") is left above it.
+    expect(ask?.texts).toHaveLength(1);
+    expect(ask?.texts[0]).toContain("rm -rf ./scratch-dir");
+    expect(texts(MIN.id).filter((t) => t.startsWith("⏳"))).toEqual([]);
+    const approve = ask?.buttons.find((b) => b.text === "Approve");
+    expect(approve?.data).toMatch(/^ap:o:/);
+    const press = tg.press(MIN.id, ask?.messageId ?? 0, approve?.data ?? "", MIN);
+    await answered(MIN.id, (t) => t.startsWith("done:"));
+    expect(texts(MIN.id)).toContain("approved (once)");
+    expect(tg.callbackAnswered(press)).toBe(true);
+  }, 60_000);
+
+  it("saves a photo sent to the bot and tells the model where it is", async () => {
+    tg.send({ chat: dm(MIN), from: MIN, caption: "look", photo: Buffer.from("fake-jpeg-bytes") });
+    await answered(MIN.id, (t) => t.startsWith("echo: look"));
+    const said = lastMessage(fake.requests.at(-1) as RecordedRequest).said;
+    const path = /saved at (\S+)/.exec(said)?.[1] ?? "";
+    expect(said).toContain("[image attached: photo-");
+    expect(existsSync(path) && readFileSync(path, "utf8")).toBe("fake-jpeg-bytes");
+  }, 60_000);
+
+  it("skips a malformed update and keeps answering", async () => {
+    tg.pushRaw({ message: { message_id: "x", chat: null } });
+    tg.send({ chat: dm(MIN), from: MIN, text: "still there?" });
+    await answered(MIN.id, (t) => t === "echo: still there?");
+  }, 60_000);
+
+  it("under a 429 storm delivers a streamed reply once and whole, nothing to the chat before retry_after", async () => {
+    tg.floodWait("sendMessage", 1, 2);
+    tg.floodWait("editMessageText", 1, 2);
+    tg.floodWait("sendChatAction", 1, 1);
+    const from = tg.calls.length;
+    tg.send({ chat: dm(MIN), from: MIN, text: "storm" });
+    await answered(MIN.id, (t) => t === STORM, undefined);
+    const calls = tg.calls.slice(from).filter((c) => Number(c.params.chat_id) === MIN.id);
+    expect(calls.filter((c) => c.status === 429).length).toBeGreaterThan(0);
+    for (const [i, c] of calls.entries())
+      if (c.status === 429)
+        for (const later of calls.slice(i + 1)) expect(later.at - c.at).toBeGreaterThanOrEqual(1000 - 5);
+    expect(texts(MIN.id).filter((t) => t === STORM)).toHaveLength(1);
+  }, 60_000);
+
+  it("a revoked token stops Telegram alone, and status says so", async () => {
+    tg.revokeToken();
+    const out: string[] = [];
+    await until(
+      () => {
+        out.length = 0;
+        gatewayStatus({ ...gatewayIo(dir.path, () => {}), out: (s) => out.push(s) });
+        return out.join("");
+      },
+      (s) => s.includes("telegram: stopped"),
+      "status to show telegram stopped",
+    );
+    expect(out.join("")).toMatch(/telegram: stopped since .*401 Unauthorized/);
+    expect(out.join("")).toContain("webchat: running");
+    const url = /web chat at (\S+)/.exec(err)?.[1] ?? "";
+    // The web chat still answers (its login page, without a token).
+    expect((await fetch(url)).status).toBeLessThan(500);
+  }, 60_000);
+});
