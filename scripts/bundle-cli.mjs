@@ -51,6 +51,9 @@ const EXTERNAL = [
   "pdf-parse",
   "playwright-core",
   "sharp",
+  // Discord's client (CommonJS), loaded when the platform is configured; it imports the optional
+  // zlib-sync itself.
+  "discord.js",
 ];
 
 // vm.Script runs no `import()` in Node 20 without --experimental-vm-modules once the code comes

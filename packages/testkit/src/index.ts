@@ -3,6 +3,9 @@
  * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks, and fakes of the chat
  * platforms the gateway talks to (the Telegram Bot API). Node built-ins only.
  */
+
+export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
+export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { startFakeLlm } from "./server.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
 export { FakeTelegram, type FakeTelegramOptions, type UserMessage } from "./telegram/server.js";

@@ -1,0 +1,306 @@
+// Discord through discord.js (SPEC G1): the Gateway WebSocket for events, REST (discord.js's own
+// client) for sends. @discordjs/ws resumes a dropped session (the events missed in between are
+// replayed) and treats a heartbeat that gets no ACK as a zombie connection it reconnects; an
+// unrecoverable close (a revoked token: 4004) stops this adapter alone. Every call to a channel
+// (sends, draft edits, typing) goes through one per-channel queue; a 429 is waited out by
+// @discordjs/rest inside the call, so nothing else reaches that channel before `retry_after`.
+// Approvals carry buttons keyed by the request id.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "@iris/llm";
+import {
+  Client,
+  DiscordAPIError,
+  DiscordjsError,
+  Events,
+  GatewayIntentBits,
+  type Message,
+  Partials,
+  RateLimitError,
+  Routes,
+} from "discord.js";
+import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type { ChatAddress, InboundMessage } from "../../message.js";
+import { ChatQueue } from "../../pipeline/chat-queue.js";
+import { utf16Length } from "../../pipeline/chunk.js";
+import { approvalData, normaliseMessage, normalisePress, PLATFORM } from "./normalise.js";
+
+export interface DiscordOptions {
+  token: string;
+  /** Where the token came from, for error messages (the token itself is never shown). */
+  tokenEnv: string;
+  apiBase?: string;
+  /** Where attachments sent to the bot are saved. */
+  filesDir: string;
+  logger: Logger;
+  /** How long start() waits for READY. */
+  readyTimeoutMs?: number;
+}
+
+export const DISCORD_MAX_CONTENT = 2000;
+const MAX_FILE_BYTES = 25 * 1024 * 1024;
+
+interface Draft {
+  messageId?: string;
+  shown: string;
+  closed: boolean;
+}
+
+/** The channel a message to `to` goes to: the thread, where there is one. */
+const channelOf = (to: ChatAddress) => to.threadId ?? to.chatId;
+
+const STYLE = { once: 3, session: 1, deny: 4 } as const; // success, primary, danger
+
+export class DiscordAdapter implements PlatformAdapter {
+  readonly platform = PLATFORM;
+  readonly idempotentSend = false;
+  readonly limits: PlatformLimits = {
+    maxMessage: DISCORD_MAX_CONTENT,
+    measure: utf16Length,
+    minEditIntervalMs: 1000,
+  };
+  private readonly client: Client;
+  // Five messages per five seconds in a channel (Discord's per-channel bucket).
+  private readonly queue = new ChatQueue({
+    intervalMs: () => 1000,
+    retryAfterMs: (err) => (err instanceof RateLimitError ? err.retryAfter : undefined),
+  });
+  private readonly drafts = new Map<string, Draft>();
+  private readonly typingTimers = new Map<string, NodeJS.Timeout>();
+  private stopping = false;
+
+  constructor(private readonly opts: DiscordOptions) {
+    this.client = new Client({
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildMessages,
+        GatewayIntentBits.DirectMessages,
+        GatewayIntentBits.MessageContent,
+      ],
+      // A DM channel is not cached before its first message: without this its messages are dropped.
+      partials: [Partials.Channel],
+      rest: { ...(opts.apiBase ? { api: opts.apiBase } : {}) },
+    });
+  }
+
+  botNames(): string[] {
+    return this.client.user ? [this.client.user.username] : [];
+  }
+
+  async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
+    const { client } = this;
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error("discord: the Gateway sent no READY")),
+        this.opts.readyTimeoutMs ?? 30_000,
+      );
+      client.once(Events.ClientReady, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    try {
+      await client.login(this.opts.token);
+      await ready;
+    } catch (err) {
+      await client.destroy().catch(() => {});
+      throw new Error(`discord: ${this.explain(err)}`);
+    }
+    const bot = { id: client.user?.id ?? "", username: client.user?.username ?? "" };
+    client.on(Events.MessageCreate, (m) => void this.onDiscordMessage(m, bot, onMessage));
+    client.on(Events.InteractionCreate, async (i) => {
+      if (!i.isButton()) return;
+      const msg = normalisePress(i);
+      // Acknowledged at once (Discord wants an answer within 3 s); the answer itself is the turn's.
+      await i
+        .deferUpdate()
+        .catch((err) =>
+          this.opts.logger.warn("discord press not acknowledged", { error: this.explain(err) }),
+        );
+      if (!msg) return void this.opts.logger.warn("discord button skipped", { data: i.customId });
+      onMessage(msg);
+    });
+    client.on(Events.ShardDisconnect, (event) => {
+      if (this.stopping) return;
+      this.clearTyping();
+      host?.stopped?.(
+        `discord: ${event.code === 4004 ? `the bot token in ${this.opts.tokenEnv} was refused (4004 Authentication failed): it is wrong or was reset` : `the Gateway closed with ${event.code}`}`,
+      );
+    });
+    client.on(Events.Error, (err) => this.opts.logger.warn("discord error", { error: this.explain(err) }));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.clearTyping();
+    await this.client.destroy().catch(() => {});
+  }
+
+  send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
+    const channel = channelOf(to);
+    this.stopTyping(channel);
+    const components = opts.buttons?.length
+      ? [
+          {
+            type: 1,
+            components: opts.buttons.map((b) => ({
+              type: 2,
+              style: STYLE[b.action.answer],
+              label: b.label.slice(0, 80),
+              custom_id: approvalData(b.action),
+            })),
+          },
+        ]
+      : undefined;
+    return this.queue.run(channel, async () => {
+      // The streamed draft becomes the reply's first part; an ask is a new message (a mention
+      // notifies, an edit does not), and the draft goes.
+      const d = this.drafts.get(channel);
+      if (d) {
+        this.drafts.delete(channel);
+        d.closed = true;
+      }
+      if (d?.messageId !== undefined && components)
+        await this.client.rest.delete(Routes.channelMessage(channel, d.messageId)).catch(() => {});
+      else if (d?.messageId !== undefined) {
+        if (d.shown !== text)
+          await this.client.rest.patch(Routes.channelMessage(channel, d.messageId), {
+            body: { content: text },
+          });
+        return { messageId: d.messageId };
+      }
+      const m = (await this.client.rest.post(Routes.channelMessages(channel), {
+        body: { content: text, ...(components ? { components } : {}), allowed_mentions: { parse: [] } },
+      })) as { id: string };
+      return { messageId: m.id };
+    });
+  }
+
+  draft(to: ChatAddress, text: string): void {
+    const channel = channelOf(to);
+    let d = this.drafts.get(channel);
+    if (!d) {
+      d = { shown: "", closed: false };
+      this.drafts.set(channel, d);
+    }
+    const draft = d;
+    this.queue
+      .latest(channel, "draft", async () => {
+        const shown = text.slice(0, DISCORD_MAX_CONTENT);
+        if (draft.closed || shown === draft.shown) return;
+        if (shown.trim() === "") {
+          draft.closed = true;
+          if (this.drafts.get(channel) === draft) this.drafts.delete(channel);
+          if (draft.messageId !== undefined)
+            await this.client.rest.delete(Routes.channelMessage(channel, draft.messageId));
+          return;
+        }
+        if (draft.messageId === undefined)
+          draft.messageId = (
+            (await this.client.rest.post(Routes.channelMessages(channel), {
+              body: { content: shown, allowed_mentions: { parse: [] } },
+            })) as { id: string }
+          ).id;
+        else
+          await this.client.rest.patch(Routes.channelMessage(channel, draft.messageId), {
+            body: { content: shown },
+          });
+        draft.shown = shown;
+      })
+      .catch((err) => this.opts.logger.warn("discord draft not shown", { error: this.explain(err) }));
+  }
+
+  async edit(to: ChatAddress, messageId: string, text: string): Promise<void> {
+    const channel = channelOf(to);
+    await this.queue.run(channel, () =>
+      this.client.rest.patch(Routes.channelMessage(channel, messageId), {
+        body: { content: text.slice(0, DISCORD_MAX_CONTENT) },
+      }),
+    );
+  }
+
+  /** "typing…" lasts ten seconds: it is repeated until the next message (two minutes at most). */
+  typing(to: ChatAddress): void {
+    const channel = channelOf(to);
+    this.stopTyping(channel);
+    const started = Date.now();
+    const act = () =>
+      void this.queue
+        .latest(channel, "typing", () => this.client.rest.post(Routes.channelTyping(channel)).then(() => {}))
+        .catch(() => {});
+    act();
+    const timer = setInterval(
+      () => (Date.now() - started > 120_000 ? this.stopTyping(channel) : act()),
+      8000,
+    );
+    timer.unref();
+    this.typingTimers.set(channel, timer);
+  }
+
+  private stopTyping(channel: string): void {
+    clearInterval(this.typingTimers.get(channel));
+    this.typingTimers.delete(channel);
+  }
+
+  private clearTyping(): void {
+    for (const k of [...this.typingTimers.keys()]) this.stopTyping(k);
+  }
+
+  private async onDiscordMessage(
+    m: Message,
+    bot: { id: string; username: string },
+    onMessage: (msg: InboundMessage) => void,
+  ): Promise<void> {
+    try {
+      const msg = normaliseMessage(m, bot);
+      if (!msg) return;
+      if (msg.attachments.length) msg.text = await this.withFiles(msg);
+      onMessage(msg);
+    } catch (err) {
+      this.opts.logger.warn("discord message skipped", { id: m.id, error: this.explain(err) });
+    }
+  }
+
+  /** Downloads the message's attachments into the files folder and says where they are. */
+  private async withFiles(msg: InboundMessage): Promise<string> {
+    const lines = [msg.text];
+    for (const a of msg.attachments) {
+      if (!a.url) continue;
+      try {
+        const res = await fetch(a.url);
+        if (!res.ok) throw new Error(`download answered HTTP ${res.status}`);
+        const bytes = Buffer.from(await res.arrayBuffer());
+        if (bytes.length > MAX_FILE_BYTES) throw new Error("larger than 25 MB");
+        mkdirSync(this.opts.filesDir, { recursive: true, mode: 0o700 });
+        const path = join(this.opts.filesDir, `${msg.messageId}-${safeName(a.name)}`);
+        writeFileSync(path, bytes, { mode: 0o600 });
+        a.url = path;
+        lines.push(
+          `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
+        );
+      } catch (err) {
+        lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${this.explain(err)})]`);
+      }
+    }
+    return lines.filter((l) => l !== "").join("\n");
+  }
+
+  /** What went wrong, for a person: never the token. */
+  private explain(err: unknown): string {
+    let text: string;
+    if (err instanceof DiscordjsError && err.code === "TokenInvalid")
+      text = `the bot token in ${this.opts.tokenEnv} was refused (401 Unauthorized): it is wrong or was reset`;
+    else if (err instanceof DiscordAPIError) text = `${err.status} ${err.message} (code ${err.code})`;
+    else text = err instanceof Error ? err.message : String(err);
+    return text.split(this.opts.token).join("<token>");
+  }
+}
+
+function safeName(name: string): string {
+  return (
+    name
+      .replace(/[^0-9A-Za-z._-]/g, "_")
+      .replace(/^\.+/, "")
+      .slice(0, 100) || "file"
+  );
+}

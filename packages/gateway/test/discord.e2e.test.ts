@@ -1,0 +1,178 @@
+// The gateway end to end over Discord: `iris gateway run`'s code path with discord.js inside the
+// adapter against the fake Discord in testkit and the fake LLM server. The bot token comes from
+// the profile's .env; users are allowed by their id.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  FakeDiscord,
+  type FakeLlm,
+  type RecordedRequest,
+  type Step,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayStatus } from "../src/commands.js";
+import { gatewayIo, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+
+const TOKEN = `${Buffer.from("1100000000004194304").toString("base64")}.fake.secret-part`;
+const MIN = { id: "1200000000000000501", username: "min", global_name: "Min" };
+const STRANGER = { id: "1200000000000000999", username: "stranger" };
+const STORM = `${"storm ".repeat(200)}END`;
+
+function reply(req: RecordedRequest): Step {
+  const { last, said } = lastMessage(req);
+  if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
+  if (said.endsWith("run danger"))
+    return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
+  if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
+  return { text: `echo: ${said}` };
+}
+
+const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (ok(v)) return v;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe("gateway over Discord (fake Discord)", () => {
+  let dc: FakeDiscord;
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let stopGateway: () => void;
+  let running: Promise<number>;
+  let err = "";
+  let general = "";
+  let dm = "";
+  const texts = (channelId: string) =>
+    dc
+      .messages(channelId)
+      .filter((m) => !m.deleted)
+      .map((m) => m.texts.at(-1) ?? "");
+  const answered = (channelId: string, ok: (t: string) => boolean) =>
+    until(
+      () => texts(channelId),
+      (t) => t.some(ok),
+      `a reply in ${channelId}`,
+    );
+
+  beforeAll(async () => {
+    [dc, fake] = await Promise.all([
+      FakeDiscord.start({ token: TOKEN, heartbeatIntervalMs: 1000 }),
+      startFakeLlm(),
+    ]);
+    fake.setHandler(reply);
+    general = dc.addGuild("team", ["general"]).channelIds[0] as string;
+    dm = dc.dmChannel(MIN);
+    dir = tempDir("iris-gw-discord");
+    writeFileSync(join(dir.path, ".env"), `DISCORD_BOT_TOKEN=${TOKEN}\n`);
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      `    discord: {api_base: "${dc.apiBase}", allowed_users: ["${MIN.id}"]}`,
+    ]);
+    ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
+      err += s;
+    }));
+    await until(
+      () => err,
+      (e) => e.includes("running (pid"),
+      "the gateway to start",
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    stopGateway?.();
+    const code = await running;
+    await Promise.all([dc?.close(), fake?.close()]);
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+    expect(err).not.toContain("secret-part");
+  }, 60_000);
+
+  it("answers an allowed user's DM with the platform's formatting hint in the prompt", async () => {
+    dc.send({ channelId: dm, author: MIN, content: "hello" });
+    await answered(dm, (t) => t === "echo: hello");
+    const system = (fake.requests.at(-1)?.body as { messages: { role: string }[] } | undefined)?.messages[0];
+    expect(textOf(system as never)).toContain("This chat is Discord");
+  }, 60_000);
+
+  it("gives a stranger (by id, whatever their name) a pairing code and never reaches the model", async () => {
+    const before = fake.requests.length;
+    const theirs = dc.dmChannel(STRANGER);
+    dc.send({ channelId: theirs, author: { ...STRANGER, global_name: MIN.id }, content: "let me in" });
+    const [refusal] = await answered(theirs, (t) => t.includes("pairing code"));
+    expect(refusal).toMatch(/pairing code is [A-Z0-9]{8}/);
+    expect(fake.requests.length).toBe(before);
+  }, 60_000);
+
+  it("in a guild channel answers only a mention; a thread is its own session", async () => {
+    dc.send({ channelId: general, author: MIN, content: "just chatting" });
+    dc.send({ channelId: general, author: MIN, content: "are you there?", mentionBot: true });
+    await answered(general, (t) => t.includes("are you there?"));
+    expect(texts(general).join("\n")).not.toContain("just chatting");
+    const thread = dc.addThread(general, "side topic");
+    dc.send({ channelId: thread, author: MIN, content: "in the thread", mentionBot: true });
+    await answered(thread, (t) => t.includes("in the thread"));
+    const body = fake.requests.at(-1)?.body as { messages: { role: string }[] } | undefined;
+    const users = (body?.messages ?? []).filter((m) => m.role === "user").map((m) => textOf(m as never));
+    expect(users.join()).not.toContain("are you there?");
+  }, 60_000);
+
+  it("asks for an approval with buttons keyed by the request id; pressing Approve runs the command", async () => {
+    dc.send({ channelId: dm, author: MIN, content: "run danger" });
+    await answered(dm, (t) => t.startsWith("Approval needed"));
+    const ask = dc.messages(dm).find((m) => m.texts[0]?.startsWith("Approval needed"));
+    expect(ask?.texts[0]).toContain("rm -rf ./scratch-dir");
+    const approve = ask?.buttons.find((b) => b.label === "Approve");
+    expect(approve?.customId).toMatch(/^ap:o:approval_\d+$/);
+    const press = dc.press(ask?.id ?? "", approve?.customId ?? "", MIN);
+    await answered(dm, (t) => t.startsWith("done:"));
+    expect(texts(dm)).toContain("approved (once)");
+    expect(dc.interactionAnswered(press)).toBe(true);
+  }, 60_000);
+
+  it("under a 429 storm delivers a streamed reply once and whole, nothing to the channel before retry_after", async () => {
+    dc.floodWait(/^(POST|PATCH) \/channels\/\d+\/messages/, 2, 1);
+    const from = dc.calls.length;
+    dc.send({ channelId: dm, author: MIN, content: "storm" });
+    await answered(dm, (t) => t === STORM);
+    const calls = dc.calls.slice(from).filter((c) => c.channelId === dm);
+    expect(calls.filter((c) => c.status === 429).length).toBeGreaterThan(0);
+    for (const [i, c] of calls.entries())
+      if (c.status === 429)
+        for (const later of calls.slice(i + 1)) expect(later.at - c.at).toBeGreaterThanOrEqual(1000 - 5);
+    expect(texts(dm).filter((t) => t === STORM)).toHaveLength(1);
+  }, 60_000);
+
+  it("a connection that goes deaf is found by its heartbeat and resumed; nothing is lost", async () => {
+    const resumes = dc.resumes;
+    dc.deaf(true);
+    dc.send({ channelId: dm, author: MIN, content: "while deaf" });
+    await new Promise((r) => setTimeout(r, 1500));
+    dc.deaf(false);
+    await answered(dm, (t) => t === "echo: while deaf");
+    expect(dc.resumes).toBeGreaterThan(resumes);
+  }, 60_000);
+
+  it("a revoked token stops Discord, and status says so", async () => {
+    dc.revokeToken();
+    const out: string[] = [];
+    await until(
+      () => {
+        out.length = 0;
+        gatewayStatus({ ...gatewayIo(dir.path, () => {}), out: (s) => out.push(s) });
+        return out.join("");
+      },
+      (s) => s.includes("discord: stopped"),
+      "status to show discord stopped",
+    );
+    expect(out.join("")).toMatch(/discord: stopped since .*4004/);
+  }, 60_000);
+});

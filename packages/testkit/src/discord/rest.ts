@@ -1,0 +1,196 @@
+// The fake Discord's REST API (discord.com/developers/docs/reference), what the bot calls through
+// @discordjs/rest: /gateway/bot, /users/@me, messages (send, edit, delete), typing and
+// interaction callbacks. As strict as Discord where Iris depends on it: `Authorization: Bot
+// TOKEN` or 401; contents over 2000 characters, empty messages and bad components are 400 with
+// code 50035; unknown channels 404 (10003), unknown messages 404 (10008); a 204 has no body and
+// no content type (undici fails to parse an empty JSON body).
+import type { IncomingMessage } from "node:http";
+import type { DcBotMessage, DcChannel, DcUser } from "./types.js";
+
+export const DISCORD_MAX_CONTENT = 2000;
+
+export class RestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(String(body.message));
+  }
+}
+
+export interface RestState {
+  bot: DcUser;
+  applicationId: string;
+  channels: Map<string, DcChannel>;
+  botMessages: Map<string, DcBotMessage>;
+  nextId(): string;
+  /** Interactions the bot must answer once: id → answered. */
+  interactions: Map<string, { token: string; answered: boolean }>;
+  typing: { channelId: string; at: number }[];
+  gatewayUrl(req: IncomingMessage): string;
+}
+
+export interface RestReply {
+  status: number;
+  body?: unknown;
+}
+
+const formError = (field: string, code: string, message: string) =>
+  new RestError(400, {
+    message: "Invalid Form Body",
+    code: 50035,
+    errors: { [field]: { _errors: [{ code, message }] } },
+  });
+
+function channelOf(s: RestState, id: string): DcChannel {
+  const c = s.channels.get(id);
+  if (!c) throw new RestError(404, { message: "Unknown Channel", code: 10003 });
+  return c;
+}
+
+/** The message body's content and buttons, checked as Discord checks them. */
+function messageBody(body: Record<string, unknown>, editing: boolean) {
+  const content = body.content;
+  if (content !== undefined && typeof content !== "string")
+    throw formError("content", "STRING_TYPE_CONVERT", "Could not interpret as string.");
+  if (typeof content === "string" && content.length > DISCORD_MAX_CONTENT)
+    throw formError("content", "BASE_TYPE_MAX_LENGTH", `Must be ${DISCORD_MAX_CONTENT} or fewer in length.`);
+  if (!editing && (content ?? "") === "" && !body.components)
+    throw new RestError(400, { message: "Cannot send an empty message", code: 50006 });
+  const buttons: { label: string; customId: string }[] = [];
+  const rows = body.components;
+  if (rows !== undefined) {
+    if (!Array.isArray(rows) || rows.length > 5)
+      throw formError("components", "BASE_TYPE_BAD_LENGTH", "Must be between 0 and 5 in length.");
+    for (const row of rows as { type?: unknown; components?: unknown }[]) {
+      if (row?.type !== 1 || !Array.isArray(row.components) || row.components.length > 5)
+        throw formError(
+          "components",
+          "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+          "An action row holds 1 to 5 buttons.",
+        );
+      for (const b of row.components as Record<string, unknown>[]) {
+        const id = b.custom_id;
+        if (b.type !== 2 || typeof id !== "string" || id.length === 0 || id.length > 100)
+          throw formError(
+            "components",
+            "BUTTON_COMPONENT_INVALID",
+            "A button needs a custom_id of 1 to 100 characters.",
+          );
+        if (typeof b.label !== "string" || b.label.length > 80)
+          throw formError("components", "BASE_TYPE_MAX_LENGTH", "A label is at most 80 characters.");
+        if (buttons.some((x) => x.customId === id))
+          throw formError(
+            "components",
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+            "Component custom id cannot be duplicated",
+          );
+        buttons.push({ label: b.label, customId: id });
+      }
+    }
+  }
+  return { content: typeof content === "string" ? content : undefined, buttons };
+}
+
+function messageJson(s: RestState, m: DcBotMessage) {
+  const c = s.channels.get(m.channelId);
+  return {
+    id: m.id,
+    channel_id: m.channelId,
+    ...(c?.guild_id ? { guild_id: c.guild_id } : {}),
+    author: s.bot,
+    content: m.texts.at(-1) ?? "",
+    timestamp: new Date().toISOString(),
+    edited_timestamp: null,
+    tts: false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    pinned: false,
+    type: m.replyTo ? 19 : 0,
+    components: m.buttons.length
+      ? [
+          {
+            type: 1,
+            components: m.buttons.map((b) => ({ type: 2, style: 1, label: b.label, custom_id: b.customId })),
+          },
+        ]
+      : [],
+  };
+}
+
+/** Answers one REST call (after the token was checked). */
+export function route(
+  s: RestState,
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+): RestReply {
+  const messages = /^\/channels\/(\d+)\/messages$/.exec(path);
+  const oneMessage = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
+  const typing = /^\/channels\/(\d+)\/typing$/.exec(path);
+  const callback = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path);
+  if (method === "GET" && path === "/gateway/bot")
+    return {
+      status: 200,
+      body: {
+        url: s.gatewayUrl(req),
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+      },
+    };
+  if (method === "GET" && path === "/users/@me") return { status: 200, body: s.bot };
+  if (method === "GET" && path === "/applications/@me")
+    return { status: 200, body: { id: s.applicationId, name: s.bot.username, flags: 0 } };
+  if (messages && method === "POST") {
+    const m = messages;
+    const channel = channelOf(s, m[1] as string);
+    const { content, buttons } = messageBody(body, false);
+    const ref = body.message_reference as { message_id?: unknown } | undefined;
+    const msg: DcBotMessage = {
+      channelId: channel.id,
+      id: s.nextId(),
+      texts: [content ?? ""],
+      buttons,
+      ...(typeof ref?.message_id === "string" ? { replyTo: ref.message_id } : {}),
+      deleted: false,
+    };
+    s.botMessages.set(msg.id, msg);
+    return { status: 200, body: messageJson(s, msg) };
+  }
+  if (oneMessage && (method === "PATCH" || method === "DELETE")) {
+    const m = oneMessage;
+    channelOf(s, m[1] as string);
+    const msg = s.botMessages.get(m[2] as string);
+    if (!msg || msg.deleted || msg.channelId !== m[1])
+      throw new RestError(404, { message: "Unknown Message", code: 10008 });
+    if (method === "DELETE") {
+      msg.deleted = true;
+      return { status: 204 };
+    }
+    const { content, buttons } = messageBody(body, true);
+    if (content !== undefined) msg.texts.push(content);
+    if (body.components !== undefined) msg.buttons = buttons;
+    return { status: 200, body: messageJson(s, msg) };
+  }
+  if (typing && method === "POST") {
+    const m = typing;
+    s.typing.push({ channelId: channelOf(s, m[1] as string).id, at: Date.now() });
+    return { status: 204 };
+  }
+  if (callback && method === "POST") {
+    const m = callback;
+    const i = s.interactions.get(m[1] as string);
+    if (!i || i.token !== m[2]) throw new RestError(404, { message: "Unknown interaction", code: 10062 });
+    if (i.answered)
+      throw new RestError(400, { message: "Interaction has already been acknowledged.", code: 40060 });
+    if (typeof body.type !== "number" || ![4, 5, 6, 7].includes(body.type))
+      throw formError("type", "BASE_TYPE_CHOICES", "Value must be one of {4, 5, 6, 7}.");
+    i.answered = true;
+    return { status: 204 };
+  }
+  return { status: 404, body: { message: "404: Not Found", code: 0 } };
+}
