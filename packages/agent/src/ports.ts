@@ -70,6 +70,8 @@ export interface ToolRunContext {
   costLeftUsd?: number | null;
   /** Adds spending made on the turn's behalf (a subagent's model calls) to the turn's cost. */
   addCost?(usd: number): void;
+  /** Records a model call a tool made (the vision model): the turn's usage, cost and budget (F3). */
+  recordModelCall?(message: AssistantMessage, costUsd: number, latencyMs: number): void;
 }
 
 export interface ToolBox {

@@ -38,7 +38,10 @@ const png = solidPng(8, 8).toString("base64");
 
 describe("a text-only model and images", () => {
   it("gets the vision model's description of an image the user sent", async () => {
-    fake.enqueue({ text: "A small red square." }, { text: "It is red." });
+    fake.enqueue(
+      { text: "A small red square.", usage: { input: 700, output: 30 } },
+      { text: "It is red.", usage: { input: 120, output: 5 } },
+    );
     const session = iris.openSession({ source: "test", cwd: dir.path });
     session.startSession();
     await session.send({
@@ -55,6 +58,13 @@ describe("a text-only model and images", () => {
     const user = JSON.stringify(main?.messages.at(-1));
     expect(user).toContain("[image 1, described by the vision model: A small red square.]");
     expect(user).not.toContain("base64");
+    // The vision call is billed in the session like the main one (SPEC F3).
+    const usage = session.usage().map((u) => [u.model, u.inputTokens, u.outputTokens]);
+    expect(usage).toEqual([
+      ["vision-model", 700, 30],
+      ["text-model", 120, 5],
+    ]);
+    expect(iris.store.getSession(session.id).inputTokens).toBe(820);
   });
 
   it("vision_analyze asks the vision model about an image file", async () => {
@@ -63,7 +73,7 @@ describe("a text-only model and images", () => {
       {
         toolCalls: [{ name: "vision_analyze", arguments: { image: "chart.png", question: "What colour?" } }],
       },
-      { text: "Green." },
+      { text: "Green.", usage: { input: 900, output: 2 } },
       { text: "The chart is green." },
     );
     const session = iris.openSession({ source: "test", cwd: dir.path });
@@ -76,5 +86,10 @@ describe("a text-only model and images", () => {
     expect(textOf(bodies[2]?.messages.at(-1))).toContain(
       "Vision model (local/vision-model) on chart.png:\nGreen.",
     );
+    // Recorded in the turn that made the tool call, between the main model's two calls (F3).
+    const rows = session.usage();
+    expect(rows.map((u) => u.model)).toEqual(["text-model", "vision-model", "text-model"]);
+    expect(rows[1]?.inputTokens).toBe(900);
+    expect(new Set(rows.map((u) => u.taskId)).size).toBe(1);
   });
 });

@@ -22,13 +22,17 @@ interface RawDb {
 const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new (p: string) => RawDb;
 
 /** 300 sessions with a message each, then one leaf page of the sessions table overwritten. */
-function damagedDb(path: string): void {
+async function damagedDb(path: string): Promise<void> {
   const store = openStore(path);
   for (let i = 0; i < 300; i++) {
     const s = store.createSession({ source: "cli", title: `session ${i} ${"x".repeat(150)}` });
     store.appendNode(s.id, { kind: "message", message: { role: "user", content: `hello ${i}` } });
   }
   store.close();
+  // That much writing starts the WAL checkpointer thread; its connection closes a moment after
+  // the store's, and the last connection to close copies the WAL into the file. Overwriting a
+  // page before then would be undone by that copy, so wait for the WAL to go.
+  for (let i = 0; i < 500 && existsSync(`${path}-wal`); i++) await new Promise((r) => setTimeout(r, 20));
   const db = new Sqlite(path);
   const pageSize = db.prepare("PRAGMA page_size").get().page_size;
   const leaves = db
@@ -43,7 +47,7 @@ function damagedDb(path: string): void {
 describe("a damaged state.db", () => {
   it("is named with the way out, and doctor --repair keeps a copy and recovers the rest", async () => {
     const db = join(home.home, "state.db");
-    damagedDb(db);
+    await damagedDb(db);
     const damagedBytes = readFileSync(db);
     const list = await runIris(["sessions", "list", "--limit", "1000"], { env: env() });
     expect(list.code).not.toBe(0);

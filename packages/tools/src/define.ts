@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { FileAccessCheck } from "./approval/file-access.js";
 import type { ApprovalMemory } from "./approval/memory.js";
-import type { ToolEnvironment } from "./environment.js";
+import type { ModelCallSink, ToolEnvironment } from "./environment.js";
 import type { JsonSchemaParameters } from "./json-schema/parameters.js";
 import type { SkillLibrary } from "./skills/library.js";
 import type { TerminalScope } from "./terminal/scope.js";
@@ -89,6 +89,8 @@ export interface ToolContext {
    * and the web/browser settings. The dispatcher fills in the registry's when a caller gave none.
    */
   environment?: ToolEnvironment;
+  /** Records a model call the tool made (the vision model) in the turn's usage and cost (F3). */
+  recordModelCall?: ModelCallSink;
 }
 
 /** Text files through a front end; paths are absolute. A missing file rejects. */

@@ -2,6 +2,7 @@
 // process.env directly), secrets that are registered for redaction when read, a proxy-aware fetch
 // behind the private-address guard, and the web and browser settings of config.yaml. The host
 // builds one per process; tests build one with `toolEnvironment`.
+import type { AssistantMessage } from "@iris/llm";
 import { type AddressPolicy, DEFAULT_ADDRESS_POLICY } from "./web/address-guard.js";
 import { createWebFetch, type Resolver, type WebFetch } from "./web/http.js";
 
@@ -48,8 +49,16 @@ export interface VisionImage {
   data: string;
 }
 
-/** Asks the configured vision model about an image (the host makes the call). */
-export type DescribeImage = (image: VisionImage, question: string, signal: AbortSignal) => Promise<string>;
+/** A model call made on the turn's behalf (the vision model), billed like the loop's own (SPEC F3). */
+export type ModelCallSink = (message: AssistantMessage, costUsd: number, latencyMs: number) => void;
+
+/** Asks the configured vision model about one image (the host makes the call); `onCall` gets the call's message to record its usage. */
+export type DescribeImage = (
+  image: VisionImage,
+  question: string,
+  signal: AbortSignal,
+  onCall?: ModelCallSink,
+) => Promise<string>;
 
 export interface ToolEnvironment {
   /** A variable of the profile's environment (.env wins over the shell). */

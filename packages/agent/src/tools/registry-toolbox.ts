@@ -108,6 +108,7 @@ export class RegistryToolBox implements ToolBox {
         : {}),
       ...(frontEnd.files ? { files: frontEnd.files } : {}),
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
+      ...(ctx.recordModelCall ? { recordModelCall: ctx.recordModelCall } : {}),
     };
     return dispatchToolCall(
       this.opts.registry,

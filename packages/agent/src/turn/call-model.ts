@@ -105,7 +105,7 @@ function describeFailure(error: LlmError, route: { provider: string; model: stri
 }
 
 /** Every billed call counts: in the turn's totals, the cost budget and the usage table (F3). */
-function addUsage(
+export function addUsage(
   env: TurnEnv,
   state: TurnState,
   message: AssistantMessage,

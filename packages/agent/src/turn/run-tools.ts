@@ -2,6 +2,7 @@
 // is interactive, otherwise in order. Results are checkpointed in call order; a call that will
 // not run gets its "not executed" result persisted at once.
 import type { ToolCallPart, ToolResultMessage } from "@iris/llm";
+import { addUsage } from "./call-model.js";
 import type { TurnEnv } from "./env.js";
 import type { StepSnapshot, TurnState } from "./types.js";
 
@@ -80,6 +81,8 @@ async function runOne(
       addCost: (usd) => {
         state.costUsd += usd;
       },
+      recordModelCall: (message, costUsd, latencyMs) =>
+        addUsage(env, state, message, costUsd, latencyMs, "ok"),
       progress: (message) =>
         env.events.emit("tool_progress", {
           phase: "progress",

@@ -1,7 +1,7 @@
 // The vision model behind vision_analyze and behind images sent to a text-only model (SPEC H4):
 // `vision.model` resolved like any route (its key from the profile), one call per image.
-import { assistantText, completeLlm, type ImagePart, type UserMessage } from "@iris/llm";
-import type { DescribeImage, ToolEnvironment } from "@iris/tools";
+import { assistantText, completeLlm, estimateCost, type ImagePart, type UserMessage } from "@iris/llm";
+import type { DescribeImage, ModelCallSink, ToolEnvironment } from "@iris/tools";
 import type { IrisConfig } from "../config/index.js";
 import { splitModelSpec } from "./context-report.js";
 import { modelInfoFor, resolveMainRoute } from "./route.js";
@@ -10,10 +10,11 @@ import { visionOf } from "./vision.js";
 export function imageDescriber(config: IrisConfig, env: Record<string, string>): DescribeImage | undefined {
   const spec = config.vision.model;
   if (!spec) return undefined;
-  return async (image, question, signal) => {
+  return async (image, question, signal, onCall) => {
     const { provider, model } = splitModelSpec(spec, config, config.model.provider ?? "");
     const resolved = resolveMainRoute({ provider, model }, config, env);
     if (!resolved.ok) throw new Error(`vision.model ${spec} cannot be used: ${resolved.error}`);
+    const started = Date.now();
     const r = await completeLlm(
       resolved.runtime,
       {
@@ -32,6 +33,9 @@ export function imageDescriber(config: IrisConfig, env: Record<string, string>):
       { signal },
     );
     if (!r.ok) throw new Error(`vision.model ${spec}: ${r.error.message}`);
+    // Billed like any other call (F3), at the vision model's own price.
+    const info = modelInfoFor(resolved.runtime.provider, resolved.runtime.model, config).info;
+    onCall?.(r.message, estimateCost(r.message.usage, info), Date.now() - started);
     return assistantText(r.message);
   };
 }
@@ -44,6 +48,7 @@ export async function describeForTextOnly(
   input: UserMessage,
   describe: DescribeImage,
   signal: AbortSignal,
+  onCall?: ModelCallSink,
 ): Promise<UserMessage> {
   if (typeof input.content === "string" || !input.content.some((p) => p.type === "image")) return input;
   let n = 0;
@@ -58,6 +63,7 @@ export async function describeForTextOnly(
           { mediaType: image.mediaType, data: image.data },
           "Describe this image in detail: its text, layout, and anything notable.",
           signal,
+          onCall,
         );
         return { type: "text" as const, text: `[image ${n}, described by the vision model: ${text}]` };
       } catch (err) {
@@ -77,11 +83,12 @@ export async function imagesForRoute(
   route: { provider: string; model: string },
   session: { profile: { config: IrisConfig }; tools: { registry: { environment: ToolEnvironment } } },
   signal: AbortSignal,
+  onCall?: ModelCallSink,
 ): Promise<string | UserMessage | null> {
   const env = session.tools.registry.environment;
   const { config } = session.profile;
   if (!env.describeImage || input === null || typeof input === "string") return input;
   if (visionOf(modelInfoFor(route.provider, route.model, config), route.model, config) !== false)
     return input;
-  return describeForTextOnly(input, env.describeImage, signal);
+  return describeForTextOnly(input, env.describeImage, signal, onCall);
 }

@@ -333,6 +333,7 @@ export class Session {
           this.model?.route() ?? this.runtime,
           this.opts,
           controller.signal,
+          (message, costUsd, latencyMs) => this.recordAuxiliaryCall(message, costUsd, latencyMs),
         );
         const done = ready.then((i) => agent.run(i, { signal: controller.signal }));
         running.done = done;

@@ -44,6 +44,7 @@ export default defineTool({
         { mediaType: prepared.mediaType, data: prepared.data },
         question ?? "Describe this image in detail: its text, layout, and anything notable.",
         ctx.signal,
+        ctx.recordModelCall,
       );
       return `Vision model (${env.vision.model ?? "configured"}) on ${image}:\n${answer}`;
     } catch (err) {

@@ -1,5 +1,6 @@
 // Turns the model's argument JSON into the tool's input, or into a message that tells the model
 // which field is wrong and what was expected.
+import { jsonTooDeep } from "@iris/llm";
 import type { z } from "zod";
 import type { ToolParameters } from "../define.js";
 import { isJsonSchemaParameters } from "../json-schema/parameters.js";
@@ -11,6 +12,9 @@ export function parseArguments(schema: ToolParameters, argumentsJson: string): P
   const text = argumentsJson.trim();
   if (text === "") raw = {};
   else {
+    // Checked without recursion first: zod walks a 20,000-deep value into a stack overflow (E4).
+    const deep = jsonTooDeep(text);
+    if (deep) return { ok: false, message: `the arguments are refused: ${deep}; send a flatter JSON object` };
     try {
       raw = JSON.parse(text);
     } catch (e) {
