@@ -1,16 +1,17 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
-import { getProvider } from "@iris/llm";
+import { getProvider, listProviders } from "@iris/llm";
 import { listPromptCommands } from "@iris/tools";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
 import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { resumeOnItsModel } from "./resume.js";
+import { fetchServerModels, listsFromServer } from "./server-models.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
 import type { Style } from "./ui/colors.js";
-import { modelChoices } from "./ui/model-picker.js";
+import { type ModelChoice, modelChoices } from "./ui/model-picker.js";
 import { PICKER_QUESTION, pickedRow, pickerList, recentForPicker } from "./ui/session-picker.js";
 import { replayLines } from "./ui/session-replay.js";
 import { padToWidth } from "./ui/width.js";
@@ -181,13 +182,14 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return true;
     case "/model": {
       if (!arg) {
-        const choices = modelChoices(host);
+        const { choices, note } = await modelChoices(host);
         out.write(`current: ${host.runtime.provider}/${host.runtime.model}\n`);
+        if (note) out.write(`! ${note}\n`);
         for (const [i, c] of choices.entries()) out.write(`  ${padToWidth(String(i + 1), 3)} ${c.label}\n`);
         const a = (await ctx.ask("switch to (number or [provider/]name, Enter to keep): ")).trim();
         const n = Number(a);
         const spec = Number.isInteger(n) && n >= 1 && n <= choices.length ? choices[n - 1]!.spec : a;
-        return spec ? switchModel(host, out, spec.split(/\s+/)) : true;
+        return spec ? switchModel(host, out, spec.split(/\s+/), choices) : true;
       }
       return switchModel(host, out, rest);
     }
@@ -227,12 +229,41 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
   }
 }
 
+/** Whether the current provider's server lists `model` (asked only for a custom or local one). */
+async function servedHere(host: Session, model: string, listed: readonly ModelChoice[]): Promise<boolean> {
+  if (listed.some((c) => c.spec === model)) return true;
+  if (!listsFromServer(host.runtime.provider, host.profile)) return false;
+  const found = await fetchServerModels(host.runtime);
+  return found.ok && found.models.includes(model);
+}
+
 /** The model a costly switch waits on: a second `/model NAME` (or `--yes`) proceeds (SPEC H7). */
 const pendingSwitch = new WeakMap<Session, string>();
 
-function switchModel(host: Session, out: SlashContext["out"], words: string[]): boolean {
+async function switchModel(
+  host: Session,
+  out: SlashContext["out"],
+  words: string[],
+  listed: readonly ModelChoice[] = [],
+): Promise<boolean> {
   const yes = words.includes("--yes");
-  const spec = words.filter((w) => w !== "--yes").join(" ");
+  let spec = words.filter((w) => w !== "--yes").join(" ");
+  // `x/y` is provider x's model y, unless this provider's server serves a model named `x/y` (a
+  // local server's `Qwen/Qwen3-8B`, where Qwen also names a provider); with no provider x, a typo.
+  const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
+  const current = host.runtime.provider;
+  if (head && (await servedHere(host, spec, listed))) {
+    if (getProvider(head) || head in host.config.providers)
+      out.write(`· ${current} serves '${spec}': taken as its model\n`);
+    spec = `${current}/${spec}`;
+  } else if (head && !getProvider(head) && !(head in host.config.providers)) {
+    const known = [...new Set([...Object.keys(host.config.providers), ...listProviders().map((p) => p.id)])];
+    out.write(
+      `iris: unknown provider '${head}' (providers: ${known.sort().join(", ")}); ` +
+        `for a model named '${spec}' of ${current}: /model ${current}/${spec}\n`,
+    );
+    return true;
+  }
   const risks = host.context.switchRisks();
   if (risks.length && !yes && pendingSwitch.get(host) !== spec) {
     pendingSwitch.set(host, spec);
@@ -241,11 +272,6 @@ function switchModel(host: Session, out: SlashContext["out"], words: string[]): 
     return true;
   }
   pendingSwitch.delete(host);
-  // `x/y` where x names no provider is taken as model `x/y` of this provider (a local server's
-  // `Qwen/Qwen3-8B`, an OpenRouter id): said, not done silently.
-  const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
-  if (head && !getProvider(head) && !(head in host.config.providers))
-    out.write(`· '${head}' is no provider: '${spec}' is taken as a model of ${host.runtime.provider}\n`);
   const result = host.switchModel(spec);
   out.write(
     result.ok ? `now using ${host.runtime.provider}/${host.runtime.model}\n` : `iris: ${result.error}\n`,
