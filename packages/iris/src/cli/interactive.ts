@@ -7,7 +7,7 @@
 import { createInterface } from "node:readline";
 import { SessionBusyError } from "@iris/host";
 import { textOf } from "@iris/llm";
-import { expandMcpInput } from "@iris/tools";
+import { expandMcpInput, loadShellParser } from "@iris/tools";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
 import { withImages } from "./image-input.js";
@@ -323,6 +323,9 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
   }
   prompt();
+  // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
+  // on the first terminal call.
+  if (host.toolNames.includes("terminal")) setImmediate(() => void loadShellParser().catch(() => {}));
   if (first) {
     out.write(`${first}\n`);
     submit(first);
