@@ -62,7 +62,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     output: guard.forReadline,
     terminal: tty,
     historySize: 500,
-    completer: makeCompleter(slashCommandNames, cwd),
+    completer: makeCompleter(() => slashCommandNames(host), cwd),
   });
   guard.attach(rl);
   if (tty) out.write(BRACKETED_PASTE_ON);

@@ -2,16 +2,18 @@
 import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
 import { getProvider, listProviders } from "@iris/llm";
 import { listPromptCommands } from "@iris/tools";
+import { CHAT_COMMAND_HELP, runChatCommand } from "./chat-commands.js";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
 import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
+import { expandCustomCommand, listCustomCommands } from "./custom-commands.js";
 import { resumeOnItsModel } from "./resume.js";
 import { fetchServerModels, listsFromServer } from "./server-models.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
 import type { Style } from "./ui/colors.js";
-import { type ModelChoice, modelChoices } from "./ui/model-picker.js";
+import { modelChoices } from "./ui/model-picker.js";
 import { PICKER_QUESTION, pickedRow, pickerList, recentForPicker } from "./ui/session-picker.js";
 import { replayLines } from "./ui/session-replay.js";
 import { padToWidth } from "./ui/width.js";
@@ -47,14 +49,21 @@ const HELP: [string, string][] = [
   ["/tools", "the tools offered to the model in this session"],
   ["/mcp", "the MCP servers: state, transport, tools, last error"],
   ["/approvals [manual|smart|off]", "show or switch how tool calls are approved in this session"],
+  ...CHAT_COMMAND_HELP,
   ["/stop", "stop the running turn"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
 ];
 
+const builtIn = () => new Set([...HELP.map(([c]) => c.split(" ")[0]!), "/quit", "/reset"]);
+
+/** The custom commands of this folder and profile (read each time: an edit shows at once). */
+const customCommands = (host: Session) =>
+  listCustomCommands(process.cwd(), host.profile.home.root, builtIn());
+
 /** For Tab completion. */
-export function slashCommandNames(): string[] {
-  return [...HELP.map(([c]) => c.split(" ")[0]!), "/quit"].sort();
+export function slashCommandNames(host?: Session): string[] {
+  return [...builtIn(), ...(host ? customCommands(host).map((c) => c.command) : [])].sort();
 }
 
 const width = (out: SlashContext["out"]) => Math.max(40, (out.columns ?? 100) - 1);
@@ -99,6 +108,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
   switch (cmd) {
     case "/help": {
       for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 27)}${d}\n`);
+      for (const c of customCommands(host))
+        out.write(`  ${padToWidth(`${c.command} [ARGS]`, 27)}${c.description} (${c.file})\n`);
       for (const p of await listPromptCommands(host.mcp)) {
         const args = p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(" ");
         out.write(`  ${padToWidth(`${p.command} ${args}`.trim(), 27)}${p.description} (MCP prompt)\n`);
@@ -189,7 +200,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
         const a = (await ctx.ask("switch to (number or [provider/]name, Enter to keep): ")).trim();
         const n = Number(a);
         const spec = Number.isInteger(n) && n >= 1 && n <= choices.length ? choices[n - 1]!.spec : a;
-        return spec ? switchModel(host, out, spec.split(/\s+/), choices) : true;
+        return spec ? switchModel(host, out, spec.split(/\s+/)) : true;
       }
       return switchModel(host, out, rest);
     }
@@ -215,6 +226,10 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return true;
     }
     default: {
+      const everyday = runChatCommand(cmd, arg, host, out);
+      if (everyday !== undefined) return everyday;
+      const custom = customCommands(host).find((c) => c.command === cmd);
+      if (custom) return { send: expandCustomCommand(custom, arg) };
       // The chat commands every front end shares (host's registry; the gateway uses it too).
       const shared = findCommand(cmd, "cli");
       if (!shared) {
@@ -230,8 +245,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
 }
 
 /** Whether the current provider's server lists `model` (asked only for a custom or local one). */
-async function servedHere(host: Session, model: string, listed: readonly ModelChoice[]): Promise<boolean> {
-  if (listed.some((c) => c.spec === model)) return true;
+async function servedHere(host: Session, model: string): Promise<boolean> {
   if (!listsFromServer(host.runtime.provider, host.profile)) return false;
   const found = await fetchServerModels(host.runtime);
   return found.ok && found.models.includes(model);
@@ -240,19 +254,14 @@ async function servedHere(host: Session, model: string, listed: readonly ModelCh
 /** The model a costly switch waits on: a second `/model NAME` (or `--yes`) proceeds (SPEC H7). */
 const pendingSwitch = new WeakMap<Session, string>();
 
-async function switchModel(
-  host: Session,
-  out: SlashContext["out"],
-  words: string[],
-  listed: readonly ModelChoice[] = [],
-): Promise<boolean> {
+async function switchModel(host: Session, out: SlashContext["out"], words: string[]): Promise<boolean> {
   const yes = words.includes("--yes");
   let spec = words.filter((w) => w !== "--yes").join(" ");
   // `x/y` is provider x's model y, unless this provider's server serves a model named `x/y` (a
   // local server's `Qwen/Qwen3-8B`, where Qwen also names a provider); with no provider x, a typo.
   const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
   const current = host.runtime.provider;
-  if (head && (await servedHere(host, spec, listed))) {
+  if (head && (await servedHere(host, spec))) {
     if (getProvider(head) || head in host.config.providers)
       out.write(`· ${current} serves '${spec}': taken as its model\n`);
     spec = `${current}/${spec}`;
