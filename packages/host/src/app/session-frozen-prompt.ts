@@ -5,7 +5,7 @@
 import type { Runtime } from "@iris/llm";
 import { type Menu, projectSkillRoots, SkillLibrary } from "@iris/tools";
 import type { Profile } from "../config/index.js";
-import { followMenu, withoutEmptySkills } from "./session-menu.js";
+import { followMenu, readOnlyMenu, withoutEmptySkills } from "./session-menu.js";
 import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -45,6 +45,9 @@ export class FrozenPrompt {
     return this.skillLibrary;
   }
 
+  /** Plan mode: the next turns are offered only the tools that read (the system prompt keeps the full menu). */
+  readOnly = false;
+
   /** The menu for the next turn (the rule is in session-menu.ts). */
   menuForTurn(): Menu {
     const { tools } = this.opts;
@@ -53,7 +56,7 @@ export class FrozenPrompt {
       this.menu ? followMenu(this.menu, live, tools.registry) : live,
       this.skills,
     );
-    return this.menu;
+    return this.readOnly ? readOnlyMenu(this.menu) : this.menu;
   }
 
   /** Iris's frozen prompt built now, then the API client's instructions. */

@@ -18,6 +18,7 @@ export const CHAT_COMMAND_HELP: [string, string][] = [
   ["/copy", "copy the last answer to the clipboard (the terminal's, OSC 52)"],
   ["/export [FILE]", "write this conversation to FILE (.md, .json or .jsonl; default iris-ID.md)"],
   ["/init", "have the agent write an AGENTS.md for this project"],
+  ["/plan [TASK|accept|off]", "plan mode: the agent reads and searches only, until you accept its plan"],
 ];
 
 const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
@@ -100,6 +101,31 @@ Look around first (the README, the build and package files, the test set-up, the
 - the conventions the code follows (style, naming, error handling, where tests go).
 If AGENTS.md exists already, read it and improve it rather than starting over. Keep it short and true: only what you saw in the project.`;
 
+const PLAN_NOTE =
+  "(Plan mode: you may read and search, nothing else; the tools that write or run commands come back once I accept the plan. Look into it, then answer with a step-by-step plan.)";
+const PLAN_ACCEPTED = "The plan is accepted: carry it out now.";
+
+/** `/plan TASK` enters plan mode (and sends TASK), `/plan accept` leaves it and has the plan carried out. */
+function plan(host: Session, out: Out, arg: string): ChatCommandOutcome {
+  const word = arg.trim();
+  if (word === "off" || word === "accept") {
+    if (!host.planMode) {
+      out.write("not in plan mode (/plan TASK enters it)\n");
+      return true;
+    }
+    host.planMode = false;
+    out.write(
+      `plan mode off: the agent may write and run commands again${word === "accept" ? "; carrying out the plan" : ""}\n`,
+    );
+    return word === "accept" ? { send: PLAN_ACCEPTED } : true;
+  }
+  host.planMode = true;
+  out.write(
+    "plan mode: the agent may read and search, not write or run commands; /plan accept carries the plan out, /plan off leaves\n",
+  );
+  return word ? { send: `${PLAN_NOTE}\n\n${word}` } : true;
+}
+
 /** Runs `cmd` if it is one of these commands; undefined when it is not. */
 export function runChatCommand(
   cmd: string,
@@ -140,6 +166,8 @@ export function runChatCommand(
       return exportTo(host, out, arg.trim());
     case "/init":
       return { send: INIT_PROMPT };
+    case "/plan":
+      return plan(host, out, arg);
     default:
       return undefined;
   }

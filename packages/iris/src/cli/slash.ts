@@ -118,7 +118,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     }
     case "/status":
       out.write(
-        `session ${shortId(host.session.id)} · ${host.runtime.provider}/${host.runtime.model} · ${ctx.busy() ? "working" : "idle"}\n`,
+        `session ${shortId(host.session.id)} · ${host.runtime.provider}/${host.runtime.model} · ${ctx.busy() ? "working" : "idle"}${host.planMode ? " · plan mode" : ""}\n`,
       );
       return true;
     case "/stop":
