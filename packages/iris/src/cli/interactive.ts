@@ -11,6 +11,7 @@ import { expandMcpInput, loadShellParser } from "@iris/tools";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
 import { withImages } from "./image-input.js";
+import { FileSnapshots } from "./rewind.js";
 import { shortId } from "./session-ref.js";
 import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
@@ -101,6 +102,8 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     showReasoning: host.config.display.show_reasoning,
   });
   const detachScreen = screen.attach(host.events);
+  const snapshots = new FileSnapshots(host, cwd);
+  const detachSnapshots = snapshots.attach();
   const progress = attachProgress(host.events, out, style);
 
   let closed = false;
@@ -179,6 +182,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     exit: () => rl.close(),
     busy: () => busy !== undefined,
     muteStatus: () => progress.muteStatus(),
+    snapshots,
   };
 
   let turnDone: Promise<void> | undefined;
@@ -335,6 +339,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
   await turnDone;
   ended.off();
   detachScreen();
+  detachSnapshots();
   progress();
   guard.detach();
   if (tty) {

@@ -9,6 +9,7 @@ import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { expandCustomCommand, listCustomCommands } from "./custom-commands.js";
 import { resumeOnItsModel } from "./resume.js";
+import type { FileSnapshots } from "./rewind.js";
 import { fetchServerModels, listsFromServer } from "./server-models.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
@@ -30,6 +31,8 @@ export interface SlashContext {
   busy(): boolean;
   /** Stops status lines of events until the returned release (the command reports itself). */
   muteStatus?(): () => void;
+  /** The files edits changed, for /rewind. */
+  snapshots?: FileSnapshots;
 }
 
 const HELP: [string, string][] = [
@@ -39,6 +42,7 @@ const HELP: [string, string][] = [
   ["/compress", "compress this session's history now"],
   ["/usage", "tokens and cost of this session"],
   ["/branch [N]", "list your messages, or go back to before message N (your next message replaces it)"],
+  ["/rewind [N]", "back to before your message N (default: the last), files that edits changed too"],
   ["/edit N TEXT", "replace your message N with TEXT on a new branch and send it"],
   ["/sessions", "recent sessions"],
   ["/skills", "the skills of this session"],
@@ -206,6 +210,10 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     }
     case "/context":
       out.write(host.context.report());
+      return true;
+    case "/rewind":
+      if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
+      else out.write("/rewind works in the interactive chat\n");
       return true;
     case "/branch":
     case "/edit":
