@@ -176,12 +176,14 @@ describe("the status line and /approvals", () => {
 });
 
 describe("/model with a provider that does not exist", () => {
-  it("says that the name is taken as a model of the current provider", async () => {
+  it("is an error that says how to name a model with a slash of the current provider", async () => {
     const t = chat();
     await t.waitFor("› ");
     t.type("/model nosuch/thing\r");
-    await t.waitFor("'nosuch' is no provider: 'nosuch/thing' is taken as a model of custom");
-    await t.waitFor("now using custom/nosuch/thing");
+    await t.waitFor("iris: unknown provider 'nosuch'");
+    await t.waitFor("/model custom/nosuch/thing");
+    t.type("/status\r");
+    await t.waitFor(/session \S+ · custom\/fake-model · idle/);
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
   }, 60_000);

@@ -48,6 +48,26 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The vendor's 401 body when the request lacks the key or carries another one; else undefined. */
+function authError(rec: RecordedRequest, key: string): unknown {
+  const bearer = /^Bearer\s+(.+)$/i.exec(rec.headers.authorization ?? "")?.[1]?.trim();
+  const given = bearer ?? rec.headers["x-api-key"];
+  if (given === key) return undefined;
+  if (rec.apiMode === "anthropic_messages") return errorBody(rec.apiMode, 401, "invalid x-api-key");
+  const message =
+    given === undefined
+      ? "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
+      : `Incorrect API key provided: ${given.length > 8 ? `${given.slice(0, 3)}***${given.slice(-4)}` : "***"}.`;
+  return {
+    error: {
+      message,
+      type: "invalid_request_error",
+      param: null,
+      code: given === undefined ? null : "invalid_api_key",
+    },
+  };
+}
+
 export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> {
   const models = opts.models ?? DEFAULT_MODELS;
   const validate = opts.validate ?? true;
@@ -94,6 +114,12 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       apiMode: apiModeOf(method, path),
     };
     requests.push(rec);
+    const denied = opts.apiKey === undefined ? undefined : authError(rec, opts.apiKey);
+    if (denied !== undefined) {
+      rec.rejected = "auth";
+      sendJson(res, 401, denied);
+      return;
+    }
     if (rec.apiMode === "models") {
       const data = models.map((id) => ({ id, object: "model", created, owned_by: "fake-llm" }));
       sendJson(res, 200, { object: "list", data });

@@ -98,6 +98,11 @@ export interface FakeLlmOptions {
   chatDialect?: "openai" | "openrouter" | "deepseek";
   /** Models that take reasoning parameters; when set, others answer them with a 400. */
   reasoningModels?: string[];
+  /**
+   * The key the server takes; when set, every route (GET /v1/models included) answers a missing
+   * or different `Authorization: Bearer` / `x-api-key` with the vendor's 401, as OpenAI does.
+   */
+  apiKey?: string;
 }
 
 export function isFault(step: Step): step is Fault {

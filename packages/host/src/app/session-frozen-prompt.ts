@@ -2,11 +2,10 @@
 // when the session starts and kept; the prompt is built from them, the profile, the working
 // directory and the route, then an API client's instructions. It is rebuilt only at a new
 // session, after a compression and on a model switch.
-import { join } from "node:path";
 import type { Runtime } from "@iris/llm";
-import { type Menu, SkillLibrary } from "@iris/tools";
+import { type Menu, projectSkillRoots, SkillLibrary } from "@iris/tools";
 import type { Profile } from "../config/index.js";
-import { followMenu, withoutEmptySkills } from "./session-menu.js";
+import { followMenu, readOnlyMenu, withoutEmptySkills } from "./session-menu.js";
 import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -40,11 +39,14 @@ export class FrozenPrompt {
   /** The skills of this session, read once: an edit shows in the next session. */
   get skills(): SkillLibrary {
     this.skillLibrary ??= new SkillLibrary(
-      { profile: this.opts.profile.home.paths.skills, project: join(this.opts.cwd, ".iris", "skills") },
+      { profile: this.opts.profile.home.paths.skills, project: projectSkillRoots(this.opts.cwd) },
       this.opts.source.split(":")[0],
     );
     return this.skillLibrary;
   }
+
+  /** Plan mode: the next turns are offered only the tools that read (the system prompt keeps the full menu). */
+  readOnly = false;
 
   /** The menu for the next turn (the rule is in session-menu.ts). */
   menuForTurn(): Menu {
@@ -54,7 +56,7 @@ export class FrozenPrompt {
       this.menu ? followMenu(this.menu, live, tools.registry) : live,
       this.skills,
     );
-    return this.menu;
+    return this.readOnly ? readOnlyMenu(this.menu) : this.menu;
   }
 
   /** Iris's frozen prompt built now, then the API client's instructions. */

@@ -41,3 +41,16 @@ export function followMenu(previous: Menu, live: Menu, registry: ToolRegistry): 
     unavailable: live.unavailable.filter((n) => !kept.some((k) => k.tool.name === n)),
   };
 }
+
+/**
+ * Plan mode's menu: only the tools whose effect is `read` (read, search, todo, clarify). A tool not
+ * offered does not run whatever the model calls, so nothing writes or runs a command.
+ */
+export function readOnlyMenu(menu: Menu): Menu {
+  const keep = menu.tools.map((t) => t.effect === "read");
+  return {
+    tools: menu.tools.filter((_, i) => keep[i]),
+    specs: menu.specs.filter((_, i) => keep[i]),
+    unavailable: menu.unavailable,
+  };
+}

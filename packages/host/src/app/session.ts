@@ -285,10 +285,8 @@ export class Session {
     return this.detached ? [] : this.opts.store.usageForSession(this.session.id);
   }
 
-  /**
-   * Moves the conversation back to `leafId` (a node of its path; null: before the first message),
-   * as after an edit or a cancelled turn: what came after stays in the tree as a branch.
-   */
+  /** Moves the conversation back to `leafId` (a node of its path; null: before the first message),
+   * as after an edit or a cancelled turn: what came after stays in the tree as a branch. */
   rewindTo(leafId: string | null): void {
     if (this.detached) throw new Error("a conversation outside state.db cannot be rewound");
     if (leafId) this.opts.store.branchFrom(leafId);
@@ -381,16 +379,22 @@ export class Session {
   }
 
   /** Switches this session's approval mode; the next approval check uses it. */
+  /** Plan mode: turns started from now on are offered only the tools that read (session-menu.ts). */
+  get planMode(): boolean {
+    return this.prompt.readOnly;
+  }
+  set planMode(on: boolean) {
+    this.prompt.readOnly = on;
+  }
+
   setApprovalMode(mode: ApprovalMode): void {
     const { policy } = this.opts.tools;
     if (!(policy instanceof SwitchablePolicy)) throw new Error("this session's approval mode is fixed");
     policy.request(mode, this.running !== undefined);
   }
 
-  /**
-   * The answer to an `approval_requested` or `clarify_requested` event, by its request id; false
-   * when nothing waits under that id (answered already, or its turn ended).
-   */
+  /** The answer to an `approval_requested` or `clarify_requested` event, by its request id; false
+   * when nothing waits under that id (answered already, or its turn ended). */
   answer(requestId: string, answer: ApprovalAnswer | string): boolean {
     return this.prompts.answer(requestId, answer);
   }
@@ -477,10 +481,8 @@ export class Session {
     return makeResilientClient(this.opts.profile, this.opts.parent, this.events, primary, onRouteChange);
   }
 
-  /**
-   * Made per message (cheap): everything expensive lives in the process and the session.
-   * @deprecated A front end sends through send(), which holds the session's turn lease.
-   */
+  /** Made per message (cheap): everything expensive lives in the process and the session.
+   * @deprecated A front end sends through send(), which holds the session's turn lease. */
   newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: ClientTools): Agent {
     if (this.closed) throw new Error("the session is closed");
     const { profile, store, tools, cwd } = this.opts;

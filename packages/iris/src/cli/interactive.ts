@@ -7,10 +7,11 @@
 import { createInterface } from "node:readline";
 import { SessionBusyError } from "@iris/host";
 import { textOf } from "@iris/llm";
-import { expandMcpInput } from "@iris/tools";
+import { expandMcpInput, loadShellParser } from "@iris/tools";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
 import { withImages } from "./image-input.js";
+import { FileSnapshots } from "./rewind.js";
 import { shortId } from "./session-ref.js";
 import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
@@ -62,7 +63,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     output: guard.forReadline,
     terminal: tty,
     historySize: 500,
-    completer: makeCompleter(slashCommandNames, cwd),
+    completer: makeCompleter(() => slashCommandNames(host), cwd),
   });
   guard.attach(rl);
   if (tty) out.write(BRACKETED_PASTE_ON);
@@ -101,6 +102,8 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     showReasoning: host.config.display.show_reasoning,
   });
   const detachScreen = screen.attach(host.events);
+  const snapshots = new FileSnapshots(host, cwd);
+  const detachSnapshots = snapshots.attach();
   const progress = attachProgress(host.events, out, style);
 
   let closed = false;
@@ -179,6 +182,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     exit: () => rl.close(),
     busy: () => busy !== undefined,
     muteStatus: () => progress.muteStatus(),
+    snapshots,
   };
 
   let turnDone: Promise<void> | undefined;
@@ -323,6 +327,9 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
   }
   prompt();
+  // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
+  // on the first terminal call.
+  if (host.toolNames.includes("terminal")) setImmediate(() => void loadShellParser().catch(() => {}));
   if (first) {
     out.write(`${first}\n`);
     submit(first);
@@ -332,6 +339,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
   await turnDone;
   ended.off();
   detachScreen();
+  detachSnapshots();
   progress();
   guard.detach();
   if (tty) {

@@ -293,7 +293,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
       const { modelsCommand } = await import("./commands/models.js");
       // `--provider` is also a global flag; after `models` it means the same filter.
       const provider = o.provider ?? (program.opts() as GlobalFlags).provider;
-      process.exitCode = modelsCommand(program.opts(), provider ? { provider } : {});
+      process.exitCode = await modelsCommand(program.opts(), provider ? { provider } : {});
     });
   const config = program
     .command("config")

@@ -1,12 +1,16 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
 import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
-import { getProvider } from "@iris/llm";
+import { getProvider, listProviders } from "@iris/llm";
 import { listPromptCommands } from "@iris/tools";
+import { CHAT_COMMAND_HELP, runChatCommand } from "./chat-commands.js";
 import { branchCommand } from "./commands/branch.js";
 import { formatSessionTime } from "./commands/session-time.js";
 import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
+import { expandCustomCommand, listCustomCommands } from "./custom-commands.js";
 import { resumeOnItsModel } from "./resume.js";
+import type { FileSnapshots } from "./rewind.js";
+import { fetchServerModels, listsFromServer } from "./server-models.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
 import type { Style } from "./ui/colors.js";
@@ -27,6 +31,8 @@ export interface SlashContext {
   busy(): boolean;
   /** Stops status lines of events until the returned release (the command reports itself). */
   muteStatus?(): () => void;
+  /** The files edits changed, for /rewind. */
+  snapshots?: FileSnapshots;
 }
 
 const HELP: [string, string][] = [
@@ -36,6 +42,7 @@ const HELP: [string, string][] = [
   ["/compress", "compress this session's history now"],
   ["/usage", "tokens and cost of this session"],
   ["/branch [N]", "list your messages, or go back to before message N (your next message replaces it)"],
+  ["/rewind [N]", "back to before your message N (default: the last), files that edits changed too"],
   ["/edit N TEXT", "replace your message N with TEXT on a new branch and send it"],
   ["/sessions", "recent sessions"],
   ["/skills", "the skills of this session"],
@@ -46,14 +53,21 @@ const HELP: [string, string][] = [
   ["/tools", "the tools offered to the model in this session"],
   ["/mcp", "the MCP servers: state, transport, tools, last error"],
   ["/approvals [manual|smart|off]", "show or switch how tool calls are approved in this session"],
+  ...CHAT_COMMAND_HELP,
   ["/stop", "stop the running turn"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
 ];
 
+const builtIn = () => new Set([...HELP.map(([c]) => c.split(" ")[0]!), "/quit", "/reset"]);
+
+/** The custom commands of this folder and profile (read each time: an edit shows at once). */
+const customCommands = (host: Session) =>
+  listCustomCommands(process.cwd(), host.profile.home.root, builtIn());
+
 /** For Tab completion. */
-export function slashCommandNames(): string[] {
-  return [...HELP.map(([c]) => c.split(" ")[0]!), "/quit"].sort();
+export function slashCommandNames(host?: Session): string[] {
+  return [...builtIn(), ...(host ? customCommands(host).map((c) => c.command) : [])].sort();
 }
 
 const width = (out: SlashContext["out"]) => Math.max(40, (out.columns ?? 100) - 1);
@@ -98,6 +112,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
   switch (cmd) {
     case "/help": {
       for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 27)}${d}\n`);
+      for (const c of customCommands(host))
+        out.write(`  ${padToWidth(`${c.command} [ARGS]`, 27)}${c.description} (${c.file})\n`);
       for (const p of await listPromptCommands(host.mcp)) {
         const args = p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(" ");
         out.write(`  ${padToWidth(`${p.command} ${args}`.trim(), 27)}${p.description} (MCP prompt)\n`);
@@ -106,7 +122,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     }
     case "/status":
       out.write(
-        `session ${shortId(host.session.id)} · ${host.runtime.provider}/${host.runtime.model} · ${ctx.busy() ? "working" : "idle"}\n`,
+        `session ${shortId(host.session.id)} · ${host.runtime.provider}/${host.runtime.model} · ${ctx.busy() ? "working" : "idle"}${host.planMode ? " · plan mode" : ""}\n`,
       );
       return true;
     case "/stop":
@@ -181,8 +197,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return true;
     case "/model": {
       if (!arg) {
-        const choices = modelChoices(host);
+        const { choices, note } = await modelChoices(host);
         out.write(`current: ${host.runtime.provider}/${host.runtime.model}\n`);
+        if (note) out.write(`! ${note}\n`);
         for (const [i, c] of choices.entries()) out.write(`  ${padToWidth(String(i + 1), 3)} ${c.label}\n`);
         const a = (await ctx.ask("switch to (number or [provider/]name, Enter to keep): ")).trim();
         const n = Number(a);
@@ -193,6 +210,10 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     }
     case "/context":
       out.write(host.context.report());
+      return true;
+    case "/rewind":
+      if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
+      else out.write("/rewind works in the interactive chat\n");
       return true;
     case "/branch":
     case "/edit":
@@ -213,6 +234,10 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return true;
     }
     default: {
+      const everyday = runChatCommand(cmd, arg, host, out);
+      if (everyday !== undefined) return everyday;
+      const custom = customCommands(host).find((c) => c.command === cmd);
+      if (custom) return { send: expandCustomCommand(custom, arg) };
       // The chat commands every front end shares (host's registry; the gateway uses it too).
       const shared = findCommand(cmd, "cli");
       if (!shared) {
@@ -227,12 +252,35 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
   }
 }
 
+/** Whether the current provider's server lists `model` (asked only for a custom or local one). */
+async function servedHere(host: Session, model: string): Promise<boolean> {
+  if (!listsFromServer(host.runtime.provider, host.profile)) return false;
+  const found = await fetchServerModels(host.runtime);
+  return found.ok && found.models.includes(model);
+}
+
 /** The model a costly switch waits on: a second `/model NAME` (or `--yes`) proceeds (SPEC H7). */
 const pendingSwitch = new WeakMap<Session, string>();
 
-function switchModel(host: Session, out: SlashContext["out"], words: string[]): boolean {
+async function switchModel(host: Session, out: SlashContext["out"], words: string[]): Promise<boolean> {
   const yes = words.includes("--yes");
-  const spec = words.filter((w) => w !== "--yes").join(" ");
+  let spec = words.filter((w) => w !== "--yes").join(" ");
+  // `x/y` is provider x's model y, unless this provider's server serves a model named `x/y` (a
+  // local server's `Qwen/Qwen3-8B`, where Qwen also names a provider); with no provider x, a typo.
+  const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
+  const current = host.runtime.provider;
+  if (head && (await servedHere(host, spec))) {
+    if (getProvider(head) || head in host.config.providers)
+      out.write(`· ${current} serves '${spec}': taken as its model\n`);
+    spec = `${current}/${spec}`;
+  } else if (head && !getProvider(head) && !(head in host.config.providers)) {
+    const known = [...new Set([...Object.keys(host.config.providers), ...listProviders().map((p) => p.id)])];
+    out.write(
+      `iris: unknown provider '${head}' (providers: ${known.sort().join(", ")}); ` +
+        `for a model named '${spec}' of ${current}: /model ${current}/${spec}\n`,
+    );
+    return true;
+  }
   const risks = host.context.switchRisks();
   if (risks.length && !yes && pendingSwitch.get(host) !== spec) {
     pendingSwitch.set(host, spec);
@@ -241,11 +289,6 @@ function switchModel(host: Session, out: SlashContext["out"], words: string[]): 
     return true;
   }
   pendingSwitch.delete(host);
-  // `x/y` where x names no provider is taken as model `x/y` of this provider (a local server's
-  // `Qwen/Qwen3-8B`, an OpenRouter id): said, not done silently.
-  const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
-  if (head && !getProvider(head) && !(head in host.config.providers))
-    out.write(`· '${head}' is no provider: '${spec}' is taken as a model of ${host.runtime.provider}\n`);
   const result = host.switchModel(spec);
   out.write(
     result.ok ? `now using ${host.runtime.provider}/${host.runtime.model}\n` : `iris: ${result.error}\n`,

@@ -15,6 +15,7 @@ const AT_ONCE = new Set([
   "/tools",
   "/mcp",
   "/approvals",
+  "/copy",
 ]);
 
 export type DuringTurn =

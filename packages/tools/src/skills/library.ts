@@ -1,9 +1,10 @@
-// The skills a session can use (SPEC K4): `skills/<name>/SKILL.md` in the profile, then
-// `.iris/skills/<name>/SKILL.md` in the working directory (a project skill wins over a profile
-// skill of the same name). The index is read once per session (S2: a skill added or edited now
+// The skills a session can use (SPEC K4): `skills/<name>/SKILL.md` in the profile, then the
+// project's: `.iris/skills`, `.claude/skills` and `.agents/skills` (where users of other agents
+// keep them) in the working directory and the folders above it up to the repository's root (a
+// project skill wins over a profile skill of the same name, the nearest folder over farther ones). The index is read once per session (S2: a skill added or edited now
 // shows in the next session's prompt); skill_view reads a body and the files beside it on demand.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { atomicWriteFile } from "../fs/atomic-write.js";
 import { parseSkillFile, SKILL_FILE, type SkillFile } from "./skill-file.js";
 
@@ -22,9 +23,24 @@ export interface SkillInfo {
 export interface SkillRoots {
   /** The profile's skills folder (where skill_manage and `iris skills install` write). */
   profile: string;
-  /** `<cwd>/.iris/skills`, when there is a working directory. */
-  project?: string;
+  /** The project's skill folders, the one that wins first (projectSkillRoots). */
+  project?: string | readonly string[];
 }
+
+const PROJECT_SKILL_DIRS = [".iris/skills", ".claude/skills", ".agents/skills"];
+
+/** The project skill folders of `cwd`, the one that wins first: nearest folder, then `.iris` first. */
+export function projectSkillRoots(cwd: string): string[] {
+  const roots: string[] = [];
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const d of PROJECT_SKILL_DIRS) roots.push(join(dir, d));
+    if (existsSync(join(dir, ".git")) || dirname(dir) === dir) break;
+  }
+  return roots;
+}
+
+const projectRoots = (roots: SkillRoots): readonly string[] =>
+  roots.project === undefined ? [] : typeof roots.project === "string" ? [roots.project] : roots.project;
 
 const MAX_FILES_LISTED = 100;
 
@@ -57,7 +73,8 @@ export class SkillLibrary {
       }
     };
     scan(roots.profile, "profile");
-    scan(roots.project, "project");
+    // Farthest first: a nearer folder's skill of the same name replaces it.
+    for (const root of [...projectRoots(roots)].reverse()) scan(root, "project");
     this.skills = [...found.values()].sort((a, b) => cmp(a.name, b.name));
     this.problems = problems;
   }
@@ -102,7 +119,7 @@ export class SkillLibrary {
   private findOnDisk(name: string): string | undefined {
     if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name))
       throw new Error(`'${name}' is not a skill name (lowercase letters, digits and hyphens)`);
-    for (const root of [this.roots.project, this.roots.profile]) {
+    for (const root of [...projectRoots(this.roots), this.roots.profile]) {
       if (root && existsSync(join(root, name, SKILL_FILE))) return join(root, name);
     }
     return undefined;

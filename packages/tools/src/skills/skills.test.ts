@@ -11,7 +11,7 @@ import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { makeTestContext } from "../fs/test-context.js";
 import { loadBuiltinTools } from "../registry/load-builtin.js";
 import { ToolRegistry } from "../registry/registry.js";
-import { SkillLibrary } from "./library.js";
+import { projectSkillRoots, SkillLibrary } from "./library.js";
 
 let dir: TempDir;
 let profile: string;
@@ -35,6 +35,25 @@ const md = (name: string, description: string, more = "") =>
   `---\nname: ${name}\ndescription: ${description}\n${more}---\n# ${name}\nDo the steps.\n`;
 
 describe("SkillLibrary", () => {
+  it("finds project skills in .iris, .claude and .agents from a sub-folder, up to the repository root", () => {
+    const repo = join(dir.path, "work");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    skill(join(repo, ".claude", "skills"), "pdf", md("pdf", "Claude's pdf skill"));
+    skill(join(repo, ".agents", "skills"), "lint", md("lint", "Lint the code"));
+    skill(join(repo, ".agents", "skills"), "pdf", md("pdf", "Loses to .claude's"));
+    skill(join(repo, "pkg", ".iris", "skills"), "lint", md("lint", "The sub-folder's lint"));
+    // Above the repository's root: not the project's.
+    skill(join(dir.path, ".claude", "skills"), "outside", md("outside", "Not in the project"));
+    const sub = join(repo, "pkg", "src");
+    mkdirSync(sub, { recursive: true });
+    const lib = new SkillLibrary({ profile, project: projectSkillRoots(sub) });
+    expect(lib.skills.map((s) => [s.name, s.scope, s.description])).toEqual([
+      ["lint", "project", "The sub-folder's lint"],
+      ["pdf", "project", "Claude's pdf skill"],
+    ]);
+    expect(lib.view("pdf").content).toContain("Do the steps.");
+  });
+
   it("loads profile and project skills, the project's winning a name clash; platforms filter", () => {
     skill(profile, "deploy", md("deploy", "Deploy the site"));
     skill(profile, "review", md("review", "Profile review"));

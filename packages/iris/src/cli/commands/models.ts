@@ -1,10 +1,11 @@
 // `iris models [--provider ID]`: the catalogue's models with context window and price, marked
-// ✓ where the current keys (environment and the profile's .env) can reach the provider.
+// ✓ where the current keys (environment and the profile's .env) can reach the provider; a custom
+// or local provider's models are what its server lists.
 
-import type { Profile } from "@iris/host";
+import { loadProfileOrExit, type Profile } from "@iris/host";
 import { getProvider, listCatalogue, type ModelInfo } from "@iris/llm";
 import type { GlobalFlags } from "../flags.js";
-import { withProfile } from "./with-store.js";
+import { endpointOf, fetchServerModels, listsFromServer } from "../server-models.js";
 
 export type Reach = "key" | "local" | "no key";
 
@@ -37,22 +38,56 @@ export function formatModels(models: readonly ModelInfo[], reach: (provider: str
   return `${[head, ...rows.map(([mark, name, win, price]) => `${mark} ${name!.padEnd(w)}  ${win!.padStart(7)}  ${price}`)].join("\n")}\n`;
 }
 
-export function modelsCommand(flags: GlobalFlags, opts: { provider?: string }): number {
-  return withProfile(flags, (profile) => {
-    const id = opts.provider ? (getProvider(opts.provider)?.id ?? opts.provider) : undefined;
-    const models = listCatalogue(id);
-    if (!models.length) {
-      process.stderr.write(
-        `iris: the catalogue has no models for provider '${opts.provider}'` +
-          `${profile.config.providers[opts.provider ?? ""] ? " (a custom provider: its models are whatever its server offers)" : ""}\n`,
-      );
-      return 2;
-    }
-    process.stdout.write(formatModels(models, (p) => reachOf(p, profile)));
-    const reachable = new Set(models.map((m) => m.provider).filter((p) => reachOf(p, profile) !== "no key"));
-    process.stdout.write(
-      `\n✓ = reachable with the current keys (${reachable.size ? [...reachable].sort().join(", ") : "none: see iris setup"})\n`,
-    );
-    return 0;
+/** A custom or local provider's models, as its server lists them (`GET /models`). */
+async function serverListing(profile: Profile, flags: GlobalFlags, provider: string): Promise<number> {
+  const route = {
+    provider,
+    ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+    ...(flags.apiMode ? { apiMode: flags.apiMode } : {}),
+  };
+  const found = endpointOf(profile, route);
+  if (!found.ok) {
+    process.stderr.write(`iris: ${found.error}\n`);
+    return 2;
+  }
+  const listed = await fetchServerModels(found.endpoint);
+  if (!listed.ok) {
+    process.stderr.write(`iris: ${provider}: ${listed.error}\n`);
+    return 1;
+  }
+  process.stdout.write(`models served by ${provider} at ${found.endpoint.baseUrl}:\n`);
+  for (const m of listed.models) process.stdout.write(`  ${provider}/${m}\n`);
+  if (!listed.models.length) process.stdout.write("  (none)\n");
+  return 0;
+}
+
+export async function modelsCommand(flags: GlobalFlags, opts: { provider?: string }): Promise<number> {
+  const loaded = loadProfileOrExit({
+    env: process.env,
+    ...(flags.profile ? { profile: flags.profile } : {}),
   });
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.message}\n`);
+    return loaded.exitCode;
+  }
+  const profile = loaded.profile;
+  const id = opts.provider ? (getProvider(opts.provider)?.id ?? opts.provider) : undefined;
+  if (id && listsFromServer(id, profile)) return serverListing(profile, flags, id);
+  const models = listCatalogue(id);
+  if (!models.length) {
+    process.stderr.write(`iris: the catalogue has no models for provider '${opts.provider}'\n`);
+    return 2;
+  }
+  process.stdout.write(formatModels(models, (p) => reachOf(p, profile)));
+  const reachable = new Set(models.map((m) => m.provider).filter((p) => reachOf(p, profile) !== "no key"));
+  process.stdout.write(
+    `\n✓ = reachable with the current keys (${reachable.size ? [...reachable].sort().join(", ") : "none: see iris setup"})\n`,
+  );
+  // The configured provider is a custom or local endpoint: what it serves too.
+  const current = profile.config.model.provider;
+  if (!id && current && listsFromServer(current, profile)) {
+    process.stdout.write("\n");
+    return serverListing(profile, flags, current);
+  }
+  return 0;
 }

@@ -2,9 +2,10 @@
 // key into the profile's .env (mode 600, never into config.yaml), choose a model; config.yaml gets
 // `model: {provider, name}` (and a `providers:` entry for a custom endpoint), comments kept.
 
-import { ensureHome, loadDotenv, resolveHome, setConfigValue } from "@iris/host";
+import { ensureHome, loadDotenv, loadProfile, resolveHome, setConfigValue } from "@iris/host";
 import { getProvider, listCatalogue, listProviders } from "@iris/llm";
 import type { GlobalFlags } from "../flags.js";
+import { endpointOf, fetchServerModels } from "../server-models.js";
 import { type LineReader, lineReader } from "../ui/line-reader.js";
 import { setEnvVar } from "./env-file.js";
 
@@ -36,6 +37,28 @@ async function choose<T>(r: LineReader, q: string, items: readonly T[], match: (
     if (found) return found;
     process.stdout.write("  not one of the choices; give its number or name\n");
   }
+}
+
+/** The models the endpoint lists, or undefined (said on stdout) when it cannot be asked. */
+async function askServer(flags: GlobalFlags, providerId: string): Promise<string[] | undefined> {
+  const out = process.stdout;
+  const loaded = loadProfile({ env: process.env, ...(flags.profile ? { profile: flags.profile } : {}) });
+  if (!loaded.ok) return undefined;
+  const found = endpointOf(loaded, { provider: providerId });
+  if (!found.ok) {
+    out.write(`  ! ${found.error}\n`);
+    return undefined;
+  }
+  out.write(`\nAsking ${found.endpoint.baseUrl}/models what it serves…\n`);
+  const listed = await fetchServerModels(found.endpoint);
+  if (!listed.ok) {
+    out.write(`  ! ${listed.error}\n  the setup goes on; check the URL, the key and that the server runs\n`);
+    return undefined;
+  }
+  out.write(
+    `  the endpoint answers: ${listed.models.length} model${listed.models.length === 1 ? "" : "s"}\n`,
+  );
+  return listed.models;
 }
 
 export async function runSetup(flags: GlobalFlags): Promise<number> {
@@ -86,12 +109,12 @@ export async function runSetup(flags: GlobalFlags): Promise<number> {
         }
       }
     }
-    const models = listCatalogue(def.id);
-    const first = def.defaultModel ?? models[0]?.model;
-    const shown = [...(first ? [first] : []), ...models.map((m) => m.model).filter((m) => m !== first)].slice(
-      0,
-      MODEL_CHOICES,
-    );
+    // A local or custom endpoint is asked what it serves (and so checked); else the catalogue.
+    const served = def.local || !def.baseUrl ? await askServer(flags, providerId) : undefined;
+    const models = served ?? listCatalogue(def.id).map((m) => m.model);
+    const first =
+      def.defaultModel && (!served || served.includes(def.defaultModel)) ? def.defaultModel : models[0];
+    const shown = [...(first ? [first] : []), ...models.filter((m) => m !== first)].slice(0, MODEL_CHOICES);
     if (shown.length) {
       out.write("\nModels:\n");
       for (const [i, m] of shown.entries())

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { loadProfileOrExit, type Profile } from "@iris/host";
-import { parseSkillFile, SKILL_FILE, SkillLibrary } from "@iris/tools";
+import { parseSkillFile, projectSkillRoots, SKILL_FILE, SkillLibrary } from "@iris/tools";
 import type { GlobalFlags } from "../flags.js";
 import { formatSkillList } from "./skills-view.js";
 
@@ -25,7 +25,7 @@ function withProfile(flags: GlobalFlags, fn: (profile: Profile) => number): numb
 function library(profile: Profile): SkillLibrary {
   return new SkillLibrary({
     profile: profile.home.paths.skills,
-    project: join(process.cwd(), ".iris", "skills"),
+    project: projectSkillRoots(process.cwd()),
   });
 }
 

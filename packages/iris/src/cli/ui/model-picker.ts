@@ -1,9 +1,11 @@
-// The choices of `/model` without a name: the current provider's catalogue models, then the
-// default model of every other provider the current keys reach.
+// The choices of `/model` without a name: the current provider's models (its server's own list
+// for a custom or local endpoint, else the catalogue's), then the default model of every other
+// provider the current keys reach.
 
 import type { Session } from "@iris/host";
 import { getProvider, listCatalogue, listProviders } from "@iris/llm";
 import { priceText, reachOf } from "../commands/models.js";
+import { fetchServerModels, listsFromServer } from "../server-models.js";
 
 const PER_PROVIDER = 20;
 
@@ -13,18 +15,29 @@ export interface ModelChoice {
   spec: string;
 }
 
-export function modelChoices(host: Session): ModelChoice[] {
+export async function modelChoices(host: Session): Promise<{ choices: ModelChoice[]; note?: string }> {
   const profile = host.profile;
   const current = host.runtime.provider;
   const win = (n: number) => `${Math.round(n / 1000)}K`;
-  const own = listCatalogue(getProvider(current)?.id ?? current)
-    .slice(0, PER_PROVIDER)
-    .map((m) => ({
-      label: `${current}/${m.model}  ${win(m.contextWindow)}  ${priceText(m)}${m.model === host.runtime.model ? "  (current)" : ""}`,
-      spec: m.model,
-    }));
+  const mark = (m: string) => (m === host.runtime.model ? "  (current)" : "");
+  let own: ModelChoice[];
+  let note: string | undefined;
+  if (listsFromServer(current, profile)) {
+    const listed = await fetchServerModels(host.runtime);
+    if (!listed.ok) note = `no model list from the server: ${listed.error}`;
+    own = (listed.ok ? listed.models : [])
+      .slice(0, PER_PROVIDER)
+      .map((m) => ({ label: `${current}/${m}${mark(m)}`, spec: m }));
+  } else {
+    own = listCatalogue(getProvider(current)?.id ?? current)
+      .slice(0, PER_PROVIDER)
+      .map((m) => ({
+        label: `${current}/${m.model}  ${win(m.contextWindow)}  ${priceText(m)}${mark(m.model)}`,
+        spec: m.model,
+      }));
+  }
   const others = listProviders()
     .filter((p) => p.id !== current && p.defaultModel && reachOf(p.id, profile) === "key")
     .map((p) => ({ label: `${p.id}/${p.defaultModel}`, spec: `${p.id}/${p.defaultModel}` }));
-  return [...own, ...others];
+  return { choices: [...own, ...others], ...(note ? { note } : {}) };
 }
