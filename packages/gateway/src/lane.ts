@@ -39,6 +39,8 @@ export interface LaneHooks {
   ): Promise<{
     text: string;
     interrupted: boolean;
+    /** The interrupted answer's shown text is `text`, kept and marked (L7): it is delivered. */
+    kept?: boolean;
     /** Injected texts the turn ended without sending (the Agent knows exactly). */
     unsent: string[];
     streamed?: boolean;
@@ -112,8 +114,9 @@ export class ChatLane {
           if (unsent.has(said)) this.pending.push(item);
           else answers.push(item.msg);
         }
-        // Interrupted for a newer message: that message's answer covers this one too.
-        if (turn.interrupted && this.pending.length > 0) {
+        // Interrupted for a newer message before anything was shown: that message's answer
+        // covers this one too. What was shown stays, marked interrupted, as this one's answer.
+        if (turn.interrupted && !turn.kept && this.pending.length > 0) {
           this.carried.push(...answers);
           continue;
         }

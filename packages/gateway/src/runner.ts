@@ -357,7 +357,7 @@ export class Gateway {
     text: string,
     last: InboundMessage,
     attached: readonly Attachment[] = [],
-  ): Promise<{ text: string; interrupted: boolean; unsent: string[]; streamed?: boolean }> {
+  ): Promise<{ text: string; interrupted: boolean; kept?: boolean; unsent: string[]; streamed?: boolean }> {
     const chat = this.chats.get(key);
     if (chat) {
       chat.userId = last.userId;
@@ -381,11 +381,16 @@ export class Gateway {
         reason: result.reason,
         rounds: result.rounds,
       });
-      replied = result.reason !== "user_cancelled";
-      const rest = chat?.feed ? await chat.feed.rest(result.text) : { text: result.text, streamed: false };
+      const interrupted = result.reason === "user_cancelled";
+      // An interrupted answer keeps what was shown, marked interrupted (L7): it is delivered too.
+      const kept = interrupted ? result.kept : undefined;
+      const answer = kept ?? result.text;
+      replied = !interrupted || kept !== undefined;
+      const rest = chat?.feed ? await chat.feed.rest(answer) : { text: answer, streamed: false };
       return {
         text: rest.text,
-        interrupted: !replied,
+        interrupted,
+        ...(kept ? { kept: true } : {}),
         unsent: result.unsent.map((m) => textOf(m.content)),
         ...(rest.streamed ? { streamed: true } : {}),
       };
