@@ -11,6 +11,11 @@ export interface LaneItem {
   msg: InboundMessage;
   /** The text after the mention filter. */
   text: string;
+  /**
+   * A turn a crash cut, continued from its stored history (no new user message); these are the
+   * messages it answers. It interrupts nothing and is never injected.
+   */
+  continues?: InboundMessage[];
 }
 
 export interface TurnOutcome {
@@ -32,7 +37,8 @@ export interface LaneHooks {
   beforeTurn(session: Session): Promise<void>;
   runTurn(
     session: Session,
-    text: string,
+    /** null: continue the stored history as it stands (a turn a restart cut). */
+    text: string | null,
     last: InboundMessage,
     /** Every attachment of the merged messages (images go to the model). */
     attached?: readonly Attachment[],
@@ -78,6 +84,10 @@ export class ChatLane {
       });
       return;
     }
+    if (item.continues) {
+      this.pending.push(item);
+      return;
+    }
     const session = this.hooks.session();
     if (this.policy === "steer") {
       const group = item.msg.chatType === "group";
@@ -95,11 +105,15 @@ export class ChatLane {
       const batch = this.pending.splice(0);
       const last = batch[batch.length - 1] as LaneItem;
       const group = last.msg.chatType === "group";
-      const text = mergeSpoken(
-        batch.map((b) => ({ userName: b.msg.userName, text: b.text })),
-        group,
-      );
-      const answers = [...this.carried.splice(0), ...batch.map((b) => b.msg)];
+      const spoken = batch.filter((b) => !b.continues);
+      const text =
+        spoken.length === 0
+          ? null
+          : mergeSpoken(
+              spoken.map((b) => ({ userName: b.msg.userName, text: b.text })),
+              group,
+            );
+      const answers = [...this.carried.splice(0), ...batch.flatMap((b) => b.continues ?? [b.msg])];
       let held = false;
       try {
         const session = this.hooks.acquire();
