@@ -34,6 +34,8 @@ export interface AdapterHost {
   identities?: GatewayIdentities;
   /** Pairing for strangers the platform meets itself (the web chat's "ask for access"). */
   pairing?: PairingPort;
+  /** The connection was lost (degraded, with why) or is back (connected): shown on the dashboard. */
+  health?(state: "connected" | "degraded", error?: string): void;
 }
 
 /** The runner's pairing codes (`iris pairing approve CODE`), for an adapter's own strangers. */

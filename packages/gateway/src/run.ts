@@ -99,6 +99,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       );
     const tools = new GatewayTools();
     iris = await Process.open({ profile, platform: "gateway", env: opts.env, extraTools: tools.definitions });
+    const opened = iris;
     gateway = new Gateway({
       tools,
       ...(opts.cronTickMs ? { cronTickMs: opts.cronTickMs } : {}),
@@ -107,9 +108,9 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       config: profile.config.gateway,
       cwd: opts.cwd ?? process.cwd(),
       logger: iris.logger.child({ component: "gateway" }),
+      health: (platform, state, error) => recordPlatformHealth(opened.store, platform, state, error),
     });
     await gateway.start();
-    const opened = iris;
     for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "connected");
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,

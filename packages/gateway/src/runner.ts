@@ -12,7 +12,7 @@ import {
   type IrisProcess,
   type Session,
 } from "@iris/host";
-import { type Logger, textOf } from "@iris/llm";
+import { type Logger, redact, textOf } from "@iris/llm";
 import type { PairingPort, PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { withImages } from "./attachments.js";
@@ -54,6 +54,8 @@ export interface GatewayOptions {
   cronTickMs?: number;
   /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
   pruneEveryMs?: number;
+  /** A platform's health changed: degraded (sends failing, connection lost, with why) or connected again. */
+  health?: (platform: string, state: "connected" | "degraded", error?: string) => void;
 }
 
 interface Platform {
@@ -134,13 +136,22 @@ export class Gateway {
         started: (key, sessionId, reset) =>
           this.hooks.emit(reset ? "session:reset" : "session:start", { chat: key, session: sessionId }),
       });
-      this.platforms.set(adapter.platform, {
-        adapter,
-        deliverer: new Deliverer(this.state, adapter, opts.logger),
-        chats,
-      });
+      const deliverer = new Deliverer(this.state, adapter, opts.logger);
+      deliverer.health = (ok, err) =>
+        this.platformHealth(adapter.platform, ok ? "connected" : "degraded", err);
+      this.platforms.set(adapter.platform, { adapter, deliverer, chats });
     }
     opts.tools?.bind(this.toolPort());
+  }
+
+  /** Health as last reported per platform: only a change is passed on (a send does not write). */
+  private readonly health = new Map<string, "connected" | "degraded">();
+
+  private platformHealth(platform: string, state: "connected" | "degraded", error?: unknown): void {
+    if ((this.health.get(platform) ?? "connected") === state) return;
+    this.health.set(platform, state);
+    // Registered secrets and credential-shaped text never reach the store (a token in a URL).
+    this.opts.health?.(platform, state, error === undefined ? undefined : redact(errorText(error)));
   }
 
   /** What send_message and cronjob use: the outbox of a running platform, and the cron jobs. */
@@ -188,7 +199,12 @@ export class Gateway {
             this.opts.logger.error("gateway message failed", { error: String(err) }),
           );
         },
-        { history, identities: this.identities, pairing: this.pairingPort() },
+        {
+          history,
+          identities: this.identities,
+          pairing: this.pairingPort(),
+          health: (state, error) => this.platformHealth(p.adapter.platform, state, error),
+        },
       );
       await this.recoverUnanswered(p);
     }

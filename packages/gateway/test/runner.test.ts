@@ -420,3 +420,21 @@ describe("typing indicator", () => {
     expect(new Set(typed)).toEqual(new Set(["ann"]));
   });
 });
+
+describe("platform health", () => {
+  it("a platform whose sends fail is degraded with the error, and connected again after a send", async () => {
+    const adapter = new MemoryAdapter();
+    const seen: [string, string, string | undefined][] = [];
+    const { gateway } = await startGateway(adapter, "  allow_all: true\n", {
+      health: (platform, state, error) => void seen.push([platform, state, error]),
+    });
+    adapter.failNext = 3; // every attempt of the reply fails
+    await gateway.handle(message({ text: "first" }));
+    await gateway.settled();
+    expect(seen).toEqual([["mem", "degraded", "connection reset"]]);
+    await gateway.handle(message({ text: "second" }));
+    await gateway.settled();
+    expect(seen.at(-1)).toEqual(["mem", "connected", undefined]);
+    expect(seen).toHaveLength(2);
+  }, 30_000);
+});
