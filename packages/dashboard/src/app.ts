@@ -97,7 +97,13 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
         title,
         "/sessions",
         c.get("csrf"),
-        sessionView(deps, s, Number.isFinite(after) ? after : 0, c.get("csrf")),
+        sessionView(
+          deps,
+          s,
+          Number.isFinite(after) ? after : 0,
+          c.get("csrf"),
+          c.req.query("branch")?.slice(0, 100),
+        ),
       ),
     );
   });
