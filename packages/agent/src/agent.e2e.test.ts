@@ -140,6 +140,42 @@ describe.each(MODES)("Agent over %s", (mode) => {
     expect(JSON.stringify(stored)).not.toContain("partial words");
   });
 
+  it("an interrupt keeps the text already shown, marked interrupted, and the next turn follows it (L7)", async () => {
+    const { agent, session, events } = await makeAgent(mode);
+    fake.enqueue({
+      fault: "stall",
+      reply: { text: "Here is the first part of a long answer that goes on and on for a while" },
+      afterEvents: 6,
+    });
+    fake.enqueue({ text: "second answer" });
+    let shown = "";
+    const controller = new AbortController();
+    events.on("stream_delta", (e) => {
+      shown += e.text;
+    });
+    let reset = false;
+    events.on("stream_reset", () => {
+      reset = true;
+    });
+    const pending = agent.run("first", { signal: controller.signal });
+    while (shown === "") await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const first = await pending;
+    expect(first.reason).toBe("user_cancelled");
+    expect(reset).toBe(false);
+    expect(first.kept).toBe(`${shown.trimEnd()}\n\n*(interrupted)*`);
+    const good = await agent.run("second");
+    expect(good).toMatchObject({ reason: "natural", text: "second answer" });
+    const stored = store.activePath(session.id).map((n) => n.message!);
+    expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    const kept = stored[1]!.role === "assistant" ? stored[1]!.parts : [];
+    expect(kept).toEqual([{ type: "text", text: first.kept }]);
+    const sent = fake.requests[1]!.rawBody.toString("utf8");
+    expect(sent).toContain("(interrupted)");
+    expect(sent).not.toContain("No answer");
+    expect(fake.violations).toEqual([]);
+  });
+
   it("a failed turn followed by a good one stores no two user messages in a row (H1)", async () => {
     const { agent, session } = await makeAgent(mode);
     fake.enqueue({ fault: "status", status: 401 });

@@ -13,6 +13,7 @@ import { approvalsPage, askList } from "./pages/approvals.js";
 import { type ConfigNotice, configPage, schemaFields } from "./pages/config.js";
 import { cronPage } from "./pages/cron.js";
 import { logsPage } from "./pages/logs.js";
+import { mcpStates } from "./pages/mcp.js";
 import { overviewCards, overviewPage } from "./pages/overview.js";
 import { sessionView } from "./pages/session-view.js";
 import { parseCursor, sessionRows, sessionsPage } from "./pages/sessions.js";
@@ -52,6 +53,7 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
 
   app.get("/", (c) => c.html(render("Overview", "/", c.get("csrf"), overviewPage(deps))));
   app.get("/partials/overview", (c) => c.html(overviewCards(deps).value));
+  app.get("/partials/mcp", async (c) => c.html((await mcpStates(deps)).value));
 
   app.get("/usage", (c) => {
     const q = usageQuery.safeParse(c.req.query());
@@ -97,7 +99,13 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
         title,
         "/sessions",
         c.get("csrf"),
-        sessionView(deps, s, Number.isFinite(after) ? after : 0, c.get("csrf")),
+        sessionView(
+          deps,
+          s,
+          Number.isFinite(after) ? after : 0,
+          c.get("csrf"),
+          c.req.query("branch")?.slice(0, 100),
+        ),
       ),
     );
   });

@@ -16,6 +16,8 @@ export interface PlatformLimits {
   measure(text: string): number;
   /** The shortest time between two edits of one message (flood limits), in ms. */
   minEditIntervalMs: number;
+  /** How long the platform shows one typing indicator, less a margin (default 4 s). */
+  typingRepeatMs?: number;
 }
 
 /** One line of a chat's past, from the store (a web page reloading shows them again). */
@@ -37,6 +39,8 @@ export interface AdapterHost {
    * its bot): the other platforms keep running, and `iris gateway status` shows the reason.
    */
   stopped?(reason: string): void;
+  /** The connection was lost (degraded, with why) or is back (connected): shown on the dashboard. */
+  health?(state: "connected" | "degraded", error?: string): void;
 }
 
 /** The runner's pairing codes (`iris pairing approve CODE`), for an adapter's own strangers. */
@@ -89,8 +93,11 @@ export interface PlatformAdapter {
    * reply replaces the draft. Absent where the platform cannot stream. Never recorded.
    */
   draft?(to: ChatAddress, text: string): void;
+  /**
+   * Shows the platform's typing indicator in `to` (it lapses by itself); the runner repeats it
+   * from a turn's start until the first token. Absent where the platform has none (IRC).
+   */
+  typing?(to: ChatAddress): void | Promise<void>;
   /** Edits a sent message in place; absent where the platform cannot. */
   edit?(to: ChatAddress, messageId: string, text: string): Promise<void>;
-  /** Shows "typing…" in the chat until the next message to it (where the platform can). */
-  typing?(to: ChatAddress): void;
 }

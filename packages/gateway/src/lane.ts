@@ -11,6 +11,11 @@ export interface LaneItem {
   msg: InboundMessage;
   /** The text after the mention filter. */
   text: string;
+  /**
+   * A turn a crash cut, continued from its stored history (no new user message); these are the
+   * messages it answers. It interrupts nothing and is never injected.
+   */
+  continues?: InboundMessage[];
 }
 
 export interface TurnOutcome {
@@ -32,13 +37,16 @@ export interface LaneHooks {
   beforeTurn(session: Session): Promise<void>;
   runTurn(
     session: Session,
-    text: string,
+    /** null: continue the stored history as it stands (a turn a restart cut). */
+    text: string | null,
     last: InboundMessage,
     /** Every attachment of the merged messages (images go to the model). */
     attached?: readonly Attachment[],
   ): Promise<{
     text: string;
     interrupted: boolean;
+    /** The interrupted answer's shown text is `text`, kept and marked (L7): it is delivered. */
+    kept?: boolean;
     /** Injected texts the turn ended without sending (the Agent knows exactly). */
     unsent: string[];
     streamed?: boolean;
@@ -76,6 +84,10 @@ export class ChatLane {
       });
       return;
     }
+    if (item.continues) {
+      this.pending.push(item);
+      return;
+    }
     const session = this.hooks.session();
     if (this.policy === "steer") {
       const group = item.msg.chatType === "group";
@@ -93,11 +105,15 @@ export class ChatLane {
       const batch = this.pending.splice(0);
       const last = batch[batch.length - 1] as LaneItem;
       const group = last.msg.chatType === "group";
-      const text = mergeSpoken(
-        batch.map((b) => ({ userName: b.msg.userName, text: b.text })),
-        group,
-      );
-      const answers = [...this.carried.splice(0), ...batch.map((b) => b.msg)];
+      const spoken = batch.filter((b) => !b.continues);
+      const text =
+        spoken.length === 0
+          ? null
+          : mergeSpoken(
+              spoken.map((b) => ({ userName: b.msg.userName, text: b.text })),
+              group,
+            );
+      const answers = [...this.carried.splice(0), ...batch.flatMap((b) => b.continues ?? [b.msg])];
       let held = false;
       try {
         const session = this.hooks.acquire();
@@ -112,8 +128,9 @@ export class ChatLane {
           if (unsent.has(said)) this.pending.push(item);
           else answers.push(item.msg);
         }
-        // Interrupted for a newer message: that message's answer covers this one too.
-        if (turn.interrupted && this.pending.length > 0) {
+        // Interrupted for a newer message before anything was shown: that message's answer
+        // covers this one too. What was shown stays, marked interrupted, as this one's answer.
+        if (turn.interrupted && !turn.kept && this.pending.length > 0) {
           this.carried.push(...answers);
           continue;
         }

@@ -96,6 +96,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       healthPath(profile.home.root),
       platforms.map((p) => p.adapter.platform),
     );
+    const opened = iris;
     gateway = new Gateway({
       onPlatformStopped: (platform, reason) => {
         health.stopped(platform, reason);
@@ -110,9 +111,9 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       config: profile.config.gateway,
       cwd: opts.cwd ?? process.cwd(),
       logger,
+      health: (platform, state, error) => recordPlatformHealth(opened.store, platform, state, error),
     });
     await gateway.start();
-    const opened = iris;
     for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "connected");
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,

@@ -13,12 +13,13 @@ import {
   type Session,
   toolCallText,
 } from "@iris/host";
-import { type Logger, textOf } from "@iris/llm";
+import { type Logger, redact, textOf } from "@iris/llm";
 import type { ActionButton, PairingPort, PlatformAdapter } from "./adapter.js";
 import { PendingAsks } from "./asks.js";
 import { withImages } from "./attachments.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
+import { type ChatRecovery, notAnsweredText, planRecovery, unansweredByChat } from "./continue-unanswered.js";
 import { CronScheduler } from "./cron.js";
 import { draftStatus } from "./draft-status.js";
 import { Hooks } from "./hooks.js";
@@ -34,6 +35,7 @@ import type { PlatformRules } from "./platforms/configured.js";
 import { ProgressMessage } from "./progress.js";
 import { StreamDraft } from "./stream-draft.js";
 import type { GatewayToolPort, GatewayTools } from "./tools.js";
+import { TypingIndicator } from "./typing.js";
 
 export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
 
@@ -58,6 +60,8 @@ export interface GatewayOptions {
   pruneEveryMs?: number;
   /** A platform stopped for good while running (the others keep running). */
   onPlatformStopped?: (platform: string, reason: string) => void;
+  /** A platform's health changed: degraded (sends failing, connection lost, with why) or connected again. */
+  health?: (platform: string, state: "connected" | "degraded", error?: string) => void;
 }
 
 interface Platform {
@@ -76,6 +80,8 @@ interface Chat {
   draft?: StreamDraft;
   /** Platforms that can neither edit nor show drafts (IRC) get finished paragraphs as they come. */
   feed?: ParagraphFeed;
+  /** The platform's typing indicator, from the turn's start to the first token. */
+  typing?: TypingIndicator;
 }
 
 const RETENTION_MS = 7 * 24 * 3600_000;
@@ -137,13 +143,22 @@ export class Gateway {
         started: (key, sessionId, reset) =>
           this.hooks.emit(reset ? "session:reset" : "session:start", { chat: key, session: sessionId }),
       });
-      this.platforms.set(adapter.platform, {
-        adapter,
-        deliverer: new Deliverer(this.state, adapter, opts.logger),
-        chats,
-      });
+      const deliverer = new Deliverer(this.state, adapter, opts.logger);
+      deliverer.health = (ok, err) =>
+        this.platformHealth(adapter.platform, ok ? "connected" : "degraded", err);
+      this.platforms.set(adapter.platform, { adapter, deliverer, chats });
     }
     opts.tools?.bind(this.toolPort());
+  }
+
+  /** Health as last reported per platform: only a change is passed on (a send does not write). */
+  private readonly health = new Map<string, "connected" | "degraded">();
+
+  private platformHealth(platform: string, state: "connected" | "degraded", error?: unknown): void {
+    if ((this.health.get(platform) ?? "connected") === state) return;
+    this.health.set(platform, state);
+    // Registered secrets and credential-shaped text never reach the store (a token in a URL).
+    this.opts.health?.(platform, state, error === undefined ? undefined : redact(errorText(error)));
   }
 
   /** What send_message and cronjob use: the outbox of a running platform, and the cron jobs. */
@@ -200,9 +215,10 @@ export class Gateway {
             this.opts.logger.error("gateway platform stopped", { platform: p.adapter.platform, reason });
             this.opts.onPlatformStopped?.(p.adapter.platform, reason);
           },
+          health: (state, error) => this.platformHealth(p.adapter.platform, state, error),
         },
       );
-      await this.reportUnanswered(p);
+      await this.recoverUnanswered(p);
     }
     this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
     this.cron.start();
@@ -227,21 +243,40 @@ export class Gateway {
     }
   }
 
-  /** Messages a crash left unanswered are told so, once, instead of being lost silently. */
-  private async reportUnanswered(p: Platform): Promise<void> {
-    for (const row of this.state.unansweredInbound(p.adapter.platform)) {
-      const addr = {
-        platform: row.platform,
-        chatId: row.chatId,
-        ...(row.threadId ? { threadId: row.threadId } : {}),
-      };
-      const when = new Date(row.receivedAt).toISOString().slice(11, 16);
-      await p.deliverer.deliver(
-        `${row.platform}:${row.messageId}:lost`,
-        addr,
-        `Your message from ${when} UTC was not answered: the gateway restarted. Please send it again.`,
-      );
-      this.state.finishInbound(row.platform, row.messageId, "reported");
+  /**
+   * Messages a crash left unanswered: their turn is continued once where nothing it did is
+   * uncertain (continue-unanswered.ts); the others are told so, once, never lost silently.
+   */
+  private async recoverUnanswered(p: Platform): Promise<void> {
+    const { store } = this.opts.iris;
+    for (const [key, rows] of unansweredByChat(this.state, p.adapter.platform)) {
+      let plan: ChatRecovery;
+      try {
+        plan = planRecovery(store, this.state, rows, () => p.chats.get(key));
+      } catch (err) {
+        this.opts.logger.warn("gateway: an unanswered turn could not be looked at", { error: String(err) });
+        plan = { kind: "report", report: rows.map((row) => ({ row, why: "the gateway restarted" })) };
+      }
+      for (const { row, why } of plan.report) {
+        await p.deliverer.deliver(
+          `${row.platform}:${row.messageId}:lost`,
+          addressOf(row),
+          notAnsweredText(row, why),
+        );
+        this.state.finishInbound(row.platform, row.messageId, "reported");
+      }
+      if (plan.kind === "deliver") {
+        const last = plan.answers[plan.answers.length - 1] as InboundMessage;
+        await this.deliverReply(p, addressOf(last), { reply: plan.text, answers: plan.answers });
+      } else if (plan.kind === "continue") {
+        const last = plan.answers[plan.answers.length - 1] as InboundMessage;
+        this.opts.logger.info("gateway: continuing a turn the restart cut", { chat: key });
+        this.chatFor(key, p, addressOf(last), last).lane.submit({
+          msg: last,
+          text: "",
+          continues: plan.answers,
+        });
+      }
     }
   }
 
@@ -379,10 +414,10 @@ export class Gateway {
   private async runTurn(
     key: string,
     session: Session,
-    text: string,
+    text: string | null,
     last: InboundMessage,
     attached: readonly Attachment[] = [],
-  ): Promise<{ text: string; interrupted: boolean; unsent: string[]; streamed?: boolean }> {
+  ): Promise<{ text: string; interrupted: boolean; kept?: boolean; unsent: string[]; streamed?: boolean }> {
     const chat = this.chats.get(key);
     if (chat) {
       chat.userId = last.userId;
@@ -390,32 +425,43 @@ export class Gateway {
       // Platforms without drafts (IRC) keep no copy of the streamed text.
       const { adapter, deliverer } = chat.platform;
       const addr = chat.addr;
-      if (adapter.draft) chat.draft = new StreamDraft(adapter, addr);
-      else if (!adapter.edit)
+      chat.typing = new TypingIndicator(adapter, addr);
+      chat.typing.start();
+      if (adapter.draft) {
+        chat.draft = new StreamDraft(adapter, addr);
+        // The web chat's own typing indicator: the draft says so before the model is even called.
+        chat.draft.status("✍ writing…");
+      } else if (!adapter.edit)
         chat.feed = new ParagraphFeed(async (n, part) => {
           await deliverer.deliver(`${last.platform}:${last.messageId}:reply:p${n}`, addr, part);
         });
-      adapter.typing?.(addr);
     }
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
     try {
-      const result = await session.send(await withImages(text, attached));
+      const result = await session.send(text === null ? null : await withImages(text, attached));
       this.hooks.emit("agent:end", {
         chat: key,
         session: session.id,
         reason: result.reason,
         rounds: result.rounds,
       });
-      replied = result.reason !== "user_cancelled";
-      const rest = chat?.feed ? await chat.feed.rest(result.text) : { text: result.text, streamed: false };
+      const interrupted = result.reason === "user_cancelled";
+      // An interrupted answer keeps what was shown, marked interrupted (L7): it is delivered too.
+      const kept = interrupted ? result.kept : undefined;
+      const answer = kept ?? result.text;
+      replied = !interrupted || kept !== undefined;
+      const rest = chat?.feed ? await chat.feed.rest(answer) : { text: answer, streamed: false };
       return {
         text: rest.text,
-        interrupted: !replied,
+        interrupted,
+        ...(kept ? { kept: true } : {}),
         unsent: result.unsent.map((m) => textOf(m.content)),
         ...(rest.streamed ? { streamed: true } : {}),
       };
     } finally {
+      chat?.typing?.stop();
+      if (chat) delete chat.typing;
       this.asks.clear(key);
       if (chat) delete chat.feed;
       chat?.draft?.done(replied);
@@ -465,6 +511,7 @@ export class Gateway {
       const choices = e.payload.choices?.length ? ` (${e.payload.choices.join(" / ")})` : "";
       post(`${platform}:${e.taskId}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
     } else if (e.name === "stream_delta" && !e.parentTaskId) {
+      chat.typing?.stop();
       chat.draft?.append(e.payload.text);
       chat.feed?.append(e.payload.text);
     } else if (e.name === "stream_reset" && !e.parentTaskId) {
@@ -488,6 +535,10 @@ function approvalButtons(requestId: string): ActionButton[] {
     { label: "Approve for this session", action: { requestId, answer: "session" } },
     { label: "Deny", action: { requestId, answer: "deny" } },
   ];
+}
+
+function addressOf(m: { platform: string; chatId: string; threadId?: string | null }): ChatAddress {
+  return { platform: m.platform, chatId: m.chatId, ...(m.threadId ? { threadId: m.threadId } : {}) };
 }
 
 function errorText(err: unknown): string {

@@ -1,7 +1,7 @@
 // What an IRC user reads (SPEC G1), against a real ngircd with a client that speaks raw IRC: a
 // Markdown answer arrives as plain text with IRC formatting codes (no `##`, `**` or fences), a
-// long answer's first paragraph arrives while the model is still writing, and a room's slash
-// command works without naming the bot.
+// long answer's first paragraph arrives while the model is still writing (and stays, marked
+// interrupted, when a new message stops it), and a room's slash command works without naming the bot.
 import {
   type FakeLlm,
   type RecordedRequest,
@@ -106,5 +106,23 @@ describe.skipIf(skip)("IRC rendering and streaming (ngircd)", () => {
     expect(lines.slice(0, 2)).toEqual(["\x02Essay\x02", "The \x02first\x02 paragraph is short."]);
     // The model stalled mid-answer: the rest has not been written, so it cannot have arrived.
     expect(bob.messagesFrom(BOT).join("\n")).not.toContain("THE-END");
+  }, 60_000);
+
+  it("a new message interrupts the stalled answer: what was written stays, marked, once (L7)", async () => {
+    // The essay of the test before still stalls; a new message interrupts it (busy_policy interrupt).
+    const before = bob.messagesFrom(BOT).length;
+    bob.say(BOT, "never mind");
+    const lines = (await bob.waitForText(BOT, (t) => t.slice(before).some((x) => x.includes("echo:")))).slice(
+      before,
+    );
+    const text = lines.join("\n");
+    const marked = lines.findIndex((l) => l.includes("\x1D(interrupted)\x1D"));
+    expect(marked, text).toBeGreaterThanOrEqual(0);
+    expect(marked).toBeLessThan(lines.findIndex((l) => l.includes("echo: never mind")));
+    // The paragraphs that went out while it was written are not sent again.
+    expect(bob.messagesFrom(BOT).filter((l) => l.includes("Essay"))).toHaveLength(1);
+    expect(text).toContain("The second paragraph goes on");
+    expect(text).not.toContain("THE-END");
+    expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("(interrupted)");
   }, 60_000);
 });

@@ -6,7 +6,12 @@ import { utf16Length } from "../src/pipeline/chunk.js";
 
 export class MemoryAdapter implements PlatformAdapter {
   readonly platform = "mem";
-  readonly limits = { maxMessage: 200, measure: utf16Length, minEditIntervalMs: 0 };
+  readonly limits: PlatformAdapter["limits"] = {
+    maxMessage: 200,
+    measure: utf16Length,
+    minEditIntervalMs: 0,
+  };
+  typing?: (to: ChatAddress) => void;
   readonly sent: { to: ChatAddress; text: string }[] = [];
   readonly edits: { id: string; text: string }[] = [];
   private deliver: ((m: InboundMessage) => void) | undefined;

@@ -135,6 +135,51 @@ describe("exactly once", () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/not answered: the gateway restarted/);
   });
+
+  /** What a kill during a model call leaves: the message claimed, its turn stored up to it. */
+  async function cutTurn(adapter: MemoryAdapter, text: string, continuedOnce = false) {
+    const first = await startGateway(adapter);
+    const state = new GatewayState(first.iris.store.db);
+    state.claimInbound({ platform: "mem", messageId: "cut1", chatKey: "mem:dm:ann", chatId: "ann" });
+    const session = first.iris.openSession({ source: "gateway:mem", cwd: dir.path });
+    const row = session.startSession();
+    first.iris.store.appendNode(row.id, { kind: "message", message: { role: "user", content: text } });
+    state.setChatSession("mem:dm:ann", row.id);
+    // A restart that claimed its one continuation and was killed during it.
+    if (continuedOnce)
+      state.claimInbound({
+        platform: "mem",
+        messageId: "cut1#continue",
+        chatKey: "mem:dm:ann",
+        chatId: "ann",
+      });
+    await session.close("idle");
+    await first.crash();
+  }
+
+  it("continues a turn a crash cut, once, and answers it without a notice", async () => {
+    const adapter = new MemoryAdapter();
+    await cutTurn(adapter, "cut question");
+    const second = await startGateway(adapter);
+    await second.gateway.settled();
+    expect(adapter.textsTo("ann")).toEqual(["echo: cut question"]);
+    expect(fake.requests).toHaveLength(1);
+    expect(JSON.stringify(fake.requests[0]?.body)).not.toContain("No answer");
+    await second.crash();
+    await startGateway(adapter).then((g) => g.gateway.settled());
+    expect(adapter.textsTo("ann")).toHaveLength(1);
+  });
+
+  it("a crash while the turn was being continued is reported, never continued twice", async () => {
+    const adapter = new MemoryAdapter();
+    await cutTurn(adapter, "cut question", true);
+    const second = await startGateway(adapter);
+    await second.gateway.settled();
+    const notices = adapter.textsTo("ann");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/not answered: the gateway restarted again while it was being continued/);
+    expect(fake.requests).toHaveLength(0);
+  });
 });
 
 /** A handler that holds the first request until released. */
@@ -369,4 +414,44 @@ describe("platform rules (from its plugin)", () => {
     expect(await gateway.handle(message({ chatId: "bob", userId: "bob", userName: "bob" }))).toBe("refused");
     expect(adapter.textsTo("bob")[0]).toMatch(/pairing code/);
   });
+});
+describe("typing indicator", () => {
+  it("shows the platform's typing indicator from the turn's start, renewed, until the reply", async () => {
+    const adapter = new MemoryAdapter();
+    Object.assign(adapter.limits, { typingRepeatMs: 10 });
+    const typed: string[] = [];
+    adapter.typing = (to) => void typed.push(to.chatId);
+    const { gateway } = await startGateway(adapter);
+    const held = holdFirst();
+    await gateway.handle(message({ text: "slow one" }));
+    await held.started;
+    // Before any token: shown at once and renewed while the model says nothing.
+    while (typed.length < 3) await new Promise((r) => setTimeout(r, 5));
+    expect(adapter.textsTo("ann")).toEqual([]);
+    held.release();
+    await gateway.settled();
+    expect(adapter.textsTo("ann")).toEqual(["echo: slow one"]);
+    const after = typed.length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(typed.length).toBe(after);
+    expect(new Set(typed)).toEqual(new Set(["ann"]));
+  });
+});
+
+describe("platform health", () => {
+  it("a platform whose sends fail is degraded with the error, and connected again after a send", async () => {
+    const adapter = new MemoryAdapter();
+    const seen: [string, string, string | undefined][] = [];
+    const { gateway } = await startGateway(adapter, "  allow_all: true\n", {
+      health: (platform, state, error) => void seen.push([platform, state, error]),
+    });
+    adapter.failNext = 3; // every attempt of the reply fails
+    await gateway.handle(message({ text: "first" }));
+    await gateway.settled();
+    expect(seen).toEqual([["mem", "degraded", "connection reset"]]);
+    await gateway.handle(message({ text: "second" }));
+    await gateway.settled();
+    expect(seen.at(-1)).toEqual(["mem", "connected", undefined]);
+    expect(seen).toHaveLength(2);
+  }, 30_000);
 });

@@ -225,11 +225,12 @@ export class ResilientModelClient implements ModelClient {
             }
           : llmError("invalid_response", "empty reply: no text and no tool call");
       } else error = res.error;
+      // An interrupt keeps what was shown (the turn stores it marked interrupted, L7).
+      if (opts.signal.aborted || error.kind === "aborted") return fail(ABORTED);
       if (streamed) {
         // Partial output of a failed attempt must not survive in the front end (L7).
         this.emit("stream_reset", { stepId: opts.stepId, reason: error.message });
       }
-      if (opts.signal.aborted || error.kind === "aborted") return fail(ABORTED);
       if (cut) return fail(error);
       const label = routeLabel(runtime);
       const action = ACTION_BY_KIND[error.kind];

@@ -1,10 +1,12 @@
 // Step 8: the interruptible model call. Stream events go to the front end as callbacks; only the
-// final message is returned — partial output never becomes history (SPEC L7).
+// final message is returned. Partial output never becomes history as a reply (SPEC L7); what an
+// interrupt cut is kept as the text the user saw, marked interrupted (keep-shown.ts).
 import type { AssistantMessage, LlmError, StreamEvent } from "@iris/llm";
 import type { AgentEvents } from "../events.js";
 import { usageRowOf } from "../model/usage-row.js";
 import type { RequestForRoute } from "../ports.js";
 import type { TurnEnv } from "./env.js";
+import { keepShown } from "./keep-shown.js";
 import { watchSilence } from "./silence-watch.js";
 import type { StepSnapshot, TerminationReason, TurnState } from "./types.js";
 
@@ -23,8 +25,15 @@ export async function callModel(
   env.events.emit("thinking", { active: true });
   let thinking = true;
   const silence = watchSilence(env.events, snap.route);
+  // The text of this attempt as the user saw it; a retry's reset voids it.
+  let shown = "";
+  const offReset = env.events.on("stream_reset", () => {
+    shown = "";
+  });
   const onEvent = (e: StreamEvent) => {
     silence.touch();
+    if (e.type === "start") shown = "";
+    else if (e.type === "text_delta") shown += e.delta;
     if (thinking && e.type !== "start") {
       thinking = false;
       env.events.emit("thinking", { active: false });
@@ -41,14 +50,18 @@ export async function callModel(
       nextStepId: () => state.nextStepId++,
       onDiscarded: (r) => addUsage(env, state, r.message, r.costUsd, r.latencyMs, "discarded"),
     })
-    .finally(() => silence.stop());
+    .finally(() => {
+      silence.stop();
+      offReset();
+    });
   if (thinking) env.events.emit("thinking", { active: false });
   const route = env.model.route();
   if (!res.ok) {
     env.events.emit("LLM_CALL_FAILED", { stepId: snap.stepId, error: res.error });
     const spent = res.error.kind === "timeout" ? budgetSpent(env, state) : undefined;
     if (snap.signal.aborted || res.error.kind === "aborted") {
-      state.termination = { reason: "user_cancelled", text: "Interrupted." };
+      const kept = keepShown(env, state, snap, shown);
+      state.termination = { reason: "user_cancelled", text: "Interrupted.", ...(kept ? { kept } : {}) };
     } else if (spent) {
       // The call's deadline was the turn's or the session's time budget: that budget ended it.
       state.termination = spent;

@@ -17,5 +17,6 @@ export function finishTurn(env: TurnEnv, state: TurnState): TurnResult {
     usage: state.usage,
     costUsd: state.costUsd,
     ...(t.error ? { error: t.error } : {}),
+    ...(t.kept ? { kept: t.kept } : {}),
   };
 }

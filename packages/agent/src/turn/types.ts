@@ -42,6 +42,8 @@ export interface TurnResult {
   usage: Usage;
   costUsd: number;
   error?: LlmError;
+  /** An interrupted reply's text as the user saw it, kept in the history marked interrupted (L7). */
+  kept?: string;
 }
 
 export interface RouteInfo {
@@ -77,7 +79,7 @@ export interface TurnState {
   costUsd: number;
   /** User messages that arrived mid-turn, injected after the round's results (SPEC L9). */
   pendingUser: UserMessage[];
-  termination?: { reason: TerminationReason; text: string; error?: LlmError };
+  termination?: { reason: TerminationReason; text: string; error?: LlmError; kept?: string };
   lastMessage?: AssistantMessage;
   /** The round that already recovered from a context_length_exceeded answer (once per round). */
   overflowRecoveredRound?: number;

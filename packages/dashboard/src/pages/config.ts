@@ -30,6 +30,7 @@ interface Field {
 type JsonSchema = {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
   description?: string;
   enum?: unknown[];
   default?: unknown;
@@ -38,7 +39,10 @@ type JsonSchema = {
 
 let cachedFields: Field[] | undefined;
 
-/** The scalar leaves of the schema (objects are walked; lists and maps are edited as YAML). */
+/**
+ * The leaves of the schema: scalars, and lists and maps (edited as one JSON value, which is YAML
+ * too); objects with named keys are walked.
+ */
 export function schemaFields(): Field[] {
   if (cachedFields) return cachedFields;
   const out: Field[] = [];
@@ -58,6 +62,13 @@ export function schemaFields(): Field[] {
       });
     else if (type === "string" || type === "number" || type === "integer" || type === "boolean")
       out.push({ key: path.join("."), type, description: s.description ?? "", defaultValue: s.default });
+    else if (type === "array" || (type === "object" && s.additionalProperties))
+      out.push({
+        key: path.join("."),
+        type: type === "array" ? "list" : "map",
+        description: s.description ?? "",
+        defaultValue: s.default,
+      });
   };
   walk(configJsonSchema() as JsonSchema, []);
   cachedFields = out;
@@ -104,11 +115,13 @@ function noticeBlock(n: ConfigNotice | undefined): Html | string {
 function fieldRow(f: Field, value: unknown, base: string, csrf: string): Html {
   const shown = value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
   const input =
-    f.type === "boolean"
-      ? html`<select name="value"><option${value === true ? html` selected` : ""}>true</option><option${value === false ? html` selected` : ""}>false</option></select>`
-      : f.options
-        ? html`<select name="value">${f.options.map((o) => html`<option${o === value ? html` selected` : ""}>${o}</option>`)}</select>`
-        : html`<input name="value" value="${shown}" size="28" ${f.type === "string" ? "" : html`inputmode="decimal"`}>`;
+    f.type === "list" || f.type === "map"
+      ? html`<textarea name="value" rows="2" cols="36" spellcheck="false" aria-label="${f.key} (JSON ${f.type === "list" ? "list" : "map"})">${JSON.stringify(value ?? f.defaultValue ?? (f.type === "list" ? [] : {}))}</textarea>`
+      : f.type === "boolean"
+        ? html`<select name="value"><option${value === true ? html` selected` : ""}>true</option><option${value === false ? html` selected` : ""}>false</option></select>`
+        : f.options
+          ? html`<select name="value">${f.options.map((o) => html`<option${o === value ? html` selected` : ""}>${o}</option>`)}</select>`
+          : html`<input name="value" value="${shown}" size="28" ${f.type === "string" ? "" : html`inputmode="decimal"`}>`;
   return html`<tr data-key="${f.key}"><td><code>${f.key}</code></td><td><form method="post" action="/config/key" class="inline">${csrfField(csrf)}
 <input type="hidden" name="key" value="${f.key}"><input type="hidden" name="base" value="${base}">${input} <button>Set</button></form></td>
 <td class="muted">${f.description}${f.defaultValue !== undefined ? ` (default ${JSON.stringify(f.defaultValue)})` : ""}</td></tr>`;

@@ -11,12 +11,24 @@ import { sourceLabel } from "./sessions.js";
 const NODES_PER_PAGE = 200;
 const MAX_SHOWN = 8000;
 
-export function sessionView(deps: DashboardDeps, s: SessionRow, afterSeq: number, csrf: string): Html {
+export function sessionView(
+  deps: DashboardDeps,
+  s: SessionRow,
+  afterSeq: number,
+  csrf: string,
+  branch?: string,
+): Html {
   const { data } = deps;
-  const nodes = data.reads.nodesPage(s.id, afterSeq, NODES_PER_PAGE);
+  // One branch followed from the root (its path), or every node in the order stored.
+  const path = branch ? data.branchPath(s.id, branch) : undefined;
+  const nodes = path
+    ? path.filter((n) => n.seq > afterSeq).slice(0, NODES_PER_PAGE)
+    : data.reads.nodesPage(s.id, afterSeq, NODES_PER_PAGE);
   const forks = data.reads.forkPoints(s.id);
   const children = data.reads.childSessions(s.id);
   const branches = data.branches(s.id);
+  const active = data.activeLeafId(s.id);
+  const more = path ? `&branch=${encodeURIComponent(branch ?? "")}` : "";
   const asks = data.board.forSession(s.id);
   const last = nodes.at(-1);
   return html`<div class="cards">
@@ -34,9 +46,24 @@ ${children.length ? html`<p>Continued in or delegated to: ${children.map((c) => 
 <form method="post" action="/sessions/${s.id}/delete" class="inline">${csrfField(csrf)}
   <label><input type="checkbox" name="confirm" value="yes" required> delete for good</label> <button>Delete</button></form>
 ${asks.length ? html`<h2>Questions asked</h2>${asks.map(askLine)}` : ""}
-<h2>Conversation</h2>
+${branches.length > 1 ? branchLinks(s.id, branches, active, path ? branch : undefined) : ""}
+<h2>Conversation${path ? html` · one branch <a href="/sessions/${s.id}">(show every message)</a>` : ""}</h2>
+${branch && !path ? html`<p class="error">No branch ${branch} in this session; every message is shown.</p>` : ""}
 ${nodes.length ? nodes.map((n) => nodeBlock(n, forks)) : html`<p class="muted">No messages${afterSeq ? " after this point" : ""}.</p>`}
-${nodes.length === NODES_PER_PAGE && last ? html`<p><a id="more-nodes" href="/sessions/${s.id}?after=${last.seq}">Later messages →</a></p>` : ""}`;
+${nodes.length === NODES_PER_PAGE && last ? html`<p><a id="more-nodes" href="/sessions/${s.id}?after=${last.seq}${more}">Later messages →</a></p>` : ""}`;
+}
+
+/** Each branch tip, newest last, followed from the root by link (the active one marked). */
+function branchLinks(
+  sessionId: string,
+  branches: { id: string; createdAt: number }[],
+  active: string | undefined,
+  shown: string | undefined,
+): Html {
+  return html`<h2>Branches</h2><ol id="branches">${branches.map(
+    (b) =>
+      html`<li data-branch="${b.id}"><a class="branch" href="/sessions/${sessionId}?branch=${b.id}">${b.id.slice(-8)}</a> · last message ${when(b.createdAt)}${b.id === active ? " · active (the next turn continues here)" : ""}${b.id === shown ? " · shown" : ""}</li>`,
+  )}</ol>`;
 }
 
 function askLine(a: AskRow): Html {

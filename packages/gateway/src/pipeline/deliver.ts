@@ -13,6 +13,9 @@ import { splitMessage } from "./chunk.js";
 const SEND_ATTEMPTS = 3;
 
 export class Deliverer {
+  /** Told after each part: sent, or failed for good (the platform's health, SPEC G1). */
+  health?: (ok: boolean, error?: unknown) => void;
+
   constructor(
     private readonly state: GatewayState,
     private readonly adapter: PlatformAdapter,
@@ -62,6 +65,7 @@ export class Deliverer {
       try {
         await this.adapter.send(to, text, { key, ...(buttons?.length ? { buttons } : {}) });
         this.state.markOutbound(key, "sent");
+        this.health?.(true);
         return;
       } catch (err) {
         // A send that failed before reaching the platform is retried; after the last attempt the
@@ -69,6 +73,7 @@ export class Deliverer {
         if (attempt >= SEND_ATTEMPTS) {
           this.state.markOutbound(key, "uncertain");
           this.logger.warn("gateway send failed", { key, error: String(err) });
+          this.health?.(false, err);
           throw err;
         }
         await this.sleep(250 * 2 ** attempt);

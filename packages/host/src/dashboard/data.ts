@@ -7,6 +7,7 @@ import {
   type CronControl,
   type CronState,
   type DashboardReads,
+  type NodeRow,
   openStore,
   PlatformHealth,
   type PlatformHealthRow,
@@ -66,6 +67,20 @@ export class DashboardData {
   /** Tips of the session's branches (the newest one is where it continues). */
   branches(sessionId: string): { id: string; createdAt: number }[] {
     return this.store.listBranches(sessionId).map((n) => ({ id: n.id, createdAt: n.createdAt }));
+  }
+
+  /** The session's active leaf (where its next turn continues). */
+  activeLeafId(sessionId: string): string | undefined {
+    return this.store.activeLeaf(sessionId)?.id;
+  }
+
+  /**
+   * One branch's conversation, root first: the path to `leafId`, which must be a branch tip of
+   * this session (anything else is undefined: a node id from another session shows nothing).
+   */
+  branchPath(sessionId: string, leafId: string): NodeRow[] | undefined {
+    if (!this.store.listBranches(sessionId).some((n) => n.id === leafId)) return undefined;
+    return this.store.pathToRoot(leafId);
   }
 
   /** The turns running now: live session leases (one per running turn, SPEC D1). */

@@ -1,0 +1,80 @@
+// A session's conversation follows one branch by link (issue "branches … follow to parent and
+// child"): an edited user message makes two branches; each link shows that branch's path from the
+// root and never the other's messages; a foreign node id shows every message with a note.
+import { DashboardData } from "@iris/host";
+import { openStore } from "@iris/store";
+import { tempDir } from "@iris/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DashboardDeps } from "../deps.js";
+import { sessionView } from "./session-view.js";
+
+const dirs: ReturnType<typeof tempDir>[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.cleanup();
+});
+
+function branchedSession() {
+  const dir = tempDir("iris-dash-branch");
+  dirs.push(dir);
+  const path = `${dir.path}/state.db`;
+  const store = openStore(path);
+  const s = store.createSession({ source: "cli" });
+  const say = (role: "user" | "assistant", text: string) =>
+    store.appendNode(s.id, {
+      kind: "message",
+      message:
+        role === "user"
+          ? { role, content: text }
+          : {
+              role,
+              parts: [{ type: "text", text }],
+              origin: { provider: "p", apiMode: "chat_completions", model: "m" },
+              usage: {
+                inputTokens: 0,
+                outputTokens: 0,
+                cacheReadTokens: 0,
+                cacheWriteTokens: 0,
+                reasoningTokens: 0,
+              },
+              stopReason: "end",
+            },
+    });
+  say("user", "root question");
+  say("assistant", "root answer");
+  const asked = say("user", "first wording");
+  const oldTip = say("assistant", "answer to the first wording");
+  store.editUserMessage(asked.id, { role: "user", content: "second wording" });
+  const newTip = say("assistant", "answer to the second wording");
+  store.close();
+  const data = DashboardData.open(path);
+  return { data, id: s.id, oldTip: oldTip.id, newTip: newTip.id };
+}
+
+describe("session view branches", () => {
+  it("links each branch and shows one branch's path from the root", () => {
+    const { data, id, oldTip, newTip } = branchedSession();
+    try {
+      const deps = { data } as DashboardDeps;
+      const s = data.findSession(id);
+      if (!s) throw new Error("no session");
+      const all = sessionView(deps, s, 0, "csrf").value;
+      expect(all).toContain(`href="/sessions/${id}?branch=${oldTip}"`);
+      expect(all).toContain(`href="/sessions/${id}?branch=${newTip}"`);
+      expect(all).toContain("first wording");
+      expect(all).toContain("second wording");
+      const old = sessionView(deps, s, 0, "csrf", oldTip).value;
+      expect(old).toContain("root answer");
+      expect(old).toContain("answer to the first wording");
+      expect(old).not.toContain("second wording");
+      const current = sessionView(deps, s, 0, "csrf", newTip).value;
+      expect(current).toContain("answer to the second wording");
+      expect(current).not.toContain("first wording");
+      expect(current).toMatch(/active \(the next turn continues here\) · shown/);
+      const foreign = sessionView(deps, s, 0, "csrf", "no-such-node").value;
+      expect(foreign).toContain("No branch no-such-node");
+      expect(foreign).toContain("first wording");
+    } finally {
+      data.close();
+    }
+  });
+});
