@@ -15,6 +15,7 @@ import type { PlatformAdapter } from "./adapter.js";
 import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { IrcAdapter } from "./platforms/irc.js";
+import { saslOf } from "./platforms/irc-sasl.js";
 import { WebchatAdapter } from "./platforms/webchat/adapter.js";
 import { WebchatUsers } from "./platforms/webchat/users.js";
 import { Gateway } from "./runner.js";
@@ -34,7 +35,7 @@ export function adaptersFor(profile: Profile): { adapter: PlatformAdapter; ident
   const irc = profile.config.gateway.platforms.irc;
   if (irc)
     out.push({
-      adapter: new IrcAdapter(irc),
+      adapter: new IrcAdapter({ ...irc, sasl: saslOf(irc.sasl, profile.env) }),
       identity: `irc:${irc.server.toLowerCase()}:${irc.port}:${irc.nick.toLowerCase()}`,
     });
   const web = profile.config.gateway.platforms.webchat;

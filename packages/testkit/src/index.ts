@@ -2,6 +2,7 @@
  * @iris/testkit: a fake LLM server speaking the real wire protocols (OpenAI Chat Completions,
  * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks. Node built-ins only.
  */
+export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { startFakeLlm } from "./server.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
 export { type TempDir, tempDir } from "./temp-dir.js";
