@@ -55,7 +55,7 @@ export class TestIrcClient {
   static async connect(
     port: number,
     nick: string,
-    opts: { user?: string; localAddress?: string } = {},
+    opts: { user?: string; localAddress?: string; sasl?: { account: string; password: string } } = {},
   ): Promise<TestIrcClient> {
     const user = opts.user ?? nick;
     const socket = connect({
@@ -68,9 +68,12 @@ export class TestIrcClient {
       socket.once("error", reject);
     });
     const c = new TestIrcClient(socket, nick);
+    // With `sasl`, the login goes first (SASL PLAIN inside CAP negotiation, as real clients do).
+    if (opts.sasl) c.raw("CAP REQ :sasl");
     c.raw(`NICK ${nick}`);
     c.raw(`USER ${user} 0 * :test user`);
-    await c.waitFor((l) => l.command === "001", 15_000);
+    if (opts.sasl) await c.saslPlain(opts.sasl.account, opts.sasl.password);
+    await c.waitFor((l) => l.command === "001", 15_000, true);
     return c;
   }
 
@@ -86,6 +89,16 @@ export class TestIrcClient {
       w.resolve(line);
       return false;
     });
+  }
+
+  private async saslPlain(account: string, password: string): Promise<void> {
+    await this.waitFor((l) => l.command === "CAP" && l.params[1] === "ACK", 15_000, true);
+    this.raw("AUTHENTICATE PLAIN");
+    await this.waitFor((l) => l.command === "AUTHENTICATE", 15_000, true);
+    this.raw(`AUTHENTICATE ${Buffer.from(`${account}\0${account}\0${password}`).toString("base64")}`);
+    const done = await this.waitFor((l) => l.command === "903" || l.command === "904", 15_000, true);
+    if (done.command !== "903") throw new Error(`SASL login as ${account} failed: ${done.text}`);
+    this.raw("CAP END");
   }
 
   raw(line: string): void {

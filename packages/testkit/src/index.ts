@@ -6,6 +6,7 @@
 
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
 export type { DcBotMessage, DcCall } from "./discord/types.js";
+export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { startFakeLlm } from "./server.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
 export { FakeTelegram, type FakeTelegramOptions, type UserMessage } from "./telegram/server.js";

@@ -1,6 +1,6 @@
 // The four agent-level tools are answered here, before the registry (SPEC T5): they need the
 // session's state. Everything else passes through to the inner toolbox unchanged.
-import type { ToolCallPart } from "@iris/llm";
+import { jsonTooDeep, type ToolCallPart } from "@iris/llm";
 import { delegateTaskParams, memoryParams, sessionSearchParams, todoParams } from "@iris/tools";
 import type { z } from "zod";
 import type { ToolBox, ToolRunContext } from "../ports.js";
@@ -73,6 +73,9 @@ function withArgs<S extends z.ZodType>(
   fn: (args: z.output<S>) => Promise<Result> | Result,
 ): Promise<Result> | Result {
   let raw: unknown;
+  // Refused without recursion first, as the dispatcher does (E4): zod walks what it is given.
+  const deep = jsonTooDeep(argsJson);
+  if (deep) return fail(`the arguments are refused: ${deep}; send a flatter JSON object`);
   try {
     raw = argsJson.trim() ? JSON.parse(argsJson) : {};
   } catch {

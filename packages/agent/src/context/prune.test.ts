@@ -75,6 +75,25 @@ describe("pruneToolOutputs", () => {
     expect(args.nested.list[1]).toBe(3);
     expect(out.argumentsTruncated).toBe(1);
   });
+
+  it("stubs arguments nested 20,000 deep without walking them (E4: no stack overflow)", () => {
+    const deep = `{"command":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    const deepCall = call("c1", "terminal", {});
+    const first = deepCall.parts[0];
+    if (first?.type !== "toolCall") throw new Error("expected a tool call");
+    deepCall.parts = [{ ...first, argumentsJson: deep }];
+    const messages: Message[] = [
+      user("go"),
+      deepCall,
+      result("c1", "terminal", "the arguments are refused: JSON nested deeper than 128 levels", true),
+      user("newest"),
+    ];
+    const out = pruneToolOutputs(messages, 3);
+    const part = (out.messages[1] as AssistantMessage).parts[0];
+    if (part?.type !== "toolCall") throw new Error("expected a tool call");
+    expect(JSON.parse(part.argumentsJson)).toEqual({ pruned: "arguments nested too deep, 40012 characters" });
+    expect(out.argumentsTruncated).toBe(1);
+  });
 });
 
 describe("phase 1 alone", () => {

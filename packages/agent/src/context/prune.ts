@@ -3,7 +3,9 @@
 import { createHash } from "node:crypto";
 import {
   type AssistantMessage,
+  JsonDepthError,
   type Message,
+  parseBoundedJson,
   type ToolCallPart,
   type ToolResultMessage,
   textOf,
@@ -150,9 +152,9 @@ function exitCodeOf(text: string): number | undefined {
 function describeArguments(argumentsJson: string): string | undefined {
   let args: unknown;
   try {
-    args = JSON.parse(argumentsJson);
+    args = parseBoundedJson(argumentsJson);
   } catch {
-    return undefined;
+    return undefined; // not JSON, or nested too deep to walk (E4): the stub names the tool only
   }
   if (typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
   const record = args as Record<string, unknown>;
@@ -176,9 +178,14 @@ function shortenCallArguments(
     if (p.type !== "toolCall" || p.argumentsJson.length <= maxChars) return p;
     let args: unknown;
     try {
-      args = JSON.parse(p.argumentsJson);
-    } catch {
-      return p; // not JSON: leave it; send-time sanitation owns invalid arguments
+      // Bounded (E4): shortenStrings and JSON.stringify recurse, a 20,000-deep value overflows them.
+      args = parseBoundedJson(p.argumentsJson);
+    } catch (e) {
+      if (!(e instanceof JsonDepthError)) return p; // not JSON: send-time sanitation owns it
+      // Refused when it was called, so nothing ran with it: a stub keeps the call's shape.
+      changed = true;
+      const pruned = `arguments nested too deep, ${p.argumentsJson.length} characters`;
+      return { ...p, argumentsJson: JSON.stringify({ pruned }) };
     }
     const argumentsJson = JSON.stringify(shortenStrings(args, keepChars));
     if (argumentsJson.length >= p.argumentsJson.length) return p;

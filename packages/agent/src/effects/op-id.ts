@@ -2,7 +2,7 @@
 // stored checkpoint (session, assistant node, position of the call inside it), never from the
 // provider's call id, so a resumed session computes the same id for the same stored call.
 import { createHash } from "node:crypto";
-import type { AssistantMessage } from "@iris/llm";
+import { type AssistantMessage, parseBoundedJson } from "@iris/llm";
 
 export function logicalOpId(sessionId: string, assistantNodeId: string, callIndex: number): string {
   return `${sessionId}:${assistantNodeId}:${callIndex}`;
@@ -13,11 +13,14 @@ export function callIndexOf(message: AssistantMessage, callId: string): number {
   return message.parts.filter((p) => p.type === "toolCall").findIndex((p) => p.callId === callId);
 }
 
-/** sha256 of the arguments as canonical JSON (sorted keys); unparsable text is hashed as is. */
+/**
+ * sha256 of the arguments as canonical JSON (sorted keys); unparsable text, and text nested too
+ * deep for canonicalJson's recursion (E4), is hashed as is.
+ */
 export function argsFingerprint(argumentsJson: string): string {
   let canonical: string;
   try {
-    canonical = canonicalJson(argumentsJson.trim() ? (JSON.parse(argumentsJson) as unknown) : {});
+    canonical = canonicalJson(argumentsJson.trim() ? parseBoundedJson(argumentsJson) : {});
   } catch {
     canonical = `raw:${argumentsJson}`;
   }

@@ -1,4 +1,6 @@
 // Detects the same failing tool call repeated without progress (SPEC L5 convergence_detected).
+import { parseBoundedJson } from "@iris/llm";
+
 export interface CallOutcome {
   name: string;
   argumentsJson: string;
@@ -31,10 +33,13 @@ export class ConvergenceDetector {
   }
 }
 
-/** Same arguments written with other spacing or key order count as the same call. */
+/**
+ * Same arguments written with other spacing or key order count as the same call; text nested too
+ * deep for sortKeys's recursion (E4) is compared as written.
+ */
 function canonicalJson(text: string): string {
   try {
-    return JSON.stringify(sortKeys(JSON.parse(text)));
+    return JSON.stringify(sortKeys(parseBoundedJson(text)));
   } catch {
     return text.trim();
   }

@@ -53,6 +53,8 @@ const BLOCKED: [string, string][] = [
 
 // Flagged for approval. [command, a key that must be among the matches]
 const FLAGGED: [string, string][] = [
+  ["seq 100 | xargs -P 1000 -I{} sleep 100", "many_processes"],
+  ["parallel -j 64 sleep ::: 1 2", "many_processes"],
   ["rm -rf node_modules/", "recursive_delete"],
   ["rm -r build", "recursive_delete"],
   ["rm -Rf ./dist ./out", "recursive_delete"],

@@ -111,10 +111,25 @@ function inProfile(path: string, place: Place): boolean {
   return false;
 }
 
+const GLOB = /[*?[]/;
+
+/**
+ * A glob's matches cannot be known before the shell expands it (`~/.iris/.en?`): it is judged
+ * like a search from the folder above its first wildcard, which may reach a credential.
+ */
+function globMayReadCredential(p: string, place: Place): boolean {
+  const parts = p.split("/");
+  const at = parts.findIndex((s) => GLOB.test(s));
+  if (at < 0) return false;
+  const base = parts.slice(0, at).join("/") || (p.startsWith("/") ? "/" : ".");
+  return searchReachesCredentials(base, place);
+}
+
 /** Reading this file would show a credential. */
 export function readsCredential(path: string, place: Place): boolean {
   const p = normalizePath(path);
   if (PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x"))) return true;
+  if (globMayReadCredential(p, place)) return true;
   if (isCredentialPath(p) || KEY_FILE.test(p) || /(?:^|\/)\.netrc$|(?:^|\/)\.git-credentials$/.test(p))
     return true;
   if (inProfile(p, place)) return true;

@@ -91,7 +91,23 @@ function dockerSub(c: Command): string[] | undefined {
 const SCRIPT_SIDE_EFFECTS =
   /\b(?:os\.system|os\.remove|os\.unlink|os\.rmdir|shutil\.rmtree|subprocess|child_process|execSync|spawnSync|rmSync|unlinkSync|rmdirSync|system\s*\(|exec\s*\(|unlink\s*\(|rmtree)/;
 
+/** xargs -P N / parallel -j N with N over this: a process flood in all but name (0 is a hard block). */
+const MAX_PARALLEL = 32;
+const PARALLEL_COUNT =
+  /\b(?:xargs|parallel)\b[^|;&\n]*?\s(?:-P\s*|--max-procs[= ]|-j\s*|--jobs[= ])(\d+)(?:\s|$)/g;
+
+function manyProcesses(parsed: ParsedCommand): boolean {
+  return (parsed.texts ?? [parsed.raw]).some((t) =>
+    [...t.matchAll(PARALLEL_COUNT)].some((m) => Number(m[1]) > MAX_PARALLEL),
+  );
+}
+
 export const COMMAND_PATTERNS: readonly CommandRule[] = [
+  {
+    key: "many_processes",
+    description: `starts more than ${MAX_PARALLEL} processes at once (xargs -P, parallel -j)`,
+    test: manyProcesses,
+  },
   sqlRule("sql_drop", "drops a database object (DROP TABLE/DATABASE/SCHEMA)", (s) =>
     /\bdrop\s+(?:table|database|schema|view|index|user|role|collection)\b/i.test(s),
   ),

@@ -24,7 +24,7 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
     reader,
   ),
   ...same(
-    "ls dir vdir pwd echo printf true false : test [ seq yes sleep stat realpath readlink basename dirname whoami id groups uptime w who users nproc lscpu lsblk lsusb lspci free vmstat iostat uname arch tty locale getconf which whereis du df pgrep pidof lsof cal printenv logname hostid man whatis apropos info tldr help history jobs wait",
+    "ls dir vdir pwd echo printf true false : test [ seq yes sleep stat realpath readlink basename dirname whoami id groups uptime w who users nproc lscpu lsblk lsusb lspci free vmstat iostat uname arch tty locale getconf which whereis du df pgrep pidof lsof cal printenv logname hostid whatis apropos info tldr help history jobs wait",
     names,
   ),
   ...same(
@@ -32,6 +32,15 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
     builtin,
   ),
   env: { reason: "without a program it prints the (scrubbed) environment", namesOnly: true },
+  man: {
+    reason: NAMES,
+    namesOnly: true,
+    // A pager, a browser or a preprocessor given on the line is a program man runs.
+    unsafe: (a) =>
+      opt(a, "PHp", "--pager", "--html", "--preprocessor", "--config-file")
+        ? finding("unproven_arguments", "man -P/-H/-p run a given program")
+        : undefined,
+  },
   hash: {
     reason: "lists or forgets remembered program paths",
     namesOnly: true,

@@ -24,6 +24,11 @@ const GIT: Record<string, Check> = {
     opt(a, "u", "--upload-pack", "--template", "--config") ? "clone runs or installs programs" : undefined,
   merge: (a) => (opt(a, "s", "--strategy") ? "a custom merge strategy runs a program" : undefined),
   am: (a) => (opt(a, "", "--exec") ? "runs a program" : undefined),
+  // --directory moves every path of the patch: `..` writes outside the work folder.
+  apply: (a) =>
+    optValues(a, undefined, "--directory").some((d) => d.split("/").includes("..") || d.startsWith("/"))
+      ? "git apply --directory writes outside the repository"
+      : undefined,
   branch: (a) =>
     opt(a, "D") || (opt(a, "d", "--delete") && opt(a, "f", "--force")) || opt(a, "M", "--force")
       ? destructive("git branch -D/-M deletes or overwrites a branch")
@@ -205,7 +210,14 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
     subs("test install i add remove run build pm outdated --version", "bun", packageUnsafe("bun")),
   ),
   npx: rule("starts a dev tool of the project", npx),
-  make: rule(BUILD, (a) => (opt(a, "", "--eval", "-E") ? "make --eval runs given rules" : undefined)),
+  make: rule(BUILD, (a) => {
+    if (opt(a, "", "--eval", "-E")) return "make --eval runs given rules";
+    // The project's own Makefile is trusted; one from another folder is code the check cannot see.
+    const elsewhere = [...optValues(a, "C", "--directory"), ...optValues(a, "f", "--file", "--makefile")];
+    return elsewhere.some((d) => d.startsWith("/") || d.startsWith("~") || d.split("/").includes(".."))
+      ? finding("runs_code", "make -C/-f outside the work folder")
+      : undefined;
+  }),
   cmake: rule(BUILD, (a) =>
     a.includes("-P") || a.includes("-E") ? "cmake -P/-E runs a script or a command" : undefined,
   ),

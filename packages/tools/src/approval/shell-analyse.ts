@@ -115,7 +115,10 @@ function visitStmt(stmt: ShStmt, walk: Walk, pipe: PipeSlot | undefined): void {
   // Compound commands (if, while, for, case, subshells, blocks, functions, [[ ]], (( )), time…):
   // their statements and substitutions are found wherever they sit.
   visitWords(cmd, walk);
-  for (const r of stmt.Redirs) visitWords(r, walk);
+  // Their redirections are the statement's own (`{ echo x; } > ~/.bashrc`, `while read l; do …;
+  // done < ~/.iris/.env`, `(…) > /dev/sda`): judged as a command of redirections alone, like
+  // `> file`, so a write or a read through a block is judged as one through a plain command.
+  if (stmt.Redirs.length > 0) visitCall(stmt, { Assigns: [], Args: [] }, walk, pipe);
 }
 
 function pipeElements(bin: { Op: number; X: ShStmt; Y: ShStmt }, parser: ShellParser): ShStmt[] {

@@ -10,6 +10,7 @@ import type { ChatAddress, InboundMessage } from "../../message.js";
 import { splitMessage, utf8Bytes } from "../../pipeline/chunk.js";
 import { markdownToIrc } from "./irc-format.js";
 import { ircIdentity } from "./irc-identity.js";
+import { type IrcSasl, saslConnectOptions, saslFailure, saslMissingPassword } from "./sasl.js";
 
 export interface IrcOptions {
   server: string;
@@ -19,6 +20,8 @@ export interface IrcOptions {
   channels: readonly string[];
   /** Reconnect attempts before giving up (default: keep trying). */
   maxReconnects?: number;
+  /** The bot's services login, made before it registers. */
+  sasl?: IrcSasl | undefined;
 }
 
 export const IRC_LINE_BYTES = 350;
@@ -82,8 +85,15 @@ export class IrcAdapter implements PlatformAdapter {
         messageId: e.tags?.msgid ?? `local-${randomUUID()}`,
       });
     });
+    const missing = saslMissingPassword(opts.sasl);
+    if (missing) return Promise.reject(new Error(missing));
     return new Promise((resolve, reject) => {
-      const onClose = () => reject(new Error(`IRC: could not connect to ${opts.server}:${opts.port}`));
+      let saslFailed: string | undefined;
+      client.on("sasl failed", (e: { reason?: string; message?: string }) => {
+        if (opts.sasl) saslFailed = saslFailure(opts.sasl, e);
+      });
+      const onClose = () =>
+        reject(new Error(saslFailed ?? `IRC: could not connect to ${opts.server}:${opts.port}`));
       client.once("close", onClose);
       client.once("registered", () => {
         this.started = true;
@@ -122,6 +132,7 @@ export class IrcAdapter implements PlatformAdapter {
         ping_interval: 30,
         ping_timeout: 120,
         message_max_length: IRC_LINE_BYTES,
+        ...saslConnectOptions(opts.sasl),
       });
     });
   }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 
 const nonEmpty = z.string().min(1);
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
 
 export const config = z
   .strictObject({
@@ -14,7 +15,18 @@ export const config = z
       .array(nonEmpty)
       .default([])
       .describe(
-        "Allowed without pairing: a nick (bound to the nick!user@host it first speaks from; the nick from any other mask is a stranger), or a mask nick!user@host (* and ? wildcards).",
+        "Allowed without pairing: a nick (bound to the nick!user@host it first speaks from, with its services account where the server tags messages with IRCv3 account-tag; the nick from any other mask or account is a stranger), or a mask nick!user@host (* and ? wildcards; `*!*@* account=NAME` admits a services account from anywhere).",
+      ),
+    sasl: z
+      .strictObject({
+        account: nonEmpty.describe("The bot's services account."),
+        password_env: envName
+          .default("IRC_SASL_PASSWORD")
+          .describe("Variable holding the account's password (in the profile's .env or the environment)."),
+      })
+      .optional()
+      .describe(
+        "Log the bot in with SASL PLAIN before it registers; a failed login stops the connection instead of running unidentified.",
       ),
   })
   .describe("IRC (irc-framework).");

@@ -13,6 +13,9 @@ declare module "irc-framework" {
     ping_interval?: number;
     ping_timeout?: number;
     message_max_length?: number;
+    /** SASL PLAIN credentials, sent during CAP negotiation. */
+    account?: { account: string; password: string };
+    sasl_disconnect_on_fail?: boolean;
   }
   class Client {
     user: { nick: string } | undefined;

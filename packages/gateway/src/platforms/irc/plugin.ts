@@ -2,11 +2,12 @@
 import { definePlatform } from "../plugin.js";
 import { IrcAdapter } from "./adapter.js";
 import { config, type IrcConfig } from "./config.js";
+import { saslOf } from "./sasl.js";
 
 export default definePlatform<IrcConfig>({
   id: "irc",
   schema: config,
-  create: (c) => new IrcAdapter(c),
+  create: (c, ctx) => new IrcAdapter({ ...c, sasl: saslOf(c.sasl, ctx.env) }),
   identity: (c) => `irc:${c.server.toLowerCase()}:${c.port}:${c.nick.toLowerCase()}`,
   describe: (c) => `bot ${c.nick}`,
   allowedUsers: (c) => c.allowed_users,
