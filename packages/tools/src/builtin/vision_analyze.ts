@@ -30,7 +30,7 @@ export default defineTool({
     let bytes: Buffer;
     try {
       if (image === "browser") {
-        const session = await browserPool(env).session(ctx.terminal);
+        const session = await browserPool(env).session(ctx.workspace);
         const page = session.pages[session.current];
         if (!page) return { content: "Error: the browser has no open tab", isError: true };
         bytes = await page.screenshot({ type: "png" });
