@@ -54,7 +54,10 @@ export async function runForeground(opts: ForegroundOptions): Promise<Foreground
   };
   const marker = new CwdMarkerReader(nonce, take);
   child.stdout.on("data", (b: Buffer) => marker.push(b));
-  child.stderr.on("data", take);
+  child.stderr.on("data", (b: Buffer) => {
+    marker.flush();
+    take(b);
+  });
 
   let timedOut = false;
   let aborted = false;

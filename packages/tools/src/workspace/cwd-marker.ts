@@ -7,6 +7,11 @@ import { randomBytes } from "node:crypto";
 
 const PREFIX = "__IRIS_CWD_";
 
+/** `printf` of a marker line `\n<prefix><nonce> <value>\n`, the marker spelled in two pieces. */
+export function printMarker(prefix: string, nonce: string, value: string): string {
+  return `printf "\\n%s%s %s\\n" "${prefix}" "${nonce}" ${value}`;
+}
+
 export interface MarkedCommand {
   /** A POSIX shell script: the trap, then the command as given. */
   script: string;
@@ -16,7 +21,7 @@ export interface MarkedCommand {
 export function markCommand(command: string): MarkedCommand {
   const nonce = randomBytes(8).toString("hex");
   // POSIX only (bash, dash and busybox ash all run it); the trap keeps the command's exit status.
-  const trap = `trap 'printf "\\n%s%s %s\\n" "${PREFIX}" "${nonce}" "$PWD"' EXIT`;
+  const trap = `trap '${printMarker(PREFIX, nonce, '"$PWD"')}' EXIT`;
   return { script: `${trap}\n${command}`, nonce };
 }
 
@@ -29,14 +34,17 @@ export class CwdMarkerReader {
   private held: Buffer = Buffer.alloc(0);
   private inMarker = false;
   private done = false;
-  /** The $PWD the marker carried, once its line is complete. */
+  /** The value the marker carried ($PWD), once its line is complete. */
   cwd: string | undefined;
 
   constructor(
     nonce: string,
     private readonly emit: (chunk: Buffer) => void,
+    /** Another marker of the same shape (the SSH shell's pid and end markers). */
+    prefix = PREFIX,
+    private readonly onValue?: (value: string) => void,
   ) {
-    this.marker = Buffer.from(`\n${PREFIX}${nonce} `, "utf8");
+    this.marker = Buffer.from(`\n${prefix}${nonce} `, "utf8");
   }
 
   push(chunk: Buffer): void {
@@ -68,6 +76,18 @@ export class CwdMarkerReader {
     this.inMarker = false;
     this.done = true;
     if (nl + 1 < buf.length) this.emit(buf.subarray(nl + 1));
+    this.onValue?.(this.cwd);
+  }
+
+  /**
+   * Output of another stream (stderr) arrives: what was held back goes out first, so the order
+   * stays. The marker is printed by one write, so it is never split where this could cut it.
+   */
+  flush(): void {
+    if (this.inMarker || this.done || this.held.length === 0) return;
+    const held = this.held;
+    this.held = Buffer.alloc(0);
+    this.emit(held);
   }
 
   /** The stream ended: what was held back is output after all (an unfinished marker is dropped). */
