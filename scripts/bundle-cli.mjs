@@ -51,6 +51,8 @@ const EXTERNAL = [
   "pdf-parse",
   "playwright-core",
   "sharp",
+  // The ssh workspace's client (native parts), loaded on its first connection.
+  "ssh2",
 ];
 
 // vm.Script runs no `import()` in Node 20 without --experimental-vm-modules once the code comes

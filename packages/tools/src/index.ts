@@ -51,4 +51,5 @@ export { SEARCH_BACKENDS } from "./web/search/backends.js";
 export { editorWorkspace } from "./workspace/editor.js";
 export { isWorkspaceUnavailable, WorkspaceUnavailable } from "./workspace/errors.js";
 export { LocalWorkspace, localWorkspace } from "./workspace/local.js";
+export { SshWorkspace, sshWorkspace } from "./workspace/ssh.js";
 export type * from "./workspace/types.js";

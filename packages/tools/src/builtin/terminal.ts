@@ -3,7 +3,7 @@
 // left carried to the task's next call, and `background` for long-running commands.
 import { z } from "zod";
 import { defineTool } from "../define.js";
-import { taskCwdOf } from "../terminal/scope.js";
+import { sessionDirOf, taskCwdOf } from "../terminal/scope.js";
 
 export const DEFAULT_TIMEOUT_S = 180;
 export const MAX_TIMEOUT_S = 600;
@@ -36,14 +36,15 @@ export default defineTool({
   async execute(args, ctx) {
     if (ctx.signal.aborted) return "[interrupted before the command started]";
     const ws = ctx.workspace;
-    let cwd = ws.cwds.get(ctx.taskId, ctx.cwd);
+    const home = sessionDirOf(ctx);
+    let cwd = ws.cwds.get(ctx.taskId, home);
     let note = "";
     const isDir = async (dir: string) => (await ws.stat(dir))?.type === "directory";
-    if (cwd !== ctx.cwd && !(await isDir(cwd))) {
+    if (cwd !== home && !(await isDir(cwd))) {
       // The folder a previous `cd` moved to was deleted: fall back to the session's folder.
       ws.cwds.clear(ctx.taskId);
-      note = `[the previous working directory ${cwd} no longer exists; running in ${ctx.cwd}]\n`;
-      cwd = ctx.cwd;
+      note = `[the previous working directory ${cwd} no longer exists; running in ${home}]\n`;
+      cwd = home;
     }
     if (!(await isDir(cwd))) {
       return { content: `Error: the working directory ${cwd} does not exist.`, isError: true };

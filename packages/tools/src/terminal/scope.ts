@@ -9,9 +9,14 @@ interface CallPlace {
   workspace: Workspace;
 }
 
+/** The session's folder on its workspace: its cwd where paths are this machine's, else the workspace's root. */
+export function sessionDirOf(ctx: CallPlace): string {
+  return ctx.workspace.hostPaths ? ctx.cwd : ctx.workspace.root;
+}
+
 /** The directory a tool call works in: its task's `cd` target, else the session's folder. */
 export function taskCwdOf(ctx: CallPlace): string {
-  return ctx.workspace.cwds.get(ctx.taskId, ctx.cwd);
+  return ctx.workspace.cwds.get(ctx.taskId, sessionDirOf(ctx));
 }
 
 /** A path the model gave, absolute on the workspace's side. */

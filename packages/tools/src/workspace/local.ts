@@ -24,6 +24,7 @@ export class LocalWorkspace implements Workspace {
   readonly kind: "local" | "editor" = "local";
   readonly root: string;
   readonly home = homedir();
+  readonly hostPaths = true;
   readonly cwds = new TaskCwds();
   readonly processes: LocalProcesses;
   readonly cleanups = new Set<() => Promise<void>>();

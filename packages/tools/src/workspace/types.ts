@@ -107,6 +107,11 @@ export interface Workspace {
   readonly description: string;
   /** The work folder on the workspace's side: where commands start and relative paths point. */
   readonly root: string;
+  /**
+   * Paths here are this machine's (local, editor), so the session's cwd is valid in it; else
+   * (ssh) a task without a `cd` of its own works in `root`.
+   */
+  readonly hostPaths: boolean;
   /** What `~` means in a path the model gives (the home on the workspace's side). */
   readonly home: string;
   /** The working directory of each task (a `cd` in a task's command carries to its next call). */
