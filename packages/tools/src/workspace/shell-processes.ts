@@ -19,6 +19,11 @@ interface Tracked extends ProcessInfo {
   cursor: number;
 }
 
+/** A shell test: the pid is alive and not a zombie (an orphan whose reaper never waits stays one). */
+function aliveTest(pid: number): string {
+  return `{ st=$(ps -o stat= -p ${pid} 2>/dev/null || { kill -0 ${pid} 2>/dev/null && echo R; }); case "$st" in ""|Z*) false;; *) true;; esac; }`;
+}
+
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -47,7 +52,8 @@ export class ShellProcesses implements BackgroundProcesses {
       .join("");
     const inner = `${env}bash -c ${shellQuote(o.command)}; echo $? > ${exit}`;
     const out = await this.sh(
-      `mkdir -p ${this.dir} && setsid bash -c ${shellQuote(inner)} > ${log} 2>&1 < /dev/null & echo "pid:$!"`,
+      // A simple command in the background, so $! is setsid's own pid: the new group's id.
+      `mkdir -p ${this.dir} || exit 1\nsetsid bash -c ${shellQuote(inner)} > ${log} 2>&1 < /dev/null &\necho "pid:$!"`,
       o.cwd,
     );
     const pid = Number(/pid:(\d+)/.exec(out)?.[1]);
@@ -74,8 +80,9 @@ export class ShellProcesses implements BackgroundProcesses {
     if (!p.running) return;
     const out = (
       await this.sh(
-        `if [ -f ${this.dir}/${p.id}.exit ]; then echo "exit:$(cat ${this.dir}/${p.id}.exit)"; ` +
-          `elif kill -0 ${p.pid} 2>/dev/null; then echo running; else echo gone; fi`,
+        // Alive first: once it is gone, the exit file it writes last is there if it ever will be.
+        `if ${aliveTest(p.pid)}; then echo running; ` +
+          `elif [ -f ${this.dir}/${p.id}.exit ]; then echo "exit:$(cat ${this.dir}/${p.id}.exit)"; else echo gone; fi`,
       )
     ).trim();
     if (out === "running") return;
@@ -151,7 +158,7 @@ export class ShellProcesses implements BackgroundProcesses {
     p.killed = true;
     await this.sh(
       `kill -TERM -- -${p.pid} 2>/dev/null; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do ` +
-        `kill -0 ${p.pid} 2>/dev/null || break; sleep 0.1; done; kill -KILL -- -${p.pid} 2>/dev/null; true`,
+        `${aliveTest(p.pid)} || break; sleep 0.1; done; kill -KILL -- -${p.pid} 2>/dev/null; true`,
     );
     await this.refresh(p);
   }
