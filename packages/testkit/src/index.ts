@@ -3,6 +3,7 @@
  * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks. Node built-ins only.
  */
 export { startFakeLlm } from "./server.js";
+export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
 export { type TempDir, tempDir } from "./temp-dir.js";
 export type {

@@ -4,6 +4,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Sshd, skipWithoutSshd, startSshd } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import patch from "../src/builtin/patch.js";
 import processTool from "../src/builtin/process.js";
@@ -16,7 +17,6 @@ import { makeTestContext } from "../src/fs/test-context.js";
 import { localWorkspace } from "../src/workspace/local.js";
 import { sshWorkspace } from "../src/workspace/ssh.js";
 import type { Workspace } from "../src/workspace/types.js";
-import { type Sshd, skipWithoutSshd, startSshd } from "./sshd.js";
 
 const text = (r: unknown) => (typeof r === "string" ? r : (r as { content: string }).content);
 

@@ -4,13 +4,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { type Sshd, skipWithoutSshd, startSshd } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import readFile from "../src/builtin/read_file.js";
 import terminal from "../src/builtin/terminal.js";
 import { makeTestContext } from "../src/fs/test-context.js";
 import { WorkspaceUnavailable } from "../src/workspace/errors.js";
 import { type SshWorkspace, sshWorkspace } from "../src/workspace/ssh.js";
-import { type Sshd, skipWithoutSshd, startSshd } from "./sshd.js";
 
 const text = (r: unknown) => (typeof r === "string" ? r : (r as { content: string }).content);
 

@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import type { Client, ClientChannel, SFTPWrapper } from "ssh2";
 import { WorkspaceUnavailable } from "./errors.js";
 import { checkHostKey } from "./known-hosts.js";
+import { shellQuote } from "./shell-processes.js";
 
 export interface SshSettings {
   host: string;
@@ -142,6 +143,17 @@ export class SshConnection {
     const home = await new Promise<string>((resolve, reject) =>
       sftp.realpath(".", (err, p) => (err ? reject(err) : resolve(p))),
     ).catch(fail("could not find the home folder"));
+    // The work folder is made when missing, so a fresh remote_dir works from the first command.
+    await new Promise<void>((resolve, reject) =>
+      client.exec(`mkdir -p -- ${shellQuote(s.remoteDir)}`, (err, ch) => {
+        if (err) return reject(err);
+        ch.on("data", () => {});
+        ch.stderr.on("data", () => {});
+        ch.once("close", (code: number | null) =>
+          code === 0 ? resolve() : reject(new Error(`could not create remote_dir ${s.remoteDir}`)),
+        );
+      }),
+    ).catch(fail("the work folder"));
     const link: SshLink = { client, shell, sftp, home, alive: true };
     const broken = () => {
       link.alive = false;

@@ -1,4 +1,4 @@
-// A real OpenSSH server for the ssh workspace tests: host and user keys generated in a temp
+// A real OpenSSH server for the ssh workspace tests (tools' and the CLI's): host and user keys generated in a temp
 // folder, a free loopback port, `sshd -D` in the foreground, stopped by pid. Run as root it logs
 // in a user of its own (iris-ssh-test, home /home/iris-ssh-test), so "remote" files are not the
 // test's own home. Without sshd the tests skip on a developer's machine but fail under CI=true.
