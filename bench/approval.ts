@@ -15,6 +15,7 @@ import { CLASSES, DANGEROUS, EVERYDAY, LOOKALIKES } from "../packages/tools/src/
 import { detectCommand } from "../packages/tools/src/approval/detect.js";
 import { createApprovalPolicy } from "../packages/tools/src/approval/policy.js";
 import type { ToolContext } from "../packages/tools/src/define.js";
+import { localWorkspace } from "../packages/tools/src/workspace/local.js";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -83,6 +84,7 @@ if (childAt >= 0) {
     const ctx: ToolContext = {
       signal: new AbortController().signal,
       taskId: "bench",
+      workspace: localWorkspace(),
       cwd: opts.cwd,
       progress: () => {},
       approve: async () => {

@@ -13,6 +13,7 @@ import { browserPool, closeBrowsers } from "../packages/tools/src/browser/pool.j
 import { snapshotText } from "../packages/tools/src/browser/run.js";
 import { toolEnvironment } from "../packages/tools/src/environment.js";
 import { extractPage } from "../packages/tools/src/web/extract.js";
+import { localWorkspace } from "../packages/tools/src/workspace/local.js";
 
 const i = process.argv.indexOf("--rounds");
 const rounds = i >= 0 ? Number(process.argv[i + 1]) : 20;
@@ -56,7 +57,7 @@ try {
   if (chromium) {
     const benv = toolEnvironment({ env: { PATH: process.env.PATH }, web: env.web });
     const t0 = performance.now();
-    const session = await browserPool(benv).session(undefined);
+    const session = await browserPool(benv).session(localWorkspace());
     const page = session.pages[0];
     if (!page) throw new Error("no page");
     await page.goto(site.url("/form"));

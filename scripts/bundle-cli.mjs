@@ -54,6 +54,8 @@ const EXTERNAL = [
   // Discord's client (CommonJS), loaded when the platform is configured; it imports the optional
   // zlib-sync itself.
   "discord.js",
+  // The ssh workspace's client (native parts), loaded on its first connection.
+  "ssh2",
 ];
 
 // vm.Script runs no `import()` in Node 20 without --experimental-vm-modules once the code comes

@@ -8,6 +8,7 @@ export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from ".
 export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { startFakeLlm } from "./server.js";
+export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
 export { FakeTelegram, type FakeTelegramOptions, type UserMessage } from "./telegram/server.js";
 export type { TgBotMessage, TgCall, TgUpdate } from "./telegram/types.js";

@@ -6,7 +6,7 @@ import type { ApprovalMemory } from "./approval/memory.js";
 import type { ModelCallSink, ToolEnvironment } from "./environment.js";
 import type { JsonSchemaParameters } from "./json-schema/parameters.js";
 import type { SkillLibrary } from "./skills/library.js";
-import type { TerminalScope } from "./terminal/scope.js";
+import type { Workspace } from "./workspace/types.js";
 
 /** Built-in tools describe their input with zod; MCP tools bring JSON Schema and a validator. */
 export type ToolParameters = z.ZodType | JsonSchemaParameters;
@@ -56,8 +56,11 @@ export interface ToolContext {
    * replaced by where the command runs (the dispatcher keeps the session's here). Added.
    */
   workdir?: string;
-  /** The session's background processes and per-task directories; default the module-level ones. */
-  terminal?: TerminalScope;
+  /**
+   * Where the tools run commands and touch files (local, editor, ssh, docker): the session's
+   * workspace, with its background processes and per-task directories. Every tool goes through it.
+   */
+  workspace: Workspace;
   progress(p: ToolProgress): void;
   /**
    * Supplied by the front end; resolves to the user's answer. `signal` aborts when the question
@@ -80,11 +83,6 @@ export interface ToolContext {
    */
   beforeExecute?(): Promise<ExecuteGate>;
   /**
-   * Where the file tools read and write text when someone else owns the files (an editor over
-   * ACP: unsaved buffers are read, edits land in the editor). Default the disk. Added.
-   */
-  files?: FileAccess;
-  /**
    * The profile's environment and secrets, a proxy-aware fetch behind the private-address guard,
    * and the web/browser settings. The dispatcher fills in the registry's when a caller gave none.
    */
@@ -93,7 +91,7 @@ export interface ToolContext {
   recordModelCall?: ModelCallSink;
 }
 
-/** Text files through a front end; paths are absolute. A missing file rejects. */
+/** Text files through a front end (the editor workspace); paths are absolute. A missing file rejects. */
 export interface FileAccess {
   readText(path: string): Promise<string>;
   writeText(path: string, content: string): Promise<void>;

@@ -42,16 +42,15 @@ export * from "./registry/toolsets.js";
 export * from "./skills/library.js";
 export * from "./skills/skill-file.js";
 export { commandEnv, isSecretEnvName } from "./terminal/env.js";
-export { type ManagedProcess, ProcessManager, processManager } from "./terminal/process-manager.js";
-export {
-  closeTerminalScope,
-  newTerminalScope,
-  sharedTerminalScope,
-  type TerminalScope,
-  taskCwdOf,
-} from "./terminal/scope.js";
+export { type ManagedProcess, ProcessManager } from "./terminal/process-manager.js";
+export { pathOf, taskCwdOf } from "./terminal/scope.js";
 export { processSecrets, SecretRegistry } from "./terminal/secrets.js";
-export { clearTaskCwd, getTaskCwd, setTaskCwd, TaskCwds } from "./terminal/task-cwd.js";
+export { TaskCwds } from "./terminal/task-cwd.js";
 export { type AddressPolicy, BlockedAddressError, privateKind } from "./web/address-guard.js";
 export type { WebFetch, WebRequest, WebResponse } from "./web/http.js";
 export { SEARCH_BACKENDS } from "./web/search/backends.js";
+export { editorWorkspace } from "./workspace/editor.js";
+export { isWorkspaceUnavailable, WorkspaceUnavailable } from "./workspace/errors.js";
+export { LocalWorkspace, localWorkspace } from "./workspace/local.js";
+export { SshWorkspace, sshWorkspace } from "./workspace/ssh.js";
+export type * from "./workspace/types.js";

@@ -7,7 +7,7 @@ import { startTestSite, type TestSite } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../src/browser/find-chromium.js";
 import { browserPool } from "../src/browser/pool.js";
-import { closeTerminalScope, newTerminalScope } from "../src/terminal/scope.js";
+import { localWorkspace } from "../src/workspace/local.js";
 import { webTools } from "./web-tools.js";
 
 function chromiumMissing(): boolean {
@@ -34,7 +34,7 @@ const refOf = (snapshot: string, pattern: RegExp): string => {
 };
 
 describe.skipIf(chromiumMissing())("browser tools", () => {
-  const scope = newTerminalScope();
+  const scope = localWorkspace();
   const tools = () =>
     webTools(
       {
@@ -48,7 +48,7 @@ describe.skipIf(chromiumMissing())("browser tools", () => {
     t = await tools();
   });
   afterAll(async () => {
-    await closeTerminalScope(scope);
+    await scope.close();
     await browserPool(t.environment).closeAll();
   });
 
@@ -122,7 +122,7 @@ describe.skipIf(chromiumMissing())("browser tools", () => {
     expect(again.content).toContain("Node streams guide");
     const live = await pool.session(scope);
     expect(live).not.toBe(before);
-    await closeTerminalScope(scope);
+    await scope.close();
     const reopened = await pool.session(scope);
     expect(reopened).not.toBe(live);
     expect(reopened.pages.map((p) => p.url())).toEqual(["about:blank"]);

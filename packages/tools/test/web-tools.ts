@@ -5,9 +5,10 @@ import { dispatchToolCall } from "../src/dispatch/dispatch.js";
 import { type ToolEnvironmentOptions, toolEnvironment } from "../src/environment.js";
 import { loadBuiltinTools } from "../src/registry/load-builtin.js";
 import { ToolRegistry } from "../src/registry/registry.js";
-import type { TerminalScope } from "../src/terminal/scope.js";
+import { localWorkspace } from "../src/workspace/local.js";
+import type { Workspace } from "../src/workspace/types.js";
 
-export async function webTools(o: ToolEnvironmentOptions, terminal?: TerminalScope) {
+export async function webTools(o: ToolEnvironmentOptions, workspace: Workspace = localWorkspace()) {
   const environment = toolEnvironment(o);
   const registry = new ToolRegistry({ environment, logger: { warn: () => {} } });
   await loadBuiltinTools(registry);
@@ -21,7 +22,7 @@ export async function webTools(o: ToolEnvironmentOptions, terminal?: TerminalSco
         taskId: "t",
         cwd: process.cwd(),
         progress: () => {},
-        ...(terminal ? { terminal } : {}),
+        workspace,
         approve: async () => "deny",
       },
       policy,

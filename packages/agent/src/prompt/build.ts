@@ -61,6 +61,8 @@ function environment(inputs: PromptInputs): string {
   const lines = ["# Environment", `Operating system: ${env.os}`];
   if (env.shell) lines.push(`Shell: ${env.shell}`);
   lines.push(`Working directory: ${env.cwd}`);
+  if (env.workspace)
+    lines.push(`Workspace: ${env.workspace} (the terminal and file tools run and read there)`);
   return lines.join("\n");
 }
 

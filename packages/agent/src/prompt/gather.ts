@@ -36,6 +36,8 @@ export interface GatherOptions {
   /** Defaults: process.platform and $SHELL. */
   os?: string;
   shell?: string;
+  /** The session's workspace when it is not this machine (terminal.backend). */
+  workspace?: string;
 }
 
 function readIfFile(path: string): string | undefined {
@@ -120,6 +122,7 @@ export function gatherPromptInputs(opts: GatherOptions): PromptInputs {
     environment: {
       os: opts.os ?? process.platform,
       cwd: opts.cwd,
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
       ...((opts.shell ?? process.env["SHELL"]) ? { shell: opts.shell ?? process.env["SHELL"] } : {}),
     },
     date: dateOnly(opts.now, opts.timeZone),

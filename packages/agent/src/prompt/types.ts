@@ -12,6 +12,8 @@ export interface EnvironmentInfo {
   /** e.g. "/bin/bash"; omitted when unknown. */
   shell?: string;
   cwd: string;
+  /** Where the terminal and file tools run when not this machine ("ssh iris@gpu:22 in /work"). */
+  workspace?: string;
 }
 
 export interface ProjectContext {

@@ -7,11 +7,13 @@ import {
   type ApprovalRequest,
   type DispatchOptions,
   dispatchToolCall,
+  editorWorkspace,
+  localWorkspace,
   type Menu,
   type SkillLibrary,
-  type TerminalScope,
   type ToolContext,
   type ToolRegistry,
+  type Workspace,
 } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
 import type { FrontEnd, ToolBox, ToolRunContext, ToolTraits } from "../ports.js";
@@ -24,8 +26,11 @@ export interface RegistryToolBoxOptions {
   frontEnd: FrontEnd;
   events: AgentEvents;
   dispatch?: DispatchOptions;
-  /** The session's background processes and per-task directories (default: the shared ones). */
-  terminal?: TerminalScope;
+  /**
+   * The session's workspace: where commands run and files live, with its background processes
+   * and per-task directories. Default: a local one of this tool box's own, rooted at the call's cwd.
+   */
+  workspace?: Workspace;
   /** The session's skills, for skills_list / skill_view / skill_manage. */
   skills?: SkillLibrary;
   /** The session's "approved for this session" memory (owned by the session, not the process). */
@@ -34,6 +39,7 @@ export interface RegistryToolBoxOptions {
 
 export class RegistryToolBox implements ToolBox {
   private readonly traitsByName = new Map<string, ToolTraits>();
+  private ownWorkspace: Workspace | undefined;
 
   constructor(private readonly opts: RegistryToolBoxOptions) {
     for (const t of opts.menu.tools)
@@ -63,12 +69,16 @@ export class RegistryToolBox implements ToolBox {
         isError: true,
       };
     const { frontEnd, events } = this.opts;
+    if (!this.opts.workspace && !this.ownWorkspace) this.ownWorkspace = localWorkspace({ root: ctx.cwd });
+    const base = this.opts.workspace ?? (this.ownWorkspace as Workspace);
+    // An editor that owns the files (ACP) reads and writes them; commands stay on the base.
+    const workspace = frontEnd.files ? editorWorkspace(base, frontEnd.files) : base;
     const toolCtx: ToolContext = {
       signal: ctx.signal,
       taskId: ctx.taskId,
       sessionId: ctx.sessionId,
       cwd: ctx.cwd,
-      ...(this.opts.terminal ? { terminal: this.opts.terminal } : {}),
+      workspace,
       ...(this.opts.skills ? { skills: this.opts.skills } : {}),
       progress: (p) => ctx.progress(p.message),
       interactive: frontEnd.approve !== undefined,
@@ -106,7 +116,6 @@ export class RegistryToolBox implements ToolBox {
               withdrawOnAbort(frontEnd.clarify!(question, choices, ctx.signal, call.callId), ctx.signal, ""),
           }
         : {}),
-      ...(frontEnd.files ? { files: frontEnd.files } : {}),
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
       ...(ctx.recordModelCall ? { recordModelCall: ctx.recordModelCall } : {}),
     };

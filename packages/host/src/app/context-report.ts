@@ -14,6 +14,7 @@ import { getProvider, type ModelInfoSource } from "@iris/llm";
 import type { Store } from "@iris/store";
 import type { IrisConfig } from "../config/index.js";
 import { modelInfoFor } from "./route.js";
+import { workspaceOfConfig } from "./workspace-setup.js";
 
 /** H7: a switch over this many history tokens costs a full uncached prompt. */
 export const SWITCH_WARN_TOKENS = 100_000;
@@ -115,6 +116,8 @@ export interface ContextFigures {
   /** The configured threshold (before a floor or override). */
   configuredThreshold: number;
   summaryModel: string;
+  /** Where the terminal and file tools run (terminal.backend). */
+  workspace?: string;
   session?: {
     id: string;
     lastPromptTokens?: number;
@@ -144,6 +147,7 @@ export function contextFigures(args: {
     enabled: config.compression.enabled,
     configuredThreshold: config.compression.threshold,
     summaryModel: summary ?? `${provider}/${model} (the main route)`,
+    workspace: workspaceOfConfig(config).description,
   };
   if (store && sessionId) {
     const row = store.getSession(sessionId);
@@ -191,6 +195,7 @@ export function formatContextReport(f: ContextFigures): string {
   out += row("summary cap", `${n(b.summaryCapTokens)} tokens`);
   out += row("gateway threshold", `${n(b.gatewayTokens)} tokens (0.85 of the window, fixed)`);
   out += row("summary model", f.summaryModel);
+  if (f.workspace) out += row("workspace", f.workspace);
   const s = f.session;
   if (!s) {
     out += row("session", "none (give --session ID)");

@@ -33,8 +33,8 @@ import {
   type ApprovalPolicy,
   type Menu,
   selectMenu,
-  type TerminalScope,
   type ToolRegistry,
+  type Workspace,
 } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { type EventIdentity, FORWARDED_CHILD_EVENTS } from "./events.js";
@@ -67,7 +67,7 @@ export interface DelegatePort {
   /** The parent's raw events (approval requests and grants of the child's tools show there). */
   events: AgentEvents;
   /** The parent session's processes and task directories. */
-  terminal: TerminalScope;
+  workspace: Workspace;
   /**
    * The parent's conversation is not in the store (a memory or JSONL log): its children live in
    * memory too, so nothing of it lands in state.db; their usage rows go into the parent's log
@@ -158,7 +158,7 @@ export function makeDelegate(opts: DelegateOptions) {
               frontEnd,
               events: port.events,
               approvalMemory: opts.approvals,
-              terminal: port.terminal,
+              workspace: port.workspace,
             }),
             {
               todos: new TodoList(),
@@ -178,7 +178,7 @@ export function makeDelegate(opts: DelegateOptions) {
       });
       const task = args.context ? `${args.goal}\n\nContext:\n${args.context}` : args.goal;
       const result = await agent.run(task, { signal: ctx.signal });
-      port.terminal.cwds.clear(childTask);
+      port.workspace.cwds.clear(childTask);
       ctx.addCost?.(result.costUsd);
       if (!memory) store.endSession(child.id, result.reason);
       else for (const row of memory.usage) port.detached?.recordUsage(row);

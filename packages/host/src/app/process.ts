@@ -31,6 +31,7 @@ import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
 import { TurnLocks } from "./session-turn-lock.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
+import { sessionWorkspace } from "./workspace-setup.js";
 
 export interface ProcessOptions {
   profile: Profile;
@@ -162,6 +163,7 @@ export class IrisProcess implements SessionParent {
       },
       source: opts.source,
       cwd: opts.cwd,
+      workspace: sessionWorkspace(this.profile, opts.cwd),
       ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
       ...(opts.route ? { route: opts.route } : {}),
       ...(opts.ephemeralSystemPrompt ? { ephemeralSystemPrompt: opts.ephemeralSystemPrompt } : {}),

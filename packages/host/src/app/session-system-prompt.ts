@@ -4,6 +4,7 @@ import { buildSystemPrompt, gatherPromptInputs } from "@iris/agent";
 import type { Runtime } from "@iris/llm";
 import type { Menu, SkillLibrary } from "@iris/tools";
 import type { Profile } from "../config/index.js";
+import { workspaceOfConfig } from "./workspace-setup.js";
 
 export function defaultSystemPrompt(
   profile: Profile,
@@ -13,10 +14,13 @@ export function defaultSystemPrompt(
   skills: () => SkillLibrary,
 ): string {
   const memory = profile.config.memory;
+  const where = workspaceOfConfig(profile.config);
   return buildSystemPrompt(
     gatherPromptInputs({
       homePaths: profile.home.paths,
-      cwd,
+      // On a remote workspace the tools start in its folder, not this machine's cwd.
+      cwd: where.remoteDir ?? cwd,
+      ...(where.remoteDir ? { workspace: where.description } : {}),
       toolNames: menu.specs.map((s) => s.name),
       ...(menu.specs.some((s) => s.name === "skill_view") ? { skills: skills().skills } : {}),
       model: runtime.model,

@@ -15,7 +15,7 @@ import {
   withReceipts,
 } from "@iris/agent";
 import type { Store } from "@iris/store";
-import type { ApprovalMemory, Menu, SkillLibrary, TerminalScope } from "@iris/tools";
+import type { ApprovalMemory, Menu, SkillLibrary, Workspace } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { type ChildSlots, type DelegatePort, makeDelegate } from "./delegate.js";
 import type { EventIdentity } from "./events.js";
@@ -29,7 +29,7 @@ export interface SessionToolBoxOptions {
   menu: Menu;
   frontEnd: FrontEnd;
   events: AgentEvents;
-  terminal: TerminalScope;
+  workspace: Workspace;
   skills: SkillLibrary;
   approvals: ApprovalMemory;
   todos: TodoList;
@@ -51,7 +51,7 @@ export function sessionToolBox(o: SessionToolBoxOptions): ToolBox {
     policy: tools.policy,
     frontEnd: o.frontEnd,
     events: o.events,
-    terminal: o.terminal,
+    workspace: o.workspace,
     skills: o.skills,
     approvalMemory: o.approvals,
   });
@@ -78,7 +78,7 @@ export function sessionToolBox(o: SessionToolBoxOptions): ToolBox {
         registry: tools.registry,
         policy: tools.policy,
         events: o.events,
-        terminal: o.terminal,
+        workspace: o.workspace,
         ...(o.detached ? { detached: o.detached } : {}),
         forward: o.forward,
       },

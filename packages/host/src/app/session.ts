@@ -25,10 +25,8 @@ import {
   type ApprovalAnswer,
   ApprovalMemory,
   type ApprovalMode,
-  closeTerminalScope,
-  newTerminalScope,
   type SkillLibrary,
-  type TerminalScope,
+  type Workspace,
 } from "@iris/tools";
 import type { IrisConfig, Profile } from "../config/index.js";
 import { withAskBoard } from "../dashboard/ask-board.js";
@@ -74,6 +72,8 @@ export interface SessionOptions {
   promptEdits?: { replace?: string; append?: string };
   /** The conversation log startSession() opens (default: the store's). */
   log?: LogChoice;
+  /** Where its tools run (IrisProcess builds it from terminal.backend). */
+  workspace: Workspace;
 }
 
 /** What a turn ended with, and the messages typed during it that no round took (send them next). */
@@ -90,8 +90,8 @@ export interface SendOptions {
 export class Session {
   /** Raw agent events of this session's turns (what the CLI renders). */
   readonly events = new AgentEvents();
-  /** This session's background processes and per-task directories. */
-  readonly terminal: TerminalScope = newTerminalScope();
+  /** Where this session's tools run (terminal.backend), with its processes and per-task directories. */
+  readonly workspace: Workspace;
   private readonly tagged = new EventFanout();
   private readonly prompts = new SessionPrompts();
   private readonly prompt: FrozenPrompt;
@@ -116,6 +116,7 @@ export class Session {
 
   constructor(private readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
+    this.workspace = opts.workspace;
     this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
     this.prompt = new FrozenPrompt({
       profile: opts.profile,
@@ -342,7 +343,7 @@ export class Session {
         this.running = undefined;
         if (this.opts.tools.policy instanceof SwitchablePolicy) this.opts.tools.policy.turnEnded();
         // A task's `cd` ends with the task; the session's processes live on until close().
-        this.terminal.cwds.clear(taskId);
+        this.workspace.cwds.clear(taskId);
         this.prompts.cancelTask(taskId);
       }
     } finally {
@@ -504,7 +505,7 @@ export class Session {
       box: {
         tools,
         menu: this.prompt.menuForTurn(),
-        terminal: this.terminal,
+        workspace: this.workspace,
         skills: this.skills,
         approvals: this.approvals,
         todos: this.todos,
@@ -520,7 +521,7 @@ export class Session {
       // The task id tags this session's events while the turn runs.
       newTaskId: () => {
         // The previous turn has ended (one turn at a time): its `cd` ends with it.
-        if (this.taskId) this.terminal.cwds.clear(this.taskId);
+        if (this.taskId) this.workspace.cwds.clear(this.taskId);
         this.taskId = taskId?.() ?? newTaskId();
         return this.taskId;
       },
@@ -585,7 +586,7 @@ export class Session {
     // The aborted turn writes its last rows (an interrupted round, usage) before the store may
     // close under it; an Agent ends an aborted turn promptly, the wait is bounded all the same.
     if (turn?.done) await settledWithin(turn.done, CLOSE_TURN_WAIT_MS);
-    await closeTerminalScope(this.terminal);
+    await this.workspace.close();
     this.emitTagged("session_closed", { reason }, { taskId: this.taskId });
     this.opts.parent.forget(this);
   }

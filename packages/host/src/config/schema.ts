@@ -8,6 +8,7 @@ import { batchSchema } from "./batch-schema.js";
 import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
 import { serveSchema } from "./serve-schema.js";
+import { terminalSchema } from "./terminal-schema.js";
 import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
@@ -212,6 +213,7 @@ export const configSchema = z.strictObject({
   browser: browserSchema.prefault({}),
   vision: visionSchema.prefault({}),
   dashboard: dashboardSchema.prefault({}),
+  terminal: terminalSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

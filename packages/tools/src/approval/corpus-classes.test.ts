@@ -3,6 +3,7 @@
 // `everyMode` groups (credentials, Iris's own configuration) are asked about in mode off too.
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest, ToolContext } from "../define.js";
+import { localWorkspace } from "../workspace/local.js";
 import { CLASSES, EVERYDAY } from "./corpus/corpus.js";
 import { createApprovalPolicy } from "./policy.js";
 import type { ApprovalMode } from "./types.js";
@@ -16,6 +17,7 @@ async function outcome(command: string, mode: ApprovalMode): Promise<"block" | "
   const ctx: ToolContext = {
     signal: new AbortController().signal,
     taskId: "t",
+    workspace: localWorkspace(),
     cwd,
     progress: () => {},
     approve: async (r) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalAnswer, ApprovalRequest, ToolContext } from "../define.js";
+import { localWorkspace } from "../workspace/local.js";
 import { ApprovalMemory } from "./memory.js";
 import { createApprovalPolicy } from "./policy.js";
 import type { ApprovalEvent, JudgeVerdict } from "./types.js";
@@ -13,6 +14,7 @@ function context(answers: (ApprovalAnswer | "never")[] = [], extra: Partial<Tool
   const ctx: ToolContext = {
     signal: new AbortController().signal,
     taskId: "t1",
+    workspace: localWorkspace(),
     cwd: "/tmp",
     progress: () => {},
     approve: (request) => {

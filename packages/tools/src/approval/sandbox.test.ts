@@ -8,6 +8,7 @@ import type { ToolContext } from "../define.js";
 import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { loadBuiltinTools } from "../registry/load-builtin.js";
 import { ToolRegistry } from "../registry/registry.js";
+import { localWorkspace } from "../workspace/local.js";
 import { DANGEROUS } from "./corpus/corpus.js";
 import { createApprovalPolicy } from "./policy.js";
 
@@ -40,6 +41,7 @@ function context(onExecute: () => { run: boolean }): ToolContext {
   return {
     signal: new AbortController().signal,
     taskId: "approval-sandbox",
+    workspace: localWorkspace(),
     cwd: sandbox,
     progress: () => {},
     interactive: false,

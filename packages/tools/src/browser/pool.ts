@@ -3,7 +3,7 @@
 // timeout. A browser that crashed or was closed is launched again on the next call.
 import type { Browser, BrowserContext, Dialog, Page } from "playwright-core";
 import type { ToolEnvironment } from "../environment.js";
-import { sharedTerminalScope, type TerminalScope } from "../terminal/scope.js";
+import type { Workspace } from "../workspace/types.js";
 import { findChromium } from "./find-chromium.js";
 import { type GuardProxy, startGuardProxy } from "./guard-proxy.js";
 
@@ -34,7 +34,7 @@ const LAUNCH_ARGS = [
 
 class BrowserPool {
   private browser: Promise<{ browser: Browser; proxy: GuardProxy }> | undefined;
-  readonly sessions = new WeakMap<TerminalScope, Promise<BrowserSession>>();
+  readonly sessions = new WeakMap<Workspace, Promise<BrowserSession>>();
 
   constructor(private readonly env: ToolEnvironment) {}
 
@@ -76,8 +76,8 @@ class BrowserPool {
     return this.browser ? this.browser.then((b) => b.proxy.refused) : Promise.resolve([]);
   }
 
-  async session(scope: TerminalScope | undefined): Promise<BrowserSession> {
-    const key = scope ?? sharedTerminalScope;
+  async session(scope: Workspace): Promise<BrowserSession> {
+    const key = scope;
     const existing = this.sessions.get(key);
     if (existing) {
       const s = await existing.catch(() => undefined);
@@ -93,7 +93,7 @@ class BrowserPool {
     return created;
   }
 
-  private async open(scope: TerminalScope): Promise<BrowserSession> {
+  private async open(scope: Workspace): Promise<BrowserSession> {
     const { browser } = await this.launch();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
     context.setDefaultTimeout(this.env.browser.actionTimeoutSeconds * 1000);
@@ -112,13 +112,12 @@ class BrowserPool {
       },
       close: async () => {
         if (timer) clearTimeout(timer);
-        scope.cleanups?.delete(session.close);
+        scope.cleanups.delete(session.close);
         if (this.sessions.get(scope)) this.sessions.delete(scope);
         await context.close().catch(() => undefined);
       },
     };
     context.on("page", (page) => watchPage(session, page));
-    scope.cleanups ??= new Set();
     scope.cleanups.add(session.close);
     const page = await context.newPage();
     session.current = session.pages.indexOf(page);

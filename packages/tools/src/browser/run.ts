@@ -36,7 +36,7 @@ export async function withBrowser(
   const pool = browserPool(env);
   const timeoutMs = env.browser.actionTimeoutSeconds * 1000;
   try {
-    const session = await pool.session(ctx.terminal);
+    const session = await pool.session(ctx.workspace);
     let page = session.pages[session.current];
     if (!page || page.isClosed()) {
       page = await session.context.newPage();

@@ -1,15 +1,11 @@
 // The `patch` tool: exact find-and-replace in one file. Missing text gets the closest region
 // shown; ambiguous text gets the match lines, so the model can add context or use replace_all.
 import { z } from "zod";
-import { realPath } from "../approval/locations.js";
 import { defineTool } from "../define.js";
-import { atomicWriteFile } from "../fs/atomic-write.js";
 import { looksBinary } from "../fs/binary.js";
-import { readRegularFile } from "../fs/bounded-read.js";
 import { findClosestRegion } from "../fs/closest-match.js";
-import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
-import { taskCwdOf } from "../terminal/scope.js";
+import { pathOf } from "../terminal/scope.js";
 import { MAX_FILE_BYTES } from "./read_file.js";
 
 const parameters = z.object({
@@ -41,27 +37,19 @@ export default defineTool({
   toolset: "file",
   label: "Patch",
   effect: "mutate",
-  approvalAccess: (args, ctx) => [{ kind: "write", path: resolvePath(taskCwdOf(ctx), args.path) }],
+  approvalAccess: (args, ctx) => [{ kind: "write", path: pathOf(ctx, args.path) }],
   description:
     "Replace exact text in a file. old_string must match exactly (whitespace included) and be unique " +
     "unless replace_all is true. On a miss the closest region is shown with line numbers.",
   parameters,
   async execute(args, ctx) {
-    const given = resolvePath(taskCwdOf(ctx), args.path);
+    const ws = ctx.workspace;
     // The real path was judged by the approval check; the edit lands there.
-    const file = realPath(given, "/") ?? given;
-    const { files } = ctx;
-    let buf: Buffer | undefined;
-    if (files) {
-      buf = await files.readText(file).then(
-        (t) => Buffer.from(t, "utf8"),
-        () => undefined,
-      );
-    } else {
-      const r = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, signal: ctx.signal });
-      if (!r.ok && r.reason !== "missing") return error(r.message);
-      buf = r.ok ? r.data : undefined;
-    }
+    const file = await ws.realPath(pathOf(ctx, args.path));
+    const r = await ws.readFile(file, { maxBytes: MAX_FILE_BYTES, signal: ctx.signal });
+    if (!r.ok && r.reason !== "missing" && ws.kind !== "editor") return error(r.message);
+    // The editor rejects a file it does not have: the same "not found" as on disk.
+    const buf = r.ok ? r.data : undefined;
     if (!buf) return error(`file not found: ${file}. Use write_file to create it.`);
     if (looksBinary(buf)) return error(`${file} looks like a binary file; patch edits text only.`);
     if (args.old_string === args.new_string) return error("old_string and new_string are identical.");
@@ -100,8 +88,7 @@ export default defineTool({
       );
     }
     const updated = args.replace_all ? text.split(oldS).join(newS) : text.replace(oldS, () => newS);
-    if (files) await files.writeText(file, updated);
-    else await atomicWriteFile(file, updated, ctx.signal);
+    await ws.writeFile(file, updated, ctx.signal);
     const first = lineAt(text, hits[0] as number);
     return `Replaced ${hits.length} occurrence${hits.length === 1 ? "" : "s"} in ${file} (first at line ${first}).`;
   },

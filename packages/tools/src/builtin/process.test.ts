@@ -5,12 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ToolContext } from "../define.js";
 import { makeTestContext } from "../fs/test-context.js";
 import { pidAlive, waitUntil } from "../terminal/proc-state.js";
-import { processManager } from "../terminal/process-manager.js";
+import type { LocalProcesses } from "../workspace/local-processes.js";
 import processTool from "./process.js";
 import terminal from "./terminal.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "iris-process-"));
 const ctx = makeTestContext({ cwd: dir });
+const processManager = (ctx.workspace.processes as LocalProcesses).manager;
 afterAll(async () => {
   for (const p of processManager.list()) await processManager.kill(p, 200);
   rmSync(dir, { recursive: true, force: true });

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { defineTool } from "../define.js";
 import { numberLine, splitLines } from "../fs/text.js";
 import { capOutput, DEFAULT_OUTPUT_CAPS } from "../terminal/output-caps.js";
-import type { ManagedProcess, ProcessManager } from "../terminal/process-manager.js";
-import { sharedTerminalScope } from "../terminal/scope.js";
+import type { BackgroundProcesses, ProcessInfo } from "../workspace/types.js";
 
 const DEFAULT_WAIT_S = 30;
 const MAX_WAIT_S = 600;
@@ -33,15 +32,15 @@ const parameters = z.object({
     .describe(`wait: seconds to wait (default ${DEFAULT_WAIT_S}, max ${MAX_WAIT_S}).`),
 });
 
-function status(p: ManagedProcess): string {
+function status(p: ProcessInfo): string {
   const secs = Math.round(((p.endedAt ?? Date.now()) - p.startedAt) / 1000);
   if (p.running) return `${p.id} running (pid ${p.pid}, ${secs} s)`;
   const how = p.exitCode !== null ? `exited with code ${p.exitCode}` : `killed by ${p.signal ?? "a signal"}`;
   return `${p.id} ${how} after ${secs} s${p.killed ? " (killed on request)" : ""}`;
 }
 
-function newOutput(processManager: ProcessManager, p: ManagedProcess): string {
-  const { text, skipped } = processManager.takeNewOutput(p);
+async function newOutput(processes: BackgroundProcesses, p: ProcessInfo): Promise<string> {
+  const { text, skipped } = await processes.poll(p.id);
   const note = skipped > 0 ? `[... ${skipped} bytes dropped from the buffer before this ...]\n` : "";
   if (text === "") return `${note}(no new output)`;
   return note + capOutput(Buffer.from(text, "utf8"), DEFAULT_OUTPUT_CAPS).replace(/\n$/, "");
@@ -61,22 +60,22 @@ export default defineTool({
     "and new output), read (buffered output by line), wait (until exit), write (stdin), kill.",
   parameters,
   async execute(args, ctx) {
-    // Only the processes of the session that asks (its scope).
-    const processManager = (ctx.terminal ?? sharedTerminalScope).processes;
+    // Only the processes of the session that asks (its workspace).
+    const processes = ctx.workspace.processes;
     if (args.action === "list") {
-      const all = processManager.list();
+      const all = await processes.list();
       if (all.length === 0) return "No background processes.";
       return all.map((p) => `${status(p)}: ${p.command.slice(0, 200)}`).join("\n");
     }
     if (args.id === undefined) return error(`action "${args.action}" needs an id (see action "list").`);
-    const p = processManager.get(args.id);
+    let p = await processes.get(args.id);
     if (!p) return error(`no process with id ${args.id} (see action "list").`);
 
     switch (args.action) {
       case "poll":
-        return `${status(p)}\n${newOutput(processManager, p)}`;
+        return `${status(p)}\n${await newOutput(processes, p)}`;
       case "read": {
-        const { text, dropped } = processManager.buffered(p);
+        const { text, dropped } = await processes.buffered(p.id);
         const lines = splitLines(text);
         const offset = args.offset ?? 1;
         const limit = args.limit ?? DEFAULT_READ_LINES;
@@ -92,20 +91,21 @@ export default defineTool({
       }
       case "wait": {
         const seconds = Math.min(args.timeout ?? DEFAULT_WAIT_S, MAX_WAIT_S);
-        const done = await processManager.wait(p, seconds * 1000, ctx.signal);
+        const done = await processes.wait(p.id, seconds * 1000, ctx.signal);
+        p = (await processes.get(p.id)) ?? p;
         const note = done ? "" : `[still running after waiting ${seconds} s]\n`;
-        return `${status(p)}\n${note}${newOutput(processManager, p)}`;
+        return `${status(p)}\n${note}${await newOutput(processes, p)}`;
       }
       case "write": {
         if (args.data === undefined) return error('action "write" needs data.');
         if (!p.running) return error(`${p.id} has already exited; it cannot take input.`);
-        await processManager.write(p, args.data);
+        await processes.write(p.id, args.data);
         return `Wrote ${Buffer.byteLength(args.data, "utf8")} bytes to ${p.id}'s stdin.`;
       }
       case "kill":
         if (!p.running) return `${status(p)} (nothing to kill)`;
-        await processManager.kill(p);
-        return status(p);
+        await processes.kill(p.id);
+        return status((await processes.get(p.id)) ?? p);
     }
   },
 });

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTestContext } from "../fs/test-context.js";
-import { setTaskCwd } from "../terminal/task-cwd.js";
 import readFileTool, { MAX_FILE_BYTES } from "./read_file.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "iris-read-"));
@@ -24,7 +23,7 @@ describe("read_file", () => {
     mkdirSync(path.join(dir, "sub"));
     writeFileSync(path.join(dir, "sub", "inner.txt"), "inside\n");
     const moved = makeTestContext({ cwd: dir, taskId: "read-file-cd" });
-    setTaskCwd(moved.taskId, path.join(dir, "sub"));
+    moved.workspace.cwds.set(moved.taskId, path.join(dir, "sub"));
     expect(await readFileTool.execute({ path: "inner.txt" }, moved)).toBe("     1|inside");
     expect(await read({ path: "inner.txt" })).toMatchObject({ isError: true });
   });

@@ -1,11 +1,10 @@
 // The `read_file` tool: numbered lines with offset/limit paging; binary and huge files refused.
 import { z } from "zod";
-import { defineTool, type FileAccess } from "../define.js";
+import { defineTool } from "../define.js";
 import { describeBinary, isBinaryContent } from "../fs/binary.js";
-import { readRegularFile } from "../fs/bounded-read.js";
-import { resolvePath } from "../fs/paths.js";
 import { cutLine, numberLine, splitLines } from "../fs/text.js";
-import { taskCwdOf } from "../terminal/scope.js";
+import { pathOf } from "../terminal/scope.js";
+import type { Workspace } from "../workspace/types.js";
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -41,10 +40,10 @@ export default defineTool({
     `(default ${DEFAULT_READ_LIMIT} lines). Long lines are cut. Binary (non-UTF-8) files are described by type and size, not shown.`,
   parameters,
   // Judged on the real path: credentials and reads outside the work folder are asked about.
-  approvalAccess: (args, ctx) => [{ kind: "read", path: resolvePath(taskCwdOf(ctx), args.path) }],
+  approvalAccess: (args, ctx) => [{ kind: "read", path: pathOf(ctx, args.path) }],
   async execute(args, ctx) {
-    const file = resolvePath(taskCwdOf(ctx), args.path);
-    const text = ctx.files ? await viaFrontEnd(ctx.files, file) : await fromDisk(file, ctx.signal);
+    const file = pathOf(ctx, args.path);
+    const text = await readText(ctx.workspace, file, ctx.signal);
     if (typeof text !== "string") return text;
     const lines = splitLines(text);
     if (lines.length === 0) return `(${file} is empty)`;
@@ -73,13 +72,14 @@ export default defineTool({
   },
 });
 
-/** The file's text from the disk, or the error result that says why not. */
-async function fromDisk(
+/** The file's text from the workspace (an editor's unsaved buffer included), or the error result that says why not. */
+async function readText(
+  ws: Workspace,
   file: string,
   signal: AbortSignal,
 ): Promise<string | { content: string; isError: boolean }> {
   // Regular files only, bounded in bytes and time: /dev/zero, a FIFO or a socket is refused.
-  const r = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, signal });
+  const r = await ws.readFile(file, { maxBytes: MAX_FILE_BYTES, signal });
   if (!r.ok) {
     if (r.reason === "directory") return error(`${file} is a directory; use search_files to list files.`);
     if (r.reason === "too_big")
@@ -96,18 +96,4 @@ async function fromDisk(
     );
   }
   return buf.toString("utf8");
-}
-
-/** The file's text as the editor has it (unsaved changes included). */
-async function viaFrontEnd(
-  files: FileAccess,
-  file: string,
-): Promise<string | { content: string; isError: boolean }> {
-  try {
-    return await files.readText(file);
-  } catch (err) {
-    return error(
-      `could not read ${file} through the editor: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
 }

@@ -1,19 +1,16 @@
 // The `search_files` tool: regex search in file contents, or file-name search by glob. A plain
 // node walk (no ripgrep needed) that skips .git, node_modules, build folders, what .gitignore
 // ignores, and binary files. The model's regex runs on a worker with a time limit (ReDoS).
-import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { isCredentialPath } from "../approval/paths.js";
 import { defineTool } from "../define.js";
 import { looksBinary } from "../fs/binary.js";
-import { readRegularFile } from "../fs/bounded-read.js";
 import { compileGlob } from "../fs/glob.js";
-import { resolvePath } from "../fs/paths.js";
 import { RegexTimeout, RegexWorker } from "../fs/regex-worker.js";
 import { cutLine } from "../fs/text.js";
-import { walkFiles } from "../fs/walk.js";
-import { taskCwdOf } from "../terminal/scope.js";
+import { pathOf, taskCwdOf } from "../terminal/scope.js";
+import type { Workspace } from "../workspace/types.js";
 
 export const DEFAULT_MAX_RESULTS = 100;
 export const MAX_RESULTS = 1000;
@@ -60,23 +57,22 @@ export default defineTool({
     "(mode: files). Skips .git, node_modules, build folders, .gitignore'd and binary files; results are capped.",
   parameters,
   // Judged on the real path: a search that reaches credentials, or outside the work folder, asks.
-  approvalAccess: (args, ctx) => [{ kind: "search", path: resolvePath(taskCwdOf(ctx), args.path ?? ".") }],
+  approvalAccess: (args, ctx) => [{ kind: "search", path: pathOf(ctx, args.path ?? ".") }],
   async execute(args, ctx) {
+    const ws = ctx.workspace;
     const cwd = taskCwdOf(ctx);
-    const root = resolvePath(cwd, args.path ?? ".");
-    const rootStat = await stat(root).catch(() => undefined);
+    const root = pathOf(ctx, args.path ?? ".");
+    const rootStat = await ws.stat(root);
     if (!rootStat) return error(`path not found: ${root}`);
     const maxResults = Math.min(args.max_results ?? DEFAULT_MAX_RESULTS, MAX_RESULTS);
     const show = (file: string) => {
-      const rel = path.relative(cwd, file);
+      const rel = path.posix.relative(cwd, file);
       return rel === "" || rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
     };
-    const realRoot = await realpath(root).catch(() => root);
-    const files = rootStat.isDirectory()
-      ? walkFiles(root, { signal: ctx.signal, maxFiles: MAX_FILES_SCANNED })
-      : single(root);
-    const relToRoot = (file: string) =>
-      rootStat.isDirectory() ? path.relative(root, file) : path.basename(file);
+    const realRoot = await ws.realPath(root);
+    const isDir = rootStat.type === "directory";
+    const files = isDir ? ws.walk(root, { signal: ctx.signal, maxFiles: MAX_FILES_SCANNED }) : single(root);
+    const relToRoot = (file: string) => (isDir ? path.posix.relative(root, file) : path.posix.basename(file));
 
     const results: string[] = [];
     let capped = false;
@@ -107,7 +103,7 @@ export default defineTool({
         for await (const file of files) {
           scanned++;
           if (filter && !filter(relToRoot(file))) continue;
-          const buf = await readSmallFile(file, realRoot, file === root);
+          const buf = await readSmallFile(ws, file, realRoot, file === root);
           if (!buf || looksBinary(buf)) continue;
           const hits = await worker.match(
             buf.toString("utf8"),
@@ -158,11 +154,15 @@ async function* single(file: string): AsyncGenerator<string> {
  * waits, no /dev/zero), not a symlink leading out of the searched folder, not a credential file
  * (.env, keys) found by walking — named as the search path itself, the approval check asked.
  */
-async function readSmallFile(file: string, realRoot: string, named: boolean): Promise<Buffer | undefined> {
-  const real = await realpath(file).catch(() => undefined);
-  if (real === undefined) return undefined;
+async function readSmallFile(
+  ws: Workspace,
+  file: string,
+  realRoot: string,
+  named: boolean,
+): Promise<Buffer | undefined> {
+  const real = await ws.realPath(file);
   if (!named && (isCredentialPath(real) || isCredentialPath(file))) return undefined;
-  if (!named && real !== realRoot && !real.startsWith(`${realRoot}${path.sep}`)) return undefined;
-  const r = await readRegularFile(real, { maxBytes: MAX_SEARCH_FILE_BYTES, timeoutMs: 5_000 });
+  if (!named && real !== realRoot && !real.startsWith(`${realRoot}/`)) return undefined;
+  const r = await ws.readFile(real, { maxBytes: MAX_SEARCH_FILE_BYTES, timeoutMs: 5_000 });
   return r.ok ? r.data : undefined;
 }

@@ -1,13 +1,9 @@
-// The `terminal` tool (SPEC T6) on the local backend: /bin/bash -c in the task's working
-// directory, a timeout that kills the whole process group, capped output, and `background`
-// for long-running commands handed to the process manager.
-
-import { existsSync } from "node:fs";
+// The `terminal` tool (SPEC T6) on the session's workspace: bash in the task's working
+// directory, a timeout that kills the whole process group, capped output, the directory a `cd`
+// left carried to the task's next call, and `background` for long-running commands.
 import { z } from "zod";
 import { defineTool } from "../define.js";
-import { commandEnv } from "../terminal/env.js";
-import { runForeground } from "../terminal/local-backend.js";
-import { sharedTerminalScope, taskCwdOf } from "../terminal/scope.js";
+import { sessionDirOf, taskCwdOf } from "../terminal/scope.js";
 
 export const DEFAULT_TIMEOUT_S = 180;
 export const MAX_TIMEOUT_S = 600;
@@ -39,21 +35,22 @@ export default defineTool({
   approvalCwd: (ctx) => taskCwdOf(ctx),
   async execute(args, ctx) {
     if (ctx.signal.aborted) return "[interrupted before the command started]";
-    const scope = ctx.terminal ?? sharedTerminalScope;
-    let cwd = scope.cwds.get(ctx.taskId, ctx.cwd);
+    const ws = ctx.workspace;
+    const home = sessionDirOf(ctx);
+    let cwd = ws.cwds.get(ctx.taskId, home);
     let note = "";
-    if (cwd !== ctx.cwd && !existsSync(cwd)) {
+    const isDir = async (dir: string) => (await ws.stat(dir))?.type === "directory";
+    if (cwd !== home && !(await isDir(cwd))) {
       // The folder a previous `cd` moved to was deleted: fall back to the session's folder.
-      scope.cwds.clear(ctx.taskId);
-      note = `[the previous working directory ${cwd} no longer exists; running in ${ctx.cwd}]\n`;
-      cwd = ctx.cwd;
+      ws.cwds.clear(ctx.taskId);
+      note = `[the previous working directory ${cwd} no longer exists; running in ${home}]\n`;
+      cwd = home;
     }
-    if (!existsSync(cwd)) {
+    if (!(await isDir(cwd))) {
       return { content: `Error: the working directory ${cwd} does not exist.`, isError: true };
     }
-    const env = commandEnv();
     if (args.background) {
-      const proc = scope.processes.start({ command: args.command, cwd, env, taskId: ctx.taskId });
+      const proc = await ws.processes.start({ command: args.command, cwd, taskId: ctx.taskId });
       return (
         note +
         `Started ${proc.id} (pid ${proc.pid}) in ${cwd}. ` +
@@ -61,10 +58,9 @@ export default defineTool({
       );
     }
     const timeoutS = Math.min(args.timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S);
-    const r = await runForeground({
+    const r = await ws.exec({
       command: args.command,
       cwd,
-      env,
       timeoutMs: Math.round(timeoutS * 1000),
       signal: ctx.signal,
     });
@@ -83,7 +79,7 @@ export default defineTool({
       lines.push(`[killed by ${r.signal ?? "a signal"}]`);
     }
     if (r.finalCwd !== undefined && r.finalCwd !== cwd) {
-      scope.cwds.set(ctx.taskId, r.finalCwd);
+      ws.cwds.set(ctx.taskId, r.finalCwd);
       lines.push(`[working directory is now ${r.finalCwd}]`);
     }
     return lines.join("\n");

@@ -1,13 +1,12 @@
 // vision_analyze (SPEC T, H4): a model that cannot see images asks the configured vision model
 // (vision.model) about one — an image file in the working folder, an http(s) image, or the
 // browser's current tab — and reads its answer as text.
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import { prepareImage } from "@iris/llm";
 import { z } from "zod";
 import { browserPool } from "../browser/pool.js";
 import { defineTool } from "../define.js";
 import { EMPTY_TOOL_ENVIRONMENT, type ToolEnvironment } from "../environment.js";
+import { pathOf } from "../terminal/scope.js";
 
 export default defineTool({
   name: "vision_analyze",
@@ -30,7 +29,7 @@ export default defineTool({
     let bytes: Buffer;
     try {
       if (image === "browser") {
-        const session = await browserPool(env).session(ctx.terminal);
+        const session = await browserPool(env).session(ctx.workspace);
         const page = session.pages[session.current];
         if (!page) return { content: "Error: the browser has no open tab", isError: true };
         bytes = await page.screenshot({ type: "png" });
@@ -38,7 +37,15 @@ export default defineTool({
         const res = await env.fetch(image, { maxBytes: 20_000_000, signal: ctx.signal });
         if (res.status >= 400) return { content: `Error: ${image}: HTTP ${res.status}`, isError: true };
         bytes = res.body;
-      } else bytes = await readFile(resolve(ctx.cwd, image));
+      } else {
+        // From the session's workspace (the remote host's file on ssh).
+        const r = await ctx.workspace.readFile(pathOf(ctx, image), {
+          maxBytes: 20_000_000,
+          signal: ctx.signal,
+        });
+        if (!r.ok) return { content: `Error: ${r.message}`, isError: true };
+        bytes = r.data;
+      }
       const prepared = await prepareImage(bytes, image);
       const answer = await env.describeImage(
         { mediaType: prepared.mediaType, data: prepared.data },

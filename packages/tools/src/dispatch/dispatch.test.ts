@@ -6,6 +6,7 @@ import { z } from "zod";
 import { createApprovalPolicy } from "../approval/policy.js";
 import { type ApprovalAnswer, defineTool, type ToolContext, type ToolDefinition } from "../define.js";
 import { ToolRegistry } from "../registry/registry.js";
+import { localWorkspace } from "../workspace/local.js";
 import { dispatchToolCall } from "./dispatch.js";
 
 const spillDir = mkdtempSync(join(tmpdir(), "iris-dispatch-"));
@@ -19,6 +20,7 @@ function ctx(
     asked: 0,
     signal,
     taskId: "t",
+    workspace: localWorkspace(),
     cwd: "/tmp",
     progress: () => {},
     approve: async () => {

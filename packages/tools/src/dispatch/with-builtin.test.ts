@@ -7,6 +7,7 @@ import { createApprovalPolicy } from "../approval/policy.js";
 import type { ToolContext } from "../define.js";
 import { loadBuiltinTools } from "../registry/load-builtin.js";
 import { ToolRegistry } from "../registry/registry.js";
+import { localWorkspace } from "../workspace/local.js";
 import { dispatchToolCall } from "./dispatch.js";
 
 const work = mkdtempSync(join(tmpdir(), "iris-dispatch-real-"));
@@ -23,6 +24,7 @@ describe("dispatch with the built-in terminal", () => {
     const ctx: ToolContext = {
       signal: new AbortController().signal,
       taskId: "dispatch-real",
+      workspace: localWorkspace(),
       cwd: work,
       progress: () => {},
       approve: async () => {

@@ -17,13 +17,14 @@ interface Rule {
 export type IgnoreRules = readonly Rule[];
 
 /** The rules of `dir/.gitignore` added to the inherited ones (unchanged when there is none). */
-export async function withGitignore(inherited: IgnoreRules, dir: string, base: string): Promise<IgnoreRules> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, ".gitignore"), "utf8");
-  } catch {
-    return inherited;
-  }
+export async function withGitignore(
+  inherited: IgnoreRules,
+  dir: string,
+  base: string,
+  readText: (file: string) => Promise<string | undefined> = (f) => readFile(f, "utf8").catch(() => undefined),
+): Promise<IgnoreRules> {
+  const text = await readText(path.posix.join(dir, ".gitignore"));
+  if (text === undefined) return inherited;
   const rules = [...inherited];
   for (const raw of text.split(/\r?\n/)) {
     let line = raw.replace(/(?<!\\)\s+$/, "");

@@ -1,10 +1,29 @@
 // Depth-first walk of a folder in sorted order, skipping what no search should enter: .git,
 // dependency and build folders, and whatever the .gitignore files along the way ignore.
-// Symlinked folders are not followed (no loops); symlinked files are reported.
-import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
+// Symlinked folders are not followed (no loops); symlinked files are reported. It reads through
+// a WalkFs, so every workspace (local disk, SFTP, a container) walks the same way.
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import type { DirEntry, WalkOptions } from "../workspace/types.js";
 import { type IgnoreRules, isIgnored, withGitignore } from "./gitignore.js";
+
+/** What a walk reads: a folder's entries (throws when unreadable) and a small text file. */
+export interface WalkFs {
+  list(dir: string): Promise<DirEntry[]>;
+  readText(file: string): Promise<string | undefined>;
+}
+
+/** This machine's disk. */
+export const LOCAL_WALK_FS: WalkFs = {
+  async list(dir) {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.map((e) => ({
+      name: e.name,
+      type: e.isDirectory() ? "directory" : e.isFile() ? "file" : e.isSymbolicLink() ? "symlink" : "other",
+    }));
+  },
+  readText: (file) => readFile(file, "utf8").catch(() => undefined),
+};
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   ".git",
@@ -23,38 +42,36 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   ".gradle",
 ]);
 
-export interface WalkOptions {
-  signal?: AbortSignal;
-  /** Stop after this many files have been yielded. */
-  maxFiles?: number;
-  /** Follow .gitignore files (default true). */
-  gitignore?: boolean;
-}
+export type { WalkOptions };
 
 /** Yields absolute paths of files under `root`. */
-export async function* walkFiles(root: string, opts: WalkOptions = {}): AsyncGenerator<string> {
+export async function* walkFiles(
+  root: string,
+  opts: WalkOptions = {},
+  fs: WalkFs = LOCAL_WALK_FS,
+): AsyncGenerator<string> {
   let yielded = 0;
   const useIgnore = opts.gitignore !== false;
   const stack: { dir: string; rules: IgnoreRules }[] = [{ dir: root, rules: [] }];
   while (stack.length > 0) {
     opts.signal?.throwIfAborted();
     const { dir, rules: inherited } = stack.pop() as { dir: string; rules: IgnoreRules };
-    let entries: Dirent[];
+    let entries: DirEntry[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await fs.list(dir);
     } catch {
       continue; // unreadable folder: skip it rather than fail the whole search
     }
     const rel = path.relative(root, dir).split(path.sep).join("/");
-    const rules = useIgnore ? await withGitignore(inherited, dir, rel) : inherited;
+    const rules = useIgnore ? await withGitignore(inherited, dir, rel, fs.readText) : inherited;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const e of entries) {
       const full = path.join(dir, e.name);
       const relPath = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
+      if (e.type === "directory") {
         if (!SKIPPED_DIRS.has(e.name) && !isIgnored(rules, relPath, true)) subdirs.push(full);
-      } else if ((e.isFile() || e.isSymbolicLink()) && !isIgnored(rules, relPath, false)) {
+      } else if ((e.type === "file" || e.type === "symlink") && !isIgnored(rules, relPath, false)) {
         yield full;
         if (opts.maxFiles !== undefined && ++yielded >= opts.maxFiles) return;
       }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApprovalPolicy } from "../approval/policy.js";
 import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { ToolRegistry } from "../registry/registry.js";
+import { localWorkspace } from "../workspace/local.js";
 import { mcpServersSchema } from "./config.js";
 import { McpManager } from "./manager.js";
 import { binScript } from "./test-servers.js";
@@ -85,6 +86,7 @@ function echo(registry: ToolRegistry, message: string) {
     {
       signal: new AbortController().signal,
       taskId: "t",
+      workspace: localWorkspace(),
       cwd: process.cwd(),
       progress: () => undefined,
       approve: async () => "deny",

@@ -10,6 +10,7 @@ import { createApprovalPolicy } from "../approval/policy.js";
 import type { ApprovalAnswer, ToolContext } from "../define.js";
 import { dispatchToolCall } from "../dispatch/dispatch.js";
 import { ToolRegistry } from "../registry/registry.js";
+import { localWorkspace } from "../workspace/local.js";
 import { type McpServerConfig, mcpServersSchema } from "./config.js";
 import { McpConnection } from "./connection.js";
 import { McpManager } from "./manager.js";
@@ -45,6 +46,7 @@ function ctx(answer: ApprovalAnswer = "once", asked: string[] = []): ToolContext
   return {
     signal: new AbortController().signal,
     taskId: "t1",
+    workspace: localWorkspace(),
     cwd: dir.path,
     progress: () => undefined,
     approve: async (r) => {

@@ -1,13 +1,10 @@
 // Runs one foreground command with /bin/bash on this machine. The command gets its own process
-// group so a timeout or an abort kills everything it started. Its final working directory is
-// captured through an EXIT trap that writes $PWD to a side file, so `cd` can carry over to the
-// task's next call without parsing the command.
+// group so a timeout or an abort kills everything it started. Its final working directory comes
+// back in-band, as a marker line on its own stdout (workspace/cwd-marker.ts), so `cd` can carry
+// over to the task's next call without parsing the command.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { readFile, stat, unlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Readable } from "node:stream";
+import { CwdMarkerReader, markCommand } from "../workspace/cwd-marker.js";
 import { terminateGroup, trackGroup, untrackGroup } from "./kill-group.js";
 import { DEFAULT_OUTPUT_CAPS, HeadTailCollector, type OutputCaps } from "./output-caps.js";
 
@@ -20,6 +17,8 @@ export interface ForegroundOptions {
   caps?: OutputCaps;
   /** Between SIGTERM and SIGKILL. */
   graceMs?: number;
+  /** Output as it arrives, the marker removed. */
+  onData?: (chunk: string) => void;
 }
 
 export interface ForegroundResult {
@@ -37,22 +36,28 @@ export interface ForegroundResult {
 // After the shell exits, wait this long for its pipes to close: a child it left running in the
 // background may hold them open forever.
 const PIPE_DRAIN_MS = 300;
-const CWD_FILE_VAR = "__IRIS_CWD_FILE";
 
 export async function runForeground(opts: ForegroundOptions): Promise<ForegroundResult> {
   const started = Date.now();
   const caps = opts.caps ?? DEFAULT_OUTPUT_CAPS;
-  const cwdFile = path.join(tmpdir(), `iris-cwd-${process.pid}-${randomBytes(6).toString("hex")}`);
-  const script = `trap 'builtin printf "%s" "$PWD" > "$${CWD_FILE_VAR}"' EXIT\n${opts.command}`;
+  const { script, nonce } = markCommand(opts.command);
   const child = spawn("/bin/bash", ["-c", script], {
     cwd: opts.cwd,
-    env: { ...opts.env, [CWD_FILE_VAR]: cwdFile },
+    env: opts.env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const collector = new HeadTailCollector(caps.maxBytes);
-  child.stdout.on("data", (b: Buffer) => collector.push(b));
-  child.stderr.on("data", (b: Buffer) => collector.push(b));
+  const take = (b: Buffer) => {
+    collector.push(b);
+    opts.onData?.(b.toString("utf8"));
+  };
+  const marker = new CwdMarkerReader(nonce, take);
+  child.stdout.on("data", (b: Buffer) => marker.push(b));
+  child.stderr.on("data", (b: Buffer) => {
+    marker.flush();
+    take(b);
+  });
 
   let timedOut = false;
   let aborted = false;
@@ -80,7 +85,8 @@ export async function runForeground(opts: ForegroundOptions): Promise<Foreground
       },
     );
     await drainPipes(child.stdout, child.stderr);
-    const finalCwd = timedOut || aborted ? undefined : await readCwdFile(cwdFile);
+    marker.end();
+    const finalCwd = timedOut || aborted ? undefined : marker.cwd;
     return {
       output: collector.text(caps),
       exitCode: code,
@@ -94,7 +100,6 @@ export async function runForeground(opts: ForegroundOptions): Promise<Foreground
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
     if (pid !== undefined) untrackGroup(pid);
-    await unlink(cwdFile).catch(() => {});
   }
 }
 
@@ -115,14 +120,4 @@ function drainPipes(...streams: Readable[]): Promise<void> {
       });
     }
   });
-}
-
-async function readCwdFile(file: string): Promise<string | undefined> {
-  try {
-    const dir = (await readFile(file, "utf8")).trim();
-    if (dir === "" || !(await stat(dir)).isDirectory()) return undefined;
-    return dir;
-  } catch {
-    return undefined;
-  }
 }

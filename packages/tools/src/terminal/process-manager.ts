@@ -183,6 +183,3 @@ export class ProcessManager {
 function decodeFrom(data: Buffer, mayStartMidChar: boolean): string {
   return data.subarray(mayStartMidChar ? utf8FirstCharStart(data) : 0).toString("utf8");
 }
-
-/** The one manager the terminal and process tools share. */
-export const processManager = new ProcessManager();

@@ -1,37 +1,25 @@
-// What the terminal and process tools keep per session: its background processes and the working
-// directory of each of its tasks. A session that closes kills its processes and forgets its
-// directories, and `process list` sees only the processes of the session that asks (ARCHITECTURE.md
-// "Process scope and session scope"). A call without a scope uses the module-level one.
-import { ProcessManager, processManager } from "./process-manager.js";
-import { sharedTaskCwds, TaskCwds } from "./task-cwd.js";
+// Where a tool call works: its task's `cd` target on the session's workspace, else the session's
+// folder. Paths the model gives are resolved there, `~` being the workspace's home.
+import { resolvePath } from "../fs/paths.js";
+import type { Workspace } from "../workspace/types.js";
 
-export interface TerminalScope {
-  processes: ProcessManager;
-  cwds: TaskCwds;
-  /** Other per-session things closed with the scope (the session's browser context). Added. */
-  cleanups?: Set<() => Promise<void>>;
+interface CallPlace {
+  taskId: string;
+  cwd: string;
+  workspace: Workspace;
 }
 
-export function newTerminalScope(): TerminalScope {
-  return { processes: new ProcessManager(), cwds: new TaskCwds() };
-}
-
-/** The scope of calls that carry none (a tool run outside any session). */
-export const sharedTerminalScope: TerminalScope = { processes: processManager, cwds: sharedTaskCwds() };
-
-/** Kills every process of the scope that still runs and forgets its working directories. */
-export async function closeTerminalScope(scope: TerminalScope): Promise<void> {
-  const cleanups = [...(scope.cleanups ?? [])];
-  scope.cleanups?.clear();
-  await Promise.all([
-    ...scope.processes.list().map((p) => scope.processes.kill(p)),
-    ...cleanups.map((c) => c().catch(() => undefined)),
-  ]);
-  scope.processes.clear();
-  scope.cwds.clearAll();
+/** The session's folder on its workspace: its cwd where paths are this machine's, else the workspace's root. */
+export function sessionDirOf(ctx: CallPlace): string {
+  return ctx.workspace.hostPaths ? ctx.cwd : ctx.workspace.root;
 }
 
 /** The directory a tool call works in: its task's `cd` target, else the session's folder. */
-export function taskCwdOf(ctx: { taskId: string; cwd: string; terminal?: TerminalScope }): string {
-  return (ctx.terminal ?? sharedTerminalScope).cwds.get(ctx.taskId, ctx.cwd);
+export function taskCwdOf(ctx: CallPlace): string {
+  return ctx.workspace.cwds.get(ctx.taskId, sessionDirOf(ctx));
+}
+
+/** A path the model gave, absolute on the workspace's side. */
+export function pathOf(ctx: CallPlace, p: string): string {
+  return resolvePath(taskCwdOf(ctx), p, ctx.workspace.home);
 }

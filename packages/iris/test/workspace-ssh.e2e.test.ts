@@ -1,0 +1,104 @@
+// terminal.backend: ssh end to end, as a user runs it: `iris -p` with config.yaml choosing a real
+// sshd on a loopback port; the model's terminal and read_file calls run on the remote side (a
+// marker file lands in remote_dir, made on connect, not this machine's work folder), `iris context`
+// names the workspace, and an unknown host key fails the call without running the command.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlm, type Sshd, skipWithoutSshd, startFakeLlm, startSshd } from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routeArgs, runIris, tempHome } from "./helpers.js";
+
+describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
+  let sshd: Sshd;
+  let fake: FakeLlm;
+  let home: ReturnType<typeof tempHome>;
+  let work: string;
+  let remoteDir: string;
+  const config = (knownHosts: string) =>
+    [
+      "approvals:",
+      "  mode: off",
+      "terminal:",
+      "  backend: ssh",
+      "  ssh:",
+      `    host: ${sshd.host}`,
+      `    port: ${sshd.port}`,
+      `    user: ${sshd.user}`,
+      `    key_path: ${sshd.keyPath}`,
+      `    known_hosts: ${knownHosts}`,
+      `    remote_dir: ${remoteDir}`,
+      "",
+    ].join("\n");
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    fake = await startFakeLlm();
+    home = tempHome();
+    work = join(home.home, "work");
+    mkdirSync(work, { recursive: true });
+    remoteDir = `${sshd.home}/iris-cli-${process.pid}-${Date.now()}`;
+  }, 60_000);
+  afterAll(async () => {
+    await fake?.close();
+    home?.cleanup();
+    await sshd?.close();
+  });
+
+  it("runs the model's commands and reads its files on the remote host", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(sshd.knownHosts));
+    fake.enqueue(
+      {
+        toolCalls: [
+          {
+            name: "terminal",
+            arguments: { command: "whoami > marker.txt && pwd" },
+          },
+        ],
+      },
+      { toolCalls: [{ name: "read_file", arguments: { path: "marker.txt" } }] },
+      { text: "done remotely" },
+    );
+    const r = await runIris(["-p", "leave a marker", ...routeArgs(fake.baseUrl, "chat_completions")], {
+      env: { IRIS_HOME: home.home },
+      cwd: work,
+    });
+    expect(r.stderr).not.toMatch(/unavailable/);
+    expect(r.stdout).toContain("done remotely");
+    const toolResults = JSON.stringify(fake.requests.slice(1).map((q) => q.body));
+    expect(toolResults).toContain(`${remoteDir}\\n[exit code: 0]`);
+    expect(toolResults).toContain(`1|${sshd.user}`);
+    expect(existsSync(join(work, "marker.txt"))).toBe(false);
+    // The system prompt says where the tools run.
+    expect(JSON.stringify(fake.requests[0]?.body)).toContain(
+      `Workspace: ssh ${sshd.user}@${sshd.host}:${sshd.port}`,
+    );
+  }, 60_000);
+
+  it("iris context names the workspace", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(sshd.knownHosts));
+    const r = await runIris(["context", ...routeArgs(fake.baseUrl, "chat_completions")], {
+      env: { IRIS_HOME: home.home },
+      cwd: work,
+    });
+    expect(r.stdout).toMatch(
+      new RegExp(`workspace\\s+ssh ${sshd.user}@127\\.0\\.0\\.1:${sshd.port} in ${remoteDir}`),
+    );
+  }, 30_000);
+
+  it("an unknown host key fails the call naming the host, and the command never runs", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(sshd.wrongKnownHosts));
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: "terminal", arguments: { command: `touch ${remoteDir}/should-not-exist` } }] },
+      { text: "could not" },
+    );
+    const r = await runIris(["-p", "try it", ...routeArgs(fake.baseUrl, "chat_completions")], {
+      env: { IRIS_HOME: home.home },
+      cwd: work,
+    });
+    expect(r.stdout).toContain("could not");
+    const result = JSON.stringify(fake.requests.slice(before + 1).map((q) => q.body));
+    expect(result).toMatch(/the ssh workspace \([^)]*127\.0\.0\.1:\d+\) is unavailable: the host key/);
+    expect(existsSync(`${remoteDir}/should-not-exist`)).toBe(false);
+  }, 60_000);
+});
