@@ -19,7 +19,7 @@ import {
   type TurnResult,
   usageRowOf,
 } from "@iris/agent";
-import type { AssistantMessage, Message, Runtime, ToolSpec, UserMessage } from "@iris/llm";
+import type { AssistantMessage, Message, Runtime, UserMessage } from "@iris/llm";
 import type { SessionRow, Store, UsageRow } from "@iris/store";
 import {
   type ApprovalAnswer,
@@ -51,7 +51,6 @@ import { ensureTitle } from "./session-title.js";
 import { type HeldTurn, SessionBusyError } from "./session-turn-lock.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
-import { routeTraitsOf } from "./vision.js";
 
 export interface SessionOptions {
   /** The process that owns the session (events, cooldowns, logger, turn locks). */

@@ -9,7 +9,6 @@ import {
   type DashboardReads,
   type NodeRow,
   openStore,
-  PlatformHealth,
   type PlatformHealthRow,
   type SearchHit,
   type SessionRow,
