@@ -5,8 +5,7 @@
 // never sees that session's history.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { StoreConversation } from "@iris/agent";
-import { COMPRESSED_END_REASON, IrisProcess, loadProfile } from "@iris/host";
+import { COMPRESSED_END_REASON, IrisProcess, loadProfile, StoreConversation } from "@iris/host";
 import { getLogger } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";

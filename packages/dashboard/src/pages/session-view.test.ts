@@ -1,8 +1,7 @@
 // A session's conversation follows one branch by link (issue "branches … follow to parent and
 // child"): an edited user message makes two branches; each link shows that branch's path from the
 // root and never the other's messages; a foreign node id shows every message with a note.
-import { DashboardData } from "@iris/host";
-import { openStore } from "@iris/store";
+import { DashboardData, openStore } from "@iris/host";
 import { tempDir } from "@iris/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DashboardDeps } from "../deps.js";
