@@ -58,6 +58,8 @@ export class DiscordAdapter implements PlatformAdapter {
     maxMessage: DISCORD_MAX_CONTENT,
     measure: utf16Length,
     minEditIntervalMs: 1000,
+    // "typing…" lasts ten seconds; the runner shows it again this often until the first token.
+    typingRepeatMs: 8000,
   };
   private readonly client: Client;
   // Five messages per five seconds in a channel (Discord's per-channel bucket).
@@ -66,7 +68,6 @@ export class DiscordAdapter implements PlatformAdapter {
     retryAfterMs: (err) => (err instanceof RateLimitError ? err.retryAfter : undefined),
   });
   private readonly drafts = new Map<string, Draft>();
-  private readonly typingTimers = new Map<string, NodeJS.Timeout>();
   private stopping = false;
 
   constructor(private readonly opts: DiscordOptions) {
@@ -122,8 +123,7 @@ export class DiscordAdapter implements PlatformAdapter {
     });
     client.on(Events.ShardDisconnect, (event) => {
       if (this.stopping) return;
-      this.clearTyping();
-      host?.stopped?.(
+        host?.stopped?.(
         `discord: ${event.code === 4004 ? `the bot token in ${this.opts.tokenEnv} was refused (4004 Authentication failed): it is wrong or was reset` : `the Gateway closed with ${event.code}`}`,
       );
     });
@@ -132,13 +132,11 @@ export class DiscordAdapter implements PlatformAdapter {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.clearTyping();
     await this.client.destroy().catch(() => {});
   }
 
   send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
     const channel = channelOf(to);
-    this.stopTyping(channel);
     const components = opts.buttons?.length
       ? [
           {
@@ -219,31 +217,12 @@ export class DiscordAdapter implements PlatformAdapter {
     );
   }
 
-  /** "typing…" lasts ten seconds: it is repeated until the next message (two minutes at most). */
+  /** Shows "typing…" once (it lapses by itself; the runner repeats it, SPEC G1). */
   typing(to: ChatAddress): void {
     const channel = channelOf(to);
-    this.stopTyping(channel);
-    const started = Date.now();
-    const act = () =>
-      void this.queue
-        .latest(channel, "typing", () => this.client.rest.post(Routes.channelTyping(channel)).then(() => {}))
-        .catch(() => {});
-    act();
-    const timer = setInterval(
-      () => (Date.now() - started > 120_000 ? this.stopTyping(channel) : act()),
-      8000,
-    );
-    timer.unref();
-    this.typingTimers.set(channel, timer);
-  }
-
-  private stopTyping(channel: string): void {
-    clearInterval(this.typingTimers.get(channel));
-    this.typingTimers.delete(channel);
-  }
-
-  private clearTyping(): void {
-    for (const k of [...this.typingTimers.keys()]) this.stopTyping(k);
+    void this.queue
+      .latest(channel, "typing", () => this.client.rest.post(Routes.channelTyping(channel)).then(() => {}))
+      .catch(() => {});
   }
 
   private async onDiscordMessage(

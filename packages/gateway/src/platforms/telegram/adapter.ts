@@ -56,6 +56,8 @@ export class TelegramAdapter implements PlatformAdapter {
     maxMessage: TELEGRAM_MAX_TEXT,
     measure: utf16Length,
     minEditIntervalMs: 1000,
+    // "typing…" lasts five seconds; the runner shows it again this often until the first token.
+    typingRepeatMs: 4500,
   };
   private readonly bot: Bot;
   // About one message a second in a chat, twenty a minute in a group (Telegram's bot FAQ).
@@ -67,7 +69,6 @@ export class TelegramAdapter implements PlatformAdapter {
         : undefined,
   });
   private readonly drafts = new Map<string, Draft>();
-  private readonly typingTimers = new Map<string, NodeJS.Timeout>();
   private polling: Promise<void> | undefined;
   private stopping = false;
 
@@ -131,21 +132,18 @@ export class TelegramAdapter implements PlatformAdapter {
       })
       .catch((err) => {
         if (this.stopping) return;
-        this.clearTyping();
         host?.stopped?.(`telegram: ${this.explain(err)}`);
       });
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.clearTyping();
     if (this.bot.isRunning()) await this.bot.stop().catch(() => {});
     await this.polling;
   }
 
   send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
     const k = chatKey(to);
-    this.stopTyping(k);
     const markup = opts.buttons?.length
       ? {
           reply_markup: {
@@ -212,30 +210,13 @@ export class TelegramAdapter implements PlatformAdapter {
     );
   }
 
-  /** "typing…" lasts five seconds: it is repeated until the next message (two minutes at most). */
+  /** Shows "typing…" once (it lapses by itself; the runner repeats it, SPEC G1). */
   typing(to: ChatAddress): void {
-    const k = chatKey(to);
-    this.stopTyping(k);
-    const started = Date.now();
-    const act = () =>
-      void this.queue
-        .latest(k, "typing", () =>
-          this.bot.api.sendChatAction(Number(to.chatId), "typing", thread(to)).then(() => {}),
-        )
-        .catch(() => {});
-    act();
-    const timer = setInterval(() => (Date.now() - started > 120_000 ? this.stopTyping(k) : act()), 4500);
-    timer.unref();
-    this.typingTimers.set(k, timer);
-  }
-
-  private stopTyping(k: string): void {
-    clearInterval(this.typingTimers.get(k));
-    this.typingTimers.delete(k);
-  }
-
-  private clearTyping(): void {
-    for (const k of [...this.typingTimers.keys()]) this.stopTyping(k);
+    void this.queue
+      .latest(chatKey(to), "typing", () =>
+        this.bot.api.sendChatAction(Number(to.chatId), "typing", thread(to)).then(() => {}),
+      )
+      .catch(() => {});
   }
 
   /** Downloads the message's files into the files folder and says where they are. */
