@@ -23,6 +23,7 @@ import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendRes
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
+import { EditedDrafts } from "../edited-drafts.js";
 import { approvalData, normaliseMessage, normalisePress, PLATFORM } from "./normalise.js";
 
 export interface DiscordOptions {
@@ -39,12 +40,6 @@ export interface DiscordOptions {
 
 export const DISCORD_MAX_CONTENT = 2000;
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
-
-interface Draft {
-  messageId?: string;
-  shown: string;
-  closed: boolean;
-}
 
 /** The channel a message to `to` goes to: the thread, where there is one. */
 const channelOf = (to: ChatAddress) => to.threadId ?? to.chatId;
@@ -67,7 +62,7 @@ export class DiscordAdapter implements PlatformAdapter {
     intervalMs: () => 1000,
     retryAfterMs: (err) => (err instanceof RateLimitError ? err.retryAfter : undefined),
   });
-  private readonly drafts = new Map<string, Draft>();
+  private readonly drafts = new EditedDrafts<string>(DISCORD_MAX_CONTENT);
   private stopping = false;
 
   constructor(private readonly opts: DiscordOptions) {
@@ -123,7 +118,7 @@ export class DiscordAdapter implements PlatformAdapter {
     });
     client.on(Events.ShardDisconnect, (event) => {
       if (this.stopping) return;
-        host?.stopped?.(
+      host?.stopped?.(
         `discord: ${event.code === 4004 ? `the bot token in ${this.opts.tokenEnv} was refused (4004 Authentication failed): it is wrong or was reset` : `the Gateway closed with ${event.code}`}`,
       );
     });
@@ -153,11 +148,7 @@ export class DiscordAdapter implements PlatformAdapter {
     return this.queue.run(channel, async () => {
       // The streamed draft becomes the reply's first part; an ask is a new message (a mention
       // notifies, an edit does not), and the draft goes.
-      const d = this.drafts.get(channel);
-      if (d) {
-        this.drafts.delete(channel);
-        d.closed = true;
-      }
+      const d = this.drafts.take(channel);
       if (d?.messageId !== undefined && components)
         await this.client.rest.delete(Routes.channelMessage(channel, d.messageId)).catch(() => {});
       else if (d?.messageId !== undefined) {
@@ -176,35 +167,22 @@ export class DiscordAdapter implements PlatformAdapter {
 
   draft(to: ChatAddress, text: string): void {
     const channel = channelOf(to);
-    let d = this.drafts.get(channel);
-    if (!d) {
-      d = { shown: "", closed: false };
-      this.drafts.set(channel, d);
-    }
-    const draft = d;
+    const draft = this.drafts.of(channel);
+    const rest = this.client.rest;
     this.queue
-      .latest(channel, "draft", async () => {
-        const shown = text.slice(0, DISCORD_MAX_CONTENT);
-        if (draft.closed || shown === draft.shown) return;
-        if (shown.trim() === "") {
-          draft.closed = true;
-          if (this.drafts.get(channel) === draft) this.drafts.delete(channel);
-          if (draft.messageId !== undefined)
-            await this.client.rest.delete(Routes.channelMessage(channel, draft.messageId));
-          return;
-        }
-        if (draft.messageId === undefined)
-          draft.messageId = (
-            (await this.client.rest.post(Routes.channelMessages(channel), {
-              body: { content: shown, allowed_mentions: { parse: [] } },
-            })) as { id: string }
-          ).id;
-        else
-          await this.client.rest.patch(Routes.channelMessage(channel, draft.messageId), {
-            body: { content: shown },
-          });
-        draft.shown = shown;
-      })
+      .latest(channel, "draft", () =>
+        this.drafts.show(channel, draft, text, {
+          post: async (content) =>
+            (
+              (await rest.post(Routes.channelMessages(channel), {
+                body: { content, allowed_mentions: { parse: [] } },
+              })) as { id: string }
+            ).id,
+          edit: async (id, content) =>
+            void (await rest.patch(Routes.channelMessage(channel, id), { body: { content } })),
+          remove: async (id) => void (await rest.delete(Routes.channelMessage(channel, id))),
+        }),
+      )
       .catch((err) => this.opts.logger.warn("discord draft not shown", { error: this.explain(err) }));
   }
 

@@ -15,6 +15,7 @@ import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendRes
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
+import { EditedDrafts } from "../edited-drafts.js";
 import {
   approvalData,
   COMMAND_OF,
@@ -40,12 +41,6 @@ export const TELEGRAM_MAX_TEXT = 4096;
 /** The Bot API's download limit. */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-interface Draft {
-  messageId?: number;
-  shown: string;
-  closed: boolean;
-}
-
 const chatKey = (to: ChatAddress) => (to.threadId ? `${to.chatId}/${to.threadId}` : to.chatId);
 const thread = (to: ChatAddress) => (to.threadId ? { message_thread_id: Number(to.threadId) } : {});
 
@@ -68,7 +63,7 @@ export class TelegramAdapter implements PlatformAdapter {
         ? err.parameters.retry_after * 1000
         : undefined,
   });
-  private readonly drafts = new Map<string, Draft>();
+  private readonly drafts = new EditedDrafts<number>(TELEGRAM_MAX_TEXT);
   private polling: Promise<void> | undefined;
   private stopping = false;
 
@@ -158,11 +153,7 @@ export class TelegramAdapter implements PlatformAdapter {
       // own, since Telegram notifies of new messages only, never of edits: the draft (a status
       // such as "waiting for the model", or text the reply repeats) goes, and the turn's next
       // draft starts below the ask.
-      const d = this.drafts.get(k);
-      if (d) {
-        this.drafts.delete(k);
-        d.closed = true;
-      }
+      const d = this.drafts.take(k);
       if (d?.messageId !== undefined && opts.buttons?.length)
         await this.bot.api.deleteMessage(Number(to.chatId), d.messageId).catch((err) => {
           this.opts.logger.warn("telegram draft not removed", { error: this.explain(err) });
@@ -179,28 +170,16 @@ export class TelegramAdapter implements PlatformAdapter {
 
   draft(to: ChatAddress, text: string): void {
     const k = chatKey(to);
-    let d = this.drafts.get(k);
-    if (!d) {
-      d = { shown: "", closed: false };
-      this.drafts.set(k, d);
-    }
-    const draft = d;
+    const draft = this.drafts.of(k);
+    const chat = Number(to.chatId);
     this.queue
-      .latest(k, "draft", async () => {
-        const shown = text.slice(0, TELEGRAM_MAX_TEXT);
-        if (draft.closed || shown === draft.shown) return;
-        if (shown.trim() === "") {
-          draft.closed = true;
-          if (this.drafts.get(k) === draft) this.drafts.delete(k);
-          if (draft.messageId !== undefined)
-            await this.bot.api.deleteMessage(Number(to.chatId), draft.messageId);
-          return;
-        }
-        if (draft.messageId === undefined)
-          draft.messageId = (await this.bot.api.sendMessage(Number(to.chatId), shown, thread(to))).message_id;
-        else await this.bot.api.editMessageText(Number(to.chatId), draft.messageId, shown);
-        draft.shown = shown;
-      })
+      .latest(k, "draft", () =>
+        this.drafts.show(k, draft, text, {
+          post: async (t) => (await this.bot.api.sendMessage(chat, t, thread(to))).message_id,
+          edit: async (id, t) => void (await this.bot.api.editMessageText(chat, id, t)),
+          remove: async (id) => void (await this.bot.api.deleteMessage(chat, id)),
+        }),
+      )
       .catch((err) => this.opts.logger.warn("telegram draft not shown", { error: this.explain(err) }));
   }
 
