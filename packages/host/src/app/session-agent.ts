@@ -11,7 +11,7 @@ import {
   type ResilientModelClient,
   withClientTools,
 } from "@iris/agent";
-import type { Runtime, } from "@iris/llm";
+import type { Runtime } from "@iris/llm";
 import type { Store } from "@iris/store";
 import type { Profile } from "../config/index.js";
 import type { ContextControl } from "./context-control.js";

@@ -1,5 +1,5 @@
 // The gateway records each platform's health here; the dashboard shows it (store/platform-health).
-import { type PlatformState, type Store } from "@iris/store";
+import type { PlatformState, Store } from "@iris/store";
 
 /** Never fails the caller: health is a view, a busy store must not stop a gateway. */
 export function recordPlatformHealth(
