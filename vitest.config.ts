@@ -30,6 +30,7 @@ const pkgs = [
   "gateway",
   "serve",
   "dashboard",
+  "cli",
   "iris",
   "testkit",
 ];

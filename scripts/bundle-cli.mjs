@@ -82,7 +82,7 @@ const outdir = "packages/iris/dist/bundle";
 const outfile = `${outdir}/iris.cjs`;
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: ["packages/iris/dist/cli/main.js"],
+  entryPoints: ["packages/iris/dist/main.js"],
   outfile,
   bundle: true,
   platform: "node",

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const bundle = fileURLToPath(new URL("../dist/bundle/iris.cjs", import.meta.url));
-const unbundled = new URL("../dist/cli/main.js", import.meta.url);
+const unbundled = new URL("../dist/main.js", import.meta.url);
 const bundleStat = statSync(bundle, { throwIfNoEntry: false });
 const unbundledMtime = statSync(unbundled, { throwIfNoEntry: false })?.mtimeMs ?? -1;
 if (bundleStat && bundleStat.mtimeMs >= unbundledMtime) {

@@ -1,8 +1,9 @@
 // `iris gateway …` and `iris pairing …`: the messaging gateway's commands. The gateway package
 // is loaded only when one of them runs.
+
+import type { GlobalFlags } from "@iris/cli";
 import type { PlatformCli } from "@iris/gateway/platform-configs";
 import { type Command, Option } from "commander";
-import type { GlobalFlags } from "./flags.js";
 
 function io(program: Command) {
   const flags = program.opts<GlobalFlags>();

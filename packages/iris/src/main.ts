@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// `iris`: the command-line front end (SPEC E1, K5, K6). Parses arguments, then loads only what the
-// chosen command needs.
+import { cliParts, closest, endQuietlyOnClosedPipes, type GlobalFlags, IRIS_VERSION } from "@iris/cli";
+// `iris`: the bin (SPEC E1, K5, K6). Parses arguments, then loads only the front end the chosen
+// command needs: the CLI (@iris/cli, one part per command), acp, serve, the gateway, the dashboard
+// or batch.
 import { loadPlatformClis, type PlatformCli, registerGatewayPlatforms } from "@iris/gateway/platform-configs";
+import type { SessionRow } from "@iris/host";
+import type { Message } from "@iris/llm";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { endQuietlyOnClosedPipes } from "./epipe.js";
-import type { GlobalFlags } from "./flags.js";
 import { addGatewayCommands } from "./gateway-commands.js";
-import { closest } from "./suggest.js";
-import { IRIS_VERSION } from "./version.js";
 
 /** The options of `iris` a front-end command takes too (commander lists only its own). */
 const FRONT_END_OPTIONS = `
@@ -95,12 +95,12 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
         process.exitCode = 2;
         return;
       }
-      const { stdinHasInput } = await import("./prompt-input.js");
+      const { stdinHasInput } = await cliParts.promptInput();
       if (flags.print !== undefined || (!process.stdin.isTTY && stdinHasInput(process.stdin))) {
-        const { runOneShot } = await import("./oneshot.js");
+        const { runOneShot } = await cliParts.oneShot();
         process.exitCode = await runOneShot(flags.print ?? true, flags);
       } else {
-        const { runInteractive } = await import("./interactive.js");
+        const { runInteractive } = await cliParts.interactive();
         process.exitCode = await runInteractive(flags, first);
       }
     });
@@ -120,18 +120,18 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .command("list")
     .option("-n, --limit <n>", "how many", intArg, 20)
     .action(async (o: { limit: number }) => {
-      const { sessionsList } = await import("./commands/sessions.js");
+      const { sessionsList } = await cliParts.sessions();
       process.exitCode = sessionsList(program.opts(), o.limit);
     });
   sessions.command("show <id>").action(async (id: string) => {
-    const { sessionsShow } = await import("./commands/sessions.js");
+    const { sessionsShow } = await cliParts.sessions();
     process.exitCode = sessionsShow(program.opts(), id);
   });
   sessions
     .command("delete <id>")
     .description("delete a session with its history, usage and receipts")
     .action(async (id: string) => {
-      const { sessionsDelete } = await import("./commands/sessions.js");
+      const { sessionsDelete } = await cliParts.sessions();
       process.exitCode = sessionsDelete(program.opts(), id);
     });
   sessions
@@ -143,16 +143,20 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
         .default("md"),
     )
     .action(async (id: string, o: { format: "md" | "json" | "jsonl" | "openai" }) => {
-      const { sessionsExport } = await import("./commands/sessions.js");
-      const { builtinToolSpecs } = await import("./commands/session-export-openai.js");
-      const builtins = o.format === "openai" ? await builtinToolSpecs() : undefined;
-      process.exitCode = sessionsExport(program.opts(), id, o.format, builtins);
+      const { sessionsExport } = await cliParts.sessions();
+      let openAi: ((row: SessionRow, messages: readonly Message[]) => string) | undefined;
+      if (o.format === "openai") {
+        const { builtinToolSpecs, openAiExport } = await import("./commands/session-export-openai.js");
+        const builtins = await builtinToolSpecs();
+        openAi = (row, messages) => openAiExport(row, messages, builtins);
+      }
+      process.exitCode = sessionsExport(program.opts(), id, o.format, openAi);
     });
   sessions
     .command("search <query...>")
     .option("-n, --limit <n>", "how many", intArg, 20)
     .action(async (query: string[], o: { limit: number }) => {
-      const { sessionsSearch } = await import("./commands/sessions.js");
+      const { sessionsSearch } = await cliParts.sessions();
       process.exitCode = sessionsSearch(program.opts(), query.join(" "), o.limit);
     });
   program
@@ -161,7 +165,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .option("-s, --session <id>", "one session (an id or a unique prefix): its calls, one per line")
     .option("-n, --last <n>", "how many sessions (default 10), or with --session the newest calls", intArg)
     .action(async (o: { session?: string; last?: number }) => {
-      const { usageCommand } = await import("./commands/usage.js");
+      const { usageCommand } = await cliParts.usage();
       process.exitCode = usageCommand(program.opts(), o);
     });
   program
@@ -170,23 +174,23 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .option("--repair", "persist the repair of broken stored histories (append-only)")
     .option("--offline", "do not connect to the configured endpoints")
     .action(async (o: { repair?: boolean; offline?: boolean }) => {
-      const { doctorCommand } = await import("./commands/doctor.js");
+      const { doctorCommand } = await cliParts.doctor();
       process.exitCode = await doctorCommand(program.opts(), o);
     });
   const skills = program.command("skills").description("skills of the profile and of .iris/skills here");
   skills.command("list").action(async () => {
-    const { skillsList } = await import("./commands/skills.js");
+    const { skillsList } = await cliParts.skills();
     process.exitCode = skillsList(program.opts());
   });
   skills.command("show <name>").action(async (name: string) => {
-    const { skillsShow } = await import("./commands/skills.js");
+    const { skillsShow } = await cliParts.skills();
     process.exitCode = skillsShow(program.opts(), name);
   });
   skills
     .command("install <path>")
     .description("copy a skill folder (or a .tar.gz of one) into the profile")
     .action(async (path: string) => {
-      const { skillsInstall } = await import("./commands/skills.js");
+      const { skillsInstall } = await cliParts.skills();
       process.exitCode = skillsInstall(program.opts(), path);
     });
   program
@@ -194,7 +198,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .description("the built-in tools a platform offers, and why each other one is not offered")
     .option("--platform <name>", "cli, gateway, acp, api, cron, batch, …", "cli")
     .action(async (o: { platform: string }) => {
-      const { toolsCommand } = await import("./commands/tools.js");
+      const { toolsCommand } = await cliParts.tools();
       process.exitCode = await toolsCommand(program.opts(), o.platform);
     });
   const mcp = program.command("mcp").description("MCP servers of mcp_servers in config.yaml");
@@ -202,21 +206,21 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .command("list")
     .description("each server's state, tools and last error (starts them once)")
     .action(async () => {
-      const { mcpCommand } = await import("./commands/mcp.js");
+      const { mcpCommand } = await cliParts.mcp();
       process.exitCode = await mcpCommand(program.opts());
     });
   mcp
     .command("test <name>")
     .description("start one server and show its tools with their descriptions, or why it fails")
     .action(async (name: string) => {
-      const { mcpCommand } = await import("./commands/mcp.js");
+      const { mcpCommand } = await cliParts.mcp();
       process.exitCode = await mcpCommand(program.opts(), name);
     });
   mcp
     .command("serve")
     .description("serve Iris's conversation search and memory as an MCP server over stdio")
     .action(async () => {
-      const { mcpServe } = await import("./commands/mcp.js");
+      const { mcpServe } = await cliParts.mcp();
       process.exitCode = await mcpServe(program.opts());
     });
   const effects = program.command("effects").description("tool effects a crash left unsettled");
@@ -225,7 +229,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .description("unresolved effect receipts (--all: every receipt)")
     .option("--all", "every receipt, settled ones too")
     .action(async (o: { all?: boolean }) => {
-      const { effectsList } = await import("./commands/effects.js");
+      const { effectsList } = await cliParts.effects();
       process.exitCode = effectsList(program.opts(), o.all === true);
     });
   effects
@@ -233,7 +237,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .description("settle an uncertain effect as applied or not-applied, with the evidence you checked")
     .requiredOption("--evidence <text>", "what you checked (kept with the receipt)")
     .action(async (id: string, outcome: string, o: { evidence: string }) => {
-      const { effectsResolve } = await import("./commands/effects.js");
+      const { effectsResolve } = await cliParts.effects();
       process.exitCode = effectsResolve(program.opts(), id, outcome, o.evidence);
     });
   const serve = program
@@ -282,7 +286,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .description("the context budget of the current provider/model: window, trigger, compressions")
     .option("-s, --session <id>", "also the session's last measured prompt and compressions so far")
     .action(async (o: { session?: string }) => {
-      const { contextCommand } = await import("./commands/context.js");
+      const { contextCommand } = await cliParts.context();
       process.exitCode = contextCommand(program.opts(), o);
     });
   program
@@ -290,7 +294,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .description("the catalogue's models with window and price; ✓ marks those the current keys reach")
     .option("--provider <id>", "only this provider's models")
     .action(async (o: { provider?: string }) => {
-      const { modelsCommand } = await import("./commands/models.js");
+      const { modelsCommand } = await cliParts.models();
       // `--provider` is also a global flag; after `models` it means the same filter.
       const provider = o.provider ?? (program.opts() as GlobalFlags).provider;
       process.exitCode = await modelsCommand(program.opts(), provider ? { provider } : {});
@@ -299,29 +303,29 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .command("config")
     .description("read and edit config.yaml (comments kept, validated)");
   config.command("get <key>").action(async (key: string) => {
-    const { configGet } = await import("./commands/config.js");
+    const { configGet } = await cliParts.config();
     process.exitCode = configGet(program.opts(), key);
   });
   config
     .command("set <key> <value>")
     .description("VALUE is YAML: true, 0.7, [file, terminal]")
     .action(async (key: string, value: string) => {
-      const { configSet } = await import("./commands/config.js");
+      const { configSet } = await cliParts.config();
       process.exitCode = configSet(program.opts(), key, value);
     });
   config.command("unset <key>").action(async (key: string) => {
-    const { configUnset } = await import("./commands/config.js");
+    const { configUnset } = await cliParts.config();
     process.exitCode = configUnset(program.opts(), key);
   });
   config.command("path").action(async () => {
-    const { configPathCommand } = await import("./commands/config.js");
+    const { configPathCommand } = await cliParts.config();
     process.exitCode = configPathCommand(program.opts());
   });
   program
     .command("setup")
     .description("choose a provider, store its key in .env (mode 600) and choose a model")
     .action(async () => {
-      const { runSetup } = await import("./commands/setup.js");
+      const { runSetup } = await cliParts.setup();
       process.exitCode = await runSetup(program.opts());
     });
   program.helpCommand("help [command]", "help for a command");

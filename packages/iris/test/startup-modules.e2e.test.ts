@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runIris, tempHome } from "./helpers.js";
 
 const BUNDLE = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bundle");
-const ENTRY = "packages/iris/dist/cli/main.js";
+const ENTRY = "packages/iris/dist/main.js";
 
 // Runs in the iris process (via NODE_OPTIONS=--require). esbuild's init wrappers look their module
 // up with Object.getOwnPropertyNames on a one-key object { "<source path>"() {…} }.
@@ -85,7 +85,7 @@ describe("iris -p start-up", () => {
     expect(r.stdout).toBe("ok\n");
     const { sources, files } = loaded(log);
     // The preload saw the one-shot command's init run and the native store driver load.
-    expect(sources).toContain("packages/iris/dist/cli/oneshot.js");
+    expect(sources).toContain("packages/cli/dist/oneshot.js");
     expect(files.some((f) => /[\\/]better-sqlite3[\\/]/.test(f))).toBe(true);
     // The gateway's platform config schemas (zod only) are the exception: every command checks
     // gateway.platforms in config.yaml with them; the platforms' plugins stay unloaded.
@@ -94,7 +94,7 @@ describe("iris -p start-up", () => {
     const unwanted = sources.filter(
       (s) =>
         !platformSchemas.test(s) &&
-        /^packages\/iris\/dist\/cli\/(interactive|ui\/chat-screen|ui\/markdown|batch|commands\/)|^packages\/(serve|acp|batch|gateway)\/|^node_modules\/(@modelcontextprotocol|ajv|hono)\//.test(
+        /^packages\/cli\/dist\/(interactive|ui\/chat-screen|ui\/markdown|commands\/)|^packages\/iris\/dist\/(batch|commands\/)|^packages\/(serve|acp|batch|gateway|dashboard)\/|^node_modules\/(@modelcontextprotocol|ajv|hono)\//.test(
           s,
         ),
     );

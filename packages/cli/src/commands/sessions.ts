@@ -1,14 +1,13 @@
 // `iris sessions list|show|search|delete|export`: the profile's store, without starting a model.
 
-import type { Store } from "@iris/host";
+import type { SessionRow, Store } from "@iris/host";
 import { messagesOfPath } from "@iris/host";
-import { assistantText, type ToolSpec, textOf } from "@iris/llm";
+import { assistantText, type Message, textOf } from "@iris/llm";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession, shortId } from "../session-ref.js";
 import { describeEnding } from "../ui/endings.js";
 import { truncateToWidth } from "../ui/width.js";
 import { type ExportFormat, exportSession } from "./session-export.js";
-import { openAiExport } from "./session-export-openai.js";
 import { withStore } from "./with-store.js";
 
 const width = () => Math.max(40, (process.stdout.columns ?? 120) - 1);
@@ -94,11 +93,17 @@ export function sessionsDelete(flags: GlobalFlags, id: string): number {
   });
 }
 
+/**
+ * `--format openai` lays a session out as batch writes its trajectories: the bin passes that
+ * formatter in (batch is another front end, which the CLI does not import).
+ */
+export type OpenAiExport = (row: SessionRow, messages: readonly Message[]) => string;
+
 export function sessionsExport(
   flags: GlobalFlags,
   id: string,
   format: ExportFormat | "openai",
-  builtins?: Map<string, ToolSpec>,
+  openAiExport?: OpenAiExport,
 ): number {
   return withStore(flags, (store) => {
     const found = resolveSession(store, id);
@@ -107,9 +112,11 @@ export function sessionsExport(
       return 2;
     }
     process.stdout.write(
-      format === "openai"
-        ? openAiExport(found.row, messagesOfPath(store.activePath(found.row.id)), builtins ?? new Map())
-        : exportSession(store, found.row, format),
+      format !== "openai"
+        ? exportSession(store, found.row, format)
+        : openAiExport
+          ? openAiExport(found.row, messagesOfPath(store.activePath(found.row.id)))
+          : "",
     );
     return 0;
   });

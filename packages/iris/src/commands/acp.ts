@@ -1,7 +1,7 @@
 // `iris acp`: the ACP front end, loaded only when asked for.
 import { runAcpStdio } from "@iris/acp";
+import type { GlobalFlags } from "@iris/cli";
 import { routeFlagsOf } from "@iris/host";
-import type { GlobalFlags } from "../flags.js";
 
 export function runAcp(flags: GlobalFlags): Promise<number> {
   return runAcpStdio({

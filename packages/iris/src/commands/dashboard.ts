@@ -1,9 +1,10 @@
 // `iris dashboard [--host H] [--port N]`: the browser dashboard (SPEC E1 front ends), loaded only
 // when asked for. It prints where it listens and where the login token is kept, never the token,
 // and runs until SIGINT/SIGTERM.
+
+import type { GlobalFlags } from "@iris/cli";
+import { IRIS_VERSION } from "@iris/cli";
 import { loadProfileOrExit, type Profile } from "@iris/host";
-import type { GlobalFlags } from "../flags.js";
-import { IRIS_VERSION } from "../version.js";
 
 export async function dashboardCommand(
   flags: GlobalFlags,

@@ -1,8 +1,9 @@
 // `iris serve [--host H] [--port N]`: the OpenAI-compatible API server (SPEC E3), loaded only
 // when asked for. It runs until SIGINT/SIGTERM, then closes the sessions and the store.
 // `iris serve hash-key` prints the SHA-256 of a key read from stdin, for `serve.api_keys`.
+
+import type { GlobalFlags } from "@iris/cli";
 import { loadProfileOrExit } from "@iris/host";
-import type { GlobalFlags } from "../flags.js";
 
 export async function serveCommand(flags: GlobalFlags, o: { host?: string; port?: number }): Promise<number> {
   const loaded = loadProfileOrExit({
