@@ -24,8 +24,8 @@ export const CHAT_COMMAND_HELP: [string, string][] = [
 const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
 /** The last answer of the session's active path, as text. */
-function lastAnswer(host: Session): string | undefined {
-  const path = host.store.activePath(host.session.id);
+function lastAnswer(session: Session): string | undefined {
+  const path = session.store.activePath(session.id);
   for (let i = path.length - 1; i >= 0; i--) {
     const m = path[i]!.message;
     if (m?.role === "assistant") {
@@ -36,8 +36,8 @@ function lastAnswer(host: Session): string | undefined {
   return undefined;
 }
 
-function retry(host: Session, out: Out): ChatCommandOutcome {
-  const turns = userTurns(host.store, host.session.id);
+function retry(session: Session, out: Out): ChatCommandOutcome {
+  const turns = userTurns(session.store, session.id);
   const last = turns.at(-1);
   if (!last) {
     out.write("nothing to retry yet\n");
@@ -50,11 +50,11 @@ function retry(host: Session, out: Out): ChatCommandOutcome {
   }
   if (last.number === 1) {
     // The first message has nothing before it to branch from: a new session asks it again.
-    const s = host.startSession();
+    const s = session.startSession();
     out.write(`retrying in new session ${shortId(s.id)} (message 1 opens a session)\n`);
     return { send: text };
   }
-  const moved = branchBefore(host.store, host.session.id, last.number);
+  const moved = branchBefore(session.store, session.id, last.number);
   if (!moved.ok) {
     out.write(`! ${moved.error}\n`);
     return true;
@@ -72,20 +72,20 @@ function userText(
   return parts.length ? parts.join("\n") : undefined;
 }
 
-function exportTo(host: Session, out: Out, arg: string): boolean {
-  const file = resolve(arg || `iris-${shortId(host.session.id)}.md`);
+function exportTo(session: Session, out: Out, arg: string): boolean {
+  const file = resolve(arg || `iris-${shortId(session.id)}.md`);
   const ext = extname(file).slice(1) || "md";
   if (!EXPORT_FORMATS.includes(ext as ExportFormat)) {
     out.write(`! ${file}: the name ends in .${ext}; /export writes .md, .json or .jsonl\n`);
     return true;
   }
-  const row = host.store.getSession(host.session.id);
+  const row = session.store.getSession(session.id);
   if (!row) {
     out.write("nothing to export yet\n");
     return true;
   }
   try {
-    writeFileSync(file, exportSession(host.store, row, ext as ExportFormat));
+    writeFileSync(file, exportSession(session.store, row, ext as ExportFormat));
   } catch (err) {
     out.write(`! cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return true;
@@ -106,20 +106,20 @@ const PLAN_NOTE =
 const PLAN_ACCEPTED = "The plan is accepted: carry it out now.";
 
 /** `/plan TASK` enters plan mode (and sends TASK), `/plan accept` leaves it and has the plan carried out. */
-function plan(host: Session, out: Out, arg: string): ChatCommandOutcome {
+function plan(session: Session, out: Out, arg: string): ChatCommandOutcome {
   const word = arg.trim();
   if (word === "off" || word === "accept") {
-    if (!host.planMode) {
+    if (!session.planMode) {
       out.write("not in plan mode (/plan TASK enters it)\n");
       return true;
     }
-    host.planMode = false;
+    session.planMode = false;
     out.write(
       `plan mode off: the agent may write and run commands again${word === "accept" ? "; carrying out the plan" : ""}\n`,
     );
     return word === "accept" ? { send: PLAN_ACCEPTED } : true;
   }
-  host.planMode = true;
+  session.planMode = true;
   out.write(
     "plan mode: the agent may read and search, not write or run commands; /plan accept carries the plan out, /plan off leaves\n",
   );
@@ -130,29 +130,29 @@ function plan(host: Session, out: Out, arg: string): ChatCommandOutcome {
 export function runChatCommand(
   cmd: string,
   arg: string,
-  host: Session,
+  session: Session,
   out: Out,
 ): ChatCommandOutcome | undefined {
   switch (cmd) {
     case "/clear": {
-      const s = host.startSession();
+      const s = session.startSession();
       out.write(`${CLEAR_SCREEN}new session ${shortId(s.id)} (the earlier one is kept: /resume)\n`);
       return true;
     }
     case "/retry":
-      return retry(host, out);
+      return retry(session, out);
     case "/rename": {
       const title = arg.trim();
       if (!title) {
-        out.write(`usage: /rename TITLE (now: ${host.title() ?? "untitled"})\n`);
+        out.write(`usage: /rename TITLE (now: ${session.title() ?? "untitled"})\n`);
         return true;
       }
-      host.setTitle(title);
-      out.write(`session ${shortId(host.session.id)} is now "${title}"\n`);
+      session.setTitle(title);
+      out.write(`session ${shortId(session.id)} is now "${title}"\n`);
       return true;
     }
     case "/copy": {
-      const text = lastAnswer(host);
+      const text = lastAnswer(session);
       if (!text) {
         out.write("no answer to copy yet\n");
         return true;
@@ -163,11 +163,11 @@ export function runChatCommand(
       return true;
     }
     case "/export":
-      return exportTo(host, out, arg.trim());
+      return exportTo(session, out, arg.trim());
     case "/init":
       return { send: INIT_PROMPT };
     case "/plan":
-      return plan(host, out, arg);
+      return plan(session, out, arg);
     default:
       return undefined;
   }

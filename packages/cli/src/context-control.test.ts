@@ -27,12 +27,12 @@ afterEach(async () => {
 });
 
 /** A chat's slash context writing to `write`; these commands never ask or draw on the screen. */
-function slashContext(host: Session, write: (s: string) => unknown): SlashContext {
+function slashContext(session: Session, write: (s: string) => unknown): SlashContext {
   const never = (what: string) => () => {
     throw new Error(`the command unexpectedly used ${what}`);
   };
   return {
-    host,
+    session,
     out: { write },
     style: makeStyle(false),
     ask: async (question) => never(`ask(${question})`)(),

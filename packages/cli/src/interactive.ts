@@ -45,7 +45,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
   if (stop !== undefined) return stop;
   const started = await startCli(flags);
   if (!started.ok) return started.exitCode;
-  const { host, process: iris } = started;
+  const { session, process: iris } = started;
   const style = styleFor(process.stdout);
   const cwd = process.cwd();
   const tty = process.stdin.isTTY === true;
@@ -63,7 +63,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     output: guard.forReadline,
     terminal: tty,
     historySize: 500,
-    completer: makeCompleter(() => slashCommandNames(host), cwd),
+    completer: makeCompleter(() => slashCommandNames(session), cwd),
   });
   guard.attach(rl);
   if (tty) out.write(BRACKETED_PASTE_ON);
@@ -99,12 +99,12 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     });
   const frontEnd = frontEndFromAsk(ask);
   const screen = new ChatScreen(out, style, {
-    showReasoning: host.config.display.show_reasoning,
+    showReasoning: session.config.display.show_reasoning,
   });
-  const detachScreen = screen.attach(host.events);
-  const snapshots = new FileSnapshots(host, cwd);
+  const detachScreen = screen.attach(session.events);
+  const snapshots = new FileSnapshots(session, cwd);
   const detachSnapshots = snapshots.attach();
-  const progress = attachProgress(host.events, out, style);
+  const progress = attachProgress(session.events, out, style);
 
   let closed = false;
   rl.on("close", () => {
@@ -139,11 +139,11 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     busy = { controller: new AbortController(), interrupted: false };
     try {
       // One live turn per session, across processes and front ends (SPEC D1): send takes it.
-      const result = await host.send(withImage.input, { frontEnd, signal: busy.controller.signal });
+      const result = await session.send(withImage.input, { frontEnd, signal: busy.controller.signal });
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
-      out.write(`${style.dim(statusLine(host))}\n`);
-      ensureTitle(host.store, host.session.id, typed);
+      out.write(`${style.dim(statusLine(session))}\n`);
+      ensureTitle(session.store, session.id, typed);
       queued.unshift(...result.unsent.map((m) => textOf(m.content)));
     } catch (err) {
       if (!(err instanceof SessionBusyError)) throw err;
@@ -174,7 +174,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
   };
 
   const slashCtx: SlashContext = {
-    host,
+    session,
     out,
     style,
     ask,
@@ -264,7 +264,7 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
         void runSlash(text, slashCtx).catch((err) => guard.notice(`iris: ${(err as Error).message}`));
         return;
       }
-      if (busy && host.inject(text))
+      if (busy && session.inject(text))
         guard.notice(style.dim("(queued: sent after this round's tool results, or as the next turn)"));
       else {
         queued.push(text);
@@ -318,18 +318,18 @@ export async function runInteractive(flags: GlobalFlags, first?: string): Promis
     () => iris.store.close(),
   );
 
-  const r = host.runtime;
+  const r = session.runtime;
   out.write(
-    `${style.bold("iris")} · ${r.provider}/${r.model} · session ${shortId(host.session.id)} · ${style.dim("/help for commands")}\n`,
+    `${style.bold("iris")} · ${r.provider}/${r.model} · session ${shortId(session.id)} · ${style.dim("/help for commands")}\n`,
   );
   if (flags.resume !== undefined || flags.continue) {
-    const lines = replayLines(host.store, host.session.id, 3, Math.max(40, (out.columns ?? 100) - 1));
+    const lines = replayLines(session.store, session.id, 3, Math.max(40, (out.columns ?? 100) - 1));
     if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
   }
   prompt();
   // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
   // on the first terminal call.
-  if (host.toolNames.includes("terminal")) setImmediate(() => void loadShellParser().catch(() => {}));
+  if (session.toolNames.includes("terminal")) setImmediate(() => void loadShellParser().catch(() => {}));
   if (first) {
     out.write(`${first}\n`);
     submit(first);

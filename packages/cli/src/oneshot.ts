@@ -24,7 +24,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
   }
   const started = await startCli(flags);
   if (!started.ok) return started.exitCode;
-  const { host, process: iris } = started;
+  const { session, process: iris } = started;
   const format = flags.outputFormat ?? "text";
   const line = (obj: object) => process.stdout.write(`${JSON.stringify(obj)}\n`);
   const controller = new AbortController();
@@ -40,12 +40,12 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     // Best effort before a forced exit: the store is closed synchronously.
     () => iris.store.close(),
   );
-  const progress = format === "stream-json" ? undefined : attachProgress(host.events, process.stderr);
+  const progress = format === "stream-json" ? undefined : attachProgress(session.events, process.stderr);
   const detachers = [
-    progress ?? streamJsonEvents(host.events, line),
-    ...(flags.verbose ? [attachVerbose(host.events, process.stderr)] : []),
+    progress ?? streamJsonEvents(session.events, line),
+    ...(flags.verbose ? [attachVerbose(session.events, process.stderr)] : []),
   ];
-  const tools = recordToolCalls(host.events);
+  const tools = recordToolCalls(session.events);
   try {
     // `iris -p "/mcp__server__prompt a=1"` and `@server:uri` work as in the chat.
     const input = await expandMcpInput(iris.tools.mcp, prompt.text);
@@ -53,7 +53,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
       process.stderr.write(`iris: ${input.error}\n`);
       return 2;
     }
-    const { runtime, session } = host;
+    const { runtime } = session;
     if (format === "stream-json")
       line({
         type: "init",
@@ -61,7 +61,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
         provider: runtime.provider,
         model: runtime.model,
         cwd: process.cwd(),
-        tools: host.toolNames,
+        tools: session.toolNames,
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
     const frontEnd = process.stdin.isTTY
@@ -74,7 +74,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     }
     for (const n of withImage.notes) process.stderr.write(`· ${n}\n`);
     // One live turn per session, across processes and front ends (SPEC D1): send takes it.
-    const sent = await host
+    const sent = await session
       .send(withImage.input, { frontEnd, signal: controller.signal })
       .catch((err: unknown) => {
         if (err instanceof SessionBusyError) return err;
@@ -85,16 +85,16 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
       return 1;
     }
     const result = sent;
-    ensureTitle(host.store, host.session.id, prompt.text);
+    ensureTitle(session.store, session.id, prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
       else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);
     } else {
-      const priceKnown = lookupModel(host.runtime.provider, host.runtime.model).known;
+      const priceKnown = lookupModel(session.runtime.provider, session.runtime.model).known;
       const obj = resultObject(result, {
-        sessionId: host.session.id,
-        provider: host.runtime.provider,
-        model: host.runtime.model,
+        sessionId: session.id,
+        provider: session.runtime.provider,
+        model: session.runtime.model,
         priceKnown,
         toolCalls: tools.calls,
         startedAt,

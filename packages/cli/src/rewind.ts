@@ -17,12 +17,12 @@ export class FileSnapshots {
   private readonly byMessage = new Map<string, Before>();
 
   constructor(
-    private readonly host: Session,
+    private readonly session: Session,
     private readonly cwd: string,
   ) {}
 
   attach(): () => void {
-    return this.host.events.on("tool_gen", ({ call }) => {
+    return this.session.events.on("tool_gen", ({ call }) => {
       if (!WRITERS.has(call.name)) return;
       let path: unknown;
       try {
@@ -36,7 +36,7 @@ export class FileSnapshots {
   }
 
   private before(file: string): void {
-    const turn = userTurns(this.host.store, this.host.session.id).at(-1);
+    const turn = userTurns(this.session.store, this.session.id).at(-1);
     if (!turn) return;
     const before = this.byMessage.get(turn.node.id) ?? new Map<string, Buffer | null>();
     this.byMessage.set(turn.node.id, before);
@@ -49,7 +49,7 @@ export class FileSnapshots {
   }
 
   rewind(arg: string, out: Out): void {
-    const turns = userTurns(this.host.store, this.host.session.id);
+    const turns = userTurns(this.session.store, this.session.id);
     const n = arg ? Number(arg) : turns.length;
     const turn = turns[n - 1];
     if (!turns.length) {
@@ -82,7 +82,7 @@ export class FileSnapshots {
       }
       this.byMessage.delete(t.node.id);
     }
-    this.host.rewindTo(turn.node.parentId);
+    this.session.rewindTo(turn.node.parentId);
     out.write(`rewound to before message ${n} ("${turn.preview}")\n`);
     for (const f of restored) out.write(`  restored ${f}\n`);
     for (const f of removed) out.write(`  removed ${f} (the turn created it)\n`);

@@ -30,11 +30,11 @@ it("/status, /stop and /reset come from the shared registry", async () => {
   });
   if (!booted.ok) throw new Error(booted.message);
   iris = booted.process;
-  const host = booted.host;
-  host.startSession();
+  const session = booted.host;
+  session.startSession();
   let written = "";
   const ctx: SlashContext = {
-    host,
+    session,
     out: { write: (t: string) => (written += t) },
     style: makeStyle(false),
     ask: async () => "",
@@ -43,14 +43,14 @@ it("/status, /stop and /reset come from the shared registry", async () => {
     exit: () => {},
     busy: () => false,
   };
-  const before = host.session.id;
+  const before = session.id;
   await runSlash("/status", ctx);
   expect(written).toContain(`session ${before.slice(-8)} · custom/fake-model · idle`);
   await runSlash("/stop", ctx);
   expect(written).toContain("nothing is running");
   await runSlash("/reset", ctx);
-  expect(host.session.id).not.toBe(before);
-  expect(written).toContain(`new session ${host.session.id.slice(-8)}`);
+  expect(session.id).not.toBe(before);
+  expect(written).toContain(`new session ${session.id.slice(-8)}`);
   await runSlash("/approve", ctx);
   expect(written).toContain("unknown command /approve");
 });

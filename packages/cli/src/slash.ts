@@ -20,7 +20,7 @@ import { replayLines } from "./ui/session-replay.js";
 import { padToWidth } from "./ui/width.js";
 
 export interface SlashContext {
-  host: Session;
+  session: Session;
   out: { write(s: string): unknown; columns?: number };
   style: Style;
   /** Asks one question on the chat's input line. */
@@ -62,29 +62,29 @@ const HELP: [string, string][] = [
 const builtIn = () => new Set([...HELP.map(([c]) => c.split(" ")[0]!), "/quit", "/reset"]);
 
 /** The custom commands of this folder and profile (read each time: an edit shows at once). */
-const customCommands = (host: Session) =>
-  listCustomCommands(process.cwd(), host.profile.home.root, builtIn());
+const customCommands = (session: Session) =>
+  listCustomCommands(process.cwd(), session.profile.home.root, builtIn());
 
 /** For Tab completion. */
-export function slashCommandNames(host?: Session): string[] {
-  return [...builtIn(), ...(host ? customCommands(host).map((c) => c.command) : [])].sort();
+export function slashCommandNames(session?: Session): string[] {
+  return [...builtIn(), ...(session ? customCommands(session).map((c) => c.command) : [])].sort();
 }
 
 const width = (out: SlashContext["out"]) => Math.max(40, (out.columns ?? 100) - 1);
 
 async function resume(ctx: SlashContext, arg: string): Promise<void> {
-  const { host, out, style } = ctx;
+  const { session, out, style } = ctx;
   let id: string | undefined;
   if (arg) {
-    const found = resolveSession(host.store, arg, true);
+    const found = resolveSession(session.store, arg, true);
     if (!found.ok) {
       out.write(`${found.error}\n`);
       return;
     }
     id = found.row.id;
   } else {
-    const rows = recentForPicker(host.store, process.cwd());
-    out.write(`${pickerList(rows, width(out), host.session.id)}\n`);
+    const rows = recentForPicker(session.store, process.cwd());
+    out.write(`${pickerList(rows, width(out), session.id)}\n`);
     const picked = pickedRow(rows, await ctx.ask(PICKER_QUESTION));
     if (picked === "cancel") return;
     if (!picked) {
@@ -93,13 +93,13 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = picked.id;
   }
-  const row = host.store.findSession(id);
+  const row = session.store.findSession(id);
   if (!row) return;
-  const note = resumeOnItsModel(host, row, {});
+  const note = resumeOnItsModel(session, row, {});
   if (note) out.write(`! ${note}\n`);
-  const s = host.session;
+  const s = session.session;
   out.write(`resumed ${shortId(s.id)}${s.title ? ` · ${s.title}` : ""}\n`);
-  out.write(`${style.dim(replayLines(host.store, s.id, 3, width(out)).join("\n"))}\n\n`);
+  out.write(`${style.dim(replayLines(session.store, s.id, 3, width(out)).join("\n"))}\n\n`);
 }
 
 /** Whether the chat goes on, or a message to send now as the next turn (/edit). */
@@ -108,13 +108,13 @@ export type SlashOutcome = boolean | { send: string };
 export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOutcome> {
   const [cmd = "", ...rest] = line.trim().split(/\s+/);
   const arg = rest.join(" ");
-  const { host, out, style } = ctx;
+  const { session, out, style } = ctx;
   switch (cmd) {
     case "/help": {
       for (const [c, d] of HELP) out.write(`  ${padToWidth(c, 27)}${d}\n`);
-      for (const c of customCommands(host))
+      for (const c of customCommands(session))
         out.write(`  ${padToWidth(`${c.command} [ARGS]`, 27)}${c.description} (${c.file})\n`);
-      for (const p of await listPromptCommands(host.mcp)) {
+      for (const p of await listPromptCommands(session.mcp)) {
         const args = p.arguments.map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(" ");
         out.write(`  ${padToWidth(`${p.command} ${args}`.trim(), 27)}${p.description} (MCP prompt)\n`);
       }
@@ -122,7 +122,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     }
     case "/status":
       out.write(
-        `session ${shortId(host.session.id)} · ${host.runtime.provider}/${host.runtime.model} · ${ctx.busy() ? "working" : "idle"}${host.planMode ? " · plan mode" : ""}\n`,
+        `session ${shortId(session.id)} · ${session.runtime.provider}/${session.runtime.model} · ${ctx.busy() ? "working" : "idle"}${session.planMode ? " · plan mode" : ""}\n`,
       );
       return true;
     case "/stop":
@@ -132,7 +132,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     case "/approvals": {
       // manual: ask; smart: the judge may approve low-risk commands; off: never ask (SPEC T4).
       if (!arg) {
-        out.write(`approvals: ${host.approvalMode} (/approvals manual|smart|off switches this session)\n`);
+        out.write(`approvals: ${session.approvalMode} (/approvals manual|smart|off switches this session)\n`);
         return true;
       }
       if (!APPROVAL_MODES.includes(arg as never)) {
@@ -140,20 +140,20 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
         return true;
       }
       try {
-        host.setApprovalMode(arg as (typeof APPROVAL_MODES)[number]);
+        session.setApprovalMode(arg as (typeof APPROVAL_MODES)[number]);
       } catch (err) {
         out.write(`iris: ${(err as Error).message}\n`);
         return true;
       }
-      out.write(`approvals: ${host.approvalMode} for this session\n`);
+      out.write(`approvals: ${session.approvalMode} for this session\n`);
       return true;
     }
     case "/tools":
       // The tools offered to the model in this session (the menu: toolsets and MCP servers).
-      out.write(`${host.toolNames.join("\n") || "no tools"}\n`);
+      out.write(`${session.toolNames.join("\n") || "no tools"}\n`);
       return true;
     case "/mcp": {
-      const servers = host.mcp.status();
+      const servers = session.mcp.status();
       if (!servers.length) out.write("no MCP servers configured (mcp_servers in config.yaml)\n");
       for (const s of servers)
         out.write(
@@ -166,7 +166,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       ctx.exit();
       return false;
     case "/new": {
-      const s = host.startSession();
+      const s = session.startSession();
       out.write(`new session ${shortId(s.id)}\n`);
       return true;
     }
@@ -174,7 +174,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       await resume(ctx, arg);
       return true;
     case "/sessions":
-      out.write(`${pickerList(host.store.listSessions({ limit: 10 }), width(out), host.session.id)}\n`);
+      out.write(`${pickerList(session.store.listSessions({ limit: 10 }), width(out), session.id)}\n`);
       return true;
     case "/reasoning":
       out.write(
@@ -182,34 +182,32 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       );
       return true;
     case "/skills":
-      out.write(formatSkillList(host.skills));
+      out.write(formatSkillList(session.skills));
       return true;
     case "/usage":
-      out.write(
-        formatUsage(host.store.getSession(host.session.id), host.store.usageForSession(host.session.id)),
-      );
+      out.write(formatUsage(session.store.getSession(session.id), session.store.usageForSession(session.id)));
       out.write(
         formatSessionTime(
-          host.store.activeTime.get(host.session.id),
-          host.config.agent.session_budget_seconds,
+          session.store.activeTime.get(session.id),
+          session.config.agent.session_budget_seconds,
         ),
       );
       return true;
     case "/model": {
       if (!arg) {
-        const { choices, note } = await modelChoices(host);
-        out.write(`current: ${host.runtime.provider}/${host.runtime.model}\n`);
+        const { choices, note } = await modelChoices(session);
+        out.write(`current: ${session.runtime.provider}/${session.runtime.model}\n`);
         if (note) out.write(`! ${note}\n`);
         for (const [i, c] of choices.entries()) out.write(`  ${padToWidth(String(i + 1), 3)} ${c.label}\n`);
         const a = (await ctx.ask("switch to (number or [provider/]name, Enter to keep): ")).trim();
         const n = Number(a);
         const spec = Number.isInteger(n) && n >= 1 && n <= choices.length ? choices[n - 1]!.spec : a;
-        return spec ? switchModel(host, out, spec.split(/\s+/)) : true;
+        return spec ? switchModel(session, out, spec.split(/\s+/)) : true;
       }
-      return switchModel(host, out, rest);
+      return switchModel(session, out, rest);
     }
     case "/context":
-      out.write(host.context.report());
+      out.write(session.context.report());
       return true;
     case "/rewind":
       if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
@@ -217,11 +215,11 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return true;
     case "/branch":
     case "/edit":
-      return branchCommand(cmd, rest, host, out);
+      return branchCommand(cmd, rest, session, out);
     case "/compress": {
-      const from = host.session.id;
+      const from = session.id;
       const unmute = ctx.muteStatus?.();
-      const done = await host.compressNow().finally(() => unmute?.());
+      const done = await session.compressNow().finally(() => unmute?.());
       if (!done.ok) {
         // A chat too short to compress is not a failure that threatens the context window.
         const short = /nothing to summarise[^.]*\)/.exec(done.warning);
@@ -234,9 +232,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return true;
     }
     default: {
-      const everyday = runChatCommand(cmd, arg, host, out);
+      const everyday = runChatCommand(cmd, arg, session, out);
       if (everyday !== undefined) return everyday;
-      const custom = customCommands(host).find((c) => c.command === cmd);
+      const custom = customCommands(session).find((c) => c.command === cmd);
       if (custom) return { send: expandCustomCommand(custom, arg) };
       // The chat commands every front end shares (host's registry; the gateway uses it too).
       const shared = findCommand(cmd, "cli");
@@ -245,7 +243,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
         return true;
       }
       out.write(
-        `${await shared.run({ session: host, args: arg, newSession: () => host.startSession().id })}\n`,
+        `${await shared.run({ session: session, args: arg, newSession: () => session.startSession().id })}\n`,
       );
       return true;
     }
@@ -253,45 +251,49 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
 }
 
 /** Whether the current provider's server lists `model` (asked only for a custom or local one). */
-async function servedHere(host: Session, model: string): Promise<boolean> {
-  if (!listsFromServer(host.runtime.provider, host.profile)) return false;
-  const found = await fetchServerModels(host.runtime);
+async function servedHere(session: Session, model: string): Promise<boolean> {
+  if (!listsFromServer(session.runtime.provider, session.profile)) return false;
+  const found = await fetchServerModels(session.runtime);
   return found.ok && found.models.includes(model);
 }
 
 /** The model a costly switch waits on: a second `/model NAME` (or `--yes`) proceeds (SPEC H7). */
 const pendingSwitch = new WeakMap<Session, string>();
 
-async function switchModel(host: Session, out: SlashContext["out"], words: string[]): Promise<boolean> {
+async function switchModel(session: Session, out: SlashContext["out"], words: string[]): Promise<boolean> {
   const yes = words.includes("--yes");
   let spec = words.filter((w) => w !== "--yes").join(" ");
   // `x/y` is provider x's model y, unless this provider's server serves a model named `x/y` (a
   // local server's `Qwen/Qwen3-8B`, where Qwen also names a provider); with no provider x, a typo.
   const head = spec.includes("/") ? spec.slice(0, spec.indexOf("/")) : "";
-  const current = host.runtime.provider;
-  if (head && (await servedHere(host, spec))) {
-    if (getProvider(head) || head in host.config.providers)
+  const current = session.runtime.provider;
+  if (head && (await servedHere(session, spec))) {
+    if (getProvider(head) || head in session.config.providers)
       out.write(`· ${current} serves '${spec}': taken as its model\n`);
     spec = `${current}/${spec}`;
-  } else if (head && !getProvider(head) && !(head in host.config.providers)) {
-    const known = [...new Set([...Object.keys(host.config.providers), ...listProviders().map((p) => p.id)])];
+  } else if (head && !getProvider(head) && !(head in session.config.providers)) {
+    const known = [
+      ...new Set([...Object.keys(session.config.providers), ...listProviders().map((p) => p.id)]),
+    ];
     out.write(
       `iris: unknown provider '${head}' (providers: ${known.sort().join(", ")}); ` +
         `for a model named '${spec}' of ${current}: /model ${current}/${spec}\n`,
     );
     return true;
   }
-  const risks = host.context.switchRisks();
-  if (risks.length && !yes && pendingSwitch.get(host) !== spec) {
-    pendingSwitch.set(host, spec);
+  const risks = session.context.switchRisks();
+  if (risks.length && !yes && pendingSwitch.get(session) !== spec) {
+    pendingSwitch.set(session, spec);
     for (const r of risks) out.write(`! ${r}\n`);
     out.write(`repeat /model ${spec} (or add --yes) to switch anyway\n`);
     return true;
   }
-  pendingSwitch.delete(host);
-  const result = host.switchModel(spec);
+  pendingSwitch.delete(session);
+  const result = session.switchModel(spec);
   out.write(
-    result.ok ? `now using ${host.runtime.provider}/${host.runtime.model}\n` : `iris: ${result.error}\n`,
+    result.ok
+      ? `now using ${session.runtime.provider}/${session.runtime.model}\n`
+      : `iris: ${result.error}\n`,
   );
   // The cost warnings were shown and confirmed already.
   for (const w of result.ok ? result.warnings : []) if (!risks.includes(w)) out.write(`! ${w}\n`);

@@ -8,7 +8,7 @@ import { resolveSession, type SessionLookup } from "./session-ref.js";
 import { browseSessions, worthResuming } from "./ui/session-browser.js";
 
 // The CLI is the first client of the host: one process, one session at a time.
-export type CliStart = { ok: true; host: Session; process: IrisProcess } | { ok: false; exitCode: number };
+export type CliStart = { ok: true; session: Session; process: IrisProcess } | { ok: false; exitCode: number };
 
 export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   const booted: BootResult = await boot({
@@ -36,30 +36,32 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   }
   for (const w of booted.warnings)
     if (!/no API key is sent/.test(w)) process.stderr.write(`iris: warning: ${w}\n`);
-  const { host, process: iris } = booted;
+  const { host: session, process: iris } = booted;
   if (flags.resume !== undefined) {
     const id =
-      flags.resume === true ? await pickOnTerminal(host) : resolveSession(host.store, flags.resume, true);
+      flags.resume === true
+        ? await pickOnTerminal(session)
+        : resolveSession(session.store, flags.resume, true);
     if (!id.ok) {
       if (id.error) process.stderr.write(`iris: ${id.error}\n`);
       await iris.close();
       return { ok: false, exitCode: id.error ? 2 : 0 };
     }
-    const note = resumeOnItsModel(host, id.row, flags);
+    const note = resumeOnItsModel(session, id.row, flags);
     if (note) process.stderr.write(`iris: warning: ${note}\n`);
   } else if (flags.continue) {
-    const last = host.store.listSessions({ limit: 1, source: "cli" })[0];
+    const last = session.store.listSessions({ limit: 1, source: "cli" })[0];
     if (last) {
-      const note = resumeOnItsModel(host, last, flags);
+      const note = resumeOnItsModel(session, last, flags);
       if (note) process.stderr.write(`iris: warning: ${note}\n`);
-    } else host.startSession();
-  } else host.startSession();
-  return { ok: true, host, process: iris };
+    } else session.startSession();
+  } else session.startSession();
+  return { ok: true, session, process: iris };
 }
 
 /** `iris -r` without an id: browse the sessions (this folder first) and pick one; Esc cancels. */
-async function pickOnTerminal(host: Session): Promise<SessionLookup> {
-  const rows = host.store.listSessions({ limit: 500 }).filter(worthResuming);
+async function pickOnTerminal(session: Session): Promise<SessionLookup> {
+  const rows = session.store.listSessions({ limit: 500 }).filter(worthResuming);
   if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
   if (!process.stdin.isTTY)
     return { ok: false, error: "-r without an id needs a terminal to pick on; give an id" };

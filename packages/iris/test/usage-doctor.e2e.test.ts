@@ -5,7 +5,6 @@ import { estimateCost, lookupModel, type Message, ZERO_USAGE } from "@iris/llm";
 import { openStore } from "@iris/store";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { formatUsd } from "../src/cli/commands/usage-view.js";
 import { runIris, tempHome } from "./helpers.js";
 
 let fake: FakeLlm;
@@ -21,6 +20,8 @@ afterEach(async () => {
 });
 
 const env = () => ({ IRIS_HOME: home.home });
+/** Dollars as iris usage prints them (cli usage-view.ts). */
+const formatUsd = (x: number) => `$${x.toFixed(x < 0.01 ? 5 : 4)}`;
 const MODEL = "gpt-4o";
 
 describe("iris usage", () => {

@@ -7,13 +7,13 @@ import { branchBefore, userTurns } from "@iris/host";
 export function branchCommand(
   cmd: "/branch" | "/edit",
   words: string[],
-  host: Session,
+  session: Session,
   out: { write(s: string): unknown },
 ): boolean | { send: string } {
-  const sessionId = host.session.id;
+  const sessionId = session.id;
   const [first, ...text] = words;
   if (cmd === "/branch" && first === undefined) {
-    const turns = userTurns(host.store, sessionId);
+    const turns = userTurns(session.store, sessionId);
     if (!turns.length) out.write("no messages yet\n");
     for (const t of turns) out.write(`  ${String(t.number).padStart(3)}  ${t.preview}\n`);
     return true;
@@ -23,7 +23,7 @@ export function branchCommand(
     out.write("usage: /edit N TEXT (/branch lists the numbers)\n");
     return true;
   }
-  const moved = branchBefore(host.store, sessionId, n);
+  const moved = branchBefore(session.store, sessionId, n);
   if (!moved.ok) {
     out.write(`! ${moved.error}\n`);
     return true;

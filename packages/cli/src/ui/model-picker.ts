@@ -15,15 +15,15 @@ export interface ModelChoice {
   spec: string;
 }
 
-export async function modelChoices(host: Session): Promise<{ choices: ModelChoice[]; note?: string }> {
-  const profile = host.profile;
-  const current = host.runtime.provider;
+export async function modelChoices(session: Session): Promise<{ choices: ModelChoice[]; note?: string }> {
+  const profile = session.profile;
+  const current = session.runtime.provider;
   const win = (n: number) => `${Math.round(n / 1000)}K`;
-  const mark = (m: string) => (m === host.runtime.model ? "  (current)" : "");
+  const mark = (m: string) => (m === session.runtime.model ? "  (current)" : "");
   let own: ModelChoice[];
   let note: string | undefined;
   if (listsFromServer(current, profile)) {
-    const listed = await fetchServerModels(host.runtime);
+    const listed = await fetchServerModels(session.runtime);
     if (!listed.ok) note = `no model list from the server: ${listed.error}`;
     own = (listed.ok ? listed.models : [])
       .slice(0, PER_PROVIDER)
