@@ -161,10 +161,27 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     });
   program
     .command("usage")
-    .description("tokens and cost per session, or per API call of one session")
+    .description("tokens and cost per session, per API call of one session, or per day or model")
     .option("-s, --session <id>", "one session (an id or a unique prefix): its calls, one per line")
     .option("-n, --last <n>", "how many sessions (default 10), or with --session the newest calls", intArg)
-    .action(async (o: { session?: string; last?: number }) => {
+    .addOption(
+      new Option("--by <what>", "totals per UTC day or per provider/model instead of per session").choices([
+        "day",
+        "model",
+      ]),
+    )
+    .option("--days <n>", "with --by: how many days back, today included (default 30)", intArg)
+    .action(async (o: { session?: string; last?: number; by?: "day" | "model"; days?: number }) => {
+      if (o.by && o.session !== undefined) {
+        process.stderr.write("iris: usage --by sums every session; leave out --session\n");
+        process.exitCode = 2;
+        return;
+      }
+      if (o.days !== undefined && (!o.by || o.days < 1)) {
+        process.stderr.write("iris: usage --days N needs --by day or --by model, and N ≥ 1\n");
+        process.exitCode = 2;
+        return;
+      }
       const { usageCommand } = await cliParts.usage();
       process.exitCode = usageCommand(program.opts(), o);
     });

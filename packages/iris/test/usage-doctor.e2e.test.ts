@@ -77,6 +77,30 @@ describe("iris usage", () => {
     );
   });
 
+  it("--by model and --by day total every session's calls; a wrong --by is a usage error", async () => {
+    for (const model of ["gpt-4o", "gpt-4o-mini"]) {
+      fake.enqueue({ text: "ok", usage: { input: 1000, cacheRead: 0, output: 10, reasoning: 0 } });
+      const route = ["--provider", "openai", "--base-url", fake.baseUrl, "--model", model];
+      const run = await runIris(["-p", "hi", ...route, "--api-mode", "chat_completions"], {
+        env: env(),
+        cwd: home.home,
+      });
+      expect(run.code).toBe(0);
+    }
+    const byModel = await runIris(["usage", "--by", "model"], { env: env() });
+    expect(byModel.code).toBe(0);
+    expect(byModel.stdout).toMatch(/^openai\/gpt-4o\s+1\s+1,000\s/m);
+    expect(byModel.stdout).toMatch(/^openai\/gpt-4o-mini\s+1\s+1,000\s/m);
+    expect(byModel.stdout).toMatch(/^total\s+2\s+2,000\s/m);
+    const byDay = await runIris(["usage", "--by", "day", "--days", "7"], { env: env() });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(byDay.stdout).toMatch(new RegExp(`^${today}\\s+2\\s+2,000\\s`, "m"));
+    expect(byDay.stdout).toContain("(the last 7 days (UTC))");
+    const wrong = await runIris(["usage", "--by", "week"], { env: env() });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("week");
+  });
+
   it("an unknown session is a usage error on stderr", async () => {
     const r = await runIris(["usage", "--session", "nope-nope"], { env: env() });
     expect(r.code).toBe(2);

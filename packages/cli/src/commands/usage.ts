@@ -1,4 +1,4 @@
-// `iris usage [--session ID] [--last N]` (SPEC F3): what the recorded API calls cost, read from
+// `iris usage [--session ID] [--last N] [--by day|model [--days N]]` (SPEC F3): what the recorded API calls cost, read from
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
 import type { SessionRow, Store } from "@iris/host";
@@ -7,15 +7,21 @@ import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";
 import { formatSessionTime } from "./session-time.js";
+import { formatUsageTotals, type UsageBy } from "./usage-totals.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
 
 export interface UsageOptions {
   session?: string;
   /** Sessions listed (default 10), or with --session the newest calls shown (default all). */
   last?: number;
+  /** Totals per day or per model instead of per session. */
+  by?: UsageBy;
+  /** With `by`: how many days back, today included (default 30). */
+  days?: number;
 }
 
 const DEFAULT_SESSIONS = 10;
+const DEFAULT_DAYS = 30;
 
 export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
   const loaded = loadProfileOrExit({
@@ -29,11 +35,15 @@ export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
   const dbPath = loaded.profile.home.paths.db;
   if (!existsSync(dbPath)) {
     if (opts.session !== undefined) return noSession(opts.session);
-    process.stdout.write("no sessions yet\n");
+    process.stdout.write(opts.by ? "no API calls yet\n" : "no sessions yet\n");
     return 0;
   }
   const store = openStoreForReading(dbPath);
   try {
+    if (opts.by) {
+      process.stdout.write(formatUsageTotals(store, opts.by, opts.days ?? DEFAULT_DAYS));
+      return 0;
+    }
     return opts.session === undefined
       ? listRecent(store, opts.last)
       : showSession(store, opts.session, opts.last, loaded.profile.config.agent.session_budget_seconds);
