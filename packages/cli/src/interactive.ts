@@ -21,6 +21,7 @@ import { duringTurn } from "./turn-commands.js";
 import { ChatScreen } from "./ui/chat-screen.js";
 import { type Style, styleFor } from "./ui/colors.js";
 import { runUserShell } from "./ui/composer.js";
+import { EditDiffs } from "./ui/edit-diff.js";
 import { restoreNewlines } from "./ui/line-input.js";
 import { attachProgress } from "./ui/progress.js";
 import { frontEndFromAsk } from "./ui/prompts.js";
@@ -65,7 +66,8 @@ export class InteractiveChat {
     });
     const out = this.input.out;
     this.screen = new ChatScreen(out, style, { showReasoning: session.config.display.show_reasoning });
-    this.progress = attachProgress(session.events, out, style);
+    const edits = new EditDiffs(cwd, style);
+    this.progress = attachProgress(session.events, out, style, { edits, previews: true });
     this.snapshots = new FileSnapshots(session, cwd);
     const ask = (question: string, signal?: AbortSignal) =>
       this.input.ask(question, () => this.progress.hold(), signal);
@@ -89,7 +91,12 @@ export class InteractiveChat {
       muteStatus: () => this.progress.muteStatus(),
       snapshots: this.snapshots,
     };
-    this.detach.push(this.screen.attach(session.events), this.snapshots.attach(), () => this.progress());
+    this.detach.push(
+      this.screen.attach(session.events),
+      this.snapshots.attach(),
+      edits.attach(session.events),
+      () => this.progress(),
+    );
   }
 
   async run(first?: string): Promise<number> {

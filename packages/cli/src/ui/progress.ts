@@ -3,12 +3,25 @@
 // in place with the elapsed time; elsewhere each call gets one finished line. Lines are cut to
 // the terminal's width by display columns (CJK-safe). While a question is asked (an approval)
 // the spinner stops, so it never draws over the question or the answer being typed, and the
-// time spent waiting for the user is not counted as the tool's.
+// time spent waiting for the user is not counted as the tool's. Under a finished call: the diff
+// of a file edit (edit-diff.ts) or a short preview of the output (tool-preview.ts).
 import type { AgentEvents } from "@iris/host";
 import { makeStyle, type Style } from "./colors.js";
+import type { EditDiffs } from "./edit-diff.js";
 import { Spinner } from "./spinner.js";
 import { toolOutcome } from "./tool-outcome.js";
+import { previewLines } from "./tool-preview.js";
 import { truncateToWidth } from "./width.js";
+
+export interface ProgressDetails {
+  /** Diffs of write_file and patch calls. */
+  edits?: EditDiffs;
+  /** The first lines of other calls' output. */
+  previews?: boolean;
+}
+
+/** Tools whose output is no news to the user (the file they asked about; the edit's own diff). */
+const NO_PREVIEW = new Set(["read_file", "write_file", "patch", "todo", "clarify", "memory"]);
 
 interface Out {
   write(s: string): unknown;
@@ -23,7 +36,12 @@ export type ProgressView = (() => void) & {
   muteStatus(): () => void;
 };
 
-export function attachProgress(events: AgentEvents, out: Out, style: Style = makeStyle(false)): ProgressView {
+export function attachProgress(
+  events: AgentEvents,
+  out: Out,
+  style: Style = makeStyle(false),
+  details: ProgressDetails = {},
+): ProgressView {
   const started = new Map<string, { name: string; preview: string; at: number }>();
   let holds = 0;
   let muted = 0;
@@ -39,6 +57,15 @@ export function attachProgress(events: AgentEvents, out: Out, style: Style = mak
       if (s) out.write(`${truncateToWidth(`⚙ ${s.name}  ${s.preview}`, width())}\n`);
     }
     openLine = undefined;
+  };
+  /** The diff or output preview under a finished call, each line led by a newline. */
+  const below = (callId: string, name: string, failed: boolean, result: string | undefined): string => {
+    const diff = details.edits?.render(callId, failed, width()) ?? [];
+    if (diff.length) return diff.map((l) => `\n${l}`).join("");
+    if (!details.previews || failed || NO_PREVIEW.has(name)) return "";
+    return previewLines(result)
+      .map((l) => `\n    ${style.dim(truncateToWidth(`│ ${l}`, width() - 4))}`)
+      .join("");
   };
   let waitingShown = false;
   // Only before the first streamed byte: mid-stream the line would tear the answer's text.
@@ -84,7 +111,9 @@ export function attachProgress(events: AgentEvents, out: Out, style: Style = mak
         const mark = outcome.failed ? style.red("✗") : style.green("✓");
         const line = `${mark} ${truncateToWidth(`${p.name}  ${s?.preview ?? ""}`, width() - 10)} (${secs}s)`;
         const paint = outcome.failed ? style.red : style.yellow;
-        const why = outcome.note ? `\n    ${paint(truncateToWidth(outcome.note, width() - 4))}` : "";
+        const why =
+          (outcome.note ? `\n    ${paint(truncateToWidth(outcome.note, width() - 4))}` : "") +
+          below(p.callId, p.name, outcome.failed || p.isError === true, p.result);
         if (out.isTTY && openLine === p.callId) {
           spinner.stop();
           out.write(`${line}${why}\n`);
