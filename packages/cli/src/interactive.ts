@@ -66,6 +66,8 @@ export class InteractiveChat {
     });
     const out = this.input.out;
     this.screen = new ChatScreen(out, style, { showReasoning: session.config.display.show_reasoning });
+    // The screen hears each event first: it ends the streamed line before progress writes below it.
+    this.detach.push(this.screen.attach(session.events));
     const edits = new EditDiffs(cwd, style);
     this.progress = attachProgress(session.events, out, style, { edits, previews: true });
     this.snapshots = new FileSnapshots(session, cwd);
@@ -91,12 +93,7 @@ export class InteractiveChat {
       muteStatus: () => this.progress.muteStatus(),
       snapshots: this.snapshots,
     };
-    this.detach.push(
-      this.screen.attach(session.events),
-      this.snapshots.attach(),
-      edits.attach(session.events),
-      () => this.progress(),
-    );
+    this.detach.push(this.snapshots.attach(), edits.attach(session.events), () => this.progress());
   }
 
   async run(first?: string): Promise<number> {

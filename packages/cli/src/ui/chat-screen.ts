@@ -1,9 +1,11 @@
 // What the chat shows while a turn runs (SPEC E1, E5): the answer streamed and, on a terminal with
 // colours, each finished line re-drawn as Markdown; a spinner with elapsed time while the model
-// thinks; reasoning collapsed to one line when display.show_reasoning is set (/reasoning shows all).
+// thinks; reasoning collapsed to one line when display.show_reasoning is set (/reasoning shows all);
+// a Markdown table drawn again with its columns aligned once its last row is in.
 import type { AgentEvents } from "@iris/host";
 import type { Style } from "./colors.js";
 import { MarkdownLines } from "./markdown.js";
+import { alignTable, isTableRow } from "./markdown-table.js";
 import { Spinner } from "./spinner.js";
 import { displayWidth, truncateToWidth } from "./width.js";
 
@@ -22,6 +24,8 @@ export class ChatScreen {
   private quiet = false;
   /** The user stopped this turn: a reset of its stream is not a retry. */
   private stopped = false;
+  /** The rows of the Markdown table on screen, and how many screen rows they took. */
+  private table: { rows: string[]; screenRows: number } | undefined;
   /** The whole reasoning of the last model call that had one, for /reasoning. */
   lastReasoning = "";
 
@@ -71,6 +75,7 @@ export class ChatScreen {
         // line: no retry follows, so no ⟲.
         if (this.midLine && !this.stopped) this.out.write(" ⟲\n");
         this.partial = "";
+        this.table = undefined;
         this.md = new MarkdownLines(this.style);
       }),
     ];
@@ -83,6 +88,7 @@ export class ChatScreen {
   /** Ends the turn's output: the last line is finished and styled. */
   endTurn(): void {
     this.settle(true);
+    this.alignTable(0);
     this.md = new MarkdownLines(this.style);
     this.quiet = false;
     this.stopped = false;
@@ -116,6 +122,21 @@ export class ChatScreen {
       this.reasoning = "";
     }
     if (endLine && this.midLine) this.finishLine();
+    if (endLine) this.alignTable(0);
+  }
+
+  /**
+   * Draws the finished table on screen again, aligned; `below` screen rows (the line just ended,
+   * raw) lie between it and the cursor and are cleared too: the caller draws that line again.
+   */
+  private alignTable(below: number): boolean {
+    const table = this.table;
+    this.table = undefined;
+    if (!table) return false;
+    const aligned = alignTable(table.rows, this.columns - 1, this.style, (t) => this.md.inline(t));
+    if (!aligned) return false;
+    this.out.write(`\r\u001b[${table.screenRows + below}A\u001b[J${aligned.join("\n")}\n`);
+    return true;
   }
 
   private write(text: string): void {
@@ -139,6 +160,16 @@ export class ChatScreen {
       return;
     }
     const rows = Math.max(1, Math.ceil(displayWidth(raw) / this.columns));
-    this.out.write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[J${this.md.line(raw)}\n`);
+    if (!this.md.inCode && isTableRow(raw)) {
+      this.table ??= { rows: [], screenRows: 0 };
+      this.table.rows.push(raw);
+      this.table.screenRows += rows;
+      this.out.write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ""}\u001b[J${this.md.inline(raw)}\n`);
+      return;
+    }
+    // The line after a table: the table is drawn aligned above it (cleared with it).
+    const redrawn = this.alignTable(rows - 1);
+    const up = redrawn ? 0 : rows - 1;
+    this.out.write(`\r${up > 0 ? `\u001b[${up}A` : ""}\u001b[J${this.md.line(raw)}\n`);
   }
 }

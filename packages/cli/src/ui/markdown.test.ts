@@ -13,9 +13,22 @@ describe("markdown lines", () => {
     );
     expect(md.line("- item")).toBe(`${ESC}[36m•${ESC}[39m item`);
     expect(md.line("```ts")).toContain("```ts");
-    expect(md.line("const a = **b**;")).toBe(`${ESC}[36mconst a = **b**;${ESC}[39m`);
+    // In the block's language's colours (highlight.js), Markdown inside left alone.
+    expect(md.line("const a = **b**;")).toBe(`${ESC}[35mconst${ESC}[0m a = **b**;`);
     md.line("```");
     expect(md.line("after")).toBe("after");
+    md.line("```");
+    expect(md.line("plain *code*")).toBe(`${ESC}[36mplain *code*${ESC}[39m`);
+    md.line("```");
+  });
+
+  it("keeps a multi-line comment's colour on each of its lines, each line closing its colours", () => {
+    const md = new MarkdownLines(makeStyle(true));
+    md.line("```python");
+    expect(md.line('s = """one')).toBe(`s = ${ESC}[32m"""one${ESC}[0m`);
+    expect(md.line('two"""')).toBe(`${ESC}[32mtwo"""${ESC}[0m`);
+    expect(md.line("def f(x): return 1")).toContain(`${ESC}[35mdef${ESC}[0m`);
+    expect(md.line("def f(x): return 1")).toContain(`${ESC}[33m1${ESC}[0m`);
   });
 
   it("leaves the text alone without colours", () => {

@@ -1,10 +1,13 @@
 // Markdown for the terminal, one line at a time so that it works on a stream: headings bold,
-// emphasis, inline code and fenced code blocks coloured, list bullets, quotes, rules and links.
-// The source is shown as-is when colours are off (NO_COLOR, not a terminal): Markdown is readable.
+// emphasis, inline code, list bullets, quotes, rules and links; fenced code blocks in their
+// language's syntax colours (code-highlight.ts). The source is shown as-is when colours are off
+// (NO_COLOR, not a terminal): Markdown is readable.
+import { CodeBlock } from "./code-highlight.js";
 import type { Style } from "./colors.js";
 
 export class MarkdownLines {
-  private inFence = false;
+  /** The fenced block being shown, when inside one. */
+  private fence: CodeBlock | undefined;
 
   constructor(private readonly style: Style) {}
 
@@ -12,11 +15,12 @@ export class MarkdownLines {
   line(raw: string): string {
     const s = this.style;
     if (!s.enabled) return raw;
-    if (/^\s*(```|~~~)/.test(raw)) {
-      this.inFence = !this.inFence;
+    const fence = /^\s*(```|~~~)(.*)$/.exec(raw);
+    if (fence) {
+      this.fence = this.fence ? undefined : new CodeBlock(fence[2] ?? "");
       return s.dim(raw);
     }
-    if (this.inFence) return s.cyan(raw);
+    if (this.fence) return this.fence.add(raw) ?? s.cyan(raw);
     const heading = /^(#{1,6})\s+(.*)$/.exec(raw);
     if (heading) {
       const text = this.inline(heading[2]!);
@@ -32,8 +36,13 @@ export class MarkdownLines {
     return this.inline(raw);
   }
 
+  /** Inside a fenced block now (a `|` line there is code, not a table row). */
+  get inCode(): boolean {
+    return this.fence !== undefined;
+  }
+
   /** Emphasis, code spans and links inside one line; code spans are left untouched inside. */
-  private inline(text: string): string {
+  inline(text: string): string {
     const s = this.style;
     return text
       .split(/(`[^`]+`)/)
