@@ -50,7 +50,7 @@ export class TurnUpdates {
         ];
       case "tool_progress":
         return this.progress(event.payload);
-      case "LLM_CALL_ENDED": {
+      case "llm_call_ended": {
         const u = event.payload.message.usage;
         const cost = this.costUsd();
         return [

@@ -76,7 +76,7 @@ export class ContextControl {
   constructor(private readonly port: ContextHostPort) {
     this.engine = createContextEngine("default", engineOptionsFrom(port.profile.config));
     // The prompt size of the call just made (the API's count beats any estimate).
-    port.events.on("LLM_CALL_ENDED", ({ message }) => {
+    port.events.on("llm_call_ended", ({ message }) => {
       const p = this.pending;
       this.pending = undefined;
       if (p && message.usage.inputTokens > 0)
@@ -209,7 +209,7 @@ export class ContextControl {
   }
 
   private critical(tokens: number, limit: number): void {
-    if (tokens >= limit) this.port.events.emit("CONTEXT_CRITICAL", { promptTokens: tokens, limit });
+    if (tokens >= limit) this.port.events.emit("context_critical", { promptTokens: tokens, limit });
   }
 
   /**
@@ -263,7 +263,7 @@ export class ContextControl {
     const detail =
       `phase ${result.phase}: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
       `(${result.before.messages} → ${result.after.messages} messages); continuing in session ${child}`;
-    events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compressed", detail });
+    events.emit("context_overflow_action", { action: "compressed", detail });
     events.emit("status", { level: "info", message: `context compressed, ${detail}` });
     return {
       ok: true,
@@ -300,14 +300,14 @@ export class ContextControl {
     const detail =
       `phase 1: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
       `(old tool outputs pruned, ${result.before.messages} messages kept); same session`;
-    this.port.events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compressed", detail });
+    this.port.events.emit("context_overflow_action", { action: "compressed", detail });
     this.port.events.emit("status", { level: "info", message: `context compressed, ${detail}` });
     return { ok: true, phase: 1, before: result.before.tokens, after: result.after.tokens, sessionId };
   }
 
   private failed(sessionId: string, tokens: number, warning: string, reason: string): CompressOutcome {
     this.failedAt.set(sessionId, tokens);
-    this.port.events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compression_failed", detail: reason });
+    this.port.events.emit("context_overflow_action", { action: "compression_failed", detail: reason });
     this.port.events.emit("status", { level: "warn", message: warning });
     return { ok: false, warning };
   }

@@ -52,11 +52,11 @@ describe("TurnView", () => {
       ["c1", "done"],
       ["c2", "failed"],
     ]);
-    v.apply(ev({ name: "LLM_CALL_ENDED", payload: { stepId: 1, message: reply(10), latencyMs: 1 } }));
-    v.apply(ev({ name: "LLM_CALL_ENDED", payload: { stepId: 2, message: reply(32), latencyMs: 1 } }));
+    v.apply(ev({ name: "llm_call_ended", payload: { stepId: 1, message: reply(10), latencyMs: 1 } }));
+    v.apply(ev({ name: "llm_call_ended", payload: { stepId: 2, message: reply(32), latencyMs: 1 } }));
     expect(v.state.usage).toMatchObject({ inputTokens: 42, outputTokens: 2 });
     expect(
-      v.apply(ev({ name: "TURN_COMPLETED", payload: { taskId: "t", reason: "natural", rounds: 2 } })),
+      v.apply(ev({ name: "turn_completed", payload: { taskId: "t", reason: "natural", rounds: 2 } })),
     ).toEqual({
       kind: "ended",
       reason: "natural",
@@ -74,7 +74,7 @@ describe("TurnView", () => {
       ev({ name: "tool_progress", payload: { phase: "before", callId: "k", name: "terminal" } }, child),
     );
     v.apply(
-      ev({ name: "TURN_COMPLETED", payload: { taskId: "child", reason: "natural", rounds: 1 } }, child),
+      ev({ name: "turn_completed", payload: { taskId: "child", reason: "natural", rounds: 1 } }, child),
     );
     expect(v.state.text).toBe("looking");
     expect(v.state.ended).toBeUndefined();

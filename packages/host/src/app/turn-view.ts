@@ -83,10 +83,10 @@ export class TurnView {
         const call = track(this.s.tools, e.payload);
         return { kind: "tool", phase: e.payload.phase, call };
       }
-      case "LLM_CALL_ENDED":
+      case "llm_call_ended":
         this.s.usage = sum(this.s.usage, e.payload.message.usage);
         return undefined;
-      case "TURN_COMPLETED":
+      case "turn_completed":
         this.s.ended = e.payload.reason;
         return { kind: "ended", reason: e.payload.reason };
       default:
@@ -102,7 +102,7 @@ export class TurnView {
     }
     if (e.name === "stream_delta") sub.text += e.payload.text;
     else if (e.name === "tool_progress") track(sub.tools, e.payload);
-    else if (e.name === "TURN_COMPLETED") sub.done = true;
+    else if (e.name === "turn_completed") sub.done = true;
     else return undefined;
     return { kind: "subagent", subagent: sub };
   }
