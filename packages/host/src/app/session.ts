@@ -215,7 +215,9 @@ export class Session {
     this.todos = TodoList.fromHistory(history);
     this.approvals = new ApprovalMemory();
     this.repairPending = false;
-    return this.record.openInMemory(history, this.prompt.build(), this.runtime);
+    const { sharedPrompts } = this.opts.parent;
+    const prompt = sharedPrompts ? this.prompt.buildShared(sharedPrompts) : this.prompt.build();
+    return this.record.openInMemory(history, prompt, this.runtime);
   }
 
   /** The conversation as the next turn sees it (in memory, or the store's active path). */
