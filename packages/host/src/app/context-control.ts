@@ -45,6 +45,8 @@ export interface ContextHostPort {
   /** The main route (after /model). */
   runtime(): Runtime;
   session(): SessionRow;
+  /** The conversation is not in state.db (memory, JSONL): the store holds no measurement of it. */
+  detached?(): boolean;
   /** After a split: the host continues in this session, with a rebuilt frozen prompt (S2). */
   adopt(sessionId: string): void;
 }
@@ -93,7 +95,12 @@ export class ContextControl {
 
   /** The last measured prompt of a session in this process, else from its usage rows. */
   lastPromptTokens(sessionId: string): number | undefined {
-    return this.measured.get(sessionId)?.tokens ?? lastMeasuredPrompt(this.port.store, sessionId);
+    return this.measured.get(sessionId)?.tokens ?? this.storedMeasurement(sessionId);
+  }
+
+  /** The last prompt size the store recorded (none for a conversation outside state.db). */
+  private storedMeasurement(sessionId: string): number | undefined {
+    return this.port.detached?.() ? undefined : lastMeasuredPrompt(this.port.store, sessionId);
   }
 
   /** The prompt size now: the last measurement plus an estimate of what came after it. */
@@ -104,7 +111,7 @@ export class ContextControl {
   ): { tokens: number; source: "measured" | "estimate" } {
     let m = this.measured.get(sessionId);
     if (!m) {
-      const tokens = lastMeasuredPrompt(this.port.store, sessionId);
+      const tokens = this.storedMeasurement(sessionId);
       // The last usage row belongs to the newest assistant message: its prompt ended before it.
       let last = messages.length - 1;
       while (last >= 0 && messages[last]?.role !== "assistant") last--;

@@ -489,6 +489,7 @@ export class Session {
       cwd: this.opts.cwd,
       runtime: () => this.runtime,
       session: () => this.session,
+      detached: () => this.record.detached !== undefined,
       adopt: (id) => {
         const from = this.record.started?.id ?? "";
         // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
