@@ -6,12 +6,19 @@
 //                           the session, the prompt and the agent loop add to every request
 //   Responses at 16         non-streamed /v1/responses, each stored in state.db for
 //                           previous_response_id (one write per request), against the same fake
+//   CPU per request         this process's CPU time per request (server, fake and client are one
+//                           process), through iris serve and to the fake alone: the fake's over
+//                           iris's is the req/s ratio a quiet machine would see, when the load
+//                           average says the req/s figures are another process's
 //   RSS after N requests    RSS and JS heap before and after 10,000 requests (after a collection)
 //   prompt cache hits       cached prompt tokens over all prompt tokens of the requests through iris
 //                           serve at concurrency 16, as the fake bills them (it caches the longest
 //                           byte prefix shared with a recent request, as OpenAI does)
-// Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000]
-import { spawnSync } from "node:child_process";
+// With --server-process the server runs in its own process (bench/serve-child.ts), as deployed:
+// the fake and the load generator then do not share its CPU, the RSS figures are left out, and
+// --cpu-prof-dir DIR writes the server's own CPU profile there (node --cpu-prof).
+// Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000] [--server-process [--cpu-prof-dir DIR]]
+import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -36,6 +43,9 @@ function arg(name: string, fallback: number): number {
 }
 const REQUESTS = arg("requests", 400);
 const SOAK = arg("soak", 10_000);
+const SERVER_PROCESS = process.argv.includes("--server-process");
+const profDirAt = process.argv.indexOf("--cpu-prof-dir");
+const PROF_DIR = profDirAt >= 0 ? process.argv[profDirAt + 1] : undefined;
 
 const fake = await startFakeLlm();
 // The fake keeps every request it got; the soak must not measure that list.
@@ -58,7 +68,33 @@ writeFileSync(join(dir.path, ".env"), "OPENAI_API_KEY=bench\n");
 const env = { IRIS_HOME: dir.path, PATH: process.env.PATH ?? "", IRIS_LOG_LEVEL: "silent" };
 const profile = loadProfile({ env, registerSecret: () => {} });
 if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-const server = await startServer({ profile, port: 0, env });
+const server = SERVER_PROCESS ? await childServer() : await startServer({ profile, port: 0, env });
+
+/** iris serve in a process of its own (bench/serve-child.ts), with the same profile. */
+async function childServer(): Promise<{ url: string; deps?: undefined; close(): Promise<void> }> {
+  const prof = PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROF_DIR}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...prof, "--import", "tsx", new URL("./serve-child.ts", import.meta.url).pathname],
+    { env: { ...env }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(out.trim());
+    });
+    child.once("exit", (code) => reject(new Error(`the server process ended (${code})`)));
+  });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
 
 const body = JSON.stringify({ model: "iris", messages: [{ role: "user", content: "hello" }] });
 const direct = JSON.stringify({ model: "gpt-4.1-mini", messages: [{ role: "user", content: "hello" }] });
@@ -86,6 +122,7 @@ async function run(url: string, payload: string, n: number, concurrency: number)
   const latencies: number[] = [];
   let next = 0;
   const t = performance.now();
+  const cpu0 = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < n) {
@@ -95,9 +132,12 @@ async function run(url: string, payload: string, n: number, concurrency: number)
     }),
   );
   const seconds = (performance.now() - t) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  /** CPU time of this process (server, fake and client) per request: steadier than req/s on a shared machine. */
+  const cpuMs = (cpu.user + cpu.system) / 1000 / n;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: n / seconds, p50: at(0.5), p99: at(0.99) };
+  return { rps: n / seconds, p50: at(0.5), p99: at(0.99), cpuMs };
 }
 
 process.stdout.write(
@@ -118,7 +158,9 @@ for (const c of [1, 16, 64]) {
     `concurrency ${String(c).padStart(2)}: ${through.rps.toFixed(0)} req/s through iris serve ` +
       `(fake alone ${base.rps.toFixed(0)}); added latency p50 ${(through.p50 - base.p50).toFixed(1)} ms, ` +
       `p99 ${(through.p99 - base.p99).toFixed(1)} ms; ratio ${(through.rps / base.rps).toFixed(2)}; ` +
-      `prompt cache hits ${hits.toFixed(2)} (${prompt.cached} of ${prompt.tokens} prompt tokens)\n`,
+      `prompt cache hits ${hits.toFixed(2)} (${prompt.cached} of ${prompt.tokens} prompt tokens); ` +
+      `CPU per request ${through.cpuMs.toFixed(2)} ms (fake alone ${base.cpuMs.toFixed(2)} ms, ratio ` +
+      `${(base.cpuMs / through.cpuMs).toFixed(2)})\n`,
   );
 }
 
@@ -129,11 +171,18 @@ for (const c of [1, 16, 64]) {
   process.stdout.write(
     `responses, concurrency 16 (each stored in state.db): ${through.rps.toFixed(0)} req/s; added latency p50 ` +
       `${(through.p50 - base.p50).toFixed(1)} ms, p99 ${(through.p99 - base.p99).toFixed(1)} ms; ` +
-      `${server.deps.responses.size} stored (serve.responses_max)\n`,
+      `${server.deps?.responses.size ?? "?"} stored (serve.responses_max)\n`,
   );
 }
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
+if (SERVER_PROCESS) {
+  // This process's RSS would not be the server's.
+  await server.close();
+  await fake.close();
+  dir.cleanup();
+  process.exit(0);
+}
 gc();
 const before = process.memoryUsage();
 await run(irisUrl, body, SOAK, 16);

@@ -1,10 +1,10 @@
-// One turn's host events as ACP `session/update`s: text and thought chunks, tool calls with their
+// One turn as ACP `session/update`s, rendered from the shared turn view's changes: text and thought chunks, tool calls with their
 // kind, locations and diffs, plan updates from the todo tool, and usage. It remembers every tool
 // call it announced, so `finish()` can close each one the turn left open (cancel, crash, a retried
 // attempt): in the editor no tool call spins forever.
 import { readFileSync, statSync } from "node:fs";
 import type { SessionUpdate } from "@agentclientprotocol/sdk/unstable";
-import type { HostEvent } from "@iris/host";
+import { type HostEvent, type TurnChange, TurnView } from "@iris/host";
 import { describeToolCall, toolKindOf } from "./tool-calls.js";
 
 /** Most characters of a tool result shown under the call in the editor. */
@@ -15,6 +15,8 @@ const DIFF_OLD_CAP_BYTES = 256 * 1024;
 type CallState = { status: "pending" | "in_progress"; name: string; stepId: number };
 
 export class TurnUpdates {
+  /** The shared turn view (host): what each event changed; this class words it for the editor. */
+  private readonly view = new TurnView();
   private readonly open = new Map<string, CallState>();
   private stepId = 0;
 
@@ -29,47 +31,45 @@ export class TurnUpdates {
 
   /** Every update this event becomes (none for events the editor has no use for). */
   map(event: HostEvent): SessionUpdate[] {
+    const change = this.view.apply(event);
     // A subagent's chatter stays out of the editor's main thread (its tool calls show as one call).
-    if (event.parentTaskId) return [];
-    switch (event.name) {
-      case "stream_delta":
-        return event.payload.text ? [chunk("agent_message_chunk", event.payload.text)] : [];
+    if (!change || change.kind === "subagent") return [];
+    switch (change.kind) {
+      case "text":
+        return [chunk("agent_message_chunk", change.delta)];
       case "reasoning":
-        return event.payload.text ? [chunk("agent_thought_chunk", event.payload.text)] : [];
+        return [chunk("agent_thought_chunk", change.delta)];
       case "step":
-        this.stepId = event.payload.stepId;
+        this.stepId = change.stepId;
         return [];
-      case "stream_reset":
+      case "reset":
         return [
-          ...this.closeWhere((c) => c.stepId === event.payload.stepId, "the reply was cut off and retried"),
+          ...this.closeWhere((c) => c.stepId === change.stepId, "the reply was cut off and retried"),
           chunk("agent_message_chunk", "\n\n[the reply was cut off; retrying]\n\n"),
         ];
-      case "tool_gen":
-        return [
-          this.announce(event.payload.call.callId, event.payload.call.name, event.payload.call.argumentsJson),
-        ];
-      case "tool_progress":
-        return this.progress(event.payload);
-      case "LLM_CALL_ENDED": {
-        const u = event.payload.message.usage;
+      case "tool":
+        return change.phase === "generated"
+          ? [this.announce(change.call.callId, change.call.name, change.call.argumentsJson ?? "{}")]
+          : this.progress(change);
+      case "usage": {
         const cost = this.costUsd();
         return [
           {
             sessionUpdate: "usage_update",
-            used: u.inputTokens + u.outputTokens,
+            used: change.call.inputTokens + change.call.outputTokens,
             size: this.contextWindow(),
             ...(cost !== undefined ? { cost: { amount: cost, currency: "USD" } } : {}),
           },
         ];
       }
-      case "status":
-        return event.payload.level === "info"
+      case "notice":
+        return change.level === "info"
           ? []
           : [
               {
                 sessionUpdate: "notice",
-                severity: event.payload.level === "warn" ? "warning" : "error",
-                title: event.payload.message,
+                severity: change.level === "warn" ? "warning" : "error",
+                title: change.message,
               },
             ];
       default:
@@ -92,23 +92,25 @@ export class TurnUpdates {
     };
   }
 
-  private progress(p: Extract<HostEvent, { name: "tool_progress" }>["payload"]): SessionUpdate[] {
+  private progress(change: Extract<TurnChange, { kind: "tool" }>): SessionUpdate[] {
+    const { call, phase } = change;
     const out: SessionUpdate[] = [];
-    if (!this.open.has(p.callId) && p.phase !== "after") out.push(this.announce(p.callId, p.name, "{}"));
-    if (p.phase === "before") {
-      this.open.set(p.callId, { ...(this.open.get(p.callId) as CallState), status: "in_progress" });
-      out.push({ sessionUpdate: "tool_call_update", toolCallId: p.callId, status: "in_progress" });
-    } else if (p.phase === "after") {
-      this.open.delete(p.callId);
-      const text = p.result ?? "";
+    if (!this.open.has(call.callId) && phase !== "after")
+      out.push(this.announce(call.callId, call.name, "{}"));
+    if (phase === "before") {
+      this.open.set(call.callId, { ...(this.open.get(call.callId) as CallState), status: "in_progress" });
+      out.push({ sessionUpdate: "tool_call_update", toolCallId: call.callId, status: "in_progress" });
+    } else if (phase === "after") {
+      this.open.delete(call.callId);
+      const text = change.result ?? "";
       out.push({
         sessionUpdate: "tool_call_update",
-        toolCallId: p.callId,
-        status: p.isError || this.cancelled() ? "failed" : "completed",
+        toolCallId: call.callId,
+        status: change.isError || this.cancelled() ? "failed" : "completed",
         ...(text ? { content: [textContent(clip(text))] } : {}),
-        rawOutput: { content: clip(text), isError: p.isError === true },
+        rawOutput: { content: clip(text), isError: change.isError === true },
       });
-      if (p.name === "todo" && !p.isError) {
+      if (call.name === "todo" && !change.isError) {
         const plan = planOf(text);
         if (plan) out.push(plan);
       }

@@ -89,7 +89,7 @@ describe.each(MODES)("Agent over %s", (mode) => {
     });
     const { agent, session, events } = await makeAgent(mode, gate);
     fake.enqueue({ toolCalls: [{ name: "wait_echo", arguments: { text: "one" } }] }, { text: "final" });
-    events.on("TOOL_EXEC_STARTED", () => {
+    events.on("tool_exec_started", () => {
       expect(agent.inject({ role: "user", content: "also mention two", name: "ann" })).toBe(true);
       release();
     });

@@ -26,26 +26,26 @@ export interface AgentEventMap {
   /** Discard the partial text/tool calls streamed so far for this step: that attempt failed and is retried. */
   stream_reset: { stepId: number; reason: string };
   // lifecycle hooks
-  TURN_COMPLETED: { taskId: string; reason: TerminationReason; rounds: number };
-  LLM_CALL_STARTED: { stepId: number; provider: string; model: string };
-  LLM_CALL_ENDED: { stepId: number; message: AssistantMessage; latencyMs: number };
-  LLM_CALL_FAILED: { stepId: number; error: LlmError };
-  LLM_CALL_RETRIED: { stepId: number; attempt: number; delayMs: number; error: LlmError };
-  FALLBACK_ACTIVATED: { from: string; to: string; reason: string };
+  turn_completed: { taskId: string; reason: TerminationReason; rounds: number };
+  llm_call_started: { stepId: number; provider: string; model: string };
+  llm_call_ended: { stepId: number; message: AssistantMessage; latencyMs: number };
+  llm_call_failed: { stepId: number; error: LlmError };
+  llm_call_retried: { stepId: number; attempt: number; delayMs: number; error: LlmError };
+  fallback_activated: { from: string; to: string; reason: string };
   /** A fallback entry that could not be used (credentials unreadable, same route, cooling down). */
-  FALLBACK_SKIPPED: { route: string; reason: string };
+  fallback_skipped: { route: string; reason: string };
   /** A call starts on an earlier (preferred) route again after its cooldown ended. */
-  ROUTE_RESTORED: { from: string; to: string };
-  TOOL_EXEC_STARTED: { callId: string; name: string };
-  TOOL_EXEC_ENDED: { callId: string; name: string; isError: boolean; durationMs: number };
-  TOOL_EXEC_FAILED: { callId: string; name: string; error: string };
-  TOOL_APPROVAL_REQUESTED: { tool: string; command: string; reason: string };
-  TOOL_APPROVAL_GRANTED: { tool: string; command: string; scope: string };
-  TOOL_APPROVAL_DENIED: { tool: string; command: string; reason: string };
-  CONTEXT_CRITICAL: { promptTokens: number; limit: number };
-  CONTEXT_OVERFLOW_ACTION: { action: string; detail: string };
-  HANDOFF_TRIGGERED: { sessionId?: string; remainingMs: number };
-  COST_WARNING: { spentUsd: number; budgetUsd: number };
+  route_restored: { from: string; to: string };
+  tool_exec_started: { callId: string; name: string };
+  tool_exec_ended: { callId: string; name: string; isError: boolean; durationMs: number };
+  tool_exec_failed: { callId: string; name: string; error: string };
+  tool_approval_requested: { tool: string; command: string; reason: string };
+  tool_approval_granted: { tool: string; command: string; scope: string };
+  tool_approval_denied: { tool: string; command: string; reason: string };
+  context_critical: { promptTokens: number; limit: number };
+  context_overflow_action: { action: string; detail: string };
+  handoff_triggered: { sessionId?: string; remainingMs: number };
+  cost_warning: { spentUsd: number; budgetUsd: number };
 }
 
 export type AgentEventName = keyof AgentEventMap;

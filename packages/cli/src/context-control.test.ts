@@ -109,7 +109,7 @@ describe("compression in the running agent", () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
     const parent = h.startSession();
     seed(h);
-    const actions = collect(h, "CONTEXT_OVERFLOW_ACTION");
+    const actions = collect(h, "context_overflow_action");
     fake.setHandler((req) =>
       req.rawBody.toString("utf8").includes(SUMMARY_MARK)
         ? { text: "SUMMARY: thirty questions answered.", usage: { input: 20_000 } }
@@ -159,7 +159,7 @@ describe("compression in the running agent", () => {
     const s = h.startSession();
     seed(h);
     const status = collect(h, "status");
-    const critical = collect(h, "CONTEXT_CRITICAL");
+    const critical = collect(h, "context_critical");
     fake.setHandler((req) =>
       req.rawBody.toString("utf8").includes(SUMMARY_MARK)
         ? { fault: "status", status: 400, body: { error: { message: "no summaries today" } } }

@@ -69,7 +69,7 @@ export function recordToolCalls(events: AgentEvents): { calls: ToolCallRecord[];
       byId.set(call.callId, rec);
       calls.push(rec);
     }),
-    events.on("TOOL_EXEC_ENDED", (e) => {
+    events.on("tool_exec_ended", (e) => {
       const rec = byId.get(e.callId);
       if (rec) Object.assign(rec, { is_error: e.isError, duration_ms: e.durationMs });
     }),

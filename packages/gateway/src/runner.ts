@@ -11,7 +11,6 @@ import {
   type HostEvent,
   type IrisProcess,
   type Session,
-  toolCallText,
 } from "@iris/host";
 import { type Logger, redact, textOf } from "@iris/llm";
 import type { ActionButton, PairingPort, PlatformAdapter } from "./adapter.js";
@@ -21,7 +20,6 @@ import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
 import { type ChatRecovery, notAnsweredText, planRecovery, unansweredByChat } from "./continue-unanswered.js";
 import { CronScheduler } from "./cron.js";
-import { draftStatus } from "./draft-status.js";
 import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
 import type { Attachment, ChatAddress, InboundMessage } from "./message.js";
@@ -35,6 +33,7 @@ import type { PlatformRules } from "./platforms/configured.js";
 import { ProgressMessage } from "./progress.js";
 import { StreamDraft } from "./stream-draft.js";
 import type { GatewayToolPort, GatewayTools } from "./tools.js";
+import { ChatTurnRender } from "./turn-render.js";
 import { TypingIndicator } from "./typing.js";
 
 export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
@@ -82,6 +81,8 @@ interface Chat {
   feed?: ParagraphFeed;
   /** The platform's typing indicator, from the turn's start to the first token. */
   typing?: TypingIndicator;
+  /** The running turn's events into the outputs above (turn-render.ts). */
+  render?: ChatTurnRender;
 }
 
 const RETENTION_MS = 7 * 24 * 3600_000;
@@ -422,6 +423,7 @@ export class Gateway {
     if (chat) {
       chat.userId = last.userId;
       chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
+      chat.render = new ChatTurnRender(chat);
       // Platforms without drafts (IRC) keep no copy of the streamed text.
       const { adapter, deliverer } = chat.platform;
       const addr = chat.addr;
@@ -462,6 +464,7 @@ export class Gateway {
     } finally {
       chat?.typing?.stop();
       if (chat) delete chat.typing;
+      if (chat) delete chat.render;
       this.asks.clear(key);
       if (chat) delete chat.feed;
       chat?.draft?.done(replied);
@@ -510,22 +513,7 @@ export class Gateway {
       this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });
       const choices = e.payload.choices?.length ? ` (${e.payload.choices.join(" / ")})` : "";
       post(`${platform}:${e.taskId}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
-    } else if (e.name === "stream_delta" && !e.parentTaskId) {
-      chat.typing?.stop();
-      chat.draft?.append(e.payload.text);
-      chat.feed?.append(e.payload.text);
-    } else if (e.name === "stream_reset" && !e.parentTaskId) {
-      chat.draft?.reset();
-      chat.feed?.reset();
-    } else if (e.name === "step" && !e.parentTaskId) {
-      chat.feed?.nextRound();
-    } else if (e.name === "tool_progress" && e.payload.phase !== "after") {
-      // The call as the turn view shows it: its main argument, not raw JSON or a server path.
-      chat.progress?.update(`⚙ ${toolCallText(e.payload.name, e.payload.preview)}`);
-    } else if (!e.parentTaskId && chat.draft) {
-      const line = draftStatus(e);
-      if (line) chat.draft.status(line);
-    }
+    } else chat.render?.apply(e);
   }
 }
 

@@ -86,8 +86,8 @@ describe("a phase-1-only compression", () => {
     const h = await bootHost();
     const session = h.startSession();
     seed(h);
-    const actions: AgentEventMap["CONTEXT_OVERFLOW_ACTION"][] = [];
-    h.events.on("CONTEXT_OVERFLOW_ACTION", (a) => actions.push(a));
+    const actions: AgentEventMap["context_overflow_action"][] = [];
+    h.events.on("context_overflow_action", (a) => actions.push(a));
     const hostEvents: HostEvent[] = [];
     iris?.subscribe((e) => hostEvents.push(e));
     fake.setHandler(() => ({ text: "Nothing alarming." }));

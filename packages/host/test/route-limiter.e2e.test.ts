@@ -45,7 +45,7 @@ describe("the process's route limiter", () => {
     const b = open("b");
     const told = new Promise<void>((resolve) =>
       iris.subscribe((e) => {
-        if (e.name === "LLM_CALL_RETRIED") resolve();
+        if (e.name === "llm_call_retried") resolve();
       }),
     );
     const first = a.send("A");

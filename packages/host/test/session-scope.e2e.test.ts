@@ -122,7 +122,7 @@ describe("session scope", () => {
     const result = await a.send(call("delegate_task", { goal: "child goal: say hello" }));
     off();
     expect(result.text).toContain("the child's answer");
-    const parentTask = events.find((e) => e.name === "TOOL_EXEC_STARTED")?.taskId;
+    const parentTask = events.find((e) => e.name === "tool_exec_started")?.taskId;
     expect(parentTask).toMatch(/^task_/);
     const child = events.filter((e) => e.parentTaskId !== undefined);
     expect(child.length).toBeGreaterThan(0);
@@ -133,7 +133,7 @@ describe("session scope", () => {
     }
     const names = new Set(child.map((e) => e.name));
     expect(names.has("stream_delta")).toBe(true);
-    expect(names.has("TURN_COMPLETED")).toBe(true);
+    expect(names.has("turn_completed")).toBe(true);
     expect(
       child
         .filter((e) => e.name === "stream_delta")

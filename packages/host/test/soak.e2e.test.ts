@@ -119,7 +119,7 @@ describe("one process, 200 concurrent sessions", () => {
     mkdirSync(work);
     const processWide: HostEvent[] = [];
     const offAll = iris.subscribe((e) => {
-      if (e.name === "session_split" || e.name === "FALLBACK_ACTIVATED" || e.name === "TURN_COMPLETED")
+      if (e.name === "session_split" || e.name === "fallback_activated" || e.name === "turn_completed")
         processWide.push(e);
     });
     const own = new Map<number, HostEvent[]>();
@@ -179,11 +179,11 @@ describe("one process, 200 concurrent sessions", () => {
     }
     // The flaky sessions fell back; the others never did (cooldowns are per fallback chain).
     const fellBack = new Set(
-      processWide.filter((e) => e.name === "FALLBACK_ACTIVATED").map((e) => e.sessionId),
+      processWide.filter((e) => e.name === "fallback_activated").map((e) => e.sessionId),
     );
     const why = (id: string) =>
       processWide.flatMap((e) =>
-        e.name === "FALLBACK_ACTIVATED" && e.sessionId === id ? [e.payload.reason] : [],
+        e.name === "fallback_activated" && e.sessionId === id ? [e.payload.reason] : [],
       );
     for (const [n, s] of sessions.entries())
       if (n !== CLOSED_MID_TURN)

@@ -116,7 +116,7 @@ describe("continuations", () => {
   it("a client that goes away from a non-streamed request interrupts the turn too", async () => {
     h = await startHarness();
     h.fake.enqueue({ fault: "stall" });
-    const ended = h.nextEvent((e) => e.name === "TURN_COMPLETED");
+    const ended = h.nextEvent((e) => e.name === "turn_completed");
     const controller = new AbortController();
     const pending = h
       .client()
@@ -125,10 +125,10 @@ describe("continuations", () => {
         { signal: controller.signal },
       );
     // Abort once the model call is under way (the fake has the request).
-    await h.nextEvent((e) => e.name === "LLM_CALL_STARTED");
+    await h.nextEvent((e) => e.name === "llm_call_started");
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);
     const e = await ended;
-    expect(e.name === "TURN_COMPLETED" ? e.payload.reason : "").toBe("user_cancelled");
+    expect(e.name === "turn_completed" ? e.payload.reason : "").toBe("user_cancelled");
   });
 });

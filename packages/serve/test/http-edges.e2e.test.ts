@@ -138,7 +138,7 @@ describe("limits and idempotency", () => {
     h = await startHarness({ serve: ["  max_concurrent_per_key: 1", "  queue_per_key: 0"] });
     h.fake.enqueue({ fault: "stall" });
     const controller = new AbortController();
-    const ended = h.nextEvent((e) => e.name === "TURN_COMPLETED");
+    const ended = h.nextEvent((e) => e.name === "turn_completed");
     const first = await fetch(`${h.baseURL}/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/json" },

@@ -204,7 +204,7 @@ describe("the official openai SDK against iris serve", () => {
 
   it("an abort mid-stream interrupts the turn on the server, and nothing partial is stored", async () => {
     h.fake.enqueue({ fault: "stall" });
-    const ended = h.nextEvent((e) => e.name === "TURN_COMPLETED");
+    const ended = h.nextEvent((e) => e.name === "turn_completed");
     const controller = new AbortController();
     const { data: stream, response } = await h
       .client()
@@ -217,7 +217,7 @@ describe("the official openai SDK against iris serve", () => {
     expect(sessionId).toBeTruthy();
     for await (const _chunk of stream) controller.abort();
     const e = await ended;
-    expect(e.name === "TURN_COMPLETED" ? e.payload.reason : "").toBe("user_cancelled");
+    expect(e.name === "turn_completed" ? e.payload.reason : "").toBe("user_cancelled");
     const roles = h.server.deps.iris.store.activePath(sessionId ?? "").map((n) => n.message?.role);
     expect(roles).toEqual(["user"]);
   });

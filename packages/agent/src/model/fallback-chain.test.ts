@@ -43,8 +43,8 @@ async function chainOf(fallbacks: (fakes: FakeLlm[]) => RouteSpec[]) {
     changes: [] as Runtime[],
     status: [] as string[],
   };
-  events.on("FALLBACK_ACTIVATED", (e) => seen.activated.push(`${e.from} -> ${e.to}`));
-  events.on("ROUTE_RESTORED", (e) => seen.restored.push(`${e.from} -> ${e.to}`));
+  events.on("fallback_activated", (e) => seen.activated.push(`${e.from} -> ${e.to}`));
+  events.on("route_restored", (e) => seen.restored.push(`${e.from} -> ${e.to}`));
   events.on("status", (e) => seen.status.push(e.message));
   const client = new ResilientModelClient({
     primary: primary.runtime,

@@ -58,10 +58,10 @@ describe("Agent with the resilient client", () => {
     const statuses: string[] = [];
     events.on("status", (e) => statuses.push(e.message));
     const hooks: string[] = [];
-    events.on("LLM_CALL_RETRIED", (e) => hooks.push(`retried:${e.error.kind}`));
-    events.on("FALLBACK_ACTIVATED", (e) => hooks.push(`fallback:${e.from}->${e.to}`));
+    events.on("llm_call_retried", (e) => hooks.push(`retried:${e.error.kind}`));
+    events.on("fallback_activated", (e) => hooks.push(`fallback:${e.from}->${e.to}`));
     const completed: string[] = [];
-    events.on("TURN_COMPLETED", (e) => completed.push(e.reason));
+    events.on("turn_completed", (e) => completed.push(e.reason));
 
     const model = new ResilientModelClient({
       primary: main.runtime,

@@ -93,10 +93,10 @@ async function rig(
       }),
   };
   events.on("status", (s) => r.status.push(s.message));
-  events.on("LLM_CALL_RETRIED", (e) =>
+  events.on("llm_call_retried", (e) =>
     r.retried.push({ attempt: e.attempt, delayMs: e.delayMs, kind: e.error.kind }),
   );
-  events.on("FALLBACK_ACTIVATED", (e) => r.activated.push({ from: e.from, to: e.to }));
+  events.on("fallback_activated", (e) => r.activated.push({ from: e.from, to: e.to }));
   events.on("stream_reset", () => {
     r.resets += 1;
   });
@@ -135,7 +135,7 @@ describe("retries on the same route (F1)", () => {
     const r = await rig(1);
     r.fakes[0]!.enqueue(status(503), status(503), ok("third time"));
     const ids: number[] = [];
-    r.events.on("LLM_CALL_RETRIED", (e) => ids.push(e.stepId));
+    r.events.on("llm_call_retried", (e) => ids.push(e.stepId));
     let next = 8;
     const res = await r.client.call(request, {
       signal: new AbortController().signal,
@@ -257,7 +257,7 @@ describe("retries on the same route (F1)", () => {
     const ctl = new AbortController();
     r.fakes[0]!.enqueue(status(503));
     // Abort while the (10-minute) backoff is running: announced by the retry hook.
-    r.events.on("LLM_CALL_RETRIED", () => ctl.abort());
+    r.events.on("llm_call_retried", () => ctl.abort());
     const res = await r.call(ctl.signal);
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error.kind).toBe("aborted");

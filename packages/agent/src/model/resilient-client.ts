@@ -246,7 +246,7 @@ export class ResilientModelClient implements ModelClient {
         slot.runtime = fresh;
         slot.client = this.makeClient(fresh);
         if (moved) this.opts.onRouteChange?.(fresh);
-        this.emit("LLM_CALL_RETRIED", { stepId: opts.stepId, attempt: retries + 1, delayMs: 0, error });
+        this.emit("llm_call_retried", { stepId: opts.stepId, attempt: retries + 1, delayMs: 0, error });
         this.status("warn", `${describeError(error, label)}; credentials refreshed, retrying`);
         continue;
       }
@@ -257,7 +257,7 @@ export class ResilientModelClient implements ModelClient {
       retries += 1;
       const delayMs = retryDelayMs(error, retries, this.retry, this.opts.random ?? Math.random);
       if (limits.deadline.wouldPass(delayMs)) return fail(error);
-      this.emit("LLM_CALL_RETRIED", { stepId: opts.stepId, attempt: retries, delayMs, error });
+      this.emit("llm_call_retried", { stepId: opts.stepId, attempt: retries, delayMs, error });
       this.status(
         "warn",
         `${describeError(error, label)}, retrying in ${formatDelay(delayMs)} (${retries}/${this.retry.maxRetries})`,
@@ -302,7 +302,7 @@ export class ResilientModelClient implements ModelClient {
       const position =
         slot.index === 0 ? "the primary route" : `fallback ${slot.index}/${this.slots.length - 1}`;
       this.switchTo(ready);
-      this.emit("FALLBACK_ACTIVATED", { from, to: routeLabel(ready.runtime), reason });
+      this.emit("fallback_activated", { from, to: routeLabel(ready.runtime), reason });
       this.status("warn", `${reason}; switching to ${routeLabel(ready.runtime)} (${position})`);
       return ready;
     }
@@ -328,11 +328,11 @@ export class ResilientModelClient implements ModelClient {
       const earlier = ready.index < this.active.index;
       this.switchTo(ready);
       if (earlier) {
-        this.emit("ROUTE_RESTORED", { from, to });
+        this.emit("route_restored", { from, to });
         this.status("info", `back on ${to} (was ${from})`);
       } else {
         const reason = `${from} is cooling down after a failure`;
-        this.emit("FALLBACK_ACTIVATED", { from, to, reason });
+        this.emit("fallback_activated", { from, to, reason });
         this.status("warn", `${reason}; using ${to}`);
       }
       return;
@@ -393,7 +393,7 @@ export class ResilientModelClient implements ModelClient {
   }
 
   private skip(route: string, reason: string): void {
-    this.emit("FALLBACK_SKIPPED", { route, reason });
+    this.emit("fallback_skipped", { route, reason });
     this.status("warn", `fallback ${route} skipped: ${reason}`);
   }
 

@@ -86,7 +86,7 @@ export class RegistryToolBox implements ToolBox {
       approve: async (asked: ApprovalRequest, signal?: AbortSignal) => {
         // The call it is about: parallel calls of one tool are asked about and answered apart.
         const request: ApprovalRequest = { ...asked, callId: call.callId };
-        events.emit("TOOL_APPROVAL_REQUESTED", {
+        events.emit("tool_approval_requested", {
           tool: request.tool,
           command: request.command,
           reason: request.reason,
@@ -97,13 +97,13 @@ export class RegistryToolBox implements ToolBox {
           ? await withdrawOnAbort(frontEnd.approve(request, withdraw), withdraw, "deny" as const)
           : "deny";
         if (answer === "deny" || answer === "deny_session")
-          events.emit("TOOL_APPROVAL_DENIED", {
+          events.emit("tool_approval_denied", {
             tool: request.tool,
             command: request.command,
             reason: request.reason,
           });
         else
-          events.emit("TOOL_APPROVAL_GRANTED", {
+          events.emit("tool_approval_granted", {
             tool: request.tool,
             command: request.command,
             scope: answer,

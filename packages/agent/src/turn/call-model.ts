@@ -17,7 +17,7 @@ export async function callModel(
   request: RequestForRoute,
 ): Promise<AssistantMessage | undefined> {
   env.events.emit("step", { stepId: snap.stepId, round: snap.round });
-  env.events.emit("LLM_CALL_STARTED", {
+  env.events.emit("llm_call_started", {
     stepId: snap.stepId,
     provider: snap.route.provider,
     model: snap.route.model,
@@ -57,7 +57,7 @@ export async function callModel(
   if (thinking) env.events.emit("thinking", { active: false });
   const route = env.model.route();
   if (!res.ok) {
-    env.events.emit("LLM_CALL_FAILED", { stepId: snap.stepId, error: res.error });
+    env.events.emit("llm_call_failed", { stepId: snap.stepId, error: res.error });
     const spent = res.error.kind === "timeout" ? budgetSpent(env, state) : undefined;
     if (snap.signal.aborted || res.error.kind === "aborted") {
       const kept = keepShown(env, state, snap, shown);
@@ -75,7 +75,7 @@ export async function callModel(
     return undefined;
   }
   addUsage(env, state, res.message, res.costUsd, res.latencyMs, "ok");
-  env.events.emit("LLM_CALL_ENDED", { stepId: snap.stepId, message: res.message, latencyMs: res.latencyMs });
+  env.events.emit("llm_call_ended", { stepId: snap.stepId, message: res.message, latencyMs: res.latencyMs });
   return res.message;
 }
 

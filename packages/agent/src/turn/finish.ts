@@ -1,11 +1,11 @@
-// The end of a turn: one termination reason, one result, one TURN_COMPLETED hook.
+// The end of a turn: one termination reason, one result, one turn_completed hook.
 import type { TurnEnv } from "./env.js";
 import type { TurnResult, TurnState } from "./types.js";
 
 export function finishTurn(env: TurnEnv, state: TurnState): TurnResult {
   const t = state.termination ?? { reason: "llm_error" as const, text: "The turn ended without a reason." };
   env.log.recordTurnTime?.(Math.max(0, env.now() - state.startedAt));
-  env.events.emit("TURN_COMPLETED", { taskId: state.taskId, reason: t.reason, rounds: state.rounds });
+  env.events.emit("turn_completed", { taskId: state.taskId, reason: t.reason, rounds: state.rounds });
   return {
     taskId: state.taskId,
     reason: t.reason,

@@ -24,7 +24,7 @@ describe("RoundGuards", () => {
   it("fires the hand-off hook once before the session budget ends, then stops at expiry", () => {
     const events = new AgentEvents();
     const fired: number[] = [];
-    events.on("HANDOFF_TRIGGERED", (p) => fired.push(p.remainingMs));
+    events.on("handoff_triggered", (p) => fired.push(p.remainingMs));
     const g = new RoundGuards(
       { maxRounds: 0, sessionBudgetMs: 10_000, sessionActiveMs: 0, handoffLeadMs: 2_000 },
       events,
@@ -52,7 +52,7 @@ describe("RoundGuards", () => {
   it("warns once at 80 % of the cost budget and stops at 100 %", () => {
     const events = new AgentEvents();
     const warnings: number[] = [];
-    events.on("COST_WARNING", (p) => warnings.push(p.spentUsd));
+    events.on("cost_warning", (p) => warnings.push(p.spentUsd));
     const g = new RoundGuards({ maxRounds: 0, costBudgetUsd: 1, sessionCostUsd: 0.5 }, events);
     expect(g.check({ ...base, turnCostUsd: 0.2 }).ok).toBe(true);
     expect(g.check({ ...base, turnCostUsd: 0.3 }).ok).toBe(true);

@@ -75,7 +75,7 @@ export class RoundGuards {
         );
       if (!this.handoffFired && left <= (cfg.handoffLeadMs ?? 5 * 60_000)) {
         this.handoffFired = true;
-        this.events.emit("HANDOFF_TRIGGERED", {
+        this.events.emit("handoff_triggered", {
           ...(this.sessionId ? { sessionId: this.sessionId } : {}),
           remainingMs: left,
         });
@@ -90,7 +90,7 @@ export class RoundGuards {
         );
       if (!this.costWarned && spent >= 0.8 * cfg.costBudgetUsd) {
         this.costWarned = true;
-        this.events.emit("COST_WARNING", { spentUsd: spent, budgetUsd: cfg.costBudgetUsd });
+        this.events.emit("cost_warning", { spentUsd: spent, budgetUsd: cfg.costBudgetUsd });
         this.events.emit("status", {
           level: "warn",
           message: `Cost: $${spent.toFixed(4)} spent, 80 % of the $${cfg.costBudgetUsd.toFixed(2)} budget.`,

@@ -58,7 +58,7 @@ async function runOne(
 ): Promise<ToolResultMessage> {
   if (snap.signal.aborted) return notExecuted(call, "the user interrupted the turn");
   const started = env.now();
-  env.events.emit("TOOL_EXEC_STARTED", { callId: call.callId, name: call.name });
+  env.events.emit("tool_exec_started", { callId: call.callId, name: call.name });
   env.events.emit("tool_progress", {
     phase: "before",
     callId: call.callId,
@@ -95,9 +95,9 @@ async function runOne(
     // The toolbox seals errors itself; this is the last line of defence (T3).
     content = JSON.stringify({ error: `tool ${call.name} failed: ${String(err)}` });
     isError = true;
-    env.events.emit("TOOL_EXEC_FAILED", { callId: call.callId, name: call.name, error: String(err) });
+    env.events.emit("tool_exec_failed", { callId: call.callId, name: call.name, error: String(err) });
   }
-  env.events.emit("TOOL_EXEC_ENDED", {
+  env.events.emit("tool_exec_ended", {
     callId: call.callId,
     name: call.name,
     isError,

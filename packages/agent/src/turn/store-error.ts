@@ -17,7 +17,7 @@ export function storeErrorResult(
       : String(err);
   const text = `Stopped: the session could not be saved (${why}). Nothing after the last saved message was kept.`;
   const taskId = state?.taskId ?? "task_unsaved";
-  events.emit("TURN_COMPLETED", { taskId, reason: "store_error", rounds: state?.rounds ?? 0 });
+  events.emit("turn_completed", { taskId, reason: "store_error", rounds: state?.rounds ?? 0 });
   return {
     taskId,
     reason: "store_error",

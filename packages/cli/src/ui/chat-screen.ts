@@ -52,7 +52,7 @@ export class ChatScreen {
 
   attach(events: AgentEvents): () => void {
     const offs = [
-      events.on("LLM_CALL_STARTED", () => {
+      events.on("llm_call_started", () => {
         if (!this.midLine && !this.quiet) this.spinner.start("thinking");
       }),
       events.on("reasoning", (r) => {
@@ -66,8 +66,8 @@ export class ChatScreen {
       events.on("tool_gen", () => this.settle(true)),
       events.on("tool_progress", () => this.settle(true)),
       events.on("status", () => this.settle(true)),
-      events.on("LLM_CALL_ENDED", () => this.settle()),
-      events.on("LLM_CALL_FAILED", () => this.settle()),
+      events.on("llm_call_ended", () => this.settle()),
+      events.on("llm_call_failed", () => this.settle()),
       // A failed attempt's partial text is already on screen: end its line; the retry's answer
       // is the one that counts.
       events.on("stream_reset", () => {

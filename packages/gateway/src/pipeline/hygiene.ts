@@ -1,7 +1,7 @@
 // Session hygiene (SPEC C1, C2): before the agent for a message is created, a history over 0.85
 // of the window is compressed, and the firing is logged as an alarm — in normal operation the
 // agent layer keeps the history below it, so a firing means that layer is broken.
-import { budgetFor, type Session, StoreConversation, sessionHygiene } from "@iris/host";
+import { budgetFor, type Session, sessionHygiene } from "@iris/host";
 import type { Logger } from "@iris/llm";
 
 export interface HygieneOutcome {
@@ -14,7 +14,7 @@ export async function runHygiene(session: Session, logger: Logger): Promise<Hygi
   const row = session.session;
   const config = session.config;
   const { provider, model } = session.runtime;
-  const messages = new StoreConversation(session.store, row.id).history();
+  const messages = session.history();
   // The last measured prompt plus an estimate of what was appended since (not the bare
   // measurement: a history that grew after the last call must count).
   const size = session.context.promptSize(row.id, messages, row.systemPrompt ?? "");

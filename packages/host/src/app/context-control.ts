@@ -45,6 +45,8 @@ export interface ContextHostPort {
   /** The main route (after /model). */
   runtime(): Runtime;
   session(): SessionRow;
+  /** The conversation is not in state.db (memory, JSONL): the store holds no measurement of it. */
+  detached?(): boolean;
   /** After a split: the host continues in this session, with a rebuilt frozen prompt (S2). */
   adopt(sessionId: string): void;
 }
@@ -76,7 +78,7 @@ export class ContextControl {
   constructor(private readonly port: ContextHostPort) {
     this.engine = createContextEngine("default", engineOptionsFrom(port.profile.config));
     // The prompt size of the call just made (the API's count beats any estimate).
-    port.events.on("LLM_CALL_ENDED", ({ message }) => {
+    port.events.on("llm_call_ended", ({ message }) => {
       const p = this.pending;
       this.pending = undefined;
       if (p && message.usage.inputTokens > 0)
@@ -93,7 +95,12 @@ export class ContextControl {
 
   /** The last measured prompt of a session in this process, else from its usage rows. */
   lastPromptTokens(sessionId: string): number | undefined {
-    return this.measured.get(sessionId)?.tokens ?? lastMeasuredPrompt(this.port.store, sessionId);
+    return this.measured.get(sessionId)?.tokens ?? this.storedMeasurement(sessionId);
+  }
+
+  /** The last prompt size the store recorded (none for a conversation outside state.db). */
+  private storedMeasurement(sessionId: string): number | undefined {
+    return this.port.detached?.() ? undefined : lastMeasuredPrompt(this.port.store, sessionId);
   }
 
   /** The prompt size now: the last measurement plus an estimate of what came after it. */
@@ -104,7 +111,7 @@ export class ContextControl {
   ): { tokens: number; source: "measured" | "estimate" } {
     let m = this.measured.get(sessionId);
     if (!m) {
-      const tokens = lastMeasuredPrompt(this.port.store, sessionId);
+      const tokens = this.storedMeasurement(sessionId);
       // The last usage row belongs to the newest assistant message: its prompt ended before it.
       let last = messages.length - 1;
       while (last >= 0 && messages[last]?.role !== "assistant") last--;
@@ -209,7 +216,7 @@ export class ContextControl {
   }
 
   private critical(tokens: number, limit: number): void {
-    if (tokens >= limit) this.port.events.emit("CONTEXT_CRITICAL", { promptTokens: tokens, limit });
+    if (tokens >= limit) this.port.events.emit("context_critical", { promptTokens: tokens, limit });
   }
 
   /**
@@ -263,7 +270,7 @@ export class ContextControl {
     const detail =
       `phase ${result.phase}: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
       `(${result.before.messages} → ${result.after.messages} messages); continuing in session ${child}`;
-    events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compressed", detail });
+    events.emit("context_overflow_action", { action: "compressed", detail });
     events.emit("status", { level: "info", message: `context compressed, ${detail}` });
     return {
       ok: true,
@@ -300,14 +307,14 @@ export class ContextControl {
     const detail =
       `phase 1: ${result.before.tokens} → about ${result.after.tokens} tokens ` +
       `(old tool outputs pruned, ${result.before.messages} messages kept); same session`;
-    this.port.events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compressed", detail });
+    this.port.events.emit("context_overflow_action", { action: "compressed", detail });
     this.port.events.emit("status", { level: "info", message: `context compressed, ${detail}` });
     return { ok: true, phase: 1, before: result.before.tokens, after: result.after.tokens, sessionId };
   }
 
   private failed(sessionId: string, tokens: number, warning: string, reason: string): CompressOutcome {
     this.failedAt.set(sessionId, tokens);
-    this.port.events.emit("CONTEXT_OVERFLOW_ACTION", { action: "compression_failed", detail: reason });
+    this.port.events.emit("context_overflow_action", { action: "compression_failed", detail: reason });
     this.port.events.emit("status", { level: "warn", message: warning });
     return { ok: false, warning };
   }

@@ -42,7 +42,7 @@ export const FORWARDED_CHILD_EVENTS: ReadonlySet<string> = new Set([
   "tool_progress",
   "status",
   "step",
-  "TURN_COMPLETED",
+  "turn_completed",
 ]);
 
 /** A set of listeners that never lets one listener break another, or the turn. */

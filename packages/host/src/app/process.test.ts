@@ -85,7 +85,7 @@ describe("IrisProcess", () => {
       s.startSession();
       fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 30" } }] });
       let closed: Promise<void> | undefined;
-      s.events.on("TOOL_EXEC_STARTED", () => {
+      s.events.on("tool_exec_started", () => {
         closed = iris.close();
       });
       const result = await s.send("wait a while");

@@ -22,7 +22,7 @@ import type { Profile } from "../config/index.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { EventFanout, type HostEventListener } from "./events.js";
-import { modelInfoFor, type RouteFlags, resolveMainRoute } from "./route.js";
+import { modelInfoFor, type RouteFlags, resolveMainRoute, routeFlagsOf } from "./route.js";
 import { RouteLimiter } from "./route-limiter.js";
 import { Session } from "./session.js";
 import { findSession, type LookupOptions, type SessionLookup } from "./session-finder.js";
@@ -30,6 +30,7 @@ import { forkSession } from "./session-fork.js";
 import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
 import { TurnLocks } from "./session-turn-lock.js";
+import { SharedPrompts } from "./shared-prompts.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
 import { sessionWorkspace } from "./workspace-setup.js";
 
@@ -87,12 +88,19 @@ export interface OpenSessionOptions {
   log?: LogChoice;
 }
 
+/** Distinct route flags remembered (API clients choose routes by model name). */
+const MAX_REMEMBERED_ROUTES = 64;
+
 export class IrisProcess implements SessionParent {
   /** Every session's tagged events, for front ends that listen process-wide. */
   readonly events = new EventFanout();
   /** The sessions with a turn running in this process (Session.send takes one). */
   readonly turns = new TurnLocks();
+  /** Stateless conversations' prompts (an API server's requests), shared by working directory. */
+  readonly sharedPrompts = new SharedPrompts();
   private readonly sessions = new Set<Session>();
+  /** Main routes resolved so far, by their route flags (mainRoute). */
+  private readonly routes = new Map<string, Runtime>();
   /** Route cooldowns of every session, kept in the store so the next process honours them. */
   readonly cooldowns: CooldownBook;
   private closing: Promise<void> | undefined;
@@ -136,12 +144,7 @@ export class IrisProcess implements SessionParent {
    */
   openSession(opts: OpenSessionOptions): Session {
     if (this.closing) throw new Error("the process is closing");
-    let runtime = opts.runtime;
-    if (!runtime) {
-      const resolved = resolveMainRoute(opts.route ?? {}, this.profile.config, this.profile.env);
-      if (!resolved.ok) throw new Error(resolved.error);
-      runtime = resolved.runtime;
-    }
+    const runtime = opts.runtime ?? this.mainRoute(opts.route ?? {});
     let session: Session | undefined;
     // Smart mode's judge asks this session's own model client (its route and fallbacks).
     const judge: ApprovalJudge = (request) =>
@@ -172,6 +175,23 @@ export class IrisProcess implements SessionParent {
     });
     this.sessions.add(session);
     return session;
+  }
+
+  /**
+   * The main route for these flags, resolved once per process: the profile (config and .env) is
+   * read once, so the answer never changes, and an API server opens a session per request.
+   * Throws when it cannot be resolved (the message says why).
+   */
+  private mainRoute(flags: RouteFlags): Runtime {
+    const key = JSON.stringify(routeFlagsOf(flags));
+    let runtime = this.routes.get(key);
+    if (!runtime) {
+      const resolved = resolveMainRoute(flags, this.profile.config, this.profile.env);
+      if (!resolved.ok) throw new Error(resolved.error);
+      runtime = resolved.runtime;
+      if (this.routes.size < MAX_REMEMBERED_ROUTES) this.routes.set(key, runtime);
+    }
+    return runtime;
   }
 
   /**

@@ -7,6 +7,7 @@ import { type Menu, projectSkillRoots, SkillLibrary } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { followMenu, readOnlyMenu, withoutEmptySkills } from "./session-menu.js";
 import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.js";
+import type { SharedPrompts } from "./shared-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
 
 export interface FrozenPromptOptions {
@@ -64,6 +65,27 @@ export class FrozenPrompt {
     const edits = this.opts.promptEdits;
     const built = edits?.replace ?? this.buildDefault();
     return withInstructions(edits?.append ? `${built}\n\n${edits.append}` : built, this.instructions);
+  }
+
+  /**
+   * build() for a stateless conversation: Iris's prompt, skills and menu come from the process's
+   * shared prompts, built once per working directory, platform and route (shared-prompts.ts).
+   */
+  buildShared(shared: SharedPrompts): string {
+    if (this.opts.promptEdits) return this.build();
+    const { cwd, source, profile } = this.opts;
+    const rt = this.opts.runtime();
+    const key = [cwd, source.split(":")[0], rt.provider, rt.model, this.readOnly].join("\0");
+    const { soul, memory, user } = profile.home.paths;
+    const got = shared.get(key, [soul, memory, user], () => {
+      this.skillLibrary = undefined;
+      this.menu = undefined;
+      const prompt = this.buildDefault();
+      return { prompt, skills: this.skills, menu: this.menu ?? this.menuForTurn() };
+    });
+    this.skillLibrary = got.skills;
+    this.menu = got.menu;
+    return withInstructions(got.prompt, this.instructions);
   }
 
   private buildDefault(): string {

@@ -5,6 +5,7 @@ import type { Logger } from "@iris/llm";
 import type { EventFanout } from "./events.js";
 import type { RouteLimiter } from "./route-limiter.js";
 import type { TurnLocks } from "./session-turn-lock.js";
+import type { SharedPrompts } from "./shared-prompts.js";
 
 export interface SessionParent {
   /** The process-wide subscribers (every session's events go there too). */
@@ -16,6 +17,8 @@ export interface SessionParent {
   readonly routeLimiter?: RouteLimiter;
   /** The sessions of this process with a turn running (one turn at a time per session). */
   readonly turns: TurnLocks;
+  /** Stateless conversations' prompts, built once per working directory and route. */
+  readonly sharedPrompts?: SharedPrompts;
   /** The session closed: the process forgets it. */
   forget(session: object): void;
 }

@@ -9,8 +9,6 @@ import {
   AgentEvents,
   type ClientTools,
   type FrontEnd,
-  JsonlConversation,
-  MemoryConversation,
   newTaskId,
   type RepairedCall,
   type ResilientModelClient,
@@ -36,18 +34,16 @@ import { ChildSlots } from "./delegate.js";
 import { imagesForRoute } from "./describe-image.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
-import { FollowingConversation } from "./following-log.js";
-import { inMemoryRow } from "./in-memory-row.js";
 import type { RouteFlags } from "./route.js";
 import { assembleAgent } from "./session-agent.js";
 import { FrozenPrompt } from "./session-frozen-prompt.js";
-import type { DetachedLog, LogChoice, SessionLog } from "./session-log.js";
+import type { LogChoice } from "./session-log.js";
 import { makeResilientClient } from "./session-model-client.js";
 import type { SessionParent } from "./session-parent.js";
 import { SessionPrompts } from "./session-prompts.js";
+import { SessionRecord } from "./session-record.js";
 import { repairNow, resumeStored } from "./session-resume.js";
 import { judgeClient, resolveSwitch } from "./session-routes.js";
-import { ensureTitle } from "./session-title.js";
 import { type HeldTurn, SessionBusyError } from "./session-turn-lock.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -97,7 +93,8 @@ export class Session {
   private running: { agent: Agent; controller: AbortController; done?: Promise<unknown> } | undefined;
   private taskId = "";
   private closed = false;
-  private current: SessionRow | undefined;
+  /** Its row and log: state.db's, memory or JSONL (session-record.ts). */
+  private readonly record: SessionRecord;
   private todos = new TodoList();
   /** "For this session" approvals: a new memory with every new or resumed session. */
   private approvals = new ApprovalMemory();
@@ -110,12 +107,11 @@ export class Session {
   private repairNotices: RepairedCall[] = [];
   /** A resume found another turn running: its open calls are not a crash's, repair waits for send. */
   private repairPending = false;
-  /** A memory or JSONL log: the conversation is not in state.db (undefined: the store's log). */
-  private detached: DetachedLog | undefined;
 
   constructor(private readonly opts: SessionOptions) {
     this.currentRuntime = opts.runtime;
     this.workspace = opts.workspace;
+    this.record = new SessionRecord(opts.store, opts.source, opts.cwd);
     this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
     this.prompt = new FrozenPrompt({
       profile: opts.profile,
@@ -172,7 +168,7 @@ export class Session {
 
   private tag(name: keyof HostEventMap, payload: unknown, identity: Omit<EventIdentity, "sessionId">): void {
     // The name and payload come from one typed map (emitTagged, or an AgentEvents listener).
-    const event = { sessionId: this.current?.id ?? "", ...identity, name, payload } as HostEvent;
+    const event = { sessionId: this.record.started?.id ?? "", ...identity, name, payload } as HostEvent;
     this.tagged.emit(event);
     this.opts.parent.events.emit(event);
   }
@@ -185,8 +181,7 @@ export class Session {
     return this.opts.store;
   }
   get session(): SessionRow {
-    if (!this.current) throw new Error("no session started");
-    return this.current;
+    return this.record.row;
   }
 
   /**
@@ -203,22 +198,11 @@ export class Session {
     this.approvals = new ApprovalMemory();
     this.repairPending = false;
     if (choice.kind === "jsonl") {
-      const log = new JsonlConversation(choice.path);
-      if (log.systemPrompt === undefined) log.setSystemPrompt(this.prompt.build());
+      const log = this.record.openJsonl(choice.path, () => this.prompt.build(), this.runtime);
       this.todos = TodoList.fromHistory(log.history());
-      return this.detach(log, log.systemPrompt ?? "");
+      return this.session;
     }
-    const { runtime } = this;
-    const { source, store, cwd } = this.opts;
-    this.detached = undefined;
-    this.current = store.createSession({
-      source,
-      cwd,
-      systemPrompt: this.prompt.build(),
-      model: runtime.model,
-      provider: runtime.provider,
-    });
-    return this.current;
+    return this.record.createInStore(this.prompt.build(), this.runtime);
   }
 
   /**
@@ -231,37 +215,19 @@ export class Session {
     this.todos = TodoList.fromHistory(history);
     this.approvals = new ApprovalMemory();
     this.repairPending = false;
-    return this.detach(new MemoryConversation({ history }), this.prompt.build());
-  }
-
-  private detach(log: DetachedLog, systemPrompt: string): SessionRow {
-    const { runtime } = this;
-    this.detached = log;
-    this.current = inMemoryRow({
-      id: log.sessionId,
-      source: this.opts.source,
-      cwd: this.opts.cwd,
-      systemPrompt,
-      model: runtime.model,
-      provider: runtime.provider,
-    });
-    return this.current;
-  }
-
-  /** The log the next turn writes: the detached one, or the store's (following splits). */
-  private logForTurn(): SessionLog {
-    return this.detached ?? new FollowingConversation(this.opts.store, this.session.id);
+    const { sharedPrompts } = this.opts.parent;
+    const prompt = sharedPrompts ? this.prompt.buildShared(sharedPrompts) : this.prompt.build();
+    return this.record.openInMemory(history, prompt, this.runtime);
   }
 
   /** The conversation as the next turn sees it (in memory, or the store's active path). */
   history(): Message[] {
-    return this.detached?.history() ?? new StoreConversation(this.opts.store, this.session.id).history();
+    return this.record.history();
   }
 
   /** The session's row now (title, cost, active leaf), re-read from the store. */
   row(): SessionRow {
-    if (this.detached || !this.current) return this.session;
-    return this.opts.store.findSession(this.current.id) ?? this.current;
+    return this.record.reread();
   }
 
   /** The session's title (null until the first exchange names it). */
@@ -271,26 +237,23 @@ export class Session {
 
   /** Names the session from its first prompt when it has no title yet; the title now. */
   ensureTitle(firstPrompt: string): string | null {
-    if (!this.detached) ensureTitle(this.opts.store, this.session.id, firstPrompt);
+    this.record.ensureTitle(firstPrompt);
     return this.title();
   }
 
   setTitle(title: string): void {
-    if (this.detached) this.current = { ...this.session, title };
-    else this.opts.store.setSessionTitle(this.session.id, title);
+    this.record.setTitle(title);
   }
 
   /** This session's billed calls (empty for a memory or JSONL log: their rows stay with the log). */
   usage(): UsageRow[] {
-    return this.detached ? [] : this.opts.store.usageForSession(this.session.id);
+    return this.record.usage();
   }
 
   /** Moves the conversation back to `leafId` (a node of its path; null: before the first message),
    * as after an edit or a cancelled turn: what came after stays in the tree as a branch. */
   rewindTo(leafId: string | null): void {
-    if (this.detached) throw new Error("a conversation outside state.db cannot be rewound");
-    if (leafId) this.opts.store.branchFrom(leafId);
-    else this.opts.store.clearActiveLeaf(this.session.id);
+    this.record.rewindTo(leafId);
   }
 
   /**
@@ -305,7 +268,7 @@ export class Session {
     if (this.running)
       throw new SessionBusyError(
         "a turn is already running in this session; use inject()",
-        this.current?.id ?? "",
+        this.record.started?.id ?? "",
       );
     const held = this.takeTurn();
     try {
@@ -352,7 +315,7 @@ export class Session {
 
   /** The session's turn (a detached log is this process's alone: no lease). */
   private takeTurn(): HeldTurn | undefined {
-    if (this.detached) return undefined;
+    if (this.record.detached) return undefined;
     return this.opts.parent.turns.take(this.opts.store, this.session.id);
   }
 
@@ -413,19 +376,11 @@ export class Session {
     const resolved = resolveSwitch(spec, this.opts.profile, this.runtime, this.opts.route);
     if (!resolved.ok) return { ok: false, error: resolved.error };
     const warnings: string[] = [];
-    if (this.current) warnings.push(...this.context.switchRisks());
+    if (this.record.started) warnings.push(...this.context.switchRisks());
     this.currentRuntime = resolved.runtime;
     this.model = undefined;
     this.contextCtl?.routeChanged(undefined); // thresholds follow the new route (SPEC M2)
-    const { store } = this.opts;
-    if (this.current && this.detached) {
-      this.setDetachedPrompt(this.prompt.build());
-      this.current = { ...this.current, model: resolved.runtime.model, provider: resolved.runtime.provider };
-    } else if (this.current) {
-      store.setSystemPrompt(this.current.id, this.prompt.build());
-      store.setSessionModel(this.current.id, resolved.runtime.model, resolved.runtime.provider);
-      this.current = store.getSession(this.current.id);
-    }
+    if (this.record.started) this.record.switched(this.prompt.build(), resolved.runtime);
     return { ok: true, warnings: [...warnings, ...resolved.notes] };
   }
 
@@ -438,8 +393,7 @@ export class Session {
     const resumed = resumeStored(this.opts.store, this.opts.parent.turns, id, answers);
     if (!resumed) return undefined;
     const { row } = resumed;
-    this.current = row;
-    this.detached = undefined;
+    this.record.resumed(row);
     this.prompt.reset(undefined, false);
     this.repairPending = resumed.repaired === undefined;
     this.repairNotices = resumed.repaired ?? [];
@@ -473,8 +427,7 @@ export class Session {
   recordAuxiliaryCall(message: AssistantMessage, costUsd: number, latencyMs: number): void {
     const row = usageRowOf(this.taskId || newTaskId(), message, costUsd, latencyMs);
     // Straight to the store: logForTurn() would load the whole session for one row.
-    if (this.detached) this.detached.recordUsage(row);
-    else this.opts.store.recordUsage({ sessionId: this.session.id, ...row });
+    this.record.recordUsage(row);
   }
 
   private resilientClient(primary: Runtime, onRouteChange?: (rt: Runtime) => void): ResilientModelClient {
@@ -499,7 +452,7 @@ export class Session {
       events: this.events,
       frontEnd,
       model: this.modelClient(),
-      log: this.logForTurn(),
+      log: this.record.logForTurn(),
       context: this.context,
       box: {
         tools,
@@ -510,12 +463,12 @@ export class Session {
         todos: this.todos,
         sessionId: session.id,
         slots: this.childSlots,
-        receipts: this.detached?.receipts ?? store,
-        detached: this.detached,
+        receipts: this.record.detached?.receipts ?? store,
+        detached: this.record.detached,
         forward: (name, payload, identity) => this.tag(name, payload, identity),
       },
       ...(clientTools ? { clientTools } : {}),
-      systemPrompt: () => this.withEphemeral(this.current?.systemPrompt ?? ""),
+      systemPrompt: () => this.withEphemeral(this.record.started?.systemPrompt ?? ""),
       ...(this.opts.maxRounds !== undefined ? { maxRounds: this.opts.maxRounds } : {}),
       // The task id tags this session's events while the turn runs.
       newTaskId: () => {
@@ -536,17 +489,11 @@ export class Session {
       cwd: this.opts.cwd,
       runtime: () => this.runtime,
       session: () => this.session,
+      detached: () => this.record.detached !== undefined,
       adopt: (id) => {
-        const from = this.current?.id ?? "";
+        const from = this.record.started?.id ?? "";
         // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
-        const prompt = this.prompt.build();
-        if (this.detached && this.current) {
-          this.current = { ...this.current, id };
-          this.setDetachedPrompt(prompt);
-        } else {
-          this.opts.store.setSystemPrompt(id, prompt);
-          this.current = this.opts.store.getSession(id);
-        }
+        this.record.adopt(id, this.prompt.build());
         // A front end re-points its own map (chat → session) on this event.
         this.emitTagged("session_split", { from, to: id }, { taskId: this.taskId });
       },
@@ -556,13 +503,7 @@ export class Session {
 
   /** `/compress`: compress the current session now (between turns, so no call is open). */
   compressNow(): ReturnType<ContextControl["compressNow"]> {
-    return this.context.compressNow(this.logForTurn());
-  }
-
-  /** A detached log's frozen prompt changed (a compression, a model switch). */
-  private setDetachedPrompt(prompt: string): void {
-    this.detached?.setSystemPrompt?.(prompt);
-    if (this.current) this.current = { ...this.current, systemPrompt: prompt };
+    return this.context.compressNow(this.record.logForTurn());
   }
 
   /** The prompt the model is sent: the frozen one, then the ephemeral one (never stored). */

@@ -20,7 +20,10 @@ const reply = (input: number): AssistantMessage => ({
 describe("TurnView", () => {
   it("keeps text, withdraws a reset attempt, tracks calls and sums usage", () => {
     const v = new TurnView();
-    expect(v.apply(ev({ name: "step", payload: { stepId: 1, round: 1 } }))).toBeUndefined();
+    expect(v.apply(ev({ name: "step", payload: { stepId: 1, round: 1 } }))).toEqual({
+      kind: "step",
+      stepId: 1,
+    });
     expect(v.apply(ev({ name: "stream_delta", payload: { text: "Hel" } }))).toEqual({
       kind: "text",
       delta: "Hel",
@@ -31,6 +34,7 @@ describe("TurnView", () => {
     expect(v.apply(ev({ name: "stream_reset", payload: { stepId: 2, reason: "503" } }))).toEqual({
       kind: "reset",
       text: "Hello. ",
+      stepId: 2,
     });
     const before = v.apply(
       ev({
@@ -52,11 +56,13 @@ describe("TurnView", () => {
       ["c1", "done"],
       ["c2", "failed"],
     ]);
-    v.apply(ev({ name: "LLM_CALL_ENDED", payload: { stepId: 1, message: reply(10), latencyMs: 1 } }));
-    v.apply(ev({ name: "LLM_CALL_ENDED", payload: { stepId: 2, message: reply(32), latencyMs: 1 } }));
+    expect(
+      v.apply(ev({ name: "llm_call_ended", payload: { stepId: 1, message: reply(10), latencyMs: 1 } })),
+    ).toMatchObject({ kind: "usage", call: { inputTokens: 10 }, total: { inputTokens: 10 } });
+    v.apply(ev({ name: "llm_call_ended", payload: { stepId: 2, message: reply(32), latencyMs: 1 } }));
     expect(v.state.usage).toMatchObject({ inputTokens: 42, outputTokens: 2 });
     expect(
-      v.apply(ev({ name: "TURN_COMPLETED", payload: { taskId: "t", reason: "natural", rounds: 2 } })),
+      v.apply(ev({ name: "turn_completed", payload: { taskId: "t", reason: "natural", rounds: 2 } })),
     ).toEqual({
       kind: "ended",
       reason: "natural",
@@ -74,7 +80,7 @@ describe("TurnView", () => {
       ev({ name: "tool_progress", payload: { phase: "before", callId: "k", name: "terminal" } }, child),
     );
     v.apply(
-      ev({ name: "TURN_COMPLETED", payload: { taskId: "child", reason: "natural", rounds: 1 } }, child),
+      ev({ name: "turn_completed", payload: { taskId: "child", reason: "natural", rounds: 1 } }, child),
     );
     expect(v.state.text).toBe("looking");
     expect(v.state.ended).toBeUndefined();
@@ -82,9 +88,63 @@ describe("TurnView", () => {
       {
         taskId: "child",
         text: "sub text",
-        tools: [{ callId: "k", name: "terminal", text: "terminal", status: "running" }],
+        tools: [{ callId: "k", name: "terminal", text: "terminal", status: "running", stepId: 0 }],
         done: true,
       },
     ]);
+  });
+
+  it("says when a call was asked for, what it returned, and the model's waits and notices", () => {
+    const v = new TurnView();
+    v.apply(ev({ name: "step", payload: { stepId: 3, round: 1 } }));
+    expect(
+      v.apply(ev({ name: "llm_call_started", payload: { stepId: 3, provider: "p", model: "m" } })),
+    ).toEqual({
+      kind: "waiting",
+      seconds: 0,
+    });
+    expect(v.apply(ev({ name: "waiting", payload: { seconds: 4, provider: "p", model: "m" } }))).toEqual({
+      kind: "waiting",
+      seconds: 4,
+    });
+    const call = {
+      type: "tool_call" as const,
+      callId: "c9",
+      name: "terminal",
+      argumentsJson: '{"command":"ls"}',
+    };
+    expect(v.apply(ev({ name: "tool_gen", payload: { call } }))).toMatchObject({
+      kind: "tool",
+      phase: "generated",
+      call: { callId: "c9", text: "terminal: ls", stepId: 3, argumentsJson: '{"command":"ls"}' },
+    });
+    expect(
+      v.apply(
+        ev({
+          name: "tool_progress",
+          payload: { phase: "after", callId: "c9", name: "terminal", result: "a.txt", isError: false },
+        }),
+      ),
+    ).toMatchObject({
+      kind: "tool",
+      phase: "after",
+      result: "a.txt",
+      isError: false,
+      call: { status: "done" },
+    });
+    expect(v.state.tools).toHaveLength(1);
+    expect(v.apply(ev({ name: "status", payload: { level: "warn", message: "slow" } }))).toEqual({
+      kind: "notice",
+      level: "warn",
+      message: "slow",
+    });
+    // A subagent's notice is its own, not the turn's; its calls come with the subagent.
+    const child = { taskId: "child", parentTaskId: "t" };
+    expect(v.apply(ev({ name: "status", payload: { level: "warn", message: "x" } }, child))).toBeUndefined();
+    expect(
+      v.apply(
+        ev({ name: "tool_progress", payload: { phase: "before", callId: "k", name: "web_search" } }, child),
+      ),
+    ).toMatchObject({ kind: "subagent", tool: { phase: "before", call: { callId: "k" } } });
   });
 });

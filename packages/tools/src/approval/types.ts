@@ -25,7 +25,7 @@ export interface ApprovalPolicy {
 export type JudgeVerdict = "approve" | "deny" | "escalate";
 export type ApprovalJudge = (request: ApprovalRequest) => Promise<JudgeVerdict>;
 
-/** What happened, for hooks and logs (TOOL_APPROVAL_REQUESTED / GRANTED / DENIED). */
+/** What happened, for hooks and logs (tool_approval_requested / granted / denied). */
 export type ApprovalEvent =
   | { type: "blocked"; request: ApprovalRequest }
   | { type: "requested"; request: ApprovalRequest; by: "user" | "judge" }
