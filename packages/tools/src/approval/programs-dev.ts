@@ -2,6 +2,7 @@
 // A project's own build and test scripts are trusted as the everyday work of a coding session;
 // what reaches outside the project (global installs, publishing, tool config) or throws work
 // away is asked about.
+import { addsDependency, nodeInstall, pipInstall } from "./installers.js";
 import { type Finding, finding, opt, optValues, type ProgramRule, plain } from "./program-rule.js";
 
 type Check = (args: readonly string[]) => Finding | string | undefined;
@@ -150,6 +151,8 @@ function packageUnsafe(tool: string): Check {
     if (!PACKAGE_SUBS.has(sub) && !(tool === "yarn" || tool === "pnpm" || tool === "bun"))
       return finding("unproven_arguments", `${tool} ${sub}`);
     if (opt(a, "g", "--global", "--location=global")) return finding("package_global", `${tool} --global`);
+    const installing = nodeInstall(tool, a);
+    if (installing) return installing;
     if (sub === "config")
       return ["get", "list", "ls"].includes(a[a.indexOf("config") + 1] ?? "list")
         ? undefined
@@ -195,6 +198,7 @@ const compilerOut = (a: readonly string[]) => optValues(a, "o", "--output", "--o
 const pip: Check = subs(
   "install uninstall list show freeze check download wheel hash inspect index --version help",
   "pip",
+  pipInstall,
 );
 
 export const DEV_PROGRAMS: Record<string, ProgramRule> = {
@@ -231,12 +235,16 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
     subs(
       "build b check c test t run r clippy fmt doc bench tree metadata update fetch clean new init add remove search version --version -V nextest",
       "cargo",
+      (a) => addsDependency("cargo", a),
     ),
   ),
   go: rule(
     BUILD,
-    subs("build test vet fmt run mod list version doc generate get clean work env help tool", "go", (a) =>
-      a[0] === "env" && opt(a, "wu") ? finding("package_global", "go env -w") : undefined,
+    subs(
+      "build test vet fmt run mod list version doc generate get install clean work env help tool",
+      "go",
+      (a) =>
+        a[0] === "env" && opt(a, "wu") ? finding("package_global", "go env -w") : addsDependency("go", a),
     ),
   ),
   rustc: rule(BUILD, undefined, compilerOut),
@@ -252,12 +260,14 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
     subs("run sync lock add remove pip venv tree build version --version python tool", "uv", (a) =>
       a[0] === "tool" && a[1] !== "list"
         ? finding("package_global", "uv tool installs a program")
-        : undefined,
+        : addsDependency("uv", a),
     ),
   ),
   poetry: rule(
     BUILD,
-    subs("install run build lock show check add remove update env version --version shell", "poetry"),
+    subs("install run build lock show check add remove update env version --version shell", "poetry", (a) =>
+      addsDependency("poetry", a),
+    ),
   ),
   deno: rule(BUILD, subs("test fmt lint check info doc bench --version task", "deno")),
   docker: rule(
