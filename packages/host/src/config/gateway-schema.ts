@@ -75,9 +75,9 @@ export const gatewaySchema = z.strictObject({
     .int()
     .min(0)
     .max(3600)
-    .default(20)
+    .default(8)
     .describe(
-      "On SIGTERM, how long running turns may go on to finish their answers; a turn still running then is left as a kill would leave it and continued after the restart.",
+      "On SIGTERM, how long running turns may go on to finish their answers; a turn still running then is left as a kill would leave it and continued after the restart. `iris gateway stop` and --replace kill after 10 s.",
     ),
   dashboard: z
     .boolean()
