@@ -28,6 +28,7 @@ import { FILE_PATTERNS } from "./patterns-files.js";
 import { UNPROVEN } from "./program-rule.js";
 import { proveCommand } from "./proof.js";
 import type { CommandRule } from "./rule.js";
+import { runtimeCredentialRead } from "./runtime-reads.js";
 import { analyseShell } from "./shell-analyse.js";
 import { loadShellParser, shellParserLoaded } from "./shell-parser.js";
 
@@ -134,6 +135,8 @@ function judge(parsed: ParsedCommand, place: Place, concerns: readonly Concern[]
   );
   for (const c of concerns) matches.push({ key: c.key, description: c.description });
   for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, judgedElsewhere));
+  const runtimeRead = runtimeCredentialRead(parsed, place);
+  if (runtimeRead) matches.push(runtimeRead);
   const unique = dedupeByKey(matches);
   return hit
     ? { blocked: { key: hit.key, description: hit.description }, matches: unique }
