@@ -193,6 +193,15 @@ function rule(reason: string, unsafe?: Check, writes?: (a: readonly string[]) =>
   return { reason, ...(unsafe ? { unsafe } : {}), ...(writes ? { writes } : {}) };
 }
 
+/** `ninja install`, `meson install`, `mvn install`, `dotnet tool install`: programs put outside the project. */
+function installTarget(tool: string): Check | undefined {
+  if (!["ninja", "meson", "dotnet", "ant", "sbt"].includes(tool)) return undefined;
+  return (a) =>
+    plain(a, ["-C", "-f", "-j"]).some((t) => t === "install" || t === "uninstall")
+      ? finding("installs_software", `${tool} install`)
+      : undefined;
+}
+
 const compilerOut = (a: readonly string[]) => optValues(a, "o", "--output", "--outDir", "--out-dir");
 
 const pip: Check = subs(
@@ -216,6 +225,20 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
   npx: rule("starts a dev tool of the project", npx),
   make: rule(BUILD, (a) => {
     if (opt(a, "", "--eval", "-E")) return "make --eval runs given rules";
+    const targets = plain(a, [
+      "-C",
+      "--directory",
+      "-f",
+      "--file",
+      "--makefile",
+      "-j",
+      "--jobs",
+      "-l",
+      "-o",
+      "-W",
+    ]);
+    if (targets.some((t) => /^(?:install|uninstall)(?:[-_].*)?$/.test(t)))
+      return finding("installs_software", "make install puts programs outside the project");
     // The project's own Makefile is trusted; one from another folder is code the check cannot see.
     const elsewhere = [...optValues(a, "C", "--directory"), ...optValues(a, "f", "--file", "--makefile")];
     return elsewhere.some((d) => d.startsWith("/") || d.startsWith("~") || d.split("/").includes(".."))
@@ -223,12 +246,16 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
       : undefined;
   }),
   cmake: rule(BUILD, (a) =>
-    a.includes("-P") || a.includes("-E") ? "cmake -P/-E runs a script or a command" : undefined,
+    a.includes("--install")
+      ? finding("installs_software", "cmake --install")
+      : a.includes("-P") || a.includes("-E")
+        ? "cmake -P/-E runs a script or a command"
+        : undefined,
   ),
   ...Object.fromEntries(
     "ninja meson bazel bazelisk mvn gradle ant sbt dotnet tox nox mypy ruff black isort flake8 pylint pyright pytest tsc biome eslint prettier vitest jest mocha ava stylelint jshint golangci-lint gofmt rustfmt clippy-driver shellcheck hadolint actionlint"
       .split(" ")
-      .map((n) => [n, rule(BUILD, undefined, compilerOut)]),
+      .map((n) => [n, rule(BUILD, installTarget(n), compilerOut)]),
   ),
   cargo: rule(
     BUILD,
