@@ -72,11 +72,37 @@ export function forksWithoutEnd(code: string): boolean {
   if (ENDLESS_LOOP.test(bare)) return true;
   for (const m of bare.matchAll(FUNCTION_DEF)) {
     const name = m[1] as string;
-    const uses = bare.match(new RegExp(`(?<![\\w$])${name}(?!\\w)`, "g"))?.length ?? 0;
-    if (uses >= 3) return true;
+    const body = functionBody(bare, (m.index ?? 0) + m[0].length);
+    if (new RegExp(`(?<![\\w$])${name}(?!\\w)`).test(body) && (FORK.test(body) || SPAWN.test(body)))
+      return true;
   }
   // A script that starts copies of itself (`fork(__filename)`, `Popen([sys.argv[0]])`).
   return /__filename|__FILE__|sys\.argv\[0\]|\$PROGRAM_NAME/.test(bare);
+}
+
+/**
+ * The body of a function whose header ends at `from`: up to its matching `}` (brace languages,
+ * Perl, Ruby's one-line `{ … }`), else the rest of the header line and the lines indented below
+ * it (Python, Ruby's `def … end` read loosely).
+ */
+function functionBody(code: string, from: number): string {
+  const open = code.indexOf("{", from);
+  const lineEnd = code.indexOf("\n", from);
+  if (open !== -1 && (lineEnd === -1 || open < lineEnd || /^[^\n]*\)\s*$/.test(code.slice(from, open)))) {
+    let depth = 0;
+    for (let i = open; i < code.length; i++) {
+      if (code[i] === "{") depth++;
+      else if (code[i] === "}" && --depth === 0) return code.slice(open + 1, i);
+    }
+    return code.slice(open + 1);
+  }
+  const lines = code.slice(from).split("\n");
+  const body = [lines[0] ?? ""];
+  for (const line of lines.slice(1)) {
+    if (!/^[ \t]+\S/.test(line)) break;
+    body.push(line);
+  }
+  return body.join("\n").replace(/^[^:]*:/, "");
 }
 
 /** `$'…'` text as bash decodes it (the parse leaves it opaque), so `python3 -c $'…\n…'` is read too. */
