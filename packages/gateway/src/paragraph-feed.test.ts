@@ -31,4 +31,16 @@ describe("ParagraphFeed", () => {
     f.append("Only.\n\n");
     expect(await f.rest("Only.")).toEqual({ text: "", streamed: true });
   });
+
+  it("numbers paragraphs by round of the turn, counting on from the rounds a continued turn kept", async () => {
+    const parts: string[] = [];
+    const f = new ParagraphFeed(async ({ round, index }, t) => void parts.push(`r${round}p${index} ${t}`), 1);
+    f.nextRound();
+    f.append("Found it.\n\n");
+    f.append("More.\n\n");
+    f.nextRound();
+    f.append("Next round.\n\n");
+    await f.rest("Next round.");
+    expect(parts).toEqual(["r2p0 Found it.", "r2p1 More.", "r3p0 Next round."]);
+  });
 });

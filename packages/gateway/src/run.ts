@@ -67,6 +67,8 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
   let gateway: Gateway | undefined;
   // The platforms being started: the dashboard's health rows name them when the start fails.
   let platformIds: string[] = [];
+  // Set when turns still running at a signalled stop are left for the restart.
+  let leaveRunning = false;
   try {
     const loadedPlatforms = await loadPlatforms(sections);
     platformIds = loadedPlatforms.map((p) => p.plugin.id);
@@ -123,8 +125,18 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       if (notice) opts.err(`iris gateway: ${notice}\n`);
     }
     await until;
-    await gateway.stop();
+    // Running turns may finish their answers first; a signalled process leaves what still runs
+    // for the restart to continue, as a kill would (closing would interrupt it for good).
+    const signalledStop = opts.until === undefined;
+    const graceMs = signalledStop ? profile.config.gateway.stop_grace_seconds * 1000 : 0;
+    const { abandoned } = await gateway.stop({ graceMs, abandon: signalledStop });
     for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "stopped");
+    if (abandoned > 0) {
+      opts.err(
+        `iris gateway: stopped with ${abandoned} turn(s) still running; they are continued after the restart\n`,
+      );
+      leaveRunning = true;
+    }
     return 0;
   } catch (err) {
     opts.err(`iris: ${err instanceof LockHeldError || err instanceof Error ? err.message : String(err)}\n`);
@@ -137,7 +149,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     await gateway?.stop().catch(() => {});
     return 1;
   } finally {
-    await iris?.close();
+    if (!leaveRunning) await iris?.close();
     for (const release of releases.reverse()) release();
+    // The store stays as the turn left it (SQLite commits each row); the turn's open model call
+    // or command would keep the process alive, so it ends here.
+    if (leaveRunning) process.exit(0);
   }
 }

@@ -2,6 +2,7 @@
 // → session key → chat command, clarify answer, or the chat's lane (hygiene → agent per message →
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
 
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import {
   findCommand,
@@ -11,6 +12,7 @@ import {
   type HostEvent,
   type IrisProcess,
   type Session,
+  type Store,
 } from "@iris/host";
 import { type Logger, redact, textOf } from "@iris/llm";
 import type { ActionButton, PairingPort, PlatformAdapter } from "./adapter.js";
@@ -98,6 +100,11 @@ export class Gateway {
   private pruner: NodeJS.Timeout | undefined;
   readonly hooks: Hooks;
   readonly cron: CronScheduler;
+
+  /** Set by stop(): messages still arriving are taken in for the restart, not run. */
+  private stopping = false;
+  /** Set when stop() left running turns for the restart: nothing of theirs is settled here. */
+  private abandoned = false;
 
   constructor(private readonly opts: GatewayOptions) {
     this.state = opts.iris.store.gatewayState;
@@ -281,15 +288,39 @@ export class Gateway {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the gateway. `graceMs`: running turns may first finish and deliver their answers (new
+   * messages are taken in but left for the restart). `abandon`: a turn still running after the
+   * grace is left as a kill would leave it (nothing interrupted, its message unanswered), so the
+   * restart continues it (SPEC G1); resolves with how many were left. Otherwise they are
+   * interrupted, as before.
+   */
+  async stop(opts: { graceMs?: number; abandon?: boolean } = {}): Promise<{ abandoned: number }> {
+    this.stopping = true;
     clearInterval(this.sweeper);
     clearInterval(this.pruner);
     await this.cron.stop();
+    if ((opts.graceMs ?? 0) > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.settled(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, opts.graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    const running = [...this.chats.values()].filter((c) => c.lane.busy).length;
     for (const p of this.platforms.values()) await p.adapter.stop();
+    if (running > 0 && opts.abandon) {
+      this.abandoned = true;
+      return { abandoned: running };
+    }
     for (const [key, c] of this.chats) c.platform.chats.peek(key)?.interrupt();
     await this.settled();
     for (const p of this.platforms.values()) await p.chats.closeAll();
     await this.hooks.idle();
+    return { abandoned: 0 };
   }
 
   /** Waits until no chat has a turn running or waiting (tests, shutdown). */
@@ -370,6 +401,8 @@ export class Gateway {
       settle();
       return "answer";
     }
+    // Stopping: the message stays taken in and unanswered; the restart tells its sender.
+    if (this.stopping) return "queued";
     this.chatFor(key, p, addr, msg).lane.submit({ msg, text });
     return "queued";
   }
@@ -434,9 +467,18 @@ export class Gateway {
         // The web chat's own typing indicator: the draft says so before the model is even called.
         chat.draft.status("✍ writing…");
       } else if (!adapter.edit)
-        chat.feed = new ParagraphFeed(async (n, part) => {
-          await deliverer.deliver(`${last.platform}:${last.messageId}:reply:p${n}`, addr, part);
-        });
+        chat.feed = new ParagraphFeed(
+          async ({ round, index }, part) => {
+            const digest = createHash("sha256").update(part).digest("hex").slice(0, 12);
+            await deliverer.deliver(
+              `${last.platform}:${last.messageId}:reply:r${round}:p${index}:${digest}`,
+              addr,
+              part,
+            );
+          },
+          // A continued turn (no new text) counts its rounds on from those the store kept.
+          text === null ? roundsStored(this.opts.iris.store, session.id) : 0,
+        );
     }
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
@@ -479,6 +521,8 @@ export class Gateway {
     addr: ChatAddress,
     o: TurnOutcome & { reply: string },
   ): Promise<void> {
+    // Left for the restart: what ends here after stop() is not this process's to settle.
+    if (this.abandoned) return;
     const last = o.answers[o.answers.length - 1];
     // Everything went out paragraph by paragraph already: nothing is left to send.
     const done = o.streamed === true && o.reply.trim() === "";
@@ -515,6 +559,13 @@ export class Gateway {
       post(`${platform}:${e.taskId}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
     } else chat.render?.apply(e);
   }
+}
+
+/** The model calls of the session's last turn that the store kept (assistant messages after its last user message). */
+function roundsStored(store: Store, sessionId: string): number {
+  const path = store.activePath(sessionId);
+  const lastUser = path.findLastIndex((n) => n.message?.role === "user");
+  return path.slice(lastUser + 1).filter((n) => n.message?.role === "assistant").length;
 }
 
 function approvalButtons(requestId: string): ActionButton[] {

@@ -28,6 +28,10 @@ const secretPaths = () => {
     ["terminal", { command: "grep -a sk- /proc/[0-9]*/environ" }],
     ["terminal", { command: "cat /proc/$PPID/environ" }],
     ["read_file", { path: "~/.ssh/id_ed25519" }],
+    // Named only at run time: the line names the profile, the reader gets its files later.
+    ["terminal", { command: `cat $(find ${world.dir.path} -name .env)` }],
+    ["terminal", { command: `F=${env}; cat $F` }],
+    ["terminal", { command: `find ${world.dir.path} -name .env -exec cat {} +` }],
   ] as const;
 };
 

@@ -71,6 +71,14 @@ export const gatewaySchema = z.strictObject({
     .describe(
       "A chat's session is closed in memory after this long without messages (it stays in the store).",
     ),
+  stop_grace_seconds: z
+    .int()
+    .min(0)
+    .max(3600)
+    .default(8)
+    .describe(
+      "On SIGTERM, how long running turns may go on to finish their answers; a turn still running then is left as a kill would leave it and continued after the restart. `iris gateway stop` and --replace kill after 10 s.",
+    ),
   dashboard: z
     .boolean()
     .default(false)

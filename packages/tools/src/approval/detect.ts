@@ -28,8 +28,9 @@ import { FILE_PATTERNS } from "./patterns-files.js";
 import { UNPROVEN } from "./program-rule.js";
 import { proveCommand } from "./proof.js";
 import type { CommandRule } from "./rule.js";
+import { runtimeCredentialRead } from "./runtime-reads.js";
 import { analyseShell } from "./shell-analyse.js";
-import { loadShellParser } from "./shell-parser.js";
+import { loadShellParser, shellParserLoaded } from "./shell-parser.js";
 
 export interface PatternMatch {
   key: string;
@@ -97,6 +98,27 @@ export async function detectCommand(command: string, options: DetectOptions = {}
   return judge(parsed, place, analysis.concerns);
 }
 
+let warmTimer: NodeJS.Timeout | undefined;
+
+/**
+ * Runs one full check `afterMs` from now, unless a check already loaded the parser: an approval
+ * policy asks for it when it is made, so in a process whose first turn waits on its model
+ * (`iris -p`, a chat) the first command that needs the full bash parser finds it loaded and its
+ * code compiled (the load is ~0.1 s of Go runtime start-up that no cache removes). A second is
+ * later than a short run's tool round trips (bench/harness.ts); unref'd, so a process that is
+ * done sooner never pays for it.
+ */
+export function warmCommandCheckSoon(afterMs = 1000): void {
+  if (shellParserLoaded() || warmTimer) return;
+  warmTimer = setTimeout(() => {
+    detectCommand('for f in *; do test -f "$f" && echo "$f"; done', {
+      home: "/nonexistent",
+      fullParse: true,
+    }).catch(() => {});
+  }, afterMs);
+  warmTimer.unref();
+}
+
 /** Programs concerns.ts judges on their own (shells, interpreters, wrappers, eval). */
 const judgedElsewhere = (name: string): boolean =>
   SHELL_NAMES.has(name) || INTERPRETER_NAMES.has(name) || WRAPPER_NAMES.has(name) || EVAL_NAMES.has(name);
@@ -113,6 +135,8 @@ function judge(parsed: ParsedCommand, place: Place, concerns: readonly Concern[]
   );
   for (const c of concerns) matches.push({ key: c.key, description: c.description });
   for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, judgedElsewhere));
+  const runtimeRead = runtimeCredentialRead(parsed, place);
+  if (runtimeRead) matches.push(runtimeRead);
   const unique = dedupeByKey(matches);
   return hit
     ? { blocked: { key: hit.key, description: hit.description }, matches: unique }

@@ -1,6 +1,7 @@
 // Commands no mode allows, not even `off` (T4): they destroy the machine or cut it off.
 import { posix } from "node:path";
 import { isRecursiveFlagged, operands, writeTargets } from "./args.js";
+import { codeFloods, SELF_RESTART } from "./fork-code.js";
 import { isDeviceWrite, realPath } from "./locations.js";
 import { type Command, INTERPRETERS } from "./parse.js";
 import { isBlockDevice, isProtectedRoot } from "./paths.js";
@@ -156,6 +157,14 @@ export const HARDLINE_RULES: readonly CommandRule[] = [
       (parsed.texts ?? [parsed.raw]).some((t) => UNLIMITED_PARALLEL.test(t)) ||
       parsed.commands.some(
         (c) => INTERPRETERS.has(c.name) && FORK_BOMBS.some((re) => re.test(c.args.join(" "))),
+      ) ||
+      codeFloods(parsed) ||
+      (parsed.texts ?? [parsed.raw]).some((t) =>
+        SELF_RESTART.test(
+          t.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, (q) =>
+            q.startsWith('"') && /\$\{?(?:0|BASH_SOURCE)/.test(q) ? q.slice(1, -1) : "''",
+          ),
+        ),
       ),
   },
   perCommand("kill_all_processes", "kills every process (kill -1, killall5)", killsEverything),

@@ -90,6 +90,13 @@ export function profileOf(place: Place): string {
   return normalizePath(place.profile ?? `${place.home}/.iris`);
 }
 
+/** The system's password hashes and host keys. */
+const SYSTEM_SECRETS =
+  /^\/etc\/(?:g?shadow-?|sudoers(?:\.d(?:\/.*)?)?|ssh\/ssh_host_[^/]*_key|security\/opasswd)$/;
+/** Shell and REPL histories: tokens typed or pasted on a command line stay there. */
+const HISTORY_FILE =
+  /(?:^|\/)\.(?:bash|zsh|sh|ksh|fish|python|psql|mysql|sqlite|node_repl|rediscli|lesshst|irb|pry|php)_?history$|(?:^|\/)\.local\/share\/fish\/fish_history$/;
+
 const KEY_FILE =
   /\.(?:pem|key|p12|pfx|jks|keystore|asc|gpg|kdbx|ppk)$|(?:^|\/)id_(?:rsa|dsa|ecdsa|ed25519)[^/]*$/;
 /** What of a profile folder decides what Iris may do, or holds its keys and conversations. */
@@ -132,6 +139,7 @@ export function readsCredential(path: string, place: Place): boolean {
   if (globMayReadCredential(p, place)) return true;
   if (isCredentialPath(p) || KEY_FILE.test(p) || /(?:^|\/)\.netrc$|(?:^|\/)\.git-credentials$/.test(p))
     return true;
+  if (SYSTEM_SECRETS.test(p) || HISTORY_FILE.test(p)) return true;
   if (inProfile(p, place)) return true;
   return credentialFolders(place).some((f) => isInside(p, f));
 }

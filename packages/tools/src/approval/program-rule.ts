@@ -33,6 +33,7 @@ export const UNPROVEN = {
   permission_change: "changes ownership, ACLs, attributes or setuid/setgid bits",
   service_change: "starts, enables or changes a system service or session",
   package_global: "installs or configures something outside the work folder (global packages, tool config)",
+  installs_software: "installs software: a package or program, and the code it runs",
   runs_code: "runs code the check cannot see (a downloaded package, a script, a hook)",
   network_tool: "opens a network connection or listener the check cannot see through",
   reads_credential: "reads a credential",

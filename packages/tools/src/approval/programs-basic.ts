@@ -217,6 +217,11 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
   },
   tar: {
     reason: "lists or packs archives; extraction writes below the folder it runs in",
+    // Packing walks the folders it is given: an archive of ~ holds its keys.
+    recursive: (a) => {
+      const first = a[0] ?? "";
+      return /^-?[^-]*[cru]/.test(first) || opt(a, "", "--create", "--append", "--update");
+    },
     writes: (a) => {
       const first = a[0] ?? "";
       const mode = first.startsWith("-") ? first : `-${first}`;

@@ -2,6 +2,7 @@
 // A project's own build and test scripts are trusted as the everyday work of a coding session;
 // what reaches outside the project (global installs, publishing, tool config) or throws work
 // away is asked about.
+import { addsDependency, nodeInstall, pipInstall } from "./installers.js";
 import { type Finding, finding, opt, optValues, type ProgramRule, plain } from "./program-rule.js";
 
 type Check = (args: readonly string[]) => Finding | string | undefined;
@@ -150,6 +151,8 @@ function packageUnsafe(tool: string): Check {
     if (!PACKAGE_SUBS.has(sub) && !(tool === "yarn" || tool === "pnpm" || tool === "bun"))
       return finding("unproven_arguments", `${tool} ${sub}`);
     if (opt(a, "g", "--global", "--location=global")) return finding("package_global", `${tool} --global`);
+    const installing = nodeInstall(tool, a);
+    if (installing) return installing;
     if (sub === "config")
       return ["get", "list", "ls"].includes(a[a.indexOf("config") + 1] ?? "list")
         ? undefined
@@ -190,11 +193,21 @@ function rule(reason: string, unsafe?: Check, writes?: (a: readonly string[]) =>
   return { reason, ...(unsafe ? { unsafe } : {}), ...(writes ? { writes } : {}) };
 }
 
+/** `ninja install`, `meson install`, `mvn install`, `dotnet tool install`: programs put outside the project. */
+function installTarget(tool: string): Check | undefined {
+  if (!["ninja", "meson", "dotnet", "ant", "sbt"].includes(tool)) return undefined;
+  return (a) =>
+    plain(a, ["-C", "-f", "-j"]).some((t) => t === "install" || t === "uninstall")
+      ? finding("installs_software", `${tool} install`)
+      : undefined;
+}
+
 const compilerOut = (a: readonly string[]) => optValues(a, "o", "--output", "--outDir", "--out-dir");
 
 const pip: Check = subs(
   "install uninstall list show freeze check download wheel hash inspect index --version help",
   "pip",
+  pipInstall,
 );
 
 export const DEV_PROGRAMS: Record<string, ProgramRule> = {
@@ -212,6 +225,20 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
   npx: rule("starts a dev tool of the project", npx),
   make: rule(BUILD, (a) => {
     if (opt(a, "", "--eval", "-E")) return "make --eval runs given rules";
+    const targets = plain(a, [
+      "-C",
+      "--directory",
+      "-f",
+      "--file",
+      "--makefile",
+      "-j",
+      "--jobs",
+      "-l",
+      "-o",
+      "-W",
+    ]);
+    if (targets.some((t) => /^(?:install|uninstall)(?:[-_].*)?$/.test(t)))
+      return finding("installs_software", "make install puts programs outside the project");
     // The project's own Makefile is trusted; one from another folder is code the check cannot see.
     const elsewhere = [...optValues(a, "C", "--directory"), ...optValues(a, "f", "--file", "--makefile")];
     return elsewhere.some((d) => d.startsWith("/") || d.startsWith("~") || d.split("/").includes(".."))
@@ -219,24 +246,32 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
       : undefined;
   }),
   cmake: rule(BUILD, (a) =>
-    a.includes("-P") || a.includes("-E") ? "cmake -P/-E runs a script or a command" : undefined,
+    a.includes("--install")
+      ? finding("installs_software", "cmake --install")
+      : a.includes("-P") || a.includes("-E")
+        ? "cmake -P/-E runs a script or a command"
+        : undefined,
   ),
   ...Object.fromEntries(
     "ninja meson bazel bazelisk mvn gradle ant sbt dotnet tox nox mypy ruff black isort flake8 pylint pyright pytest tsc biome eslint prettier vitest jest mocha ava stylelint jshint golangci-lint gofmt rustfmt clippy-driver shellcheck hadolint actionlint"
       .split(" ")
-      .map((n) => [n, rule(BUILD, undefined, compilerOut)]),
+      .map((n) => [n, rule(BUILD, installTarget(n), compilerOut)]),
   ),
   cargo: rule(
     BUILD,
     subs(
       "build b check c test t run r clippy fmt doc bench tree metadata update fetch clean new init add remove search version --version -V nextest",
       "cargo",
+      (a) => addsDependency("cargo", a),
     ),
   ),
   go: rule(
     BUILD,
-    subs("build test vet fmt run mod list version doc generate get clean work env help tool", "go", (a) =>
-      a[0] === "env" && opt(a, "wu") ? finding("package_global", "go env -w") : undefined,
+    subs(
+      "build test vet fmt run mod list version doc generate get install clean work env help tool",
+      "go",
+      (a) =>
+        a[0] === "env" && opt(a, "wu") ? finding("package_global", "go env -w") : addsDependency("go", a),
     ),
   ),
   rustc: rule(BUILD, undefined, compilerOut),
@@ -252,12 +287,14 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
     subs("run sync lock add remove pip venv tree build version --version python tool", "uv", (a) =>
       a[0] === "tool" && a[1] !== "list"
         ? finding("package_global", "uv tool installs a program")
-        : undefined,
+        : addsDependency("uv", a),
     ),
   ),
   poetry: rule(
     BUILD,
-    subs("install run build lock show check add remove update env version --version shell", "poetry"),
+    subs("install run build lock show check add remove update env version --version shell", "poetry", (a) =>
+      addsDependency("poetry", a),
+    ),
   ),
   deno: rule(BUILD, subs("test fmt lint check info doc bench --version task", "deno")),
   docker: rule(

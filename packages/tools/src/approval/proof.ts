@@ -2,6 +2,8 @@
 // allow-list proves it harmless — a known program (programs-*.ts), arguments its entry accepts,
 // every file it writes an ordinary file of the work folder or a temp folder (judged after
 // resolving symlinks), and no file it reads a credential. Anything else is a finding (asked).
+
+import { installerFinding } from "./installers.js";
 import { judgeWrite, type Place, readsCredential, realPath, searchReachesCredentials } from "./locations.js";
 import type { Command } from "./parse.js";
 import { type Finding, finding, type ProgramRule, plain } from "./program-rule.js";
@@ -30,6 +32,8 @@ export function proveCommand(cmd: Command, place: Place, known: (name: string) =
   const perProgram = (f: Finding): Finding => ({ key: `unproven:${cmd.name}`, description: f.description });
   if (cmd.name !== "" && !rule && !known(cmd.name))
     out.push(perProgram(finding("unproven_command", cmd.name)));
+  const installing = cmd.name === "" ? undefined : installerFinding(cmd.name, cmd.args);
+  if (installing) out.push(installing);
   if (rule?.unsafe) {
     const why = rule.unsafe(cmd.args, cmd);
     if (typeof why === "string") out.push(perProgram(finding("unproven_arguments", `${cmd.name}: ${why}`)));
