@@ -119,7 +119,7 @@ export function toolEnvironment(o: ToolEnvironmentOptions = {}): ToolEnvironment
       if (v) o.registerSecret?.(v);
       return v;
     },
-    fetch: createWebFetch({ policy: web.policy, ...(o.resolve ? { resolve: o.resolve } : {}) }),
+    fetch: createWebFetch({ policy: web.policy, env: get, ...(o.resolve ? { resolve: o.resolve } : {}) }),
     web,
     browser: { ...DEFAULT_BROWSER_SETTINGS, ...(o.browser ?? {}) },
     vision: o.vision ?? {},
