@@ -14,6 +14,7 @@ import { StoreError } from "./errors.js";
 import { GatewayState } from "./gateway.js";
 import { CronState } from "./gateway-cron.js";
 import { GatewayIdentities } from "./gateway-identities.js";
+import { McpStates } from "./mcp-state.js";
 import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
@@ -28,6 +29,7 @@ import { ServeState } from "./serve-state.js";
 import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
+import { WebPages } from "./web-pages.js";
 
 /**
  * The bound on every store call on a turn's path (appends, usage, leases, cooldowns): a write
@@ -183,6 +185,18 @@ export class Store {
   get gatewayIdentities(): GatewayIdentities {
     this.identitiesRepo ??= new GatewayIdentities(this.db);
     return this.identitiesRepo;
+  }
+  private mcpStatesRepo: McpStates | undefined;
+  private webPagesRepo: WebPages | undefined;
+  /** Each running process's MCP server states (the dashboard reads them), made on first use. */
+  get mcpStates(): McpStates {
+    this.mcpStatesRepo ??= new McpStates(this.db);
+    return this.mcpStatesRepo;
+  }
+  /** The pages the web tools read (the local search backend), made on first use. */
+  get webPages(): WebPages {
+    this.webPagesRepo ??= new WebPages(this.db);
+    return this.webPagesRepo;
   }
   /** The gateway's own tables (chats, outbox, pairing), made on first use. */
   get gatewayState(): GatewayState {

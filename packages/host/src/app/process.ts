@@ -30,6 +30,7 @@ import { forkSession } from "./session-fork.js";
 import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
 import { TurnLocks } from "./session-turn-lock.js";
+import { type McpStateRecorder, mcpStateRecorder, storePageIndex } from "./store-services.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
 import { sessionWorkspace } from "./workspace-setup.js";
 
@@ -96,11 +97,13 @@ export class IrisProcess implements SessionParent {
   /** Route cooldowns of every session, kept in the store so the next process honours them. */
   readonly cooldowns: CooldownBook;
   private closing: Promise<void> | undefined;
+  private mcpStates: McpStateRecorder | undefined;
 
   static async open(opts: ProcessOptions): Promise<IrisProcess> {
     const { profile } = opts;
     const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? process.env);
     const store = opts.store ?? openStore(profile.home.paths.db);
+    const mcpStates = mcpStateRecorder(store, opts.platform, logger.child({ component: "mcp" }));
     try {
       const tools = await setUpTools({
         config: profile.config,
@@ -111,8 +114,12 @@ export class IrisProcess implements SessionParent {
         logger: logger.child({ component: "tools" }),
         env: profile.env,
         ...(opts.extraTools ? { extraTools: opts.extraTools } : {}),
+        pages: storePageIndex(store, logger.child({ component: "tools" })),
+        onMcpStatus: (statuses) => mcpStates.record(statuses),
       });
-      return new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
+      const proc = new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
+      proc.mcpStates = mcpStates;
+      return proc;
     } catch (err) {
       store.close();
       throw err;
@@ -216,6 +223,7 @@ export class IrisProcess implements SessionParent {
     this.closing ??= (async () => {
       await Promise.all([...this.sessions].map((s) => s.close("process closing")));
       await this.tools.mcp.close();
+      this.mcpStates?.clear();
       await closeBrowsers(this.tools.registry.environment);
       this.store.close();
     })();

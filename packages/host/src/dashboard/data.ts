@@ -7,6 +7,7 @@ import {
   type CronControl,
   type CronState,
   type DashboardReads,
+  type McpStateRow,
   type NodeRow,
   openStore,
   type PlatformHealthRow,
@@ -95,6 +96,18 @@ export class DashboardData {
         h.state !== "stopped" && !isAlive(h.pid)
           ? { ...h, state: "stopped", lastError: h.lastError ?? "the gateway process is gone" }
           : h,
+      );
+  }
+
+  /**
+   * MCP servers as the running processes see them (each process records its own); a process that
+   * died without closing shows its servers `gone`.
+   */
+  mcpStates(): McpStateRow[] {
+    return this.store.mcpStates
+      .list()
+      .map((r) =>
+        isAlive(r.pid) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
       );
   }
 
