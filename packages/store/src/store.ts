@@ -2,6 +2,7 @@
 import { chmodSync, closeSync, openSync, statSync } from "node:fs";
 import type { Message } from "@iris/llm";
 import { ActiveTimeRepo } from "./active-time.js";
+import { BranchPages } from "./branch-page.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
 import { CronControl } from "./cron-control.js";
@@ -362,6 +363,12 @@ export class Store {
       kind: "message",
       message: newMessage,
     });
+  }
+  private branchPages: BranchPages | undefined;
+  /** One page of the path from the root to `leafId` (undefined: no such node in the session). */
+  branchPage(sessionId: string, leafId: string, afterSeq: number, limit: number): NodeRow[] | undefined {
+    this.branchPages ??= new BranchPages(this.db);
+    return this.branchPages.page(sessionId, leafId, afterSeq, limit);
   }
   /** The tips of every branch of the session, oldest first. */
   listBranches(sessionId: string): NodeRow[] {
