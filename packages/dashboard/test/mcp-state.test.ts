@@ -1,10 +1,16 @@
-// The overview's MCP servers are their live state, not the config: each server is started as
-// `iris mcp list` does and shown with its state and last error (a command that does not exist
-// fails with its error; a disabled server says so), loaded after the overview's first screen.
+// The overview's MCP servers are their live state, not the config. A running process (here an
+// IrisProcess of the gateway with a real server-everything and a server that cannot start)
+// records its servers' states in the store, and the overview shows them from its own connection;
+// a process that died shows its servers gone; once it has closed, the dashboard checks the
+// servers itself as `iris mcp list` does (a command that does not exist fails with its error; a
+// disabled server says so), loaded after the overview's first screen.
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type DashboardData, loadProfile } from "@iris/host";
+import { DashboardData, IrisProcess, loadProfile } from "@iris/host";
+import { openStore } from "@iris/store";
 import { tempDir } from "@iris/testkit";
+import { everythingStdio } from "@iris/tools";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { loadAssets } from "../src/assets.js";
@@ -63,6 +69,70 @@ describe("overview: MCP servers' live state", () => {
   }, 60_000);
 });
 
+describe("overview: MCP servers as the running processes see them", () => {
+  it("shows a live process's servers from the store, a dead one's as gone, and probes once none runs", async () => {
+    const dir = tempDir("iris-dash-mcp-live");
+    dirs.push(dir);
+    mkdirSync(join(dir.path, "work"));
+    const broken = {
+      command: process.execPath,
+      args: ["-e", "console.error('cannot reach the API'); process.exit(1)"],
+    };
+    writeFileSync(
+      join(dir.path, "config.yaml"),
+      JSON.stringify({
+        model: { provider: "openai", name: "gpt-4o" },
+        mcp_servers: { everything: everythingStdio(), broken },
+      }),
+    );
+    const env = { IRIS_HOME: dir.path };
+    const profile = loadProfile({ env, registerSecret: () => {} });
+    if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+    const iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
+    const data = DashboardData.open(profile.home.paths.db);
+    try {
+      const deps: DashboardDeps = {
+        profile,
+        env,
+        data,
+        auth: new DashboardAuth("t".repeat(40)),
+        hosts: new Set(["dash.test"]),
+        startedAt: Date.now(),
+        version: "test",
+      };
+      const live = overviewCards(deps).value;
+      expect(live).toContain(`data-live-mcp="everything" data-platform="gateway" data-state="ready"`);
+      expect(live).toMatch(
+        /data-live-mcp="broken" data-platform="gateway" data-state="(restarting|starting|failed)"/,
+      );
+      expect(live).toContain("cannot reach the API");
+      expect(live).toContain(`gateway (pid ${process.pid})`);
+      // Every configured server is live somewhere: the dashboard starts none itself.
+      expect(live).not.toContain('hx-get="/partials/mcp"');
+
+      await iris.close();
+      const closed = overviewCards(deps).value;
+      expect(closed).not.toContain("data-live-mcp");
+      expect(closed).toContain('hx-get="/partials/mcp"');
+
+      // A process that died without closing: its rows stay, shown gone.
+      const dead = spawnSync(process.execPath, ["-e", ""]).pid ?? 0;
+      const writer = openStore(profile.home.paths.db);
+      writer.mcpStates.record({ platform: "serve", pid: dead, startedAt: 1 }, [
+        { server: "everything", state: "ready", transport: "stdio", tools: 12, restarts: 0 },
+      ]);
+      writer.close();
+      const crashed = overviewCards(deps).value;
+      expect(crashed).toContain(`data-live-mcp="everything" data-platform="serve" data-state="gone"`);
+      expect(crashed).toContain(`the process (pid ${dead}) is gone`);
+      expect(crashed).toContain('hx-get="/partials/mcp"');
+    } finally {
+      await iris.close();
+      data.close();
+    }
+  }, 120_000);
+});
+
 /** What overviewCards reads from the store, empty. */
 function fakeOverviewData(): DashboardData {
   const zero = { costUsd: 0, calls: 0 };
@@ -71,5 +141,6 @@ function fakeOverviewData(): DashboardData {
     waitingAsks: () => [],
     runningTurns: () => [],
     platformHealth: () => [],
+    mcpStates: () => [],
   } as unknown as DashboardData;
 }

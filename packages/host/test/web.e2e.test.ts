@@ -1,7 +1,8 @@
 // search → extract through the agent loop (SPEC T): a session on the fake LLM server calls
 // web_search (a Brave-format fake whose key is in the profile's .env) and web_extract on the
 // result; the next model request carries the results and the page as clean Markdown. A redirect
-// to a loopback address is refused inside the turn, and the model reads why.
+// to a loopback address is refused inside the turn, and the model reads why. The local backend
+// finds, in a later process, the pages an earlier one read (kept in the profile's store).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -78,6 +79,53 @@ describe("web tools in a session", () => {
       expect(site.internal.hits).toEqual([]);
     } finally {
       await iris.close();
+      await fake.close();
+      dir.cleanup();
+    }
+  });
+
+  it("the local backend finds in a later process what an earlier one read", async () => {
+    const fake = await startFakeLlm();
+    const dir = tempDir("iris-web-local");
+    writeFileSync(
+      join(dir.path, "config.yaml"),
+      `web:\n  search: {backend: local}\n  allow_hosts: ["${new URL(site.baseUrl).host}"]\n`,
+    );
+    const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
+    if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+    const weather = site.url("/news/seoul-weather");
+    try {
+      const first = await IrisProcess.open({ profile, platform: "cli", env: {} });
+      try {
+        fake.enqueue(
+          { toolCalls: [{ name: "web_extract", arguments: { urls: [weather, site.url("/docs/streams")] } }] },
+          { text: "read" },
+        );
+        await startSession(first, fake, join(dir.path, "work")).send("read these");
+      } finally {
+        await first.close();
+      }
+      const second = await IrisProcess.open({ profile, platform: "cli", env: {} });
+      try {
+        fake.enqueue(
+          { toolCalls: [{ name: "web_search", arguments: { query: "서울 날씨" } }] },
+          { toolCalls: [{ name: "web_search", arguments: { query: "backpressure pipeline" } }] },
+          { text: "found" },
+        );
+        const before = fake.requests.length;
+        await startSession(second, fake, join(dir.path, "work")).send("what did I read about the weather?");
+        const bodies = fake.requests.slice(before).map((r) => r.body as Body);
+        const korean = textOf(bodies[1]?.messages.at(-1));
+        expect(korean).toContain("untrusted_web_content");
+        expect(korean).toContain(weather);
+        expect(korean).not.toContain(site.url("/docs/streams"));
+        const english = textOf(bodies[2]?.messages.at(-1));
+        expect(english.indexOf(site.url("/docs/streams"))).toBeGreaterThan(-1);
+        expect(english).not.toContain(weather);
+      } finally {
+        await second.close();
+      }
+    } finally {
       await fake.close();
       dir.cleanup();
     }

@@ -34,6 +34,7 @@ export {
   type LoginRow,
 } from "./gateway-identities.js";
 export { shortId } from "./ids.js";
+export { type McpStateInput, type McpStateRow, McpStates } from "./mcp-state.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";
@@ -47,3 +48,4 @@ export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease }
 export type { CreateSessionInput, ListSessionsOptions } from "./sessions.js";
 export { type OpenStoreOptions, openStore, Store } from "./store.js";
 export type { UsageInput, UsageRow } from "./usage.js";
+export { WEB_PAGES_KEPT, type WebPageHit, type WebPageInput, WebPages } from "./web-pages.js";

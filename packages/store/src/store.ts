@@ -2,6 +2,7 @@
 import { chmodSync, closeSync, openSync, statSync } from "node:fs";
 import type { Message } from "@iris/llm";
 import { ActiveTimeRepo } from "./active-time.js";
+import { BranchPages } from "./branch-page.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
 import { CronControl } from "./cron-control.js";
@@ -14,6 +15,7 @@ import { StoreError } from "./errors.js";
 import { GatewayState } from "./gateway.js";
 import { CronState } from "./gateway-cron.js";
 import { GatewayIdentities } from "./gateway-identities.js";
+import { McpStates } from "./mcp-state.js";
 import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import { type NodeInput, NodeRepo } from "./nodes.js";
@@ -28,6 +30,7 @@ import { ServeState } from "./serve-state.js";
 import { SessionLeaseRepo } from "./session-leases.js";
 import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
+import { WebPages } from "./web-pages.js";
 
 /**
  * The bound on every store call on a turn's path (appends, usage, leases, cooldowns): a write
@@ -183,6 +186,18 @@ export class Store {
   get gatewayIdentities(): GatewayIdentities {
     this.identitiesRepo ??= new GatewayIdentities(this.db);
     return this.identitiesRepo;
+  }
+  private mcpStatesRepo: McpStates | undefined;
+  private webPagesRepo: WebPages | undefined;
+  /** Each running process's MCP server states (the dashboard reads them), made on first use. */
+  get mcpStates(): McpStates {
+    this.mcpStatesRepo ??= new McpStates(this.db);
+    return this.mcpStatesRepo;
+  }
+  /** The pages the web tools read (the local search backend), made on first use. */
+  get webPages(): WebPages {
+    this.webPagesRepo ??= new WebPages(this.db);
+    return this.webPagesRepo;
   }
   /** The gateway's own tables (chats, outbox, pairing), made on first use. */
   get gatewayState(): GatewayState {
@@ -348,6 +363,12 @@ export class Store {
       kind: "message",
       message: newMessage,
     });
+  }
+  private branchPages: BranchPages | undefined;
+  /** One page of the path from the root to `leafId` (undefined: no such node in the session). */
+  branchPage(sessionId: string, leafId: string, afterSeq: number, limit: number): NodeRow[] | undefined {
+    this.branchPages ??= new BranchPages(this.db);
+    return this.branchPages.page(sessionId, leafId, afterSeq, limit);
   }
   /** The tips of every branch of the session, oldest first. */
   listBranches(sessionId: string): NodeRow[] {

@@ -5,6 +5,7 @@
 import type { AssistantMessage } from "@iris/llm";
 import { type AddressPolicy, DEFAULT_ADDRESS_POLICY } from "./web/address-guard.js";
 import { createWebFetch, type Resolver, type WebFetch } from "./web/http.js";
+import { memoryPageIndex, type PageIndex } from "./web/search/page-index.js";
 
 export type SearchBackendName = "searxng" | "brave" | "tavily" | "exa" | "local";
 
@@ -71,6 +72,8 @@ export interface ToolEnvironment {
   vision: VisionSettings;
   /** Set where vision.model is configured: vision_analyze is offered only then. */
   describeImage?: DescribeImage;
+  /** The pages the web tools have read (the local search backend's index). */
+  pages: PageIndex;
 }
 
 export const DEFAULT_WEB_SETTINGS: WebSettings = {
@@ -97,6 +100,8 @@ export interface ToolEnvironmentOptions {
   browser?: Partial<BrowserSettings>;
   vision?: VisionSettings;
   describeImage?: DescribeImage;
+  /** Where read pages are kept (the host gives the store's); default: in memory, this environment only. */
+  pages?: PageIndex;
   /** DNS override for tests. */
   resolve?: Resolver;
 }
@@ -119,10 +124,11 @@ export function toolEnvironment(o: ToolEnvironmentOptions = {}): ToolEnvironment
       if (v) o.registerSecret?.(v);
       return v;
     },
-    fetch: createWebFetch({ policy: web.policy, ...(o.resolve ? { resolve: o.resolve } : {}) }),
+    fetch: createWebFetch({ policy: web.policy, env: get, ...(o.resolve ? { resolve: o.resolve } : {}) }),
     web,
     browser: { ...DEFAULT_BROWSER_SETTINGS, ...(o.browser ?? {}) },
     vision: o.vision ?? {},
+    pages: o.pages ?? memoryPageIndex(),
     ...(o.describeImage ? { describeImage: o.describeImage } : {}),
   };
 }

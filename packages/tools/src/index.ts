@@ -49,6 +49,13 @@ export { TaskCwds } from "./terminal/task-cwd.js";
 export { type AddressPolicy, BlockedAddressError, privateKind } from "./web/address-guard.js";
 export type { WebFetch, WebRequest, WebResponse } from "./web/http.js";
 export { SEARCH_BACKENDS } from "./web/search/backends.js";
+export {
+  memoryPageIndex,
+  type PageIndex,
+  pageSnippet,
+  pageTerms,
+  searchTerms,
+} from "./web/search/page-index.js";
 export { editorWorkspace } from "./workspace/editor.js";
 export { isWorkspaceUnavailable, WorkspaceUnavailable } from "./workspace/errors.js";
 export { LocalWorkspace, localWorkspace } from "./workspace/local.js";

@@ -2,7 +2,10 @@
 // dispatcher: a form filled by refs (Korean labels too), a late-rendered button that opens an
 // alert answered with browser_dialog, a submit; a stale ref failing fast; private addresses
 // refused (also through a redirect); a screenshot returned as a PNG image; console messages; the
-// context closed with its session scope; a browser that went away started again on the next call.
+// context closed with its session scope; a browser that went away started again on the next call;
+// the guard chained to the profile's HTTP_PROXY.
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { startTestSite, type TestSite } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "../src/browser/find-chromium.js";
@@ -126,5 +129,49 @@ describe.skipIf(chromiumMissing())("browser tools", () => {
     const reopened = await pool.session(scope);
     expect(reopened).not.toBe(live);
     expect(reopened.pages.map((p) => p.url())).toEqual(["about:blank"]);
+  });
+});
+
+describe.skipIf(chromiumMissing())("browser tools behind the profile's HTTP_PROXY", () => {
+  const scope = localWorkspace();
+  let upstream: Server;
+  const proxied: string[] = [];
+  let t: Awaited<ReturnType<typeof webTools>>;
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      proxied.push(req.url ?? "");
+      const up = request(new URL(req.url ?? ""), { method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const proxyUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    t = await webTools(
+      {
+        env: { PATH: process.env.PATH, HTTP_PROXY: proxyUrl },
+        web: { policy: { allowPrivate: false, allowHosts: [new URL(site.baseUrl).host] } },
+      },
+      scope,
+    );
+  });
+  afterAll(async () => {
+    await scope.close();
+    await browserPool(t.environment).closeAll();
+    upstream.closeAllConnections();
+    await new Promise((r) => upstream.close(r));
+  });
+
+  it("Chromium's requests pass the guard, then the upstream proxy; a refused one reaches neither", async () => {
+    const nav = await t.call("browser_navigate", { url: site.url("/news/seoul-weather") });
+    expect(nav.isError).toBe(false);
+    expect(nav.content).toContain("서울 날씨");
+    expect(proxied).toContain(site.url("/news/seoul-weather"));
+    const count = proxied.length;
+    const refused = await t.call("browser_navigate", { url: site.url("/to-internal") });
+    expect(refused.isError).toBe(true);
+    expect(site.internal.hits).toEqual([]);
+    expect(proxied.slice(count).some((u) => u.includes(new URL(site.internal.baseUrl).host))).toBe(false);
   });
 });

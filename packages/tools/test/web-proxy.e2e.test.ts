@@ -1,5 +1,6 @@
-// web_extract honours HTTP_PROXY / NO_PROXY like the providers do (the same proxy agents): a page
-// goes through the proxy, and a host in NO_PROXY is reached directly. The private-address rule is
+// web_extract honours the HTTP_PROXY / NO_PROXY of the profile's environment (what the tool
+// environment is given: .env over the shell), with the providers' proxy agents: a page goes
+// through the proxy, and a host in NO_PROXY is reached directly. The private-address rule is
 // still applied before the request leaves.
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +11,7 @@ import { webTools } from "./web-tools.js";
 let site: TestSite;
 let proxy: Server;
 const proxied: string[] = [];
-const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+const env: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
   site = await startTestSite();
@@ -24,13 +25,9 @@ beforeAll(async () => {
     req.pipe(up);
   });
   await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-  process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  delete process.env.NO_PROXY;
+  env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  for (const [k, v] of Object.entries(saved))
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
   proxy.closeAllConnections();
   await new Promise((r) => proxy.close(r));
   await site.close();
@@ -39,17 +36,18 @@ afterAll(async () => {
 describe("web_extract through a proxy", () => {
   it("sends the request through HTTP_PROXY, and not for a NO_PROXY host", async () => {
     const { call } = await webTools({
+      env,
       web: { policy: { allowPrivate: false, allowHosts: [new URL(site.baseUrl).host] } },
     });
     const out = await call("web_extract", { urls: [site.url("/docs/streams")] });
     expect(out.content).toContain("## Node streams guide");
     expect(proxied).toEqual([site.url("/docs/streams")]);
-    process.env.NO_PROXY = "127.0.0.1";
+    env.NO_PROXY = "127.0.0.1";
     const direct = await call("web_extract", { urls: [site.url("/news/seoul-weather")] });
     expect(direct.content).toContain("## 서울 날씨");
     expect(proxied).toHaveLength(1);
     // The guard still judges the target, proxy or not.
-    delete process.env.NO_PROXY;
+    delete env.NO_PROXY;
     const refused = await call("web_extract", { urls: [site.url("/to-internal")] });
     expect(refused.content).toContain("refused");
     expect(site.internal.hits).toEqual([]);

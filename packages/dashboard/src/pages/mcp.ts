@@ -1,8 +1,10 @@
-// MCP servers as they are now (issue "Overview: … MCP servers"): each configured server is started
-// once, outside any session, as `iris mcp list` does, and shown with its state, tools and last
-// error. Loaded after the overview's first screen (a server may take seconds to start) and kept
-// for a minute, so the overview's 5-second poll never starts servers again and again.
-import { probeMcpServers } from "@iris/host";
+// MCP servers on the overview. First their live state in the running processes (the gateway,
+// serve, a chat: each records its servers' state in the store as it changes), read on every
+// poll. A configured server that no running process has is checked by the dashboard itself:
+// started once, outside any session, as `iris mcp list` does, loaded after the first screen (a
+// server may take seconds to start) and kept for a minute, so the 5-second poll never starts
+// servers again and again.
+import { type McpStateRow, probeMcpServers } from "@iris/host";
 import type { DashboardDeps } from "../deps.js";
 import { type Html, html, when } from "../html.js";
 
@@ -33,4 +35,26 @@ export async function mcpStates(deps: DashboardDeps, now = Date.now()): Promise<
 /** The overview's placeholder: filled once the page is shown, then from the cache. */
 export function mcpPlaceholder(): Html {
   return html`<div id="mcp" hx-get="/partials/mcp" hx-trigger="load" hx-swap="innerHTML"><p class="muted">checking the MCP servers…</p></div>`;
+}
+
+/** The live table, one row per process and server (a process that died shows `gone`). */
+export function liveMcpTable(rows: McpStateRow[]): Html {
+  if (rows.length === 0) return html``;
+  return html`<table id="mcp-live"><tr><th>Process</th><th>Name</th><th>Transport</th><th>State</th><th>Tools</th><th>Restarts</th><th>Since</th><th>Last error</th></tr>${rows.map(
+    (r) =>
+      html`<tr data-live-mcp="${r.server}" data-platform="${r.platform}" data-state="${r.state}"><td>${r.platform} (pid ${r.pid})</td><td>${r.server}</td><td>${r.transport}</td><td class="state-${r.state}">${r.state}</td><td>${r.tools}</td><td>${r.restarts}</td><td>${when(r.updatedAt)}</td><td class="error">${r.lastError ?? ""}</td></tr>`,
+  )}</table>`;
+}
+
+/** The overview's MCP section: live states, and the dashboard's own check of servers no running process has. */
+export function mcpSection(configured: string[], rows: McpStateRow[]): Html {
+  if (configured.length === 0)
+    return html`<p class="muted">None configured (mcp_servers in config.yaml).</p>`;
+  const live = new Set(rows.filter((r) => r.state !== "gone").map((r) => r.server));
+  const unseen = configured.filter((name) => !live.has(name));
+  return html`${liveMcpTable(rows)}${
+    unseen.length
+      ? html`${rows.length ? html`<p class="muted">Not running in any Iris process now: ${unseen.join(", ")}. The dashboard's own check:</p>` : ""}${mcpPlaceholder()}`
+      : ""
+  }`;
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { DashboardDeps } from "../deps.js";
 import { type Html, html, usd, when } from "../html.js";
-import { mcpPlaceholder } from "./mcp.js";
+import { mcpSection } from "./mcp.js";
 import { dayNo, monthStart } from "./time.js";
 
 export function overviewCards(deps: DashboardDeps, now = Date.now()): Html {
@@ -38,7 +38,10 @@ ${health.map(
     : html`<p class="muted">No gateway has run on this profile.</p>`
 }
 <h2>MCP servers</h2>
-${mcp.length ? mcpPlaceholder() : html`<p class="muted">None configured (mcp_servers in config.yaml).</p>`}
+${mcpSection(
+  mcp.map(([name]) => name),
+  mcp.length ? data.mcpStates() : [],
+)}
 ${
   turns.length
     ? html`<h2>Running turns</h2><table><tr><th>Session</th><th>Process</th><th>Since</th></tr>${turns.map(

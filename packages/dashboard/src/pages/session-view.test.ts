@@ -12,7 +12,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) d.cleanup();
 });
 
-function branchedSession() {
+function branchedSession(extra = 0) {
   const dir = tempDir("iris-dash-branch");
   dirs.push(dir);
   const path = `${dir.path}/state.db`;
@@ -43,7 +43,8 @@ function branchedSession() {
   const asked = say("user", "first wording");
   const oldTip = say("assistant", "answer to the first wording");
   store.editUserMessage(asked.id, { role: "user", content: "second wording" });
-  const newTip = say("assistant", "answer to the second wording");
+  let newTip = say("assistant", "answer to the second wording");
+  for (let i = 0; i < extra; i++) newTip = say(i % 2 ? "assistant" : "user", `later message ${i}`);
   store.close();
   const data = DashboardData.open(path);
   return { data, id: s.id, oldTip: oldTip.id, newTip: newTip.id };
@@ -72,6 +73,30 @@ describe("session view branches", () => {
       const foreign = sessionView(deps, s, 0, "csrf", "no-such-node").value;
       expect(foreign).toContain("No branch no-such-node");
       expect(foreign).toContain("first wording");
+    } finally {
+      data.close();
+    }
+  });
+});
+
+describe("session view: a long branch, a page at a time", () => {
+  it("follows 'Later messages' on the branch until every message was shown once", () => {
+    const { data, id, newTip } = branchedSession(450);
+    try {
+      const s = data.findSession(id);
+      if (!s) throw new Error("no session");
+      const seen: string[] = [];
+      let after = 0;
+      for (let page = 0; page < 10; page++) {
+        const body = sessionView({ data } as DashboardDeps, s, after, "csrf", newTip).value;
+        expect(body).not.toContain("first wording");
+        seen.push(...[...body.matchAll(/later message (\d+)/g)].map((m) => m[1] ?? ""));
+        const next = /href="\/sessions\/[^"?]+\?after=(\d+)&amp;branch=([^"]+)"/.exec(body);
+        if (!next) break;
+        expect(next[2]).toBe(newTip);
+        after = Number(next[1]);
+      }
+      expect(seen).toEqual(Array.from({ length: 450 }, (_, i) => String(i)));
     } finally {
       data.close();
     }

@@ -19,11 +19,9 @@ export function sessionView(
   branch?: string,
 ): Html {
   const { data } = deps;
-  // One branch followed from the root (its path), or every node in the order stored.
-  const path = branch ? data.branchPath(s.id, branch) : undefined;
-  const nodes = path
-    ? path.filter((n) => n.seq > afterSeq).slice(0, NODES_PER_PAGE)
-    : data.reads.nodesPage(s.id, afterSeq, NODES_PER_PAGE);
+  // One branch followed from the root (a page of its path), or every node in the order stored.
+  const path = branch ? data.branchPage(s.id, branch, afterSeq, NODES_PER_PAGE) : undefined;
+  const nodes = path ?? data.reads.nodesPage(s.id, afterSeq, NODES_PER_PAGE);
   const forks = data.reads.forkPoints(s.id);
   const children = data.reads.childSessions(s.id);
   const branches = data.branches(s.id);

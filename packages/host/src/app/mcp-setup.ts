@@ -7,6 +7,7 @@ import {
   DEFAULT_COMPOSITE_TOOLSETS,
   MCP_STARTUP_BOUND_MS,
   McpManager,
+  type McpServerStatus,
   type Menu,
   selectMenu,
   type ToolRegistry,
@@ -38,6 +39,8 @@ export async function startMcp(opts: {
   env: Record<string, string | undefined>;
   logger: Logger;
   boundMs?: number;
+  /** Every server's status, at start and on each change (recorded for the dashboard). */
+  onStatus?: (statuses: McpServerStatus[]) => void;
 }): Promise<{ mcp: McpManager; menu: LiveMenu }> {
   const live: LiveMenu = { current: { tools: [], specs: [], unavailable: [] } };
   let started = false;
@@ -55,9 +58,12 @@ export async function startMcp(opts: {
     env: opts.env,
     registry: opts.registry,
     onChange: refresh,
+    ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
   });
   const selection = selectionConfig(opts.config, mcp);
   await mcp.startWithin(opts.boundMs ?? MCP_STARTUP_BOUND_MS);
+  // Servers still starting after the bound are recorded as such (their change comes later).
+  opts.onStatus?.(mcp.status());
   for (const problem of mcpStartProblems(mcp)) opts.logger.warn(problem);
   live.current = await selectMenu(opts.registry, { platform: opts.platform, config: selection });
   started = true;

@@ -31,6 +31,7 @@ import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
 import { TurnLocks } from "./session-turn-lock.js";
 import { SharedPrompts } from "./shared-prompts.js";
+import { type McpStateRecorder, mcpStateRecorder, storePageIndex } from "./store-services.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
 import { sessionWorkspace } from "./workspace-setup.js";
 
@@ -104,11 +105,13 @@ export class IrisProcess implements SessionParent {
   /** Route cooldowns of every session, kept in the store so the next process honours them. */
   readonly cooldowns: CooldownBook;
   private closing: Promise<void> | undefined;
+  private mcpStates: McpStateRecorder | undefined;
 
   static async open(opts: ProcessOptions): Promise<IrisProcess> {
     const { profile } = opts;
     const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? process.env);
     const store = opts.store ?? openStore(profile.home.paths.db);
+    const mcpStates = mcpStateRecorder(store, opts.platform, logger.child({ component: "mcp" }));
     try {
       const tools = await setUpTools({
         config: profile.config,
@@ -119,8 +122,12 @@ export class IrisProcess implements SessionParent {
         logger: logger.child({ component: "tools" }),
         env: profile.env,
         ...(opts.extraTools ? { extraTools: opts.extraTools } : {}),
+        pages: storePageIndex(store, logger.child({ component: "tools" })),
+        onMcpStatus: (statuses) => mcpStates.record(statuses),
       });
-      return new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
+      const proc = new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
+      proc.mcpStates = mcpStates;
+      return proc;
     } catch (err) {
       store.close();
       throw err;
@@ -236,6 +243,7 @@ export class IrisProcess implements SessionParent {
     this.closing ??= (async () => {
       await Promise.all([...this.sessions].map((s) => s.close("process closing")));
       await this.tools.mcp.close();
+      this.mcpStates?.clear();
       await closeBrowsers(this.tools.registry.environment);
       this.store.close();
     })();

@@ -2,7 +2,7 @@
 // tool registered with the logger's redaction and stripped from child processes, and the
 // web/browser/vision settings of config.yaml.
 import { registerSecret } from "@iris/llm";
-import { processSecrets, type ToolEnvironment, toolEnvironment } from "@iris/tools";
+import { type PageIndex, processSecrets, type ToolEnvironment, toolEnvironment } from "@iris/tools";
 import type { IrisConfig } from "../config/index.js";
 import { imageDescriber } from "./describe-image.js";
 
@@ -13,6 +13,7 @@ function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<
 export function profileToolEnvironment(
   config: IrisConfig,
   env: Readonly<Record<string, string | undefined>>,
+  pages?: PageIndex,
 ): ToolEnvironment {
   const { web, browser, vision } = config;
   const describeImage = imageDescriber(config, definedOnly(env));
@@ -45,6 +46,7 @@ export function profileToolEnvironment(
       headless: browser.headless,
     },
     vision: vision.model ? { model: vision.model } : {},
+    ...(pages ? { pages } : {}),
     ...(describeImage ? { describeImage } : {}),
   });
 }

@@ -10,7 +10,9 @@ import {
   DEFAULT_COMPOSITE_TOOLSETS,
   loadBuiltinTools,
   type McpManager,
+  type McpServerStatus,
   type Menu,
+  type PageIndex,
   type ToolDefinition,
   ToolRegistry,
 } from "@iris/tools";
@@ -58,11 +60,15 @@ export async function setUpTools(opts: {
   judge?: ApprovalJudge;
   /** A front end's own tools, registered before the menu is selected. */
   extraTools?: readonly ToolDefinition[];
+  /** Where the web tools keep the pages they read (the store's; default: in memory). */
+  pages?: PageIndex;
+  /** Every MCP server's status, at start and on each change. */
+  onMcpStatus?: (statuses: McpServerStatus[]) => void;
 }): Promise<ToolSetup> {
   const log = opts.logger ?? getLogger({ component: "tools" });
   const registry = new ToolRegistry({
     logger: { warn: (message) => log.warn(message) },
-    environment: profileToolEnvironment(opts.config, opts.env ?? {}),
+    environment: profileToolEnvironment(opts.config, opts.env ?? {}, opts.pages),
   });
   await loadBuiltinTools(registry);
   for (const def of opts.extraTools ?? []) registry.register(def);
@@ -73,6 +79,7 @@ export async function setUpTools(opts: {
     env: opts.env ?? {},
     logger: log,
     ...(opts.mcpBoundMs !== undefined ? { boundMs: opts.mcpBoundMs } : {}),
+    ...(opts.onMcpStatus ? { onStatus: opts.onMcpStatus } : {}),
   });
   const a = opts.config.approvals;
   // "always" answers are saved to config.yaml and shared by every later policy of this process.

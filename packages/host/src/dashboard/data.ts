@@ -7,6 +7,7 @@ import {
   type CronControl,
   type CronState,
   type DashboardReads,
+  type McpStateRow,
   type NodeRow,
   openStore,
   type PlatformHealthRow,
@@ -74,12 +75,13 @@ export class DashboardData {
   }
 
   /**
-   * One branch's conversation, root first: the path to `leafId`, which must be a branch tip of
-   * this session (anything else is undefined: a node id from another session shows nothing).
+   * One page of a branch's conversation, root first: the path to `leafId` after `afterSeq`, at
+   * most `limit` nodes, read without loading the whole path. `leafId` must be a branch tip of this
+   * session (anything else is undefined: a node id from another session shows nothing).
    */
-  branchPath(sessionId: string, leafId: string): NodeRow[] | undefined {
+  branchPage(sessionId: string, leafId: string, afterSeq: number, limit: number): NodeRow[] | undefined {
     if (!this.store.listBranches(sessionId).some((n) => n.id === leafId)) return undefined;
-    return this.store.pathToRoot(leafId);
+    return this.store.branchPage(sessionId, leafId, afterSeq, limit);
   }
 
   /** The turns running now: live session leases (one per running turn, SPEC D1). */
@@ -95,6 +97,18 @@ export class DashboardData {
         h.state !== "stopped" && !isAlive(h.pid)
           ? { ...h, state: "stopped", lastError: h.lastError ?? "the gateway process is gone" }
           : h,
+      );
+  }
+
+  /**
+   * MCP servers as the running processes see them (each process records its own); a process that
+   * died without closing shows its servers `gone`.
+   */
+  mcpStates(): McpStateRow[] {
+    return this.store.mcpStates
+      .list()
+      .map((r) =>
+        isAlive(r.pid) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
       );
   }
 

@@ -5,6 +5,7 @@ export type {
   CronControlRow,
   CronJobRow,
   CronRunResultRow,
+  McpStateRow,
   NodeRow,
   PlatformHealthRow,
   PlatformState,

@@ -9,6 +9,7 @@ import { MIGRATION_0017 } from "./0017_serve_state.js";
 import { MIGRATION_0024 } from "./0024_session_lookup.js";
 import { MIGRATION_0025 } from "./0025_identities.js";
 import { MIGRATION_0031 } from "./0031_dashboard.js";
+import { MIGRATION_0032 } from "./0032_mcp_state_web_pages.js";
 
 export interface Migration {
   version: number;
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 24, name: "session_lookup", sql: MIGRATION_0024 },
   { version: 25, name: "identities", sql: MIGRATION_0025 },
   { version: 31, name: "dashboard", sql: MIGRATION_0031 },
+  { version: 32, name: "mcp_state_web_pages", sql: MIGRATION_0032 },
 ];
 
 // The highest number, not the count: versions may leave gaps (numbers are reserved per issue).

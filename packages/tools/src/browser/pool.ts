@@ -3,6 +3,7 @@
 // timeout. A browser that crashed or was closed is launched again on the next call.
 import type { Browser, BrowserContext, Dialog, Page } from "playwright-core";
 import type { ToolEnvironment } from "../environment.js";
+import { proxyFor } from "../web/proxy-env.js";
 import type { Workspace } from "../workspace/types.js";
 import { findChromium } from "./find-chromium.js";
 import { type GuardProxy, startGuardProxy } from "./guard-proxy.js";
@@ -46,7 +47,10 @@ class BrowserPool {
           this.env.env("PATH") ?? process.env.PATH,
         );
         const { chromium } = await import("playwright-core");
-        const proxy = await startGuardProxy(this.env.web.policy);
+        // The guard chains to the profile's own HTTPS_PROXY/HTTP_PROXY (NO_PROXY honoured).
+        const proxy = await startGuardProxy(this.env.web.policy, undefined, (url) =>
+          proxyFor(url, (name) => this.env.env(name)),
+        );
         try {
           const browser = await chromium.launch({
             executablePath,

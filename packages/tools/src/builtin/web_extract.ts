@@ -4,7 +4,6 @@ import { z } from "zod";
 import { defineTool } from "../define.js";
 import { EMPTY_TOOL_ENVIRONMENT } from "../environment.js";
 import { type ExtractedPage, extractPage, mapLimit } from "../web/extract.js";
-import { indexPage } from "../web/search/local.js";
 import { untrusted } from "../web/untrusted.js";
 
 const MAX_URLS = 10;
@@ -37,7 +36,7 @@ export default defineTool({
           timeoutMs: o.timeoutSeconds * 1000,
           signal: ctx.signal,
         });
-        indexPage(page.finalUrl, page.title, page.content);
+        env.pages.add(page.finalUrl, page.title, page.content);
         return { ok: true as const, page };
       } catch (err) {
         return { ok: false as const, url, error: err instanceof Error ? err.message : String(err) };

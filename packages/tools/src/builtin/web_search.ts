@@ -52,7 +52,15 @@ export default defineTool({
           isError: true,
         };
       const call = () =>
-        backend.search({ query: q, count, baseUrl, key, fetch: env.fetch, signal: ctx.signal });
+        backend.search({
+          query: q,
+          count,
+          baseUrl,
+          key,
+          fetch: env.fetch,
+          signal: ctx.signal,
+          pages: env.pages,
+        });
       try {
         results = await call().catch(async (err) => {
           if (!(err instanceof SearchRateLimited) || err.retryAfterSeconds > WAIT_SECONDS) throw err;

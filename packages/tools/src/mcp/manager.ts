@@ -31,6 +31,8 @@ export interface McpManagerOptions {
   registry: ToolRegistry;
   /** The set of registered MCP tools changed. */
   onChange?(): void;
+  /** A server's state or tools changed: every server's status now (the host records it for the dashboard). */
+  onStatus?(statuses: McpServerStatus[]): void;
   backoffMs?: { first: number; max: number };
   /** false: no retries after a failure (a one-off probe such as `iris mcp test`). Default true. */
   revive?: boolean;
@@ -67,6 +69,7 @@ export class McpManager {
               `MCP server '${name}' ${state === "failed" ? "given up" : "down, trying again"}: ${connection.lastError ?? ""}`,
             );
           if (state === "ready" || state === "restarting") opts.onChange?.();
+          this.statusChanged();
         },
         ...(opts.backoffMs ? { backoffMs: opts.backoffMs } : {}),
         ...(opts.revive === false ? { revive: false } : {}),
@@ -152,6 +155,11 @@ export class McpManager {
     for (const gone of previous) this.opts.registry.unregister(gone);
     this.registered.set(name, names.sort());
     if (!this.closing) this.opts.onChange?.();
+    this.statusChanged();
+  }
+
+  private statusChanged(): void {
+    if (!this.closing && this.opts.onStatus) this.opts.onStatus(this.status());
   }
 
   private unregister(name: string): void {

@@ -1,5 +1,5 @@
-// The web tools' fetch (SPEC T): node:http(s) through the profile's HTTPS_PROXY/NO_PROXY (the
-// same agents the providers use), every redirect hop and every resolved address judged by the
+// The web tools' fetch (SPEC T): node:http(s) through the HTTPS_PROXY/NO_PROXY of the profile's
+// environment (.env over the shell; the same proxy agents the providers use), every redirect hop and every resolved address judged by the
 // address guard, a byte cap that cuts instead of failing, and a timeout that always ends the call.
 // Node's own fetch cannot take a proxy on Node 20 nor check the address it connects to.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
@@ -7,9 +7,9 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { proxyAgentFor } from "@iris/llm";
 import { type AddressPolicy, checkAddress, hostAllowed } from "./address-guard.js";
 import { decodeBody } from "./charset.js";
+import { type EnvLookup, proxyAgent, proxyFor } from "./proxy-env.js";
 
 export interface WebRequest {
   method?: "GET" | "POST";
@@ -44,6 +44,8 @@ export interface WebFetchOptions {
   /** DNS answers (tests point a name at 127.0.0.1 here). Default the system resolver. */
   resolve?: Resolver;
   userAgent?: string;
+  /** The profile's environment, for HTTPS_PROXY/HTTP_PROXY/NO_PROXY; unset: no proxy. */
+  env?: EnvLookup;
 }
 
 export class WebRequestError extends Error {
@@ -77,7 +79,7 @@ export function createWebFetch(options: WebFetchOptions): WebFetch {
     try {
       for (let hop = 0; ; hop++) {
         const address = await guard(url, options.policy, resolve);
-        const res = await send(url, { method, headers, body, signal, address });
+        const res = await send(url, { method, headers, body, signal, address, env: options.env });
         const location = res.headers.location;
         if (REDIRECTS.has(res.statusCode ?? 0) && location) {
           res.resume();
@@ -160,10 +162,12 @@ interface SendOptions {
   body: string | undefined;
   signal: AbortSignal;
   address: LookupAddress;
+  env: EnvLookup | undefined;
 }
 
 async function send(url: URL, o: SendOptions): Promise<IncomingMessage> {
-  const agent = await proxyAgentFor(url);
+  const proxy = o.env ? proxyFor(url, o.env) : undefined;
+  const agent = proxy ? await proxyAgent(url, proxy) : undefined;
   const lib = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const req = lib.request(

@@ -20,6 +20,10 @@ main{max-width:50em;margin:0 auto;padding:1em 1em 6em}
 .buttons button{margin:.4em .4em 0 0}
 form#send{position:fixed;bottom:0;left:0;right:0;display:flex;gap:.5em;padding:.8em;background:#fff;border-top:1px solid #ccc}
 form#send textarea{flex:1;height:3em}
+#attachments{position:fixed;bottom:4.6em;left:.8em;display:flex;gap:.4em;flex-wrap:wrap}
+#attachments span{background:#eef;border:1px solid #99a;border-radius:.3em;padding:.1em .4em;font-size:.85em}
+#attachments span.refused{background:#fee;border-color:#c66}
+#attachments button{border:0;background:none;cursor:pointer;padding:0 0 0 .3em}
 `;
 
 export function loginPage(nonce: string): string {
@@ -80,7 +84,8 @@ export function chatPage(nonce: string, user: string): string {
 <style>${STYLE}</style></head><body>
 <header><strong>Iris</strong><span id="chat"></span><span class="state"><span id="who"></span> · <span id="state">connecting…</span></span></header>
 <main id="log" aria-live="polite"></main>
-<form id="send"><textarea id="text" placeholder="Message (Enter sends, Shift+Enter for a new line)"></textarea><button type="submit">Send</button></form>
+<div id="attachments" aria-live="polite"></div>
+<form id="send"><button type="button" id="attach" title="Attach images or text files" aria-label="Attach files">📎</button><input id="files" type="file" multiple hidden><textarea id="text" placeholder="Message (Enter sends, Shift+Enter for a new line)"></textarea><button type="submit">Send</button></form>
 <script nonce="${nonce}">
 var __name = (f) => f;
 const renderMarkdown = ${renderMarkdown.toString()};
@@ -96,7 +101,12 @@ let outbox = JSON.parse(sessionStorage.getItem(OUTBOX) || "[]");
 const sentRecently = [];
 let lastFromSnapshot = null;
 
-function saveOutbox() { sessionStorage.setItem(OUTBOX, JSON.stringify(outbox)); }
+// Pictures can be larger than sessionStorage allows: then only the text waits there (a reload
+// sends it without them), the pictures stay in memory until sent.
+function saveOutbox() {
+  try { sessionStorage.setItem(OUTBOX, JSON.stringify(outbox)); }
+  catch { sessionStorage.setItem(OUTBOX, JSON.stringify(outbox.map((o) => ({ id: o.id, text: o.text })))); }
+}
 function add(kind, text, opts = {}) {
   const el = document.createElement("div");
   el.className = "msg " + kind + (opts.pending ? " pending" : "");
@@ -165,7 +175,7 @@ async function flush() {
     const o = outbox[0];
     let ok = false;
     try {
-      const res = await fetch("/send", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat: CHAT, id: o.id, text: o.text }) });
+      const res = await fetch("/send", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat: CHAT, id: o.id, text: o.text, ...(o.images && o.images.length ? { images: o.images } : {}) }) });
       if (res.status === 401) return location.reload();
       if (res.status >= 400 && res.status < 500) {
         // Refused for what it is (too long, malformed): say so instead of retrying forever.
@@ -181,18 +191,77 @@ async function flush() {
     log.querySelector('[data-id="' + CSS.escape(o.id) + '"]')?.classList.remove("pending");
   }
 }
-function send(text) {
-  const o = { id: crypto.randomUUID(), text };
+function send(text, images) {
+  const o = { id: crypto.randomUUID(), text, ...(images && images.length ? { images } : {}) };
   outbox.push(o);
   saveOutbox();
-  add("user", text, { id: o.id, pending: true });
+  const shown = images && images.length ? text + "\\n📎 " + images.map((i) => i.name).join(", ") : text;
+  add("user", shown, { id: o.id, pending: true });
   if (outbox.length === 1) flush();
 }
+// Attachments (SPEC H4): pictures go to the model as images (the gateway checks and resizes
+// them); a text file is put into the message as a fenced block; anything else is refused here,
+// named, before it is sent. The limits are /send's: 4 pictures of up to 4.5 MB (6 MB base64).
+const MAX_IMAGES = 4, MAX_IMAGE_BYTES = 4_500_000, MAX_TEXT_FILE = 30_000;
+const TEXT_NAME = /\\.(txt|md|markdown|csv|tsv|json|jsonl|ya?ml|toml|xml|html?|css|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|sh|bash|zsh|sql|log|ini|cfg|conf|diff|patch)$/i;
+let attached = [];
+const chips = document.getElementById("attachments");
+function showAttachments() {
+  chips.replaceChildren();
+  attached.forEach((a, i) => {
+    const chip = document.createElement("span");
+    chip.className = a.refused ? "refused" : "";
+    chip.textContent = a.refused ? a.name + ": " + a.refused : "📎 " + a.name;
+    const x = document.createElement("button");
+    x.type = "button"; x.textContent = "×"; x.setAttribute("aria-label", "remove " + a.name);
+    x.addEventListener("click", () => { attached.splice(i, 1); showAttachments(); });
+    chip.append(x);
+    chips.append(chip);
+  });
+}
+function readFile(file, how) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+    if (how === "text") r.readAsText(file); else r.readAsDataURL(file);
+  });
+}
+async function attach(files) {
+  for (const file of files) {
+    const isImage = /^image\\//.test(file.type);
+    const isText = !isImage && (/^text\\//.test(file.type) || TEXT_NAME.test(file.name));
+    let refused = "";
+    if (isImage && attached.filter((a) => a.image).length >= MAX_IMAGES) refused = "at most " + MAX_IMAGES + " pictures a message";
+    else if (isImage && file.size > MAX_IMAGE_BYTES) refused = "over 4.5 MB";
+    else if (isText && file.size > MAX_TEXT_FILE) refused = "a text file over 30 KB (a message holds 32,000 characters)";
+    else if (!isImage && !isText) refused = "not a picture or a text file";
+    if (refused) { attached.push({ name: file.name, refused }); continue; }
+    try {
+      if (isImage) {
+        const url = await readFile(file, "data");
+        attached.push({ name: file.name, image: { name: file.name, data: String(url).replace(/^data:[^,]*,/, "") } });
+      } else attached.push({ name: file.name, text: await readFile(file, "text") });
+    } catch (e) { attached.push({ name: file.name, refused: "could not be read" }); }
+  }
+  showAttachments();
+}
+const picker = document.getElementById("files");
+document.getElementById("attach").addEventListener("click", () => picker.click());
+picker.addEventListener("change", async () => { await attach([...picker.files]); picker.value = ""; });
 document.getElementById("send").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const t = document.getElementById("text");
-  if (t.value.trim()) send(t.value);
+  const ok = attached.filter((a) => !a.refused);
+  const images = ok.filter((a) => a.image).map((a) => a.image);
+  const texts = ok.filter((a) => a.text !== undefined).map((a) => "\\n\\n" + a.name + ":\\n\`\`\`\\n" + a.text.replace(/\\n$/, "") + "\\n\`\`\`");
+  let text = t.value.trim() ? t.value : "";
+  if (!text && !images.length && !texts.length) return;
+  text = (text || (images.length ? "(attached: " + images.map((i) => i.name).join(", ") + ")" : "")) + texts.join("");
+  send(text.trim() ? text : "(attached files)", images);
   t.value = "";
+  attached = [];
+  showAttachments();
 });
 document.getElementById("text").addEventListener("keydown", (ev) => {
   if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); document.getElementById("send").requestSubmit(); }

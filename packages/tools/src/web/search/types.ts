@@ -1,5 +1,6 @@
 // One search backend per file (SPEC T); each turns its API's answer into {title, url, snippet}.
 import type { WebFetch, WebResponse } from "../http.js";
+import type { PageIndex } from "./page-index.js";
 
 export interface SearchResult {
   title: string;
@@ -14,6 +15,8 @@ export interface SearchRequest {
   key: string | undefined;
   fetch: WebFetch;
   signal: AbortSignal;
+  /** The pages read so far (the local backend searches them). */
+  pages: PageIndex;
 }
 
 export interface SearchBackend {
