@@ -34,4 +34,5 @@ export * from "./dashboard/index.js";
 export * from "./doctor/endpoints.js";
 export * from "./doctor/report.js";
 export * from "./doctor/run.js";
+export * from "./doctor/workspace.js";
 export * from "./front-end-api.js";

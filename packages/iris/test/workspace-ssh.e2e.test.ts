@@ -1,7 +1,7 @@
 // terminal.backend: ssh end to end, as a user runs it: `iris -p` with config.yaml choosing a real
 // sshd on a loopback port; the model's terminal and read_file calls run on the remote side (a
 // marker file lands in remote_dir, made on connect, not this machine's work folder), `iris context`
-// names the workspace, and an unknown host key fails the call without running the command.
+// names the workspace, and an unknown host key fails at session start, before any model call.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, type Sshd, skipWithoutSshd, startFakeLlm, startSshd } from "@iris/testkit";
@@ -85,20 +85,19 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
     );
   }, 30_000);
 
-  it("an unknown host key fails the call naming the host, and the command never runs", async () => {
+  it("an unknown host key fails at session start naming the host: no model call, no command", async () => {
     writeFileSync(join(home.home, "config.yaml"), config(sshd.wrongKnownHosts));
     const before = fake.requests.length;
-    fake.enqueue(
-      { toolCalls: [{ name: "terminal", arguments: { command: `touch ${remoteDir}/should-not-exist` } }] },
-      { text: "could not" },
+    const r = await runIris(
+      ["-p", `touch ${remoteDir}/should-not-exist`, ...routeArgs(fake.baseUrl, "chat_completions")],
+      {
+        env: { IRIS_HOME: home.home },
+        cwd: work,
+      },
     );
-    const r = await runIris(["-p", "try it", ...routeArgs(fake.baseUrl, "chat_completions")], {
-      env: { IRIS_HOME: home.home },
-      cwd: work,
-    });
-    expect(r.stdout).toContain("could not");
-    const result = JSON.stringify(fake.requests.slice(before + 1).map((q) => q.body));
-    expect(result).toMatch(/the ssh workspace \([^)]*127\.0\.0\.1:\d+\) is unavailable: the host key/);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/the ssh workspace \([^)]*127\.0\.0\.1:\d+\) is unavailable: the host key/);
+    expect(fake.requests.length).toBe(before);
     expect(existsSync(`${remoteDir}/should-not-exist`)).toBe(false);
   }, 60_000);
 });

@@ -49,6 +49,14 @@ export { TaskCwds } from "./terminal/task-cwd.js";
 export { type AddressPolicy, BlockedAddressError, privateKind } from "./web/address-guard.js";
 export type { WebFetch, WebRequest, WebResponse } from "./web/http.js";
 export { SEARCH_BACKENDS } from "./web/search/backends.js";
+export { DockerWorkspace, dockerWorkspace } from "./workspace/docker.js";
+export {
+  type DockerMount,
+  type DockerSettings,
+  LABEL_PROFILE,
+  type OrphanContainer,
+  orphanContainers,
+} from "./workspace/docker-container.js";
 export { editorWorkspace } from "./workspace/editor.js";
 export { isWorkspaceUnavailable, WorkspaceUnavailable } from "./workspace/errors.js";
 export { LocalWorkspace, localWorkspace } from "./workspace/local.js";
