@@ -14,10 +14,10 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
   let home: ReturnType<typeof tempHome>;
   let work: string;
   let remoteDir: string;
-  const config = (knownHosts: string) =>
+  const config = (knownHosts: string, mode = "off") =>
     [
       "approvals:",
-      "  mode: off",
+      `  mode: ${mode}`,
       "terminal:",
       "  backend: ssh",
       "  ssh:",
@@ -72,6 +72,27 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
     expect(JSON.stringify(fake.requests[0]?.body)).toContain(
       `Workspace: ssh ${sshd.user}@${sshd.host}:${sshd.port}`,
     );
+  }, 60_000);
+
+  it("approvals judge paths against remote_dir: a write there runs unasked, one outside is asked (and denied)", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(sshd.knownHosts, "manual"));
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: "write_file", arguments: { path: "inside.txt", content: "in remote_dir\n" } }] },
+      {
+        toolCalls: [{ name: "write_file", arguments: { path: `${sshd.home}/outside.txt`, content: "no\n" } }],
+      },
+      { text: "wrote what I could" },
+    );
+    const r = await runIris(["-p", "write two files", ...routeArgs(fake.baseUrl, "chat_completions")], {
+      env: { IRIS_HOME: home.home },
+      cwd: work,
+    });
+    expect(r.stdout).toContain("wrote what I could");
+    const results = fake.requests.slice(before + 1).map((q) => JSON.stringify(q.body));
+    expect(results[0]).toContain(`Wrote 14 bytes to ${remoteDir}/inside.txt.`);
+    expect(results[1]).toMatch(/not run: /);
+    expect(existsSync(`${sshd.home}/outside.txt`)).toBe(false);
   }, 60_000);
 
   it("iris context names the workspace", async () => {
