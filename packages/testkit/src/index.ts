@@ -4,6 +4,7 @@
  * platforms the gateway talks to (the Telegram Bot API). Node built-ins only.
  */
 
+export { bwrapInstalled, skipWithoutBwrap } from "./bwrap.js";
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
 export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";

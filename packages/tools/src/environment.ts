@@ -60,6 +60,21 @@ export type DescribeImage = (
   onCall?: ModelCallSink,
 ) => Promise<string>;
 
+/** execute_code's limits and the tools its programs may call (`code_execution:` in config.yaml). */
+export interface CodeSettings {
+  tools: readonly string[];
+  timeoutSeconds: number;
+  maxToolCalls: number;
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_CODE_SETTINGS: CodeSettings = {
+  tools: ["read_file", "write_file", "patch", "search_files", "terminal", "web_search", "web_extract"],
+  timeoutSeconds: 300,
+  maxToolCalls: 50,
+  maxOutputBytes: 50_000,
+};
+
 export interface ToolEnvironment {
   /** A variable of the profile's environment (.env wins over the shell). */
   env(name: string): string | undefined;
@@ -69,6 +84,7 @@ export interface ToolEnvironment {
   web: WebSettings;
   browser: BrowserSettings;
   vision: VisionSettings;
+  code: CodeSettings;
   /** Set where vision.model is configured: vision_analyze is offered only then. */
   describeImage?: DescribeImage;
 }
@@ -96,6 +112,7 @@ export interface ToolEnvironmentOptions {
   };
   browser?: Partial<BrowserSettings>;
   vision?: VisionSettings;
+  code?: Partial<CodeSettings>;
   describeImage?: DescribeImage;
   /** DNS override for tests. */
   resolve?: Resolver;
@@ -123,6 +140,7 @@ export function toolEnvironment(o: ToolEnvironmentOptions = {}): ToolEnvironment
     web,
     browser: { ...DEFAULT_BROWSER_SETTINGS, ...(o.browser ?? {}) },
     vision: o.vision ?? {},
+    code: { ...DEFAULT_CODE_SETTINGS, ...(o.code ?? {}) },
     ...(o.describeImage ? { describeImage: o.describeImage } : {}),
   };
 }

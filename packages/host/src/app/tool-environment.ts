@@ -14,7 +14,7 @@ export function profileToolEnvironment(
   config: IrisConfig,
   env: Readonly<Record<string, string | undefined>>,
 ): ToolEnvironment {
-  const { web, browser, vision } = config;
+  const { web, browser, vision, code_execution: code } = config;
   const describeImage = imageDescriber(config, definedOnly(env));
   return toolEnvironment({
     env,
@@ -45,6 +45,12 @@ export function profileToolEnvironment(
       headless: browser.headless,
     },
     vision: vision.model ? { model: vision.model } : {},
+    code: {
+      tools: code.tools,
+      timeoutSeconds: code.timeout_seconds,
+      maxToolCalls: code.max_tool_calls,
+      maxOutputBytes: code.max_output_bytes,
+    },
     ...(describeImage ? { describeImage } : {}),
   });
 }

@@ -97,3 +97,24 @@ export const terminalSchema = z
         message: "backend docker needs terminal.docker (image)",
       });
   });
+
+/** `code_execution:` (SPEC T6): what execute_code's programs may call and how long and much they may run. */
+export const codeExecutionSchema = z.strictObject({
+  tools: z
+    .array(z.string().min(1))
+    .default(["read_file", "write_file", "patch", "search_files", "terminal", "web_search", "web_extract"])
+    .describe("The tools a program may call (only those the session offers; never execute_code itself)."),
+  timeout_seconds: z.int().min(1).max(3600).default(300).describe("A run is stopped after this long."),
+  max_tool_calls: z
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(50)
+    .describe("Tool calls one run may make; later ones are refused."),
+  max_output_bytes: z
+    .int()
+    .min(1000)
+    .max(10_000_000)
+    .default(50_000)
+    .describe("Printed output kept (the start and the end) before it is cut."),
+});
