@@ -26,6 +26,12 @@ export * from "./app/tools-report.js";
 export * from "./app/tools-setup.js";
 export * from "./app/turn-view.js";
 export { takesImages } from "./app/vision.js";
+export {
+  availableBackends,
+  switchSessionWorkspace,
+  WORKSPACE_BACKENDS,
+  type WorkspaceBackend,
+} from "./app/workspace-setup.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";
 export * from "./config/index.js";

@@ -61,4 +61,5 @@ export { editorWorkspace } from "./workspace/editor.js";
 export { isWorkspaceUnavailable, WorkspaceUnavailable } from "./workspace/errors.js";
 export { LocalWorkspace, localWorkspace } from "./workspace/local.js";
 export { SshWorkspace, sshWorkspace } from "./workspace/ssh.js";
+export { SwitchableWorkspace } from "./workspace/switchable.js";
 export type * from "./workspace/types.js";

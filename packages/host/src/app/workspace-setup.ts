@@ -5,7 +5,13 @@
 import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { dockerWorkspace, localWorkspace, sshWorkspace, type Workspace } from "@iris/tools";
+import {
+  dockerWorkspace,
+  localWorkspace,
+  SwitchableWorkspace,
+  sshWorkspace,
+  type Workspace,
+} from "@iris/tools";
 import type { IrisConfig, Profile } from "../config/index.js";
 
 export type WorkspaceBackend = "local" | "ssh" | "docker";
@@ -76,11 +82,37 @@ function passthrough(profile: Profile): Record<string, string> {
 }
 
 /**
- * A new workspace for one session working in `cwd` (the local folder). Its backend is reached at
- * once (connect): one that is down is said by `connect()` at session start and by the first
- * turn (WorkspaceUnavailable), never by running the command somewhere else.
+ * A new workspace for one session working in `cwd` (the local folder), switchable later by the
+ * user (`/workspace`). Its backend is reached at once (connect): one that is down is said at
+ * session start and by the first turn (WorkspaceUnavailable), never by running the command
+ * somewhere else.
  */
-export function sessionWorkspace(profile: Profile, cwd: string, backend?: WorkspaceBackend): Workspace {
+export function sessionWorkspace(
+  profile: Profile,
+  cwd: string,
+  backend?: WorkspaceBackend,
+): SwitchableWorkspace {
+  return new SwitchableWorkspace(backendWorkspace(profile, cwd, backend));
+}
+
+/**
+ * The session's workspace moved to another configured backend (`/workspace NAME`): the new one is
+ * reached first, so one that is down changes nothing and says why. Its description.
+ */
+export async function switchSessionWorkspace(
+  ws: Workspace,
+  profile: Profile,
+  cwd: string,
+  backend: WorkspaceBackend,
+): Promise<string> {
+  if (!(ws instanceof SwitchableWorkspace)) throw new Error("this session's workspace cannot be switched");
+  if (!availableBackends(profile.config).includes(backend))
+    throw new Error(`the ${backend} workspace is not configured: add terminal.${backend} to config.yaml`);
+  await ws.switchTo(backendWorkspace(profile, cwd, backend));
+  return ws.description;
+}
+
+function backendWorkspace(profile: Profile, cwd: string, backend?: WorkspaceBackend): Workspace {
   const t = profile.config.terminal;
   const chosen = backend ?? t.backend;
   if (chosen === "ssh" && t.ssh) {
