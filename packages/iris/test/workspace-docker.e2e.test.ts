@@ -4,6 +4,7 @@
 // container is removed when the session ends, `iris context` names the workspace, and an engine
 // that is gone fails at session start with the socket named, before any model call.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type Podman, skipWithoutPodman, startFakeLlm, startPodman } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,7 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
   let fake: FakeLlm;
   let home: ReturnType<typeof tempHome>;
   let work: string;
-  const config = (socket: string) =>
+  const config = (socket: string, extra: string[] = []) =>
     [
       "approvals:",
       "  mode: off",
@@ -25,6 +26,7 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
       `    socket: ${socket}`,
       "    memory: 256m",
       "    pids: 128",
+      ...extra,
       "",
     ].join("\n");
   const containers = () =>
@@ -70,6 +72,59 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
     // The session's container went with the session.
     expect(containers()).toBe("");
   }, 90_000);
+
+  it("the container gets only the variables env_passthrough names, not the profile's secrets", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(engine.socket, ["  env_passthrough: [PASSED_VAR]"]));
+    writeFileSync(join(home.home, ".env"), "SECRET_TOKEN=s3cr3t-value\nPASSED_VAR=passed-value\n", {
+      mode: 0o600,
+    });
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: "terminal", arguments: { command: 'echo "[$SECRET_TOKEN][$PASSED_VAR]"' } }] },
+      { text: "printed" },
+    );
+    const r = await runIris(["-p", "print them", ...routeArgs(fake.baseUrl, "chat_completions")], {
+      env: { IRIS_HOME: home.home, SECRET_TOKEN: "s3cr3t-value" },
+      cwd: work,
+    });
+    expect(r.stdout).toContain("printed");
+    const result = JSON.stringify(fake.requests.slice(before + 1).map((q) => q.body));
+    expect(result).toContain("[][passed-value]");
+    expect(result).not.toContain("s3cr3t-value");
+  }, 60_000);
+
+  it("iris doctor lists the containers a killed Iris left and --repair removes them", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(engine.socket));
+    const made = engine.podman([
+      "run",
+      "-d",
+      "--network",
+      "none",
+      "--label",
+      "iris.profile=default",
+      "--label",
+      "iris.scope=session",
+      "--label",
+      "iris.session=gone-session",
+      "--label",
+      `iris.owner=${hostname()}:2147483646`,
+      engine.image,
+      "sleep",
+      "1000",
+    ]);
+    expect(made.status).toBe(0);
+    const env = { IRIS_HOME: home.home };
+    const listed = await runIris(["doctor"], { env, cwd: work });
+    expect(listed.stdout).toMatch(
+      /docker workspace.*engine on .* answers; image localhost\/iris-test:1 is there/,
+    );
+    expect(listed.stdout).toContain("1 container(s) left by an Iris process that is gone");
+    expect(listed.stdout).toContain("session gone-session");
+    expect(containers()).not.toBe("");
+    const repaired = await runIris(["doctor", "--repair"], { env, cwd: work });
+    expect(repaired.stdout).toContain("removed 1 container(s) left by an Iris process that is gone");
+    expect(containers()).toBe("");
+  }, 60_000);
 
   it("iris context names the workspace", async () => {
     writeFileSync(join(home.home, "config.yaml"), config(engine.socket));

@@ -124,6 +124,20 @@ describe.skipIf(skipWithoutPodman())("docker workspace on podman", () => {
     expect(sessions).toContain("s-c");
   });
 
+  it("profile scope: sessions of a profile share one container, which outlives them; env is only what is given", async () => {
+    process.env.IRIS_TEST_HOST_ONLY = "host";
+    const a = make("p-a", { scope: "profile", env: { PASSED: "given" } });
+    const b = make("p-b", { scope: "profile" });
+    await run(a, "echo shared > /tmp/profile-scope");
+    expect(await run(b, "cat /tmp/profile-scope")).toBe("shared\n");
+    expect(await run(a, 'echo "$PASSED|$IRIS_TEST_HOST_ONLY|$PATH"')).toMatch(/^given\|\|/);
+    await a.close();
+    await b.close();
+    const left = (await ofProfile()).filter((c) => c.Labels["iris.scope"] === "profile");
+    expect(left.length).toBe(1);
+    await docker.getContainer(left[0]?.Id as string).remove({ force: true });
+  });
+
   it("an image the engine lacks and an engine that is gone fail at session start, naming the socket", async () => {
     const noImage = make("s-x", { image: "localhost/not-there:1" });
     const e1 = await noImage.connect().catch((e: unknown) => e);
