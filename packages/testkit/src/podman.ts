@@ -11,18 +11,22 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 const PODMAN = "/usr/bin/podman";
 const RUNC = "/usr/sbin/runc";
 const BUSYBOX = "/bin/busybox";
 export const PODMAN_TEST_IMAGE = "localhost/iris-test:1";
+/** The same with this machine's python3 and its standard library (execute_code's tests). */
+export const PODMAN_PYTHON_IMAGE = "localhost/iris-test-py:1";
+const PYTHON = "/usr/bin/python3";
 /** Host binaries copied into the test image with their libraries (busybox provides the rest). */
 const HOST_BINARIES = ["/bin/bash", "/usr/bin/setsid", "/usr/bin/ps", "/usr/bin/base64", "/usr/bin/stat"];
 
@@ -66,7 +70,7 @@ function copyInto(root: string, file: string): void {
 }
 
 /** A rootfs tar: busybox applets in /bin, host binaries with their libraries, /tmp and /root. */
-function buildRootfs(dir: string): string {
+function buildRootfs(dir: string, withPython: boolean): string {
   const root = join(dir, "rootfs");
   for (const d of ["bin", "usr/bin", "tmp", "root", "etc", "proc", "sys", "dev", "workspace"])
     mkdirSync(join(root, d), { recursive: true });
@@ -74,7 +78,20 @@ function buildRootfs(dir: string): string {
   copyFileSync(BUSYBOX, join(root, "bin/busybox"));
   chmodSync(join(root, "bin/busybox"), 0o755);
   const applets = spawnSync(BUSYBOX, ["--list"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
-  for (const bin of HOST_BINARIES) {
+  const bins = [...HOST_BINARIES];
+  if (withPython) {
+    const real = realpathSync(PYTHON);
+    bins.push(real);
+    symlinkSync(real, join(root, "usr/bin/python3"));
+    // The standard library without its tests (40 MB rather than 54).
+    const lib = `usr/lib/${basename(real)}`;
+    const r = spawnSync("sh", [
+      "-c",
+      `tar -C / --exclude=test --exclude=__pycache__ -cf - ${lib} | tar -C ${root} -xf -`,
+    ]);
+    if (r.status !== 0) throw new Error(`copying ${lib} into the test rootfs failed`);
+  }
+  for (const bin of bins) {
     copyInto(root, bin);
     for (const lib of libsOf(bin)) copyInto(root, lib);
   }
@@ -112,7 +129,7 @@ function waitSocket(socket: string, child: ChildProcess, log: () => string): Pro
   });
 }
 
-export async function startPodman(): Promise<Podman> {
+export async function startPodman(o: { withPython?: boolean } = {}): Promise<Podman> {
   const dir = mkdtempSync(join(tmpdir(), "iris-podman-"));
   const conf = join(dir, "containers.conf");
   // This VM's limits: crun fails on RLIMIT_NOFILE and hybrid cgroups; runc with no default ulimits works.
@@ -138,7 +155,8 @@ export async function startPodman(): Promise<Podman> {
     const r = spawnSync(PODMAN, [...base, ...args], { encoding: "utf8", env });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
-  const imported = podman(["import", buildRootfs(dir), PODMAN_TEST_IMAGE]);
+  const image = o.withPython ? PODMAN_PYTHON_IMAGE : PODMAN_TEST_IMAGE;
+  const imported = podman(["import", buildRootfs(dir, o.withPython === true), image]);
   if (imported.status !== 0) throw new Error(`podman import failed: ${imported.stderr}`);
   const socket = join(dir, "podman.sock");
   let log = "";
@@ -166,7 +184,7 @@ export async function startPodman(): Promise<Podman> {
   };
   return {
     socket,
-    image: PODMAN_TEST_IMAGE,
+    image,
     dir,
     podman,
     stop,
