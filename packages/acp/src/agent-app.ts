@@ -7,7 +7,16 @@
 // session/set_title are unstable ACP v1, and one app must use one entry throughout.
 import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk/unstable";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { COMPRESSED_END_REASON, type IrisProcess, type RouteFlags, TITLE_MAX, takesImages } from "@iris/host";
+import {
+  COMPRESSED_END_REASON,
+  type IrisProcess,
+  type RouteFlags,
+  switchSessionWorkspace,
+  TITLE_MAX,
+  takesImages,
+  WORKSPACE_BACKENDS,
+  type WorkspaceBackend,
+} from "@iris/host";
 import { listCatalogue } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import { AcpSession } from "./acp-session.js";
@@ -18,7 +27,7 @@ import { checkedCwd } from "./cwd.js";
 import { PERMISSION_OPTIONS } from "./permissions.js";
 import type { PromptBlock } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
-import { modelOption, modeState } from "./session-options.js";
+import { modelOption, modeState, workspaceOptions } from "./session-options.js";
 
 export interface AcpAgentOptions {
   /**
@@ -94,7 +103,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       host,
       vision: () => takesImages(host.runtime.provider, host.runtime.model, iris.profile.config),
       contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
-      configOptions: () => [modelOption(host, iris, catalogueModelNames)],
+      configOptions: () => [modelOption(host, iris, catalogueModelNames), ...workspaceOptions(host)],
       expandInput: (text) => expandMcpInput(iris.tools.mcp, text),
       channel: {
         update: (update) => client.notify(acp.methods.client.session.update, { sessionId: id, update }),
@@ -154,8 +163,28 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     });
   }
 
+  async function setWorkspace(s: AcpSession, value: string, iris: IrisProcess) {
+    if (s.host.busy)
+      throw acp.RequestError.invalidParams(undefined, "the workspace cannot change while a turn runs");
+    if (!(WORKSPACE_BACKENDS as readonly string[]).includes(value))
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `unknown workspace '${value}' (${WORKSPACE_BACKENDS.join(", ")})`,
+      );
+    try {
+      await switchSessionWorkspace(s.host.workspace, s.host.profile, s.host.cwd, value as WorkspaceBackend);
+    } catch (err) {
+      // Down or not configured: the session stays where it was.
+      throw acp.RequestError.invalidParams(undefined, err instanceof Error ? err.message : String(err));
+    }
+    return { configOptions: details(s, iris).configOptions };
+  }
+
   function details(s: AcpSession, iris: IrisProcess) {
-    return { modes: modeState(s.host), configOptions: [modelOption(s.host, iris, catalogueModelNames)] };
+    return {
+      modes: modeState(s.host),
+      configOptions: [modelOption(s.host, iris, catalogueModelNames), ...workspaceOptions(s.host)],
+    };
   }
 
   app
@@ -264,10 +293,12 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     })
     .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
       const s = mustGet(params.sessionId);
+      if (params.configId === "workspace" && typeof params.value === "string")
+        return setWorkspace(s, params.value, await irisProcess());
       if (params.configId !== "model" || typeof params.value !== "string")
         throw acp.RequestError.invalidParams(
           undefined,
-          `unknown config option '${params.configId}' (Iris has: model)`,
+          `unknown config option '${params.configId}' (Iris has: model, workspace)`,
         );
       if (s.host.busy)
         throw acp.RequestError.invalidParams(undefined, "the model cannot change while a turn runs");

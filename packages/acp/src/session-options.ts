@@ -1,7 +1,7 @@
 // What an editor shows beside a session: the approval modes (its mode picker) and the model
 // (a config option of category "model"; ACP has no set_model).
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk/unstable";
-import type { IrisProcess, Session } from "@iris/host";
+import { availableBackends, type IrisProcess, type Session } from "@iris/host";
 
 export const MODES: SessionModeState["availableModes"] = [
   { id: "manual", name: "Ask", description: "Dangerous commands wait for your permission" },
@@ -41,4 +41,25 @@ export function modelOption(
     currentValue: current,
     options: [...values].map((v) => ({ value: v, name: v })),
   };
+}
+
+/**
+ * Where the session's tools run, when the profile configures more than this machine (SPEC T6):
+ * the editor moves this session to another backend through session/set_config_option.
+ */
+export function workspaceOptions(host: Session): SessionConfigOption[] {
+  const kinds = availableBackends(host.config);
+  if (kinds.length < 2) return [];
+  const current = host.workspace.kind;
+  return [
+    {
+      id: "workspace",
+      name: "Workspace",
+      description: host.workspace.description,
+      category: "workspace",
+      type: "select",
+      currentValue: current,
+      options: kinds.map((k) => ({ value: k, name: k })),
+    },
+  ];
 }

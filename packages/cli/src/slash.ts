@@ -18,6 +18,7 @@ import { modelChoices } from "./ui/model-picker.js";
 import { PICKER_QUESTION, pickedRow, pickerList, recentForPicker } from "./ui/session-picker.js";
 import { replayLines } from "./ui/session-replay.js";
 import { padToWidth } from "./ui/width.js";
+import { WORKSPACE_HELP, workspaceCommand } from "./workspace-command.js";
 
 export interface SlashContext {
   session: Session;
@@ -54,6 +55,7 @@ const HELP: [string, string][] = [
   ["/mcp", "the MCP servers: state, transport, tools, last error"],
   ["/approvals [manual|smart|off]", "show or switch how tool calls are approved in this session"],
   ...CHAT_COMMAND_HELP,
+  WORKSPACE_HELP,
   ["/stop", "stop the running turn"],
   ["/help", "this list"],
   ["/exit", "quit (also Ctrl-D)"],
@@ -209,6 +211,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     case "/context":
       out.write(session.context.report());
       return true;
+    case "/workspace":
+      return workspaceCommand(host, arg, out, ctx.busy());
     case "/rewind":
       if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
       else out.write("/rewind works in the interactive chat\n");

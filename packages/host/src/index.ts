@@ -26,6 +26,12 @@ export * from "./app/tools-report.js";
 export * from "./app/tools-setup.js";
 export * from "./app/turn-view.js";
 export { takesImages } from "./app/vision.js";
+export {
+  availableBackends,
+  switchSessionWorkspace,
+  WORKSPACE_BACKENDS,
+  type WorkspaceBackend,
+} from "./app/workspace-setup.js";
 export * from "./commands/registry.js";
 export * from "./commands/usage-line.js";
 export * from "./config/index.js";
@@ -34,4 +40,5 @@ export * from "./dashboard/index.js";
 export * from "./doctor/endpoints.js";
 export * from "./doctor/report.js";
 export * from "./doctor/run.js";
+export * from "./doctor/workspace.js";
 export * from "./front-end-api.js";

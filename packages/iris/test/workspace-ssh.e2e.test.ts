@@ -1,7 +1,7 @@
 // terminal.backend: ssh end to end, as a user runs it: `iris -p` with config.yaml choosing a real
 // sshd on a loopback port; the model's terminal and read_file calls run on the remote side (a
 // marker file lands in remote_dir, made on connect, not this machine's work folder), `iris context`
-// names the workspace, and an unknown host key fails the call without running the command.
+// names the workspace, and an unknown host key fails at session start, before any model call.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, type Sshd, skipWithoutSshd, startFakeLlm, startSshd } from "@iris/testkit";
@@ -14,10 +14,10 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
   let home: ReturnType<typeof tempHome>;
   let work: string;
   let remoteDir: string;
-  const config = (knownHosts: string) =>
+  const config = (knownHosts: string, mode = "off") =>
     [
       "approvals:",
-      "  mode: off",
+      `  mode: ${mode}`,
       "terminal:",
       "  backend: ssh",
       "  ssh:",
@@ -74,6 +74,27 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
     );
   }, 60_000);
 
+  it("approvals judge paths against remote_dir: a write there runs unasked, one outside is asked (and denied)", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(sshd.knownHosts, "manual"));
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: "write_file", arguments: { path: "inside.txt", content: "in remote_dir\n" } }] },
+      {
+        toolCalls: [{ name: "write_file", arguments: { path: `${sshd.home}/outside.txt`, content: "no\n" } }],
+      },
+      { text: "wrote what I could" },
+    );
+    const r = await runIris(["-p", "write two files", ...routeArgs(fake.baseUrl, "chat_completions")], {
+      env: { IRIS_HOME: home.home },
+      cwd: work,
+    });
+    expect(r.stdout).toContain("wrote what I could");
+    const results = fake.requests.slice(before + 1).map((q) => JSON.stringify(q.body));
+    expect(results[0]).toContain(`Wrote 14 bytes to ${remoteDir}/inside.txt.`);
+    expect(results[1]).toMatch(/not run: /);
+    expect(existsSync(`${sshd.home}/outside.txt`)).toBe(false);
+  }, 60_000);
+
   it("iris context names the workspace", async () => {
     writeFileSync(join(home.home, "config.yaml"), config(sshd.knownHosts));
     const r = await runIris(["context", ...routeArgs(fake.baseUrl, "chat_completions")], {
@@ -85,20 +106,19 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
     );
   }, 30_000);
 
-  it("an unknown host key fails the call naming the host, and the command never runs", async () => {
+  it("an unknown host key fails at session start naming the host: no model call, no command", async () => {
     writeFileSync(join(home.home, "config.yaml"), config(sshd.wrongKnownHosts));
     const before = fake.requests.length;
-    fake.enqueue(
-      { toolCalls: [{ name: "terminal", arguments: { command: `touch ${remoteDir}/should-not-exist` } }] },
-      { text: "could not" },
+    const r = await runIris(
+      ["-p", `touch ${remoteDir}/should-not-exist`, ...routeArgs(fake.baseUrl, "chat_completions")],
+      {
+        env: { IRIS_HOME: home.home },
+        cwd: work,
+      },
     );
-    const r = await runIris(["-p", "try it", ...routeArgs(fake.baseUrl, "chat_completions")], {
-      env: { IRIS_HOME: home.home },
-      cwd: work,
-    });
-    expect(r.stdout).toContain("could not");
-    const result = JSON.stringify(fake.requests.slice(before + 1).map((q) => q.body));
-    expect(result).toMatch(/the ssh workspace \([^)]*127\.0\.0\.1:\d+\) is unavailable: the host key/);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/the ssh workspace \([^)]*127\.0\.0\.1:\d+\) is unavailable: the host key/);
+    expect(fake.requests.length).toBe(before);
     expect(existsSync(`${remoteDir}/should-not-exist`)).toBe(false);
   }, 60_000);
 });

@@ -4,9 +4,18 @@
  * platforms the gateway talks to (the Telegram Bot API). Node built-ins only.
  */
 
+export { bwrapInstalled, skipWithoutBwrap } from "./bwrap.js";
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
 export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
+export {
+  PODMAN_PYTHON_IMAGE,
+  PODMAN_TEST_IMAGE,
+  type Podman,
+  podmanInstalled,
+  skipWithoutPodman,
+  startPodman,
+} from "./podman.js";
 export { startFakeLlm } from "./server.js";
 export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";

@@ -16,6 +16,7 @@ export const builtinToolModules: Readonly<Record<string, () => Promise<unknown>>
   "browser_type": () => import("./builtin/browser_type.js"),
   "clarify": () => import("./builtin/clarify.js"),
   "delegate_task": () => import("./builtin/delegate_task.js"),
+  "execute_code": () => import("./builtin/execute_code.js"),
   "memory": () => import("./builtin/memory.js"),
   "patch": () => import("./builtin/patch.js"),
   "process": () => import("./builtin/process.js"),

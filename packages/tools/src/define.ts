@@ -89,6 +89,11 @@ export interface ToolContext {
   environment?: ToolEnvironment;
   /** Records a model call the tool made (the vision model) in the turn's usage and cost (F3). */
   recordModelCall?: ModelCallSink;
+  /**
+   * Runs another tool of the session's menu as a call of its own, through the same dispatch and
+   * approval as a direct call (execute_code's inner calls). Supplied by the tool box. Added.
+   */
+  callTool?(name: string, argumentsJson: string): Promise<{ content: string; isError: boolean }>;
 }
 
 /** Text files through a front end (the editor workspace); paths are absolute. A missing file rejects. */

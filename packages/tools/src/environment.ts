@@ -61,6 +61,21 @@ export type DescribeImage = (
   onCall?: ModelCallSink,
 ) => Promise<string>;
 
+/** execute_code's limits and the tools its programs may call (`code_execution:` in config.yaml). */
+export interface CodeSettings {
+  tools: readonly string[];
+  timeoutSeconds: number;
+  maxToolCalls: number;
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_CODE_SETTINGS: CodeSettings = {
+  tools: ["read_file", "write_file", "patch", "search_files", "terminal", "web_search", "web_extract"],
+  timeoutSeconds: 300,
+  maxToolCalls: 50,
+  maxOutputBytes: 50_000,
+};
+
 export interface ToolEnvironment {
   /** A variable of the profile's environment (.env wins over the shell). */
   env(name: string): string | undefined;
@@ -70,6 +85,7 @@ export interface ToolEnvironment {
   web: WebSettings;
   browser: BrowserSettings;
   vision: VisionSettings;
+  code: CodeSettings;
   /** Set where vision.model is configured: vision_analyze is offered only then. */
   describeImage?: DescribeImage;
   /** The pages the web tools have read (the local search backend's index). */
@@ -99,6 +115,7 @@ export interface ToolEnvironmentOptions {
   };
   browser?: Partial<BrowserSettings>;
   vision?: VisionSettings;
+  code?: Partial<CodeSettings>;
   describeImage?: DescribeImage;
   /** Where read pages are kept (the host gives the store's); default: in memory, this environment only. */
   pages?: PageIndex;
@@ -129,6 +146,7 @@ export function toolEnvironment(o: ToolEnvironmentOptions = {}): ToolEnvironment
     browser: { ...DEFAULT_BROWSER_SETTINGS, ...(o.browser ?? {}) },
     vision: o.vision ?? {},
     pages: o.pages ?? memoryPageIndex(),
+    code: { ...DEFAULT_CODE_SETTINGS, ...(o.code ?? {}) },
     ...(o.describeImage ? { describeImage: o.describeImage } : {}),
   };
 }

@@ -56,8 +56,17 @@ export {
   pageTerms,
   searchTerms,
 } from "./web/search/page-index.js";
+export { DockerWorkspace, dockerWorkspace } from "./workspace/docker.js";
+export {
+  type DockerMount,
+  type DockerSettings,
+  LABEL_PROFILE,
+  type OrphanContainer,
+  orphanContainers,
+} from "./workspace/docker-container.js";
 export { editorWorkspace } from "./workspace/editor.js";
 export { isWorkspaceUnavailable, WorkspaceUnavailable } from "./workspace/errors.js";
 export { LocalWorkspace, localWorkspace } from "./workspace/local.js";
 export { SshWorkspace, sshWorkspace } from "./workspace/ssh.js";
+export { SwitchableWorkspace } from "./workspace/switchable.js";
 export type * from "./workspace/types.js";

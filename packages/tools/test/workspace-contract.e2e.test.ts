@@ -4,7 +4,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Sshd, skipWithoutSshd, startSshd } from "@iris/testkit";
+import { type Sshd, skipWithoutPodman, skipWithoutSshd, startPodman, startSshd } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import patch from "../src/builtin/patch.js";
 import processTool from "../src/builtin/process.js";
@@ -14,6 +14,7 @@ import terminal from "../src/builtin/terminal.js";
 import writeFile from "../src/builtin/write_file.js";
 import type { ToolContext } from "../src/define.js";
 import { makeTestContext } from "../src/fs/test-context.js";
+import { dockerWorkspace } from "../src/workspace/docker.js";
 import { localWorkspace } from "../src/workspace/local.js";
 import { sshWorkspace } from "../src/workspace/ssh.js";
 import type { Workspace } from "../src/workspace/types.js";
@@ -69,6 +70,33 @@ const backends: [string, () => Promise<Backend>, boolean][] = [
       };
     },
     skipWithoutSshd(),
+  ],
+  [
+    "docker",
+    async () => {
+      const engine = await startPodman();
+      const root = realpathSync(mkdtempSync(path.join(tmpdir(), "iris-contract-docker-")));
+      const ws = dockerWorkspace({
+        socket: engine.socket,
+        image: engine.image,
+        profile: "contract",
+        scope: "session",
+        sessionId: `contract-${process.pid}`,
+        hostRoot: root,
+      });
+      await ws.connect();
+      return {
+        ws,
+        root,
+        cwd: root,
+        close: async () => {
+          await ws.close();
+          await engine.close();
+          rmSync(root, { recursive: true, force: true });
+        },
+      };
+    },
+    skipWithoutPodman(),
   ],
 ];
 

@@ -119,6 +119,19 @@ export class RegistryToolBox implements ToolBox {
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
       ...(ctx.recordModelCall ? { recordModelCall: ctx.recordModelCall } : {}),
     };
+    // Inner calls (execute_code): offered tools only, asked about like direct ones; the outer
+    // call's receipt covers them, so they begin none of their own.
+    const { beforeExecute: _outer, ...inner } = toolCtx;
+    toolCtx.callTool = (name, argumentsJson) =>
+      this.traitsByName.has(name)
+        ? dispatchToolCall(
+            this.opts.registry,
+            { name, argumentsJson },
+            inner,
+            this.opts.policy,
+            this.opts.dispatch,
+          )
+        : Promise.resolve({ content: `tool '${name}' is not offered in this session`, isError: true });
     return dispatchToolCall(
       this.opts.registry,
       { name: call.name, argumentsJson: call.argumentsJson },

@@ -3,6 +3,7 @@
 import {
   checkEndpoints,
   checkMcpServers,
+  checkWorkspace,
   exitCodeOf,
   formatReport,
   loadProfile,
@@ -42,6 +43,8 @@ export async function doctorCommand(
   });
   if (profile.ok && opts.offline) findings.push(...mcpSkipped(Object.keys(profile.config.mcp_servers)));
   else if (profile.ok) findings.push(...(await checkMcpServers(profile)));
+  if (profile.ok && !opts.offline)
+    findings.push(...(await checkWorkspace(profile, { repair: opts.repair === true })));
   process.stdout.write(formatReport(title, findings));
   return exitCodeOf(findings);
 }

@@ -20,7 +20,7 @@ export function defaultSystemPrompt(
       homePaths: profile.home.paths,
       // On a remote workspace the tools start in its folder, not this machine's cwd.
       cwd: where.remoteDir ?? cwd,
-      ...(where.remoteDir ? { workspace: where.description } : {}),
+      ...(where.backend !== "local" ? { workspace: where.description } : {}),
       toolNames: menu.specs.map((s) => s.name),
       ...(menu.specs.some((s) => s.name === "skill_view") ? { skills: skills().skills } : {}),
       model: runtime.model,

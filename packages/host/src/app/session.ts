@@ -288,7 +288,7 @@ export class Session {
       this.running = running;
       this.taskId = taskId;
       try {
-        // Images are fitted to the route (or described for a text-only model) before the turn.
+        await this.workspace.connect?.(); // down: WorkspaceUnavailable; then images fitted to the route
         const ready = imagesForRoute(
           input,
           this.model?.route() ?? this.runtime,

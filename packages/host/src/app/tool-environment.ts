@@ -15,7 +15,7 @@ export function profileToolEnvironment(
   env: Readonly<Record<string, string | undefined>>,
   pages?: PageIndex,
 ): ToolEnvironment {
-  const { web, browser, vision } = config;
+  const { web, browser, vision, code_execution: code } = config;
   const describeImage = imageDescriber(config, definedOnly(env));
   return toolEnvironment({
     env,
@@ -47,6 +47,12 @@ export function profileToolEnvironment(
     },
     vision: vision.model ? { model: vision.model } : {},
     ...(pages ? { pages } : {}),
+    code: {
+      tools: code.tools,
+      timeoutSeconds: code.timeout_seconds,
+      maxToolCalls: code.max_tool_calls,
+      maxOutputBytes: code.max_output_bytes,
+    },
     ...(describeImage ? { describeImage } : {}),
   });
 }

@@ -8,7 +8,7 @@ import { batchSchema } from "./batch-schema.js";
 import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
 import { serveSchema } from "./serve-schema.js";
-import { terminalSchema } from "./terminal-schema.js";
+import { codeExecutionSchema, terminalSchema } from "./terminal-schema.js";
 import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
 
 const apiModes = ["chat_completions", "responses", "anthropic_messages"] as const;
@@ -214,6 +214,7 @@ export const configSchema = z.strictObject({
   vision: visionSchema.prefault({}),
   dashboard: dashboardSchema.prefault({}),
   terminal: terminalSchema.prefault({}),
+  code_execution: codeExecutionSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

@@ -68,7 +68,11 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
     access: readonly FileAccessCheck[],
   ): Promise<ApprovalDecision> {
     const place = {
-      home: options.home,
+      // `~` in a path on a remote or container workspace is that side's home.
+      home:
+        ctx.workspace && ctx.workspace.kind !== "local" && ctx.workspace.kind !== "editor"
+          ? ctx.workspace.home
+          : options.home,
       profile: options.profile,
       workdir: ctx.workdir ?? (ctx.cwd || undefined),
     };

@@ -6,6 +6,7 @@
 import type { ApprovalPolicy } from "../approval/types.js";
 import type { ToolContext, ToolDefinition, ToolResultValue } from "../define.js";
 import type { ToolRegistry } from "../registry/registry.js";
+import { sessionDirOf } from "../terminal/scope.js";
 import { capResult, DEFAULT_MAX_RESULT_CHARS } from "./cap.js";
 import { errorResult, messageOf, type ToolCallResult } from "./errors.js";
 import { parseArguments } from "./validate.js";
@@ -68,7 +69,8 @@ async function dispatch(
   if (subject !== undefined) {
     const cwd = tool.approvalCwd?.(ctx);
     const required = rule ? [{ key: rule.key, description: rule.description }] : undefined;
-    const judged = { ...ctx, workdir: ctx.workdir ?? ctx.cwd, ...(cwd ? { cwd } : {}) };
+    // The work folder is the workspace's own (remote_dir over ssh), as the tool's paths are.
+    const judged = { ...ctx, workdir: ctx.workdir ?? sessionDirOf(ctx), ...(cwd ? { cwd } : {}) };
     const decision = await policy.check(tool, subject, judged, required, access);
     if (!decision.allowed) {
       return errorResult(`not run: ${decision.reason}`, { tool: tool.name, denied: true });

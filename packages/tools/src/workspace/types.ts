@@ -119,6 +119,11 @@ export interface Workspace {
   readonly processes: BackgroundProcesses;
   /** Other per-session things closed with the workspace (the session's browser context). */
   readonly cleanups: Set<() => Promise<void>>;
+  /**
+   * Reaches the backend (session start): throws WorkspaceUnavailable when it is down, naming
+   * what was tried. Backends with nothing to reach (local, editor) have none.
+   */
+  connect?(): Promise<void>;
   /** Runs one command to its end; throws WorkspaceUnavailable when the backend is down. */
   exec(o: ExecOptions): Promise<ExecResult>;
   /** A regular file's bytes, bounded in size and time. */
