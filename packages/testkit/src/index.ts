@@ -8,6 +8,7 @@ export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from ".
 export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { startFakeLlm } from "./server.js";
+export { signature as slackSignature } from "./slack/events.js";
 export { FakeSlack, type FakeSlackOptions, type SlackUserMessage } from "./slack/server.js";
 export type { SlackCall, SlackMessage } from "./slack/types.js";
 export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";

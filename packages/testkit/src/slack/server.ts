@@ -11,7 +11,7 @@
 // - the Web API wants the right kind of token; `rateLimit` answers the next calls to a method
 //   with HTTP 429 and `Retry-After`, and every call's time is recorded;
 // - faults: `dropConnections` (no close frame), `sendDisconnect` (Slack's `disconnect` message),
-//   `revokeToken` (token_revoked from then on).
+//   `revokeToken` (the app uninstalled: token_revoked, invalid_auth for apps.connections.open).
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -221,8 +221,10 @@ export class FakeSlack {
     this.limits.push({ method, retryAfter: retryAfterSeconds, left: count });
   }
 
+  /** The app is uninstalled: its tokens stop working and its sockets are closed. */
   revokeToken(): void {
     this.state.revoked = true;
+    for (const ws of this.sockets) ws.close(1000, "link_disabled");
   }
 
   /** Cuts every socket without a close frame (the app sees 1006). */

@@ -118,7 +118,8 @@ export function callMethod(
   const app = method === "apps.connections.open";
   if (token === (app ? s.botToken : s.appToken)) throw new SlackError("not_allowed_token_type");
   if (token !== (app ? s.appToken : s.botToken)) throw new SlackError("invalid_auth");
-  if (s.revoked) throw new SlackError("token_revoked");
+  // An uninstalled app: its bot token is revoked, its app token no longer authenticates.
+  if (s.revoked) throw new SlackError(app ? "invalid_auth" : "token_revoked");
   switch (method) {
     case "auth.test":
       return {
