@@ -54,6 +54,8 @@ const EXTERNAL = [
   // Discord's client (CommonJS), loaded when the platform is configured; it imports the optional
   // zlib-sync itself.
   "discord.js",
+  // Slack's Bolt (CommonJS, with express), loaded when the platform is configured.
+  "@slack/bolt",
   // The ssh workspace's client (native parts), loaded on its first connection.
   "ssh2",
   // The chat's code-block highlighter (CommonJS build), loaded with the chat screen.

@@ -17,6 +17,9 @@ export {
   startPodman,
 } from "./podman.js";
 export { startFakeLlm } from "./server.js";
+export { signature as slackSignature } from "./slack/events.js";
+export { FakeSlack, type FakeSlackOptions, type SlackUserMessage } from "./slack/server.js";
+export type { SlackCall, SlackMessage } from "./slack/types.js";
 export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
 export { FakeTelegram, type FakeTelegramOptions, type UserMessage } from "./telegram/server.js";

@@ -2,6 +2,7 @@
 // after adding or removing a platform run `node scripts/gen-platform-index.mjs`.
 import { config as discordConfig } from "./discord/config.js";
 import { config as ircConfig } from "./irc/config.js";
+import { config as slackConfig } from "./slack/config.js";
 import { config as telegramConfig } from "./telegram/config.js";
 import { config as webchatConfig } from "./webchat/config.js";
 import type { PlatformCli, PlatformPlugin } from "./plugin.js";
@@ -10,6 +11,7 @@ import type { PlatformCli, PlatformPlugin } from "./plugin.js";
 export const platformConfigs = {
   discord: discordConfig,
   irc: ircConfig,
+  slack: slackConfig,
   telegram: telegramConfig,
   webchat: webchatConfig,
 } as const;
@@ -26,6 +28,7 @@ export const platformClis: Readonly<Record<string, () => Promise<{ cli: Platform
 export const platformPlugins: Readonly<Record<string, () => Promise<{ default: PlatformPlugin }>>> = {
   discord: () => import("./discord/plugin.js") as Promise<{ default: PlatformPlugin }>,
   irc: () => import("./irc/plugin.js") as Promise<{ default: PlatformPlugin }>,
+  slack: () => import("./slack/plugin.js") as Promise<{ default: PlatformPlugin }>,
   telegram: () => import("./telegram/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webchat: () => import("./webchat/plugin.js") as Promise<{ default: PlatformPlugin }>,
 };

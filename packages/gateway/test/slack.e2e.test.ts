@@ -1,0 +1,190 @@
+// The gateway end to end over Slack (Socket Mode): `iris gateway run`'s code path with Bolt inside
+// the adapter against the fake Slack in testkit and the fake LLM server. The tokens come from the
+// profile's .env; users are allowed by their member id.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  FakeSlack,
+  type RecordedRequest,
+  type Step,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayStatus } from "../src/commands.js";
+import { gatewayIo, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+
+const BOT_TOKEN = "xoxb-1-fake-bot-secret-part";
+const APP_TOKEN = "xapp-1-fake-app-secret-part";
+const STORM = `${"storm ".repeat(200)}END`;
+
+function reply(req: RecordedRequest): Step {
+  const { last, said } = lastMessage(req);
+  if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
+  if (said.endsWith("run danger"))
+    return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
+  if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
+  if (said.endsWith("bold")) return { text: "a **bold** [link](https://example.org)" };
+  return { text: `echo: ${said}` };
+}
+
+const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (ok(v)) return v;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe("gateway over Slack (fake Slack, Socket Mode)", () => {
+  let sl: FakeSlack;
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let stopGateway: () => void;
+  let running: Promise<number>;
+  let err = "";
+  let min = "";
+  let dm = "";
+  let general = "";
+  const texts = (channel: string, threadTs?: string) =>
+    sl
+      .botMessages(channel)
+      .filter((m) => threadTs === undefined || m.threadTs === threadTs)
+      .map((m) => m.texts.at(-1) ?? "");
+  const answered = (channel: string, ok: (t: string) => boolean, threadTs?: string) =>
+    until(
+      () => texts(channel, threadTs),
+      (t) => t.some(ok),
+      `a reply in ${channel}`,
+    );
+
+  beforeAll(async () => {
+    [sl, fake] = await Promise.all([
+      FakeSlack.start({ botToken: BOT_TOKEN, appToken: APP_TOKEN, pingIntervalMs: 1000 }),
+      startFakeLlm(),
+    ]);
+    fake.setHandler(reply);
+    min = sl.addUser("Min");
+    dm = sl.dm(min);
+    general = sl.addChannel("general");
+    dir = tempDir("iris-gw-slack");
+    writeFileSync(join(dir.path, ".env"), `SLACK_BOT_TOKEN=${BOT_TOKEN}\nSLACK_APP_TOKEN=${APP_TOKEN}\n`);
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      `    slack: {api_url: "${sl.apiUrl}", allowed_users: ["${min}"]}`,
+    ]);
+    ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
+      err += s;
+    }));
+    await until(
+      () => err,
+      (e) => e.includes("running (pid"),
+      "the gateway to start",
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    stopGateway?.();
+    const code = await running;
+    await Promise.all([sl?.close(), fake?.close()]);
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+    expect(err).not.toContain("secret-part");
+  }, 60_000);
+
+  it("answers an allowed user's DM in mrkdwn, with the platform's formatting hint in the prompt", async () => {
+    sl.send({ channel: dm, user: min, text: "hello" });
+    await answered(dm, (t) => t === "echo: hello");
+    const system = (fake.requests.at(-1)?.body as { messages: { role: string }[] } | undefined)?.messages[0];
+    expect(textOf(system as never)).toContain("This chat is Slack");
+    sl.send({ channel: dm, user: min, text: "say bold" });
+    await answered(dm, (t) => t === "a *bold* <https://example.org|link>");
+  }, 60_000);
+
+  it("gives a stranger a pairing code and never reaches the model", async () => {
+    const before = fake.requests.length;
+    const stranger = sl.addUser("Stranger");
+    const theirs = sl.dm(stranger);
+    sl.send({ channel: theirs, user: stranger, text: "let me in" });
+    const [refusal] = await answered(theirs, (t) => t.includes("pairing code"));
+    expect(refusal).toMatch(/pairing code is [A-Z0-9]{8}/);
+    expect(fake.requests.length).toBe(before);
+  }, 60_000);
+
+  it("in a channel answers only a mention, in the mention's thread; a thread is its own session", async () => {
+    sl.send({ channel: general, user: min, text: "just chatting" });
+    const asked = sl.send({ channel: general, user: min, text: "are you there?", mentionBot: true });
+    await answered(general, (t) => t.includes("are you there?"), asked);
+    expect(texts(general).join("\n")).not.toContain("just chatting");
+    // Slack sent `message` and `app_mention` for it: answered once.
+    expect(texts(general).filter((t) => t.includes("are you there?"))).toHaveLength(1);
+    const other = sl.send({ channel: general, user: min, text: "new topic", mentionBot: true });
+    sl.send({ channel: general, user: min, text: "in the thread", threadTs: other, mentionBot: true });
+    await answered(general, (t) => t.includes("in the thread"), other);
+    const body = fake.requests.at(-1)?.body as { messages: { role: string }[] } | undefined;
+    const users = (body?.messages ?? []).filter((m) => m.role === "user").map((m) => textOf(m as never));
+    expect(users.join()).not.toContain("are you there?");
+  }, 60_000);
+
+  it("a redelivered event (same event_id, retry_attempt 1) is answered once", async () => {
+    sl.send({ channel: dm, user: min, text: "only once" });
+    sl.redeliverLast();
+    await answered(dm, (t) => t === "echo: only once");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(texts(dm).filter((t) => t === "echo: only once")).toHaveLength(1);
+  }, 60_000);
+
+  it("asks for an approval with Block Kit buttons keyed by the request id; pressing Approve runs the command", async () => {
+    sl.send({ channel: dm, user: min, text: "run danger" });
+    await answered(dm, (t) => t.startsWith("Approval needed"));
+    const ask = sl.botMessages(dm).find((m) => m.texts[0]?.startsWith("Approval needed"));
+    expect(ask?.texts[0]).toContain("rm -rf ./scratch-dir");
+    const approve = ask?.buttons.find((b) => b.label === "Approve");
+    expect(approve?.actionId).toMatch(/^ap:o:approval_\d+$/);
+    sl.press(dm, ask?.ts ?? "", approve?.actionId ?? "", min);
+    await answered(dm, (t) => t.startsWith("done:"));
+    expect(texts(dm)).toContain("approved (once)");
+  }, 60_000);
+
+  it("under a 429 storm delivers a streamed reply once and whole, nothing to the chat before Retry-After", async () => {
+    sl.rateLimit(/^chat\.(postMessage|update)$/, 2, 1);
+    const from = sl.calls.length;
+    sl.send({ channel: dm, user: min, text: "storm" });
+    await answered(dm, (t) => t === STORM);
+    const calls = sl.calls.slice(from).filter((c) => c.channel === dm);
+    expect(calls.filter((c) => c.status === 429).length).toBeGreaterThan(0);
+    for (const [i, c] of calls.entries())
+      if (c.status === 429)
+        for (const later of calls.slice(i + 1)) expect(later.at - c.at).toBeGreaterThanOrEqual(1000 - 5);
+    expect(texts(dm).filter((t) => t === STORM)).toHaveLength(1);
+  }, 60_000);
+
+  it("a socket Slack drops is reconnected; what was sent meanwhile arrives", async () => {
+    const connections = sl.connections;
+    sl.dropConnections();
+    sl.send({ channel: dm, user: min, text: "while away" });
+    await answered(dm, (t) => t === "echo: while away");
+    expect(sl.connections).toBeGreaterThan(connections);
+  }, 60_000);
+
+  it("an uninstalled app stops Slack, and status says so", async () => {
+    sl.revokeToken();
+    const out: string[] = [];
+    await until(
+      () => {
+        out.length = 0;
+        gatewayStatus({ ...gatewayIo(dir.path, () => {}), out: (s) => out.push(s) });
+        return out.join("");
+      },
+      (s) => s.includes("slack: stopped"),
+      "status to show slack stopped",
+    );
+    expect(out.join("")).toMatch(/slack: stopped since .*invalid_auth/);
+  }, 60_000);
+});
