@@ -1,12 +1,14 @@
 /**
  * @iris/testkit: a fake LLM server speaking the real wire protocols (OpenAI Chat Completions,
  * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks, and fakes of the chat
- * platforms the gateway talks to (the Telegram Bot API). Node built-ins only.
+ * platforms the gateway talks to (the Telegram Bot API, an SMTP sink and a real Dovecot for e-mail). Node built-ins only.
  */
 
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
 export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
+export { type Dovecot, dovecotInstalled, skipWithoutDovecot, startDovecot } from "./mail/dovecot.js";
+export { type SmtpSink, type SmtpSinkOptions, type SunkMail, startSmtpSink } from "./mail/smtp-sink.js";
 export { startFakeLlm } from "./server.js";
 export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
