@@ -1,6 +1,7 @@
 /** The fake LLM server: routing, request recording, shape validation and the step queue. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serveTranscription, type Transcriber, type Transcription } from "./audio.js";
 import { errorBody } from "./render/errors.js";
 import { IdMint, type RenderContext } from "./reply.js";
 import { requestFacts, sendFault, sendJson, sendReply } from "./respond.js";
@@ -81,6 +82,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
   const prefixCache = new PrefixCache();
   const created = Math.floor(Date.now() / 1000);
   let handler: Handler | undefined;
+  let transcriber: Transcriber | undefined;
+  const transcriptions: Transcription[] = [];
 
   async function nextStep(rec: RecordedRequest): Promise<Step | undefined> {
     const queued = queue.shift();
@@ -125,6 +128,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       sendJson(res, 200, { object: "list", data });
       return;
     }
+    if (method === "POST" && path.endsWith("/audio/transcriptions"))
+      return serveTranscription(rec.headers["content-type"] ?? "", rawBody, res, transcriber, transcriptions);
     if (rec.apiMode === "unknown") {
       sendJson(res, 404, errorBody("unknown", 404, `fake-llm: no route for ${method} ${path}`));
       return;
@@ -208,6 +213,10 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     issue: (kind, text) => signer.sign(kind === "signature" ? "sig" : "enc", text),
     setHandler: (h) => {
       handler = h;
+    },
+    transcriptions,
+    setTranscriber: (t) => {
+      transcriber = t;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
