@@ -4,7 +4,7 @@
  * platforms the gateway talks to (the Telegram Bot API, an SMTP sink and a real Dovecot for e-mail). Node built-ins only.
  */
 
-export { audioFormat, type Transcriber, type Transcription } from "./audio.js";
+export { audioFormat, type SpeechRequest, type Transcriber, type Transcription } from "./audio.js";
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
 export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";

@@ -1,7 +1,13 @@
 /** The fake LLM server: routing, request recording, shape validation and the step queue. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serveTranscription, type Transcriber, type Transcription } from "./audio.js";
+import {
+  type SpeechRequest,
+  serveSpeech,
+  serveTranscription,
+  type Transcriber,
+  type Transcription,
+} from "./audio.js";
 import { errorBody } from "./render/errors.js";
 import { IdMint, type RenderContext } from "./reply.js";
 import { requestFacts, sendFault, sendJson, sendReply } from "./respond.js";
@@ -84,6 +90,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
   let handler: Handler | undefined;
   let transcriber: Transcriber | undefined;
   const transcriptions: Transcription[] = [];
+  const speeches: SpeechRequest[] = [];
 
   async function nextStep(rec: RecordedRequest): Promise<Step | undefined> {
     const queued = queue.shift();
@@ -130,6 +137,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     }
     if (method === "POST" && path.endsWith("/audio/transcriptions"))
       return serveTranscription(rec.headers["content-type"] ?? "", rawBody, res, transcriber, transcriptions);
+    if (method === "POST" && path.endsWith("/audio/speech")) return serveSpeech(rec.body, res, speeches);
     if (rec.apiMode === "unknown") {
       sendJson(res, 404, errorBody("unknown", 404, `fake-llm: no route for ${method} ${path}`));
       return;
@@ -215,6 +223,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       handler = h;
     },
     transcriptions,
+    speeches,
     setTranscriber: (t) => {
       transcriber = t;
     },

@@ -1,5 +1,5 @@
 /** Public scripting types of the fake LLM server. Format-neutral: one reply renders in any api mode. */
-import type { Transcriber, Transcription } from "./audio.js";
+import type { SpeechRequest, Transcriber, Transcription } from "./audio.js";
 
 export interface ScriptedToolCall {
   name: string;
@@ -75,6 +75,8 @@ export interface FakeLlm {
   setHandler(handler: Handler | undefined): void;
   /** Every POST /v1/audio/transcriptions the fake accepted. */
   transcriptions: Transcription[];
+  /** Every POST /v1/audio/speech the fake answered. */
+  speeches: SpeechRequest[];
   /** What the audio sent to /v1/audio/transcriptions says (unset: those requests get a 500). */
   setTranscriber(transcriber: Transcriber | undefined): void;
   /**
