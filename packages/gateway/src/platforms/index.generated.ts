@@ -5,7 +5,7 @@ import { config as emailConfig } from "./email/config.js";
 import { config as ircConfig } from "./irc/config.js";
 import { config as telegramConfig } from "./telegram/config.js";
 import { config as webchatConfig } from "./webchat/config.js";
-import { config as webhookConfig } from "./webhook/config.js";
+import { config as webhooksConfig } from "./webhooks/config.js";
 import type { PlatformCli, PlatformPlugin } from "./plugin.js";
 
 /** Every platform's config schema (zod only): what `gateway.platforms` accepts. */
@@ -15,7 +15,7 @@ export const platformConfigs = {
   irc: ircConfig,
   telegram: telegramConfig,
   webchat: webchatConfig,
-  webhook: webhookConfig,
+  webhooks: webhooksConfig,
 } as const;
 
 /**
@@ -33,5 +33,5 @@ export const platformPlugins: Readonly<Record<string, () => Promise<{ default: P
   irc: () => import("./irc/plugin.js") as Promise<{ default: PlatformPlugin }>,
   telegram: () => import("./telegram/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webchat: () => import("./webchat/plugin.js") as Promise<{ default: PlatformPlugin }>,
-  webhook: () => import("./webhook/plugin.js") as Promise<{ default: PlatformPlugin }>,
+  webhooks: () => import("./webhooks/plugin.js") as Promise<{ default: PlatformPlugin }>,
 };

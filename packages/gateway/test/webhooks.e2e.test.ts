@@ -59,7 +59,7 @@ describe("webhooks in (gateway, fake LLM, fake Telegram as a target)", () => {
       "gateway:",
       "  platforms:",
       `    telegram: {api_root: "${tg.apiRoot}", allowed_users: ["@min"], poll_timeout_seconds: 1}`,
-      "    webhook:",
+      "    webhooks:",
       "      port: 0",
       "      max_body_bytes: 2000",
       "      routes:",

@@ -1,4 +1,4 @@
-// gateway.platforms.webhook (SPEC G1): signed HTTP requests that hand the agent a task. Each
+// gateway.platforms.webhooks (SPEC G1): signed HTTP requests that hand the agent a task. Each
 // route is `POST /hooks/<name>` with its own secret (read from the profile's environment), a
 // prompt template over the JSON body, and where the answer goes.
 import { z } from "zod";

@@ -13,7 +13,7 @@ import type { ChatAddress, InboundMessage } from "../../message.js";
 import type { WebhookRoute } from "./config.js";
 import { renderPrompt, signatureValid, tokenValid } from "./verify.js";
 
-export const PLATFORM = "webhook";
+export const PLATFORM = "webhooks";
 
 export interface WebhookOptions {
   host: string;
@@ -91,7 +91,7 @@ export class WebhookAdapter implements PlatformAdapter {
       const [platform = "", ...rest] = route.deliver.split(":");
       if (!this.host?.post) throw new Error("webhook: this gateway cannot deliver to other platforms");
       await this.host.post(
-        `webhook:${opts.key ?? `${to.chatId}:${delivery}`}`,
+        `webhooks:${opts.key ?? `${to.chatId}:${delivery}`}`,
         { platform, chatId: rest.join(":") },
         text,
       );
