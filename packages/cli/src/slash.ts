@@ -212,7 +212,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       out.write(session.context.report());
       return true;
     case "/workspace":
-      return workspaceCommand(host, arg, out, ctx.busy());
+      return workspaceCommand(session, arg, out, ctx.busy());
     case "/rewind":
       if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
       else out.write("/rewind works in the interactive chat\n");

@@ -41,6 +41,8 @@ export interface AdapterHost {
   stopped?(reason: string): void;
   /** The connection was lost (degraded, with why) or is back (connected): shown on the dashboard. */
   health?(state: "connected" | "degraded", error?: string): void;
+  /** Sends through a running platform's outbox (a webhook's answer to a chat), once per key. */
+  post?(logicalKey: string, to: ChatAddress, text: string): Promise<void>;
 }
 
 /** The runner's pairing codes (`iris pairing approve CODE`), for an adapter's own strangers. */

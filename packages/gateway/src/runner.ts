@@ -224,6 +224,7 @@ export class Gateway {
             this.opts.onPlatformStopped?.(p.adapter.platform, reason);
           },
           health: (state, error) => this.platformHealth(p.adapter.platform, state, error),
+          post: (key, to, text) => this.toolPort().post(key, to, text),
         },
       );
       await this.recoverUnanswered(p);

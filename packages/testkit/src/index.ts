@@ -1,13 +1,16 @@
 /**
  * @iris/testkit: a fake LLM server speaking the real wire protocols (OpenAI Chat Completions,
  * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks, and fakes of the chat
- * platforms the gateway talks to (the Telegram Bot API). Node built-ins only.
+ * platforms the gateway talks to (the Telegram Bot API, an SMTP sink and a real Dovecot for e-mail). Node built-ins only.
  */
 
+export { audioFormat, type SpeechRequest, type Transcriber, type Transcription } from "./audio.js";
 export { bwrapInstalled, skipWithoutBwrap } from "./bwrap.js";
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
 export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
+export { type Dovecot, dovecotInstalled, skipWithoutDovecot, startDovecot } from "./mail/dovecot.js";
+export { type SmtpSink, type SmtpSinkOptions, type SunkMail, startSmtpSink } from "./mail/smtp-sink.js";
 export {
   PODMAN_PYTHON_IMAGE,
   PODMAN_TEST_IMAGE,

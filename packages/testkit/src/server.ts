@@ -1,6 +1,13 @@
 /** The fake LLM server: routing, request recording, shape validation and the step queue. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  type SpeechRequest,
+  serveSpeech,
+  serveTranscription,
+  type Transcriber,
+  type Transcription,
+} from "./audio.js";
 import { errorBody } from "./render/errors.js";
 import { IdMint, type RenderContext } from "./reply.js";
 import { requestFacts, sendFault, sendJson, sendReply } from "./respond.js";
@@ -81,6 +88,9 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
   const prefixCache = new PrefixCache();
   const created = Math.floor(Date.now() / 1000);
   let handler: Handler | undefined;
+  let transcriber: Transcriber | undefined;
+  const transcriptions: Transcription[] = [];
+  const speeches: SpeechRequest[] = [];
 
   async function nextStep(rec: RecordedRequest): Promise<Step | undefined> {
     const queued = queue.shift();
@@ -125,6 +135,9 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       sendJson(res, 200, { object: "list", data });
       return;
     }
+    if (method === "POST" && path.endsWith("/audio/transcriptions"))
+      return serveTranscription(rec.headers["content-type"] ?? "", rawBody, res, transcriber, transcriptions);
+    if (method === "POST" && path.endsWith("/audio/speech")) return serveSpeech(rec.body, res, speeches);
     if (rec.apiMode === "unknown") {
       sendJson(res, 404, errorBody("unknown", 404, `fake-llm: no route for ${method} ${path}`));
       return;
@@ -208,6 +221,11 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     issue: (kind, text) => signer.sign(kind === "signature" ? "sig" : "enc", text),
     setHandler: (h) => {
       handler = h;
+    },
+    transcriptions,
+    speeches,
+    setTranscriber: (t) => {
+      transcriber = t;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 /** Public scripting types of the fake LLM server. Format-neutral: one reply renders in any api mode. */
+import type { SpeechRequest, Transcriber, Transcription } from "./audio.js";
 
 export interface ScriptedToolCall {
   name: string;
@@ -72,6 +73,12 @@ export interface FakeLlm {
   enqueue(...steps: Step[]): void;
   /** Used when the queue is empty. */
   setHandler(handler: Handler | undefined): void;
+  /** Every POST /v1/audio/transcriptions the fake accepted. */
+  transcriptions: Transcription[];
+  /** Every POST /v1/audio/speech the fake answered. */
+  speeches: SpeechRequest[];
+  /** What the audio sent to /v1/audio/transcriptions says (unset: those requests get a 500). */
+  setTranscriber(transcriber: Transcriber | undefined): void;
   /**
    * An opaque reasoning blob as this server would issue it: `encrypted_content` for a Responses
    * reasoning item, `signature` for an Anthropic thinking block over `text`. For tests that build

@@ -16,6 +16,17 @@ describe("splitMessage", () => {
     expect(strip(parts)).toBe(text);
   });
 
+  it("splits a long many-line text (segmented in windows) whole, CRLF and emoji kept together", () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `줄 ${i} 👩‍👩‍👧 text\r\n`).join("");
+    const parts = splitMessage(text, 20_000);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) {
+      expect(p.length).toBeLessThanOrEqual(20_000);
+      expect(p.startsWith("\n")).toBe(false);
+    }
+    expect(strip(parts)).toBe(text);
+  });
+
   it("prefers line ends, then spaces", () => {
     const parts = splitMessage(`${"a".repeat(60)}\n${"b".repeat(60)}`, 80);
     expect(parts[0]).toBe(`${"a".repeat(60)}\n`);

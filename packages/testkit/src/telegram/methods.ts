@@ -1,5 +1,6 @@
 // The Bot API methods of the fake Telegram server, as strict as Telegram's: every parameter the
 // adapter sends is checked, with Telegram's own error descriptions (a 400 "Bad Request: …").
+import { fileParam } from "./multipart.js";
 import type { TgBotMessage, TgChat, TgMessage } from "./types.js";
 
 export class ApiError extends Error {
@@ -128,6 +129,28 @@ export const methods: Record<string, Method> = {
       texts: [text],
       buttons,
       deleted: false,
+    };
+    s.botMessages.set(keyOf(chat.id, m.messageId), m);
+    return publicMessage(s, m, chat);
+  },
+  // A voice bubble is OGG with Opus (Telegram shows anything else as a file): checked here.
+  sendVoice: (s, p) => {
+    const chat = chatOf(s, p);
+    const threadId = threadOf(chat, p);
+    const file = fileParam(p, "voice");
+    if (!file) throw bad("there is no voice in the request");
+    const head = file.bytes.subarray(0, 200).toString("latin1");
+    if (!head.startsWith("OggS") || !head.includes("OpusHead"))
+      throw bad("VOICE_FORMAT_INVALID: not OGG/Opus");
+    const caption = typeof p.caption === "string" ? p.caption : "";
+    const m: TgBotMessage = {
+      chatId: chat.id,
+      messageId: s.nextMessageId(chat.id),
+      ...(threadId !== undefined ? { threadId } : {}),
+      texts: [caption],
+      buttons: [],
+      deleted: false,
+      voice: file.bytes,
     };
     s.botMessages.set(keyOf(chat.id, m.messageId), m);
     return publicMessage(s, m, chat);

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiError, type MethodState, methods } from "./methods.js";
+import { parseMultipart } from "./multipart.js";
 import type { TgBotMessage, TgCall, TgChat, TgMessage, TgUpdate, TgUser } from "./types.js";
 
 export interface FakeTelegramOptions {
@@ -31,6 +32,8 @@ export interface UserMessage {
   mentionBot?: boolean;
   photo?: Buffer;
   document?: { name: string; bytes: Buffer };
+  /** A voice note (OGG/Opus bytes), as the apps record them. */
+  voice?: Buffer;
   caption?: string;
 }
 
@@ -151,6 +154,16 @@ export class FakeTelegram {
         file_unique_id: id,
         file_name: m.document.name,
         file_size: m.document.bytes.length,
+      };
+    }
+    if (m.voice) {
+      const id = this.addFile("voice", "oga", m.voice);
+      message.voice = {
+        file_id: id,
+        file_unique_id: id,
+        duration: 2,
+        mime_type: "audio/ogg",
+        file_size: m.voice.length,
       };
     }
     this.lastUserMessage = message;
@@ -360,9 +373,12 @@ function json(res: ServerResponse, status: number, value: unknown): void {
 async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  const raw = Buffer.concat(chunks).toString("utf8");
+  const bytes = Buffer.concat(chunks);
+  const raw = bytes.toString("utf8");
   if (!raw) return {};
   const type = req.headers["content-type"] ?? "";
+  // File uploads (sendVoice): fields as strings, files as UploadedFile.
+  if (type.startsWith("multipart/form-data")) return parseMultipart(bytes, type);
   if (type.startsWith("application/json")) {
     const v = JSON.parse(raw) as unknown;
     if (typeof v !== "object" || v === null || Array.isArray(v))

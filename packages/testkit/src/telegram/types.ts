@@ -42,6 +42,7 @@ export interface TgMessage {
   entities?: TgEntity[];
   photo?: TgPhotoSize[];
   document?: { file_id: string; file_unique_id: string; file_name?: string; file_size: number };
+  voice?: { file_id: string; file_unique_id: string; duration: number; mime_type: string; file_size: number };
   reply_to_message?: TgMessage;
   reply_markup?: { inline_keyboard: { text: string; callback_data?: string }[][] };
   edit_date?: number;
@@ -77,4 +78,6 @@ export interface TgBotMessage {
   texts: string[];
   buttons: { text: string; data: string }[];
   deleted: boolean;
+  /** The OGG/Opus bytes of a voice note the bot sent. */
+  voice?: Buffer;
 }

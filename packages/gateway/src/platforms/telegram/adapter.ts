@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { CHAT_COMMANDS } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import { Bot, GrammyError } from "grammy";
+import { Bot, GrammyError, InputFile } from "grammy";
 import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
+import type { Speech } from "../voice/speech.js";
 import {
   approvalData,
   COMMAND_OF,
@@ -35,6 +36,8 @@ export interface TelegramOptions {
   /** Where photos and documents sent to the bot are saved. */
   filesDir: string;
   logger: Logger;
+  /** Voice notes transcribed in and spoken out (the `voice:` section). */
+  speech?: Speech;
 }
 
 export const TELEGRAM_MAX_TEXT = 4096;
@@ -65,6 +68,8 @@ export class TelegramAdapter implements PlatformAdapter {
   });
   private readonly drafts = new EditedDrafts<number>(TELEGRAM_MAX_TEXT);
   private polling: Promise<void> | undefined;
+  /** Chats whose latest message was a voice note (answered with one too, SPEC G1). */
+  private readonly voiceIn = new Set<string>();
   private stopping = false;
 
   constructor(private readonly opts: TelegramOptions) {
@@ -87,6 +92,7 @@ export class TelegramAdapter implements PlatformAdapter {
       throw new Error(`telegram: ${this.explain(err)}`);
     }
     const me = { id: bot.botInfo.id, username: bot.botInfo.username };
+    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
     await bot.api
       .setMyCommands(
         CHAT_COMMANDS.filter((c) => c.surfaces.includes("gateway")).map((c) => ({
@@ -102,6 +108,9 @@ export class TelegramAdapter implements PlatformAdapter {
       if (!msg)
         return void this.opts.logger.warn("telegram message skipped", { update: ctx.update.update_id });
       if (msg.attachments.length) msg.text = await this.withFiles(msg);
+      const k = chatKey(msg);
+      if (msg.attachments.some((a) => a.kind === "audio")) this.voiceIn.add(k);
+      else this.voiceIn.delete(k);
       onMessage(msg);
     });
     bot.on("callback_query:data", async (ctx) => {
@@ -148,24 +157,44 @@ export class TelegramAdapter implements PlatformAdapter {
           },
         }
       : {};
-    return this.queue.run(k, async () => {
-      // The streamed draft becomes the reply's first part. An ask (buttons) is a message of its
-      // own, since Telegram notifies of new messages only, never of edits: the draft (a status
-      // such as "waiting for the model", or text the reply repeats) goes, and the turn's next
-      // draft starts below the ask.
-      const d = this.drafts.take(k);
-      if (d?.messageId !== undefined && opts.buttons?.length)
-        await this.bot.api.deleteMessage(Number(to.chatId), d.messageId).catch((err) => {
-          this.opts.logger.warn("telegram draft not removed", { error: this.explain(err) });
-        });
-      else if (d?.messageId !== undefined) {
-        if (d.shown !== text)
-          await this.bot.api.editMessageText(Number(to.chatId), d.messageId, text, markup);
-        return { messageId: String(d.messageId) };
-      }
-      const m = await this.bot.api.sendMessage(Number(to.chatId), text, { ...thread(to), ...markup });
-      return { messageId: String(m.message_id) };
-    });
+    return this.queue
+      .run(k, async () => {
+        // The streamed draft becomes the reply's first part. An ask (buttons) is a message of its
+        // own, since Telegram notifies of new messages only, never of edits: the draft (a status
+        // such as "waiting for the model", or text the reply repeats) goes, and the turn's next
+        // draft starts below the ask.
+        const d = this.drafts.take(k);
+        if (d?.messageId !== undefined && opts.buttons?.length)
+          await this.bot.api.deleteMessage(Number(to.chatId), d.messageId).catch((err) => {
+            this.opts.logger.warn("telegram draft not removed", { error: this.explain(err) });
+          });
+        else if (d?.messageId !== undefined) {
+          if (d.shown !== text)
+            await this.bot.api.editMessageText(Number(to.chatId), d.messageId, text, markup);
+          return { messageId: String(d.messageId) };
+        }
+        const m = await this.bot.api.sendMessage(Number(to.chatId), text, { ...thread(to), ...markup });
+        return { messageId: String(m.message_id) };
+      })
+      .then(async (r) => {
+        if (!opts.buttons?.length) await this.sendVoice(to, text);
+        return r;
+      });
+  }
+
+  /** The answer spoken as a voice note too, where the chat asked for it; a failure is logged only. */
+  private async sendVoice(to: ChatAddress, text: string): Promise<void> {
+    const speech = this.opts.speech;
+    if (!speech?.canSpeak) return;
+    if (speech.config.reply_with_voice === "voice_in" && !this.voiceIn.has(chatKey(to))) return;
+    try {
+      const ogg = await speech.speak(text);
+      await this.queue.run(chatKey(to), () =>
+        this.bot.api.sendVoice(Number(to.chatId), new InputFile(ogg, "answer.ogg"), thread(to)),
+      );
+    } catch (err) {
+      this.opts.logger.warn("telegram voice answer not sent", { error: this.explain(err) });
+    }
   }
 
   draft(to: ChatAddress, text: string): void {
@@ -217,6 +246,10 @@ export class TelegramAdapter implements PlatformAdapter {
         );
         writeFileSync(path, bytes, { mode: 0o600 });
         a.url = path;
+        if (a.kind === "audio") {
+          lines.push(await this.transcribed(msg, bytes, a.name, path));
+          continue;
+        }
         lines.push(
           `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
         );
@@ -225,6 +258,24 @@ export class TelegramAdapter implements PlatformAdapter {
       }
     }
     return lines.filter((l) => l !== "").join("\n");
+  }
+
+  /** A voice note as text: its transcript (shown back when configured), else where it was saved. */
+  private async transcribed(msg: InboundMessage, bytes: Buffer, name: string, path: string): Promise<string> {
+    const speech = this.opts.speech;
+    if (!speech?.canTranscribe)
+      return `[voice note attached: ${name}, saved at ${path} (not transcribed: no voice.stt configured)]`;
+    try {
+      const text = await speech.transcribe(bytes, name);
+      if (speech.config.show_transcript)
+        await this.queue
+          .run(chatKey(msg), () => this.bot.api.sendMessage(Number(msg.chatId), `🎤 ${text}`, thread(msg)))
+          .catch(() => {});
+      return text;
+    } catch (err) {
+      this.opts.logger.warn("telegram voice note not transcribed", { error: this.explain(err) });
+      return `[voice note attached: ${name}, saved at ${path} (not transcribed: ${this.explain(err)})]`;
+    }
   }
 
   /** What went wrong, for a person: never the token (a URL of the Bot API carries it). */

@@ -1,6 +1,7 @@
 // gateway.platforms.telegram (SPEC G1): the bot token is read from the profile's environment
 // (its .env), never from config.yaml.
 import { z } from "zod";
+import { voiceSchema } from "../voice/schema.js";
 
 export const config = z
   .strictObject({
@@ -23,6 +24,7 @@ export const config = z
       .max(50)
       .default(30)
       .describe("How long one getUpdates long poll waits for updates."),
+    voice: voiceSchema.optional(),
   })
   .describe("Telegram (grammY, long polling).");
 

@@ -24,6 +24,7 @@ export interface TgMessageLike {
   reply_to_message?: { from?: { id?: unknown } };
   photo?: { file_id?: unknown; file_size?: unknown }[];
   document?: { file_id?: unknown; file_name?: unknown; mime_type?: unknown };
+  voice?: { file_id?: unknown };
 }
 
 const isId = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v);
@@ -77,7 +78,7 @@ function commandWithoutBotName(text: string, username: string): string {
 /** The file id an attachment's url carries until the adapter downloads it. */
 export const FILE_URL = "tg-file:";
 
-/** Photos (the largest size) and documents. */
+/** Photos (the largest size), documents and voice notes. */
 function attachmentsOf(m: TgMessageLike): Attachment[] {
   const out: Attachment[] = [];
   const photo = Array.isArray(m.photo) ? m.photo.at(-1) : undefined;
@@ -90,6 +91,8 @@ function attachmentsOf(m: TgMessageLike): Attachment[] {
     const image = typeof doc.mime_type === "string" && doc.mime_type.startsWith("image/");
     out.push({ kind: image ? "image" : "file", name, url: FILE_URL + doc.file_id });
   }
+  if (m.voice && typeof m.voice.file_id === "string")
+    out.push({ kind: "audio", name: `voice-${m.message_id}.ogg`, url: FILE_URL + m.voice.file_id });
   return out;
 }
 

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { definePlatform, type PlatformPlace } from "../plugin.js";
+import { Speech } from "../voice/speech.js";
 import { TelegramAdapter } from "./adapter.js";
 import { config, type TelegramConfig } from "./config.js";
 
@@ -26,6 +27,7 @@ export default definePlatform<TelegramConfig>({
       pollTimeoutSeconds: c.poll_timeout_seconds,
       filesDir: join(ctx.home, "gateway-files", "telegram"),
       logger: ctx.logger,
+      ...(c.voice ? { speech: new Speech(c.voice, ctx.env, "telegram") } : {}),
     }),
   // The token's hash: the same bot through any API server is one poller.
   identity: (c, place) => `telegram:${createHash("sha256").update(tokenOf(c, place)).digest("hex")}`,

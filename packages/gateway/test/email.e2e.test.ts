@@ -1,0 +1,212 @@
+// The gateway end to end over e-mail: `iris gateway run`'s code path with imapflow against a real
+// Dovecot and nodemailer against the SMTP sink, the model the fake LLM server. The passwords come
+// from the profile's .env. Covers: a thread of three replies as one session with its headers,
+// a stranger's pairing code, an image to the model, an HTML reply read without its quote, the
+// server going away (nothing lost), stale copies (answered once) and a gateway restart.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type Dovecot,
+  type FakeLlm,
+  type RecordedRequest,
+  type SmtpSink,
+  skipWithoutDovecot,
+  solidPng,
+  startDovecot,
+  startFakeLlm,
+  startSmtpSink,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MailDrop, rawMail } from "./mail-peer.js";
+import { type ChatMessage, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+
+const BOT = "iris@example.test";
+const MIN = "min@example.test";
+const IMAP_PW = "imap-pw-7f3a";
+const SMTP_PW = "smtp-pw-91c2";
+
+const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (ok(v)) return v;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+/** The newest user text of a request (the text part where it has images too). */
+function saidText(req: RecordedRequest): string {
+  const { last, said } = lastMessage(req);
+  if (!Array.isArray(last?.content)) return said;
+  return (last.content as { type: string; text?: string }[]).find((p) => p.type === "text")?.text ?? "";
+}
+
+/** The user messages of the newest request to the model. */
+function userTexts(fake: FakeLlm): string {
+  const body = fake.requests.at(-1)?.body as { messages?: ChatMessage[] } | undefined;
+  return (body?.messages ?? [])
+    .filter((m) => m.role === "user")
+    .map(textOf)
+    .join("\n");
+}
+
+describe.skipIf(skipWithoutDovecot())("gateway over e-mail (dovecot + SMTP sink)", () => {
+  let dovecot: Dovecot;
+  let sink: SmtpSink;
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let drop: MailDrop;
+  let gateway: { stop: () => void; running: Promise<number> };
+  let err = "";
+  const repliesTo = (addr: string) => sink.mails.filter((m) => m.to.includes(addr));
+  const replyWith = (addr: string, text: string) =>
+    until(
+      () => repliesTo(addr).filter((m) => (m.parsed.text ?? "").includes(text)),
+      (r) => r.length > 0,
+      `a reply to ${addr} with ${text}`,
+    );
+  const start = async () => {
+    const from = err.length;
+    gateway = runGateway(dir.path, (s) => {
+      err += s;
+    });
+    await until(
+      () => err.slice(from),
+      (e) => e.includes("running (pid"),
+      "the gateway to start",
+    );
+  };
+
+  beforeAll(async () => {
+    [dovecot, sink, fake] = await Promise.all([
+      startDovecot({ [BOT]: IMAP_PW }),
+      startSmtpSink({ user: BOT, password: SMTP_PW }),
+      startFakeLlm(),
+    ]);
+    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${saidText(req).split("\n")[0]}` }));
+    drop = await MailDrop.open(dovecot.host, dovecot.port, BOT, IMAP_PW);
+    dir = tempDir("iris-gw-email");
+    writeFileSync(join(dir.path, ".env"), `EMAIL_PASSWORD=${IMAP_PW}\nSMTP_PASSWORD=${SMTP_PW}\n`);
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      "    email:",
+      `      address: ${BOT}`,
+      `      imap: {host: 127.0.0.1, port: ${dovecot.port}, secure: false}`,
+      `      smtp: {host: 127.0.0.1, port: ${sink.port}, secure: false, password_env: SMTP_PASSWORD}`,
+      `      allowed_senders: [${MIN}]`,
+    ]);
+    await start();
+  }, 60_000);
+
+  afterAll(async () => {
+    gateway?.stop();
+    const code = await gateway?.running;
+    await drop?.close();
+    await Promise.all([dovecot?.close(), sink?.close(), fake?.close()]);
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+    expect(err).not.toContain(IMAP_PW);
+    expect(err).not.toContain(SMTP_PW);
+  }, 60_000);
+
+  it("a thread of three replies is one session; each reply keeps In-Reply-To, References and the subject", async () => {
+    const first = await drop.deliver({
+      from: `Min <${MIN}>`,
+      to: [BOT],
+      subject: "plan",
+      text: "first question",
+    });
+    const [r1] = await replyWith(MIN, "echo: plan");
+    expect(r1?.parsed.subject).toBe("Re: plan");
+    expect(r1?.parsed.inReplyTo).toBe(first);
+    expect(r1?.from).toBe(BOT);
+    let parent = r1?.parsed.messageId ?? "";
+    let refs = [first, parent];
+    for (const n of ["second", "third"]) {
+      const id = await drop.deliver({
+        from: MIN,
+        to: [BOT],
+        subject: "Re: plan",
+        text: `${n} question\n\nOn Wed, Iris <${BOT}> wrote:\n> echo: earlier`,
+        inReplyTo: parent,
+        references: refs,
+      });
+      const [r] = await replyWith(MIN, `echo: ${n} question`);
+      expect(r?.parsed.subject).toBe("Re: plan");
+      expect(r?.parsed.inReplyTo).toBe(id);
+      expect(r?.parsed.references).toEqual(expect.arrayContaining([first, id]));
+      parent = r?.parsed.messageId ?? "";
+      refs = [...refs, id, parent];
+    }
+    // The third request carries the whole thread, and no quoted line twice.
+    const users = userTexts(fake);
+    expect(users).toContain("first question");
+    expect(users).toContain("second question");
+    expect(users).not.toContain("> echo");
+    const system = (fake.requests.at(-1)?.body as { messages?: ChatMessage[] } | undefined)?.messages?.[0];
+    expect(textOf(system)).toContain("This chat is e-mail");
+  }, 90_000);
+
+  it("a new thread from the same sender is a new session", async () => {
+    await drop.deliver({ from: MIN, to: [BOT], subject: "other topic", text: "unrelated" });
+    await replyWith(MIN, "echo: other topic");
+    expect(userTexts(fake)).not.toContain("first question");
+  }, 60_000);
+
+  it("gives a stranger a pairing code by mail and never reaches the model", async () => {
+    const before = fake.requests.length;
+    await drop.deliver({ from: "stranger@example.test", to: [BOT], text: "let me in" });
+    const [r] = await replyWith("stranger@example.test", "pairing code");
+    expect(r?.parsed.text).toMatch(/pairing code is [A-Z0-9]{8}/);
+    expect(fake.requests.length).toBe(before);
+  }, 60_000);
+
+  it("hands an attached image to the model and reads an HTML mail without its quote", async () => {
+    const png = solidPng(4, 4);
+    await drop.deliver({
+      from: MIN,
+      to: [BOT],
+      html: "<p>what is <b>this</b>?</p><blockquote>old quoted text</blockquote>",
+      attachments: [{ name: "dot.png", type: "image/png", content: png }],
+    });
+    await replyWith(MIN, "echo: what is this?");
+    const req = fake.requests.at(-1);
+    expect(req?.rawBody.toString()).toContain("data:image/png;base64,");
+    expect(saidText(req as RecordedRequest)).toContain("[image attached: dot.png");
+    expect(req?.rawBody.toString()).not.toContain("old quoted text");
+  }, 60_000);
+
+  it("the server going away loses nothing; stale copies of one mail are answered once", async () => {
+    await dovecot.stop();
+    await dovecot.start();
+    const { raw, messageId } = rawMail({ from: MIN, to: [BOT], text: "after the outage" });
+    const d = await MailDrop.open(dovecot.host, dovecot.port, BOT, IMAP_PW);
+    await d.deliver(raw);
+    await d.deliver(raw);
+    await replyWith(MIN, "echo: after the outage");
+    // One more mail after it is answered: both copies of the first were seen by then.
+    await d.deliver({ from: MIN, to: [BOT], text: "and after that" });
+    await replyWith(MIN, "echo: and after that");
+    await d.close();
+    drop = await MailDrop.open(dovecot.host, dovecot.port, BOT, IMAP_PW);
+    expect(repliesTo(MIN).filter((m) => m.parsed.inReplyTo === messageId)).toHaveLength(1);
+  }, 90_000);
+
+  it("a restart of the gateway mid-conversation: mail that came meanwhile is answered once, nothing twice", async () => {
+    gateway.stop();
+    expect(await gateway.running).toBe(0);
+    await drop.deliver({ from: MIN, to: [BOT], text: "while you were away" });
+    const before = repliesTo(MIN).length;
+    await start();
+    await replyWith(MIN, "echo: while you were away");
+    // Nothing answered before the restart is answered again.
+    await drop.deliver({ from: MIN, to: [BOT], text: "last one" });
+    await replyWith(MIN, "echo: last one");
+    expect(repliesTo(MIN).length).toBe(before + 2);
+  }, 90_000);
+});
