@@ -17,6 +17,8 @@
 // With --server-process the server runs in its own process (bench/serve-child.ts), as deployed:
 // the fake and the load generator then do not share its CPU, the RSS figures are left out, and
 // --cpu-prof-dir DIR writes the server's own CPU profile there (node --cpu-prof).
+// The server's own packages are imported through their dist (@iris/host …): build first
+// (`npx tsc -b packages/iris packages/gateway packages/testkit`) or a change is not measured.
 // Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000] [--server-process [--cpu-prof-dir DIR]]
 import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";

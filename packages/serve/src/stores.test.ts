@@ -96,6 +96,19 @@ describe("KeyLimits", () => {
     await expect(limits.acquire("alice")).rejects.toThrow(/per minute/);
   });
 
+  it("keeps the per-minute count right over many minutes of steady requests", async () => {
+    let now = 0;
+    const limits = new KeyLimits(10, 100, () => now);
+    // 100 a minute, for 30 minutes: always at the limit, never over it.
+    for (let i = 0; i < 3000; i++) {
+      now = i * 600;
+      (await limits.acquire("k"))();
+    }
+    await expect(limits.acquire("k")).rejects.toThrow(/100 requests per minute/);
+    now += 600; // the oldest of the minute has left the window
+    await expect(limits.acquire("k")).resolves.toBeTypeOf("function");
+  });
+
   it("queues requests over the running limit, hands a freed slot to the first waiter, and 429s a full queue", async () => {
     const limits = new KeyLimits(1, 1000, Date.now, { size: 2, timeoutMs: 60_000 });
     const first = await limits.acquire("k");
