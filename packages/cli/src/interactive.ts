@@ -12,6 +12,7 @@ import { ChatInput } from "./chat/chat-input.js";
 import { ChatTurns } from "./chat/chat-turns.js";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
+import { UserHooks } from "./hooks/user-hooks.js";
 import { FileSnapshots } from "./rewind.js";
 import { shortId } from "./session-ref.js";
 import { onEndSignals } from "./signals.js";
@@ -73,13 +74,19 @@ export class InteractiveChat {
     this.snapshots = new FileSnapshots(session, cwd);
     const ask = (question: string, signal?: AbortSignal) =>
       this.input.ask(question, () => this.progress.hold(), signal);
+    const hooks = new UserHooks(session.config.hooks, {
+      sessionId: () => session.id,
+      cwd,
+      warn: (m) => out.write(`${style.yellow("!")} ${m}\n`),
+    });
     this.turns = new ChatTurns({
       session,
       out,
       style,
       cwd,
       screen: this.screen,
-      frontEnd: frontEndFromAsk(ask),
+      frontEnd: hooks.around(frontEndFromAsk(ask)),
+      turnEnded: (result) => hooks.turnEnded(result),
       idle: () => this.input.prompt(),
     });
     this.slash = {

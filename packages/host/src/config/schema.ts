@@ -7,6 +7,7 @@ import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
 import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
+import { hooksSchema } from "./hooks-schema.js";
 import { serveSchema } from "./serve-schema.js";
 import { terminalSchema } from "./terminal-schema.js";
 import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
@@ -214,6 +215,7 @@ export const configSchema = z.strictObject({
   vision: visionSchema.prefault({}),
   dashboard: dashboardSchema.prefault({}),
   terminal: terminalSchema.prefault({}),
+  hooks: hooksSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */
