@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
+import { trackedPtys } from "./pty.js";
 
 let fake: FakeLlm;
 let home: TempHome;
@@ -14,7 +15,9 @@ let close: () => Promise<void>;
 beforeEach(async () => {
   ({ fake, home, work, close } = await fakeHome(true));
 });
+const ptys = trackedPtys();
 afterEach(async () => {
+  ptys.killOpen();
   await close();
 });
 
@@ -105,4 +108,38 @@ describe("user hooks", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/config\.yaml:3:\d+: hooks\.pre_tool_use\[0\]\.matcher: a regular expression/);
   });
+
+  it("in the chat: a blocked call is shown as failed with the hook's reason, turn_end runs after each turn", async () => {
+    const log = join(home.home, "ends.log");
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      [
+        "approvals:",
+        "  mode: off",
+        "hooks:",
+        "  pre_tool_use:",
+        "    - matcher: write_file",
+        "      command: echo 'writes are frozen' >&2; exit 2",
+        "  turn_end:",
+        `    - command: cat >> '${log}'; echo >> '${log}'`,
+      ].join("\n"),
+    );
+    fake.enqueue(
+      { toolCalls: [{ name: "write_file", arguments: { path: "x.txt", content: "x" } }] },
+      { text: "could not write" },
+    );
+    const t = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
+    await t.waitFor("› ");
+    t.type("write it\r");
+    await t.waitFor(/could not write[\s\S]*› $/);
+    expect(t.screen()).toMatch(/✗ write_file[^\n]*\n\s+blocked by a hook: writes are frozen/);
+    expect(existsSync(join(work, "x.txt"))).toBe(false);
+    expect(JSON.parse(readFileSync(log, "utf8").trim())).toMatchObject({
+      hook_event_name: "turn_end",
+      reason: "natural",
+      answer: "could not write",
+    });
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
 });
