@@ -52,7 +52,10 @@ export class StatusBar {
 
   private layout(): void {
     const rows = this.term.rows ?? 0;
-    if (rows < 6) return this.stop();
+    if (rows < 6) {
+      this.stop();
+      return;
+    }
     if (this.rows && this.rows !== rows) this.term.write(`${SAVE}\u001b[${this.rows};1H\u001b[2K${RESTORE}`);
     this.rows = rows;
     this.term.write(`${SAVE}\u001b[1;${rows - 1}r${RESTORE}`);
