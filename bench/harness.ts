@@ -290,8 +290,11 @@ function printRows(): void {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(dirname(IRIS_BIN), "..", "dist", "cli", "main.js")))
-    throw new Error(`${IRIS_BIN}: iris is not built: run \`npm run build\` first`);
+  // dist/cli/main.js: the layout before the CLI moved into packages/cli (to compare with such a build).
+  const built = ["main.js", join("cli", "main.js")].some((f) =>
+    existsSync(join(dirname(IRIS_BIN), "..", "dist", f)),
+  );
+  if (!built) throw new Error(`${IRIS_BIN}: iris is not built: run \`npm run build\` first`);
   const root = mkdtempSync(join(tmpdir(), "iris-bench-"));
   const home = join(root, "home");
   const cwd = join(root, "work");

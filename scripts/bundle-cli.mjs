@@ -58,8 +58,9 @@ const EXTERNAL = [
   "@slack/bolt",
   // The ssh workspace's client (native parts), loaded on its first connection.
   "ssh2",
-  // The chat's code-block highlighter (CommonJS build), loaded with the chat screen.
+  // The chat's code-block highlighter and edit diffs (CommonJS builds), loaded with the chat.
   "highlight.js",
+  "diff",
 ];
 
 // vm.Script runs no `import()` in Node 20 without --experimental-vm-modules once the code comes

@@ -133,4 +133,9 @@ export interface FrontEnd {
   clarify?(question: string, choices?: string[], signal?: AbortSignal, callId?: string): Promise<string>;
   /** Files through the front end (an editor's buffers over ACP); default the disk. */
   files?: FileAccess;
+  /**
+   * Before an offered tool's call is validated and approved (the user's pre_tool_use hooks): a
+   * reason blocks the call, and the model gets it as the call's error.
+   */
+  beforeTool?(call: ToolCallPart, signal: AbortSignal): Promise<string | undefined>;
 }

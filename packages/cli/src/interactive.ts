@@ -12,6 +12,7 @@ import { ChatInput } from "./chat/chat-input.js";
 import { ChatTurns } from "./chat/chat-turns.js";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
+import { UserHooks } from "./hooks/user-hooks.js";
 import { FileSnapshots } from "./rewind.js";
 import { shortId } from "./session-ref.js";
 import { onEndSignals } from "./signals.js";
@@ -26,6 +27,8 @@ import { restoreNewlines } from "./ui/line-input.js";
 import { attachProgress } from "./ui/progress.js";
 import { frontEndFromAsk } from "./ui/prompts.js";
 import { replayLines } from "./ui/session-replay.js";
+import { StatusBar } from "./ui/status-bar.js";
+import { statusLine } from "./ui/status-line.js";
 
 /** `first`: the message of `iris "PROMPT"`, sent as soon as the chat is up. */
 export async function runInteractive(flags: GlobalFlags, first?: string): Promise<number> {
@@ -45,6 +48,8 @@ export class InteractiveChat {
   private readonly progress: ReturnType<typeof attachProgress>;
   private readonly snapshots: FileSnapshots;
   private readonly slash: SlashContext;
+  /** The status line kept on the terminal's last row. */
+  private readonly bar: StatusBar;
   private readonly detach: (() => void)[] = [];
   private exitCode = 0;
   private lastSigintAt = 0;
@@ -73,15 +78,22 @@ export class InteractiveChat {
     this.snapshots = new FileSnapshots(session, cwd);
     const ask = (question: string, signal?: AbortSignal) =>
       this.input.ask(question, () => this.progress.hold(), signal);
+    const hooks = new UserHooks(session.config.hooks, {
+      sessionId: () => session.id,
+      cwd,
+      warn: (m) => out.write(`${style.yellow("!")} ${m}\n`),
+    });
     this.turns = new ChatTurns({
       session,
       out,
       style,
       cwd,
       screen: this.screen,
-      frontEnd: frontEndFromAsk(ask),
-      idle: () => this.input.prompt(),
+      frontEnd: hooks.around(frontEndFromAsk(ask)),
+      turnEnded: (result) => hooks.turnEnded(result),
+      idle: () => this.idle(),
     });
+    this.bar = new StatusBar(process.stdout, () => statusLine(session), style.dim);
     this.slash = {
       session,
       out,
@@ -115,6 +127,7 @@ export class InteractiveChat {
       () => this.iris.store.close(),
     );
     this.banner();
+    this.bar.start();
     this.input.prompt();
     // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
     // on the first terminal call.
@@ -129,6 +142,7 @@ export class InteractiveChat {
     await this.turns.done;
     ended.off();
     for (const off of this.detach) off();
+    this.bar.stop();
     this.input.detach();
     await this.iris.close();
     this.input.out.write("\n");
@@ -209,7 +223,7 @@ export class InteractiveChat {
         this.turns.working = false;
         // `/edit N TEXT` branches, then sends the edited message as the next turn.
         if (typeof next === "object") this.turns.start(next.send);
-        else if (next) this.input.prompt();
+        else if (next) this.idle();
       });
   }
 
@@ -223,6 +237,12 @@ export class InteractiveChat {
         this.input.prompt();
       } else this.turns.start(input.text);
     });
+  }
+
+  /** Ready for the next message: the status line says where the session stands, then the prompt. */
+  private idle(): void {
+    this.bar.draw();
+    this.input.prompt();
   }
 
   /** Esc interrupts a running turn (Ctrl-C does too). */

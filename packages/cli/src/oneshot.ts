@@ -5,6 +5,7 @@ import { exitCodeFor, SessionBusyError } from "@iris/host";
 import { lookupModel } from "@iris/llm";
 import { expandMcpInput } from "@iris/tools";
 import type { GlobalFlags } from "./flags.js";
+import { UserHooks } from "./hooks/user-hooks.js";
 import { withImages } from "./image-input.js";
 import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
 import { readPrompt } from "./prompt-input.js";
@@ -46,6 +47,12 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     ...(flags.verbose ? [attachVerbose(session.events, process.stderr)] : []),
   ];
   const tools = recordToolCalls(session.events);
+  const hooks = new UserHooks(session.config.hooks, {
+    sessionId: () => session.id,
+    cwd: process.cwd(),
+    warn: (m) => process.stderr.write(`iris: warning: ${m}\n`),
+  });
+  detachers.push(hooks.attach(session.events));
   try {
     // `iris -p "/mcp__server__prompt a=1"` and `@server:uri` work as in the chat.
     const input = await expandMcpInput(iris.tools.mcp, prompt.text);
@@ -64,9 +71,9 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
         tools: session.toolNames,
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
-    const frontEnd = process.stdin.isTTY
-      ? terminalFrontEnd(process.stdin, process.stderr, progress?.hold)
-      : {};
+    const frontEnd = hooks.around(
+      process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr, progress?.hold) : {},
+    );
     const withImage = await withImages(input.text, flags.image ?? [], process.cwd());
     if ("error" in withImage) {
       process.stderr.write(`${withImage.error}\n`);
@@ -85,6 +92,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
       return 1;
     }
     const result = sent;
+    await hooks.turnEnded(result);
     ensureTitle(session.store, session.id, prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);

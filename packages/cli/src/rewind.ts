@@ -1,21 +1,18 @@
 // `/rewind [N]`: the conversation back to before user message N (default: the last one) and the
 // files that write_file and patch changed since then back as they were. Each file is copied when
 // the model has written out a call that edits it (`tool_gen`, before the call runs), once per user
-// message; a file the turn created is removed. Files a shell command changed are not tracked.
+// message, into the profile (rewind-copies.ts), so a resumed session can rewind too; a file the
+// turn created is removed. Files a shell command changed are not tracked.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type Session, userTurns } from "@iris/host";
+import { RewindCopies } from "./rewind-copies.js";
 
 const WRITERS = new Set(["write_file", "patch"]);
 
 type Out = { write(s: string): unknown };
-/** Path → its bytes before the first edit of that user message (null: it did not exist). */
-type Before = Map<string, Buffer | null>;
 
 export class FileSnapshots {
-  /** By the user message's node id: a branch's message 3 is not the other branch's. */
-  private readonly byMessage = new Map<string, Before>();
-
   constructor(
     private readonly session: Session,
     private readonly cwd: string,
@@ -38,14 +35,28 @@ export class FileSnapshots {
   private before(file: string): void {
     const turn = userTurns(this.session.store, this.session.id).at(-1);
     if (!turn) return;
-    const before = this.byMessage.get(turn.node.id) ?? new Map<string, Buffer | null>();
-    this.byMessage.set(turn.node.id, before);
-    if (before.has(file)) return;
+    // By the user message's node id: a branch's message 3 is not the other branch's.
+    const copies = this.copies();
+    if (copies.has(turn.node.id, file)) return;
+    let bytes: Buffer | null;
     try {
-      before.set(file, existsSync(file) ? readFileSync(file) : null);
+      bytes = existsSync(file) ? readFileSync(file) : null;
     } catch {
-      // Unreadable (a folder, no permission): the write will fail or is not ours to undo.
+      return; // unreadable (a folder, no permission): the write will fail or is not ours to undo
     }
+    try {
+      copies.keep(turn.node.id, file, bytes);
+    } catch (err) {
+      this.session.events.emit("status", {
+        level: "warn",
+        message: `/rewind cannot keep a copy of ${file}: ${(err as Error).message}`,
+      });
+    }
+  }
+
+  /** This session's copies (the session changes with /new, /resume and compression splits). */
+  private copies(): RewindCopies {
+    return new RewindCopies(join(this.session.profile.home.root, "rewind", this.session.id));
   }
 
   rewind(arg: string, out: Out): void {
@@ -64,8 +75,9 @@ export class FileSnapshots {
     const restored = new Set<string>();
     const removed = new Set<string>();
     const failed: string[] = [];
+    const copies = this.copies();
     for (const t of turns.slice(n - 1).reverse()) {
-      for (const [file, bytes] of this.byMessage.get(t.node.id) ?? []) {
+      for (const [file, bytes] of copies.entries(t.node.id)) {
         try {
           if (bytes === null) {
             rmSync(file, { force: true });
@@ -80,7 +92,7 @@ export class FileSnapshots {
           failed.push(`${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
       }
-      this.byMessage.delete(t.node.id);
+      copies.drop(t.node.id);
     }
     this.session.rewindTo(turn.node.parentId);
     out.write(`rewound to before message ${n} ("${turn.preview}")\n`);

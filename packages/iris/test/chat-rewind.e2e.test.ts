@@ -1,10 +1,10 @@
 // /rewind in the chat: the conversation and the files that write_file and patch changed go back
 // to how they were before a user message. A real pseudo-terminal against the fake LLM server.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fakeHome, routeArgs, type TempHome } from "./helpers.js";
+import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
 import { type PtySession, trackedPtys } from "./pty.js";
 
 let fake: FakeLlm;
@@ -75,5 +75,39 @@ describe("/rewind", () => {
     await t.waitFor("no user message 7 in this session (it has 1");
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
+  }, 60_000);
+
+  it("rewinds in a resumed session what an earlier process changed (the copies are kept in the profile)", async () => {
+    writeFileSync(join(home.home, "config.yaml"), "approvals:\n  mode: off\n");
+    writeFileSync(join(work, "app.txt"), "version 1\n");
+    fake.enqueue(
+      { toolCalls: [{ name: "write_file", arguments: { path: "app.txt", content: "version 2\n" } }] },
+      { text: "one done" },
+    );
+    const env = { IRIS_HOME: home.home };
+    const first = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], env, work);
+    await first.waitFor("› ");
+    first.type("first\r");
+    await answered(first, "one done");
+    first.type("/exit\r");
+    expect(await first.exited).toBe(0);
+    expect(read("app.txt")).toBe("version 2\n");
+    // The copy is the user's alone.
+    const [sessionDir] = readdirSync(join(home.home, "rewind"));
+    const [blob] = readdirSync(join(home.home, "rewind", sessionDir!, "blobs"));
+    expect(statSync(join(home.home, "rewind", sessionDir!, "blobs", blob!)).mode & 0o777).toBe(0o600);
+
+    const again = ptys.start([...routeArgs(fake.baseUrl, "chat_completions"), "-c"], env, work);
+    await again.waitFor("› ");
+    again.type("/rewind\r");
+    await again.waitFor('rewound to before message 1 ("first")');
+    await again.waitFor(`restored ${join(work, "app.txt")}`);
+    expect(read("app.txt")).toBe("version 1\n");
+    again.type("/exit\r");
+    expect(await again.exited).toBe(0);
+    // Deleting the session deletes its copies.
+    const del = await runIris(["sessions", "delete", sessionDir!], { env });
+    expect(del.code).toBe(0);
+    expect(existsSync(join(home.home, "rewind", sessionDir!))).toBe(false);
   }, 60_000);
 });

@@ -33,9 +33,19 @@ _, status = os.waitpid(pid, 0)
 sys.exit(os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8)
 `;
 
-/** Colour and cursor sequences removed: what a reader of the screen's text sees. */
+/**
+ * Colour and cursor sequences removed: what a reader of the screen's text sees. What is drawn
+ * with the cursor saved and restored (ESC 7 … ESC 8: the status line on the last row) is not part
+ * of the scrolling text; statusOf reads it.
+ */
 export function plain(text: string): string {
-  return text.replace(/\u001b\[[0-9;?]*[A-Za-z~]/g, "");
+  return text.replace(/\u001b7[\s\S]*?\u001b8/g, "").replace(/\u001b\[[0-9;?]*[A-Za-z~]/g, "");
+}
+
+/** The status line as last drawn on the terminal's last row, or undefined before it is. */
+export function statusOf(text: string): string | undefined {
+  const drawn = [...text.matchAll(/\u001b7([\s\S]*?)\u001b8/g)].map((m) => plain(m[1] ?? "")).filter(Boolean);
+  return drawn.at(-1);
 }
 
 export interface PtySession {

@@ -1,7 +1,8 @@
 // A small terminal emulator for tests: replays what a program wrote to its terminal and returns
 // the rows a user would see. It knows what the chat and readline send — printable text with
 // autowrap, CR, LF, BS, TAB, cursor moves (CSI A B C D G H), erase in line (K) and display (J);
-// colours and modes are ignored. Every character is one column wide (tests use ASCII text).
+// colours and modes are ignored, and so is what is drawn between ESC 7 and ESC 8 (the status line).
+// Every character is one column wide (tests use ASCII text).
 // Rows are not limited to the window's height: nothing scrolls away.
 
 export function renderScreen(output: string, columns = 100): string[] {
@@ -28,6 +29,15 @@ export function renderScreen(output: string, columns = 100): string[] {
   };
   for (let i = 0; i < output.length; i++) {
     const ch = output[i] as string;
+    // Drawn with the cursor saved and restored (the status line on the last row, ESC 7 … ESC 8):
+    // outside the scrolling text these rows hold, so skipped.
+    if (output.startsWith("\u001b7", i)) {
+      const end = output.indexOf("\u001b8", i);
+      if (end >= 0) {
+        i = end + 1;
+        continue;
+      }
+    }
     if (ch === "\u001b") {
       const csi = /^\u001b\[([?>]?)([0-9;]*)([ -/]*)([@-~])/.exec(output.slice(i, i + 32));
       if (!csi) {

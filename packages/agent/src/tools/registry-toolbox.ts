@@ -69,6 +69,9 @@ export class RegistryToolBox implements ToolBox {
         isError: true,
       };
     const { frontEnd, events } = this.opts;
+    const blocked = await frontEnd.beforeTool?.(call, ctx.signal);
+    if (blocked !== undefined)
+      return { content: JSON.stringify({ error: `blocked by a hook: ${blocked}` }), isError: true };
     if (!this.opts.workspace && !this.ownWorkspace) this.ownWorkspace = localWorkspace({ root: ctx.cwd });
     const base = this.opts.workspace ?? (this.ownWorkspace as Workspace);
     // An editor that owns the files (ACP) reads and writes them; commands stay on the base.

@@ -24,6 +24,8 @@ export interface ChatTurnsOptions {
   cwd: string;
   screen: ChatScreen;
   frontEnd: FrontEnd;
+  /** After each turn (the user's turn_end hooks). */
+  turnEnded?: (result: { reason: string; text: string }) => Promise<void>;
   /** Called when the turns (and what was queued after them) are done. */
   idle: () => void;
 }
@@ -125,6 +127,7 @@ export class ChatTurns {
       out.write(`${style.dim(statusLine(session))}\n`);
       ensureTitle(session.store, session.id, typed);
       this.queued.unshift(...result.unsent.map((m) => textOf(m.content)));
+      await this.opts.turnEnded?.(result);
     } catch (err) {
       if (!(err instanceof SessionBusyError)) throw err;
       out.write(`iris: ${err.message}\n`);

@@ -1,5 +1,7 @@
 // `iris sessions list|show|search|delete|export`: the profile's store, without starting a model.
 
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import type { SessionRow, Store } from "@iris/host";
 import { messagesOfPath } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
@@ -76,7 +78,7 @@ export function sessionsSearch(flags: GlobalFlags, query: string, limit: number)
 }
 
 export function sessionsDelete(flags: GlobalFlags, id: string): number {
-  return withStore(flags, (store) => {
+  return withStore(flags, (store, profile) => {
     const found = resolveSession(store, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
@@ -84,6 +86,8 @@ export function sessionsDelete(flags: GlobalFlags, id: string): number {
     }
     try {
       store.deleteSession(found.row.id);
+      // Its /rewind copies (rewind-copies.ts) go with it.
+      rmSync(join(profile.home.root, "rewind", found.row.id), { recursive: true, force: true });
     } catch (err) {
       process.stderr.write(`iris: ${(err as Error).message}\n`);
       return 1;

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { batchSchema } from "./batch-schema.js";
 import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
+import { hooksSchema } from "./hooks-schema.js";
 import { serveSchema } from "./serve-schema.js";
 import { codeExecutionSchema, terminalSchema } from "./terminal-schema.js";
 import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
@@ -215,6 +216,7 @@ export const configSchema = z.strictObject({
   dashboard: dashboardSchema.prefault({}),
   terminal: terminalSchema.prefault({}),
   code_execution: codeExecutionSchema.prefault({}),
+  hooks: hooksSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */
