@@ -31,6 +31,8 @@ export interface DiscordOptions {
   /** Where the token came from, for error messages (the token itself is never shown). */
   tokenEnv: string;
   apiBase?: string;
+  /** The Gateway's URL instead of the one /gateway/bot names (a proxy). */
+  gatewayUrl?: string;
   /** Where attachments sent to the bot are saved. */
   filesDir: string;
   logger: Logger;
@@ -77,6 +79,7 @@ export class DiscordAdapter implements PlatformAdapter {
       partials: [Partials.Channel],
       rest: { ...(opts.apiBase ? { api: opts.apiBase } : {}) },
     });
+    if (opts.gatewayUrl) this.useGatewayUrl(opts.gatewayUrl);
   }
 
   botNames(): string[] {
@@ -240,6 +243,20 @@ export class DiscordAdapter implements PlatformAdapter {
       }
     }
     return lines.filter((l) => l !== "").join("\n");
+  }
+
+  /**
+   * discord.js connects to the URL /gateway/bot answers (it has no option for another): that
+   * answer keeps its shards and session limits and gets `url` replaced. A resume goes to the
+   * resume_gateway_url READY named, as with Discord's own.
+   */
+  private useGatewayUrl(url: string): void {
+    const rest = this.client.rest;
+    const get = rest.get.bind(rest);
+    rest.get = (async (route, options) => {
+      const answer = await get(route, options);
+      return route === Routes.gatewayBot() ? { ...(answer as object), url } : answer;
+    }) as typeof rest.get;
   }
 
   /** What went wrong, for a person: never the token. */
