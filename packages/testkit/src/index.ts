@@ -5,7 +5,7 @@
  */
 
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
-export type { DcBotMessage, DcCall } from "./discord/types.js";
+export type { DcBotMessage, DcCall, DcCommand } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { startFakeLlm } from "./server.js";
 export { signature as slackSignature } from "./slack/events.js";
