@@ -3,7 +3,7 @@
 // fake in this process, users who each DM the bot and wait for each answer before the next
 // question, the fake LLM server answering at once, and a SIGKILL and restart of the gateway part
 // way through. Duplicates are counted as the users see them at the end (messages still there).
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
