@@ -13,6 +13,8 @@
 // do, so a conversation's history (sent whole with every request; compression is off) stays
 // short. Without it the requests grow all run long, and V8's heap (heapTotal) grows with them.
 // Run: npx tsx bench/gateway.ts [--messages 10000] [--every 1000] [--new-every 20] [--verbose]
+// Over the chat platforms' fakes instead (the built bin, with a SIGKILL): --platform, see
+// bench/gateway-platforms.ts.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +27,10 @@ import { GatewayState } from "../packages/store/src/index.js";
 import { type RecordedRequest, startFakeLlm, tempDir } from "../packages/testkit/src/index.js";
 import { slope } from "./slope.js";
 
+if (process.argv.includes("--platform")) {
+  await import("./gateway-platforms.js");
+  process.exit();
+}
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
   const r = spawnSync(process.execPath, ["--expose-gc", ...process.execArgv, ...process.argv.slice(1)], {

@@ -54,6 +54,10 @@ const EXTERNAL = [
   // Discord's client (CommonJS), loaded when the platform is configured; it imports the optional
   // zlib-sync itself.
   "discord.js",
+  // Telegram's client: bundled, its start never returned (no request was made); loaded when
+  // the platform is configured.
+  "grammy",
+  "@grammyjs/auto-retry",
   // Slack's Bolt (CommonJS, with express), loaded when the platform is configured.
   "@slack/bolt",
   // The ssh workspace's client (native parts), loaded on its first connection.

@@ -151,6 +151,17 @@ describe("gateway over Discord (fake Discord)", () => {
     expect(texts(dm).filter((t) => t === STORM)).toHaveLength(1);
   }, 60_000);
 
+  it("registers the chat's commands as slash commands; one used in a DM runs as typed", async () => {
+    expect(dc.commands.map((c) => c.name)).toEqual(
+      expect.arrayContaining(["new", "model", "approve", "help"]),
+    );
+    const id = dc.slashCommand(dm, MIN, "model");
+    await answered(dm, (t) => t.startsWith("current: fake/fake-model"));
+    expect(dc.interactionAnswered(id)).toBe(true);
+    dc.slashCommand(dm, MIN, "new");
+    await answered(dm, (t) => /^new session \S+/.test(t));
+  }, 60_000);
+
   it("a connection that goes deaf is found by its heartbeat and resumed; nothing is lost", async () => {
     const resumes = dc.resumes;
     dc.deaf(true);

@@ -7,7 +7,7 @@
 export { audioFormat, type SpeechRequest, type Transcriber, type Transcription } from "./audio.js";
 export { bwrapInstalled, skipWithoutBwrap } from "./bwrap.js";
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
-export type { DcBotMessage, DcCall } from "./discord/types.js";
+export type { DcBotMessage, DcCall, DcCommand } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { type Dovecot, dovecotInstalled, skipWithoutDovecot, startDovecot } from "./mail/dovecot.js";
 export { type SmtpSink, type SmtpSinkOptions, type SunkMail, startSmtpSink } from "./mail/smtp-sink.js";

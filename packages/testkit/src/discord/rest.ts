@@ -2,10 +2,10 @@
 // @discordjs/rest: /gateway/bot, /users/@me, messages (send, edit, delete), typing and
 // interaction callbacks. As strict as Discord where Iris depends on it: `Authorization: Bot
 // TOKEN` or 401; contents over 2000 characters, empty messages and bad components are 400 with
-// code 50035; unknown channels 404 (10003), unknown messages 404 (10008); a 204 has no body and
+// code 50035 (slash commands too: names, descriptions, options); unknown channels 404 (10003), unknown messages 404 (10008); a 204 has no body and
 // no content type (undici fails to parse an empty JSON body).
 import type { IncomingMessage } from "node:http";
-import type { DcBotMessage, DcChannel, DcUser } from "./types.js";
+import type { DcBotMessage, DcChannel, DcCommand, DcUser } from "./types.js";
 
 export const DISCORD_MAX_CONTENT = 2000;
 
@@ -27,6 +27,8 @@ export interface RestState {
   /** Interactions the bot must answer once: id → answered. */
   interactions: Map<string, { token: string; answered: boolean }>;
   typing: { channelId: string; at: number }[];
+  /** The application's global commands, as last registered (PUT replaces them all). */
+  commands: DcCommand[];
   gatewayUrl(req: IncomingMessage): string;
 }
 
@@ -121,6 +123,27 @@ function messageJson(s: RestState, m: DcBotMessage) {
   };
 }
 
+/** Discord's rules for bulk-overwritten CHAT_INPUT commands (at most 100, names unique). */
+function checkCommands(body: unknown): DcCommand[] {
+  if (!Array.isArray(body)) throw formError("_root", "BASE_TYPE_ARRAY", "Must be an array.");
+  if (body.length > 100) throw formError("_root", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.");
+  const name = /^[-_\p{Ll}\p{N}]{1,32}$/u;
+  const seen = new Set<string>();
+  return body.map((raw, i) => {
+    const c = raw as Partial<DcCommand>;
+    if (typeof c.name !== "string" || !name.test(c.name))
+      throw formError(`${i}.name`, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid");
+    if (seen.has(c.name)) throw formError(`${i}.name`, "APPLICATION_COMMANDS_DUPLICATE_NAME", "duplicate");
+    seen.add(c.name);
+    if (typeof c.description !== "string" || c.description.length < 1 || c.description.length > 100)
+      throw formError(`${i}.description`, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.");
+    for (const [j, o] of (c.options ?? []).entries())
+      if (!name.test(o.name ?? "") || !o.description || o.description.length > 100 || o.type !== 3)
+        throw formError(`${i}.options.${j}`, "APPLICATION_COMMAND_OPTION_INVALID", "Option is invalid");
+    return { name: c.name, description: c.description, type: 1, options: c.options ?? [] };
+  });
+}
+
 /** Answers one REST call (after the token was checked). */
 export function route(
   s: RestState,
@@ -132,6 +155,7 @@ export function route(
   const messages = /^\/channels\/(\d+)\/messages$/.exec(path);
   const oneMessage = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
   const typing = /^\/channels\/(\d+)\/typing$/.exec(path);
+  const commands = /^\/applications\/(\d+)\/commands$/.exec(path);
   const callback = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path);
   if (method === "GET" && path === "/gateway/bot")
     return {
@@ -180,6 +204,14 @@ export function route(
     const m = typing;
     s.typing.push({ channelId: channelOf(s, m[1] as string).id, at: Date.now() });
     return { status: 204 };
+  }
+  if (commands && method === "PUT") {
+    if (commands[1] !== s.applicationId) throw new RestError(403, { message: "Missing Access", code: 50001 });
+    s.commands = checkCommands(body);
+    return {
+      status: 200,
+      body: s.commands.map((c) => ({ ...c, id: s.nextId(), application_id: s.applicationId })),
+    };
   }
   if (callback && method === "POST") {
     const m = callback;

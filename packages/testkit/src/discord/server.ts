@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
 import { RestError, type RestState, route } from "./rest.js";
-import type { DcBotMessage, DcCall, DcChannel, DcUser } from "./types.js";
+import type { DcBotMessage, DcCall, DcChannel, DcCommand, DcUser } from "./types.js";
 
 export interface FakeDiscordOptions {
   token: string;
@@ -81,6 +81,7 @@ export class FakeDiscord {
       nextId: () => this.nextId(),
       interactions: new Map(),
       typing: [],
+      commands: [],
       gatewayUrl: (req) => `ws://${req.headers.host ?? `127.0.0.1:${this.port}`}`,
     };
   }
@@ -285,6 +286,64 @@ export class FakeDiscord {
         type: 0,
         components: [],
       },
+      app_permissions: "0",
+      locale: "en-US",
+      entitlements: [],
+      authorizing_integration_owners: {},
+      context: channel.guild_id ? 0 : 1,
+    });
+    return id;
+  }
+
+  /** The slash commands the bot registered. */
+  get commands(): readonly DcCommand[] {
+    return this.state.commands;
+  }
+
+  /** A user runs slash command `name` (it must be registered) in a channel; the interaction id. */
+  slashCommand(
+    channelId: string,
+    user: { id: string; username: string },
+    name: string,
+    args?: string,
+  ): string {
+    const command = this.state.commands.find((c) => c.name === name);
+    if (!command) throw new Error(`no slash command /${name} registered`);
+    const channel = this.state.channels.get(channelId);
+    if (!channel) throw new Error(`no channel ${channelId}`);
+    const id = this.nextId();
+    const token = randomBytes(24).toString("base64url");
+    this.state.interactions.set(id, { token, answered: false });
+    const u = { ...user, discriminator: "0", bot: false };
+    const option = command.options[0];
+    this.dispatch("INTERACTION_CREATE", {
+      id,
+      application_id: this.state.applicationId,
+      type: 2,
+      token,
+      version: 1,
+      data: {
+        id: this.nextId(),
+        name,
+        type: 1,
+        ...(args !== undefined && option ? { options: [{ name: option.name, type: 3, value: args }] } : {}),
+      },
+      channel_id: channel.id,
+      channel: channel.type === 1 ? { id: channel.id, type: 1 } : this.threadJson(channel),
+      ...(channel.guild_id
+        ? {
+            guild_id: channel.guild_id,
+            member: {
+              user: u,
+              roles: [],
+              joined_at: new Date(0).toISOString(),
+              permissions: "0",
+              deaf: false,
+              mute: false,
+              flags: 0,
+            },
+          }
+        : { user: u }),
       app_permissions: "0",
       locale: "en-US",
       entitlements: [],

@@ -40,3 +40,11 @@ export interface DcCall {
   at: number;
   status: number;
 }
+
+/** A slash command the bot registered. */
+export interface DcCommand {
+  name: string;
+  description: string;
+  type: 1;
+  options: { type: 3; name: string; description: string; required?: boolean }[];
+}

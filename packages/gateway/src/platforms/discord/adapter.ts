@@ -4,7 +4,7 @@
 // unrecoverable close (a revoked token: 4004) stops this adapter alone. Every call to a channel
 // (sends, draft edits, typing) goes through one per-channel queue; a 429 is waited out by
 // @discordjs/rest inside the call, so nothing else reaches that channel before `retry_after`.
-// Approvals carry buttons keyed by the request id.
+// Approvals carry buttons keyed by the request id; the chat's commands are slash commands.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "@iris/llm";
@@ -24,6 +24,7 @@ import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
+import { normaliseCommand, slashCommands } from "./commands.js";
 import { approvalData, normaliseMessage, normalisePress, PLATFORM } from "./normalise.js";
 
 export interface DiscordOptions {
@@ -31,6 +32,8 @@ export interface DiscordOptions {
   /** Where the token came from, for error messages (the token itself is never shown). */
   tokenEnv: string;
   apiBase?: string;
+  /** The Gateway's URL instead of the one /gateway/bot names (a proxy). */
+  gatewayUrl?: string;
   /** Where attachments sent to the bot are saved. */
   filesDir: string;
   logger: Logger;
@@ -77,6 +80,7 @@ export class DiscordAdapter implements PlatformAdapter {
       partials: [Partials.Channel],
       rest: { ...(opts.apiBase ? { api: opts.apiBase } : {}) },
     });
+    if (opts.gatewayUrl) this.useGatewayUrl(opts.gatewayUrl);
   }
 
   botNames(): string[] {
@@ -104,7 +108,23 @@ export class DiscordAdapter implements PlatformAdapter {
     }
     const bot = { id: client.user?.id ?? "", username: client.user?.username ?? "" };
     client.on(Events.MessageCreate, (m) => void this.onDiscordMessage(m, bot, onMessage));
+    await client.rest
+      .put(Routes.applicationCommands(client.application?.id ?? bot.id), { body: slashCommands() })
+      .catch((err) =>
+        this.opts.logger.warn("discord slash commands not registered", { error: this.explain(err) }),
+      );
     client.on(Events.InteractionCreate, async (i) => {
+      if (i.isChatInputCommand()) {
+        // Answered at once with the command as used (Discord wants an answer within 3 s); the
+        // command's own answer is a message in the channel.
+        const msg = normaliseCommand(i);
+        await i
+          .reply({ content: msg.text.slice(0, DISCORD_MAX_CONTENT), allowedMentions: { parse: [] } })
+          .catch((err) =>
+            this.opts.logger.warn("discord command not acknowledged", { error: this.explain(err) }),
+          );
+        return onMessage(msg);
+      }
       if (!i.isButton()) return;
       const msg = normalisePress(i);
       // Acknowledged at once (Discord wants an answer within 3 s); the answer itself is the turn's.
@@ -240,6 +260,20 @@ export class DiscordAdapter implements PlatformAdapter {
       }
     }
     return lines.filter((l) => l !== "").join("\n");
+  }
+
+  /**
+   * discord.js connects to the URL /gateway/bot answers (it has no option for another): that
+   * answer keeps its shards and session limits and gets `url` replaced. A resume goes to the
+   * resume_gateway_url READY named, as with Discord's own.
+   */
+  private useGatewayUrl(url: string): void {
+    const rest = this.client.rest;
+    const get = rest.get.bind(rest);
+    rest.get = (async (route, options) => {
+      const answer = await get(route, options);
+      return route === Routes.gatewayBot() ? { ...(answer as object), url } : answer;
+    }) as typeof rest.get;
   }
 
   /** What went wrong, for a person: never the token. */

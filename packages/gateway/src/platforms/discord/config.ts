@@ -13,7 +13,13 @@ export const config = z
       .url({ protocol: /^https?$/ })
       .optional()
       .describe(
-        "REST API root (default https://discord.com/api); the Gateway's URL comes from its /gateway/bot.",
+        "REST API root (default https://discord.com/api); the Gateway's URL comes from its /gateway/bot unless gateway_url is set.",
+      ),
+    gateway_url: z
+      .url({ protocol: /^wss?$/ })
+      .optional()
+      .describe(
+        "Gateway WebSocket URL (default: the one /gateway/bot names), e.g. a proxy in front of Discord's Gateway.",
       ),
     allowed_users: z
       .array(

@@ -17,7 +17,10 @@ interface Place {
 }
 
 /** A thread's messages go to the thread; its session is the thread under its parent. */
-function placeOf(channel: Message["channel"] | ButtonInteraction["channel"], channelId: string): Place {
+export function placeOf(
+  channel: Message["channel"] | ButtonInteraction["channel"],
+  channelId: string,
+): Place {
   if (channel && !channel.partial && channel.isThread() && channel.parentId)
     return { chatId: channel.parentId, threadId: channelId };
   return { chatId: channelId };

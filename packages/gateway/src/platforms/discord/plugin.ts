@@ -29,6 +29,7 @@ export default definePlatform<DiscordConfig>({
       token: tokenOf(c, ctx),
       tokenEnv: c.token_env,
       ...(c.api_base ? { apiBase: c.api_base.replace(/\/+$/, "") } : {}),
+      ...(c.gateway_url ? { gatewayUrl: c.gateway_url } : {}),
       filesDir: join(ctx.home, "gateway-files", "discord"),
       logger: ctx.logger,
     }),
