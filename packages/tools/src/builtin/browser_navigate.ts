@@ -38,6 +38,7 @@ export default defineTool({
       if (!response || response.status() < 400) {
         const text = await page
           .locator("body")
+          // biome-ignore lint/performance/useDomNodeTextContent: the visible text, not scripts' and styles' source
           .innerText({ timeout: 2_000 })
           .catch(() => "");
         const title = await page.title().catch(() => "");
