@@ -1,8 +1,10 @@
 // Dashboard first screens on a big profile (SPEC E1 front ends; issue "fast on a big profile"):
 // a generated store of --sessions sessions (default 100,000) with --nodes nodes each (default
 // 50: 5,000,000 nodes) and one usage row per assistant node, then the time of the first screen of
-// the overview, sessions, usage and one conversation page, over HTTP from a started dashboard.
-// Run: npx tsx bench/dashboard.ts [--sessions 100000] [--nodes 50] [--runs 5]
+// the overview, sessions, usage and one conversation page, over HTTP from a started dashboard;
+// and one long session of --branch nodes (default 200,000) with a second branch, whose branch
+// view is paged (its first page, and a page near its end).
+// Run: npx tsx bench/dashboard.ts [--sessions 100000] [--nodes 50] [--branch 200000] [--runs 5]
 // Figures go to stdout: the first (cold) request and the median of the rest, in ms.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -22,6 +24,8 @@ function arg(name: string, fallback: number): number {
 const SESSIONS = arg("sessions", 100_000);
 const NODES = arg("nodes", 50);
 const RUNS = arg("runs", 5);
+const BRANCH = arg("branch", 200_000);
+const LONG = "long-session-bench";
 const DAY = 86_400_000;
 const MODELS = [
   "openai/gpt-4o",
@@ -89,9 +93,57 @@ function fill(dbPath: string): number {
     }
   });
   for (let s = 0; s < SESSIONS; s += 1000) batch(s, Math.min(SESSIONS, s + 1000));
+  // The long session: one chain of BRANCH nodes (one run), and a second branch off its 10th node.
+  session.run(LONG, "long session", "cli", "gpt-4o", "openai", now - DAY, 0, 0, 0, 0);
+  const longChain = db.transaction((from: number, to: number, runStart: number) => {
+    for (let n = from; n < to; n++) {
+      const nid = `L${String(n).padStart(10, "0")}`;
+      const role = n % 2 === 0 ? "user" : "assistant";
+      const text = `${role} line ${n} of the long session`;
+      const payload =
+        role === "user"
+          ? JSON.stringify({ role, content: text })
+          : JSON.stringify({
+              role,
+              parts: [{ type: "text", text }],
+              origin: { provider: "openai", apiMode: "chat_completions", model: "gpt-4o" },
+              usage: null,
+              stopReason: "end",
+            });
+      ++seq;
+      node.run(
+        nid,
+        LONG,
+        n === 0 ? null : `L${String(n - 1).padStart(10, "0")}`,
+        n === 0 ? null : runStart,
+        role,
+        payload,
+        text,
+        now - DAY + n,
+      );
+    }
+  });
+  const longStart = seq + 1;
+  for (let n = 0; n < BRANCH; n += 10_000) longChain(n, Math.min(BRANCH, n + 10_000), longStart);
+  longTip = `L${String(BRANCH - 1).padStart(10, "0")}`;
+  longLateSeq = longStart + BRANCH - 300;
+  ++seq;
+  node.run(
+    "L-edit",
+    LONG,
+    "L0000000009",
+    null,
+    "user",
+    JSON.stringify({ role: "user", content: "edited" }),
+    "edited",
+    now,
+  );
   store.close();
   return performance.now() - started;
 }
+
+let longTip = "";
+let longLateSeq = 0;
 
 async function main(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), "iris-bench-dashboard-"));
@@ -100,7 +152,7 @@ async function main(): Promise<void> {
     const fillMs = fill(join(home, "state.db"));
     const size = statSync(join(home, "state.db")).size;
     process.stdout.write(
-      `dashboard bench: ${SESSIONS.toLocaleString("en-US")} sessions, ${(SESSIONS * NODES).toLocaleString("en-US")} nodes, ` +
+      `dashboard bench: ${SESSIONS.toLocaleString("en-US")} sessions, ${(SESSIONS * NODES + BRANCH + 1).toLocaleString("en-US")} nodes, ` +
         `state.db ${(size / 2 ** 20).toFixed(0)} MiB, filled in ${(fillMs / 1000).toFixed(1)} s ` +
         `(${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)})\n`,
     );
@@ -125,6 +177,8 @@ async function main(): Promise<void> {
         ["usage (30 days, by model)", "/usage?days=30&split=model"],
         ["usage (90 days, by session)", "/usage?days=90&split=session"],
         ["conversation", `/sessions/${middle}`],
+        [`branch view of ${BRANCH.toLocaleString("en-US")}, page 1`, `/sessions/${LONG}?branch=${longTip}`],
+        ["branch view, near its end", `/sessions/${LONG}?branch=${longTip}&after=${longLateSeq}`],
       ] as const) {
         const times: number[] = [];
         let bytes = 0;

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantMessage, Message } from "@iris/llm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DashboardReads } from "./dashboard-reads.js";
 import type { NodeRow } from "./rows.js";
 import { openStore, type Store } from "./store.js";
 
@@ -97,5 +98,35 @@ describe("branchPage", () => {
     const foreign = store.activeLeaf(other.id) as NodeRow;
     expect(store.branchPage(s.id, foreign.id, 0, 10)).toBeUndefined();
     expect(store.branchPage(s.id, "no-such-node", 0, 10)).toBeUndefined();
+  });
+});
+
+describe("branch tips (scanned once, then only what was appended)", () => {
+  it("match a scan of the session after appends and edits, and a deleted session has none", () => {
+    const { s, other } = branched();
+    const tips = (id: string) => store.dashboard.reads.branchTips(id).map((t) => t.id);
+    const scan = (id: string) => store.listBranches(id).map((n) => n.id);
+    expect(tips(s.id)).toEqual(scan(s.id));
+    expect(tips(s.id)).toHaveLength(2);
+    // Appended since the first look: the active tip moves, an edit adds a third branch.
+    const q = store.appendNode(s.id, { kind: "message", message: user("one more") });
+    store.appendNode(s.id, { kind: "message", message: assistant("and its answer") });
+    store.editUserMessage(q.id, user("one more, reworded"));
+    expect(tips(s.id)).toEqual(scan(s.id));
+    expect(tips(s.id)).toHaveLength(3);
+    expect(tips(other.id)).toEqual(scan(other.id));
+    store.deleteSession(other.id);
+    expect(tips(other.id)).toEqual([]);
+    // Forks: q24's answer (the first edit) and the node "one more" hung off (the second).
+    const forks = store.dashboard.reads.forkPoints(s.id);
+    const scanned = new Set(
+      store.listBranches(s.id).flatMap((tip) => store.pathToRoot(tip.id).map((n) => n.parentId ?? "")),
+    );
+    expect(forks.size).toBe(2);
+    // A fresh scan (another connection's reads) finds the same as the kept, updated ones.
+    const fresh = new DashboardReads(store.db);
+    expect(fresh.forkPoints(s.id)).toEqual(forks);
+    expect(fresh.branchTips(s.id)).toEqual(store.dashboard.reads.branchTips(s.id));
+    for (const f of forks) expect(scanned.has(f)).toBe(true);
   });
 });

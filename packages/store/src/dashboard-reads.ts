@@ -1,6 +1,7 @@
 // Reads for the dashboard (SPEC E1 front ends) that stay fast on a profile with 100,000 sessions
 // and millions of nodes: every list is a keyset page over an index, every total a range scan of
 // usage_by_time (migration 0031); nothing loads a whole table.
+import { type BranchTip, BranchTips } from "./branch-tips.js";
 import type { Database } from "./driver.js";
 import { NODE_COLUMNS, type NodeDbRow, type NodeRow, toNodeRow } from "./rows.js";
 import { type CachedDatabase, withStatementCache } from "./statement-cache.js";
@@ -72,8 +73,11 @@ const SUMS =
 export class DashboardReads {
   private readonly stmts: CachedDatabase;
 
+  private readonly tips: BranchTips;
+
   constructor(private readonly db: Database) {
     this.stmts = withStatementCache(db);
+    this.tips = new BranchTips(db);
   }
 
   /**
@@ -164,14 +168,14 @@ export class DashboardReads {
       .map(toNodeRow);
   }
 
-  /** Ids of nodes with more than one child in the session: where its branches fork. */
+  /** Ids of the session's nodes with more than one child: where its branches fork (branch-tips.ts). */
   forkPoints(sessionId: string): Set<string> {
-    const rows = this.stmts
-      .prepare<{ parent_id: string }>(
-        "SELECT parent_id FROM nodes WHERE session_id = ? AND parent_id IS NOT NULL GROUP BY parent_id HAVING COUNT(*) > 1",
-      )
-      .all(sessionId);
-    return new Set(rows.map((r) => r.parent_id));
+    return this.tips.forks(sessionId);
+  }
+
+  /** The tips of the session's branches, oldest first (branch-tips.ts: scanned once, then kept). */
+  branchTips(sessionId: string): BranchTip[] {
+    return this.tips.list(sessionId);
   }
 
   /** Ids starting with `prefix` (at most `limit`), by the primary key's range. */

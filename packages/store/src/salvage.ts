@@ -18,7 +18,8 @@ export interface SalvageReport {
 
 const CHUNK = 200;
 /** Derived data, rebuilt after the copy (the search index and its watermark). */
-const REBUILT = /^(nodes_fts|search_index_state)/;
+// web_pages_fts is rebuilt by its trigger as web_pages is copied.
+const REBUILT = /^(nodes_fts|search_index_state|web_pages_fts)/;
 
 function quoted(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

@@ -168,6 +168,10 @@ describe.skipIf(chromiumMissing())("browser tools behind the profile's HTTP_PROX
     expect(nav.isError).toBe(false);
     expect(nav.content).toContain("서울 날씨");
     expect(proxied).toContain(site.url("/news/seoul-weather"));
+    // The page opened is kept for the local search backend, as web_extract's pages are.
+    expect(t.environment.pages.search("서울 날씨", 5).map((r) => r.url)).toContain(
+      site.url("/news/seoul-weather"),
+    );
     const count = proxied.length;
     const refused = await t.call("browser_navigate", { url: site.url("/to-internal") });
     expect(refused.isError).toBe(true);

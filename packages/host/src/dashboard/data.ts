@@ -66,7 +66,7 @@ export class DashboardData {
 
   /** Tips of the session's branches (the newest one is where it continues). */
   branches(sessionId: string): { id: string; createdAt: number }[] {
-    return this.store.listBranches(sessionId).map((n) => ({ id: n.id, createdAt: n.createdAt }));
+    return this.reads.branchTips(sessionId);
   }
 
   /** The session's active leaf (where its next turn continues). */
@@ -80,7 +80,7 @@ export class DashboardData {
    * session (anything else is undefined: a node id from another session shows nothing).
    */
   branchPage(sessionId: string, leafId: string, afterSeq: number, limit: number): NodeRow[] | undefined {
-    if (!this.store.listBranches(sessionId).some((n) => n.id === leafId)) return undefined;
+    if (!this.reads.branchTips(sessionId).some((n) => n.id === leafId)) return undefined;
     return this.store.branchPage(sessionId, leafId, afterSeq, limit);
   }
 

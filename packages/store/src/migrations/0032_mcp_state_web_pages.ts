@@ -1,4 +1,4 @@
-// Two small tables of SPEC T (migration 0032):
+// Two small tables (migration 0032):
 //
 // mcp_server_state: each MCP server as a running process sees it (state, transport, tools, last
 // error, restarts), one row per process and server, written when a server's state changes and

@@ -1,8 +1,10 @@
 // browser_navigate (SPEC T): open a URL in the session's current tab; answers with the page's
 // title, URL and its ref-annotated snapshot. Private addresses are refused by the guard proxy.
+// A page opened is also kept for the local search backend (its visible text), as web_extract's are.
 import { z } from "zod";
 import { browserAvailable, pageLine, settle, snapshotText, withBrowser } from "../browser/run.js";
 import { defineTool } from "../define.js";
+import { EMPTY_TOOL_ENVIRONMENT } from "../environment.js";
 import { untrusted } from "../web/untrusted.js";
 
 export default defineTool({
@@ -32,6 +34,16 @@ export default defineTool({
       if (response && response.status() === 403) {
         const body = await response.text().catch(() => "");
         if (body.startsWith("refused ")) return { content: `Error: ${body}`, isError: true };
+      }
+      if (!response || response.status() < 400) {
+        const text = await page
+          .locator("body")
+          // biome-ignore lint/performance/useDomNodeTextContent: the visible text, not scripts' and styles' source
+          .innerText({ timeout: 2_000 })
+          .catch(() => "");
+        const title = await page.title().catch(() => "");
+        if (text.trim())
+          (ctx.environment ?? EMPTY_TOOL_ENVIRONMENT).pages.add(page.url(), title, text.slice(0, 100_000));
       }
       const status = response ? ` (HTTP ${response.status()})` : "";
       return `${await pageLine(page)}${status}\n\n${untrusted(page.url(), await snapshotText(page))}`;

@@ -2,7 +2,12 @@
 // can keep them in the profile's store (every later process searches them) while a tool
 // environment without one keeps them in memory. Text is split into words, and into
 // two-character pieces for Korean, Chinese and Japanese, which have no spaces between words.
-import type { SearchResult } from "./types.js";
+/** A search result ({title, url, snippet}, as types.ts's SearchResult; not imported: no cycle). */
+interface SearchResult {
+  title: string;
+  url: string;
+  snippet: string;
+}
 
 export interface PageIndex {
   /** A page web_extract (or the browser) has read. Never throws: a page not kept is only not found later. */
