@@ -19,7 +19,8 @@
 // --cpu-prof-dir DIR writes the server's own CPU profile there (node --cpu-prof).
 // The server's own packages are imported through their dist (@iris/host …): build first
 // (`npx tsc -b packages/iris packages/gateway packages/testkit`) or a change is not measured.
-// Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000] [--server-process [--cpu-prof-dir DIR]]
+// Run: npx tsx bench/serve.ts [--requests 400] [--concurrency N] [--soak 10000]
+//        [--server-process [--cpu-prof-dir DIR]]
 import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -45,6 +46,8 @@ function arg(name: string, fallback: number): number {
 }
 const REQUESTS = arg("requests", 400);
 const SOAK = arg("soak", 10_000);
+/** One concurrency only (default: 1, 16 and 64). */
+const ONLY = process.argv.includes("--concurrency") ? arg("concurrency", 16) : undefined;
 const SERVER_PROCESS = process.argv.includes("--server-process");
 const profDirAt = process.argv.indexOf("--cpu-prof-dir");
 const PROF_DIR = profDirAt >= 0 ? process.argv[profDirAt + 1] : undefined;
@@ -198,7 +201,7 @@ process.stdout.write(
 );
 await run(fakeUrl, same, 50, 4);
 await run(fakeUrl, direct, 50, 4);
-for (const c of [1, 16, 64]) {
+for (const c of ONLY ? [ONLY] : [1, 16, 64]) {
   const base = await run(fakeUrl, same, REQUESTS, c);
   const minimal = await run(fakeUrl, direct, REQUESTS, c);
   Object.assign(prompt, { tokens: 0, cached: 0 });
