@@ -13,6 +13,16 @@ const profile = loadProfile({ env, registerSecret: () => {} });
 if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
 const server = await startServer({ profile, port: 0, env });
 process.stdout.write(`${server.url}\n`);
+// "cpu" on stdin: this process's CPU time so far (ms), so the bench can print the server's own
+// CPU per request, which a loaded machine changes far less than requests per second.
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (d: string) => {
+  for (const line of d.split("\n")) {
+    if (line.trim() !== "cpu") continue;
+    const cpu = process.cpuUsage();
+    process.stdout.write(`cpu ${(cpu.user + cpu.system) / 1000}\n`);
+  }
+});
 process.on("SIGTERM", () => {
   const cpu = process.cpuUsage();
   process.stderr.write(`server CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms\n`);

@@ -19,7 +19,8 @@
 // --cpu-prof-dir DIR writes the server's own CPU profile there (node --cpu-prof).
 // The server's own packages are imported through their dist (@iris/host …): build first
 // (`npx tsc -b packages/iris packages/gateway packages/testkit`) or a change is not measured.
-// Run: npx tsx bench/serve.ts [--requests 400] [--soak 10000] [--server-process [--cpu-prof-dir DIR]]
+// Run: npx tsx bench/serve.ts [--requests 400] [--concurrency N] [--soak 10000]
+//        [--server-process [--cpu-prof-dir DIR]]
 import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -45,13 +46,21 @@ function arg(name: string, fallback: number): number {
 }
 const REQUESTS = arg("requests", 400);
 const SOAK = arg("soak", 10_000);
+/** One concurrency only (default: 1, 16 and 64). */
+const ONLY = process.argv.includes("--concurrency") ? arg("concurrency", 16) : undefined;
 const SERVER_PROCESS = process.argv.includes("--server-process");
 const profDirAt = process.argv.indexOf("--cpu-prof-dir");
 const PROF_DIR = profDirAt >= 0 ? process.argv[profDirAt + 1] : undefined;
 
 const fake = await startFakeLlm();
+/** The first request iris serve sent upstream: replayed to the fake alone, so both figures are of one exchange. */
+let upstream: string | undefined;
+/** Requests the fake answered (iris's own and the direct ones): upstream calls per API request. */
+let answered = 0;
 // The fake keeps every request it got; the soak must not measure that list.
-fake.setHandler(() => {
+fake.setHandler((rec) => {
+  answered++;
+  upstream ??= rec.rawBody.toString("utf8");
   fake.requests.length = 0;
   // No input figure: the fake bills the prompt as it measured it, its cached prefix included.
   return { text: "ok", usage: { output: 1 } };
@@ -72,24 +81,43 @@ const profile = loadProfile({ env, registerSecret: () => {} });
 if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
 const server = SERVER_PROCESS ? await childServer() : await startServer({ profile, port: 0, env });
 
+interface Served {
+  url: string;
+  deps?: undefined;
+  /** The server process's CPU time so far (ms). */
+  cpuMs(): Promise<number>;
+  close(): Promise<void>;
+}
+
 /** iris serve in a process of its own (bench/serve-child.ts), with the same profile. */
-async function childServer(): Promise<{ url: string; deps?: undefined; close(): Promise<void> }> {
+async function childServer(): Promise<Served> {
   const prof = PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROF_DIR}`] : [];
   const child = spawn(
     process.execPath,
     [...prof, "--import", "tsx", new URL("./serve-child.ts", import.meta.url).pathname],
-    { env: { ...env }, stdio: ["ignore", "pipe", "inherit"] },
+    { env: { ...env }, stdio: ["pipe", "pipe", "inherit"] },
   );
+  const waiting: ((ms: number) => void)[] = [];
+  let out = "";
   const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
-      if (out.includes("\n")) resolve(out.trim());
+      for (let nl = out.indexOf("\n"); nl >= 0; nl = out.indexOf("\n")) {
+        const line = out.slice(0, nl).trim();
+        out = out.slice(nl + 1);
+        if (line.startsWith("cpu ")) waiting.shift()?.(Number(line.slice(4)));
+        else resolve(line);
+      }
     });
     child.once("exit", (code) => reject(new Error(`the server process ended (${code})`)));
   });
   return {
     url,
+    cpuMs: () =>
+      new Promise<number>((resolve) => {
+        waiting.push(resolve);
+        child.stdin.write("cpu\n");
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
@@ -112,6 +140,11 @@ async function one(url: string, payload: string): Promise<number> {
     body: payload,
   });
   if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
+  // The fake's streamed reply (the exchange iris makes) is read whole, as iris reads it.
+  if (!res.headers.get("content-type")?.includes("json")) {
+    await res.text();
+    return performance.now() - t;
+  }
   const answer = (await res.json()) as {
     usage?: { prompt_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
   };
@@ -120,11 +153,16 @@ async function one(url: string, payload: string): Promise<number> {
   return performance.now() - t;
 }
 
+async function serverCpu(): Promise<number | undefined> {
+  return "cpuMs" in server && server.cpuMs ? await server.cpuMs() : undefined;
+}
+
 async function run(url: string, payload: string, n: number, concurrency: number) {
   const latencies: number[] = [];
   let next = 0;
   const t = performance.now();
   const cpu0 = process.cpuUsage();
+  const server0 = await serverCpu();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < n) {
@@ -135,11 +173,14 @@ async function run(url: string, payload: string, n: number, concurrency: number)
   );
   const seconds = (performance.now() - t) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const serverMs = server0 === undefined ? undefined : ((await serverCpu()) ?? 0) - server0;
   /** CPU time of this process (server, fake and client) per request: steadier than req/s on a shared machine. */
   const cpuMs = (cpu.user + cpu.system) / 1000 / n;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: n / seconds, p50: at(0.5), p99: at(0.99), cpuMs };
+  /** The server process's own CPU per request (with --server-process). */
+  const serverCpuMs = serverMs === undefined ? undefined : serverMs / n;
+  return { rps: n / seconds, p50: at(0.5), p99: at(0.99), cpuMs, serverCpuMs };
 }
 
 process.stdout.write(
@@ -149,26 +190,44 @@ process.stdout.write(
 );
 const irisUrl = `${server.url}/v1/chat/completions`;
 const fakeUrl = `${fake.baseUrl}/chat/completions`;
-await run(irisUrl, body, 50, 4); // warm-up
+await run(irisUrl, body, 50, 4); // warm-up; its first upstream request is the one replayed
+if (upstream === undefined) throw new Error("iris serve sent nothing upstream");
+const same: string = upstream;
+const exchange = JSON.parse(same) as { stream?: boolean; messages?: unknown[] };
+process.stdout.write(
+  `the exchange iris makes upstream: ${Buffer.byteLength(same)} bytes, ${exchange.messages?.length ?? 0} messages, ` +
+    `${exchange.stream ? "streamed" : "not streamed"} reply; "fake alone" replays it; "minimal" is the old ` +
+    `figure (the client's own ${Buffer.byteLength(direct)}-byte request, non-streamed)\n`,
+);
+await run(fakeUrl, same, 50, 4);
 await run(fakeUrl, direct, 50, 4);
-for (const c of [1, 16, 64]) {
-  const base = await run(fakeUrl, direct, REQUESTS, c);
+for (const c of ONLY ? [ONLY] : [1, 16, 64]) {
+  const base = await run(fakeUrl, same, REQUESTS, c);
+  const minimal = await run(fakeUrl, direct, REQUESTS, c);
   Object.assign(prompt, { tokens: 0, cached: 0 });
+  const before = answered;
   const through = await run(irisUrl, body, REQUESTS, c);
+  const calls = (answered - before) / REQUESTS;
   const hits = prompt.tokens ? prompt.cached / prompt.tokens : 0;
   process.stdout.write(
     `concurrency ${String(c).padStart(2)}: ${through.rps.toFixed(0)} req/s through iris serve ` +
-      `(fake alone ${base.rps.toFixed(0)}); added latency p50 ${(through.p50 - base.p50).toFixed(1)} ms, ` +
-      `p99 ${(through.p99 - base.p99).toFixed(1)} ms; ratio ${(through.rps / base.rps).toFixed(2)}; ` +
+      `(fake alone ${base.rps.toFixed(0)}, minimal ${minimal.rps.toFixed(0)}); ratio ` +
+      `${(through.rps / base.rps).toFixed(2)} (to minimal ${(through.rps / minimal.rps).toFixed(2)}); ` +
+      `added latency p50 ${(through.p50 - base.p50).toFixed(1)} ms, p99 ${(through.p99 - base.p99).toFixed(1)} ms; ` +
+      `${calls.toFixed(2)} upstream calls per request; ` +
       `prompt cache hits ${hits.toFixed(2)} (${prompt.cached} of ${prompt.tokens} prompt tokens); ` +
       `CPU per request ${through.cpuMs.toFixed(2)} ms (fake alone ${base.cpuMs.toFixed(2)} ms, ratio ` +
-      `${(base.cpuMs / through.cpuMs).toFixed(2)})\n`,
+      `${(base.cpuMs / through.cpuMs).toFixed(2)})` +
+      (through.serverCpuMs === undefined
+        ? ""
+        : `; the server process's own CPU per request ${through.serverCpuMs.toFixed(2)} ms`) +
+      "\n",
   );
 }
 
 {
   const responsesUrl = `${server.url}/v1/responses`;
-  const base = await run(fakeUrl, direct, REQUESTS, 16);
+  const base = await run(fakeUrl, same, REQUESTS, 16);
   const through = await run(responsesUrl, JSON.stringify({ model: "iris", input: "hello" }), REQUESTS, 16);
   process.stdout.write(
     `responses, concurrency 16 (each stored in state.db): ${through.rps.toFixed(0)} req/s; added latency p50 ` +

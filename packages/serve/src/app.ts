@@ -65,20 +65,25 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
     }
     await next();
   });
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: deps.config.max_body_bytes,
-      onError: () => {
-        throw new ApiError(
-          413,
-          `the body is larger than ${deps.config.max_body_bytes} bytes (serve.max_body_bytes)`,
-          "invalid_request_error",
-          "body_too_large",
-        );
-      },
-    }),
-  );
+  const tooLarge = () => {
+    throw new ApiError(
+      413,
+      `the body is larger than ${deps.config.max_body_bytes} bytes (serve.max_body_bytes)`,
+      "invalid_request_error",
+      "body_too_large",
+    );
+  };
+  const limited = bodyLimit({ maxSize: deps.config.max_body_bytes, onError: tooLarge });
+  app.use("/v1/*", async (c, next) => {
+    // A body with a Content-Length is judged by it, as bodyLimit does, but without touching
+    // `raw.body`: that would build a web stream around the socket for every request, where
+    // reading the body directly (c.req.text()) is the node server's fast path. A chunked body
+    // goes through bodyLimit, which counts its bytes.
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return limited(c, next);
+    if (Number.parseInt(length, 10) > deps.config.max_body_bytes) tooLarge();
+    await next();
+  });
 
   app.use("/v1/*", async (c, next) => {
     // A JSON content type makes a browser ask first (CORS preflight), which is never granted.

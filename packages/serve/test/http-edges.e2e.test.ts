@@ -79,6 +79,26 @@ describe("bad input", () => {
     expect(e).toMatchObject({ status: 413, code: "body_too_large" });
   });
 
+  it("an oversized chunked body (no Content-Length) is a 413 too", async () => {
+    const bytes = new TextEncoder().encode(
+      JSON.stringify({ model: "iris", messages: [{ role: "user", content: "x".repeat(5000) }] }),
+    );
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += 1000) c.enqueue(bytes.subarray(i, i + 1000));
+        c.close();
+      },
+    });
+    const res = await fetch(`${h.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(await errorOf(res)).toMatchObject({ status: 413, code: "body_too_large" });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+
   it("an unknown model is a 404 listing the models", async () => {
     const e = await errorOf(
       await post("/chat/completions", { model: "gpt-5", messages: [{ role: "user", content: "a" }] }),

@@ -31,7 +31,8 @@ export function withAskBoard(frontEnd: FrontEnd, store: Store, sessionId: string
     }
   };
   // Decided once per turn: `interactive` (whether anyone can approve) follows `approve` existing.
-  const dashboard = present();
+  // A front end that asks both kinds itself needs no presence read (an API server's every request).
+  const dashboard = frontEnd.approve && frontEnd.clarify ? false : present();
   if (!frontEnd.approve && !frontEnd.clarify && !dashboard) return frontEnd;
   const out: FrontEnd = Object.create(frontEnd) as FrontEnd;
   const ownApprove = frontEnd.approve?.bind(frontEnd);
