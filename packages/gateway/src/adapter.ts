@@ -70,6 +70,11 @@ export interface SendOptions {
   key?: string;
   /** Buttons under the message, where the platform has them (the text still says /approve). */
   buttons?: readonly ActionButton[];
+  /**
+   * Called right before the request that delivers this part leaves for the platform (after any
+   * wait in the chat's queue). An adapter that calls it says so with `reportsHandOver`.
+   */
+  handingOver?: () => void;
 }
 
 export interface PlatformAdapter {
@@ -77,6 +82,11 @@ export interface PlatformAdapter {
   readonly limits: PlatformLimits;
   /** Whether a send can be repeated without showing twice (an idempotency key). */
   readonly idempotentSend: boolean;
+  /**
+   * Whether send() calls `handingOver` before its platform request: a part a crash left before
+   * that point never reached the platform and is sent again on restart (SPEC U3).
+   */
+  readonly reportsHandOver?: boolean;
   /** Names the bot answers to in group chats (its nick, its display name). */
   botNames(): string[];
   /**

@@ -201,14 +201,13 @@ export class Gateway {
     };
   }
 
-  /** Settles what a crash left, then connects every platform. */
+  /** Connects every platform, then settles what a crash left on it. */
   async start(): Promise<void> {
     this.pruneOld();
     const { store } = this.opts.iris;
     const history = (to: ChatAddress, chatType: "dm" | "group", userId: string) =>
       chatHistory(store, this.state, this.opts.config.group_sessions, to, chatType, userId);
     for (const p of this.platforms.values()) {
-      await p.deliverer.recover();
       await p.adapter.start(
         (msg) => {
           this.handle(msg).catch((err) =>
@@ -227,6 +226,8 @@ export class Gateway {
           post: (key, to, text) => this.toolPort().post(key, to, text),
         },
       );
+      // After start: a part resent goes through the platform's live connection.
+      await p.deliverer.recover();
       await this.recoverUnanswered(p);
     }
     this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });

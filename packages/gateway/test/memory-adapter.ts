@@ -1,6 +1,6 @@
 // A platform double for runner tests: inbound events are pushed by the test, sends are recorded.
 // (The real platforms are tested against real servers: irc.e2e.test.ts.)
-import type { PlatformAdapter, SendResult } from "../src/adapter.js";
+import type { PlatformAdapter, SendOptions, SendResult } from "../src/adapter.js";
 import type { ChatAddress, InboundMessage } from "../src/message.js";
 import { utf16Length } from "../src/pipeline/chunk.js";
 
@@ -17,6 +17,8 @@ export class MemoryAdapter implements PlatformAdapter {
   private deliver: ((m: InboundMessage) => void) | undefined;
   private next = 0;
   failNext = 0;
+  /** Set by a test: send() reports the hand-over to the platform, as the queued adapters do. */
+  reportsHandOver = false;
 
   constructor(
     readonly idempotentSend = false,
@@ -34,7 +36,8 @@ export class MemoryAdapter implements PlatformAdapter {
   async stop(): Promise<void> {
     this.deliver = undefined;
   }
-  async send(to: ChatAddress, text: string): Promise<SendResult> {
+  async send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
+    if (this.reportsHandOver) opts.handingOver?.();
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error("connection reset");

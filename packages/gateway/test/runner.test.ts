@@ -123,6 +123,29 @@ describe("exactly once", () => {
     }
   });
 
+  it("a crash before the hand-over to the platform: the part is sent once on restart; after it, never again", async () => {
+    const adapter = new MemoryAdapter();
+    adapter.reportsHandOver = true;
+    const first = await startGateway(adapter);
+    const state = new GatewayState(first.iris.store.db);
+    const part = (k: string, text: string) => ({
+      logicalKey: k,
+      platform: "mem",
+      chatId: "ann",
+      threadId: null,
+      text,
+    });
+    state.recordOutbound(part("mem:queued#0", "still in line")); // waited in the chat's queue
+    state.recordOutbound(part("mem:handed#0", "on the wire"));
+    state.markOutboundHanded("mem:handed#0"); // its request had left: the platform may have it
+    await first.crash();
+    await startGateway(adapter).then((g) => g.crash());
+    const after = new GatewayState((await startGateway(adapter)).iris.store.db);
+    expect(adapter.textsTo("ann")).toEqual(["still in line"]);
+    expect(after.outbound("mem:handed#0")?.state).toBe("uncertain");
+    expect(after.outbound("mem:queued#0")?.state).toBe("sent");
+  });
+
   it("reports a message a crash left unanswered, once", async () => {
     const adapter = new MemoryAdapter();
     const first = await startGateway(adapter);

@@ -12,6 +12,11 @@ export interface OutboxRow {
   threadId: string | null;
   state: "pending" | "sent" | "uncertain";
   text: string;
+  /**
+   * When the part was handed to the platform's API (its request left this process), or null
+   * while it only waited in line here. A pending part never handed over can be sent again.
+   */
+  handedAt: number | null;
 }
 
 export interface InboundRow {
@@ -144,7 +149,10 @@ export class GatewayState {
    * Otherwise it was recorded before (a retry, a fallback, a restart, a second process): its
    * state says whether it went out; the caller must not send it again.
    */
-  recordOutbound(row: Omit<OutboxRow, "state">, now = Date.now()): OutboxRow & { fresh: boolean } {
+  recordOutbound(
+    row: Omit<OutboxRow, "state" | "handedAt">,
+    now = Date.now(),
+  ): OutboxRow & { fresh: boolean } {
     const tx = this.db.transaction(() => {
       const found = this.outbound(row.logicalKey);
       if (found) return { ...found, fresh: false };
@@ -153,7 +161,7 @@ export class GatewayState {
           "INSERT INTO gateway_outbox (logical_key, platform, chat_id, thread_id, state, created_at, text) VALUES (?, ?, ?, ?, 'pending', ?, ?)",
         )
         .run(row.logicalKey, row.platform, row.chatId, row.threadId, now, row.text);
-      return { ...row, state: "pending" as const, fresh: true };
+      return { ...row, state: "pending" as const, handedAt: null, fresh: true };
     });
     return tx.immediate();
   }
@@ -166,8 +174,9 @@ export class GatewayState {
         thread_id: string | null;
         state: OutboxRow["state"];
         text: string;
+        sent_at: number | null;
       }>(
-        "SELECT logical_key, platform, chat_id, thread_id, state, text FROM gateway_outbox WHERE logical_key = ?",
+        "SELECT logical_key, platform, chat_id, thread_id, state, text, sent_at FROM gateway_outbox WHERE logical_key = ?",
       )
       .get(logicalKey);
     return r
@@ -178,6 +187,7 @@ export class GatewayState {
           threadId: r.thread_id,
           state: r.state,
           text: r.text,
+          handedAt: r.sent_at,
         }
       : undefined;
   }
@@ -185,6 +195,13 @@ export class GatewayState {
     this.db
       .prepare("UPDATE gateway_outbox SET state = ?, sent_at = ? WHERE logical_key = ?")
       .run(state, now, logicalKey);
+  }
+  /** The part's request is leaving for the platform: from now on a crash leaves it uncertain. */
+  markOutboundHanded(logicalKey: string, now = Date.now()): void {
+    // sent_at of a pending row is when it was handed over; of a settled row, when it settled.
+    this.db
+      .prepare("UPDATE gateway_outbox SET sent_at = ? WHERE logical_key = ? AND state = 'pending'")
+      .run(now, logicalKey);
   }
   pendingOutbound(platform: string): OutboxRow[] {
     return this.db

@@ -1,8 +1,9 @@
 // Outbound exactly once (SPEC U3): each part of a logical reply is recorded in the outbox before
 // it is sent and marked after. A part found recorded already (a retry, a fallback, a second
 // delivery attempt, a restart) is never sent again. A crash between the two marks leaves a
-// `pending` row: on restart it is sent again only where the platform's send is idempotent, and
-// otherwise marked `uncertain` — at most once, never twice.
+// `pending` row: on restart it is sent again where it provably never left (the adapter reports
+// the hand-over to the platform's API, and it had not come) or the platform's send is
+// idempotent, and otherwise marked `uncertain` — at most once, never twice.
 
 import type { GatewayState } from "@iris/host";
 import type { Logger } from "@iris/llm";
@@ -63,7 +64,11 @@ export class Deliverer {
   ): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.adapter.send(to, text, { key, ...(buttons?.length ? { buttons } : {}) });
+        await this.adapter.send(to, text, {
+          key,
+          handingOver: () => this.state.markOutboundHanded(key),
+          ...(buttons?.length ? { buttons } : {}),
+        });
         this.state.markOutbound(key, "sent");
         this.health?.(true);
         return;
@@ -86,7 +91,8 @@ export class Deliverer {
     let resent = 0;
     let uncertain = 0;
     for (const row of this.state.pendingOutbound(this.adapter.platform)) {
-      if (!this.adapter.idempotentSend) {
+      const neverLeft = this.adapter.reportsHandOver === true && row.handedAt === null;
+      if (!this.adapter.idempotentSend && !neverLeft) {
         this.state.markOutbound(row.logicalKey, "uncertain");
         uncertain++;
         continue;
@@ -96,8 +102,13 @@ export class Deliverer {
         chatId: row.chatId,
         ...(row.threadId ? { threadId: row.threadId } : {}),
       };
-      await this.sendRecorded(row.logicalKey, to, row.text);
-      resent++;
+      // A part the platform still refuses is left uncertain (sendRecorded marks it); the others go.
+      const ok = await this.sendRecorded(row.logicalKey, to, row.text).then(
+        () => true,
+        () => false,
+      );
+      if (ok) resent++;
+      else uncertain++;
     }
     return { resent, uncertain };
   }

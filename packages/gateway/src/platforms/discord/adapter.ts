@@ -52,6 +52,7 @@ const STYLE = { once: 3, session: 1, deny: 4 } as const; // success, primary, da
 export class DiscordAdapter implements PlatformAdapter {
   readonly platform = PLATFORM;
   readonly idempotentSend = false;
+  readonly reportsHandOver = true;
   readonly limits: PlatformLimits = {
     maxMessage: DISCORD_MAX_CONTENT,
     measure: utf16Length,
@@ -166,6 +167,7 @@ export class DiscordAdapter implements PlatformAdapter {
         ]
       : undefined;
     return this.queue.run(channel, async () => {
+      opts.handingOver?.();
       // The streamed draft becomes the reply's first part; an ask is a new message (a mention
       // notifies, an edit does not), and the draft goes.
       const d = this.drafts.take(channel);

@@ -63,6 +63,7 @@ const laneOf = (to: ChatAddress) => `${to.chatId}/${to.threadId ?? ""}`;
 export class SlackAdapter implements PlatformAdapter {
   readonly platform = PLATFORM;
   readonly idempotentSend = false;
+  readonly reportsHandOver = true;
   readonly limits: PlatformLimits = {
     maxMessage: SLACK_MAX_TEXT,
     measure: utf16Length,
@@ -167,6 +168,7 @@ export class SlackAdapter implements PlatformAdapter {
   send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
     const lane = laneOf(to);
     return this.queue.run(lane, async () => {
+      opts.handingOver?.();
       // The streamed draft becomes the reply's first part; an ask is a new message (a post
       // notifies, an edit does not), and the draft goes.
       const d = this.drafts.take(lane);

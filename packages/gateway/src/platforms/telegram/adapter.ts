@@ -50,6 +50,7 @@ const thread = (to: ChatAddress) => (to.threadId ? { message_thread_id: Number(t
 export class TelegramAdapter implements PlatformAdapter {
   readonly platform = PLATFORM;
   readonly idempotentSend = false;
+  readonly reportsHandOver = true;
   readonly limits: PlatformLimits = {
     maxMessage: TELEGRAM_MAX_TEXT,
     measure: utf16Length,
@@ -159,6 +160,7 @@ export class TelegramAdapter implements PlatformAdapter {
       : {};
     return this.queue
       .run(k, async () => {
+        opts.handingOver?.();
         // The streamed draft becomes the reply's first part. An ask (buttons) is a message of its
         // own, since Telegram notifies of new messages only, never of edits: the draft (a status
         // such as "waiting for the model", or text the reply repeats) goes, and the turn's next
