@@ -80,6 +80,10 @@ export interface DetectOptions {
  * or what is only known at run time, is a concern (asked about), never silently allowed.
  */
 export async function detectCommand(command: string, options: DetectOptions = {}): Promise<Detection> {
+  return detectAt(command, options, 0);
+}
+
+async function detectAt(command: string, options: DetectOptions, depth: number): Promise<Detection> {
   const home = options.home ?? homedir();
   const place: Place = {
     home,
@@ -95,7 +99,39 @@ export async function detectCommand(command: string, options: DetectOptions = {}
   const parsed = analysis.concerns.some((c) => c.key === "parse_error")
     ? mergeParsed(analysis.parsed, parseCommand(command, home, options.cwd))
     : analysis.parsed;
-  return judge(parsed, place, analysis.concerns);
+  const judged = judge(parsed, place, analysis.concerns);
+  if (judged.blocked || depth >= 2) return judged;
+  // `echo OigpeyA6fDomIH07Og== | base64 -d | sh`: decoded text run as code is judged as typed.
+  for (const text of decodedScripts(parsed)) {
+    const inner = await detectAt(text, options, depth + 1);
+    if (inner.blocked)
+      return {
+        blocked: {
+          key: "hidden_block",
+          description: `hides a hard block in encoded text (${inner.blocked.description})`,
+        },
+        matches: judged.matches,
+      };
+  }
+  return judged;
+}
+
+/** Programs that decode text a line may then run. */
+const DECODES = /\b(?:base64|base32|basenc|openssl|xxd|uudecode)\b[^|;&]*\s(?:-d|--decode|-D|-r|-base64)\b/;
+
+/** Base64 words of a line that decodes text and runs code, decoded when they are plain text. */
+function decodedScripts(parsed: ParsedCommand): string[] {
+  const texts = parsed.texts ?? [parsed.raw];
+  if (!texts.some((t) => DECODES.test(t))) return [];
+  const runs = parsed.commands.some((c) => judgedElsewhere(c.name) || c.name === "source" || c.name === ".");
+  if (!runs && !texts.some((t) => /\|\s*(?:ba|da|z|k)?sh\b|\beval\b/.test(t))) return [];
+  const out: string[] = [];
+  for (const t of texts)
+    for (const m of t.matchAll(/[A-Za-z0-9+/]{8,}={0,2}/g)) {
+      const text = Buffer.from(m[0], "base64").toString("utf8");
+      if (/^[\t\n\r\x20-\x7e]+$/.test(text)) out.push(text);
+    }
+  return out.slice(0, 8);
 }
 
 let warmTimer: NodeJS.Timeout | undefined;

@@ -116,19 +116,20 @@ function ansiC(texts: readonly string[]): string[] {
   return out;
 }
 
-/** Whether a program of the line that runs code is given code (arguments, here-documents, piped text) that forks without end. */
-export function codeFloods(parsed: ParsedCommand): boolean {
-  if (!parsed.commands.some((c) => CODE_RUNNERS.has(c.name) || /^python\d/.test(c.name))) return false;
+/** The code a line gives to programs that run code (arguments, here-documents, piped text), or undefined. */
+export function codeOf(parsed: ParsedCommand): string[] | undefined {
+  if (!parsed.commands.some((c) => CODE_RUNNERS.has(c.name) || /^python\d/.test(c.name))) return undefined;
   // `-e'code'` reaches the program as one word: its code follows the option letters.
   const words = parsed.commands.flatMap((c) => [
     ...c.args.flatMap((a) => (/^-[A-Za-z]{1,2}\S/.test(a) ? [a, a.slice(2), a.slice(3)] : [a])),
     ...c.heredocs,
   ]);
-  return (
-    words.some(forksWithoutEnd) ||
-    forksWithoutEnd(words.join("\n")) ||
-    ansiC(parsed.texts ?? [parsed.raw]).some(forksWithoutEnd)
-  );
+  return [...words, words.join("\n"), ...ansiC(parsed.texts ?? [parsed.raw])];
+}
+
+/** Whether a program of the line that runs code is given code that forks without end. */
+export function codeFloods(parsed: ParsedCommand): boolean {
+  return codeOf(parsed)?.some(forksWithoutEnd) ?? false;
 }
 
 /** A shell line that starts its own script again in the background or a pipe (`$0 & $0 &`). */

@@ -1,9 +1,10 @@
 // Commands no mode allows, not even `off` (T4): they destroy the machine or cut it off.
 import { posix } from "node:path";
 import { isRecursiveFlagged, operands, writeTargets } from "./args.js";
+import { codeDeletesRoot } from "./code-deletes.js";
 import { codeFloods, SELF_RESTART } from "./fork-code.js";
 import { isDeviceWrite, realPath } from "./locations.js";
-import { type Command, INTERPRETERS } from "./parse.js";
+import { type Command, INTERPRETERS, type ParsedCommand } from "./parse.js";
 import { isBlockDevice, isProtectedRoot } from "./paths.js";
 import { PROGRAMS } from "./proof.js";
 import { type CommandRule, perCommand } from "./rule.js";
@@ -17,7 +18,12 @@ function deletesProtectedRoot(cmd: Command, home: string): boolean {
   }
   if (cmd.name === "find") {
     const start = operands(cmd.args)[0];
-    const deletes = cmd.args.includes("-delete");
+    // -delete, or -exec/-execdir/-ok running rm on what it finds.
+    const deletes =
+      cmd.args.includes("-delete") ||
+      cmd.args.some(
+        (a, i) => /^-(?:exec|execdir|ok|okdir)$/.test(a) && /(?:^|\/)rm$/.test(cmd.args[i + 1] ?? ""),
+      );
     return deletes && start !== undefined && isProtectedRoot(resolveIn(cmd, start), home);
   }
   return false;
@@ -31,6 +37,12 @@ function resolveIn(cmd: Command, path: string): string {
 
 function killsEverything(cmd: Command): boolean {
   if (cmd.name === "killall5") return true;
+  // A pattern that matches every process name, or every process of a user.
+  if (cmd.name === "pkill" || cmd.name === "killall") {
+    const names = operands(cmd.args.filter((_a, i) => !/^-[usgGPtF]$/.test(cmd.args[i - 1] ?? "")));
+    if (names.some((n) => /^(?:\.|\.\*|\^|\^\.\*|\.\+|\*|)$/.test(n))) return true;
+    return cmd.args.some((a) => a === "-u" || a.startsWith("--user")) && names.length === 0;
+  }
   if (cmd.name !== "kill") return false;
   // kill [-s SIG | -SIG | -n NUM] pid…: the first dash word names the signal, later ones are pids.
   const args = [...cmd.args];
@@ -113,6 +125,25 @@ function floodsProcesses(cmd: Command): boolean {
   );
 }
 
+/** `echo / | xargs rm -rf`, `xargs rm -rf <<< ~`: rm's operands are the static text xargs reads. */
+function xargsDeletesRoot(parsed: ParsedCommand, home: string): boolean {
+  return parsed.commands.some((c) => {
+    if (c.name !== "rm" || !c.via.includes("xargs") || !isRecursiveFlagged(c)) return false;
+    const fed = parsed.commands.find(
+      (p) =>
+        p.pipeline === c.pipeline &&
+        p.pipePos === c.pipePos - 1 &&
+        (p.name === "echo" || p.name === "printf"),
+    );
+    const words = [...c.heredocs, ...(fed?.args.filter((a) => !/^-[neE]+$/.test(a)) ?? [])]
+      .join(" ")
+      .replace(/\\n/g, " ")
+      .split(/\s+/)
+      .filter(Boolean);
+    return words.some((w) => isProtectedRoot(resolveIn(c, w), home));
+  });
+}
+
 const FORK_BOMBS = [
   // Bounded and anchored at a name's start: an unbounded name group backtracks quadratically.
   /(?<![\w:.])([\w:.]{1,64})\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&/,
@@ -166,6 +197,11 @@ export const HARDLINE_RULES: readonly CommandRule[] = [
           ),
         ),
       ),
+  },
+  {
+    key: "delete_system_root",
+    description: "recursive delete of /, the home folder or a system folder",
+    test: (parsed, home) => codeDeletesRoot(parsed, home) || xargsDeletesRoot(parsed, home),
   },
   perCommand("kill_all_processes", "kills every process (kill -1, killall5)", killsEverything),
   perCommand(

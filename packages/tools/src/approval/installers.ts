@@ -41,6 +41,7 @@ export function nodeInstall(tool: string, args: readonly string[]): Finding | un
   const ops = plain(args, VALUED);
   const sub = ops[0] ?? (tool === "yarn" ? "install" : undefined);
   if (!sub) return undefined;
+  if (sub === "global") return installs(`${tool} global ${ops.slice(1).join(" ")}`.trim());
   const installing = ["install", "i", "add", "in", "isntall", "ins"].includes(sub);
   if (!installing) return undefined;
   if (args.some((a) => a === "--registry" || a.startsWith("--registry=")))
@@ -71,7 +72,8 @@ export function addsDependency(tool: string, args: readonly string[]): Finding |
   if (tool === "go") {
     if (sub === "install" && ops.slice(1).some((p) => !isProjectPath(p)))
       return installs(`go install ${ops.slice(1).join(" ")}`);
-    if (sub === "get" && ops.length > 1) return installs(`go get ${ops.slice(1).join(" ")}`);
+    const modules = ops.slice(1).filter((p) => !isProjectPath(p));
+    if (sub === "get" && modules.length > 0) return installs(`go get ${modules.join(" ")}`);
     return undefined;
   }
   if (sub === "add" && ops.length > 1) return installs(`${tool} add ${ops.slice(1).join(" ")}`);

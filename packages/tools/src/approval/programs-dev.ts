@@ -214,6 +214,11 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
   git: {
     reason: "git by subcommand: reading, committing, branching and fetching keep all work recoverable",
     unsafe: gitUnsafe,
+    // `git log/diff --output=FILE`, `format-patch -o DIR`: judged by where they land.
+    writes: (a) => [
+      ...optValues(a, undefined, "--output", "--output-directory"),
+      ...(a.includes("format-patch") ? optValues(a.slice(a.indexOf("format-patch")), "o") : []),
+    ],
   },
   npm: rule(BUILD, packageUnsafe("npm")),
   pnpm: rule(BUILD, packageUnsafe("pnpm")),

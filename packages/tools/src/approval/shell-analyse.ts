@@ -11,6 +11,7 @@ import {
   findExecCommands,
   innerScripts,
   type ParsedCommand,
+  SHELLS,
   toCommand,
 } from "./parse.js";
 import type { ShellParser, ShLit, ShNode, ShRedirect, ShStmt, ShWord } from "./shell-parser.js";
@@ -284,6 +285,8 @@ function readRedirect(r: ShRedirect, walk: Walk, redirects: Redirect[], heredocs
 /** `sh -c '…'`, `eval …`, a here-document fed to a shell, `ssh host cmd`, `su -c`, `find -exec`. */
 function openInnerScripts(cmd: Command, walk: Walk): void {
   const scripts = innerScripts(cmd);
+  const piped = pipedScript(cmd, walk.out);
+  if (piped !== undefined) scripts.push({ text: piped, via: "pipe-sh" });
   if (cmd.name === "su") {
     const at = cmd.args.findIndex((a) => a === "-c" || a === "--command");
     if (at !== -1 && cmd.args[at + 1] !== undefined)
@@ -308,4 +311,29 @@ function openInnerScripts(cmd: Command, walk: Walk): void {
     walk.out.push(inner);
     walk.concerns.push(...commandConcerns(inner, inner.name));
   }
+}
+
+/**
+ * `echo 'rm -rf /' | sh`, `printf 'x\n' | bash`, `cat <<EOF | sh`: the text a shell reads from a
+ * pipe, when the command before it prints only static text. Judged as if typed, so a hard block
+ * stays one in every mode.
+ */
+function pipedScript(cmd: Command, earlier: readonly Command[]): string | undefined {
+  if (!SHELLS.has(cmd.name) || cmd.pipePos === 0) return undefined;
+  // A script file or -c given: the shell does not run its input as commands.
+  if (cmd.args.some((a) => a !== "-s" && a !== "-" && !/^-[eixuvo]+$/.test(a))) return undefined;
+  const before = earlier.findLast((c) => c.pipeline === cmd.pipeline && c.pipePos === cmd.pipePos - 1);
+  if (!before) return undefined;
+  if (before.heredocs.length > 0 && ["cat", "tee", ""].includes(before.name))
+    return before.heredocs.join("\n");
+  const decode = (t: string) => t.replace(/\\n/g, "\n").replace(/\\t/g, "\t");
+  if (before.name === "echo") {
+    const words = [...before.args];
+    let escapes = false;
+    while (/^-[neE]+$/.test(words[0] ?? "")) escapes ||= (words.shift() as string).includes("e");
+    const text = words.join(" ");
+    return escapes ? decode(text) : text;
+  }
+  if (before.name === "printf" && before.args[0] !== undefined) return decode(before.args.join(" "));
+  return undefined;
 }
