@@ -66,6 +66,8 @@ export class DockerWorkspace implements Workspace {
         () => undefined,
       );
       await this.container.get();
+      // A profile-scoped container outlives its sessions: a killed Iris's processes in it go.
+      await this.processes.sweepOrphans().catch(() => undefined);
     })().catch((e: unknown) => {
       // Tried again by the next call: the engine may be back.
       this.connecting = undefined;
