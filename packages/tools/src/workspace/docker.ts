@@ -46,6 +46,10 @@ export class DockerWorkspace implements Workspace {
     this.mounted = new LocalWorkspace({ root: settings.hostRoot, env: () => ({}) });
   }
 
+  get relaxesApprovals(): boolean {
+    return this.settings.relaxApprovals === true && (this.settings.network ?? "none") === "none";
+  }
+
   get root(): string {
     return this.settings.hostRoot;
   }
