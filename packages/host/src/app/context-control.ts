@@ -45,6 +45,8 @@ export interface ContextHostPort {
   /** The main route (after /model). */
   runtime(): Runtime;
   session(): SessionRow;
+  /** Where the session's tools run now (after /workspace); default: the config's choice. */
+  workspace?(): string;
   /** After a split: the host continues in this session, with a rebuilt frozen prompt (S2). */
   adopt(sessionId: string): void;
 }
@@ -371,6 +373,7 @@ export class ContextControl {
         model: route.model,
         store: this.port.store,
         sessionId: session.id,
+        ...(this.port.workspace ? { workspace: this.port.workspace() } : {}),
         ...(measured !== undefined ? { lastPromptTokens: measured } : {}),
         ...(m?.estimated ? { sinceCompression: true } : {}),
       }),

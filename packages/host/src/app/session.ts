@@ -536,6 +536,7 @@ export class Session {
       cwd: this.opts.cwd,
       runtime: () => this.runtime,
       session: () => this.session,
+      workspace: () => this.workspace.description,
       adopt: (id) => {
         const from = this.current?.id ?? "";
         // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
