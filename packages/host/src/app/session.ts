@@ -595,6 +595,5 @@ export class Session {
     return this.closed;
   }
 }
-
 /** How long close() waits for an aborted turn to finish writing. */
 const CLOSE_TURN_WAIT_MS = 10_000;
