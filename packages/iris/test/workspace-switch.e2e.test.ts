@@ -51,6 +51,8 @@ describe.skipIf(skipWithoutPodman())("/workspace switches this session's backend
     await t.waitFor("configured: local, docker (profile default: local)");
     t.type("/workspace docker\r");
     await t.waitFor(`this session's tools now run on docker ${engine.image}`);
+    t.type("/context\r");
+    await t.waitFor(/workspace\s+docker localhost\/iris-test:1 \(network none, session container\) via/);
     t.type("look\r");
     await t.waitFor(/looked[\s\S]*› /);
     const result = JSON.stringify(fake.requests.at(-1)?.body);

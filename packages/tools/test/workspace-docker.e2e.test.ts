@@ -8,6 +8,8 @@ import path from "node:path";
 import { type Podman, skipWithoutPodman, startPodman } from "@iris/testkit";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApprovalPolicy } from "../src/approval/policy.js";
+import { makeTestContext } from "../src/fs/test-context.js";
 import { type DockerWorkspace, dockerWorkspace } from "../src/workspace/docker.js";
 import { LABEL_OWNER, LABEL_PROFILE, LABEL_SESSION } from "../src/workspace/docker-container.js";
 import { isWorkspaceUnavailable } from "../src/workspace/errors.js";
@@ -136,6 +138,25 @@ describe.skipIf(skipWithoutPodman())("docker workspace on podman", () => {
     const left = (await ofProfile()).filter((c) => c.Labels["iris.scope"] === "profile");
     expect(left.length).toBe(1);
     await docker.getContainer(left[0]?.Id as string).remove({ force: true });
+  });
+
+  it("relax_approvals lets a network-less container's commands run unasked, and only then", async () => {
+    const policy = createApprovalPolicy({ mode: "manual", timeoutMs: 5000 });
+    const decide = async (ws: DockerWorkspace) => {
+      const asked: string[] = [];
+      const ctx = makeTestContext({ cwd: root, workspace: ws });
+      ctx.approve = async (r) => {
+        asked.push(r.command);
+        return "deny";
+      };
+      const d = await policy.check({ name: "terminal" }, "rm -rf build", ctx);
+      return { allowed: d.allowed, asked: asked.length };
+    };
+    expect(await decide(make("r-1", { relaxApprovals: true }))).toEqual({ allowed: true, asked: 0 });
+    expect(await decide(make("r-2"))).toEqual({ allowed: false, asked: 1 });
+    const bridged = make("r-3", { relaxApprovals: true, network: "bridge" });
+    expect(bridged.relaxesApprovals).toBe(false);
+    expect(await decide(bridged)).toEqual({ allowed: false, asked: 1 });
   });
 
   it("an image the engine lacks and an engine that is gone fail at session start, naming the socket", async () => {

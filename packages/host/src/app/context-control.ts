@@ -47,6 +47,8 @@ export interface ContextHostPort {
   session(): SessionRow;
   /** The conversation is not in state.db (memory, JSONL): the store holds no measurement of it. */
   detached?(): boolean;
+  /** Where the session's tools run now (after /workspace); default: the config's choice. */
+  workspace?(): string;
   /** After a split: the host continues in this session, with a rebuilt frozen prompt (S2). */
   adopt(sessionId: string): void;
 }
@@ -395,6 +397,7 @@ export class ContextControl {
         model: route.model,
         store: this.port.store,
         sessionId: session.id,
+        ...(this.port.workspace ? { workspace: this.port.workspace() } : {}),
         ...(measured !== undefined ? { lastPromptTokens: measured } : {}),
         ...(m?.estimated ? { sinceCompression: true } : {}),
       }),

@@ -137,6 +137,8 @@ export function contextFigures(args: {
   lastPromptTokens?: number;
   /** Compressed in place since the last call: the store's last measurement is out of date. */
   sinceCompression?: boolean;
+  /** The session's own workspace (after /workspace); default: what the config chooses. */
+  workspace?: string;
 }): ContextFigures {
   const { config, provider, model, store, sessionId } = args;
   const summary = config.compression.summary_model;
@@ -147,7 +149,7 @@ export function contextFigures(args: {
     enabled: config.compression.enabled,
     configuredThreshold: config.compression.threshold,
     summaryModel: summary ?? `${provider}/${model} (the main route)`,
-    workspace: workspaceOfConfig(config).description,
+    workspace: args.workspace ?? workspaceOfConfig(config).description,
   };
   if (store && sessionId) {
     const row = store.getSession(sessionId);

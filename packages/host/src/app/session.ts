@@ -490,6 +490,7 @@ export class Session {
       runtime: () => this.runtime,
       session: () => this.session,
       detached: () => this.record.detached !== undefined,
+      workspace: () => this.workspace.description,
       adopt: (id) => {
         const from = this.record.started?.id ?? "";
         // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
@@ -535,6 +536,5 @@ export class Session {
     return this.closed;
   }
 }
-
 /** How long close() waits for an aborted turn to finish writing. */
 const CLOSE_TURN_WAIT_MS = 10_000;

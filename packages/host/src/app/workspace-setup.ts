@@ -144,6 +144,7 @@ function backendWorkspace(profile: Profile, cwd: string, backend?: WorkspaceBack
         readOnly: m.read_only,
       })),
       network: d.network,
+      relaxApprovals: d.relax_approvals,
       ...(d.memory ? { memoryBytes: parseByteSize(d.memory) } : {}),
       ...(d.pids ? { pids: d.pids } : {}),
       env: passthrough(profile),

@@ -58,6 +58,12 @@ export const dockerSchema = z.strictObject({
     .describe("none: the container has no network (only loopback); bridge: the engine's default network."),
   memory: byteSize.optional().describe('Memory limit of the container ("1g").'),
   pids: z.int().min(16).optional().describe("Most processes the container may hold at once."),
+  relax_approvals: z
+    .boolean()
+    .default(false)
+    .describe(
+      "With network none only: the container's commands run without approval (file tools, credentials and Iris's own files still ask). The work folder is bind-mounted, so its files can still be changed.",
+    ),
   scope: z
     .enum(["session", "profile"])
     .default("session")

@@ -115,6 +115,12 @@ export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPo
       emit({ type: "granted", request, by: "off" });
       return allow;
     }
+    // A network-less container whose config says so (terminal.docker.relax_approvals): its
+    // commands run unasked; file tools, tool rules, credentials and Iris's own files still ask.
+    if (ctx.workspace?.relaxesApprovals && !access.length && !required.length && !strictPending) {
+      emit({ type: "granted", request, by: "sandbox" });
+      return allow;
+    }
     if (pending.length === 0) {
       emit({ type: "granted", request, by: "remembered" });
       return allow;

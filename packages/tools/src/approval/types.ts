@@ -32,7 +32,7 @@ export type ApprovalEvent =
   | {
       type: "granted";
       request: ApprovalRequest;
-      by: "user" | "judge" | "remembered" | "off" | "non-interactive" | "skill";
+      by: "user" | "judge" | "remembered" | "off" | "non-interactive" | "skill" | "sandbox";
       answer?: ApprovalAnswer;
       /** by "skill": the active skill whose `allowed_tools` names the tool. */
       skill?: string;

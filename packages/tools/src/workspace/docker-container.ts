@@ -36,6 +36,8 @@ export interface DockerSettings {
   network?: "none" | "bridge";
   memoryBytes?: number;
   pids?: number;
+  /** With network none: the container's commands run without approval (policy.ts). */
+  relaxApprovals?: boolean;
   /** Variables every command gets (terminal.env_passthrough); nothing else of this machine's. */
   env?: Readonly<Record<string, string>>;
 }

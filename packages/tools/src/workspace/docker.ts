@@ -46,6 +46,10 @@ export class DockerWorkspace implements Workspace {
     this.mounted = new LocalWorkspace({ root: settings.hostRoot, env: () => ({}) });
   }
 
+  get relaxesApprovals(): boolean {
+    return this.settings.relaxApprovals === true && (this.settings.network ?? "none") === "none";
+  }
+
   get root(): string {
     return this.settings.hostRoot;
   }
@@ -66,6 +70,8 @@ export class DockerWorkspace implements Workspace {
         () => undefined,
       );
       await this.container.get();
+      // A profile-scoped container outlives its sessions: a killed Iris's processes in it go.
+      await this.processes.sweepOrphans().catch(() => undefined);
     })().catch((e: unknown) => {
       // Tried again by the next call: the engine may be back.
       this.connecting = undefined;

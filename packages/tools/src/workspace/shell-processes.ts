@@ -3,6 +3,7 @@
 // log file there and its exit status to a file beside it; poll, read, wait and kill are short
 // commands over the workspace's own exec. stdin cannot be written (there is no pipe to it).
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type {
   BackgroundProcesses,
   ExecOptions,
@@ -14,6 +15,8 @@ import type {
 export const SHELL_PROCESS_BUFFER_BYTES = 1024 * 1024;
 const BIG = { maxBytes: 4 * SHELL_PROCESS_BUFFER_BYTES, maxLines: 10_000_000, maxLineLength: 10_000_000 };
 const WAIT_STEP_MS = 200;
+/** Each session's folder is `<this><host>.<pid>-<random>`: its owner is in its name. */
+const PROCS_ROOT = "/tmp/iris-procs-";
 
 interface Tracked extends ProcessInfo {
   cursor: number;
@@ -24,6 +27,23 @@ function aliveTest(pid: number): string {
   return `{ st=$(ps -o stat= -p ${pid} 2>/dev/null || { kill -0 ${pid} 2>/dev/null && echo R; }); case "$st" in ""|Z*) false;; *) true;; esac; }`;
 }
 
+/** This Iris process as a folder-name part: which machine, which pid (orphans are found by it). */
+export function ownerTag(): string {
+  return `${hostname().replace(/[^A-Za-z0-9.-]/g, "_")}.${process.pid}`;
+}
+
+/** Whether a process of this machine with this pid is gone (another machine's owners are left alone). */
+function ownerGone(tag: string): boolean {
+  const at = tag.lastIndexOf(".");
+  if (at < 0 || tag.slice(0, at) !== hostname().replace(/[^A-Za-z0-9.-]/g, "_")) return false;
+  try {
+    process.kill(Number(tag.slice(at + 1)), 0);
+    return false;
+  } catch (e) {
+    return (e as { code?: string }).code === "ESRCH";
+  }
+}
+
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -31,7 +51,7 @@ export function shellQuote(s: string): string {
 export class ShellProcesses implements BackgroundProcesses {
   private readonly procs = new Map<string, Tracked>();
   private nextId = 1;
-  private readonly dir = `/tmp/iris-procs-${randomBytes(6).toString("hex")}`;
+  private readonly dir = `${PROCS_ROOT}${ownerTag()}-${randomBytes(6).toString("hex")}`;
 
   constructor(
     private readonly exec: (o: ExecOptions) => Promise<ExecResult>,
@@ -53,7 +73,7 @@ export class ShellProcesses implements BackgroundProcesses {
     const inner = `${env}bash -c ${shellQuote(o.command)}; echo $? > ${exit}`;
     const out = await this.sh(
       // A simple command in the background, so $! is setsid's own pid: the new group's id.
-      `mkdir -p ${this.dir} || exit 1\nsetsid bash -c ${shellQuote(inner)} > ${log} 2>&1 < /dev/null &\necho "pid:$!"`,
+      `mkdir -p ${this.dir} || exit 1\nsetsid bash -c ${shellQuote(inner)} > ${log} 2>&1 < /dev/null &\necho $! > ${this.dir}/${id}.pid; echo "pid:$!"`,
       o.cwd,
     );
     const pid = Number(/pid:(\d+)/.exec(out)?.[1]);
@@ -161,6 +181,29 @@ export class ShellProcesses implements BackgroundProcesses {
         `${aliveTest(p.pid)} || break; sleep 0.1; done; kill -KILL -- -${p.pid} 2>/dev/null; true`,
     );
     await this.refresh(p);
+  }
+
+  /**
+   * Kills the background processes of sessions whose Iris process is gone (killed, crashed) and
+   * removes their folders: the start of a session on the same workspace leaves none behind. The
+   * process groups killed, by folder.
+   */
+  async sweepOrphans(): Promise<string[]> {
+    const out = await this.sh(`for d in ${PROCS_ROOT}*; do [ -d "$d" ] && echo "$d"; done; true`);
+    const gone = out
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((d) => d.startsWith(PROCS_ROOT) && d !== this.dir)
+      .filter((d) => ownerGone(d.slice(PROCS_ROOT.length).replace(/-[0-9a-f]+$/, "")));
+    if (!gone.length) return [];
+    const script = gone
+      .map(
+        (d) =>
+          `for f in ${d}/*.pid; do [ -f "$f" ] && kill -KILL -- -"$(cat "$f")" 2>/dev/null; done; rm -rf ${d};`,
+      )
+      .join(" ");
+    await this.sh(`${script} true`);
+    return gone;
   }
 
   async closeAll(): Promise<void> {

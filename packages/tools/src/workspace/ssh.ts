@@ -46,6 +46,7 @@ export class SshWorkspace implements Workspace {
   readonly processes: ShellProcesses;
   private readonly shell: SshShell;
   private knownHome: string | undefined;
+  private swept = false;
 
   constructor(readonly settings: SshSettings) {
     this.connection = new SshConnection(settings);
@@ -65,9 +66,16 @@ export class SshWorkspace implements Workspace {
     return this.knownHome ?? this.settings.remoteDir;
   }
 
-  /** Connects now (session start), so a host that is down or unknown is said at once. */
+  /**
+   * Connects now (session start), so a host that is down or unknown is said at once, and kills
+   * what sessions of a killed Iris left running there (their background processes).
+   */
   async connect(): Promise<void> {
     this.knownHome = (await this.connection.get()).home;
+    if (!this.swept) {
+      this.swept = true;
+      await this.processes.sweepOrphans().catch(() => undefined);
+    }
   }
 
   /**

@@ -52,6 +52,9 @@ export class SwitchableWorkspace implements Workspace {
   get hostPaths(): boolean {
     return this.current.hostPaths;
   }
+  get relaxesApprovals(): boolean {
+    return this.current.relaxesApprovals === true;
+  }
   get home(): string {
     return this.current.home;
   }

@@ -112,6 +112,11 @@ export interface Workspace {
    * (ssh) a task without a `cd` of its own works in `root`.
    */
   readonly hostPaths: boolean;
+  /**
+   * Commands here reach nothing beyond the workspace (a container without network) and the config
+   * lets them run without approval (terminal.docker.relax_approvals). Absent: false.
+   */
+  readonly relaxesApprovals?: boolean;
   /** What `~` means in a path the model gives (the home on the workspace's side). */
   readonly home: string;
   /** The working directory of each task (a `cd` in a task's command carries to its next call). */
