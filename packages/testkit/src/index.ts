@@ -37,3 +37,9 @@ export {
   startSearchFake,
 } from "./web/search-fakes.js";
 export { startTestSite, type TestSite } from "./web/site.js";
+export {
+  FakeWhatsapp,
+  type FakeWhatsappOptions,
+  type WaSent,
+  type WaUserMessage,
+} from "./whatsapp/server.js";

@@ -6,6 +6,7 @@ import { config as ircConfig } from "./irc/config.js";
 import { config as telegramConfig } from "./telegram/config.js";
 import { config as webchatConfig } from "./webchat/config.js";
 import { config as webhooksConfig } from "./webhooks/config.js";
+import { config as whatsappConfig } from "./whatsapp/config.js";
 import type { PlatformCli, PlatformPlugin } from "./plugin.js";
 
 /** Every platform's config schema (zod only): what `gateway.platforms` accepts. */
@@ -16,6 +17,7 @@ export const platformConfigs = {
   telegram: telegramConfig,
   webchat: webchatConfig,
   webhooks: webhooksConfig,
+  whatsapp: whatsappConfig,
 } as const;
 
 /**
@@ -34,4 +36,5 @@ export const platformPlugins: Readonly<Record<string, () => Promise<{ default: P
   telegram: () => import("./telegram/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webchat: () => import("./webchat/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webhooks: () => import("./webhooks/plugin.js") as Promise<{ default: PlatformPlugin }>,
+  whatsapp: () => import("./whatsapp/plugin.js") as Promise<{ default: PlatformPlugin }>,
 };
