@@ -22,6 +22,8 @@ export interface WaSent {
   type: string;
   text?: string;
   template?: string;
+  /** An audio message's media id (its bytes in `media`). */
+  audio?: string;
   id: string;
 }
 
@@ -30,6 +32,8 @@ export interface WaUserMessage {
   name?: string;
   text?: string;
   image?: Buffer;
+  /** A voice note (OGG/Opus bytes). */
+  voice?: Buffer;
   /** When the user wrote, in Unix seconds (default now): the 24-hour window runs from it. */
   at?: number;
 }
@@ -84,6 +88,17 @@ export class FakeWhatsapp {
         timestamp: String(at),
         type: "image",
         image: { id: mediaId, mime_type: "image/png", ...(m.text ? { caption: m.text } : {}) },
+      };
+    }
+    if (m.voice) {
+      const mediaId = String(Math.floor(Math.random() * 1e15));
+      this.media.set(mediaId, { bytes: m.voice, mime: "audio/ogg" });
+      message = {
+        from: m.from,
+        id,
+        timestamp: String(at),
+        type: "audio",
+        audio: { id: mediaId, mime_type: "audio/ogg; codecs=opus", voice: true },
       };
     }
     const payload = Buffer.from(
@@ -153,6 +168,37 @@ export class FakeWhatsapp {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  private windowOpen(to: string): boolean {
+    return Math.floor(Date.now() / 1000) - (this.last.get(to) ?? 0) < DAY_S;
+  }
+
+  /** POST /{phone-number-id}/media: multipart with messaging_product, type and file; audio/ogg must be Opus. */
+  private async upload(req: IncomingMessage, res: ServerResponse, pnid: string): Promise<void> {
+    const fail = (code: number, message: string) =>
+      json(res, 400, { error: { message, type: "OAuthException", code, fbtrace_id: "fake" } });
+    if (pnid !== this.opts.phoneNumberId)
+      return fail(100, "Unsupported post request: unknown phone number id");
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const type = req.headers["content-type"] ?? "";
+    if (!type.startsWith("multipart/form-data"))
+      return fail(100, "(#100) The request must be multipart/form-data");
+    const form = await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
+    if (form.get("messaging_product") !== "whatsapp")
+      return fail(100, "(#100) The parameter messaging_product is required.");
+    const file = form.get("file");
+    const mime = form.get("type");
+    if (!(file instanceof Blob) || typeof mime !== "string")
+      return fail(100, "(#100) The parameters file and type are required.");
+    const bytes = Buffer.from(await file.arrayBuffer());
+    const head = bytes.subarray(0, 200).toString("latin1");
+    if (mime === "audio/ogg" && !(head.startsWith("OggS") && head.includes("OpusHead")))
+      return fail(131053, "(#131053) Media upload error: audio/ogg must be OGG with the Opus codec");
+    const id = String(Math.floor(Math.random() * 1e15));
+    this.media.set(id, { bytes, mime });
+    json(res, 200, { id });
+  }
+
   private sign(body: Buffer): string {
     return `sha256=${createHmac("sha256", this.opts.appSecret).update(body).digest("hex")}`;
   }
@@ -192,6 +238,8 @@ export class FakeWhatsapp {
         id: meta[1],
       });
     }
+    const upload = /^\/v\d+\.\d+\/(\d+)\/media$/.exec(url.pathname);
+    if (upload && req.method === "POST") return this.upload(req, res, upload[1] ?? "");
     const send = /^\/v\d+\.\d+\/(\d+)\/messages$/.exec(url.pathname);
     if (!send || req.method !== "POST") return fail(400, 100, `Unknown path components: ${url.pathname}`);
     if (send[1] !== this.opts.phoneNumberId)
@@ -223,14 +271,19 @@ export class FakeWhatsapp {
         return fail(400, 100, "(#100) The parameter text['body'] is required.");
       if (body.length > 4096)
         return fail(400, 100, "(#100) Param text['body'] must be at most 4096 characters long.");
-      const last = this.last.get(to) ?? 0;
-      if (Math.floor(Date.now() / 1000) - last >= DAY_S)
+      if (!this.windowOpen(to))
         return fail(
           400,
           131047,
           "(#131047) Re-engagement message: more than 24 hours have passed since the recipient last replied",
         );
       this.sent.push({ to, type: "text", text: body, id });
+    } else if (b.type === "audio") {
+      const mediaId = (b.audio as { id?: unknown } | undefined)?.id;
+      if (typeof mediaId !== "string" || !this.media.has(mediaId))
+        return fail(400, 131053, "(#131053) Media upload error: unknown media id");
+      if (!this.windowOpen(to)) return fail(400, 131047, "(#131047) Re-engagement message");
+      this.sent.push({ to, type: "audio", audio: mediaId, id });
     } else return fail(400, 100, `(#100) Unsupported message type ${String(b.type)}`);
     json(res, 200, {
       messaging_product: "whatsapp",

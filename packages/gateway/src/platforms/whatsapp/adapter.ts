@@ -12,6 +12,7 @@ import type { Logger } from "@iris/llm";
 import type { AdapterHost, PlatformAdapter, PlatformLimits, SendResult } from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { signatureValid, tokenValid } from "../signed.js";
+import type { Speech } from "../voice/speech.js";
 import type { WhatsappConfig } from "./config.js";
 import { normaliseWebhook, PLATFORM, type WaInbound } from "./normalise.js";
 import { ServiceWindow } from "./window.js";
@@ -23,6 +24,8 @@ export interface WhatsappOptions {
   verifyToken: string;
   filesDir: string;
   logger: Logger;
+  /** Voice notes transcribed in and spoken out (the `voice:` section). */
+  speech?: Speech;
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -36,6 +39,8 @@ export class WhatsappAdapter implements PlatformAdapter {
   readonly limits: PlatformLimits = { maxMessage: 4096, measure: (t) => t.length, minEditIntervalMs: 0 };
   private server: Server | undefined;
   private readonly window: ServiceWindow;
+  /** Users whose latest message was a voice note (answered with one too). */
+  private readonly voiceIn = new Set<string>();
   url = "";
 
   constructor(private readonly opts: WhatsappOptions) {
@@ -48,6 +53,7 @@ export class WhatsappAdapter implements PlatformAdapter {
 
   async start(onMessage: (msg: InboundMessage) => void, _host?: AdapterHost): Promise<void> {
     const { host, port } = this.opts.config;
+    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
     const server = createServer((req, res) => {
       this.handle(req, res, onMessage).catch((err) => {
         this.opts.logger.warn("whatsapp webhook failed", { error: this.explain(err) });
@@ -88,7 +94,34 @@ export class WhatsappAdapter implements PlatformAdapter {
         template: { name: t.name, language: { code: t.language } },
       });
     }
-    return this.post(user, { type: "text", text: { body: text, preview_url: false } });
+    const sent = await this.post(user, { type: "text", text: { body: text, preview_url: false } });
+    await this.sendVoice(user, text);
+    return sent;
+  }
+
+  /** The answer as a voice note too, where the chat asked for it; a failure is logged only. */
+  private async sendVoice(user: string, text: string): Promise<void> {
+    const speech = this.opts.speech;
+    if (!speech?.canSpeak) return;
+    if (speech.config.reply_with_voice === "voice_in" && !this.voiceIn.has(user)) return;
+    try {
+      const ogg = await speech.speak(text);
+      const { api_root, api_version, phone_number_id } = this.opts.config;
+      const form = new FormData();
+      form.append("messaging_product", "whatsapp");
+      form.append("type", "audio/ogg");
+      form.append("file", new Blob([ogg], { type: "audio/ogg" }), "answer.ogg");
+      const res = await fetch(`${api_root.replace(/\/+$/, "")}/${api_version}/${phone_number_id}/media`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${this.opts.token}` },
+        body: form,
+      });
+      const up = (await res.json().catch(() => ({}))) as { id?: unknown };
+      if (!res.ok || typeof up.id !== "string") throw new Error(`media upload answered HTTP ${res.status}`);
+      await this.post(user, { type: "audio", audio: { id: up.id } });
+    } catch (err) {
+      this.opts.logger.warn("whatsapp voice answer not sent", { error: this.explain(err) });
+    }
   }
 
   private async post(to: string, message: Record<string, unknown>): Promise<SendResult> {
@@ -168,13 +201,32 @@ export class WhatsappAdapter implements PlatformAdapter {
         writeFileSync(path, bytes, { mode: 0o600 });
         a.url = path;
         if (a.kind === "image") a.data = bytes.toString("base64");
-        lines.push(`[${a.kind} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`);
+        if (a.kind === "audio") lines.push(await this.transcribed(msg.userId, bytes, a.name, path));
+        else lines.push(`[${a.kind} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`);
       } catch (err) {
         lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${this.explain(err)})]`);
       }
     }
     msg.text = lines.filter((l) => l !== "").join("\n");
+    if (msg.attachments.some((a) => a.kind === "audio")) this.voiceIn.add(msg.userId);
+    else this.voiceIn.delete(msg.userId);
     onMessage(msg);
+  }
+
+  /** A voice note as text: its transcript (shown back when configured), else where it was saved. */
+  private async transcribed(user: string, bytes: Buffer, name: string, path: string): Promise<string> {
+    const speech = this.opts.speech;
+    if (!speech?.canTranscribe)
+      return `[voice note attached: ${name}, saved at ${path} (not transcribed: no voice.stt configured)]`;
+    try {
+      const text = await speech.transcribe(bytes, name);
+      if (speech.config.show_transcript)
+        await this.post(user, { type: "text", text: { body: `🎤 ${text}` } }).catch(() => {});
+      return text;
+    } catch (err) {
+      this.opts.logger.warn("whatsapp voice note not transcribed", { error: this.explain(err) });
+      return `[voice note attached: ${name}, saved at ${path} (not transcribed: ${this.explain(err)})]`;
+    }
   }
 
   /** A media object's bytes: its URL from the Graph API, then the bytes (both with the token). */

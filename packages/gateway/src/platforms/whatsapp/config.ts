@@ -2,6 +2,7 @@
 // webhook Meta calls (signed with the app secret), answers go out through the Graph API. The
 // access token, app secret and verify token are read from the profile's environment.
 import { z } from "zod";
+import { voiceSchema } from "../voice/schema.js";
 
 const envName = (def: string, what: string) =>
   z
@@ -58,6 +59,7 @@ export const config = z
       .describe(
         "Outside WhatsApp's 24-hour window only a template may be sent: this one goes instead, and the answer follows when the user writes again. Without it the answer is refused with a log line.",
       ),
+    voice: voiceSchema.optional(),
   })
   .describe("WhatsApp Business Cloud API (signed webhook in, Graph API out).");
 

@@ -2,6 +2,7 @@
 // the machine.
 import { join } from "node:path";
 import { definePlatform, type PlatformPlace } from "../plugin.js";
+import { Speech } from "../voice/speech.js";
 import { WhatsappAdapter } from "./adapter.js";
 import { config, type WhatsappConfig } from "./config.js";
 
@@ -25,6 +26,7 @@ export default definePlatform<WhatsappConfig>({
       verifyToken: secret(ctx, c.verify_token_env, "the webhook verify token"),
       filesDir: join(ctx.home, "gateway-files", "whatsapp"),
       logger: ctx.logger,
+      ...(c.voice ? { speech: new Speech(c.voice, ctx.env, "whatsapp") } : {}),
     }),
   identity: (c) => `whatsapp:${c.phone_number_id}`,
   describe: (c) => `phone number id ${c.phone_number_id}`,
