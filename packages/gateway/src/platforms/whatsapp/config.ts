@@ -2,7 +2,7 @@
 // webhook Meta calls (signed with the app secret), answers go out through the Graph API. The
 // access token, app secret and verify token are read from the profile's environment.
 import { z } from "zod";
-import { voiceSchema } from "../voice/schema.js";
+import { voiceSchema } from "../voice/config.js";
 
 const envName = (def: string, what: string) =>
   z
