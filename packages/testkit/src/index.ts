@@ -10,6 +10,7 @@ export type { DcBotMessage, DcCall } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { type Dovecot, dovecotInstalled, skipWithoutDovecot, startDovecot } from "./mail/dovecot.js";
 export { type SmtpSink, type SmtpSinkOptions, type SunkMail, startSmtpSink } from "./mail/smtp-sink.js";
+export { FakeMatrix, type FakeMatrixOptions, type MxEvent } from "./matrix/server.js";
 export { startFakeLlm } from "./server.js";
 export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";

@@ -3,6 +3,7 @@
 import { config as discordConfig } from "./discord/config.js";
 import { config as emailConfig } from "./email/config.js";
 import { config as ircConfig } from "./irc/config.js";
+import { config as matrixConfig } from "./matrix/config.js";
 import { config as telegramConfig } from "./telegram/config.js";
 import { config as webchatConfig } from "./webchat/config.js";
 import { config as webhooksConfig } from "./webhooks/config.js";
@@ -14,6 +15,7 @@ export const platformConfigs = {
   discord: discordConfig,
   email: emailConfig,
   irc: ircConfig,
+  matrix: matrixConfig,
   telegram: telegramConfig,
   webchat: webchatConfig,
   webhooks: webhooksConfig,
@@ -33,6 +35,7 @@ export const platformPlugins: Readonly<Record<string, () => Promise<{ default: P
   discord: () => import("./discord/plugin.js") as Promise<{ default: PlatformPlugin }>,
   email: () => import("./email/plugin.js") as Promise<{ default: PlatformPlugin }>,
   irc: () => import("./irc/plugin.js") as Promise<{ default: PlatformPlugin }>,
+  matrix: () => import("./matrix/plugin.js") as Promise<{ default: PlatformPlugin }>,
   telegram: () => import("./telegram/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webchat: () => import("./webchat/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webhooks: () => import("./webhooks/plugin.js") as Promise<{ default: PlatformPlugin }>,
