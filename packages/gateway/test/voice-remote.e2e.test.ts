@@ -2,7 +2,7 @@
 // /v1/audio/transcriptions): the speech made is OGG/Opus by ffprobe, the key goes to base_url.
 import { startFakeLlm } from "@iris/testkit";
 import { describe, expect, it } from "vitest";
-import { voiceSchema } from "../src/platforms/voice/schema.js";
+import { voiceSchema } from "../src/platforms/voice/config.js";
 import { Speech } from "../src/platforms/voice/speech.js";
 import { probe, skipWithoutVoiceTools } from "./voice-tools.js";
 

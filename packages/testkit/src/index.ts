@@ -11,6 +11,7 @@ export type { DcBotMessage, DcCall, DcCommand } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
 export { type Dovecot, dovecotInstalled, skipWithoutDovecot, startDovecot } from "./mail/dovecot.js";
 export { type SmtpSink, type SmtpSinkOptions, type SunkMail, startSmtpSink } from "./mail/smtp-sink.js";
+export { FakeMatrix, type FakeMatrixOptions, type MxEvent } from "./matrix/server.js";
 export {
   PODMAN_PYTHON_IMAGE,
   PODMAN_TEST_IMAGE,
@@ -49,3 +50,9 @@ export {
   startSearchFake,
 } from "./web/search-fakes.js";
 export { startTestSite, type TestSite } from "./web/site.js";
+export {
+  FakeWhatsapp,
+  type FakeWhatsappOptions,
+  type WaSent,
+  type WaUserMessage,
+} from "./whatsapp/server.js";

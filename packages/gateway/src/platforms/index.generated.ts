@@ -3,10 +3,12 @@
 import { config as discordConfig } from "./discord/config.js";
 import { config as emailConfig } from "./email/config.js";
 import { config as ircConfig } from "./irc/config.js";
+import { config as matrixConfig } from "./matrix/config.js";
 import { config as slackConfig } from "./slack/config.js";
 import { config as telegramConfig } from "./telegram/config.js";
 import { config as webchatConfig } from "./webchat/config.js";
 import { config as webhooksConfig } from "./webhooks/config.js";
+import { config as whatsappConfig } from "./whatsapp/config.js";
 import type { PlatformCli, PlatformPlugin } from "./plugin.js";
 
 /** Every platform's config schema (zod only): what `gateway.platforms` accepts. */
@@ -14,10 +16,12 @@ export const platformConfigs = {
   discord: discordConfig,
   email: emailConfig,
   irc: ircConfig,
+  matrix: matrixConfig,
   slack: slackConfig,
   telegram: telegramConfig,
   webchat: webchatConfig,
   webhooks: webhooksConfig,
+  whatsapp: whatsappConfig,
 } as const;
 
 /**
@@ -33,8 +37,10 @@ export const platformPlugins: Readonly<Record<string, () => Promise<{ default: P
   discord: () => import("./discord/plugin.js") as Promise<{ default: PlatformPlugin }>,
   email: () => import("./email/plugin.js") as Promise<{ default: PlatformPlugin }>,
   irc: () => import("./irc/plugin.js") as Promise<{ default: PlatformPlugin }>,
+  matrix: () => import("./matrix/plugin.js") as Promise<{ default: PlatformPlugin }>,
   slack: () => import("./slack/plugin.js") as Promise<{ default: PlatformPlugin }>,
   telegram: () => import("./telegram/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webchat: () => import("./webchat/plugin.js") as Promise<{ default: PlatformPlugin }>,
   webhooks: () => import("./webhooks/plugin.js") as Promise<{ default: PlatformPlugin }>,
+  whatsapp: () => import("./whatsapp/plugin.js") as Promise<{ default: PlatformPlugin }>,
 };

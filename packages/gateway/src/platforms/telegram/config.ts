@@ -1,7 +1,7 @@
 // gateway.platforms.telegram (SPEC G1): the bot token is read from the profile's environment
 // (its .env), never from config.yaml.
 import { z } from "zod";
-import { voiceSchema } from "../voice/schema.js";
+import { voiceSchema } from "../voice/config.js";
 
 export const config = z
   .strictObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { voiceSchema } from "./schema.js";
+import { voiceSchema } from "./config.js";
 import { isOggOpus, Speech } from "./speech.js";
 
 describe("voice set-up", () => {

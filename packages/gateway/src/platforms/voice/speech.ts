@@ -4,7 +4,7 @@
 // What is missing (an STT endpoint, ffmpeg, espeak-ng) is said once at start-up; a voice note then
 // reaches the model as a file, never as a failed turn.
 import { spawn, spawnSync } from "node:child_process";
-import type { VoiceConfig } from "./schema.js";
+import type { VoiceConfig } from "./config.js";
 
 /** Speech is made of the first part of a long answer only (a voice note is for listening). */
 const MAX_SPOKEN = 1500;

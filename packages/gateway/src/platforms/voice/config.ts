@@ -1,4 +1,5 @@
-// The `voice:` section a platform with voice notes takes (SPEC G1): speech-to-text through an
+// The `voice:` section a platform with voice notes takes (SPEC G1; this folder is no platform, it
+// has no plugin.ts; its zod-only config.ts loads with the platforms' schemas): speech-to-text through an
 // OpenAI-compatible /v1/audio/transcriptions endpoint (whisper.cpp's server, speaches, hosted
 // ones), and text-to-speech by espeak-ng on this machine or an OpenAI-compatible /v1/audio/speech.
 import { z } from "zod";

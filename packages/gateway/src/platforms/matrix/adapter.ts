@@ -1,0 +1,216 @@
+// Matrix through matrix-js-sdk (SPEC G1): the client's sync loop, from the sync token saved by the
+// last run (so what was said while the gateway was down arrives, and nothing twice: each event id
+// is claimed once); a fresh start takes no history. Rooms of two members are DMs; in larger rooms
+// the bot answers when mentioned (m.mentions, its name, or a reply to it). A thread is its own
+// session. Sends carry a transaction id made from the outbox's key, so a repeated send after a
+// crash is the same event; progress lines are edited in place (m.replace).
+import { createHash, randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Logger } from "@iris/llm";
+import {
+  ClientEvent,
+  createClient,
+  type MatrixClient,
+  type MatrixEvent,
+  MemoryStore,
+  RoomEvent,
+  SyncState,
+} from "matrix-js-sdk";
+import { logger as sdkLogger } from "matrix-js-sdk/lib/logger.js";
+import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type { ChatAddress, InboundMessage } from "../../message.js";
+import { utf16Length } from "../../pipeline/chunk.js";
+
+export const PLATFORM = "matrix";
+
+// The SDK logs through loglevel to the console (stdout): silenced, stdout is the user's.
+(sdkLogger as unknown as { methodFactory: () => () => void; rebuild?: () => void }).methodFactory =
+  () => () => {};
+(sdkLogger as unknown as { rebuild?: () => void }).rebuild?.();
+
+export interface MatrixOptions {
+  homeserver: string;
+  userId: string;
+  token: string;
+  tokenEnv: string;
+  /** Where the sync token is kept between runs. */
+  syncFile: string;
+  logger: Logger;
+}
+
+/** The SDK's in-memory store, with the sync token of the last fully handled sync kept in a file. */
+class ResumingStore extends MemoryStore {
+  constructor(private readonly file: string) {
+    super();
+  }
+  private saved(): string | null {
+    try {
+      return readFileSync(this.file, "utf8").trim() || null;
+    } catch {
+      return null;
+    }
+  }
+  override async getSavedSyncToken(): Promise<string | null> {
+    return this.saved();
+  }
+  override async getSavedSync() {
+    const t = this.saved();
+    return t
+      ? { nextBatch: t, roomsData: { join: {}, invite: {}, leave: {}, knock: {} }, accountData: [] }
+      : null;
+  }
+  // The token is set before its sync's events are handled: the one before it is the last fully
+  // handled one, and is what is saved (a crash replays at most one sync, claimed once).
+  override setSyncToken(token: string): void {
+    const previous = this.getSyncToken();
+    super.setSyncToken(token);
+    if (!previous) return;
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    writeFileSync(this.file, previous, { mode: 0o600 });
+  }
+}
+
+export class MatrixAdapter implements PlatformAdapter {
+  readonly platform = PLATFORM;
+  readonly idempotentSend = true;
+  readonly limits: PlatformLimits = { maxMessage: 16_000, measure: utf16Length, minEditIntervalMs: 1000 };
+  private client: MatrixClient | undefined;
+  private readonly mine = new Set<string>();
+  private readonly members = new Map<string, number>();
+
+  constructor(private readonly opts: MatrixOptions) {}
+
+  botNames(): string[] {
+    const local = this.opts.userId.slice(1).split(":")[0] ?? "";
+    return [local, this.opts.userId];
+  }
+
+  async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
+    const resuming = await new ResumingStore(this.opts.syncFile).getSavedSyncToken();
+    const client = createClient({
+      baseUrl: this.opts.homeserver,
+      accessToken: this.opts.token,
+      userId: this.opts.userId,
+      store: new ResumingStore(this.opts.syncFile),
+    });
+    this.client = client;
+    client.on(RoomEvent.Timeline, (event, room, toStart) => {
+      if (toStart || !room) return;
+      void this.receive(event, room.roomId).then((m) => m && onMessage(m));
+    });
+    const ready = new Promise<void>((resolve, reject) => {
+      client.on(ClientEvent.Sync, (state, _prev, data) => {
+        if (state === SyncState.Prepared) resolve();
+        if (state === SyncState.Error) {
+          const err = data?.error as { errcode?: string; httpStatus?: number } | undefined;
+          if (err?.errcode === "M_UNKNOWN_TOKEN") {
+            const why = `matrix: the access token in ${this.opts.tokenEnv} was refused (M_UNKNOWN_TOKEN)`;
+            reject(new Error(why));
+            host?.stopped?.(why);
+            void client.stopClient();
+          } else host?.health?.("degraded", "the sync with the homeserver is failing");
+        }
+        if (state === SyncState.Syncing) host?.health?.("connected");
+        if (state === SyncState.Reconnecting) host?.health?.("degraded", "the homeserver cannot be reached");
+      });
+    });
+    // A fresh start takes no history; a resumed one gets everything after the saved token.
+    await client.startClient({ initialSyncLimit: resuming ? 50 : 0, lazyLoadMembers: false });
+    await ready;
+  }
+
+  async stop(): Promise<void> {
+    this.client?.stopClient();
+  }
+
+  async send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
+    const content: Record<string, unknown> = { msgtype: "m.text", body: text };
+    if (to.threadId)
+      content["m.relates_to"] = {
+        rel_type: "m.thread",
+        event_id: to.threadId,
+        is_falling_back: true,
+        "m.in_reply_to": { event_id: to.threadId },
+      };
+    // The same outbox key is the same transaction: the homeserver keeps one event for it.
+    const txn = opts.key
+      ? `iris-${createHash("sha256").update(opts.key).digest("hex").slice(0, 32)}`
+      : `iris-${randomUUID()}`;
+    const r = await this.http(to.chatId, "m.room.message", txn, content);
+    this.mine.add(r);
+    return { messageId: r };
+  }
+
+  async edit(to: ChatAddress, messageId: string, text: string): Promise<void> {
+    await this.http(to.chatId, "m.room.message", `iris-${randomUUID()}`, {
+      msgtype: "m.text",
+      body: `* ${text}`,
+      "m.new_content": { msgtype: "m.text", body: text },
+      "m.relates_to": { rel_type: "m.replace", event_id: messageId },
+    });
+  }
+
+  typing(to: ChatAddress): void {
+    void this.client?.sendTyping(to.chatId, true, 5000).catch(() => {});
+  }
+
+  /** PUT /rooms/{room}/send/{type}/{txn} (the SDK's sendEvent would queue and echo locally). */
+  private async http(
+    room: string,
+    type: string,
+    txn: string,
+    content: Record<string, unknown>,
+  ): Promise<string> {
+    const client = this.client;
+    if (!client) throw new Error("matrix: not started");
+    const path = `/rooms/${encodeURIComponent(room)}/send/${encodeURIComponent(type)}/${encodeURIComponent(txn)}`;
+    // biome-ignore lint/suspicious/noExplicitAny: the SDK's typed authedRequest needs its Method enum
+    const r = (await client.http.authedRequest("PUT" as any, path, undefined, content)) as {
+      event_id?: string;
+    };
+    if (!r.event_id) throw new Error("matrix: the homeserver gave no event id");
+    return r.event_id;
+  }
+
+  private async receive(event: MatrixEvent, roomId: string): Promise<InboundMessage | undefined> {
+    if (event.getType() !== "m.room.message") return undefined;
+    const sender = event.getSender();
+    const id = event.getId();
+    if (!sender || !id || sender === this.opts.userId) return undefined;
+    const c = event.getContent() as Record<string, unknown>;
+    if (c.msgtype !== "m.text" || typeof c.body !== "string") return undefined;
+    const rel = c["m.relates_to"] as
+      | { rel_type?: string; event_id?: string; "m.in_reply_to"?: { event_id?: string } }
+      | undefined;
+    if (rel?.rel_type === "m.replace") return undefined; // an edit of an earlier message
+    const mentions = (c["m.mentions"] as { user_ids?: unknown } | undefined)?.user_ids;
+    const dm = (await this.memberCount(roomId)) <= 2;
+    const replyTo = rel?.["m.in_reply_to"]?.event_id;
+    return {
+      platform: PLATFORM,
+      chatType: dm ? "dm" : "group",
+      chatId: roomId,
+      ...(rel?.rel_type === "m.thread" && rel.event_id ? { threadId: rel.event_id } : {}),
+      userId: sender,
+      userName: sender,
+      text: c.body,
+      attachments: [],
+      messageId: id,
+      ...(Array.isArray(mentions) && mentions.includes(this.opts.userId) ? { mentionsBot: true } : {}),
+      ...(replyTo && this.mine.has(replyTo) && rel?.rel_type !== "m.thread" ? { replyToBot: true } : {}),
+    };
+  }
+
+  /** A room's joined members, asked once (the sync after a resume carries no member list). */
+  private async memberCount(roomId: string): Promise<number> {
+    const known = this.members.get(roomId);
+    if (known !== undefined) return known;
+    const r = (await this.client?.getJoinedRoomMembers(roomId).catch(() => undefined)) as
+      | { joined?: object }
+      | undefined;
+    const n = r?.joined ? Object.keys(r.joined).length : 3;
+    this.members.set(roomId, n);
+    return n;
+  }
+}

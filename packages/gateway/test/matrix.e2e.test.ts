@@ -1,0 +1,149 @@
+// The gateway end to end over Matrix: `iris gateway run`'s code path with matrix-js-sdk against
+// the fake homeserver and the fake LLM server. A DM, a room that needs a mention, a thread as its
+// own session, and a restart: what was said while the gateway was down is answered once (the sync
+// resumes from the saved token), nothing answered before is answered again.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  FakeMatrix,
+  type RecordedRequest,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChatMessage, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+
+const BOT = "@iris:fake.test";
+const MIN = "@min:fake.test";
+const DM = "!dm:fake.test";
+const TEAM = "!team:fake.test";
+
+const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (ok(v)) return v;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe("gateway over Matrix (fake homeserver)", () => {
+  let mx: FakeMatrix;
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let gateway: { stop: () => void; running: Promise<number> };
+  let err = "";
+  const texts = (room: string) => mx.botMessages(room).map((m) => m.text);
+  const start = async () => {
+    const from = err.length;
+    gateway = runGateway(dir.path, (s) => {
+      err += s;
+    });
+    await until(
+      () => err.slice(from),
+      (e) => e.includes("running (pid"),
+      "the gateway to start",
+    );
+  };
+
+  beforeAll(async () => {
+    [mx, fake] = await Promise.all([
+      FakeMatrix.start({
+        botUserId: BOT,
+        token: "mx-secret-token",
+        rooms: { [DM]: [BOT, MIN], [TEAM]: [BOT, MIN, "@jo:fake.test"] },
+      }),
+      startFakeLlm(),
+    ]);
+    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${lastMessage(req).said}` }));
+    dir = tempDir("iris-gw-matrix");
+    writeFileSync(join(dir.path, ".env"), "MATRIX_ACCESS_TOKEN=mx-secret-token\n");
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      `    matrix: {homeserver: "${mx.baseUrl}", user_id: "${BOT}", allowed_users: ["${MIN}", "@jo:fake.test"]}`,
+    ]);
+    await start();
+  }, 60_000);
+
+  afterAll(async () => {
+    gateway?.stop();
+    const code = await gateway?.running;
+    await Promise.all([mx?.close(), fake?.close()]);
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+    expect(err).not.toContain("mx-secret-token");
+  }, 60_000);
+
+  it("answers a DM, and in a room only a mention", async () => {
+    mx.userSends(DM, MIN, "hello");
+    await until(
+      () => texts(DM),
+      (t) => t.includes("echo: hello"),
+      "the DM answer",
+    );
+    mx.userSends(TEAM, MIN, "just chatting");
+    mx.userSends(TEAM, MIN, "iris: are you there?", { "m.mentions": { user_ids: [BOT] } });
+    await until(
+      () => texts(TEAM),
+      (t) => t.some((x) => x.includes("are you there?")),
+      "the room answer",
+    );
+    expect(texts(TEAM).join()).not.toContain("just chatting");
+    expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("This chat is Matrix");
+  }, 60_000);
+
+  it("a thread is its own session, answered in the thread", async () => {
+    const root = mx.userSends(TEAM, MIN, "iris: start a thread", { "m.mentions": { user_ids: [BOT] } });
+    await until(
+      () => texts(TEAM),
+      (t) => t.some((x) => x.includes("start a thread")),
+      "the root answer",
+    );
+    mx.userSends(TEAM, MIN, "inside the thread", {
+      "m.mentions": { user_ids: [BOT] },
+      "m.relates_to": {
+        rel_type: "m.thread",
+        event_id: root,
+        is_falling_back: true,
+        "m.in_reply_to": { event_id: root },
+      },
+    });
+    const reply = await until(
+      () => mx.botMessages(TEAM).find((m) => m.text.includes("inside the thread")),
+      (m) => m !== undefined,
+      "the thread answer",
+    );
+    expect(reply?.content["m.relates_to"]).toMatchObject({ rel_type: "m.thread", event_id: root });
+    const users = ((fake.requests.at(-1)?.body as { messages?: ChatMessage[] } | undefined)?.messages ?? [])
+      .filter((m) => m.role === "user")
+      .map(textOf)
+      .join();
+    expect(users).not.toContain("are you there?");
+  }, 60_000);
+
+  it("after a restart answers what was said meanwhile once, and nothing again", async () => {
+    gateway.stop();
+    expect(await gateway.running).toBe(0);
+    const before = mx.botMessages(DM).length;
+    mx.userSends(DM, MIN, "while you were away");
+    await start();
+    await until(
+      () => texts(DM),
+      (t) => t.includes("echo: while you were away"),
+      "the answer after the restart",
+    );
+    mx.userSends(DM, MIN, "and now");
+    await until(
+      () => texts(DM),
+      (t) => t.includes("echo: and now"),
+      "the next answer",
+    );
+    expect(mx.botMessages(DM).length).toBe(before + 2);
+    expect(texts(DM).filter((t) => t === "echo: hello")).toHaveLength(1);
+  }, 60_000);
+});

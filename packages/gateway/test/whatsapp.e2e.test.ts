@@ -1,0 +1,173 @@
+// WhatsApp (Cloud API) end to end: `iris gateway run`'s code path with the webhook on a loopback
+// port, the fake Graph API in testkit calling it signed as Meta does, and the fake LLM server.
+// Covers the verification handshake, a forged call (401, nothing runs), a retried call (answered
+// once), an image to the model, pairing, and the 24-hour window (a template instead, the answer
+// when the user writes again).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  FakeWhatsapp,
+  type RecordedRequest,
+  solidPng,
+  startFakeLlm,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lastMessage, runGateway, writeGatewayProfile } from "./profile.js";
+
+const TOKEN = "EAAG-fake-token-123";
+const APP_SECRET = "app-secret-9f9f";
+const VERIFY = "verify-me-42";
+const MIN = "821012345678";
+const JO = "491701234567";
+
+const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (ok(v)) return v;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+function said(req: RecordedRequest): string {
+  const { last, said } = lastMessage(req);
+  if (!Array.isArray(last?.content)) return said;
+  return (last.content as { type: string; text?: string }[]).find((p) => p.type === "text")?.text ?? "";
+}
+
+describe("gateway over WhatsApp (fake Cloud API)", () => {
+  let wa: FakeWhatsapp;
+  let fake: FakeLlm;
+  let dir: TempDir;
+  let gateway: { stop: () => void; running: Promise<number> };
+  let err = "";
+  const textsTo = (to: string) =>
+    wa.sent.filter((s) => s.to === to).map((s) => s.text ?? `template:${s.template}`);
+
+  beforeAll(async () => {
+    [wa, fake] = await Promise.all([
+      FakeWhatsapp.start({
+        token: TOKEN,
+        appSecret: APP_SECRET,
+        phoneNumberId: "1111",
+        templates: ["answer_ready"],
+      }),
+      startFakeLlm(),
+    ]);
+    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${said(req).split("\n")[0]}` }));
+    dir = tempDir("iris-gw-whatsapp");
+    writeFileSync(
+      join(dir.path, ".env"),
+      `WHATSAPP_TOKEN=${TOKEN}\nWHATSAPP_APP_SECRET=${APP_SECRET}\nWHATSAPP_VERIFY_TOKEN=${VERIFY}\n`,
+    );
+    writeGatewayProfile(dir.path, fake, [
+      "gateway:",
+      "  platforms:",
+      `    whatsapp: {phone_number_id: "1111", api_root: "${wa.apiRoot}", port: 0, allowed_users: ["${MIN}", "${JO}"], template: {name: answer_ready}}`,
+    ]);
+    gateway = runGateway(dir.path, (s) => {
+      err += s;
+    });
+    await until(
+      () => err,
+      (e) => e.includes("running (pid"),
+      "the gateway to start",
+    );
+    wa.webhook = /WhatsApp webhook at (\S+)/.exec(err)?.[1] ?? "";
+  }, 60_000);
+
+  afterAll(async () => {
+    gateway?.stop();
+    const code = await gateway?.running;
+    await Promise.all([wa?.close(), fake?.close()]);
+    dir?.cleanup();
+    expect(code, err).toBe(0);
+    for (const s of [TOKEN, APP_SECRET, VERIFY]) expect(err).not.toContain(s);
+  }, 60_000);
+
+  it("answers Meta's verification handshake only with the verify token", async () => {
+    const q = (token: string) =>
+      `${wa.webhook}?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=ch-123`;
+    const ok = await fetch(q(VERIFY));
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe("ch-123");
+    expect((await fetch(q("wrong"))).status).toBe(403);
+  });
+
+  it("answers an allowed user's message through the Graph API", async () => {
+    const { status } = await wa.userSends({ from: MIN, name: "Min", text: "hello" });
+    expect(status).toBe(200);
+    await until(
+      () => textsTo(MIN),
+      (t) => t.includes("echo: hello"),
+      "the answer",
+    );
+    expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("This chat is WhatsApp");
+  }, 60_000);
+
+  it("a forged call is a 401 that runs nothing; a retried call is answered once", async () => {
+    const before = fake.requests.length;
+    expect(await wa.forged("do evil", MIN)).toBe(401);
+    await wa.userSends({ from: MIN, text: "once please" });
+    expect(await wa.redeliverLast()).toBe(200);
+    await until(
+      () => textsTo(MIN),
+      (t) => t.includes("echo: once please"),
+      "the answer",
+    );
+    await wa.userSends({ from: MIN, text: "and next" });
+    await until(
+      () => textsTo(MIN),
+      (t) => t.includes("echo: and next"),
+      "the next answer",
+    );
+    expect(textsTo(MIN).filter((t) => t === "echo: once please")).toHaveLength(1);
+    expect(fake.requests.length).toBe(before + 2);
+  }, 60_000);
+
+  it("fetches an image from the Graph API and hands it to the model", async () => {
+    await wa.userSends({ from: MIN, text: "what is this", image: solidPng(4, 4) });
+    await until(
+      () => textsTo(MIN),
+      (t) => t.includes("echo: what is this"),
+      "the answer",
+    );
+    expect(fake.requests.at(-1)?.rawBody.toString()).toContain("data:image/png;base64,");
+  }, 60_000);
+
+  it("gives a stranger a pairing code and never reaches the model", async () => {
+    const before = fake.requests.length;
+    await wa.userSends({ from: "15550001111", text: "let me in" });
+    const [code] = await until(
+      () => textsTo("15550001111"),
+      (t) => t.length > 0,
+      "the pairing code",
+    );
+    expect(code).toMatch(/pairing code is [A-Z0-9]{8}/);
+    expect(fake.requests.length).toBe(before);
+  }, 60_000);
+
+  it("outside the 24-hour window sends the template, and the answer when the user writes again", async () => {
+    const old = Math.floor(Date.now() / 1000) - 25 * 3600;
+    // Jo's only message is a day old (Meta delivered it late): the window is closed.
+    await wa.userSends({ from: JO, text: "a day-old question", at: old });
+    await until(
+      () => textsTo(JO),
+      (t) => t.includes("template:answer_ready"),
+      "the template",
+    );
+    expect(textsTo(JO)).toEqual(["template:answer_ready"]);
+    await wa.userSends({ from: JO, text: "I am back" });
+    await until(
+      () => textsTo(JO),
+      (t) => t.includes("echo: I am back"),
+      "the answer after the window opened",
+    );
+    expect(textsTo(JO)).toEqual(["template:answer_ready", "echo: a day-old question", "echo: I am back"]);
+  }, 60_000);
+});
