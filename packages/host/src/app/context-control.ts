@@ -64,6 +64,18 @@ interface Measurement {
   estimated?: true;
 }
 
+/** Budgets per loaded config (never changed in place) and route: shared by the sessions of a
+ * process, since a stateless API request is a session of its own. */
+const budgetsByConfig = new WeakMap<object, Map<string, ContextBudget>>();
+
+/** The newest system prompt's estimate: stateless requests share one prompt (SPEC S2), and
+ * walking its characters again for every request was a share of each request's own cost. */
+let lastSystem = { text: "", tokens: 0 };
+function systemTokens(system: string): number {
+  if (system !== lastSystem.text) lastSystem = { text: system, tokens: estimateMessagesTokens([], system) };
+  return lastSystem.tokens;
+}
+
 export type CompressOutcome =
   | { ok: true; phase: 1 | 2; before: number; after: number; sessionId: string }
   | { ok: false; warning: string };
@@ -121,7 +133,7 @@ export class ContextControl {
     }
     if (m && m.messages <= messages.length)
       return { tokens: m.tokens + estimateMessagesTokens(messages.slice(m.messages)), source: "measured" };
-    return { tokens: estimateMessagesTokens(messages, system), source: "estimate" };
+    return { tokens: estimateMessagesTokens(messages) + systemTokens(system), source: "estimate" };
   }
 
   /** The check the Agent runs before each model call (TurnEnv.beforeModelCall). */
@@ -156,15 +168,20 @@ export class ContextControl {
    * only a route change (fallback, /model) needs a new one (M2), not every round.
    */
   private budgetOf(route: { provider: string; model: string }): ContextBudget {
+    const { config } = this.port.profile;
+    let budgets = budgetsByConfig.get(config);
+    if (!budgets) {
+      budgets = new Map();
+      budgetsByConfig.set(config, budgets);
+    }
     const key = `${route.provider}/${route.model}`;
-    let budget = this.budgets.get(key);
+    let budget = budgets.get(key);
     if (!budget) {
-      budget = budgetFor(this.port.profile.config, route.provider, route.model).budget;
-      this.budgets.set(key, budget);
+      budget = budgetFor(config, route.provider, route.model).budget;
+      budgets.set(key, budget);
     }
     return budget;
   }
-  private readonly budgets = new Map<string, ContextBudget>();
 
   private async check(
     log: SessionLog,
