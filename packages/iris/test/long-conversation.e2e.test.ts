@@ -45,7 +45,12 @@ function scriptTurn(rounds: number, answer: string): Turn {
 async function longSession(mode: (typeof MODES)[number], window: number) {
   fake = await startFakeLlm({ contextWindow: window });
   home = tempHome();
-  writeFileSync(join(home.home, "config.yaml"), `model:\n  context_window: ${window}\n`);
+  // The tool menu is pinned too: the counts below depend on the prompt's size, not on what
+  // other tools the default toolset gains.
+  writeFileSync(
+    join(home.home, "config.yaml"),
+    `model:\n  context_window: ${window}\ntoolsets:\n  cli: [terminal, file, todo, memory, skills]\n`,
+  );
   const env = { IRIS_HOME: home.home };
   // The working directory is in the system prompt; a fixed one keeps the counts below the same
   // wherever the repository is checked out (a longer prompt can tip a summary cycle, see (b)).
