@@ -1,7 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEventMap } from "@iris/agent";
-import type { IrisProcess, Session } from "@iris/host";
+import type { HostEventMap, IrisProcess, Session } from "@iris/host";
 import { boot } from "@iris/host";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
@@ -78,8 +77,8 @@ function seed(h: Session): void {
   );
 }
 
-function collect<K extends keyof AgentEventMap>(h: Session, name: K): AgentEventMap[K][] {
-  const seen: AgentEventMap[K][] = [];
+function collect<K extends keyof HostEventMap>(h: Session, name: K): HostEventMap[K][] {
+  const seen: HostEventMap[K][] = [];
   h.events.on(name, (p) => seen.push(p));
   return seen;
 }

@@ -5,13 +5,14 @@
 // behind host methods.
 export type {
   Agent,
-  AgentEvents,
   FrontEnd,
   RepairedCall,
   TerminationReason,
   TurnResult,
 } from "@iris/agent";
 export {
+  // A value, so a front end's tests can drive its renderers with an emitter of their own.
+  AgentEvents,
   COMPRESSED_END_REASON,
   EFFECT_OUTCOME_UNCERTAIN,
   exitCodeFor,

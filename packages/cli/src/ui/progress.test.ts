@@ -1,4 +1,4 @@
-import { AgentEvents } from "@iris/agent";
+import { AgentEvents } from "@iris/host";
 import { describe, expect, it } from "vitest";
 import { attachProgress } from "./progress.js";
 
