@@ -2,90 +2,37 @@
 // → session key → chat command, clarify answer, or the chat's lane (hygiene → agent per message →
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
 
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import {
   findCommand,
-  type GatewayConfig,
   type GatewayIdentities,
   type GatewayState,
   type HostEvent,
-  type IrisProcess,
   type Session,
-  type Store,
 } from "@iris/host";
-import { type Logger, redact, textOf } from "@iris/llm";
-import type { ActionButton, PairingPort, PlatformAdapter } from "./adapter.js";
+import { redact, textOf } from "@iris/llm";
 import { PendingAsks } from "./asks.js";
 import { withImages } from "./attachments.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
-import { type ChatRecovery, notAnsweredText, planRecovery, unansweredByChat } from "./continue-unanswered.js";
 import { CronScheduler } from "./cron.js";
+import { type Chat, errorText, type Platform } from "./gateway-chat.js";
+import type { GatewayOptions, HandleOutcome } from "./gateway-options.js";
+import { pairingPort, toolPort } from "./gateway-ports.js";
 import { Hooks } from "./hooks.js";
 import { ChatLane, type TurnOutcome } from "./lane.js";
 import type { Attachment, ChatAddress, InboundMessage } from "./message.js";
-import { ParagraphFeed } from "./paragraph-feed.js";
 import { type AuthPolicy, authorise } from "./pipeline/authorise.js";
 import { Deliverer } from "./pipeline/deliver.js";
 import { runHygiene } from "./pipeline/hygiene.js";
 import { filterMention } from "./pipeline/mention.js";
 import { sessionKey } from "./pipeline/session-key.js";
-import type { PlatformRules } from "./platforms/configured.js";
-import { ProgressMessage } from "./progress.js";
-import { StreamDraft } from "./stream-draft.js";
-import type { GatewayToolPort, GatewayTools } from "./tools.js";
-import { ChatTurnRender } from "./turn-render.js";
-import { TypingIndicator } from "./typing.js";
+import { recoverUnanswered } from "./recover-platform.js";
+import { postAsk } from "./session-asks.js";
+import type { GatewayToolPort } from "./tools.js";
+import { closeTurnOutputs, openTurnOutputs } from "./turn-outputs.js";
 
-export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
-
-export interface GatewayOptions {
-  iris: IrisProcess;
-  adapters: PlatformAdapter[];
-  /** Per platform id: its allowed users, send targets and formatting hint (from its plugin). */
-  rules?: Readonly<Record<string, PlatformRules>>;
-  config: GatewayConfig;
-  cwd: string;
-  logger: Logger;
-  /** Open sessions kept in memory at most (default 200). */
-  maxOpenChats?: number;
-  /** Where hook handlers live (default: the profile's hooks/ folder). */
-  hooksDir?: string;
-  hookTimeoutMs?: number;
-  /** The gateway's send_message and cronjob tools (registered when the process opened). */
-  tools?: GatewayTools;
-  /** The cron tick (default 60 s; tests make it shorter). */
-  cronTickMs?: number;
-  /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
-  pruneEveryMs?: number;
-  /** A platform stopped for good while running (the others keep running). */
-  onPlatformStopped?: (platform: string, reason: string) => void;
-  /** A platform's health changed: degraded (sends failing, connection lost, with why) or connected again. */
-  health?: (platform: string, state: "connected" | "degraded", error?: string) => void;
-}
-
-interface Platform {
-  adapter: PlatformAdapter;
-  deliverer: Deliverer;
-  chats: ChatSessions;
-}
-
-interface Chat {
-  lane: ChatLane;
-  platform: Platform;
-  addr: ChatAddress;
-  /** Who sent the message the running turn answers (who may answer its questions). */
-  userId: string;
-  progress?: ProgressMessage;
-  draft?: StreamDraft;
-  /** Platforms that can neither edit nor show drafts (IRC) get finished paragraphs as they come. */
-  feed?: ParagraphFeed;
-  /** The platform's typing indicator, from the turn's start to the first token. */
-  typing?: TypingIndicator;
-  /** The running turn's events into the outputs above (turn-render.ts). */
-  render?: ChatTurnRender;
-}
+export type { GatewayOptions, HandleOutcome } from "./gateway-options.js";
 
 const RETENTION_MS = 7 * 24 * 3600_000;
 
@@ -96,6 +43,7 @@ export class Gateway {
   private readonly chats = new Map<string, Chat>();
   private readonly asks = new PendingAsks();
   private readonly auth: AuthPolicy;
+  private readonly toolPort: GatewayToolPort;
   private sweeper: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
   readonly hooks: Hooks;
@@ -156,7 +104,9 @@ export class Gateway {
         this.platformHealth(adapter.platform, ok ? "connected" : "degraded", err);
       this.platforms.set(adapter.platform, { adapter, deliverer, chats });
     }
-    opts.tools?.bind(this.toolPort());
+    // What send_message and cronjob use: the outbox of a running platform, and the cron jobs.
+    this.toolPort = toolPort(opts.config, this.state, this.cron, this.platforms, opts.rules);
+    opts.tools?.bind(this.toolPort);
   }
 
   /** Health as last reported per platform: only a change is passed on (a send does not write). */
@@ -167,38 +117,6 @@ export class Gateway {
     this.health.set(platform, state);
     // Registered secrets and credential-shaped text never reach the store (a token in a URL).
     this.opts.health?.(platform, state, error === undefined ? undefined : redact(errorText(error)));
-  }
-
-  /** What send_message and cronjob use: the outbox of a running platform, and the cron jobs. */
-  private toolPort(): GatewayToolPort {
-    return {
-      config: this.opts.config,
-      state: this.state,
-      cronState: this.cron.state,
-      platforms: () => [...this.platforms.keys()],
-      targets: (platform) => this.opts.rules?.[platform]?.sendTargets ?? [],
-      post: async (logicalKey, to, text) => {
-        const p = this.platforms.get(to.platform);
-        if (!p) throw new Error(`no ${to.platform} platform is running`);
-        await p.deliverer.deliver(logicalKey, to, text);
-      },
-    };
-  }
-
-  /** Pairing codes for an adapter's own strangers, under the same limits as DMs. */
-  private pairingPort(): PairingPort {
-    return {
-      request: (platform, userId, userName) =>
-        this.state.issueCode(platform, userId, userName, {
-          ttlMs: this.auth.codeTtlMs,
-          maxPending: this.auth.maxPending,
-        }),
-      approvedName: (platform, userId) =>
-        this.state.isApproved(platform, userId)
-          ? this.state.approvedUsers().find((a) => a.platform === platform && a.userId === userId)?.userName
-          : undefined,
-      forget: (platform, userId) => void this.state.revoke(userId, platform),
-    };
   }
 
   /** Connects every platform, then settles what a crash left on it. */
@@ -217,18 +135,27 @@ export class Gateway {
         {
           history,
           identities: this.identities,
-          pairing: this.pairingPort(),
+          pairing: pairingPort(this.state, this.auth),
           stopped: (reason) => {
             this.opts.logger.error("gateway platform stopped", { platform: p.adapter.platform, reason });
             this.opts.onPlatformStopped?.(p.adapter.platform, reason);
           },
           health: (state, error) => this.platformHealth(p.adapter.platform, state, error),
-          post: (key, to, text) => this.toolPort().post(key, to, text),
+          post: (key, to, text) => this.toolPort.post(key, to, text),
         },
       );
       // After start: a part resent goes through the platform's live connection.
       await p.deliverer.recover();
-      await this.recoverUnanswered(p);
+      await recoverUnanswered(
+        {
+          store,
+          state: this.state,
+          logger: this.opts.logger,
+          deliverReply: (pl, addr, o) => this.deliverReply(pl, addr, o),
+          chatFor: (key, pl, addr, msg) => this.chatFor(key, pl, addr, msg),
+        },
+        p,
+      );
     }
     this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
     this.cron.start();
@@ -254,48 +181,9 @@ export class Gateway {
   }
 
   /**
-   * Messages a crash left unanswered: their turn is continued once where nothing it did is
-   * uncertain (continue-unanswered.ts); the others are told so, once, never lost silently.
-   */
-  private async recoverUnanswered(p: Platform): Promise<void> {
-    const { store } = this.opts.iris;
-    for (const [key, rows] of unansweredByChat(this.state, p.adapter.platform)) {
-      let plan: ChatRecovery;
-      try {
-        plan = planRecovery(store, this.state, rows, () => p.chats.get(key));
-      } catch (err) {
-        this.opts.logger.warn("gateway: an unanswered turn could not be looked at", { error: String(err) });
-        plan = { kind: "report", report: rows.map((row) => ({ row, why: "the gateway restarted" })) };
-      }
-      for (const { row, why } of plan.report) {
-        await p.deliverer.deliver(
-          `${row.platform}:${row.messageId}:lost`,
-          addressOf(row),
-          notAnsweredText(row, why),
-        );
-        this.state.finishInbound(row.platform, row.messageId, "reported");
-      }
-      if (plan.kind === "deliver") {
-        const last = plan.answers[plan.answers.length - 1] as InboundMessage;
-        await this.deliverReply(p, addressOf(last), { reply: plan.text, answers: plan.answers });
-      } else if (plan.kind === "continue") {
-        const last = plan.answers[plan.answers.length - 1] as InboundMessage;
-        this.opts.logger.info("gateway: continuing a turn the restart cut", { chat: key });
-        this.chatFor(key, p, addressOf(last), last).lane.submit({
-          msg: last,
-          text: "",
-          continues: plan.answers,
-        });
-      }
-    }
-  }
-
-  /**
-   * Stops the gateway. `graceMs`: running turns may first finish and deliver their answers (new
-   * messages are taken in but left for the restart). `abandon`: a turn still running after the
-   * grace is left as a kill would leave it (nothing interrupted, its message unanswered), so the
-   * restart continues it (SPEC G1); resolves with how many were left. Otherwise they are
-   * interrupted, as before.
+   * Stops the gateway. `graceMs`: running turns may first finish (new messages are taken in for the
+   * restart). `abandon`: a turn still running then is left as a kill leaves it, so the restart
+   * continues it (SPEC G1); resolves with how many were left. Otherwise they are interrupted.
    */
   async stop(opts: { graceMs?: number; abandon?: boolean } = {}): Promise<{ abandoned: number }> {
     this.stopping = true;
@@ -455,33 +343,7 @@ export class Gateway {
     attached: readonly Attachment[] = [],
   ): Promise<{ text: string; interrupted: boolean; kept?: boolean; unsent: string[]; streamed?: boolean }> {
     const chat = this.chats.get(key);
-    if (chat) {
-      chat.userId = last.userId;
-      chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
-      chat.render = new ChatTurnRender(chat);
-      // Platforms without drafts (IRC) keep no copy of the streamed text.
-      const { adapter, deliverer } = chat.platform;
-      const addr = chat.addr;
-      chat.typing = new TypingIndicator(adapter, addr);
-      chat.typing.start();
-      if (adapter.draft) {
-        chat.draft = new StreamDraft(adapter, addr);
-        // The web chat's own typing indicator: the draft says so before the model is even called.
-        chat.draft.status("✍ writing…");
-      } else if (!adapter.edit)
-        chat.feed = new ParagraphFeed(
-          async ({ round, index }, part) => {
-            const digest = createHash("sha256").update(part).digest("hex").slice(0, 12);
-            await deliverer.deliver(
-              `${last.platform}:${last.messageId}:reply:r${round}:p${index}:${digest}`,
-              addr,
-              part,
-            );
-          },
-          // A continued turn (no new text) counts its rounds on from those the store kept.
-          text === null ? roundsStored(this.opts.iris.store, session.id) : 0,
-        );
-    }
+    if (chat) openTurnOutputs(chat, last, text, this.opts.iris.store, session.id);
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
     try {
@@ -506,15 +368,8 @@ export class Gateway {
         ...(rest.streamed ? { streamed: true } : {}),
       };
     } finally {
-      chat?.typing?.stop();
-      if (chat) delete chat.typing;
-      if (chat) delete chat.render;
       this.asks.clear(key);
-      if (chat) delete chat.feed;
-      chat?.draft?.done(replied);
-      if (chat) delete chat.draft;
-      await chat?.progress?.done();
-      if (chat) delete chat.progress;
+      if (chat) await closeTurnOutputs(chat, replied);
     }
   }
 
@@ -539,49 +394,6 @@ export class Gateway {
       return;
     }
     if (!chat) return;
-    const post = (logicalKey: string, text: string, buttons?: readonly ActionButton[]) =>
-      void chat.platform.deliverer
-        .deliver(logicalKey, chat.addr, text, buttons ? { buttons } : {})
-        .catch((err) => this.opts.logger.warn("gateway ask failed", { error: String(err) }));
-    // Request ids count per session from 1: the task id makes the outbox key unique across
-    // chats and restarts (a reused key would be taken as sent already and never shown).
-    const platform = chat.platform.adapter.platform;
-    if (e.name === "approval_requested") {
-      const r = e.payload.request;
-      this.asks.ask(key, { kind: "approval", requestId: e.payload.requestId, userId: chat.userId, session });
-      post(
-        `${platform}:${e.taskId}:${e.payload.requestId}:ask`,
-        // With several waiting, the reply names which (each call is asked and answered by its id).
-        `Approval needed: ${r.tool} wants to run \`${r.command}\` (${r.reason}). Reply /approve, /approve session, or /deny${this.asks.has(key, "approval", 2) ? ` followed by ${e.payload.requestId} (several wait)` : ""}.`,
-        approvalButtons(e.payload.requestId),
-      );
-    } else if (e.name === "clarify_requested") {
-      this.asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });
-      const choices = e.payload.choices?.length ? ` (${e.payload.choices.join(" / ")})` : "";
-      post(`${platform}:${e.taskId}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
-    } else chat.render?.apply(e);
+    if (!postAsk(this.asks, key, chat, session, e, this.opts.logger)) chat.render?.apply(e);
   }
-}
-
-/** The model calls of the session's last turn that the store kept (assistant messages after its last user message). */
-function roundsStored(store: Store, sessionId: string): number {
-  const path = store.activePath(sessionId);
-  const lastUser = path.findLastIndex((n) => n.message?.role === "user");
-  return path.slice(lastUser + 1).filter((n) => n.message?.role === "assistant").length;
-}
-
-function approvalButtons(requestId: string): ActionButton[] {
-  return [
-    { label: "Approve", action: { requestId, answer: "once" } },
-    { label: "Approve for this session", action: { requestId, answer: "session" } },
-    { label: "Deny", action: { requestId, answer: "deny" } },
-  ];
-}
-
-function addressOf(m: { platform: string; chatId: string; threadId?: string | null }): ChatAddress {
-  return { platform: m.platform, chatId: m.chatId, ...(m.threadId ? { threadId: m.threadId } : {}) };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
