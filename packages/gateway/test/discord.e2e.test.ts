@@ -1,20 +1,8 @@
-// The gateway end to end over Discord: `iris gateway run`'s code path with discord.js inside the
-// adapter against the fake Discord in testkit and the fake LLM server. The bot token comes from
-// the profile's .env; users are allowed by their id.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import {
-  FakeDiscord,
-  type FakeLlm,
-  type RecordedRequest,
-  type Step,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import { FakeDiscord, type FakeLlm, type RecordedRequest, type Step, startFakeLlm } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayStatus } from "../src/commands.js";
-import { gatewayIo, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+import { E2eGateway, until } from "./e2e-gateway.js";
+import { gatewayIo, lastMessage, textOf } from "./profile.js";
 
 const TOKEN = `${Buffer.from("1100000000004194304").toString("base64")}.fake.secret-part`;
 const MIN = { id: "1200000000000000501", username: "min", global_name: "Min" };
@@ -30,24 +18,10 @@ function reply(req: RecordedRequest): Step {
   return { text: `echo: ${said}` };
 }
 
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe("gateway over Discord (fake Discord)", () => {
   let dc: FakeDiscord;
   let fake: FakeLlm;
-  let dir: TempDir;
-  let stopGateway: () => void;
-  let running: Promise<number>;
-  let err = "";
+  let gw: E2eGateway;
   let general = "";
   let dm = "";
   const texts = (channelId: string) =>
@@ -70,30 +44,18 @@ describe("gateway over Discord (fake Discord)", () => {
     fake.setHandler(reply);
     general = dc.addGuild("team", ["general"]).channelIds[0] as string;
     dm = dc.dmChannel(MIN);
-    dir = tempDir("iris-gw-discord");
-    writeFileSync(join(dir.path, ".env"), `DISCORD_BOT_TOKEN=${TOKEN}\n`);
-    writeGatewayProfile(dir.path, fake, [
+    gw = await E2eGateway.start("iris-gw-discord", fake, `DISCORD_BOT_TOKEN=${TOKEN}\n`, [
       "gateway:",
       "  platforms:",
       `    discord: {api_base: "${dc.apiBase}", allowed_users: ["${MIN.id}"]}`,
     ]);
-    ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
-      err += s;
-    }));
-    await until(
-      () => err,
-      (e) => e.includes("running (pid"),
-      "the gateway to start",
-    );
   }, 60_000);
 
   afterAll(async () => {
-    stopGateway?.();
-    const code = await running;
+    const code = await gw?.close();
     await Promise.all([dc?.close(), fake?.close()]);
-    dir?.cleanup();
-    expect(code, err).toBe(0);
-    expect(err).not.toContain("secret-part");
+    expect(code, gw?.err).toBe(0);
+    expect(gw?.err).not.toContain("secret-part");
   }, 60_000);
 
   it("answers an allowed user's DM with the platform's formatting hint in the prompt", async () => {
@@ -178,7 +140,7 @@ describe("gateway over Discord (fake Discord)", () => {
     await until(
       () => {
         out.length = 0;
-        gatewayStatus({ ...gatewayIo(dir.path, () => {}), out: (s) => out.push(s) });
+        gatewayStatus({ ...gatewayIo(gw.home, () => {}), out: (s) => out.push(s) });
         return out.join("");
       },
       (s) => s.includes("discord: stopped"),

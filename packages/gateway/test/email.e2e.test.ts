@@ -1,10 +1,3 @@
-// The gateway end to end over e-mail: `iris gateway run`'s code path with imapflow against a real
-// Dovecot and nodemailer against the SMTP sink, the model the fake LLM server. The passwords come
-// from the profile's .env. Covers: a thread of three replies as one session with its headers,
-// a stranger's pairing code, an image to the model, an HTML reply read without its quote, the
-// server going away (nothing lost), stale copies (answered once) and a gateway restart.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import {
   type Dovecot,
   type FakeLlm,
@@ -15,28 +8,16 @@ import {
   startDovecot,
   startFakeLlm,
   startSmtpSink,
-  type TempDir,
-  tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { E2eGateway, until } from "./e2e-gateway.js";
 import { MailDrop, rawMail } from "./mail-peer.js";
-import { type ChatMessage, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+import { type ChatMessage, lastMessage, textOf } from "./profile.js";
 
 const BOT = "iris@example.test";
 const MIN = "min@example.test";
 const IMAP_PW = "imap-pw-7f3a";
 const SMTP_PW = "smtp-pw-91c2";
-
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** The newest user text of a request (the text part where it has images too). */
 function saidText(req: RecordedRequest): string {
@@ -58,10 +39,8 @@ describe.skipIf(skipWithoutDovecot())("gateway over e-mail (dovecot + SMTP sink)
   let dovecot: Dovecot;
   let sink: SmtpSink;
   let fake: FakeLlm;
-  let dir: TempDir;
   let drop: MailDrop;
-  let gateway: { stop: () => void; running: Promise<number> };
-  let err = "";
+  let gw: E2eGateway;
   const repliesTo = (addr: string) => sink.mails.filter((m) => m.to.includes(addr));
   const replyWith = (addr: string, text: string) =>
     until(
@@ -69,17 +48,6 @@ describe.skipIf(skipWithoutDovecot())("gateway over e-mail (dovecot + SMTP sink)
       (r) => r.length > 0,
       `a reply to ${addr} with ${text}`,
     );
-  const start = async () => {
-    const from = err.length;
-    gateway = runGateway(dir.path, (s) => {
-      err += s;
-    });
-    await until(
-      () => err.slice(from),
-      (e) => e.includes("running (pid"),
-      "the gateway to start",
-    );
-  };
 
   beforeAll(async () => {
     [dovecot, sink, fake] = await Promise.all([
@@ -89,29 +57,29 @@ describe.skipIf(skipWithoutDovecot())("gateway over e-mail (dovecot + SMTP sink)
     ]);
     fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${saidText(req).split("\n")[0]}` }));
     drop = await MailDrop.open(dovecot.host, dovecot.port, BOT, IMAP_PW);
-    dir = tempDir("iris-gw-email");
-    writeFileSync(join(dir.path, ".env"), `EMAIL_PASSWORD=${IMAP_PW}\nSMTP_PASSWORD=${SMTP_PW}\n`);
-    writeGatewayProfile(dir.path, fake, [
-      "gateway:",
-      "  platforms:",
-      "    email:",
-      `      address: ${BOT}`,
-      `      imap: {host: 127.0.0.1, port: ${dovecot.port}, secure: false}`,
-      `      smtp: {host: 127.0.0.1, port: ${sink.port}, secure: false, password_env: SMTP_PASSWORD}`,
-      `      allowed_senders: [${MIN}]`,
-    ]);
-    await start();
+    gw = await E2eGateway.start(
+      "iris-gw-email",
+      fake,
+      `EMAIL_PASSWORD=${IMAP_PW}\nSMTP_PASSWORD=${SMTP_PW}\n`,
+      [
+        "gateway:",
+        "  platforms:",
+        "    email:",
+        `      address: ${BOT}`,
+        `      imap: {host: 127.0.0.1, port: ${dovecot.port}, secure: false}`,
+        `      smtp: {host: 127.0.0.1, port: ${sink.port}, secure: false, password_env: SMTP_PASSWORD}`,
+        `      allowed_senders: [${MIN}]`,
+      ],
+    );
   }, 60_000);
 
   afterAll(async () => {
-    gateway?.stop();
-    const code = await gateway?.running;
+    const code = await gw?.close();
     await drop?.close();
     await Promise.all([dovecot?.close(), sink?.close(), fake?.close()]);
-    dir?.cleanup();
-    expect(code, err).toBe(0);
-    expect(err).not.toContain(IMAP_PW);
-    expect(err).not.toContain(SMTP_PW);
+    expect(code, gw?.err).toBe(0);
+    expect(gw?.err).not.toContain(IMAP_PW);
+    expect(gw?.err).not.toContain(SMTP_PW);
   }, 60_000);
 
   it("a thread of three replies is one session; each reply keeps In-Reply-To, References and the subject", async () => {
@@ -198,11 +166,10 @@ describe.skipIf(skipWithoutDovecot())("gateway over e-mail (dovecot + SMTP sink)
   }, 90_000);
 
   it("a restart of the gateway mid-conversation: mail that came meanwhile is answered once, nothing twice", async () => {
-    gateway.stop();
-    expect(await gateway.running).toBe(0);
+    expect(await gw.stop()).toBe(0);
     await drop.deliver({ from: MIN, to: [BOT], text: "while you were away" });
     const before = repliesTo(MIN).length;
-    await start();
+    await gw.start();
     await replyWith(MIN, "echo: while you were away");
     // Nothing answered before the restart is answered again.
     await drop.deliver({ from: MIN, to: [BOT], text: "last one" });

@@ -1,54 +1,18 @@
-// The gateway end to end over Matrix: `iris gateway run`'s code path with matrix-js-sdk against
-// the fake homeserver and the fake LLM server. A DM, a room that needs a mention, a thread as its
-// own session, and a restart: what was said while the gateway was down is answered once (the sync
-// resumes from the saved token), nothing answered before is answered again.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import {
-  type FakeLlm,
-  FakeMatrix,
-  type RecordedRequest,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import { type FakeLlm, FakeMatrix, type RecordedRequest, startFakeLlm } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChatMessage, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+import { E2eGateway, until } from "./e2e-gateway.js";
+import { type ChatMessage, lastMessage, textOf } from "./profile.js";
 
 const BOT = "@iris:fake.test";
 const MIN = "@min:fake.test";
 const DM = "!dm:fake.test";
 const TEAM = "!team:fake.test";
 
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe("gateway over Matrix (fake homeserver)", () => {
   let mx: FakeMatrix;
   let fake: FakeLlm;
-  let dir: TempDir;
-  let gateway: { stop: () => void; running: Promise<number> };
-  let err = "";
+  let gw: E2eGateway;
   const texts = (room: string) => mx.botMessages(room).map((m) => m.text);
-  const start = async () => {
-    const from = err.length;
-    gateway = runGateway(dir.path, (s) => {
-      err += s;
-    });
-    await until(
-      () => err.slice(from),
-      (e) => e.includes("running (pid"),
-      "the gateway to start",
-    );
-  };
 
   beforeAll(async () => {
     [mx, fake] = await Promise.all([
@@ -60,23 +24,18 @@ describe("gateway over Matrix (fake homeserver)", () => {
       startFakeLlm(),
     ]);
     fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${lastMessage(req).said}` }));
-    dir = tempDir("iris-gw-matrix");
-    writeFileSync(join(dir.path, ".env"), "MATRIX_ACCESS_TOKEN=mx-secret-token\n");
-    writeGatewayProfile(dir.path, fake, [
+    gw = await E2eGateway.start("iris-gw-matrix", fake, "MATRIX_ACCESS_TOKEN=mx-secret-token\n", [
       "gateway:",
       "  platforms:",
       `    matrix: {homeserver: "${mx.baseUrl}", user_id: "${BOT}", allowed_users: ["${MIN}", "@jo:fake.test"]}`,
     ]);
-    await start();
   }, 60_000);
 
   afterAll(async () => {
-    gateway?.stop();
-    const code = await gateway?.running;
+    const code = await gw?.close();
     await Promise.all([mx?.close(), fake?.close()]);
-    dir?.cleanup();
-    expect(code, err).toBe(0);
-    expect(err).not.toContain("mx-secret-token");
+    expect(code, gw?.err).toBe(0);
+    expect(gw?.err).not.toContain("mx-secret-token");
   }, 60_000);
 
   it("answers a DM, and in a room only a mention", async () => {
@@ -127,11 +86,10 @@ describe("gateway over Matrix (fake homeserver)", () => {
   }, 60_000);
 
   it("after a restart answers what was said meanwhile once, and nothing again", async () => {
-    gateway.stop();
-    expect(await gateway.running).toBe(0);
+    expect(await gw.stop()).toBe(0);
     const before = mx.botMessages(DM).length;
     mx.userSends(DM, MIN, "while you were away");
-    await start();
+    await gw.start();
     await until(
       () => texts(DM),
       (t) => t.includes("echo: while you were away"),

@@ -1,20 +1,8 @@
-// The gateway end to end over Slack (Socket Mode): `iris gateway run`'s code path with Bolt inside
-// the adapter against the fake Slack in testkit and the fake LLM server. The tokens come from the
-// profile's .env; users are allowed by their member id.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import {
-  type FakeLlm,
-  FakeSlack,
-  type RecordedRequest,
-  type Step,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import { type FakeLlm, FakeSlack, type RecordedRequest, type Step, startFakeLlm } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayStatus } from "../src/commands.js";
-import { gatewayIo, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
+import { E2eGateway, until } from "./e2e-gateway.js";
+import { gatewayIo, lastMessage, textOf } from "./profile.js";
 
 const BOT_TOKEN = "xoxb-1-fake-bot-secret-part";
 const APP_TOKEN = "xapp-1-fake-app-secret-part";
@@ -30,24 +18,10 @@ function reply(req: RecordedRequest): Step {
   return { text: `echo: ${said}` };
 }
 
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe("gateway over Slack (fake Slack, Socket Mode)", () => {
   let sl: FakeSlack;
   let fake: FakeLlm;
-  let dir: TempDir;
-  let stopGateway: () => void;
-  let running: Promise<number>;
-  let err = "";
+  let gw: E2eGateway;
   let min = "";
   let dm = "";
   let general = "";
@@ -72,30 +46,19 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
     min = sl.addUser("Min");
     dm = sl.dm(min);
     general = sl.addChannel("general");
-    dir = tempDir("iris-gw-slack");
-    writeFileSync(join(dir.path, ".env"), `SLACK_BOT_TOKEN=${BOT_TOKEN}\nSLACK_APP_TOKEN=${APP_TOKEN}\n`);
-    writeGatewayProfile(dir.path, fake, [
-      "gateway:",
-      "  platforms:",
-      `    slack: {api_url: "${sl.apiUrl}", allowed_users: ["${min}"]}`,
-    ]);
-    ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
-      err += s;
-    }));
-    await until(
-      () => err,
-      (e) => e.includes("running (pid"),
-      "the gateway to start",
+    gw = await E2eGateway.start(
+      "iris-gw-slack",
+      fake,
+      `SLACK_BOT_TOKEN=${BOT_TOKEN}\nSLACK_APP_TOKEN=${APP_TOKEN}\n`,
+      ["gateway:", "  platforms:", `    slack: {api_url: "${sl.apiUrl}", allowed_users: ["${min}"]}`],
     );
   }, 60_000);
 
   afterAll(async () => {
-    stopGateway?.();
-    const code = await running;
+    const code = await gw?.close();
     await Promise.all([sl?.close(), fake?.close()]);
-    dir?.cleanup();
-    expect(code, err).toBe(0);
-    expect(err).not.toContain("secret-part");
+    expect(code, gw?.err).toBe(0);
+    expect(gw?.err).not.toContain("secret-part");
   }, 60_000);
 
   it("answers an allowed user's DM in mrkdwn, with the platform's formatting hint in the prompt", async () => {
@@ -179,7 +142,7 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
     await until(
       () => {
         out.length = 0;
-        gatewayStatus({ ...gatewayIo(dir.path, () => {}), out: (s) => out.push(s) });
+        gatewayStatus({ ...gatewayIo(gw.home, () => {}), out: (s) => out.push(s) });
         return out.join("");
       },
       (s) => s.includes("slack: stopped"),

@@ -1,27 +1,12 @@
 // The gateway end to end over Telegram: `iris gateway run`'s code path with grammY inside the
 // adapter against the fake Bot API in testkit and the fake LLM server. The bot token comes from
 // the profile's .env; the web chat runs beside it (the other platform that must keep running).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import {
-  type FakeLlm,
-  FakeTelegram,
-  type RecordedRequest,
-  type Step,
-  startFakeLlm,
-  type TempDir,
-  tempDir,
-} from "@iris/testkit";
+import { existsSync, readFileSync } from "node:fs";
+import { type FakeLlm, FakeTelegram, type RecordedRequest, type Step, startFakeLlm } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayStatus } from "../src/commands.js";
-import {
-  type ChatMessage,
-  gatewayIo,
-  lastMessage,
-  runGateway,
-  textOf,
-  writeGatewayProfile,
-} from "./profile.js";
+import { E2eGateway, until } from "./e2e-gateway.js";
+import { type ChatMessage, gatewayIo, lastMessage, textOf } from "./profile.js";
 
 const TOKEN = "4242:test-secret";
 const MIN = { id: 501, first_name: "Min", username: "min" };
@@ -41,24 +26,10 @@ function reply(req: RecordedRequest): Step {
   return { text: `echo: ${said}` };
 }
 
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe("gateway over Telegram (fake Bot API)", () => {
   let tg: FakeTelegram;
   let fake: FakeLlm;
-  let dir: TempDir;
-  let stopGateway: () => void;
-  let running: Promise<number>;
-  let err = "";
+  let gw: E2eGateway;
   const texts = (chatId: number, threadId?: number) =>
     tg
       .messages(chatId, threadId)
@@ -74,31 +45,19 @@ describe("gateway over Telegram (fake Bot API)", () => {
   beforeAll(async () => {
     [tg, fake] = await Promise.all([FakeTelegram.start({ token: TOKEN }), startFakeLlm()]);
     fake.setHandler(reply);
-    dir = tempDir("iris-gw-telegram");
-    writeFileSync(join(dir.path, ".env"), `TELEGRAM_BOT_TOKEN=${TOKEN}\n`);
-    writeGatewayProfile(dir.path, fake, [
+    gw = await E2eGateway.start("iris-gw-telegram", fake, `TELEGRAM_BOT_TOKEN=${TOKEN}\n`, [
       "gateway:",
       "  platforms:",
       `    telegram: {api_root: "${tg.apiRoot}", allowed_users: ["@min", ${JO.id}], poll_timeout_seconds: 1}`,
       "    webchat: {port: 0}",
     ]);
-    ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
-      err += s;
-    }));
-    await until(
-      () => err,
-      (e) => e.includes("running (pid"),
-      "the gateway to start",
-    );
   }, 60_000);
 
   afterAll(async () => {
-    stopGateway?.();
-    const code = await running;
+    const code = await gw?.close();
     await Promise.all([tg?.close(), fake?.close()]);
-    dir?.cleanup();
-    expect(code, err).toBe(0);
-    expect(err).not.toContain(TOKEN.split(":")[1]);
+    expect(code, gw?.err).toBe(0);
+    expect(gw?.err).not.toContain(TOKEN.split(":")[1]);
   }, 60_000);
 
   it("answers an allowed user's DM, and registers the chat commands", async () => {
@@ -194,7 +153,7 @@ describe("gateway over Telegram (fake Bot API)", () => {
     await until(
       () => {
         out.length = 0;
-        gatewayStatus({ ...gatewayIo(dir.path, () => {}), out: (s) => out.push(s) });
+        gatewayStatus({ ...gatewayIo(gw.home, () => {}), out: (s) => out.push(s) });
         return out.join("");
       },
       (s) => s.includes("telegram: stopped"),
@@ -202,7 +161,7 @@ describe("gateway over Telegram (fake Bot API)", () => {
     );
     expect(out.join("")).toMatch(/telegram: stopped since .*401 Unauthorized/);
     expect(out.join("")).toContain("webchat: running");
-    const url = /web chat at (\S+)/.exec(err)?.[1] ?? "";
+    const url = /web chat at (\S+)/.exec(gw.err)?.[1] ?? "";
     // The web chat still answers (its login page, without a token).
     expect((await fetch(url)).status).toBeLessThan(500);
   }, 60_000);
