@@ -13,6 +13,7 @@
 //                         of a least-squares line after its first 1,000 answers (warm-up)
 // Run (the bin must be built: npm run build):
 //   npx tsx bench/gateway.ts --platform [telegram|discord|slack|all] [--messages 10000] [--users 100]
+//     [--new-every 20]: each user sends /new every 20 questions (0: never), as bench/gateway.ts
 import { runPlatformSoak, type SoakPlatform } from "../packages/gateway/test/platform-soak.js";
 import { discordSoak, slackSoak, telegramSoak } from "../packages/gateway/test/soak-platforms.js";
 import { slope } from "./slope.js";
@@ -32,6 +33,7 @@ const arg = (name: string, dflt: string) => {
 const which = arg("--platform", "all");
 const messages = Number(arg("--messages", "10000"));
 const users = Number(arg("--users", "100"));
+const newEvery = Number(arg("--new-every", "20"));
 const names = which === "all" ? Object.keys(MAKERS) : [which];
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 let failed = false;
@@ -39,7 +41,7 @@ for (const name of names) {
   const make = MAKERS[name];
   if (!make) throw new Error(`--platform ${name}: one of ${Object.keys(MAKERS).join(", ")} or all`);
   const killAt = Math.floor(messages / 2);
-  const r = await runPlatformSoak(make, { messages, users, killAt, sampleEvery: 500 });
+  const r = await runPlatformSoak(make, { messages, users, killAt, sampleEvery: 500, newEvery });
   const lat = [...r.latenciesMs].sort((a, b) => a - b);
   const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? 0;
   console.log(`== ${name}: ${messages} messages from ${users} users, SIGKILL + restart after ${killAt}`);

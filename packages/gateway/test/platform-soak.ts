@@ -37,6 +37,10 @@ export interface PlatformSoakOptions {
   killAt: number;
   /** Resident size samples: every this many answers. */
   sampleEvery?: number;
+  /** Each user starts a new conversation (/new) every this many questions (0 or absent: never),
+   * as chats do: a conversation's whole history goes with every request, so without it requests
+   * grow all run long and the heap with them (a growth that is no leak). */
+  newEvery?: number;
 }
 
 export interface PlatformSoakResult {
@@ -160,12 +164,28 @@ export async function runPlatformSoak(
       }
       return undefined;
     };
+    /** Sends /new and waits for the gateway's reply to it (any new message that is no answer). */
+    const newConversation = async (u: SoakUser, seen: Set<string>) => {
+      u.ask("/new");
+      const end = Date.now() + 30_000;
+      while (Date.now() < end) {
+        const m = u
+          .botTexts()
+          .find((t) => !seen.has(t.id) && !REPLY.test(t.text) && !t.text.includes("was not answered"));
+        if (m) return void seen.add(m.id);
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      throw new Error("no reply to /new in 30 s");
+    };
     const every = o.sampleEvery ?? 500;
     const t0 = performance.now();
     const runUser = async (u: SoakUser) => {
       const seen = new Set<string>();
+      let asked = 0;
       while (sent < o.messages) {
         await ready;
+        if (o.newEvery && asked > 0 && asked % o.newEvery === 0) await newConversation(u, seen);
+        asked++;
         const token = String(sent++);
         const beforeKill = !killed;
         sentAt.set(token, performance.now());

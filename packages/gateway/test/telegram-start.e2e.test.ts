@@ -6,6 +6,7 @@ import { type FakeLlm, FakeTelegram, startFakeLlm, type TempDir, tempDir } from 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayRun } from "../src/run.js";
 import { writeGatewayProfile } from "./profile.js";
+import { StartHomes } from "./start-homes.js";
 
 const TOKEN = "4242:start-secret";
 
@@ -62,4 +63,24 @@ describe("telegram at start", () => {
     expect(await r.running).toBe(1);
     expect(r.err()).toContain("gateway.platforms.telegram: TELEGRAM_BOT_TOKEN is not set");
   });
+
+  it("a second gateway on the same bot token refuses to start, naming the first", async () => {
+    const homes = new StartHomes(
+      "iris-tg",
+      fake,
+      `telegram: {api_root: "${tg.apiRoot}", poll_timeout_seconds: 1}`,
+    );
+    try {
+      const first = await homes.first(`TELEGRAM_BOT_TOKEN=${TOKEN}\n`);
+      const second = homes.second(`TELEGRAM_BOT_TOKEN=${TOKEN}\n`);
+      expect(second.status, second.stderr).toBe(1);
+      expect(second.stderr).toContain("bot 4242 is already running");
+      expect(second.stderr).toContain(`pid ${process.pid}`);
+      expect(second.stderr).not.toContain("start-secret");
+      first.stop();
+      expect(await first.running).toBe(0);
+    } finally {
+      homes.cleanup();
+    }
+  }, 60_000);
 });
