@@ -14,27 +14,13 @@ import {
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ONE_PIXEL_PNG as PNG, until } from "./e2e-wait.js";
 import { lastMessage, runGateway, writeGatewayProfile } from "./profile.js";
 import { probe, skipWithoutVoiceTools, spokenOgg } from "./voice-tools.js";
 
 const BOT = "@iris:fake.test";
 const MIN = "@min:fake.test";
 const DM = "!dm:fake.test";
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPj/HwADAgH/pV3CbwAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe.skipIf(skipWithoutVoiceTools())("matrix media and voice messages", () => {
   let mx: FakeMatrix;

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Attachment } from "../../message.js";
-import type { Speech } from "../voice/speech.js";
+import { type Speech, voiceNoteText } from "../voice/speech.js";
 
 const MAX_MEDIA = 50 * 1024 * 1024;
 const KINDS: Record<string, Attachment["kind"]> = {
@@ -54,19 +54,7 @@ export async function readMedia(
     if (kind === "image") attachment.data = bytes.toString("base64");
     if (kind !== "audio")
       return { attachment, line: `[${kind} attached: ${name}, saved at ${path} (${bytes.length} bytes)]` };
-    if (!speech?.canTranscribe)
-      return {
-        attachment,
-        line: `[voice note attached: ${name}, saved at ${path} (not transcribed: no voice.stt configured)]`,
-      };
-    try {
-      return { attachment, line: await speech.transcribe(bytes, name) };
-    } catch (err) {
-      return {
-        attachment,
-        line: `[voice note attached: ${name}, saved at ${path} (not transcribed: ${(err as Error).message})]`,
-      };
-    }
+    return { attachment, line: await voiceNoteText(speech, { bytes, name, path }) };
   } catch (err) {
     return { attachment, line: `[${kind} attached: ${name} (not downloaded: ${(err as Error).message})]` };
   }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Logger } from "@iris/llm";
 import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
-import type { Speech } from "../voice/speech.js";
+import { type Speech, voiceNoteText } from "../voice/speech.js";
 import type { SignalConfig } from "./config.js";
 import { GROUP_PREFIX, normaliseEvent, PLATFORM, type SignalInbound } from "./normalise.js";
 import { readEvents, rpc } from "./rpc.js";
@@ -154,7 +154,12 @@ export class SignalAdapter implements PlatformAdapter {
         writeFileSync(path, bytes, { mode: 0o600 });
         a.url = path;
         if (a.kind === "image") a.data = bytes.toString("base64");
-        if (a.kind === "audio") lines.push(await this.transcribed(msg, bytes, a.name, path));
+        if (a.kind === "audio")
+          lines.push(
+            await voiceNoteText(this.opts.speech, { bytes, name: a.name, path }, (t) =>
+              this.post(msg.chatId, { message: `🎤 ${t}` }).then(() => {}),
+            ),
+          );
         else lines.push(`[${a.kind} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`);
       } catch (err) {
         lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${(err as Error).message})]`);
@@ -164,22 +169,6 @@ export class SignalAdapter implements PlatformAdapter {
     if (msg.attachments.some((a) => a.kind === "audio")) this.voiceIn.add(msg.chatId);
     else this.voiceIn.delete(msg.chatId);
     onMessage(msg);
-  }
-
-  /** A voice note as text: its transcript (shown back when configured), else where it was saved. */
-  private async transcribed(msg: InboundMessage, bytes: Buffer, name: string, path: string): Promise<string> {
-    const speech = this.opts.speech;
-    if (!speech?.canTranscribe)
-      return `[voice note attached: ${name}, saved at ${path} (not transcribed: no voice.stt configured)]`;
-    try {
-      const text = await speech.transcribe(bytes, name);
-      if (speech.config.show_transcript)
-        await this.post(msg.chatId, { message: `🎤 ${text}` }).catch(() => {});
-      return text;
-    } catch (err) {
-      this.opts.logger.warn("signal: a voice note was not transcribed", { error: String(err) });
-      return `[voice note attached: ${name}, saved at ${path} (not transcribed: ${(err as Error).message})]`;
-    }
   }
 
   async send(to: ChatAddress, text: string, opts?: SendOptions): Promise<SendResult> {
