@@ -159,6 +159,21 @@ describe("gen-platform-index", () => {
     expect(r.stderr).not.toContain("x.ts");
   });
 
+  it("counts a platform id that is an everyday identifier (signal) only where it names the platform", () => {
+    const root = tree({
+      ...plugin("signal"),
+      "packages/tools/src/run.ts":
+        'export const f = (signal?: AbortSignal): Omit<R, "signal"> => ({ signal });\n',
+      "packages/host/src/route.ts":
+        'export const own = (m: { platform: string }) =>\n  m.platform === "signal";\n',
+    });
+    gen(root);
+    const r = gen(root, "--check");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("packages/host/src/route.ts:2: names platform 'signal'");
+    expect(r.stderr).not.toContain("run.ts");
+  });
+
   it("fails when a new platform folder is not in the index", () => {
     const root = tree(plugin("chat"));
     gen(root);

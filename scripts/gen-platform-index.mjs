@@ -72,6 +72,9 @@ function codeFiles(d, acc = []) {
   return acc;
 }
 
+/** Platform ids that are everyday identifiers too. */
+const CODE_WORDS = new Set(["signal"]);
+
 function strayNames() {
   const found = [];
   const pkgs = join(root, "packages");
@@ -85,7 +88,13 @@ function strayNames() {
       const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|(^|[^:])\/\/.*$/gm, "$1");
       for (const id of ids) {
         if (file.startsWith(join(dir, id) + "/")) continue;
-        const line = code.split("\n").findIndex((l) => new RegExp(`\\b${id}\\b`).test(l));
+        // An id that is also a common code word (`signal`, every AbortSignal parameter) counts
+        // only where it names the platform: `platforms.<id>`, compared with or set as a
+        // platform, or a target "<id>:…".
+        const word = CODE_WORDS.has(id)
+          ? new RegExp(`platforms\\.${id}\\b|platform\\w*\\s*(?:[!=]==?|:)\\s*["'\`]${id}["'\`]|["'\`]${id}:`)
+          : new RegExp(`\\b${id}\\b`);
+        const line = code.split("\n").findIndex((l) => word.test(l));
         if (line >= 0) found.push(`${relative(root, file)}:${line + 1}: names platform '${id}'`);
       }
     }

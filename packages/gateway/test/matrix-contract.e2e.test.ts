@@ -36,6 +36,7 @@ describe("matrix adapter contract (fake homeserver)", () => {
       token: "mx-token",
       tokenEnv: "MATRIX_ACCESS_TOKEN",
       syncFile: `${files.path}/sync-token`,
+      filesDir: `${files.path}/media`,
       logger: getLogger({ component: "test" }),
     });
     return {

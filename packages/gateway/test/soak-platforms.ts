@@ -1,5 +1,5 @@
-// The three chat platforms' fakes set up for runPlatformSoak: `users` people, each with a DM.
-import { FakeDiscord, FakeSlack, FakeTelegram } from "@iris/testkit";
+// The chat platforms' fakes set up for runPlatformSoak: `users` people, each with a DM.
+import { FakeDiscord, FakeSignal, FakeSlack, FakeTelegram } from "@iris/testkit";
 import type { SoakPlatform } from "./platform-soak.js";
 
 export async function telegramSoak(users: number): Promise<SoakPlatform> {
@@ -61,5 +61,23 @@ export async function slackSoak(users: number): Promise<SoakPlatform> {
       };
     }),
     close: () => sl.close(),
+  };
+}
+
+export async function signalSoak(users: number): Promise<SoakPlatform> {
+  const account = "+15550000001";
+  const numbers = Array.from({ length: users }, (_, i) => `+4930${String(1000000 + i)}`);
+  const sg = await FakeSignal.start({
+    account,
+    users: numbers.map((number, i) => ({ number, name: `user${i}` })),
+  });
+  return {
+    configLine: `signal: {url: "${sg.url}", account: "${account}", allowed_users: [${numbers.map((n) => `"${n}"`).join(", ")}]}`,
+    env: "",
+    users: numbers.map((number) => ({
+      ask: (text: string) => void sg.userSends({ from: number, text }),
+      botTexts: () => sg.sentTo(number).map((m) => ({ id: String(m.timestamp), text: m.message })),
+    })),
+    close: () => sg.close(),
   };
 }

@@ -21,6 +21,14 @@ export {
   startPodman,
 } from "./podman.js";
 export { startFakeLlm } from "./server.js";
+export {
+  type Envelope as SignalEnvelope,
+  FakeSignal,
+  type FakeSignalOptions,
+  type SignalFile,
+  type SignalSent,
+  type SignalUser,
+} from "./signal/server.js";
 export { signature as slackSignature } from "./slack/events.js";
 export { FakeSlack, type FakeSlackOptions, type SlackUserMessage } from "./slack/server.js";
 export type { SlackCall, SlackMessage } from "./slack/types.js";

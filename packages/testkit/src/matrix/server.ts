@@ -3,7 +3,10 @@
 // M_UNKNOWN_TOKEN), membership of the room (403 M_FORBIDDEN), `PUT .../send/{type}/{txnId}`
 // idempotent per token and transaction id (a repeat returns the first event id, stores nothing),
 // event size (65,536 bytes, 413 M_TOO_LARGE), and /sync long-polls from `since`, so a client that
-// resumes from its last token gets exactly what happened after it.
+// resumes from its last token gets exactly what happened after it. Media: POST
+// /_matrix/media/v3/upload (a Content-Type is required; 50 MB at most, 413 M_TOO_LARGE) gives an
+// mxc:// URI, served back only with the token by the authenticated
+// GET /_matrix/client/v1/media/download/{server}/{id} (404 M_NOT_FOUND for an unknown one).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -38,6 +41,8 @@ export class FakeMatrix {
   /** Every request path the client made, for tests. */
   readonly paths: string[] = [];
   private readonly txns = new Map<string, string>();
+  /** Uploaded media by mxc:// URI. */
+  readonly media = new Map<string, { bytes: Buffer; mime: string; filename?: string }>();
   private readonly waiters = new Set<Waiter>();
   private pos = 0;
 
@@ -67,6 +72,35 @@ export class FakeMatrix {
   /** A user writes in a room; its event id. */
   userSends(room: string, sender: string, body: string, extra: Record<string, unknown> = {}): string {
     return this.append(room, sender, "m.room.message", { msgtype: "m.text", body, ...extra }).event_id;
+  }
+
+  /** Media put in the repository as a user's client does; its mxc:// URI. */
+  upload(bytes: Buffer, mime: string, filename?: string): string {
+    const uri = `mxc://fake.test/${randomUUID().replace(/-/g, "")}`;
+    this.media.set(uri, { bytes, mime, ...(filename ? { filename } : {}) });
+    return uri;
+  }
+
+  /** A user sends media (m.image, m.file, m.audio): uploaded, then the event; its event id. */
+  userSendsMedia(
+    room: string,
+    sender: string,
+    m: {
+      msgtype: "m.image" | "m.file" | "m.audio";
+      bytes: Buffer;
+      mime: string;
+      filename: string;
+      voice?: boolean;
+    },
+  ): string {
+    const url = this.upload(m.bytes, m.mime, m.filename);
+    return this.append(room, sender, "m.room.message", {
+      msgtype: m.msgtype,
+      body: m.filename,
+      url,
+      info: { mimetype: m.mime, size: m.bytes.length },
+      ...(m.voice ? { "org.matrix.msc1767.audio": { duration: 1000 }, "org.matrix.msc3245.voice": {} } : {}),
+    }).event_id;
   }
 
   /** The same event again in a later sync (a server replaying it after a hiccup). */
@@ -159,6 +193,21 @@ export class FakeMatrix {
     });
   }
 
+  private async uploaded(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const mime = req.headers["content-type"];
+    if (!mime) return json(res, 400, { errcode: "M_MISSING_PARAM", error: "Content-Type is required" });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > MAX_UPLOAD) return json(res, 413, { errcode: "M_TOO_LARGE", error: "upload too large" });
+      chunks.push(c as Buffer);
+    }
+    if (size === 0) return json(res, 400, { errcode: "M_BAD_JSON", error: "empty upload" });
+    const name = url.searchParams.get("filename") ?? undefined;
+    json(res, 200, { content_uri: this.upload(Buffer.concat(chunks), mime, name) });
+  }
+
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://x");
     const p = url.pathname;
@@ -174,6 +223,14 @@ export class FakeMatrix {
         error: "Invalid access token passed.",
         soft_logout: false,
       });
+    if (p === "/_matrix/media/v3/upload" && req.method === "POST") return this.uploaded(req, res, url);
+    const dl = /^\/_matrix\/client\/v1\/media\/download\/([^/]+)\/([^/]+)$/.exec(p);
+    if (dl && req.method === "GET") {
+      const m = this.media.get(`mxc://${decodeURIComponent(dl[1] ?? "")}/${decodeURIComponent(dl[2] ?? "")}`);
+      if (!m) return json(res, 404, { errcode: "M_NOT_FOUND", error: "Not found" });
+      res.writeHead(200, { "content-type": m.mime, "content-length": m.bytes.length });
+      return void res.end(m.bytes);
+    }
     const body = await readJson(req);
     const me = this.opts.botUserId;
     if (p === "/_matrix/client/v3/sync") {
@@ -229,6 +286,8 @@ export class FakeMatrix {
     json(res, 404, { errcode: "M_UNRECOGNIZED", error: "Unrecognized request" });
   }
 }
+
+const MAX_UPLOAD = 50 * 1024 * 1024;
 
 function json(res: ServerResponse, status: number, value: unknown): void {
   if (res.writableEnded || res.destroyed) return;

@@ -21,6 +21,8 @@ import { logger as sdkLogger } from "matrix-js-sdk/lib/logger.js";
 import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { utf16Length } from "../../pipeline/chunk.js";
+import type { Speech } from "../voice/speech.js";
+import { isMedia, readMedia, voiceContent } from "./media.js";
 
 export const PLATFORM = "matrix";
 
@@ -37,6 +39,10 @@ export interface MatrixOptions {
   /** Where the sync token is kept between runs. */
   syncFile: string;
   logger: Logger;
+  /** Where received media are saved. */
+  filesDir: string;
+  /** Voice notes transcribed in and spoken out (the `voice:` section). */
+  speech?: Speech;
 }
 
 /** The SDK's in-memory store, with the sync token of the last fully handled sync kept in a file. */
@@ -78,6 +84,8 @@ export class MatrixAdapter implements PlatformAdapter {
   private client: MatrixClient | undefined;
   private readonly mine = new Set<string>();
   private readonly members = new Map<string, number>();
+  /** Rooms whose latest message was a voice note (answered with one too). */
+  private readonly voiceIn = new Set<string>();
 
   constructor(private readonly opts: MatrixOptions) {}
 
@@ -87,6 +95,7 @@ export class MatrixAdapter implements PlatformAdapter {
   }
 
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
+    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
     const resuming = await new ResumingStore(this.opts.syncFile).getSavedSyncToken();
     const client = createClient({
       baseUrl: this.opts.homeserver,
@@ -139,7 +148,28 @@ export class MatrixAdapter implements PlatformAdapter {
       : `iris-${randomUUID()}`;
     const r = await this.http(to.chatId, "m.room.message", txn, content);
     this.mine.add(r);
+    await this.sendVoice(to, text, `${txn}-voice`);
     return { messageId: r };
+  }
+
+  /** The answer as a voice message too, where the room asked for it; a failure is logged only. */
+  private async sendVoice(to: ChatAddress, text: string, txn: string): Promise<void> {
+    const speech = this.opts.speech;
+    if (!speech?.canSpeak) return;
+    if (speech.config.reply_with_voice === "voice_in" && !this.voiceIn.has(to.chatId)) return;
+    try {
+      const content = await voiceContent(await speech.speak(text), this.media());
+      if (to.threadId) content["m.relates_to"] = { rel_type: "m.thread", event_id: to.threadId };
+      this.mine.add(await this.http(to.chatId, "m.room.message", txn, content));
+    } catch (err) {
+      this.opts.logger.warn("matrix: the voice answer was not sent", {
+        error: String(err).split(this.opts.token).join("<token>"),
+      });
+    }
+  }
+
+  private media() {
+    return { homeserver: this.opts.homeserver, token: this.opts.token, filesDir: this.opts.filesDir };
   }
 
   async edit(to: ChatAddress, messageId: string, text: string): Promise<void> {
@@ -179,7 +209,8 @@ export class MatrixAdapter implements PlatformAdapter {
     const id = event.getId();
     if (!sender || !id || sender === this.opts.userId) return undefined;
     const c = event.getContent() as Record<string, unknown>;
-    if (c.msgtype !== "m.text" || typeof c.body !== "string") return undefined;
+    const media = isMedia(c);
+    if ((c.msgtype !== "m.text" && !media) || typeof c.body !== "string") return undefined;
     const rel = c["m.relates_to"] as
       | { rel_type?: string; event_id?: string; "m.in_reply_to"?: { event_id?: string } }
       | undefined;
@@ -187,6 +218,9 @@ export class MatrixAdapter implements PlatformAdapter {
     const mentions = (c["m.mentions"] as { user_ids?: unknown } | undefined)?.user_ids;
     const dm = (await this.memberCount(roomId)) <= 2;
     const replyTo = rel?.["m.in_reply_to"]?.event_id;
+    const got = media ? await readMedia(c, id, this.media(), this.opts.speech) : undefined;
+    if (got?.attachment.kind === "audio") this.voiceIn.add(roomId);
+    else this.voiceIn.delete(roomId);
     return {
       platform: PLATFORM,
       chatType: dm ? "dm" : "group",
@@ -194,8 +228,8 @@ export class MatrixAdapter implements PlatformAdapter {
       ...(rel?.rel_type === "m.thread" && rel.event_id ? { threadId: rel.event_id } : {}),
       userId: sender,
       userName: sender,
-      text: c.body,
-      attachments: [],
+      text: got ? got.line : c.body,
+      attachments: got ? [got.attachment] : [],
       messageId: id,
       ...(Array.isArray(mentions) && mentions.includes(this.opts.userId) ? { mentionsBot: true } : {}),
       ...(replyTo && this.mine.has(replyTo) && rel?.rel_type !== "m.thread" ? { replyToBot: true } : {}),

@@ -1,6 +1,7 @@
 // gateway.platforms.matrix (SPEC G1): one account on a homeserver; the access token is read from
 // the profile's environment (its .env), never from config.yaml.
 import { z } from "zod";
+import { voiceSchema } from "../voice/config.js";
 
 export const config = z
   .strictObject({
@@ -20,6 +21,7 @@ export const config = z
       .array(z.string().regex(/^@[^:]+:.+$/, "a Matrix user id like @me:example.org"))
       .default([])
       .describe("Users allowed without pairing (Matrix user ids)."),
+    voice: voiceSchema.optional(),
   })
   .describe("Matrix (matrix-js-sdk, client-server API sync).");
 

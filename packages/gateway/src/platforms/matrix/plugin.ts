@@ -1,6 +1,7 @@
 // Matrix as a gateway platform: one sync loop per account on the machine (two would both answer).
 import { join } from "node:path";
 import { definePlatform, type PlatformPlace } from "../plugin.js";
+import { Speech } from "../voice/speech.js";
 import { MatrixAdapter } from "./adapter.js";
 import { config, type MatrixConfig } from "./config.js";
 
@@ -24,6 +25,8 @@ export default definePlatform<MatrixConfig>({
       tokenEnv: c.token_env,
       syncFile: join(ctx.home, "gateway-files", "matrix", "sync-token"),
       logger: ctx.logger,
+      filesDir: join(ctx.home, "gateway-files", "matrix", "media"),
+      ...(c.voice ? { speech: new Speech(c.voice, ctx.env, "matrix") } : {}),
     }),
   identity: (c) => `matrix:${c.user_id}`,
   describe: (c) => `account ${c.user_id}`,

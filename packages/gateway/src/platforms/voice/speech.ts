@@ -147,3 +147,24 @@ export class Speech {
     return key ? { authorization: `Bearer ${key}` } : {};
   }
 }
+
+/**
+ * A received voice note as a line for the model: its transcript, or where it was saved and why it
+ * was not transcribed (never a failed turn). `shown` is called with a transcript when the
+ * platform shows it back.
+ */
+export async function voiceNoteText(
+  speech: Speech | undefined,
+  note: { bytes: Buffer; name: string; path: string },
+  shown?: (transcript: string) => Promise<void>,
+): Promise<string> {
+  const saved = `[voice note attached: ${note.name}, saved at ${note.path}`;
+  if (!speech?.canTranscribe) return `${saved} (not transcribed: no voice.stt configured)]`;
+  try {
+    const text = await speech.transcribe(note.bytes, note.name);
+    if (speech.config.show_transcript) await shown?.(text).catch(() => {});
+    return text;
+  } catch (err) {
+    return `${saved} (not transcribed: ${err instanceof Error ? err.message : String(err)})]`;
+  }
+}
