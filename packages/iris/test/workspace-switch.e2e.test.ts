@@ -51,7 +51,7 @@ describe.skipIf(skipWithoutPodman())("/workspace switches this session's backend
     t.type("hi\r");
     await t.waitFor(/hello[\s\S]*› /);
     const systemOf = (i: number) =>
-      String((fake.requests[i]?.body as { messages: { content: unknown }[] }).messages[0]?.content);
+      String((fake.requests[i]?.body as { messages?: { content: unknown }[] })?.messages?.[0]?.content);
     expect(systemOf(0)).not.toContain("docker");
     t.type("/workspace\r");
     await t.waitFor("configured: local, docker (profile default: local)");
