@@ -11,7 +11,6 @@ import {
   COMPRESSED_END_REASON,
   type IrisProcess,
   type RouteFlags,
-  switchSessionWorkspace,
   TITLE_MAX,
   takesImages,
   WORKSPACE_BACKENDS,
@@ -172,7 +171,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         `unknown workspace '${value}' (${WORKSPACE_BACKENDS.join(", ")})`,
       );
     try {
-      await switchSessionWorkspace(s.host.workspace, s.host.profile, s.host.cwd, value as WorkspaceBackend);
+      await s.host.switchWorkspace(value as WorkspaceBackend);
     } catch (err) {
       // Down or not configured: the session stays where it was.
       throw acp.RequestError.invalidParams(undefined, err instanceof Error ? err.message : String(err));

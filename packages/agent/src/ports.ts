@@ -66,12 +66,24 @@ export interface ToolRunContext {
    * and obeys its answer; the receipt wrapper supplies it (SPEC D4).
    */
   beforeRun?(): Promise<ExecuteGate>;
+  /**
+   * For a call a tool makes itself (execute_code's inner calls): a receipt of its own, numbered
+   * under this call's, so each inner side effect is receipted like a direct one. Absent: none.
+   */
+  innerReceipt?(name: string, argumentsJson: string): InnerReceipt;
   /** What the turn may still spend (null = no cost budget); a subagent's budget is capped by it. */
   costLeftUsd?: number | null;
   /** Adds spending made on the turn's behalf (a subagent's model calls) to the turn's cost. */
   addCost?(usd: number): void;
   /** Records a model call a tool made (the vision model): the turn's usage, cost and budget (F3). */
   recordModelCall?(message: AssistantMessage, costUsd: number, latencyMs: number): void;
+}
+
+/** The receipt bracket around one inner call: gate before it runs, settle or fail after. */
+export interface InnerReceipt {
+  beforeRun(): Promise<ExecuteGate>;
+  settle(result: { content: string; isError: boolean; uncertain?: true }): void;
+  fail(error: unknown): void;
 }
 
 export interface ToolBox {

@@ -1,13 +1,7 @@
 // `/workspace [local|ssh|docker]` in the chat: which workspace this session's tools use and which
 // the profile configures; with a name, this session moves there (the profile's choice stays).
 // The new backend is reached first: one that is down changes nothing and says why.
-import {
-  availableBackends,
-  type Session,
-  switchSessionWorkspace,
-  WORKSPACE_BACKENDS,
-  type WorkspaceBackend,
-} from "@iris/host";
+import { availableBackends, type Session, WORKSPACE_BACKENDS, type WorkspaceBackend } from "@iris/host";
 
 type Out = { write(s: string): unknown };
 
@@ -42,12 +36,7 @@ export async function workspaceCommand(
     return true;
   }
   try {
-    const now = await switchSessionWorkspace(
-      host.workspace,
-      host.profile,
-      host.cwd,
-      name as WorkspaceBackend,
-    );
+    const now = await host.switchWorkspace(name as WorkspaceBackend);
     out.write(`this session's tools now run on ${now}\n`);
   } catch (e) {
     out.write(`! ${(e as Error).message}; still on ${host.workspace.description}\n`);

@@ -42,11 +42,17 @@ describe.skipIf(skipWithoutPodman())("/workspace switches this session's backend
 
   it("shows, switches to docker and back, and refuses an engine that is gone", async () => {
     fake.enqueue(
+      { text: "hello" },
       { toolCalls: [{ name: "terminal", arguments: { command: "wc -l < /etc/passwd" } }] },
       { text: "looked" },
     );
     const t = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
     await t.waitFor("› ");
+    t.type("hi\r");
+    await t.waitFor(/hello[\s\S]*› /);
+    const systemOf = (i: number) =>
+      String((fake.requests[i]?.body as { messages?: { content: unknown }[] })?.messages?.[0]?.content);
+    expect(systemOf(0)).not.toContain("docker");
     t.type("/workspace\r");
     await t.waitFor("configured: local, docker (profile default: local)");
     t.type("/workspace docker\r");
@@ -55,6 +61,8 @@ describe.skipIf(skipWithoutPodman())("/workspace switches this session's backend
     await t.waitFor(/workspace\s+docker localhost\/iris-test:1 \(network none, session container\) via/);
     t.type("look\r");
     await t.waitFor(/looked[\s\S]*› /);
+    // The frozen prompt follows the switch: it names the container, not the config's local.
+    expect(systemOf(1)).toContain(`docker ${engine.image}`);
     const result = JSON.stringify(fake.requests.at(-1)?.body);
     // The test image's passwd (root alone), not this machine's.
     expect(result).toContain('"1\\n[exit code: 0]');

@@ -122,19 +122,31 @@ export class RegistryToolBox implements ToolBox {
       ...(ctx.beforeRun ? { beforeExecute: ctx.beforeRun } : {}),
       ...(ctx.recordModelCall ? { recordModelCall: ctx.recordModelCall } : {}),
     };
-    // Inner calls (execute_code): offered tools only, asked about like direct ones; the outer
-    // call's receipt covers them, so they begin none of their own.
+    // Inner calls (execute_code): offered tools only, asked about like direct ones; each one that
+    // is not a read gets a receipt of its own under the outer call's (ctx.innerReceipt).
     const { beforeExecute: _outer, ...inner } = toolCtx;
-    toolCtx.callTool = (name, argumentsJson) =>
-      this.traitsByName.has(name)
-        ? dispatchToolCall(
-            this.opts.registry,
-            { name, argumentsJson },
-            inner,
-            this.opts.policy,
-            this.opts.dispatch,
-          )
-        : Promise.resolve({ content: `tool '${name}' is not offered in this session`, isError: true });
+    toolCtx.callTool = async (name, argumentsJson) => {
+      const traits = this.traitsByName.get(name);
+      if (!traits) return { content: `tool '${name}' is not offered in this session`, isError: true };
+      const receipt = traits.effect !== "read" ? ctx.innerReceipt?.(name, argumentsJson) : undefined;
+      const dispatch = (c: ToolContext) =>
+        dispatchToolCall(
+          this.opts.registry,
+          { name, argumentsJson },
+          c,
+          this.opts.policy,
+          this.opts.dispatch,
+        );
+      if (!receipt) return dispatch(inner);
+      try {
+        const result = await dispatch({ ...inner, beforeExecute: receipt.beforeRun });
+        receipt.settle(result);
+        return result;
+      } catch (err) {
+        receipt.fail(err);
+        throw err;
+      }
+    };
     return dispatchToolCall(
       this.opts.registry,
       { name: call.name, argumentsJson: call.argumentsJson },

@@ -6,7 +6,7 @@ import type { Runtime } from "@iris/llm";
 import { type Menu, projectSkillRoots, SkillLibrary } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { followMenu, readOnlyMenu, withoutEmptySkills } from "./session-menu.js";
-import { defaultSystemPrompt, withInstructions } from "./session-system-prompt.js";
+import { defaultSystemPrompt, type PromptWorkspace, withInstructions } from "./session-system-prompt.js";
 import type { SharedPrompts } from "./shared-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
 
@@ -16,6 +16,8 @@ export interface FrozenPromptOptions {
   source: string;
   tools: ToolSetup;
   runtime: () => Runtime;
+  /** The workspace the session's tools use now (it changes with /workspace). */
+  workspace?: () => PromptWorkspace;
   /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
   promptEdits?: { replace?: string; append?: string };
 }
@@ -75,7 +77,8 @@ export class FrozenPrompt {
     if (this.opts.promptEdits) return this.build();
     const { cwd, source, profile } = this.opts;
     const rt = this.opts.runtime();
-    const key = [cwd, source.split(":")[0], rt.provider, rt.model, this.readOnly].join("\0");
+    const where = this.opts.workspace?.().description ?? "";
+    const key = [cwd, source.split(":")[0], rt.provider, rt.model, this.readOnly, where].join("\0");
     const { soul, memory, user } = profile.home.paths;
     const got = shared.get(key, [soul, memory, user], () => {
       this.skillLibrary = undefined;
@@ -96,6 +99,7 @@ export class FrozenPrompt {
       this.opts.runtime(),
       menu,
       () => this.skills,
+      ...(this.opts.workspace ? [this.opts.workspace()] : []),
     );
   }
 }

@@ -6,15 +6,23 @@ import type { Menu, SkillLibrary } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { workspaceOfConfig } from "./workspace-setup.js";
 
+/** Where the session's tools run, as the prompt says it. */
+export interface PromptWorkspace {
+  backend: string;
+  description: string;
+  remoteDir?: string;
+}
+
 export function defaultSystemPrompt(
   profile: Profile,
   cwd: string,
   runtime: Runtime,
   menu: Menu,
   skills: () => SkillLibrary,
+  // The session's workspace in use (after /workspace); default: the config's choice.
+  where: PromptWorkspace = workspaceOfConfig(profile.config),
 ): string {
   const memory = profile.config.memory;
-  const where = workspaceOfConfig(profile.config);
   return buildSystemPrompt(
     gatherPromptInputs({
       homePaths: profile.home.paths,

@@ -47,6 +47,7 @@ import { judgeClient, resolveSwitch } from "./session-routes.js";
 import { type HeldTurn, SessionBusyError } from "./session-turn-lock.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
+import { promptWorkspaceOf, switchSessionWorkspace, type WorkspaceBackend } from "./workspace-setup.js";
 
 export interface SessionOptions {
   /** The process that owns the session (events, cooldowns, logger, turn locks). */
@@ -119,6 +120,7 @@ export class Session {
       source: opts.source,
       tools: opts.tools,
       runtime: () => this.currentRuntime,
+      workspace: () => promptWorkspaceOf(this.workspace),
       ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
     });
     // Every raw event goes out again tagged with this session and the running task.
@@ -382,6 +384,19 @@ export class Session {
     this.contextCtl?.routeChanged(undefined); // thresholds follow the new route (SPEC M2)
     if (this.record.started) this.record.switched(this.prompt.build(), resolved.runtime);
     return { ok: true, warnings: [...warnings, ...resolved.notes] };
+  }
+
+  /**
+   * Moves this session's tools to another configured workspace (`/workspace`, ACP): the new one is
+   * reached first (down: throws, nothing changes). The frozen prompt names the workspace, so it is
+   * rebuilt, but only when the workspace really changed (the prompt cache is kept otherwise).
+   * The new workspace's description.
+   */
+  async switchWorkspace(backend: WorkspaceBackend): Promise<string> {
+    const before = this.workspace.description;
+    const now = await switchSessionWorkspace(this.workspace, this.opts.profile, this.opts.cwd, backend);
+    if (now !== before && this.record.started) this.record.switched(this.prompt.build(), this.runtime);
+    return now;
   }
 
   /**

@@ -56,6 +56,19 @@ export function workspaceOfConfig(
   return { backend: "local", description: "local (this machine)" };
 }
 
+/** The workspace in use, as the frozen prompt says it (an ssh one's folder is the tools' cwd). */
+export function promptWorkspaceOf(ws: Workspace): {
+  backend: string;
+  description: string;
+  remoteDir?: string;
+} {
+  return {
+    backend: ws.kind,
+    description: ws.description,
+    ...(ws.kind === "ssh" ? { remoteDir: ws.root } : {}),
+  };
+}
+
 function expandHome(p: string, env: Record<string, string>): string {
   const home = env.HOME || homedir();
   if (p === "~") return home;
