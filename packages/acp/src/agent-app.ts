@@ -8,7 +8,6 @@
 import type { ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk/unstable";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
-  COMPRESSED_END_REASON,
   type IrisProcess,
   type RouteFlags,
   switchSessionWorkspace,
@@ -233,21 +232,23 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       const offset = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
       if (!Number.isInteger(offset) || offset < 0)
         throw acp.RequestError.invalidParams(undefined, `bad cursor '${params.cursor}'`);
-      // Newest first; the cursor is the offset of the next page.
-      // A conversation compression moved on is listed once, under its newest id.
-      const rows = iris.store
-        .listSessions({ source: "acp", limit: 10_000 })
-        .filter((r) => r.endReason !== COMPRESSED_END_REASON && (!params.cwd || r.cwd === params.cwd));
-      const page = rows.slice(offset, offset + LIST_PAGE_SIZE);
-      const sessionsOut: SessionInfo[] = page.map((r) => ({
-        sessionId: r.id,
-        cwd: r.cwd ?? "",
-        title: r.title,
-        updatedAt: new Date(lastActivity(iris, r)).toISOString(),
+      // Newest first; the cursor is the offset of the next page. A conversation compression
+      // moved on is listed once, under its newest id.
+      const page = iris.listSessions({
+        source: "acp",
+        cwd: params.cwd ?? undefined,
+        offset,
+        limit: LIST_PAGE_SIZE,
+      });
+      const sessionsOut: SessionInfo[] = page.sessions.map(({ row, updatedAt }) => ({
+        sessionId: row.id,
+        cwd: row.cwd ?? "",
+        title: row.title,
+        updatedAt: new Date(updatedAt).toISOString(),
       }));
       return {
         sessions: sessionsOut,
-        ...(offset + LIST_PAGE_SIZE < rows.length ? { nextCursor: String(offset + LIST_PAGE_SIZE) } : {}),
+        ...(page.more ? { nextCursor: String(offset + LIST_PAGE_SIZE) } : {}),
       };
     })
     .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
@@ -273,7 +274,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       const iris = await irisProcess();
       const id = storedAcpSession(iris, params.sessionId);
       if (!id) throw acp.RequestError.sessionNotFound(params.sessionId);
-      iris.store.setSessionTitle(id, title);
+      iris.setSessionTitle(id, title);
       sessions.get(params.sessionId)?.send({ sessionUpdate: "session_info_update", title });
       return { title };
     })
@@ -339,15 +340,6 @@ function routeHelp(err: unknown, iris: IrisProcess): string {
     `(e.g. model: {provider: openrouter, name: anthropic/claude-sonnet-4.5}) and the provider's key ` +
     `(e.g. OPENROUTER_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY) in ${paths.env}.`
   );
-}
-
-/** When the session last changed: its end, else its newest message, else its start. */
-function lastActivity(
-  iris: IrisProcess,
-  r: { endedAt: number | null; startedAt: number; activeLeafId: string | null },
-) {
-  const leaf = r.activeLeafId ? iris.store.findNode(r.activeLeafId) : undefined;
-  return r.endedAt ?? leaf?.createdAt ?? r.startedAt;
 }
 
 /** The stored ACP session an editor's id stands for now (what session/list would show), if any. */
