@@ -94,10 +94,35 @@ describe("check-imports", () => {
     }
     const ok = tree({
       "packages/serve/src/a.ts": 'import type { Session } from "@iris/host";\nexport type A = Session;\n',
-      // A front end's test may look at what was stored.
-      "packages/serve/test/a.e2e.test.ts": 'import { openStore } from "@iris/store";\nopenStore;\n',
+      // A front end's test looks at what was stored through host, and may import its own src/.
+      "packages/serve/test/a.e2e.test.ts":
+        'import { openStore } from "@iris/host";\nimport { a } from "../src/a.js";\nopenStore;\na;\n',
     });
-    expect(run("check-imports.mjs", ok).status).toBe(0);
+    const okRun = run("check-imports.mjs", ok);
+    expect(okRun.stderr).not.toContain("problem");
+    expect(okRun.status).toBe(0);
+  });
+  it("keeps front-end tests clients of host too, in test/ and beside the sources", () => {
+    for (const [file, target] of [
+      ["packages/acp/test/one-turn.e2e.test.ts", "agent"],
+      ["packages/serve/test/helpers.ts", "store"],
+      ["packages/batch/src/run.test.ts", "store"],
+      ["packages/gateway/test/contract.ts", "agent"],
+    ] as const) {
+      const pkg = file.split("/")[1];
+      const r = run(
+        "check-imports.mjs",
+        tree({ [file]: `import { openStore } from "@iris/${target}";\nopenStore;\n` }),
+      );
+      expect(r.status, file).toBe(1);
+      expect(r.stderr).toContain(`${file}: package '${pkg}' must not import '@iris/${target}'`);
+    }
+    // A test still may not reach into another package's files.
+    const r = run(
+      "check-imports.mjs",
+      tree({ "packages/acp/test/a.test.ts": 'import { x } from "../../store/src/x.js";\nx;\n' }),
+    );
+    expect(r.stderr).toContain("reaches outside its package");
   });
   it("fails on database access outside packages/store", () => {
     for (const [code, what] of [

@@ -3,10 +3,11 @@
 // between packages or between files of one package: static, type-only and side-effect imports
 // all count (a type cycle is a design cycle too). Tests and benches may import testkit.
 // Front ends are clients of host only (ARCHITECTURE.md): their code imports neither the store
-// nor the agent (tests may, to look at what was stored), and no code outside packages/store
-// touches the database itself (a `.db` handle, a raw transaction, better-sqlite3).
+// nor the agent, and neither do their tests (they look at what was stored through what host
+// re-exports), and no code outside packages/store touches the database itself (a `.db` handle, a
+// raw transaction, better-sqlite3). Both `src/` and `test/` of every package are read.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 
 const root = resolve(process.argv[2] ?? resolve(dirname(new URL(import.meta.url).pathname), ".."));
 /** What each package may import (ARCHITECTURE.md: llm ← tools ← agent ← host ← front ends ← iris, store beside). */
@@ -28,10 +29,8 @@ const allowed = {
   iris: [...frontEnd, "acp", "batch", "cli", "dashboard", "gateway", "serve"],
   testkit: [],
 };
-/** What a test of a front end may import besides host: the store and agent, to look at what was stored. */
-const frontEnds = new Set(["acp", "batch", "cli", "dashboard", "gateway", "serve", "iris"]);
-const testMayImport = (pkg, target) =>
-  target === "testkit" || (frontEnds.has(pkg) && (target === "store" || target === "agent"));
+/** What a test may import besides what its package may: testkit (fakes of the services). */
+const testMayImport = (target) => target === "testkit";
 /** Database access itself: only packages/store may do it. */
 const rawDb = [
   [/\.db\.(prepare|exec|transaction|pragma|backup)\b/, "runs SQL on a raw database handle"],
@@ -57,12 +56,15 @@ const errors = [];
 const fileGraph = new Map();
 
 for (const pkg of Object.keys(allowed)) {
-  const srcDir = join(root, "packages", pkg, "src");
-  let files;
-  try {
-    files = walk(srcDir);
-  } catch {
-    continue;
+  const pkgDir = join(root, "packages", pkg);
+  const srcDir = join(pkgDir, "src");
+  const files = [];
+  for (const dir of [srcDir, join(pkgDir, "test")]) {
+    try {
+      walk(dir, files);
+    } catch {
+      // a package without src/ or test/
+    }
   }
   for (const file of files) {
     const isTest = /\.test\.ts$/.test(file) || file.includes("/test/");
@@ -75,14 +77,15 @@ for (const pkg of Object.keys(allowed)) {
       if (pm) {
         const target = pm[1];
         if (target === pkg) errors.push(`${relative(root, file)}: imports its own package by name (${spec})`);
-        else if (isTest && testMayImport(pkg, target)) continue;
+        else if (isTest && testMayImport(target)) continue;
         else if (!allowed[pkg].includes(target))
           errors.push(`${relative(root, file)}: package '${pkg}' must not import '${spec}'`);
         continue;
       }
       if (spec.startsWith(".")) {
         const target = resolve(dirname(file), spec).replace(/\.js$/, ".ts");
-        if (!target.startsWith(srcDir))
+        // A test in test/ may import its package's src/; nothing may leave its package.
+        if (!target.startsWith(isTest ? pkgDir + sep : srcDir))
           errors.push(`${relative(root, file)}: reaches outside its package (${spec})`);
         if (!isTest && !m[2]) edges.push(target);
       }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { TerminationReason } from "@iris/agent";
+import type { TerminationReason } from "@iris/host";
 import { describe, expect, it } from "vitest";
 import { LINKED_FILE_CAP_BYTES, promptToMessage } from "./prompt-content.js";
 import { type StopReason, stopReasonOf } from "./stop-reason.js";

@@ -92,7 +92,7 @@ describe("compression in the running agent", () => {
       req.rawBody.toString("utf8").includes(SUMMARY_MARK) ? { fault: "stall" } : { text: "The answer." },
     );
     const controller = new AbortController();
-    const pending = h.newAgent().run("question 30", { signal: controller.signal });
+    const pending = h.send("question 30", { signal: controller.signal });
     // Abort once the (stalling) summary request has arrived.
     while (!fake.requests.some((r) => r.rawBody.toString("utf8").includes(SUMMARY_MARK)))
       await new Promise((r) => setTimeout(r, 10));
@@ -114,7 +114,7 @@ describe("compression in the running agent", () => {
         ? { text: "SUMMARY: thirty questions answered.", usage: { input: 20_000 } }
         : { text: "The answer.", usage: { input: 12_345 } },
     );
-    const result = await h.newAgent().run("question 30");
+    const result = await h.send("question 30");
     expect(result.reason).toBe("natural");
     expect(actions.map((a) => a.action)).toEqual(["compressed"]);
     expect(actions[0]?.detail).toMatch(/^phase 2: \d+ → about \d+ tokens/);
@@ -147,7 +147,7 @@ describe("compression in the running agent", () => {
     const s = h.startSession();
     seed(h);
     fake.setHandler(() => ({ text: "fine" }));
-    const result = await h.newAgent().run("question 30");
+    const result = await h.send("question 30");
     expect(result.reason).toBe("natural");
     expect(h.session.id).toBe(s.id);
     expect(fake.requests.some((r) => r.rawBody.toString("utf8").includes(SUMMARY_MARK))).toBe(false);
@@ -164,7 +164,7 @@ describe("compression in the running agent", () => {
         ? { fault: "status", status: 400, body: { error: { message: "no summaries today" } } }
         : { text: "still here" },
     );
-    const result = await h.newAgent().run("question 30");
+    const result = await h.send("question 30");
     expect(result.reason).toBe("natural");
     expect(h.session.id).toBe(s.id);
     const warn = status.find((e) => e.level === "warn" && /Context compression failed/.test(e.message));
@@ -224,7 +224,7 @@ describe("/model after compaction (H7)", () => {
     fake.setHandler((req) =>
       req.rawBody.toString("utf8").includes(SUMMARY_MARK) ? { text: "SUMMARY: done." } : { text: "ok" },
     );
-    await h.newAgent().run("question 30");
+    await h.send("question 30");
     let written = "";
     const ctx = slashContext(h, (s) => (written += s));
 

@@ -7,8 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DashboardData, IrisProcess, loadProfile } from "@iris/host";
-import { openStore } from "@iris/store";
+import { DashboardData, IrisProcess, loadProfile, openStore } from "@iris/host";
 import { tempDir } from "@iris/testkit";
 import { everythingStdio } from "@iris/tools";
 import { afterEach, describe, expect, it } from "vitest";

@@ -5,8 +5,8 @@
 // a reconnect with backoff after the connection drops. A platform plugs in a harness: its adapter
 // (connected through a DropProxy) and a peer user on the same server.
 import { join } from "node:path";
+import { GatewayState, openStore } from "@iris/host";
 import { getLogger } from "@iris/llm";
-import { GatewayState, openStore } from "@iris/store";
 import { tempDir } from "@iris/testkit";
 import { expect, it } from "vitest";
 import type { PlatformAdapter } from "../src/adapter.js";

@@ -2,9 +2,8 @@
 // runs once or is skipped per job, and each run is a fresh session against the model.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { IrisProcess, loadProfile } from "@iris/host";
+import { type CronJobRow, IrisProcess, loadProfile } from "@iris/host";
 import { getLogger } from "@iris/llm";
-import type { CronJobRow } from "@iris/store";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CronScheduler, parseSchedule } from "../src/cron.js";

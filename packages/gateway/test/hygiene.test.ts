@@ -2,9 +2,8 @@
 // of the window is compressed first, and the chat follows the split to the new session.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { IrisProcess, loadProfile } from "@iris/host";
+import { GatewayState, IrisProcess, loadProfile } from "@iris/host";
 import { createLogger, type Message, ZERO_USAGE } from "@iris/llm";
-import { GatewayState } from "@iris/store";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Gateway } from "../src/runner.js";

@@ -3,7 +3,7 @@
 // approved in chat; the job fires in the running gateway and posts to the channel; after a
 // restart no slot fires twice, a missed slot runs once or is skipped per job.
 import { join } from "node:path";
-import { CronState, openStore } from "@iris/store";
+import { CronState, openStore } from "@iris/host";
 import {
   type FakeLlm,
   type RecordedRequest,

@@ -3,9 +3,8 @@
 // reported once, a busy chat queues or interrupts, and speakers are merged with their names.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { IrisProcess, loadProfile } from "@iris/host";
+import { GatewayState, IrisProcess, loadProfile } from "@iris/host";
 import { getLogger } from "@iris/llm";
-import { GatewayState } from "@iris/store";
 import {
   type FakeLlm,
   type RecordedRequest,

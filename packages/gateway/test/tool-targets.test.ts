@@ -2,8 +2,7 @@
 // every chat the gateway has already talked in — which is how a web chat user or room (no
 // configured list) and a user let in by allow_all are reached. Real store, temp file.
 import { join } from "node:path";
-import { gatewaySchema } from "@iris/host";
-import { CronState, GatewayState, openStore, type Store } from "@iris/store";
+import { CronState, GatewayState, gatewaySchema, openStore, type Store } from "@iris/host";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import irc from "../src/platforms/irc/plugin.js";

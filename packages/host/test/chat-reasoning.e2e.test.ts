@@ -49,7 +49,7 @@ async function setUp(
   return {
     fake,
     run: async (text) => {
-      const r = await host.newAgent().run(text);
+      const r = await host.send(text);
       expect(r.reason).toBe("natural");
       return r.text;
     },

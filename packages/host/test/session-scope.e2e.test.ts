@@ -152,11 +152,6 @@ describe("session scope", () => {
     // The next turn starts in the session's folder again.
     const where = await a.send(call("terminal", { command: "pwd" }));
     expect(where.text).not.toMatch(/\/sub\b/);
-    // The CLI's way (an Agent per message, run directly) forgets it when the next turn starts.
-    await a.newAgent({}).run(call("terminal", { command: "cd sub && pwd" }));
-    expect(a.workspace.cwds.size).toBe(1);
-    await a.newAgent({}).run(call("terminal", { command: "pwd" }));
-    expect(a.workspace.cwds.size).toBe(0);
   });
 
   it("clarify questions go out as events and the answer comes back", async () => {

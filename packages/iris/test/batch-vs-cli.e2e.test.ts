@@ -2,9 +2,8 @@
 // replies (issue 18): the same turns, tool calls, results, usage, cost and model, field by field.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { StoreConversation } from "@iris/agent";
 import { type TrajectoryRow, toShareGpt } from "@iris/batch";
-import { openStore } from "@iris/store";
+import { openStore, StoreConversation } from "@iris/host";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";

@@ -3,8 +3,8 @@
 // request would not fit the 60K window. Compression must keep every request under it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openStore } from "@iris/host";
 import { lookupModel } from "@iris/llm";
-import { openStore } from "@iris/store";
 import type { FakeLlm, RecordedRequest } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";

@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { openStore } from "@iris/store";
+import { openStore } from "@iris/host";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runIris, type TempHome, tempHome } from "./helpers.js";
 

@@ -2,7 +2,7 @@
 // servers with faults. Stalls, a port nothing listens on, cooldowns that outlive the process.
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openStore } from "@iris/store";
+import { openStore } from "@iris/host";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runIris, tempHome } from "./helpers.js";

@@ -2,8 +2,8 @@
 // send-time shaping must repair warns in the log file, and stderr stays the user's.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { openStore } from "@iris/host";
 import { ZERO_USAGE } from "@iris/llm";
-import { openStore } from "@iris/store";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";

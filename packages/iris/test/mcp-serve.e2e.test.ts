@@ -2,7 +2,7 @@
 // one stored conversation; search finds it, memory written through it lands in MEMORY.md.
 import { chmodSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openStore } from "@iris/store";
+import { openStore } from "@iris/host";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { type NodeRow, openStore } from "@iris/store";
+import { type NodeRow, openStore } from "@iris/host";
 import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";

@@ -4,7 +4,7 @@
 // (here: nobody can answer, so it is not run).
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openStore } from "@iris/store";
+import { openStore } from "@iris/host";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";

@@ -1,7 +1,7 @@
 // Database errors name the file and the fix (issue 12), through the built bin.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openStore } from "@iris/store";
+import { openStore } from "@iris/host";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";

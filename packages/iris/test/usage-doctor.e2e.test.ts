@@ -1,8 +1,8 @@
 // `iris usage` and `iris doctor` as a user runs them: the built bin, a temp home, the fake LLM.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openStore } from "@iris/host";
 import { estimateCost, lookupModel, type Message, ZERO_USAGE } from "@iris/llm";
-import { openStore } from "@iris/store";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runIris, tempHome } from "./helpers.js";

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openStore, ServeState, type Store } from "@iris/host";
 import type { Message } from "@iris/llm";
-import { openStore, ServeState, type Store } from "@iris/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IdempotencyCache } from "./idempotency.js";
 import { KeyLimits } from "./limits.js";

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { StoreConversation } from "@iris/agent";
+import { StoreConversation } from "@iris/host";
 import { afterEach, expect, it } from "vitest";
 import { ALICE, type Harness, startHarness } from "./helpers.js";
 

@@ -45,7 +45,7 @@ export { checkDatabase, type SalvageReport, salvageDatabase } from "./salvage.js
 export type { SearchHit, SearchOptions } from "./search.js";
 export { type RecordedAnswerRow, ServeState } from "./serve-state.js";
 export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";
-export type { CreateSessionInput, ListSessionsOptions } from "./sessions.js";
+export type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from "./sessions.js";
 export { type OpenStoreOptions, openStore, Store } from "./store.js";
 export type { UsageInput, UsageRow } from "./usage.js";
 export { WEB_PAGES_KEPT, type WebPageHit, type WebPageInput, WebPages } from "./web-pages.js";

@@ -24,6 +24,17 @@ export interface ListSessionsOptions {
   source?: string;
 }
 
+/** One page of one source's sessions, newest first (ACP's session/list). */
+export interface SessionPageOptions {
+  source: string;
+  /** Only sessions started in this folder. */
+  cwd?: string;
+  /** Leave out the sessions that ended for this reason (compression: listed under the child). */
+  notEndedBy?: string;
+  offset: number;
+  limit: number;
+}
+
 export class SessionRepo {
   private readonly insert: Statement;
   private readonly byId: Statement<SessionDbRow>;
@@ -36,6 +47,7 @@ export class SessionRepo {
   private readonly byPrefix: Statement<SessionDbRow>;
   private readonly byShortId: Statement<SessionDbRow>;
   private readonly byParent: Statement<SessionDbRow>;
+  private readonly sourcePage: Statement<SessionDbRow>;
 
   constructor(db: Database) {
     this.insert = db.prepare(
@@ -48,6 +60,12 @@ export class SessionRepo {
     );
     this.recentBySource = db.prepare(
       `SELECT ${SESSION_COLUMNS} FROM sessions WHERE source = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`,
+    );
+    // The source filter and order come from the start index; the rest filters what it reads.
+    this.sourcePage = db.prepare(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE source = @source ` +
+        "AND (@cwd IS NULL OR cwd = @cwd) AND (@gone IS NULL OR end_reason IS NULL OR end_reason <> @gone) " +
+        "ORDER BY started_at DESC, rowid DESC LIMIT @limit OFFSET @offset",
     );
     this.end = db.prepare("UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?");
     this.prompt = db.prepare("UPDATE sessions SET system_prompt = ? WHERE id = ?");
@@ -117,6 +135,11 @@ export class SessionRepo {
     const rows =
       options.source === undefined ? this.recent.all(limit) : this.recentBySource.all(options.source, limit);
     return rows.map(toSessionRow);
+  }
+
+  page(o: SessionPageOptions): SessionRow[] {
+    const params = { source: o.source, cwd: o.cwd ?? null, gone: o.notEndedBy ?? null };
+    return this.sourcePage.all({ ...params, limit: o.limit, offset: o.offset }).map(toSessionRow);
   }
 
   endSession(id: string, reason: string): SessionRow {

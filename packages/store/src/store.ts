@@ -28,7 +28,12 @@ import { NodeSearch, SEARCH_CATCH_UP_SPAN, type SearchHit, type SearchOptions } 
 import { SearchIndexer } from "./search-index.js";
 import { ServeState } from "./serve-state.js";
 import { SessionLeaseRepo } from "./session-leases.js";
-import { type CreateSessionInput, type ListSessionsOptions, SessionRepo } from "./sessions.js";
+import {
+  type CreateSessionInput,
+  type ListSessionsOptions,
+  type SessionPageOptions,
+  SessionRepo,
+} from "./sessions.js";
 import { type UsageInput, UsageRepo, type UsageRow } from "./usage.js";
 import { WebPages } from "./web-pages.js";
 
@@ -264,6 +269,10 @@ export class Store {
   }
   listSessions(options?: ListSessionsOptions): SessionRow[] {
     return this.sessions.list(options);
+  }
+  /** One page of a source's sessions, newest first, filtered by folder and end reason. */
+  sessionPage(options: SessionPageOptions): SessionRow[] {
+    return this.sessions.page(options);
   }
   /** Sessions whose id starts with `prefix` (an indexed range; at most `limit`). */
   sessionsWithPrefix(prefix: string, limit = 10): SessionRow[] {

@@ -25,7 +25,7 @@ import { EventFanout, type HostEventListener } from "./events.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routeFlagsOf } from "./route.js";
 import { RouteLimiter } from "./route-limiter.js";
 import { Session } from "./session.js";
-import { findSession, type LookupOptions, type SessionLookup } from "./session-finder.js";
+import { findSession, type LookupOptions, listLiveSessions, type SessionLookup } from "./session-finder.js";
 import { forkSession } from "./session-fork.js";
 import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
@@ -207,6 +207,16 @@ export class IrisProcess implements SessionParent {
    */
   findSession(ref: string, opts?: LookupOptions): SessionLookup {
     return findSession(this.store, ref, opts);
+  }
+
+  /** One page of a front end's live sessions, newest first (session-finder.ts). */
+  listSessions(opts: { source: string; cwd?: string; offset: number; limit: number }) {
+    return listLiveSessions(this.store, opts);
+  }
+
+  /** Renames a stored session. */
+  setSessionTitle(sessionId: string, title: string): void {
+    this.store.setSessionTitle(sessionId, title);
   }
 
   /** A stored session's conversation as its next turn would see it (its active path). */

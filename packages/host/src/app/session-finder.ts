@@ -61,3 +61,25 @@ export function liveSessionOf(store: Store, row: SessionRow): SessionRow {
   }
   return current;
 }
+
+/** A listed session and when it last changed (its end, else its newest message, else its start). */
+export interface ListedSession {
+  row: SessionRow;
+  updatedAt: number;
+}
+
+/**
+ * One page of a front end's live sessions, newest first: a conversation that compression moved
+ * on is listed once, under its live child (an indexed page, not a scan of every session).
+ */
+export function listLiveSessions(
+  store: Store,
+  opts: { source: string; cwd?: string; offset: number; limit: number },
+): { sessions: ListedSession[]; more: boolean } {
+  const rows = store.sessionPage({ ...opts, limit: opts.limit + 1, notEndedBy: COMPRESSED_END_REASON });
+  const sessions = rows.slice(0, opts.limit).map((row) => {
+    const leaf = row.activeLeafId ? store.findNode(row.activeLeafId) : undefined;
+    return { row, updatedAt: row.endedAt ?? leaf?.createdAt ?? row.startedAt };
+  });
+  return { sessions, more: rows.length > opts.limit };
+}

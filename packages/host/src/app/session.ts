@@ -450,8 +450,8 @@ export class Session {
   }
 
   /** Made per message (cheap): everything expensive lives in the process and the session.
-   * @deprecated A front end sends through send(), which holds the session's turn lease. */
-  newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: ClientTools): Agent {
+   * Private: a front end sends through send(), which holds the session's turn lease. */
+  private newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: ClientTools): Agent {
     if (this.closed) throw new Error("the session is closed");
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
