@@ -114,7 +114,16 @@ export class SignalAdapter implements PlatformAdapter {
       } catch (err) {
         if (this.stopping) return;
         host?.health?.("degraded", `the signal-cli event stream dropped: ${(err as Error).message}`);
-        await new Promise((r) => setTimeout(r, backoff));
+        // The wait ends early on stop(), which aborts this controller too.
+        const pause = this.abort;
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, backoff);
+          const wake = () => {
+            clearTimeout(t);
+            r();
+          };
+          pause.signal.addEventListener("abort", wake, { once: true });
+        });
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
