@@ -136,7 +136,8 @@ describe.skipIf(skipWithoutPodman())("docker workspace on podman", () => {
     expect(await run(b, "cat /tmp/profile-scope")).toBe("shared\n");
     expect(await run(a, 'echo "$PASSED|$IRIS_TEST_HOST_ONLY|$PATH"')).toMatch(/^given\|\|/);
     // A killed Iris's session (a process that is gone) left its mark: it keeps nothing alive.
-    await run(a, ": > /tmp/.iris-users/${hostname()}:999999999@s-killed");
+    await run(a, `: > /tmp/.iris-users/${hostname()}:999999999@s-killed`);
+    expect((await run(a, "ls /tmp/.iris-users")).split("\n").filter(Boolean)).toHaveLength(3);
     const profileScoped = async () => (await ofProfile()).filter((c) => c.Labels["iris.scope"] === "profile");
     await a.close();
     // b still uses it: it runs on, with its files.
