@@ -126,18 +126,25 @@ describe.skipIf(skipWithoutPodman())("docker workspace on podman", () => {
     expect(sessions).toContain("s-c");
   });
 
-  it("profile scope: sessions of a profile share one container, which outlives them; env is only what is given", async () => {
+  it("profile scope: sessions of a profile share one container, stopped when the last one ends; env is only what is given", async () => {
     process.env.IRIS_TEST_HOST_ONLY = "host";
     const a = make("p-a", { scope: "profile", env: { PASSED: "given" } });
     const b = make("p-b", { scope: "profile" });
+    await a.connect();
+    await b.connect();
     await run(a, "echo shared > /tmp/profile-scope");
     expect(await run(b, "cat /tmp/profile-scope")).toBe("shared\n");
     expect(await run(a, 'echo "$PASSED|$IRIS_TEST_HOST_ONLY|$PATH"')).toMatch(/^given\|\|/);
+    // A killed Iris's session (a process that is gone) left its mark: it keeps nothing alive.
+    await run(a, `: > /tmp/.iris-users/${hostname()}:999999999@s-killed`);
+    expect((await run(a, "ls /tmp/.iris-users")).split("\n").filter(Boolean)).toHaveLength(3);
+    const profileScoped = async () => (await ofProfile()).filter((c) => c.Labels["iris.scope"] === "profile");
     await a.close();
+    // b still uses it: it runs on, with its files.
+    expect((await profileScoped()).map((c) => c.State)).toEqual(["running"]);
+    expect(await run(b, "cat /tmp/profile-scope")).toBe("shared\n");
     await b.close();
-    const left = (await ofProfile()).filter((c) => c.Labels["iris.scope"] === "profile");
-    expect(left.length).toBe(1);
-    await docker.getContainer(left[0]?.Id as string).remove({ force: true });
+    expect(await profileScoped()).toEqual([]);
   });
 
   it("relax_approvals lets a network-less container's commands run unasked, and only then", async () => {

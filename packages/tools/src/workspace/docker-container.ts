@@ -186,12 +186,15 @@ export class DockerContainer {
     }
   }
 
-  /** Removes a session-scoped container; a profile-scoped one stays for the profile's other sessions. */
-  async close(): Promise<void> {
+  /**
+   * Removes a session-scoped container; a profile-scoped one stays for the profile's other
+   * sessions unless `lastUser` (docker-users.ts found no other live session in it).
+   */
+  async close(o: { lastUser?: boolean } = {}): Promise<void> {
     this.closed = true;
     const id = this.id ?? (await this.pending?.catch(() => undefined));
     this.id = undefined;
-    if (!id || this.settings.scope !== "session") return;
+    if (!id || (this.settings.scope !== "session" && !o.lastUser)) return;
     await this.docker
       .getContainer(id)
       .remove({ force: true })
@@ -200,7 +203,7 @@ export class DockerContainer {
 }
 
 /** Whether an owner label names a process on this machine that is gone. */
-function ownerGone(owner: string | undefined): boolean {
+export function ownerGone(owner: string | undefined): boolean {
   if (!owner) return false;
   const [host, pid] = owner.split(":");
   if (host !== hostname() || !pid) return false;

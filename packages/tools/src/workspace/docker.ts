@@ -16,6 +16,7 @@ import {
   containerStat,
   containerWrite,
 } from "./docker-files.js";
+import { joinContainer, leaveContainer } from "./docker-users.js";
 import { LocalWorkspace } from "./local.js";
 import { ShellProcesses } from "./shell-processes.js";
 import type {
@@ -70,6 +71,7 @@ export class DockerWorkspace implements Workspace {
         () => undefined,
       );
       await this.container.get();
+      if (this.settings.scope === "profile") await joinContainer(this.container);
       // A profile-scoped container outlives its sessions: a killed Iris's processes in it go.
       await this.processes.sweepOrphans().catch(() => undefined);
     })().catch((e: unknown) => {
@@ -131,7 +133,12 @@ export class DockerWorkspace implements Workspace {
       ...cleanups.map((c) => c().catch(() => undefined)),
     ]);
     this.cwds.clearAll();
-    await this.container.close();
+    // A profile-scoped container is stopped by the last of the profile's sessions to end.
+    const lastUser =
+      this.settings.scope === "profile" && this.connecting !== undefined
+        ? await leaveContainer(this.container).catch(() => false)
+        : false;
+    await this.container.close({ lastUser });
   }
 }
 

@@ -51,7 +51,8 @@ export function shellQuote(s: string): string {
 export class ShellProcesses implements BackgroundProcesses {
   private readonly procs = new Map<string, Tracked>();
   private nextId = 1;
-  private readonly dir = `${PROCS_ROOT}${ownerTag()}-${randomBytes(6).toString("hex")}`;
+  /** This process's folder on the shell's machine: pid files the next start's sweep kills by. */
+  readonly dir = `${PROCS_ROOT}${ownerTag()}-${randomBytes(6).toString("hex")}`;
 
   constructor(
     private readonly exec: (o: ExecOptions) => Promise<ExecResult>,
@@ -206,9 +207,11 @@ export class ShellProcesses implements BackgroundProcesses {
     return gone;
   }
 
-  async closeAll(): Promise<void> {
+  /** `dirUsed`: foreground commands left pid files in the folder too (ssh-shell.ts). */
+  async closeAll(o: { dirUsed?: boolean } = {}): Promise<void> {
     const running = [...this.procs.values()].filter((p) => p.running);
-    if (this.procs.size === 0) return;
+    // A shell that cannot be reached leaves the folder to the next start's sweep.
+    if (this.procs.size === 0 && !o.dirUsed) return;
     const kills = running.map((p) => `kill -KILL -- -${p.pid} 2>/dev/null;`).join(" ");
     await this.sh(`${kills} rm -rf ${this.dir}`).catch(() => undefined);
     this.procs.clear();

@@ -13,9 +13,19 @@ const END = "__IRIS_END_";
 const KILL_GRACE_S = 2;
 
 export class SshShell {
+  /** Whether a command left its pid file in pidDir (the folder is then removed at close). */
+  usedPidDir = false;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly conn: SshConnection) {}
+  /**
+   * `pidDir`: where each running command leaves its group's pid until it ends, so that if this
+   * Iris is killed (the command, in its own session, outlives the dropped connection) the next
+   * start's sweep kills it (ShellProcesses.sweepOrphans).
+   */
+  constructor(
+    private readonly conn: SshConnection,
+    private readonly pidDir?: string,
+  ) {}
 
   exec(o: ExecOptions): Promise<ExecResult> {
     const run = this.queue.then(() => this.runOne(o));
@@ -33,8 +43,14 @@ export class SshShell {
       .join("\n");
     const body = `cd -- ${shellQuote(o.cwd)} || exit 126\n${exports}\n${o.command}`;
     const { script, nonce } = markCommand(body);
-    const inner = `${printMarker(PID, nonce, '"$$"')}\n${script}`;
-    const line = `setsid -w bash --noprofile --norc -c ${shellQuote(inner)} </dev/null 2>&1; ${printMarker(END, nonce, '"$?"')}\n`;
+    const pidFile = this.pidDir ? shellQuote(`${this.pidDir}/fg-${nonce}.pid`) : undefined;
+    if (pidFile) this.usedPidDir = true;
+    const record = pidFile
+      ? `mkdir -p -- ${shellQuote(this.pidDir as string)} && echo "$$" > ${pidFile}\n`
+      : "";
+    const inner = `${record}${printMarker(PID, nonce, '"$$"')}\n${script}`;
+    const forget = pidFile ? `s=$?; rm -f -- ${pidFile}; (exit $s); ` : "";
+    const line = `setsid -w bash --noprofile --norc -c ${shellQuote(inner)} </dev/null 2>&1; ${forget}${printMarker(END, nonce, '"$?"')}\n`;
 
     const collector = new HeadTailCollector(caps.maxBytes);
     let pid: number | undefined;

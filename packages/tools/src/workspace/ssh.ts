@@ -50,8 +50,8 @@ export class SshWorkspace implements Workspace {
 
   constructor(readonly settings: SshSettings) {
     this.connection = new SshConnection(settings);
-    this.shell = new SshShell(this.connection);
     this.processes = new ShellProcesses((o) => this.exec(o), "ssh");
+    this.shell = new SshShell(this.connection, this.processes.dir);
   }
 
   get description(): string {
@@ -233,7 +233,7 @@ export class SshWorkspace implements Workspace {
     const cleanups = [...this.cleanups];
     this.cleanups.clear();
     await Promise.all([
-      this.processes.closeAll().catch(() => undefined),
+      this.processes.closeAll({ dirUsed: this.shell.usedPidDir }).catch(() => undefined),
       ...cleanups.map((c) => c().catch(() => undefined)),
     ]);
     this.cwds.clearAll();
