@@ -30,7 +30,7 @@ export interface SessionChannel {
 export interface AcpSessionOptions {
   /** The id the editor uses (default the Iris session's id now). */
   id?: string;
-  host: Session;
+  session: Session;
   channel: SessionChannel;
   /** Whether the session's route takes images now. */
   vision: () => boolean;
@@ -51,12 +51,12 @@ export class AcpSession {
   private readonly approvals: EditorApprovals;
 
   constructor(private readonly opts: AcpSessionOptions) {
-    this.id = opts.id ?? opts.host.id;
+    this.id = opts.id ?? opts.session.id;
     this.approvals = new EditorApprovals(opts.channel.askPermission);
   }
 
-  get host(): Session {
-    return this.opts.host;
+  get session(): Session {
+    return this.opts.session;
   }
 
   /** Queued behind the running turn; answered in the order the prompts arrived. */
@@ -96,7 +96,9 @@ export class AcpSession {
         blocks.length === 1 && blocks[0]?.type === "text" ? parseCommand(blocks[0].text) : undefined;
       if (only) {
         this.say(
-          await runCommand(this.host, only).catch((err: unknown) => `/${only.name} failed: ${String(err)}`),
+          await runCommand(this.session, only).catch(
+            (err: unknown) => `/${only.name} failed: ${String(err)}`,
+          ),
         );
         if ((only.name === "model" || only.name === "new") && this.opts.configOptions)
           this.send({ sessionUpdate: "config_option_update", configOptions: this.opts.configOptions() });
@@ -134,14 +136,14 @@ export class AcpSession {
     controller: AbortController,
     text: string,
   ): Promise<StopReason> {
-    const host = this.host;
+    const session = this.session;
     const updates = new TurnUpdates(
-      host.cwd,
+      session.cwd,
       this.opts.contextWindow,
-      () => host.row().costUsd,
+      () => session.row().costUsd,
       () => controller.signal.aborted,
     );
-    const unsubscribe = host.subscribe((event) => {
+    const unsubscribe = session.subscribe((event) => {
       for (const u of updates.map(event)) this.send(u);
     });
     const frontEnd: FrontEnd = {
@@ -158,9 +160,9 @@ export class AcpSession {
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
     // Where the conversation stood before this prompt: a refusal rewinds to it.
-    const before = { sessionId: host.id, leaf: host.row().activeLeafId };
+    const before = { sessionId: session.id, leaf: session.row().activeLeafId };
     try {
-      const result = await host.send(message, { frontEnd, signal: controller.signal });
+      const result = await session.send(message, { frontEnd, signal: controller.signal });
       for (const u of updates.finish(
         result.reason === "user_cancelled" ? "the turn was cancelled" : "the turn ended",
       ))
@@ -188,15 +190,15 @@ export class AcpSession {
    * during the turn; the turn then ends as end_turn, its refusal message already shown.
    */
   private leaveOut(before: { sessionId: string; leaf: string | null }): boolean {
-    const host = this.host;
-    if (host.id !== before.sessionId) return false;
-    host.rewindTo(before.leaf);
+    const session = this.session;
+    if (session.id !== before.sessionId) return false;
+    session.rewindTo(before.leaf);
     return true;
   }
 
   /** The session's title (from its first prompt, unless the editor set one) and last activity. */
   private sendInfo(firstPrompt: string): void {
-    const title = this.host.ensureTitle(firstPrompt);
+    const title = this.session.ensureTitle(firstPrompt);
     this.send({
       sessionUpdate: "session_info_update",
       ...(title ? { title } : {}),

@@ -64,23 +64,27 @@ export class AcpSessions {
     // Only an editor's own sessions: a chat's or an API key's conversation is someone else's.
     const stored = resume ? storedAcpSession(iris, resume) : undefined;
     if (resume && !stored) throw acp.RequestError.sessionNotFound(resume);
-    let host: ReturnType<IrisProcess["openSession"]>;
+    let session: ReturnType<IrisProcess["openSession"]>;
     try {
-      host = iris.openSession({ source: "acp", cwd, ...(this.opts.route ? { route: this.opts.route } : {}) });
+      session = iris.openSession({
+        source: "acp",
+        cwd,
+        ...(this.opts.route ? { route: this.opts.route } : {}),
+      });
     } catch (err) {
       throw configError(routeHelp(err, iris), iris.profile.home.paths.config);
     }
-    if (stored) host.resumeSession(stored);
-    else host.startSession();
+    if (stored) session.resumeSession(stored);
+    else session.startSession();
     // The editor keeps the id it knows, also when compression moved the conversation on.
-    const id = resume ?? host.id;
+    const id = resume ?? session.id;
     const fsBoth = this.clientCaps.fs?.readTextFile === true && this.clientCaps.fs?.writeTextFile === true;
-    const session: AcpSession = new AcpSession({
+    const thread: AcpSession = new AcpSession({
       id,
-      host,
-      vision: () => takesImages(host.runtime.provider, host.runtime.model, iris.profile.config),
-      contextWindow: () => iris.modelInfo(host.runtime.provider, host.runtime.model).contextWindow,
-      configOptions: () => [modelOption(host, iris, catalogueModelNames), ...workspaceOptions(host)],
+      session,
+      vision: () => takesImages(session.runtime.provider, session.runtime.model, iris.profile.config),
+      contextWindow: () => iris.modelInfo(session.runtime.provider, session.runtime.model).contextWindow,
+      configOptions: () => [modelOption(session, iris, catalogueModelNames), ...workspaceOptions(session)],
       expandInput: (text) => expandMcpInput(iris.tools.mcp, text),
       channel: {
         update: (update) => client.notify(acp.methods.client.session.update, { sessionId: id, update }),
@@ -107,26 +111,26 @@ export class AcpSessions {
     });
     const previous = this.sessions.get(id);
     if (previous) await this.close(previous);
-    this.sessions.set(id, session);
+    this.sessions.set(id, thread);
     // After the response is queued: the editor learns the commands once the session exists.
     setImmediate(() =>
-      session.send({ sessionUpdate: "available_commands_update", availableCommands: AVAILABLE_COMMANDS }),
+      thread.send({ sessionUpdate: "available_commands_update", availableCommands: AVAILABLE_COMMANDS }),
     );
     // MCP prompts join the list once the servers have started (they never delay the session).
     if (iris.tools.mcp.connections.size > 0)
       void availableCommands(iris.tools.mcp)
         .then((all) => {
-          if (all.length > AVAILABLE_COMMANDS.length && this.sessions.get(id) === session)
-            session.send({ sessionUpdate: "available_commands_update", availableCommands: all });
+          if (all.length > AVAILABLE_COMMANDS.length && this.sessions.get(id) === thread)
+            thread.send({ sessionUpdate: "available_commands_update", availableCommands: all });
         })
         .catch((err: unknown) => this.opts.log(`MCP prompts could not be listed: ${String(err)}`));
-    return session;
+    return thread;
   }
 
   async close(s: AcpSession): Promise<void> {
     s.cancel();
     this.sessions.delete(s.id);
-    await s.host.close("closed by the editor");
+    await s.session.close("closed by the editor");
   }
 
   /** Iris does not take MCP servers from the editor (mcpCapabilities is not advertised); say so. */
@@ -141,7 +145,7 @@ export class AcpSessions {
   }
 
   async setWorkspace(s: AcpSession, value: string, iris: IrisProcess) {
-    if (s.host.busy)
+    if (s.session.busy)
       throw acp.RequestError.invalidParams(undefined, "the workspace cannot change while a turn runs");
     if (!(WORKSPACE_BACKENDS as readonly string[]).includes(value))
       throw acp.RequestError.invalidParams(
@@ -149,7 +153,7 @@ export class AcpSessions {
         `unknown workspace '${value}' (${WORKSPACE_BACKENDS.join(", ")})`,
       );
     try {
-      await s.host.switchWorkspace(value as WorkspaceBackend);
+      await s.session.switchWorkspace(value as WorkspaceBackend);
     } catch (err) {
       // Down or not configured: the session stays where it was.
       throw acp.RequestError.invalidParams(undefined, err instanceof Error ? err.message : String(err));
@@ -160,8 +164,8 @@ export class AcpSessions {
   /** The modes and config options an answer about the session carries. */
   details(s: AcpSession, iris: IrisProcess) {
     return {
-      modes: modeState(s.host),
-      configOptions: [modelOption(s.host, iris, catalogueModelNames), ...workspaceOptions(s.host)],
+      modes: modeState(s.session),
+      configOptions: [modelOption(s.session, iris, catalogueModelNames), ...workspaceOptions(s.session)],
     };
   }
 

@@ -85,15 +85,15 @@ export class AcpAgentApp implements AcpAgent {
       .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
         const s = await this.sessions.open(client, params.cwd, params.sessionId);
         this.sessions.ignoredMcpServers(s, params.mcpServers);
-        const history = s.host.history();
+        const history = s.session.history();
         for (const update of replayUpdates(history, params.cwd)) s.send(update);
         // What a crash left uncertain is told now, not only at the next turn (SPEC D4).
-        for (const r of s.host.takeRepairNotices())
+        for (const r of s.session.takeRepairNotices())
           s.send({
             sessionUpdate: "agent_message_chunk",
             content: { type: "text", text: `\n\nNote: ${r.message}\n` },
           });
-        const title = s.host.title();
+        const title = s.session.title();
         if (title) s.send({ sessionUpdate: "session_info_update", title });
         return this.sessions.details(s, await this.sessions.process());
       })
@@ -172,11 +172,11 @@ export class AcpAgentApp implements AcpAgent {
       .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
         const s = this.sessions.mustGet(params.sessionId);
         try {
-          s.host.setApprovalMode(params.modeId as "manual" | "smart" | "off");
+          s.session.setApprovalMode(params.modeId as "manual" | "smart" | "off");
         } catch (err) {
           throw acp.RequestError.invalidParams(undefined, err instanceof Error ? err.message : String(err));
         }
-        s.send({ sessionUpdate: "current_mode_update", currentModeId: s.host.approvalMode });
+        s.send({ sessionUpdate: "current_mode_update", currentModeId: s.session.approvalMode });
         return {};
       })
       .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
@@ -188,9 +188,9 @@ export class AcpAgentApp implements AcpAgent {
             undefined,
             `unknown config option '${params.configId}' (Iris has: model, workspace)`,
           );
-        if (s.host.busy)
+        if (s.session.busy)
           throw acp.RequestError.invalidParams(undefined, "the model cannot change while a turn runs");
-        const switched = s.host.switchModel(params.value);
+        const switched = s.session.switchModel(params.value);
         if (!switched.ok) throw acp.RequestError.invalidParams(undefined, switched.error);
         for (const w of switched.warnings) s.send({ sessionUpdate: "notice", severity: "warning", title: w });
         return { configOptions: this.sessions.details(s, await this.sessions.process()).configOptions };

@@ -59,32 +59,32 @@ function commandList(): string {
 }
 
 /** Runs a command and returns what the editor shows. */
-export async function runCommand(host: Session, cmd: { name: string; arg: string }): Promise<string> {
+export async function runCommand(session: Session, cmd: { name: string; arg: string }): Promise<string> {
   switch (cmd.name) {
     case "usage": {
-      const s = host.row();
+      const s = session.row();
       return (
         `Session ${shortId(s.id)}: ${s.apiCalls} API calls, ${s.inputTokens} input tokens ` +
         `(${s.cacheReadTokens} from cache), ${s.outputTokens} output tokens, $${s.costUsd.toFixed(4)}.`
       );
     }
     case "model": {
-      if (!cmd.arg) return `Using ${host.runtime.provider}/${host.runtime.model}.`;
-      const result = host.switchModel(cmd.arg);
+      if (!cmd.arg) return `Using ${session.runtime.provider}/${session.runtime.model}.`;
+      const result = session.switchModel(cmd.arg);
       if (!result.ok) return `Could not switch: ${result.error}`;
       return [
-        `Now using ${host.runtime.provider}/${host.runtime.model}.`,
+        `Now using ${session.runtime.provider}/${session.runtime.model}.`,
         ...result.warnings.map((w) => `! ${w}`),
       ].join("\n");
     }
     case "compress": {
-      const done = await host.compressNow();
+      const done = await session.compressNow();
       return done.ok
         ? `Compressed (phase ${done.phase}): ${done.before} → about ${done.after} tokens.`
         : `Not compressed: ${done.warning}`;
     }
     case "new": {
-      const row = host.startSession();
+      const row = session.startSession();
       return `Started a fresh conversation (session ${shortId(row.id)}).`;
     }
     case "help":

@@ -13,24 +13,24 @@ export const MODES: SessionModeState["availableModes"] = [
   { id: "off", name: "Never ask", description: "No approvals (hard-blocked commands stay blocked)" },
 ];
 
-export function modeState(host: Session): SessionModeState {
-  return { currentModeId: host.approvalMode, availableModes: MODES };
+export function modeState(session: Session): SessionModeState {
+  return { currentModeId: session.approvalMode, availableModes: MODES };
 }
 
 /** Most models offered in the picker (the catalogue knows hundreds for some providers). */
 const MAX_MODEL_CHOICES = 100;
 
 export function modelOption(
-  host: Session,
+  session: Session,
   iris: IrisProcess,
   catalogue: (provider: string) => string[],
 ): SessionConfigOption {
-  const current = `${host.runtime.provider}/${host.runtime.model}`;
+  const current = `${session.runtime.provider}/${session.runtime.model}`;
   const config = iris.profile.config;
   // The profile's own model stays offered after a switch, so the editor can switch back.
   const values = new Set<string>([current, `${config.model.provider}/${config.model.name}`]);
   for (const f of config.fallback_providers) values.add(`${f.provider}/${f.model}`);
-  const providers = new Set<string>([host.runtime.provider, ...Object.keys(config.providers)]);
+  const providers = new Set<string>([session.runtime.provider, ...Object.keys(config.providers)]);
   for (const p of providers)
     for (const m of catalogue(p)) if (values.size < MAX_MODEL_CHOICES) values.add(`${p}/${m}`);
   return {
@@ -47,15 +47,15 @@ export function modelOption(
  * Where the session's tools run, when the profile configures more than this machine (SPEC T6):
  * the editor moves this session to another backend through session/set_config_option.
  */
-export function workspaceOptions(host: Session): SessionConfigOption[] {
-  const kinds = availableBackends(host.config);
+export function workspaceOptions(session: Session): SessionConfigOption[] {
+  const kinds = availableBackends(session.config);
   if (kinds.length < 2) return [];
-  const current = host.workspace.kind;
+  const current = session.workspace.kind;
   return [
     {
       id: "workspace",
       name: "Workspace",
-      description: host.workspace.description,
+      description: session.workspace.description,
       category: "workspace",
       type: "select",
       currentValue: current,

@@ -30,10 +30,10 @@ afterEach(async () => {
 function session(update: (u: SessionUpdate) => Promise<void>, logged: string[]): AcpSession {
   const work = join(dir.path, "work");
   mkdirSync(work, { recursive: true });
-  const host = iris.openSession({ source: "acp", cwd: work });
-  host.startSession();
+  const opened = iris.openSession({ source: "acp", cwd: work });
+  opened.startSession();
   return new AcpSession({
-    host,
+    session: opened,
     vision: () => false,
     contextWindow: () => 128_000,
     channel: {

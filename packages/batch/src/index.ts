@@ -1,4 +1,6 @@
 // @iris/batch: `iris batch` (SPEC E4), a client of @iris/host's process and session scopes.
+
+export type { BatchOptions } from "./batch-options.js";
 export { type BatchItem, type MalformedLine, parseInput } from "./input.js";
 export { batchPaths, type FailureEntry } from "./ledger.js";
 export {
@@ -9,7 +11,7 @@ export {
   openAiTools,
   toOpenAiMessages,
 } from "./openai-format.js";
-export { type BatchOptions, runBatch } from "./run.js";
+export { runBatch } from "./run.js";
 export type { BatchSummary } from "./summary.js";
 export {
   ROW_STATUSES,

@@ -1,59 +1,22 @@
 // `iris batch IN.jsonl --out OUT.jsonl` (SPEC E4, issue 18): read the input, work out what is
-// already done from OUT itself, run the rest with N workers, append one fsynced row per item,
-// and end with a summary. Exit codes: 0 every item has a row and none failed; 1 some failed, were
-// stopped by a budget (rows budget_exceeded) or did not run; 2 bad input, options or config; 130 interrupted.
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// already done from OUT itself (run-plan.ts), run the rest with N workers, append one fsynced row
+// per item, and end with a summary. Exit codes: 0 every item has a row and none failed; 1 some
+// failed, were stopped by a budget (rows budget_exceeded) or did not run; 2 bad input, options or
+// config; 130 interrupted.
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import {
-  type IrisConfig,
-  loadProfileOrExit,
-  type RouteFlags,
-  resolveMainRoute,
-  routeFlagsOf,
-  splitModelSpec,
-} from "@iris/host";
-import type { ApiMode } from "@iris/llm";
-import { editedKeys } from "./edited.js";
-import { type BatchItem, parseInput } from "./input.js";
+import { loadProfileOrExit, type Profile } from "@iris/host";
+import type { BatchOptions } from "./batch-options.js";
+import type { BatchItem } from "./input.js";
 import { DurableJsonl, JsonlFileError } from "./jsonl-file.js";
-import { batchPaths, dropRows, failureOf, type Ledger, readLedger } from "./ledger.js";
+import { batchPaths, failureOf } from "./ledger.js";
 import { BatchProcesses } from "./processes.js";
 import { Progress } from "./progress.js";
 import { emptyRow, runItem } from "./run-item.js";
 import { RunLockError, takeRunLock } from "./run-lock.js";
-import { compareInput, readMeta, writeMeta } from "./run-meta.js";
+import { type BatchPlan, planRun, UsageError } from "./run-plan.js";
 import { formatSummary, Tally } from "./summary.js";
-import type { RowStatus, TrajectoryFormat, TrajectoryRow } from "./trajectory.js";
-
-export interface BatchOptions {
-  input: string;
-  out: string;
-  failed?: string;
-  concurrency?: number;
-  maxRounds?: number;
-  toolsets?: string[];
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  apiMode?: ApiMode;
-  budgetUsd?: number;
-  maxItems?: number;
-  resume?: boolean;
-  force?: boolean;
-  rerun?: RowStatus[];
-  profile?: string;
-  jsonSummary?: string;
-  itemTimeoutSeconds?: number;
-  keepWorkdirs?: boolean;
-  /** The rows' conversation layout (default sharegpt). */
-  format?: TrajectoryFormat;
-  env?: Record<string, string | undefined>;
-  stderr?: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Aborting it stops the run like Ctrl-C (the CLI wires SIGINT/SIGTERM to it). */
-  signal?: AbortSignal;
-}
-
-class UsageError extends Error {}
+import type { TrajectoryRow } from "./trajectory.js";
 
 export async function runBatch(opts: BatchOptions): Promise<number> {
   const stderr = opts.stderr ?? process.stderr;
@@ -74,204 +37,174 @@ export async function runBatch(opts: BatchOptions): Promise<number> {
   }
 }
 
-function hasContent(path: string): boolean {
-  return existsSync(path) && statSync(path).size > 0;
-}
+type Stderr = NodeJS.WritableStream & { isTTY?: boolean };
 
-async function run(opts: BatchOptions, stderr: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+async function run(opts: BatchOptions, stderr: Stderr): Promise<number> {
   const env = opts.env ?? process.env;
   const loaded = loadProfileOrExit({ env, ...(opts.profile ? { profile: opts.profile } : {}) });
   if (!loaded.ok) {
     stderr.write(`${loaded.message}\n`);
     return loaded.exitCode;
   }
-  const { profile } = loaded;
-  const cfg = profile.config.batch;
-  const concurrency = opts.concurrency ?? cfg.concurrency;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new UsageError("--concurrency must be 1 or more");
-  let text: string;
+  const batch = new BatchRun(opts, loaded.profile, planRun(opts, loaded.profile, stderr), stderr);
   try {
-    text = readFileSync(opts.input, "utf8");
-  } catch (err) {
-    throw new UsageError(`cannot read the input ${opts.input}: ${(err as Error).message}`);
+    return await batch.execute();
+  } finally {
+    await batch.close();
   }
-  const input = parseInput(text, opts.maxItems !== undefined ? { maxItems: opts.maxItems } : {});
-  const paths = batchPaths(opts.out, opts.failed);
-  if (!opts.resume && (hasContent(paths.out) || hasContent(paths.failed)))
-    throw new UsageError(
-      `${paths.out} (or ${paths.failed}) already has rows: add --resume to continue that run, or choose another --out`,
+}
+
+/** One run of a planned batch: its output files, workers, tally and progress. */
+class BatchRun {
+  private readonly outFile: DurableJsonl;
+  private readonly failFile: DurableJsonl;
+  private readonly tally = new Tally();
+  private readonly todo: BatchItem[];
+  private readonly progress: Progress;
+  private readonly procs: BatchProcesses;
+  private readonly stop = new AbortController();
+  private readonly onStop = () => this.stop.abort();
+  private readonly started = Date.now();
+  private next = 0;
+  private interrupted = false;
+
+  constructor(
+    private readonly opts: BatchOptions,
+    private readonly profile: Profile,
+    private readonly plan: BatchPlan,
+    private readonly stderr: Stderr,
+  ) {
+    const { paths, ledger, input } = plan;
+    this.outFile = new DurableJsonl(paths.out);
+    this.failFile = new DurableJsonl(paths.failed);
+    for (const r of ledger.rows.values()) this.tally.add(r, false);
+    this.todo = input.items.filter((i) => !ledger.rows.has(i.key));
+    const skipped = input.items.length - this.todo.length;
+    this.progress = new Progress({ out: stderr, total: input.items.length, skipped }, this.tally);
+    this.procs = new BatchProcesses({
+      profile,
+      env: opts.env ?? process.env,
+      trajectoriesDir: paths.trajectories,
+      ...(opts.toolsets ? { toolsets: opts.toolsets } : {}),
+      route: plan.route,
+      mainRuntime: plan.mainRuntime,
+    });
+    this.procs.dropLogsExcept(this.todo.map((i) => i.key));
+    this.procs.limiter.onPause((p) =>
+      this.progress.note(
+        `iris batch: ${p.route} answered 429: every worker waits ${Math.ceil(p.ms / 1000)} s`,
+      ),
     );
-  const ledger: Ledger = opts.resume
-    ? readLedger(paths, { rerun: opts.rerun ?? [] })
-    : { rows: new Map(), failures: new Map(), notes: [] };
-  for (const n of ledger.notes) stderr.write(`iris batch: ${n}\n`);
+    opts.signal?.addEventListener("abort", this.onStop, { once: true });
+  }
 
-  const trajectoryOptions = {
-    model: opts.model ?? null,
-    provider: opts.provider ?? null,
-    toolsets: opts.toolsets ?? null,
-    max_rounds: opts.maxRounds ?? null,
-    // Only when not the default, so the runs of earlier versions compare equal.
-    ...(opts.format === "openai" ? { format: "openai" } : {}),
-  };
-  const meta = opts.resume ? readMeta(paths.meta) : undefined;
-  const format = opts.format ?? "sharegpt";
-  const formatBefore = meta ? ((meta.options.format as string | undefined) ?? "sharegpt") : format;
-  if (formatBefore !== format)
-    throw new UsageError(
-      `${paths.out} holds --format ${formatBefore} rows: resume it with --format ${formatBefore}`,
-    );
-  const change = compareInput(
-    meta,
-    { sha256: input.sha256, allKeys: input.allKeys, options: trajectoryOptions },
-    // Only rows count: a malformed line fixed since has a new key, and that is fine.
-    ledger.rows.keys(),
-  );
-  if (change.message) stderr.write(`iris batch: ${change.message}\n`);
-  const edited = editedKeys(input.items, ledger.rows);
-  if (edited.length)
-    stderr.write(
-      `iris batch: ${edited.length} item(s) with a row were edited in the input since (their id is kept): ` +
-        `${edited.slice(0, 5).join(", ")}${edited.length > 5 ? ", …" : ""}${opts.force ? "; --force: they run again" : ""}\n`,
-    );
-  if ((change.orphans.length || edited.length) && !opts.force)
-    throw new UsageError(
-      "the input no longer matches the output; check the input, or add --force to go on anyway",
-    );
-  if (edited.length) dropRows(paths, ledger, edited);
+  /** Runs what is left and writes the summary; the exit code. */
+  async execute(): Promise<number> {
+    await this.knownFailures();
+    const { todo, plan, opts } = this;
+    const workers = Math.min(plan.concurrency, Math.max(1, todo.length));
+    await Promise.all(Array.from({ length: workers }, () => this.worker()));
+    this.interrupted ||= this.stop.signal.aborted;
+    const reached = !this.interrupted && this.budgetReached();
+    if (reached)
+      for (const item of todo.slice(this.next))
+        await this.record(
+          emptyRow(item, "budget_exceeded", "batch_budget_reached", {
+            error: `--budget-usd ${opts.budgetUsd} was reached before this item started`,
+            format: plan.format,
+          }),
+          item,
+        );
+    this.progress.finish();
+    return this.summarise(reached);
+  }
 
-  const route: RouteFlags = routeFlagsOf(mainRouteFlags(opts, profile.config));
-  const main = resolveMainRoute(route, profile.config, profile.env);
-  if (!main.ok) throw new UsageError(main.error);
+  async close(): Promise<void> {
+    this.opts.signal?.removeEventListener("abort", this.onStop);
+    await this.outFile.close();
+    await this.failFile.close();
+    await this.procs.close();
+  }
 
-  writeMeta(paths.meta, {
-    version: 1,
-    input: { path: opts.input, sha256: input.sha256, lines: input.lines },
-    options: trajectoryOptions,
-    runs: [...(meta?.runs ?? []), { started_at: new Date().toISOString(), resumed: opts.resume === true }],
-  });
+  /** The failure file matches OUT: malformed lines and failed rows each have one entry. */
+  private async knownFailures(): Promise<void> {
+    const { input, ledger } = this.plan;
+    for (const m of input.malformed)
+      if (!ledger.failures.has(m.key)) {
+        const entry = {
+          key: m.key,
+          line: m.line,
+          status: "malformed" as const,
+          error: m.error,
+          text: m.text,
+        };
+        await this.failFile.append(entry);
+        ledger.failures.set(m.key, entry);
+      }
+    const lineOf = new Map(input.items.map((i) => [i.key, i.line]));
+    for (const r of ledger.rows.values())
+      if (r.status === "failed" && !ledger.failures.has(r.key))
+        await this.failFile.append(failureOf(r, lineOf.get(r.key) ?? 0));
+  }
 
-  const outFile = new DurableJsonl(paths.out);
-  const failFile = new DurableJsonl(paths.failed);
-  // The failure file matches OUT: malformed lines and failed rows each have one entry.
-  for (const m of input.malformed)
-    if (!ledger.failures.has(m.key)) {
-      const entry = { key: m.key, line: m.line, status: "malformed" as const, error: m.error, text: m.text };
-      await failFile.append(entry);
-      ledger.failures.set(m.key, entry);
-    }
-  const lineOf = new Map(input.items.map((i) => [i.key, i.line]));
-  for (const r of ledger.rows.values())
-    if (r.status === "failed" && !ledger.failures.has(r.key))
-      await failFile.append(failureOf(r, lineOf.get(r.key) ?? 0));
+  private budgetReached(): boolean {
+    return this.opts.budgetUsd !== undefined && this.tally.cost >= this.opts.budgetUsd;
+  }
 
-  const tally = new Tally();
-  for (const r of ledger.rows.values()) tally.add(r, false);
-  const todo = input.items.filter((i) => !ledger.rows.has(i.key));
-  const skipped = input.items.length - todo.length;
-  const progress = new Progress({ out: stderr, total: input.items.length, skipped }, tally);
-  const started = Date.now();
-
-  const procs = new BatchProcesses({
-    profile,
-    env,
-    trajectoriesDir: paths.trajectories,
-    ...(opts.toolsets ? { toolsets: opts.toolsets } : {}),
-    route,
-    mainRuntime: main.runtime,
-  });
-  procs.dropLogsExcept(todo.map((i) => i.key));
-  procs.limiter.onPause((p) =>
-    progress.note(`iris batch: ${p.route} answered 429: every worker waits ${Math.ceil(p.ms / 1000)} s`),
-  );
-  const stop = new AbortController();
-  const onStop = () => stop.abort();
-  opts.signal?.addEventListener("abort", onStop, { once: true });
-  const budgetReached = () => opts.budgetUsd !== undefined && tally.cost >= opts.budgetUsd;
-  const record = async (row: TrajectoryRow, item: BatchItem) => {
+  private async record(row: TrajectoryRow, item: BatchItem): Promise<void> {
     // OUT first: its row is what resume trusts; a failure entry lost to a kill is re-added above.
-    await outFile.append(row);
+    await this.outFile.append(row);
     // Only now: a kill before the row is whole leaves the log, and resume reads the row from it.
-    rmSync(procs.trajectoryPath(item.key), { force: true });
-    if (row.status === "failed") await failFile.append(failureOf(row, item.line));
-    tally.add(row, true);
-    progress.update();
-  };
+    rmSync(this.procs.trajectoryPath(item.key), { force: true });
+    if (row.status === "failed") await this.failFile.append(failureOf(row, item.line));
+    this.tally.add(row, true);
+    this.progress.update();
+  }
 
-  let next = 0;
-  let interrupted = false;
-  const worker = async () => {
+  /** Takes the next item until none is left, the run stops or the budget is reached. */
+  private async worker(): Promise<void> {
+    const { opts, procs } = this;
     for (;;) {
-      if (stop.signal.aborted || budgetReached()) return;
-      const item = todo[next++];
+      if (this.stop.signal.aborted || this.budgetReached()) return;
+      const item = this.todo[this.next++];
       if (!item) return;
       const outcome = await runItem(item, {
         processFor: (t) => procs.processFor(t),
         runtimeFor: (m) => procs.runtimeFor(m),
         ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
-        itemTimeoutMs: (opts.itemTimeoutSeconds ?? cfg.item_timeout_seconds) * 1000,
+        itemTimeoutMs: (opts.itemTimeoutSeconds ?? this.profile.config.batch.item_timeout_seconds) * 1000,
         keepWorkdirs: opts.keepWorkdirs === true,
-        format,
+        format: this.plan.format,
         trajectoryPath: (key) => procs.trajectoryPath(key),
-        stop: stop.signal,
+        stop: this.stop.signal,
       });
       if (outcome.kind === "interrupted") {
-        interrupted = true;
+        this.interrupted = true;
         return;
       }
-      await record(outcome.row, item);
+      await this.record(outcome.row, item);
     }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, worker));
-    interrupted ||= stop.signal.aborted;
-    const reached = !interrupted && budgetReached();
-    if (reached)
-      for (const item of todo.slice(next))
-        await record(
-          emptyRow(item, "budget_exceeded", "batch_budget_reached", {
-            error: `--budget-usd ${opts.budgetUsd} was reached before this item started`,
-            format,
-          }),
-          item,
-        );
-    progress.finish();
-    const summary = tally.summary({
-      input: opts.input,
+  }
+
+  private summarise(budgetReached: boolean): number {
+    const { input, paths } = this.plan;
+    const summary = this.tally.summary({
+      input: this.opts.input,
       output: paths.out,
       failureFile: paths.failed,
       items: input.items.length,
-      notRun: input.items.filter((i) => !tally.keys.has(i.key)).length,
+      notRun: input.items.filter((i) => !this.tally.keys.has(i.key)).length,
       malformed: input.malformed.length,
-      skippedDone: skipped,
-      durationMs: Date.now() - started,
-      pauses: procs.limiter.pauses,
-      interrupted,
-      budgetReached: reached,
+      skippedDone: input.items.length - this.todo.length,
+      durationMs: Date.now() - this.started,
+      pauses: this.procs.limiter.pauses,
+      interrupted: this.interrupted,
+      budgetReached,
     });
-    stderr.write(formatSummary(summary));
-    if (opts.jsonSummary) writeFileSync(opts.jsonSummary, `${JSON.stringify(summary, null, 2)}\n`);
-    if (interrupted) return 130;
+    this.stderr.write(formatSummary(summary));
+    if (this.opts.jsonSummary) writeFileSync(this.opts.jsonSummary, `${JSON.stringify(summary, null, 2)}\n`);
+    if (this.interrupted) return 130;
     const unfinished = (summary.by_status.failed ?? 0) + (summary.by_status.budget_exceeded ?? 0);
     return summary.not_run === 0 && unfinished === 0 ? 0 : 1;
-  } finally {
-    opts.signal?.removeEventListener("abort", onStop);
-    await outFile.close();
-    await failFile.close();
-    await procs.close();
   }
-}
-
-/** --model PROVIDER/MODEL names the provider too, unless --provider does. */
-function mainRouteFlags(opts: BatchOptions, config: IrisConfig): RouteFlags {
-  const flags: RouteFlags = { ...opts };
-  if (opts.model && !opts.provider) {
-    const spec = splitModelSpec(opts.model, config, config.model.provider ?? "");
-    if (spec.provider) {
-      flags.provider = spec.provider;
-      flags.model = spec.model;
-    }
-  }
-  return flags;
 }
