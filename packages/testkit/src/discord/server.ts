@@ -362,6 +362,11 @@ export class FakeDiscord {
     this.floods.push({ route: routePattern, retryAfter: retryAfterSeconds, left: count });
   }
 
+  /** Sends a Gateway dispatch `t` with `d` as given, however wrong its shape (malformed events). */
+  pushRaw(t: string, d: unknown): void {
+    this.dispatch(t, d);
+  }
+
   /** The token stops working: REST answers 401 and the Gateway closes with 4004. */
   revokeToken(): void {
     this.token = `revoked-${randomUUID()}`;
