@@ -100,6 +100,12 @@ describe("gateway over Discord (fake Discord)", () => {
     expect(dc.interactionAnswered(press)).toBe(true);
   }, 60_000);
 
+  it("skips a malformed event and keeps answering", async () => {
+    dc.pushRaw("MESSAGE_CREATE", { id: "x", channel_id: null, author: null, content: 7 });
+    dc.send({ channelId: dm, author: MIN, content: "still there?" });
+    await answered(dm, (t) => t === "echo: still there?");
+  }, 60_000);
+
   it("under a 429 storm delivers a streamed reply once and whole, nothing to the channel before retry_after", async () => {
     dc.floodWait(/^(POST|PATCH) \/channels\/\d+\/messages/, 2, 1);
     const from = dc.calls.length;

@@ -184,7 +184,10 @@ export async function runPlatformSoak(
       let asked = 0;
       while (sent < o.messages) {
         await ready;
-        if (o.newEvery && asked > 0 && asked % o.newEvery === 0) await newConversation(u, seen);
+        if (o.newEvery && asked > 0 && asked % o.newEvery === 0) {
+          await newConversation(u, seen);
+          if (sent >= o.messages) break;
+        }
         asked++;
         const token = String(sent++);
         const beforeKill = !killed;

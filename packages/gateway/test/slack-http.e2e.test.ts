@@ -5,21 +5,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, FakeSlack, slackSignature, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "./e2e-gateway.js";
 import { lastMessage, runGateway, writeGatewayProfile } from "./profile.js";
 
 const BOT_TOKEN = "xoxb-2-fake-bot-secret-part";
 const SECRET = "fake-signing-secret-part";
-
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe("gateway over Slack (fake Slack, HTTP Events API)", () => {
   let sl: FakeSlack;

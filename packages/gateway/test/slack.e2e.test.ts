@@ -115,6 +115,16 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
     expect(texts(dm)).toContain("approved (once)");
   }, 60_000);
 
+  it("skips a malformed event and keeps answering", async () => {
+    sl.pushRaw({
+      type: "event_callback",
+      event_id: "Ev-bad",
+      event: { type: "message", channel: 5, user: null },
+    });
+    sl.send({ channel: dm, user: min, text: "still there?" });
+    await answered(dm, (t) => t === "echo: still there?");
+  }, 60_000);
+
   it("under a 429 storm delivers a streamed reply once and whole, nothing to the chat before Retry-After", async () => {
     sl.rateLimit(/^chat\.(postMessage|update)$/, 2, 1);
     const from = sl.calls.length;

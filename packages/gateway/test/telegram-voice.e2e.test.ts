@@ -13,23 +13,13 @@ import {
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "./e2e-gateway.js";
 import { lastMessage, runGateway, writeGatewayProfile } from "./profile.js";
 import { probe, skipWithoutVoiceTools, spokenOgg } from "./voice-tools.js";
 
 const TOKEN = "4545:voice-secret";
 const MIN = { id: 501, first_name: "Min", username: "min" };
 const dm = { id: MIN.id, type: "private" as const };
-
-const until = async <T>(get: () => T, ok: (v: T) => boolean, what: string, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (ok(v)) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe.skipIf(skipWithoutVoiceTools())("voice notes over Telegram (espeak-ng, fake STT, ffprobe)", () => {
   let tg: FakeTelegram;

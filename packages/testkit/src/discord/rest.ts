@@ -94,7 +94,8 @@ function messageBody(body: Record<string, unknown>, editing: boolean) {
   return { content: typeof content === "string" ? content : undefined, buttons };
 }
 
-function messageJson(s: RestState, m: DcBotMessage) {
+/** A bot message as the REST API (and an interaction's `message`) shows it. */
+export function messageJson(s: RestState, m: DcBotMessage) {
   const c = s.channels.get(m.channelId);
   return {
     id: m.id,

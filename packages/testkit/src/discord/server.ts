@@ -14,7 +14,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
-import { RestError, type RestState, route } from "./rest.js";
+import { messageJson, RestError, type RestState, route } from "./rest.js";
 import type { DcBotMessage, DcCall, DcChannel, DcCommand, DcUser } from "./types.js";
 
 export interface FakeDiscordOptions {
@@ -242,57 +242,11 @@ export class FakeDiscord {
     if (!msg?.buttons.some((b) => b.customId === customId))
       throw new Error(`message ${messageId} has no button ${customId}`);
     const channel = this.state.channels.get(msg.channelId) as DcChannel;
-    const id = this.nextId();
-    const token = randomBytes(24).toString("base64url");
-    this.state.interactions.set(id, { token, answered: false });
-    const u = { ...user, discriminator: "0", bot: false };
-    this.dispatch("INTERACTION_CREATE", {
-      id,
-      application_id: this.state.applicationId,
+    return this.interaction(channel, user, {
       type: 3,
-      token,
-      version: 1,
       data: { custom_id: customId, component_type: 2 },
-      channel_id: channel.id,
-      channel: channel.type === 1 ? { id: channel.id, type: 1 } : this.threadJson(channel),
-      ...(channel.guild_id
-        ? {
-            guild_id: channel.guild_id,
-            member: {
-              user: u,
-              roles: [],
-              joined_at: new Date(0).toISOString(),
-              permissions: "0",
-              deaf: false,
-              mute: false,
-              flags: 0,
-            },
-          }
-        : { user: u }),
-      message: {
-        id: msg.id,
-        channel_id: channel.id,
-        author: this.state.bot,
-        content: msg.texts.at(-1) ?? "",
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: [],
-        mention_roles: [],
-        attachments: [],
-        embeds: [],
-        pinned: false,
-        type: 0,
-        components: [],
-      },
-      app_permissions: "0",
-      locale: "en-US",
-      entitlements: [],
-      authorizing_integration_owners: {},
-      context: channel.guild_id ? 0 : 1,
+      message: messageJson(this.state, msg),
     });
-    return id;
   }
 
   /** The slash commands the bot registered. */
@@ -311,23 +265,33 @@ export class FakeDiscord {
     if (!command) throw new Error(`no slash command /${name} registered`);
     const channel = this.state.channels.get(channelId);
     if (!channel) throw new Error(`no channel ${channelId}`);
-    const id = this.nextId();
-    const token = randomBytes(24).toString("base64url");
-    this.state.interactions.set(id, { token, answered: false });
-    const u = { ...user, discriminator: "0", bot: false };
     const option = command.options[0];
-    this.dispatch("INTERACTION_CREATE", {
-      id,
-      application_id: this.state.applicationId,
+    return this.interaction(channel, user, {
       type: 2,
-      token,
-      version: 1,
       data: {
         id: this.nextId(),
         name,
         type: 1,
         ...(args !== undefined && option ? { options: [{ name: option.name, type: 3, value: args }] } : {}),
       },
+    });
+  }
+
+  /** Dispatches an INTERACTION_CREATE by `user` in `channel` with `fields` (type, data, …); its id. */
+  private interaction(
+    channel: DcChannel,
+    user: { id: string; username: string },
+    fields: Record<string, unknown>,
+  ): string {
+    const id = this.nextId();
+    const token = randomBytes(24).toString("base64url");
+    this.state.interactions.set(id, { token, answered: false });
+    const u = { ...user, discriminator: "0", bot: false };
+    this.dispatch("INTERACTION_CREATE", {
+      id,
+      application_id: this.state.applicationId,
+      token,
+      version: 1,
       channel_id: channel.id,
       channel: channel.type === 1 ? { id: channel.id, type: 1 } : this.threadJson(channel),
       ...(channel.guild_id
@@ -344,6 +308,7 @@ export class FakeDiscord {
             },
           }
         : { user: u }),
+      ...fields,
       app_permissions: "0",
       locale: "en-US",
       entitlements: [],
@@ -360,6 +325,11 @@ export class FakeDiscord {
   /** The next `count` REST calls whose route matches answer 429 with `retry_after` seconds. */
   floodWait(routePattern: RegExp, count: number, retryAfterSeconds: number): void {
     this.floods.push({ route: routePattern, retryAfter: retryAfterSeconds, left: count });
+  }
+
+  /** Sends a Gateway dispatch `t` with `d` as given, however wrong its shape (malformed events). */
+  pushRaw(t: string, d: unknown): void {
+    this.dispatch(t, d);
   }
 
   /** The token stops working: REST answers 401 and the Gateway closes with 4004. */

@@ -190,6 +190,11 @@ export class FakeSlack {
     this.deliver({ ...e, retry: e.retry + 1, timer: undefined });
   }
 
+  /** Delivers an Events API envelope with `payload` as given, however wrong its shape. */
+  pushRaw(payload: Record<string, unknown>): void {
+    this.enqueue("events_api", payload);
+  }
+
   /** POSTs `body` to the request URL with a signature of the caller's choosing; the status. */
   async postRaw(body: string, headers: Record<string, string>): Promise<number> {
     if (!this.requestUrl) throw new Error("no request URL (deliverTo)");
