@@ -47,7 +47,7 @@ describe("gateway over Discord (fake Discord)", () => {
     gw = await E2eGateway.start("iris-gw-discord", fake, `DISCORD_BOT_TOKEN=${TOKEN}\n`, [
       "gateway:",
       "  platforms:",
-      `    discord: {api_base: "${dc.apiBase}", allowed_users: ["${MIN.id}"]}`,
+      `    discord: {api_base: "${dc.apiBase}", allowed_users: ["${MIN.id}"], request_timeout_seconds: 1}`,
     ]);
   }, 60_000);
 
@@ -117,6 +117,20 @@ describe("gateway over Discord (fake Discord)", () => {
       if (c.status === 429)
         for (const later of calls.slice(i + 1)) expect(later.at - c.at).toBeGreaterThanOrEqual(1000 - 5);
     expect(texts(dm).filter((t) => t === STORM)).toHaveLength(1);
+  }, 60_000);
+
+  it("a create answered after the REST timeout is retried by the client but shown once (its nonce)", async () => {
+    dc.stallAnswers(/^POST \/channels\/\d+\/messages$/, 1, 2500);
+    const from = dc.calls.length;
+    dc.send({ channelId: dm, author: MIN, content: "slow line" });
+    await answered(dm, (t) => t === "echo: slow line");
+    // The stalled answer lands 2.5 s after its create; by then the client has retried.
+    await new Promise((r) => setTimeout(r, 3000));
+    const creates = dc.calls
+      .slice(from)
+      .filter((c) => c.method === "POST" && c.route === `/channels/${dm}/messages`);
+    expect(creates.length).toBeGreaterThan(1);
+    expect(texts(dm).filter((t) => t.includes("slow line"))).toHaveLength(1);
   }, 60_000);
 
   it("registers the chat's commands as slash commands; one used in a DM runs as typed", async () => {

@@ -23,6 +23,8 @@ export interface RestState {
   applicationId: string;
   channels: Map<string, DcChannel>;
   botMessages: Map<string, DcBotMessage>;
+  /** `channel:nonce` → the message an `enforce_nonce` create made, and when. */
+  nonces: Map<string, { id: string; at: number }>;
   nextId(): string;
   /** Interactions the bot must answer once: id → answered. */
   interactions: Map<string, { token: string; answered: boolean }>;
@@ -92,6 +94,18 @@ function messageBody(body: Record<string, unknown>, editing: boolean) {
     }
   }
   return { content: typeof content === "string" ? content : undefined, buttons };
+}
+
+/** How long Discord remembers a nonce for `enforce_nonce` ("a few minutes"). */
+const NONCE_WINDOW_MS = 5 * 60_000;
+
+/** A create's nonce as Discord accepts it: an integer or a string of at most 25 characters. */
+function nonceOf(body: Record<string, unknown>): string | undefined {
+  const n = body.nonce;
+  if (n === undefined || n === null) return undefined;
+  if (typeof n === "number" && Number.isInteger(n)) return String(n);
+  if (typeof n === "string" && n.length <= 25) return n;
+  throw formError("nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.");
 }
 
 /** A bot message as the REST API (and an interaction's `message`) shows it. */
@@ -174,6 +188,11 @@ export function route(
     const m = messages;
     const channel = channelOf(s, m[1] as string);
     const { content, buttons } = messageBody(body, false);
+    const nonce = nonceOf(body);
+    const seen = nonce === undefined ? undefined : s.nonces.get(`${channel.id}:${nonce}`);
+    const again = seen && Date.now() - seen.at < NONCE_WINDOW_MS ? s.botMessages.get(seen.id) : undefined;
+    // A repeat of an enforced nonce gets the message the first create made, and posts nothing.
+    if (again && body.enforce_nonce === true) return { status: 200, body: messageJson(s, again) };
     const ref = body.message_reference as { message_id?: unknown } | undefined;
     const msg: DcBotMessage = {
       channelId: channel.id,
@@ -184,6 +203,7 @@ export function route(
       deleted: false,
     };
     s.botMessages.set(msg.id, msg);
+    if (nonce !== undefined) s.nonces.set(`${channel.id}:${nonce}`, { id: msg.id, at: Date.now() });
     return { status: 200, body: messageJson(s, msg) };
   }
   if (oneMessage && (method === "PATCH" || method === "DELETE")) {

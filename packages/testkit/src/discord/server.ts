@@ -60,6 +60,7 @@ export class FakeDiscord {
   private session: Session | undefined;
   private isDeaf = false;
   private readonly floods: { route: RegExp; retryAfter: number; left: number }[] = [];
+  private readonly stalls: { route: RegExp; ms: number; left: number }[] = [];
   private lastUserMessage: Record<string, unknown> | undefined;
 
   private constructor(
@@ -78,6 +79,7 @@ export class FakeDiscord {
       applicationId: bot.id,
       channels: new Map(),
       botMessages: new Map(),
+      nonces: new Map(),
       nextId: () => this.nextId(),
       interactions: new Map(),
       typing: [],
@@ -327,6 +329,11 @@ export class FakeDiscord {
     this.floods.push({ route: routePattern, retryAfter: retryAfterSeconds, left: count });
   }
 
+  /** The next `count` REST calls whose route matches take effect but are answered `ms` late. */
+  stallAnswers(routePattern: RegExp, count: number, ms: number): void {
+    this.stalls.push({ route: routePattern, ms, left: count });
+  }
+
   /** Sends a Gateway dispatch `t` with `d` as given, however wrong its shape (malformed events). */
   pushRaw(t: string, d: unknown): void {
     this.dispatch(t, d);
@@ -543,7 +550,11 @@ export class FakeDiscord {
     }
     try {
       const r = route(this.state, req, method, path, body);
-      answer(r.status, r.body);
+      // A stalled answer: the call took effect, its reply comes late (a client may time out and retry).
+      const stall = this.stalls.find((f) => f.left > 0 && f.route.test(`${method} ${path}`));
+      if (stall) stall.left--;
+      if (stall) setTimeout(() => answer(r.status, r.body), stall.ms);
+      else answer(r.status, r.body);
     } catch (err) {
       if (err instanceof RestError) answer(err.status, err.body);
       else answer(500, { message: String(err), code: 0 });

@@ -5,6 +5,7 @@
 // (sends, draft edits, typing) goes through one per-channel queue; a 429 is waited out by
 // @discordjs/rest inside the call, so nothing else reaches that channel before `retry_after`.
 // Approvals carry buttons keyed by the request id; the chat's commands are slash commands.
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "@iris/llm";
@@ -39,6 +40,8 @@ export interface DiscordOptions {
   logger: Logger;
   /** How long start() waits for READY. */
   readyTimeoutMs?: number;
+  /** How long one REST call may take before @discordjs/rest gives it up and tries again. */
+  requestTimeoutMs?: number;
 }
 
 export const DISCORD_MAX_CONTENT = 2000;
@@ -46,6 +49,17 @@ const MAX_FILE_BYTES = 25 * 1024 * 1024;
 
 /** The channel a message to `to` goes to: the thread, where there is one. */
 const channelOf = (to: ChatAddress) => to.threadId ?? to.chatId;
+
+/**
+ * The nonce of one message create (Discord: at most 25 characters). With `enforce_nonce`, a repeat
+ * of the create (REST's own retry after a timeout, or a resend of the same outbox part) returns
+ * the message already made instead of posting it twice.
+ */
+const nonceFor = (key?: string) =>
+  (key ? createHash("sha256").update(key).digest("base64url") : randomBytes(19).toString("base64url")).slice(
+    0,
+    25,
+  );
 
 const STYLE = { once: 3, session: 1, deny: 4 } as const; // success, primary, danger
 
@@ -79,7 +93,10 @@ export class DiscordAdapter implements PlatformAdapter {
       ],
       // A DM channel is not cached before its first message: without this its messages are dropped.
       partials: [Partials.Channel],
-      rest: { ...(opts.apiBase ? { api: opts.apiBase } : {}) },
+      rest: {
+        ...(opts.apiBase ? { api: opts.apiBase } : {}),
+        ...(opts.requestTimeoutMs ? { timeout: opts.requestTimeoutMs } : {}),
+      },
     });
     if (opts.gatewayUrl) this.useGatewayUrl(opts.gatewayUrl);
   }
@@ -181,7 +198,13 @@ export class DiscordAdapter implements PlatformAdapter {
         return { messageId: d.messageId };
       }
       const m = (await this.client.rest.post(Routes.channelMessages(channel), {
-        body: { content: text, ...(components ? { components } : {}), allowed_mentions: { parse: [] } },
+        body: {
+          content: text,
+          ...(components ? { components } : {}),
+          allowed_mentions: { parse: [] },
+          nonce: nonceFor(opts.key),
+          enforce_nonce: true,
+        },
       })) as { id: string };
       return { messageId: m.id };
     });
@@ -197,7 +220,7 @@ export class DiscordAdapter implements PlatformAdapter {
           post: async (content) =>
             (
               (await rest.post(Routes.channelMessages(channel), {
-                body: { content, allowed_mentions: { parse: [] } },
+                body: { content, allowed_mentions: { parse: [] }, nonce: nonceFor(), enforce_nonce: true },
               })) as { id: string }
             ).id,
           edit: async (id, content) =>

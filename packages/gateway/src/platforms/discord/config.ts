@@ -21,6 +21,14 @@ export const config = z
       .describe(
         "Gateway WebSocket URL (default: the one /gateway/bot names), e.g. a proxy in front of Discord's Gateway.",
       ),
+    request_timeout_seconds: z
+      .number()
+      .positive()
+      .max(300)
+      .default(15)
+      .describe(
+        "How long one REST call may take before it is tried again (a repeated message create is dropped by its nonce).",
+      ),
     allowed_users: z
       .array(
         z

@@ -31,6 +31,7 @@ export default definePlatform<DiscordConfig>({
       ...(c.api_base ? { apiBase: c.api_base.replace(/\/+$/, "") } : {}),
       ...(c.gateway_url ? { gatewayUrl: c.gateway_url } : {}),
       filesDir: join(ctx.home, "gateway-files", "discord"),
+      requestTimeoutMs: c.request_timeout_seconds * 1000,
       logger: ctx.logger,
     }),
   identity: (c, place) => `discord:${createHash("sha256").update(tokenOf(c, place)).digest("hex")}`,
