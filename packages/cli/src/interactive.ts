@@ -94,6 +94,13 @@ export class InteractiveChat {
       idle: () => this.idle(),
     });
     this.bar = new StatusBar(process.stdout, () => statusLine(session), style.dim);
+    // Redrawn as the turn spends, not only when it ends: after each model call (its usage is
+    // recorded right after the event) and when a tool starts (the call's usage is in by then).
+    const redraw = () => setImmediate(() => this.bar.draw());
+    this.detach.push(
+      session.events.on("llm_call_ended", redraw),
+      session.events.on("tool_exec_started", redraw),
+    );
     this.slash = {
       session,
       out,

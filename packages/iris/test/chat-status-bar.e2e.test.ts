@@ -1,5 +1,5 @@
 // The status line that stays on screen: the terminal's last row (a scroll region keeps the chat
-// above it) shows model, context used and left, tokens and cost, redrawn when the chat is idle
+// above it) shows model, context used and left, tokens and cost, redrawn as a turn spends and when the chat is idle
 // again; the whole screen is given back at exit. A real pseudo-terminal (40 rows) and the fake LLM.
 import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -38,5 +38,23 @@ describe("the status line", () => {
     expect(await t.exited).toBe(0);
     // The scroll region is reset: the shell gets its whole screen back.
     expect(t.raw()).toContain("\u001b[r");
+  }, 60_000);
+
+  it("is redrawn during a turn: a model call's tokens show while the next call is still running", async () => {
+    fake.enqueue({
+      toolCalls: [{ name: "terminal", arguments: { command: "echo step-one" } }],
+      usage: { input: 12_000, cacheRead: 0, output: 340, reasoning: 0 },
+    });
+    fake.enqueue({ fault: "stall" });
+    const t = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home });
+    await t.waitFor("› ");
+    t.type("go\r");
+    // The second call hangs: the turn has not ended, yet the line already counts the first call.
+    await t.waitFor(() => /12K in 340 out/.test(statusOf(t.raw()) ?? ""), 30_000);
+    expect(fake.requests.length).toBe(2);
+    t.type("\u001b");
+    await t.waitFor(/› $/);
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
   }, 60_000);
 });
