@@ -50,8 +50,9 @@ describe("the status line", () => {
     await t.waitFor("› ");
     t.type("go\r");
     // The second call hangs: the turn has not ended, yet the line already counts the first call.
+    // (The line is redrawn when the first call ends, a moment before the second request is sent.)
+    await t.waitFor(() => fake.requests.length === 2, 30_000);
     await t.waitFor(() => /12K in 340 out/.test(statusOf(t.raw()) ?? ""), 30_000);
-    expect(fake.requests.length).toBe(2);
     t.type("\u001b");
     await t.waitFor(/› $/);
     t.type("/exit\r");
