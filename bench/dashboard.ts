@@ -35,7 +35,7 @@ const MODELS = [
 ];
 const SOURCES = ["cli", "gateway:irc", "gateway:webchat", "api", "acp", "cron"];
 
-function fill(dbPath: string): number {
+async function fill(dbPath: string): Promise<number> {
   const store = openStore(dbPath);
   const db = store.db;
   const started = performance.now();
@@ -138,7 +138,7 @@ function fill(dbPath: string): number {
     "edited",
     now,
   );
-  store.close();
+  await store.close();
   return performance.now() - started;
 }
 
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), "iris-bench-dashboard-"));
   try {
     writeFileSync(join(home, "config.yaml"), "dashboard: {monthly_budget_usd: 500}\n");
-    const fillMs = fill(join(home, "state.db"));
+    const fillMs = await fill(join(home, "state.db"));
     const size = statSync(join(home, "state.db")).size;
     process.stdout.write(
       `dashboard bench: ${SESSIONS.toLocaleString("en-US")} sessions, ${(SESSIONS * NODES + BRANCH + 1).toLocaleString("en-US")} nodes, ` +

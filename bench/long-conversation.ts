@@ -119,8 +119,8 @@ async function measure(mode: (typeof MODES)[number], rounds: number, window: num
     }
     shares.sort((x, y) => x - y);
     const store = openStore(join(home, "state.db"), { readonly: true });
-    const sessions = store.listSessions({ limit: 10_000 }).length;
-    store.close();
+    const sessions = (await store.listSessions({ limit: 10_000 })).length;
+    await store.close();
     const peak = Math.max(...calls.map((q) => q.inputTokens ?? 0));
     return {
       exit: r.code,

@@ -29,7 +29,7 @@ async function once(servers: Record<string, unknown>): Promise<{ ms: number; rea
       cwd: dir.path,
       route: { provider: "custom", model: "m", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
     });
-    session.startSession();
+    await session.startSession();
     await session.send("hi");
     const ms = performance.now() - t0;
     if (fake.requests.length === before) throw new Error("no request reached the fake server");

@@ -70,9 +70,9 @@ fake.setHandler((req: RecordedRequest): Step => {
   return { text: "done" };
 });
 
-const open = (): Session => {
+const open = async (): Promise<Session> => {
   const s = iris.openSession({ source: "bench", cwd: work, route });
-  s.startSession();
+  await s.startSession();
   return s;
 };
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -93,7 +93,7 @@ process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · roun
 
 // Warm-up: the first session pays for module loading and the first prompt build.
 {
-  const warm = open();
+  const warm = await open();
   await warm.send("[B-1] warm up");
   await warm.close();
 }
@@ -102,7 +102,8 @@ process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · roun
 {
   const before = rss();
   const heapBefore = process.memoryUsage().heapUsed;
-  const idle = Array.from({ length: IDLE }, open);
+  const idle: Session[] = [];
+  for (let i = 0; i < IDLE; i++) idle.push(await open());
   const after = rss();
   const heapAfter = process.memoryUsage().heapUsed;
   process.stdout.write(
@@ -117,7 +118,7 @@ process.stdout.write(`sessions bench · load ${loadavg()[0]?.toFixed(2)} · roun
   const n = 500;
   const t0 = performance.now();
   const started: Session[] = [];
-  for (let i = 0; i < n; i++) started.push(open());
+  for (let i = 0; i < n; i++) started.push(await open());
   const secs = (performance.now() - t0) / 1000;
   await Promise.all(started.map((s) => s.close()));
   process.stdout.write(`sessions started / s          ${(n / secs).toFixed(0)} (${n} sessions)\n`);
@@ -129,7 +130,7 @@ for (const concurrent of [1, 50, 200]) {
   const rssBefore = rss();
   const heapBefore = process.memoryUsage().heapUsed;
   const handlesBefore = handles();
-  const sessions = Array.from({ length: concurrent }, open);
+  const sessions = await Promise.all(Array.from({ length: concurrent }, open));
   const t0 = performance.now();
   const results = await Promise.all(sessions.map((s, i) => s.send(`[B${i}] read the files`)));
   const wall = performance.now() - t0;
@@ -159,7 +160,7 @@ for (const concurrent of [1, 50, 200]) {
   const samples: [number, number][] = [];
   const every = Math.max(1, Math.floor(SHORT / 10));
   for (let i = 1; i <= SHORT; i++) {
-    const s = open();
+    const s = await open();
     await s.send(`[B${i}] [short] hello`);
     await s.close();
     if (i % 200 === 0) fake.requests.length = 0;

@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantMessage, Message, ToolResultMessage } from "../packages/llm/src/index.js";
-import { type NodeInput, openStore, type Store } from "../packages/store/src/index.js";
+import type { NodeInput } from "../packages/store/src/index.js";
+// The synchronous SQLite engine itself: these figures are the engine's, without the async seam.
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "../packages/store/src/store.js";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

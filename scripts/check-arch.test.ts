@@ -130,6 +130,13 @@ describe("check-imports", () => {
       ["export const f = (s) => s.db.prepare('SELECT 1').get();\n", "raw database handle"],
       ["export const f = (d) => d.transaction(() => 1).immediate();\n", "raw transaction"],
       ['import Database from "better-sqlite3";\nexport const d = Database;\n', "opens SQLite itself"],
+      ['import pg from "pg";\nexport const p = pg;\n', "opens Postgres itself"],
+      ['export const p = () => import("pg");\n', "opens Postgres itself"],
+      ["export const f = (s) => s.atomically(() => 1);\n", "opens a store transaction"],
+      ["export const f = (s) => s.engine.db;\n", "reaches into the SQLite engine"],
+      ['export const q = "SELECT id FROM sessions WHERE id = ?";\n', "holds SQL"],
+      ["export const q = `INSERT OR IGNORE INTO gateway_chats (k) VALUES ($1)`;\n", "holds SQL"],
+      ['export const q = "UPDATE sessions SET title = ?";\n', "holds SQL"],
     ]) {
       const r = run("check-imports.mjs", tree({ "packages/agent/src/a.ts": code as string }));
       expect(r.status, code).toBe(1);
@@ -139,6 +146,30 @@ describe("check-imports", () => {
       "packages/store/src/a.ts": "export const f = (s) => s.db.prepare('SELECT 1');\n",
     });
     expect(run("check-imports.mjs", inStore).status).toBe(0);
+    // Everyday words are not SQL: a sentence that selects something from a list passes.
+    const prose = tree({ "packages/agent/src/a.ts": 'export const s = "select one from the list";\n' });
+    expect(run("check-imports.mjs", prose).status).toBe(0);
+  });
+
+  it("lets each driver be loaded by its own engine only, inside packages/store", () => {
+    const ok = tree({
+      "packages/store/src/driver.ts": 'import Database from "better-sqlite3";\nexport const d = Database;\n',
+      "packages/store/src/postgres/pool.ts": 'import pg from "pg";\nexport const p = pg;\n',
+    });
+    expect(run("check-imports.mjs", ok).status).toBe(0);
+    for (const [file, code, engine] of [
+      ["packages/store/src/sessions.ts", 'import pg from "pg";\nexport const p = pg;\n', "Postgres"],
+      [
+        "packages/store/src/postgres/x.ts",
+        'import D from "better-sqlite3";\nexport const d = D;\n',
+        "SQLite",
+      ],
+      ["packages/store/src/state.ts", 'import D from "better-sqlite3";\nexport const d = D;\n', "SQLite"],
+    ]) {
+      const r = run("check-imports.mjs", tree({ [file as string]: code as string }));
+      expect(r.status, file).toBe(1);
+      expect(r.stderr).toContain(`${file}: loads the ${engine} driver outside its engine`);
+    }
   });
 });
 

@@ -5,7 +5,9 @@
 // Front ends are clients of host only (ARCHITECTURE.md): their code imports neither the store
 // nor the agent, and neither do their tests (they look at what was stored through what host
 // re-exports), and no code outside packages/store touches the database itself (a `.db` handle, a
-// raw transaction, better-sqlite3). Both `src/` and `test/` of every package are read.
+// raw transaction, a driver, SQL text): the rest of Iris sees the async state interface only
+// (store/src/state.ts). Inside packages/store each driver is loaded by its own engine only.
+// Both `src/` and `test/` of every package are read.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
@@ -35,8 +37,31 @@ const testMayImport = (target) => target === "testkit";
 const rawDb = [
   [/\.db\.(prepare|exec|transaction|pragma|backup)\b/, "runs SQL on a raw database handle"],
   [/\bstore\.db\b/, "reaches into the store's database handle (store.db)"],
-  [/\.transaction\(\s*(\(|function|async)/, "opens a raw transaction (use store.atomically)"],
+  [
+    /\.transaction\(\s*(\(|function|async)/,
+    "opens a raw transaction (the state interface has one method per write)",
+  ],
+  [/\.atomically\(/, "opens a store transaction (the state interface has one method per write)"],
+  [/\.engine\.(db|atomically)\b/, "reaches into the SQLite engine under the state interface"],
   [/from\s+["']better-sqlite3["']|require\(["']better-sqlite3["']\)/, "opens SQLite itself"],
+  [/from\s+["']pg["']|require\(["']pg["']\)|import\(\s*["']pg["']\s*\)/, "opens Postgres itself"],
+  [
+    /["'`]\s*(SELECT\s[^"'`]*\sFROM\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|DELETE\s+FROM\s|UPDATE\s+\w+\s+SET\s|CREATE\s+(TABLE|INDEX)\s)/,
+    "holds SQL (queries belong in the store engines)",
+  ],
+];
+/** Inside packages/store: which files may load each driver (the engines). */
+const driverHomes = [
+  [
+    /from\s+["']better-sqlite3["']|require\(["']better-sqlite3["']\)/,
+    /^packages\/store\/src\/driver\.ts$/,
+    "SQLite",
+  ],
+  [
+    /from\s+["']pg["']|require\(["']pg["']\)|import\(\s*["']pg["']\s*\)/,
+    /^packages\/store\/src\/postgres\//,
+    "Postgres",
+  ],
 ];
 
 function walk(dir, out = []) {
@@ -95,6 +120,10 @@ for (const pkg of Object.keys(allowed)) {
       for (const [re, what] of rawDb)
         if (re.test(text))
           errors.push(`${relative(root, file)}: ${what}; database access belongs in packages/store`);
+    if (pkg === "store")
+      for (const [re, home, engine] of driverHomes)
+        if (re.test(text) && !home.test(relative(root, file).split(sep).join("/")))
+          errors.push(`${relative(root, file)}: loads the ${engine} driver outside its engine`);
   }
 }
 

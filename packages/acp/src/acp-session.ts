@@ -140,11 +140,18 @@ export class AcpSession {
     const updates = new TurnUpdates(
       session.cwd,
       this.opts.contextWindow,
-      () => session.row().costUsd,
+      async () => (await session.row()).costUsd,
       () => controller.signal.aborted,
     );
+    // Updates go out in the order of their events, also those that wait for the store.
+    let updating: Promise<void> = Promise.resolve();
     const unsubscribe = session.subscribe((event) => {
-      for (const u of updates.map(event)) this.send(u);
+      const mapped = updates.map(event);
+      updating = updating
+        .then(async () => {
+          for (const u of await mapped) this.send(u);
+        })
+        .catch((err: unknown) => this.opts.channel.log(`session/update failed: ${String(err)}`));
     });
     const frontEnd: FrontEnd = {
       // The policy's signal withdraws the dialog on its timeout; the turn's, on cancel.
@@ -160,19 +167,21 @@ export class AcpSession {
       ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
     };
     // Where the conversation stood before this prompt: a refusal rewinds to it.
-    const before = { sessionId: session.id, leaf: session.row().activeLeafId };
+    const before = { sessionId: session.id, leaf: (await session.row()).activeLeafId };
     try {
       const result = await session.send(message, { frontEnd, signal: controller.signal });
+      await updating;
       for (const u of updates.finish(
         result.reason === "user_cancelled" ? "the turn was cancelled" : "the turn ended",
       ))
         this.send(u);
       if (needsExplanation(result) && result.text) this.say(`\n\n${result.text}`);
       const stop = stopReasonOf(result);
-      if (stop === "refusal" && this.leaveOut(before)) return stop;
-      this.sendInfo(text);
+      if (stop === "refusal" && (await this.leaveOut(before))) return stop;
+      await this.sendInfo(text);
       return stop === "refusal" ? "end_turn" : stop;
     } catch (err) {
+      await updating;
       for (const u of updates.finish("the turn failed")) this.send(u);
       if (err instanceof SessionBusyError) throw busyError(err);
       if (controller.signal.aborted) return "cancelled";
@@ -189,16 +198,16 @@ export class AcpSession {
    * off the active path). Not possible once compression moved the conversation to a new session
    * during the turn; the turn then ends as end_turn, its refusal message already shown.
    */
-  private leaveOut(before: { sessionId: string; leaf: string | null }): boolean {
+  private async leaveOut(before: { sessionId: string; leaf: string | null }): Promise<boolean> {
     const session = this.session;
     if (session.id !== before.sessionId) return false;
-    session.rewindTo(before.leaf);
+    await session.rewindTo(before.leaf);
     return true;
   }
 
   /** The session's title (from its first prompt, unless the editor set one) and last activity. */
-  private sendInfo(firstPrompt: string): void {
-    const title = this.session.ensureTitle(firstPrompt);
+  private async sendInfo(firstPrompt: string): Promise<void> {
+    const title = await this.session.ensureTitle(firstPrompt);
     this.send({
       sessionUpdate: "session_info_update",
       ...(title ? { title } : {}),

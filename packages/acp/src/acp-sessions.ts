@@ -62,7 +62,7 @@ export class AcpSessions {
     checkedCwd(cwd);
     const iris = await this.process();
     // Only an editor's own sessions: a chat's or an API key's conversation is someone else's.
-    const stored = resume ? storedAcpSession(iris, resume) : undefined;
+    const stored = resume ? await storedAcpSession(iris, resume) : undefined;
     if (resume && !stored) throw acp.RequestError.sessionNotFound(resume);
     let session: ReturnType<IrisProcess["openSession"]>;
     try {
@@ -74,8 +74,8 @@ export class AcpSessions {
     } catch (err) {
       throw configError(routeHelp(err, iris), iris.profile.home.paths.config);
     }
-    if (stored) session.resumeSession(stored);
-    else session.startSession();
+    if (stored) await session.resumeSession(stored);
+    else await session.startSession();
     // The editor keeps the id it knows, also when compression moved the conversation on.
     const id = resume ?? session.id;
     const fsBoth = this.clientCaps.fs?.readTextFile === true && this.clientCaps.fs?.writeTextFile === true;
@@ -196,7 +196,7 @@ function routeHelp(err: unknown, iris: IrisProcess): string {
 }
 
 /** The stored ACP session an editor's id stands for now (what session/list would show), if any. */
-export function storedAcpSession(iris: IrisProcess, id: string): string | undefined {
-  const found = iris.findSession(id, { owner: (r) => r.source === "acp" });
+export async function storedAcpSession(iris: IrisProcess, id: string): Promise<string | undefined> {
+  const found = await iris.findSession(id, { owner: (r) => r.source === "acp" });
   return found.ok ? found.row.id : undefined;
 }

@@ -85,7 +85,7 @@ export class AcpAgentApp implements AcpAgent {
       .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
         const s = await this.sessions.open(client, params.cwd, params.sessionId);
         this.sessions.ignoredMcpServers(s, params.mcpServers);
-        const history = s.session.history();
+        const history = await s.session.history();
         for (const update of replayUpdates(history, params.cwd)) s.send(update);
         // What a crash left uncertain is told now, not only at the next turn (SPEC D4).
         for (const r of s.session.takeRepairNotices())
@@ -93,7 +93,7 @@ export class AcpAgentApp implements AcpAgent {
             sessionUpdate: "agent_message_chunk",
             content: { type: "text", text: `\n\nNote: ${r.message}\n` },
           });
-        const title = s.session.title();
+        const title = await s.session.title();
         if (title) s.send({ sessionUpdate: "session_info_update", title });
         return this.sessions.details(s, await this.sessions.process());
       })
@@ -119,7 +119,7 @@ export class AcpAgentApp implements AcpAgent {
           throw acp.RequestError.invalidParams(undefined, `bad cursor '${params.cursor}'`);
         // Newest first; the cursor is the offset of the next page. A conversation compression
         // moved on is listed once, under its newest id.
-        const page = iris.listSessions({
+        const page = await iris.listSessions({
           source: "acp",
           cwd: params.cwd ?? undefined,
           offset,
@@ -138,19 +138,20 @@ export class AcpAgentApp implements AcpAgent {
       })
       .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
         const iris = await this.sessions.process();
-        const source = storedAcpSession(iris, params.sessionId);
+        const source = await storedAcpSession(iris, params.sessionId);
         if (!source) throw acp.RequestError.sessionNotFound(params.sessionId);
         checkedCwd(params.cwd);
         // A turn running in the original is forked as it stands: calls without results yet are
         // closed in the copy (as after a crash), the original goes on untouched.
-        const s = await this.sessions.open(client, params.cwd, iris.forkSession(source, params.cwd, "acp"));
+        const forked = await iris.forkSession(source, params.cwd, "acp");
+        const s = await this.sessions.open(client, params.cwd, forked);
         this.sessions.ignoredMcpServers(s, params.mcpServers);
         return { sessionId: s.id, ...this.sessions.details(s, iris) };
       })
       .onRequest(acp.methods.agent.session.status, async ({ params }) => {
         if (this.sessions.get(params.sessionId)) return { status: "open" };
         const iris = await this.sessions.process();
-        if (!storedAcpSession(iris, params.sessionId))
+        if (!(await storedAcpSession(iris, params.sessionId)))
           throw acp.RequestError.sessionNotFound(params.sessionId);
         return { status: "saved" };
       })
@@ -158,9 +159,9 @@ export class AcpAgentApp implements AcpAgent {
         const title = params.title.replace(/\s+/g, " ").trim().slice(0, TITLE_MAX);
         if (!title) throw acp.RequestError.invalidParams(undefined, "the title is empty");
         const iris = await this.sessions.process();
-        const id = storedAcpSession(iris, params.sessionId);
+        const id = await storedAcpSession(iris, params.sessionId);
         if (!id) throw acp.RequestError.sessionNotFound(params.sessionId);
-        iris.setSessionTitle(id, title);
+        await iris.setSessionTitle(id, title);
         this.sessions.get(params.sessionId)?.send({ sessionUpdate: "session_info_update", title });
         return { title };
       });
@@ -190,7 +191,7 @@ export class AcpAgentApp implements AcpAgent {
           );
         if (s.session.busy)
           throw acp.RequestError.invalidParams(undefined, "the model cannot change while a turn runs");
-        const switched = s.session.switchModel(params.value);
+        const switched = await s.session.switchModel(params.value);
         if (!switched.ok) throw acp.RequestError.invalidParams(undefined, switched.error);
         for (const w of switched.warnings) s.send({ sessionUpdate: "notice", severity: "warning", title: w });
         return { configOptions: this.sessions.details(s, await this.sessions.process()).configOptions };

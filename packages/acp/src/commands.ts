@@ -62,7 +62,7 @@ function commandList(): string {
 export async function runCommand(session: Session, cmd: { name: string; arg: string }): Promise<string> {
   switch (cmd.name) {
     case "usage": {
-      const s = session.row();
+      const s = await session.row();
       return (
         `Session ${shortId(s.id)}: ${s.apiCalls} API calls, ${s.inputTokens} input tokens ` +
         `(${s.cacheReadTokens} from cache), ${s.outputTokens} output tokens, $${s.costUsd.toFixed(4)}.`
@@ -70,7 +70,7 @@ export async function runCommand(session: Session, cmd: { name: string; arg: str
     }
     case "model": {
       if (!cmd.arg) return `Using ${session.runtime.provider}/${session.runtime.model}.`;
-      const result = session.switchModel(cmd.arg);
+      const result = await session.switchModel(cmd.arg);
       if (!result.ok) return `Could not switch: ${result.error}`;
       return [
         `Now using ${session.runtime.provider}/${session.runtime.model}.`,
@@ -84,7 +84,7 @@ export async function runCommand(session: Session, cmd: { name: string; arg: str
         : `Not compressed: ${done.warning}`;
     }
     case "new": {
-      const row = session.startSession();
+      const row = await session.startSession();
       return `Started a fresh conversation (session ${shortId(row.id)}).`;
     }
     case "help":

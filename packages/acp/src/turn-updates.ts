@@ -24,13 +24,16 @@ export class TurnUpdates {
     private readonly cwd: string,
     private readonly contextWindow: () => number,
     /** The session's spend so far (USD), when known. */
-    private readonly costUsd: () => number | undefined = () => undefined,
+    private readonly costUsd: () => Promise<number | undefined> = async () => undefined,
     /** Whether the turn was cancelled: a call that ends then was cut short, whatever it returned. */
     private readonly cancelled: () => boolean = () => false,
   ) {}
 
-  /** Every update this event becomes (none for events the editor has no use for). */
-  map(event: HostEvent): SessionUpdate[] {
+  /**
+   * Every update this event becomes (none for events the editor has no use for). A model call's
+   * usage reads the session's spend from the store: that one comes as a promise.
+   */
+  map(event: HostEvent): SessionUpdate[] | Promise<SessionUpdate[]> {
     const change = this.view.apply(event);
     // A subagent's chatter stays out of the editor's main thread (its tool calls show as one call).
     if (!change || change.kind === "subagent") return [];
@@ -52,15 +55,16 @@ export class TurnUpdates {
           ? [this.announce(change.call.callId, change.call.name, change.call.argumentsJson ?? "{}")]
           : this.progress(change);
       case "usage": {
-        const cost = this.costUsd();
-        return [
+        const used = change.call.inputTokens + change.call.outputTokens;
+        const size = this.contextWindow();
+        return this.costUsd().then((cost) => [
           {
             sessionUpdate: "usage_update",
-            used: change.call.inputTokens + change.call.outputTokens,
-            size: this.contextWindow(),
+            used,
+            size,
             ...(cost !== undefined ? { cost: { amount: cost, currency: "USD" } } : {}),
           },
-        ];
+        ]);
       }
       case "notice":
         return change.level === "info"

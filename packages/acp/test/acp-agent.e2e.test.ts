@@ -72,7 +72,7 @@ describe("iris as an ACP agent (in process)", () => {
       const names = ofKind(e.updates, "available_commands_update")[0]?.availableCommands.map((c) => c.name);
       expect(names).toEqual(["compress", "usage", "model", "new", "help"]);
       // An ordinary Iris session, source acp, with the editor's cwd.
-      const row = (await e.iris).store.findSession(s.sessionId);
+      const row = await (await e.iris).store.findSession(s.sessionId);
       expect(row).toMatchObject({ source: "acp", cwd: e.work });
     });
     expect(fake.violations).toEqual([]);
@@ -363,13 +363,16 @@ describe("iris as an ACP agent (in process)", () => {
       // A chat's and an API key's sessions are not the editor's: loaded or resumed, not found.
       const iris = await e.iris;
       for (const source of ["gateway:irc", "api:alice"]) {
-        const other = iris.store.createSession({ source, cwd: e.work });
-        iris.store.appendNode(other.id, { kind: "message", message: { role: "user", content: "theirs" } });
+        const other = await iris.store.createSession({ source, cwd: e.work });
+        await iris.store.appendNode(other.id, {
+          kind: "message",
+          message: { role: "user", content: "theirs" },
+        });
         for (const method of [acp.methods.agent.session.load, acp.methods.agent.session.resume])
           await expect(
             ctx.request(method, { sessionId: other.id, cwd: e.work, mcpServers: [] }),
           ).rejects.toMatchObject({ code: -32002 });
-        expect(new StoreConversation(iris.store, other.id).history()).toHaveLength(1);
+        expect(await (await StoreConversation.open(iris.store, other.id)).history()).toHaveLength(1);
       }
     });
   });
@@ -406,7 +409,7 @@ describe("iris as an ACP agent (in process)", () => {
       await s.prompt("/compress");
       expect(agentText(e.updates)).toMatch(/Compressed \(phase/);
       const iris = await e.iris;
-      const tip = iris.store.listSessions({ source: "acp", limit: 10 })[0];
+      const tip = (await iris.store.listSessions({ source: "acp", limit: 10 }))[0];
       expect(tip?.id).not.toBe(s.sessionId);
       if (!tip) throw new Error("no session");
       expect(tip.parentSessionId).toBe(s.sessionId);
@@ -426,7 +429,9 @@ describe("iris as an ACP agent (in process)", () => {
       });
       expect(res.stopReason).toBe("end_turn");
       expect(fake.requests.at(-1)?.rawBody.toString()).toContain("after compression");
-      expect(new StoreConversation(iris.store, tip.id).history().at(-1)).toMatchObject({ role: "assistant" });
+      expect((await (await StoreConversation.open(iris.store, tip.id)).history()).at(-1)).toMatchObject({
+        role: "assistant",
+      });
     });
   });
 
@@ -457,9 +462,9 @@ describe("iris as an ACP agent (in process)", () => {
     const e = editor(fake, dir);
     await e.run(async (ctx) => {
       const iris = await e.iris;
-      for (let i = 0; i < 53; i++) iris.store.createSession({ source: "acp", cwd: e.work });
-      iris.store.createSession({ source: "acp", cwd: "/elsewhere" });
-      iris.store.createSession({ source: "cli", cwd: e.work });
+      for (let i = 0; i < 53; i++) await iris.store.createSession({ source: "acp", cwd: e.work });
+      await iris.store.createSession({ source: "acp", cwd: "/elsewhere" });
+      await iris.store.createSession({ source: "cli", cwd: e.work });
       const first = await ctx.request(acp.methods.agent.session.list, { cwd: e.work });
       expect(first.sessions).toHaveLength(50);
       expect(first.nextCursor).toBeTruthy();

@@ -43,7 +43,7 @@ describe("ACP session/new: the cwd", () => {
       const notDir = await refusal(newSession(file));
       expect(notDir?.code).toBe(-32602);
       expect(notDir?.text).toContain("is not a folder");
-      expect((await e.iris).store.listSessions({ limit: 10 })).toEqual([]);
+      expect(await (await e.iris).store.listSessions({ limit: 10 })).toEqual([]);
       // A real folder still works.
       const ok = await newSession(e.work);
       expect(ok.sessionId).toBeTruthy();

@@ -45,13 +45,13 @@ function cli(
   return { done: new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr }))) };
 }
 
-function storedRoles(sessionId: string): { roles: string[]; text: string } {
+async function storedRoles(sessionId: string): Promise<{ roles: string[]; text: string }> {
   const store = openStore(join(dir.path, "home", "state.db"));
   try {
-    const history = new StoreConversation(store, sessionId).history();
+    const history = await (await StoreConversation.open(store, sessionId)).history();
     return { roles: history.map((m) => m.role), text: JSON.stringify(history) };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -90,7 +90,7 @@ it("a terminal's --resume while the editor's call waits for permission is refuse
     expect(terminal.stderr).not.toContain("never reported back");
     allow();
     expect((await pending).stopReason).toBe("end_turn");
-    const { roles, text } = storedRoles(s.sessionId);
+    const { roles, text } = await storedRoles(s.sessionId);
     expect(roles).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(text).not.toContain("hello from the terminal");
     expect(text).not.toContain("effect_outcome_uncertain");
@@ -131,7 +131,7 @@ it("an editor's prompt while a terminal's turn runs in the session gets ACP's se
     const done = await terminal.done;
     expect(done.code).toBe(0);
     expect(done.stdout).toContain("terminal answer");
-    const { roles, text } = storedRoles(s.sessionId);
+    const { roles, text } = await storedRoles(s.sessionId);
     expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
     expect(text).not.toContain('"three"');
   });

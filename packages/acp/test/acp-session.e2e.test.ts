@@ -27,11 +27,11 @@ afterEach(async () => {
   dir.cleanup();
 });
 
-function session(update: (u: SessionUpdate) => Promise<void>, logged: string[]): AcpSession {
+async function session(update: (u: SessionUpdate) => Promise<void>, logged: string[]): Promise<AcpSession> {
   const work = join(dir.path, "work");
   mkdirSync(work, { recursive: true });
   const opened = iris.openSession({ source: "acp", cwd: work });
-  opened.startSession();
+  await opened.startSession();
   return new AcpSession({
     session: opened,
     vision: () => false,
@@ -47,7 +47,7 @@ function session(update: (u: SessionUpdate) => Promise<void>, logged: string[]):
 it("answers the prompt although usage updates hang, plans reject and tool calls throw", async () => {
   const logged: string[] = [];
   const sent: string[] = [];
-  const s = session((u) => {
+  const s = await session((u) => {
     sent.push(u.sessionUpdate);
     if (u.sessionUpdate === "usage_update") return new Promise<void>(() => {}); // never settles
     if (u.sessionUpdate === "plan") return Promise.reject(new Error("pipe closed"));
@@ -68,7 +68,7 @@ it("answers the prompt although usage updates hang, plans reject and tool calls 
 it("closes tool calls a cancelled batch never ran", async () => {
   const updates: SessionUpdate[] = [];
   let s: AcpSession | undefined;
-  s = session((u) => {
+  s = await session((u) => {
     updates.push(u);
     // Cancel as soon as the first call starts: the second call of the batch never runs.
     if (u.sessionUpdate === "tool_call_update" && u.status === "in_progress") s?.cancel();
@@ -94,7 +94,7 @@ it("closes tool calls a cancelled batch never ran", async () => {
 });
 
 it("answers prompts queued before a cancel with cancelled, without running them", async () => {
-  const s = session(() => Promise.resolve(), []);
+  const s = await session(() => Promise.resolve(), []);
   fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 20" } }] });
   const first = s.prompt([{ type: "text", text: "slow" }]);
   const second = s.prompt([{ type: "text", text: "queued" }]);

@@ -22,7 +22,7 @@ beforeEach(async () => {
   store = openStore(`${dir.path}/state.db`);
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await fake.close();
   dir.cleanup();
 });
@@ -63,9 +63,9 @@ async function makeAgent(mode: (typeof MODES)[number], gate?: Promise<void>) {
   );
   const menu = await selectMenu(registry, { platform: "test", config: { toolsets: { test: ["test"] } } });
   const events = new AgentEvents();
-  const session = store.createSession({ source: "test" });
+  const session = await store.createSession({ source: "test" });
   const agent = new Agent({
-    log: new StoreConversation(store, session.id),
+    log: await StoreConversation.open(store, session.id),
     model: new LlmModelClient(runtime(mode)),
     tools: new RegistryToolBox({
       registry,
@@ -96,7 +96,7 @@ describe.each(MODES)("Agent over %s", (mode) => {
     const result = await agent.run("start");
     expect(result.reason).toBe("natural");
     expect(result.text).toBe("final");
-    const stored = store.activePath(session.id).map((n) => n.message!);
+    const stored = (await store.activePath(session.id)).map((n) => n.message!);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user", "assistant"]);
     expect(stored[2]).toMatchObject({ role: "tool", content: "echo:one" });
     expect(stored[3]!.role === "user" && textOf(stored[3]!.content)).toBe("also mention two");
@@ -118,7 +118,7 @@ describe.each(MODES)("Agent over %s", (mode) => {
     const unsent = agent.takeUnsent();
     expect(unsent.map((m) => textOf(m.content))).toEqual(["one more thing"]);
     expect(agent.takeUnsent()).toEqual([]);
-    const stored = store.activePath(session.id).map((n) => n.message!);
+    const stored = (await store.activePath(session.id)).map((n) => n.message!);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
@@ -134,7 +134,7 @@ describe.each(MODES)("Agent over %s", (mode) => {
     controller.abort();
     const second = await pending;
     expect(second.reason).toBe("user_cancelled");
-    const stored = store.activePath(session.id).map((n) => n.message!);
+    const stored = (await store.activePath(session.id)).map((n) => n.message!);
     // The second turn first stored a note for the first one, which got no answer (H1).
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(JSON.stringify(stored)).not.toContain("partial words");
@@ -166,7 +166,7 @@ describe.each(MODES)("Agent over %s", (mode) => {
     expect(first.kept).toBe(`${shown.trimEnd()}\n\n*(interrupted)*`);
     const good = await agent.run("second");
     expect(good).toMatchObject({ reason: "natural", text: "second answer" });
-    const stored = store.activePath(session.id).map((n) => n.message!);
+    const stored = (await store.activePath(session.id)).map((n) => n.message!);
     expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     const kept = stored[1]!.role === "assistant" ? stored[1]!.parts : [];
     expect(kept).toEqual([{ type: "text", text: first.kept }]);
@@ -183,7 +183,7 @@ describe.each(MODES)("Agent over %s", (mode) => {
     fake.enqueue({ text: "second answer" });
     const good = await agent.run("second");
     expect(good).toMatchObject({ reason: "natural", text: "second answer" });
-    const roles = store.activePath(session.id).map((n) => n.message!.role);
+    const roles = (await store.activePath(session.id)).map((n) => n.message!.role);
     expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
     expect(fake.violations).toEqual([]);
     // What was sent also alternates: the note went with the request.
@@ -200,12 +200,12 @@ describe.each(MODES)("Agent over %s", (mode) => {
 
   it("continues a session idle for 3 hours: the budget counts work, not idle time (L4)", async () => {
     const { session } = await makeAgent(mode);
-    const log = () => new StoreConversation(store, session.id);
+    const log = async () => await StoreConversation.open(store, session.id);
     const twoHours = 2 * 3_600_000;
     let clock = 1_000_000;
-    const agentAt = () =>
+    const agentAt = async () =>
       new Agent({
-        log: log(),
+        log: await log(),
         model: new LlmModelClient(runtime(mode)),
         tools: {
           specs: () => [],
@@ -218,14 +218,14 @@ describe.each(MODES)("Agent over %s", (mode) => {
         now: () => clock,
       });
     fake.enqueue({ text: "one" });
-    const first = agentAt().run("first");
+    const first = (await agentAt()).run("first");
     clock += 5_000; // the turn took 5 s
     expect((await first).reason).toBe("natural");
     clock += 3 * 3_600_000; // three idle hours
     fake.enqueue({ text: "two" });
-    expect(await agentAt().run("second")).toMatchObject({ reason: "natural", text: "two" });
-    expect(store.activeTime.get(session.id)).toMatchObject({ turns: 2 });
-    expect(store.activeTime.get(session.id).activeMs).toBeLessThan(10_000);
+    expect(await (await agentAt()).run("second")).toMatchObject({ reason: "natural", text: "two" });
+    expect(await store.activeTime.get(session.id)).toMatchObject({ turns: 2 });
+    expect((await store.activeTime.get(session.id)).activeMs).toBeLessThan(10_000);
   });
 });
 
@@ -242,7 +242,7 @@ describe("refusals and filters that carry tool calls (H3)", () => {
       });
       const result = await agent.run("do it");
       expect(result.reason).toBe("model_refusal");
-      const stored = store.activePath(session.id).map((n) => n.message!);
+      const stored = (await store.activePath(session.id)).map((n) => n.message!);
       const calls = stored.flatMap((m) => (m.role === "assistant" ? toolCallsOf(m) : []));
       const results = stored.filter((m) => m.role === "tool");
       expect(results).toHaveLength(calls.length);
@@ -256,7 +256,7 @@ describe("a store that fails inside a turn", () => {
   it("ends the turn with store_error, never an escaped exception", async () => {
     const { agent } = await makeAgent("chat_completions");
     fake.enqueue({ text: "an answer that cannot be saved" });
-    store.close();
+    await store.close();
     const result = await agent.run("hello");
     expect(result.reason).toBe("store_error");
     expect(result.text).toMatch(/could not be saved/);

@@ -77,6 +77,9 @@ export class Agent {
     const events = this.events;
     const fixedPrompt = this.opts.systemPrompt;
     const currentPrompt = this.opts.currentSystemPrompt;
+    // Read before the turn starts: the guards check them synchronously every round.
+    const sessionCostUsd = await this.opts.log.sessionCostUsd();
+    const sessionActiveMs = (await this.opts.log.sessionActiveMs?.()) ?? 0;
     const env: TurnEnv = {
       log: this.opts.log,
       model: this.opts.model,
@@ -85,8 +88,8 @@ export class Agent {
       guards: new RoundGuards(
         {
           maxRounds: 90,
-          sessionCostUsd: this.opts.log.sessionCostUsd(),
-          sessionActiveMs: this.opts.log.sessionActiveMs?.() ?? 0,
+          sessionCostUsd,
+          sessionActiveMs,
           ...this.opts.budgets,
         },
         events,

@@ -14,20 +14,23 @@ import type {
 import type { ApprovalAnswer, ApprovalRequest, ExecuteGate, FileAccess, ToolEffect } from "@iris/tools";
 import type { RouteInfo } from "./turn/types.js";
 
-/** The session's conversation: the active path and an append-only log. */
+/**
+ * The session's conversation: the active path and an append-only log. Every call is async: the
+ * log may live in a database across the network (Postgres) as well as in this process.
+ */
 export interface ConversationLog {
   readonly sessionId: string;
   /** The active path, root first, as canonical messages. */
-  history(): Message[];
+  history(): Promise<Message[]>;
   /** Appends one message after the active leaf, durably, and returns its node id. */
-  append(message: Message): string;
-  recordUsage(row: UsageRow): void;
+  append(message: Message): Promise<string>;
+  recordUsage(row: UsageRow): Promise<void>;
   /** Spent so far in this session (USD), for the cost budget. */
-  sessionCostUsd(): number;
+  sessionCostUsd(): Promise<number>;
   /** Time the agent worked in this session before now, in ms (the session budget, SPEC L4). */
-  sessionActiveMs?(): number;
+  sessionActiveMs?(): Promise<number>;
   /** A turn ended after `ms` of work: added to the session's active time. */
-  recordTurnTime?(ms: number): void;
+  recordTurnTime?(ms: number): Promise<void>;
 }
 
 export interface UsageRow {
@@ -76,14 +79,14 @@ export interface ToolRunContext {
   /** Adds spending made on the turn's behalf (a subagent's model calls) to the turn's cost. */
   addCost?(usd: number): void;
   /** Records a model call a tool made (the vision model): the turn's usage, cost and budget (F3). */
-  recordModelCall?(message: AssistantMessage, costUsd: number, latencyMs: number): void;
+  recordModelCall?(message: AssistantMessage, costUsd: number, latencyMs: number): Promise<void>;
 }
 
 /** The receipt bracket around one inner call: gate before it runs, settle or fail after. */
 export interface InnerReceipt {
   beforeRun(): Promise<ExecuteGate>;
-  settle(result: { content: string; isError: boolean; uncertain?: true }): void;
-  fail(error: unknown): void;
+  settle(result: { content: string; isError: boolean; uncertain?: true }): Promise<void>;
+  fail(error: unknown): Promise<void>;
 }
 
 export interface ToolBox {

@@ -117,7 +117,7 @@ export class BatchProcesses {
   async close(): Promise<void> {
     const opened = await Promise.allSettled([...this.processes.values()]);
     await Promise.all(opened.map((p) => (p.status === "fulfilled" ? p.value.close() : undefined)));
-    this.store.close();
+    await this.store.close();
     const dir = this.opts.trajectoriesDir;
     if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
   }

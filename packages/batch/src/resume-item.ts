@@ -30,17 +30,17 @@ function promptOf(history: readonly Message[]): string | undefined {
   return undefined;
 }
 
-export function leftOverOf(item: BatchItem, path: string): LeftOver {
+export async function leftOverOf(item: BatchItem, path: string): Promise<LeftOver> {
   if (!existsSync(path)) return { kind: "fresh" };
   const log = new JsonlConversation(path);
-  const history = log.history();
+  const history = await log.history();
   // A log without this item's prompt (not written yet, or the line was edited and --force given).
   if (promptOf(history) !== item.prompt) {
     rmSync(path, { force: true });
     return { kind: "fresh" };
   }
-  const repaired = log.repairInterruptedCalls();
-  const rounds = roundsIn(log.history());
+  const repaired = await log.repairInterruptedCalls();
+  const rounds = roundsIn(await log.history());
   const uncertain = repaired.filter((r) => r.outcome === "uncertain");
   if (uncertain.length)
     return {
@@ -49,7 +49,7 @@ export function leftOverOf(item: BatchItem, path: string): LeftOver {
       rounds,
       error: `${EFFECT_OUTCOME_UNCERTAIN}: ${uncertain.map((u) => u.message).join("; ")}`,
     };
-  const last = log.history().at(-1);
+  const last = (await log.history()).at(-1);
   if (last?.role === "assistant" && !last.parts.some((p) => p.type === "toolCall") && repaired.length === 0)
     return { kind: "answered", log, rounds };
   return { kind: "continue", rounds, notes: repaired.map((r) => r.message) };

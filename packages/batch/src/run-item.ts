@@ -122,7 +122,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
   ctx.stop.addEventListener("abort", onStop, { once: true });
   const logPath = ctx.trajectoryPath(item.key);
   try {
-    const left = leftOverOf(item, logPath);
+    const left = await leftOverOf(item, logPath);
     const proc = await ctx.processFor(item.toolsets);
     session = proc.openSession({
       source: "batch",
@@ -132,13 +132,13 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
       ...(item.system ? { ephemeralSystemPrompt: item.system } : {}),
       log: { kind: "jsonl", path: logPath },
     });
-    session.startSession();
+    await session.startSession();
     const shape = { format: ctx.format, tools: offeredTools(proc, session) };
     if (left.kind === "answered" || left.kind === "uncertain") {
-      const finalModel = lastModelOf(left.log.history()) ?? modelName;
+      const finalModel = lastModelOf(await left.log.history()) ?? modelName;
       const reason = left.kind === "answered" ? "natural" : EFFECT_OUTCOME_UNCERTAIN;
       return row(
-        trajectoryOf(item, left.log, shape, {
+        await trajectoryOf(item, left.log, shape, {
           reason,
           rounds: left.rounds,
           durationMs: Date.now() - started,
@@ -166,7 +166,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
     } else if (result && statusOf(reason) === "failed") error = result.text;
     await session.close("batch item done");
     return row(
-      trajectoryOf(item, new JsonlConversation(logPath), shape, {
+      await trajectoryOf(item, new JsonlConversation(logPath), shape, {
         reason,
         rounds: (left.kind === "continue" ? left.rounds : 0) + (result?.rounds ?? 0),
         durationMs: Date.now() - started,
@@ -216,16 +216,16 @@ function offeredTools(proc: IrisProcess, session: Session): ToolSpec[] {
 }
 
 /** The row of a finished turn, read back from the item's log (every split's usage included). */
-function trajectoryOf(
+async function trajectoryOf(
   item: BatchItem,
   log: JsonlConversation,
   shape: { format: TrajectoryFormat; tools: readonly ToolSpec[] },
   facts: TurnFacts,
-): TrajectoryRow {
+): Promise<TrajectoryRow> {
   const fields = conversationFields({
     format: shape.format,
     frozenPrompt: log.systemPrompt ?? "",
-    history: log.history(),
+    history: await log.history(),
     tools: shape.tools,
     itemSystem: item.system,
   });

@@ -111,8 +111,8 @@ describe("iris batch", () => {
     const db = join(dir.path, "state.db");
     if (existsSync(db)) {
       const store = openStore(db);
-      expect(store.listSessions({ limit: 10 })).toEqual([]);
-      store.close();
+      expect(await store.listSessions({ limit: 10 })).toEqual([]);
+      await store.close();
     }
   });
 

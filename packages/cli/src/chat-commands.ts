@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { branchBefore, type Session, userTurns } from "@iris/host";
-import { assistantText } from "@iris/llm";
+import { assistantText, type Message } from "@iris/llm";
 import { EXPORT_FORMATS, type ExportFormat, exportSession } from "./commands/session-export.js";
 import { shortId } from "./session-ref.js";
 
@@ -24,10 +24,10 @@ export const CHAT_COMMAND_HELP: [string, string][] = [
 const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
 /** The last answer of the session's active path, as text. */
-function lastAnswer(session: Session): string | undefined {
-  const path = session.store.activePath(session.id);
+async function lastAnswer(session: Session): Promise<string | undefined> {
+  const path = await session.history();
   for (let i = path.length - 1; i >= 0; i--) {
-    const m = path[i]!.message;
+    const m = path[i];
     if (m?.role === "assistant") {
       const text = assistantText(m).trim();
       if (text) return text;
@@ -36,8 +36,8 @@ function lastAnswer(session: Session): string | undefined {
   return undefined;
 }
 
-function retry(session: Session, out: Out): ChatCommandOutcome {
-  const turns = userTurns(session.store, session.id);
+async function retry(session: Session, out: Out): Promise<ChatCommandOutcome> {
+  const turns = await userTurns(session.store, session.id);
   const last = turns.at(-1);
   if (!last) {
     out.write("nothing to retry yet\n");
@@ -50,11 +50,11 @@ function retry(session: Session, out: Out): ChatCommandOutcome {
   }
   if (last.number === 1) {
     // The first message has nothing before it to branch from: a new session asks it again.
-    const s = session.startSession();
+    const s = await session.startSession();
     out.write(`retrying in new session ${shortId(s.id)} (message 1 opens a session)\n`);
     return { send: text };
   }
-  const moved = branchBefore(session.store, session.id, last.number);
+  const moved = await branchBefore(session.store, session.id, last.number);
   if (!moved.ok) {
     out.write(`! ${moved.error}\n`);
     return true;
@@ -63,29 +63,23 @@ function retry(session: Session, out: Out): ChatCommandOutcome {
   return { send: text };
 }
 
-function userText(
-  m: NonNullable<ReturnType<Session["store"]["activePath"]>[number]["message"]>,
-): string | undefined {
+function userText(m: Message): string | undefined {
   if (m.role !== "user") return undefined;
   if (typeof m.content === "string") return m.content;
   const parts = m.content.flatMap((p) => (p.type === "text" ? [p.text] : []));
   return parts.length ? parts.join("\n") : undefined;
 }
 
-function exportTo(session: Session, out: Out, arg: string): boolean {
+async function exportTo(session: Session, out: Out, arg: string): Promise<boolean> {
   const file = resolve(arg || `iris-${shortId(session.id)}.md`);
   const ext = extname(file).slice(1) || "md";
   if (!EXPORT_FORMATS.includes(ext as ExportFormat)) {
     out.write(`! ${file}: the name ends in .${ext}; /export writes .md, .json or .jsonl\n`);
     return true;
   }
-  const row = session.store.getSession(session.id);
-  if (!row) {
-    out.write("nothing to export yet\n");
-    return true;
-  }
+  const row = await session.row();
   try {
-    writeFileSync(file, exportSession(session.store, row, ext as ExportFormat));
+    writeFileSync(file, await exportSession(session.store, row, ext as ExportFormat));
   } catch (err) {
     out.write(`! cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return true;
@@ -127,15 +121,15 @@ function plan(session: Session, out: Out, arg: string): ChatCommandOutcome {
 }
 
 /** Runs `cmd` if it is one of these commands; undefined when it is not. */
-export function runChatCommand(
+export async function runChatCommand(
   cmd: string,
   arg: string,
   session: Session,
   out: Out,
-): ChatCommandOutcome | undefined {
+): Promise<ChatCommandOutcome | undefined> {
   switch (cmd) {
     case "/clear": {
-      const s = session.startSession();
+      const s = await session.startSession();
       out.write(`${CLEAR_SCREEN}new session ${shortId(s.id)} (the earlier one is kept: /resume)\n`);
       return true;
     }
@@ -144,15 +138,15 @@ export function runChatCommand(
     case "/rename": {
       const title = arg.trim();
       if (!title) {
-        out.write(`usage: /rename TITLE (now: ${session.title() ?? "untitled"})\n`);
+        out.write(`usage: /rename TITLE (now: ${(await session.title()) ?? "untitled"})\n`);
         return true;
       }
-      session.setTitle(title);
+      await session.setTitle(title);
       out.write(`session ${shortId(session.id)} is now "${title}"\n`);
       return true;
     }
     case "/copy": {
-      const text = lastAnswer(session);
+      const text = await lastAnswer(session);
       if (!text) {
         out.write("no answer to copy yet\n");
         return true;

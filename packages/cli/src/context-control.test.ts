@@ -68,10 +68,10 @@ function prose(i: number, words: number): AssistantMessage {
 }
 
 /** 30 exchanges of ~2,000 estimated tokens each: over the 45,000 trigger of a 60K window. */
-function seed(h: Session): void {
+async function seed(h: Session): Promise<void> {
   const messages: Message[] = [];
   for (let i = 0; i < 30; i++) messages.push({ role: "user", content: `question ${i}` }, prose(i, 2_000));
-  h.store.appendNodes(
+  await h.store.appendNodes(
     h.session.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -86,8 +86,8 @@ function collect<K extends keyof HostEventMap>(h: Session, name: K): HostEventMa
 describe("compression in the running agent", () => {
   it("an interrupt during the summary call returns at once: the stalled summary is abandoned", async () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
-    const parent = h.startSession();
-    seed(h);
+    const parent = await h.startSession();
+    await seed(h);
     fake.setHandler((req) =>
       req.rawBody.toString("utf8").includes(SUMMARY_MARK) ? { fault: "stall" } : { text: "The answer." },
     );
@@ -106,8 +106,8 @@ describe("compression in the running agent", () => {
 
   it("compresses at turn entry, splits the session, continues in the child with a rebuilt prompt", async () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
-    const parent = h.startSession();
-    seed(h);
+    const parent = await h.startSession();
+    await seed(h);
     const actions = collect(h, "context_overflow_action");
     fake.setHandler((req) =>
       req.rawBody.toString("utf8").includes(SUMMARY_MARK)
@@ -122,7 +122,7 @@ describe("compression in the running agent", () => {
     const child = h.session;
     expect(child.id).not.toBe(parent.id);
     expect(child.parentSessionId).toBe(parent.id);
-    expect(h.store.getSession(parent.id).endReason).toBe("compressed");
+    expect((await h.store.getSession(parent.id)).endReason).toBe("compressed");
     expect(child.systemPrompt).toBeTruthy();
     // The model saw the summary (with AGENTS.md re-injected) and not the summarised middle.
     const main = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
@@ -131,21 +131,21 @@ describe("compression in the running agent", () => {
     expect(main).not.toContain("answer 5:");
     expect(main).toContain("question 30");
     // The reply went into the child; the parent keeps the originals only.
-    const childTexts = h.store.activePath(child.id).map((n) => JSON.stringify(n.message));
+    const childTexts = (await h.store.activePath(child.id)).map((n) => JSON.stringify(n.message));
     expect(childTexts.some((t) => t.includes("The answer."))).toBe(true);
-    expect(h.store.activePath(parent.id).some((n) => JSON.stringify(n.message).includes("The answer."))).toBe(
-      false,
-    );
+    expect(
+      (await h.store.activePath(parent.id)).some((n) => JSON.stringify(n.message).includes("The answer.")),
+    ).toBe(false);
     // The report reads the measured prompt of the child and counts the compression.
-    const report = h.context.report();
+    const report = await h.context.report();
     expect(report).toContain("last prompt        12,345 tokens (measured by the API)");
     expect(report).toContain(`compressions       1 so far (first session ${parent.id})`);
   });
 
   it("does nothing when compression.enabled is false", async () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  enabled: false\n");
-    const s = h.startSession();
-    seed(h);
+    const s = await h.startSession();
+    await seed(h);
     fake.setHandler(() => ({ text: "fine" }));
     const result = await h.send("question 30");
     expect(result.reason).toBe("natural");
@@ -155,8 +155,8 @@ describe("compression in the running agent", () => {
 
   it("fails closed: the summary fails, the history stays whole, the user is told why", async () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
-    const s = h.startSession();
-    seed(h);
+    const s = await h.startSession();
+    await seed(h);
     const status = collect(h, "status");
     const critical = collect(h, "context_critical");
     fake.setHandler((req) =>
@@ -172,8 +172,8 @@ describe("compression in the running agent", () => {
     expect(critical[0]?.limit).toBe(51_000);
     expect(critical[0]?.promptTokens).toBeGreaterThan(51_000);
     // The store keeps every original (send-time shaping may still drop old turns to fit, H5).
-    expect(h.store.getSession(s.id).endReason).toBeNull();
-    const stored = h.store.activePath(s.id).map((n) => JSON.stringify(n.message));
+    expect((await h.store.getSession(s.id)).endReason).toBeNull();
+    const stored = (await h.store.activePath(s.id)).map((n) => JSON.stringify(n.message));
     expect(stored.some((t) => t.includes("answer 5:"))).toBe(true);
     expect(stored.some((t) => t.includes("still here"))).toBe(true);
     expect(fake.requests.at(-1)?.rawBody.toString("utf8")).toContain("answer 29:");
@@ -181,24 +181,24 @@ describe("compression in the running agent", () => {
 
   it("recomputes the figures for the route a fallback moved to (M2)", async () => {
     const h = await bootHost("compression:\n  threshold: 0.3\n");
-    h.startSession();
-    expect(h.context.report()).toContain("context for custom/fake-model");
+    await h.startSession();
+    expect(await h.context.report()).toContain("context for custom/fake-model");
     h.context.routeChanged({ ...h.runtime, provider: "openai", model: "gpt-4.1" });
-    const moved = h.context.report();
+    const moved = await h.context.report();
     expect(moved).toContain("context for openai/gpt-4.1");
     expect(moved).not.toContain("UNKNOWN MODEL");
     h.context.routeChanged(h.runtime); // back on the primary
-    expect(h.context.report()).toContain("context for custom/fake-model");
+    expect(await h.context.report()).toContain("context for custom/fake-model");
   });
 });
 
 describe("/compress", () => {
   it("summarises a history under the trigger on request and moves to the child session", async () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
-    const s = h.startSession();
+    const s = await h.startSession();
     const messages: Message[] = [];
     for (let i = 0; i < 30; i++) messages.push({ role: "user", content: `q ${i}` }, prose(i, 300));
-    h.store.appendNodes(
+    await h.store.appendNodes(
       s.id,
       messages.map((message) => ({ kind: "message" as const, message })),
     );
@@ -210,7 +210,7 @@ describe("/compress", () => {
     );
     expect(written).toMatch(/^compressed \(phase 2\): \d+ → about \d+ tokens; now in session /);
     expect(h.session.parentSessionId).toBe(s.id);
-    const path = h.store.activePath(h.session.id);
+    const path = await h.store.activePath(h.session.id);
     expect(path[0]?.kind).toBe("compaction");
     expect(path[0]?.text).toContain("SUMMARY: thirty short answers.");
   });
@@ -219,8 +219,8 @@ describe("/compress", () => {
 describe("/model after compaction (H7)", () => {
   it("warns and waits for a second /model or --yes before switching", async () => {
     const h = await bootHost("model:\n  context_window: 60000\ncompression:\n  protect_last_n: 2\n");
-    h.startSession();
-    seed(h);
+    await h.startSession();
+    await seed(h);
     fake.setHandler((req) =>
       req.rawBody.toString("utf8").includes(SUMMARY_MARK) ? { text: "SUMMARY: done." } : { text: "ok" },
     );
@@ -250,10 +250,10 @@ describe("/model after compaction (H7)", () => {
 
   it("warns about a history over 100K tokens even when it was never compacted", async () => {
     const h = await bootHost("compression:\n  enabled: false\n");
-    const s = h.startSession();
+    const s = await h.startSession();
     const messages: Message[] = [];
     for (let i = 0; i < 55; i++) messages.push({ role: "user", content: `q ${i}` }, prose(i, 2_000));
-    h.store.appendNodes(
+    await h.store.appendNodes(
       s.id,
       messages.map((message) => ({ kind: "message" as const, message })),
     );
@@ -271,7 +271,7 @@ describe("/model after compaction (H7)", () => {
 
   it("switches at once on a short, never compacted history", async () => {
     const h = await bootHost("");
-    h.startSession();
+    await h.startSession();
     let written = "";
     await runSlash(
       "/model other-model",

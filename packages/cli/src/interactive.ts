@@ -96,7 +96,7 @@ export class InteractiveChat {
     this.bar = new StatusBar(process.stdout, () => statusLine(session), style.dim);
     // Redrawn as the turn spends, not only when it ends: after each model call (its usage is
     // recorded right after the event) and when a tool starts (the call's usage is in by then).
-    const redraw = () => setImmediate(() => this.bar.draw());
+    const redraw = () => setImmediate(() => void this.bar.draw());
     this.detach.push(
       session.events.on("llm_call_ended", redraw),
       session.events.on("tool_exec_started", redraw),
@@ -133,7 +133,7 @@ export class InteractiveChat {
       // Best effort before a forced exit: the store is closed synchronously.
       () => this.iris.store.close(),
     );
-    this.banner();
+    await this.banner();
     this.bar.start();
     this.input.prompt();
     // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
@@ -156,7 +156,7 @@ export class InteractiveChat {
     return code;
   }
 
-  private banner(): void {
+  private async banner(): Promise<void> {
     const { session, style } = this;
     const out = this.input.out;
     const r = session.runtime;
@@ -164,7 +164,7 @@ export class InteractiveChat {
       `${style.bold("iris")} · ${r.provider}/${r.model} · session ${shortId(session.id)} · ${style.dim("/help for commands")}\n`,
     );
     if (this.flags.resume !== undefined || this.flags.continue) {
-      const lines = replayLines(session.store, session.id, 3, Math.max(40, (out.columns ?? 100) - 1));
+      const lines = await replayLines(session.store, session.id, 3, Math.max(40, (out.columns ?? 100) - 1));
       if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
     }
   }
@@ -248,8 +248,8 @@ export class InteractiveChat {
 
   /** Ready for the next message: the status line says where the session stands, then the prompt. */
   private idle(): void {
-    this.bar.draw();
-    this.input.prompt();
+    // The line first, then the prompt: what the last turn spent is on screen when it is asked.
+    void this.bar.draw().finally(() => this.input.prompt());
   }
 
   /** Esc interrupts a running turn (Ctrl-C does too). */

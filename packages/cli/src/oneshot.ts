@@ -93,7 +93,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     }
     const result = sent;
     await hooks.turnEnded(result);
-    ensureTitle(session.store, session.id, prompt.text);
+    await ensureTitle(session.store, session.id, prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
       else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);

@@ -4,15 +4,19 @@ import type { Session, SessionRow } from "@iris/host";
 import type { GlobalFlags } from "./flags.js";
 
 /** Resumes `row` and switches to its model; returns a line to show when that failed. */
-export function resumeOnItsModel(session: Session, row: SessionRow, flags: GlobalFlags): string | undefined {
-  session.resumeSession(row.id);
+export async function resumeOnItsModel(
+  session: Session,
+  row: SessionRow,
+  flags: GlobalFlags,
+): Promise<string | undefined> {
+  await session.resumeSession(row.id);
   if (flags.model || !row.model) return undefined;
   const r = session.runtime;
   const provider = row.provider ?? r.provider;
   if (provider === r.provider && row.model === r.model) return undefined;
   // On the same provider the bare name keeps the endpoint given on the command line.
   const bare = provider === r.provider && !row.model.includes("/");
-  const switched = session.switchModel(bare ? row.model : `${provider}/${row.model}`);
+  const switched = await session.switchModel(bare ? row.model : `${provider}/${row.model}`);
   return switched.ok
     ? undefined
     : `the session used ${provider}/${row.model}, which cannot be used now (${switched.error}); continuing on ${r.provider}/${r.model}`;

@@ -33,17 +33,22 @@ export class FileSnapshots {
   }
 
   private before(file: string): void {
-    const turn = userTurns(this.session.store, this.session.id).at(-1);
-    if (!turn) return;
-    // By the user message's node id: a branch's message 3 is not the other branch's.
-    const copies = this.copies();
-    if (copies.has(turn.node.id, file)) return;
+    // Read now, before the call can run; which message it belongs to is looked up after.
     let bytes: Buffer | null;
     try {
       bytes = existsSync(file) ? readFileSync(file) : null;
     } catch {
       return; // unreadable (a folder, no permission): the write will fail or is not ours to undo
     }
+    void this.keep(file, bytes);
+  }
+
+  private async keep(file: string, bytes: Buffer | null): Promise<void> {
+    const turn = (await userTurns(this.session.store, this.session.id).catch(() => [])).at(-1);
+    if (!turn) return;
+    // By the user message's node id: a branch's message 3 is not the other branch's.
+    const copies = this.copies();
+    if (copies.has(turn.node.id, file)) return;
     try {
       copies.keep(turn.node.id, file, bytes);
     } catch (err) {
@@ -59,8 +64,8 @@ export class FileSnapshots {
     return new RewindCopies(join(this.session.profile.home.root, "rewind", this.session.id));
   }
 
-  rewind(arg: string, out: Out): void {
-    const turns = userTurns(this.session.store, this.session.id);
+  async rewind(arg: string, out: Out): Promise<void> {
+    const turns = await userTurns(this.session.store, this.session.id);
     const n = arg ? Number(arg) : turns.length;
     const turn = turns[n - 1];
     if (!turns.length) {
@@ -94,7 +99,7 @@ export class FileSnapshots {
       }
       copies.drop(t.node.id);
     }
-    this.session.rewindTo(turn.node.parentId);
+    await this.session.rewindTo(turn.node.parentId);
     out.write(`rewound to before message ${n} ("${turn.preview}")\n`);
     for (const f of restored) out.write(`  restored ${f}\n`);
     for (const f of removed) out.write(`  removed ${f} (the turn created it)\n`);

@@ -11,19 +11,19 @@ export { shortId };
 export type SessionLookup = { ok: true; row: SessionRow } | { ok: false; error: string };
 
 /** The session `ref` names, as stored (`follow`: the live one a compression moved it to). */
-export function resolveSession(store: Store, ref: string, follow = false): SessionLookup {
-  const found = findSession(store, ref, { follow, listHint: "see: iris sessions list" });
+export async function resolveSession(store: Store, ref: string, follow = false): Promise<SessionLookup> {
+  const found = await findSession(store, ref, { follow, listHint: "see: iris sessions list" });
   if (found.ok) return found;
-  const byShort = byShortIdPrefix(store, ref.trim().toLowerCase());
+  const byShort = await byShortIdPrefix(store, ref.trim().toLowerCase());
   return byShort ?? { ok: false, error: found.error };
 }
 
 /** A short id's first characters name a session too; the look-up indexes tails, so this scans. */
-function byShortIdPrefix(store: Store, want: string): SessionLookup | undefined {
+async function byShortIdPrefix(store: Store, want: string): Promise<SessionLookup | undefined> {
   if (want.length < 3 || want.length >= 8) return undefined;
-  const hits = store
-    .listSessions({ limit: 1_000_000 })
-    .filter((s) => shortId(s.id).toLowerCase().startsWith(want));
+  const hits = (await store.listSessions({ limit: 1_000_000 })).filter((s) =>
+    shortId(s.id).toLowerCase().startsWith(want),
+  );
   if (hits.length === 1) return { ok: true, row: hits[0]! };
   if (hits.length === 0) return undefined;
   const named = hits.slice(0, 5).map((s) => shortId(s.id));

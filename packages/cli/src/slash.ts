@@ -78,14 +78,14 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
   const { session, out, style } = ctx;
   let id: string | undefined;
   if (arg) {
-    const found = resolveSession(session.store, arg, true);
+    const found = await resolveSession(session.store, arg, true);
     if (!found.ok) {
       out.write(`${found.error}\n`);
       return;
     }
     id = found.row.id;
   } else {
-    const rows = recentForPicker(session.store, process.cwd());
+    const rows = await recentForPicker(session.store, process.cwd());
     out.write(`${pickerList(rows, width(out), session.id)}\n`);
     const picked = pickedRow(rows, await ctx.ask(PICKER_QUESTION));
     if (picked === "cancel") return;
@@ -95,13 +95,13 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = picked.id;
   }
-  const row = session.store.findSession(id);
+  const row = await session.store.findSession(id);
   if (!row) return;
-  const note = resumeOnItsModel(session, row, {});
+  const note = await resumeOnItsModel(session, row, {});
   if (note) out.write(`! ${note}\n`);
   const s = session.session;
   out.write(`resumed ${shortId(s.id)}${s.title ? ` · ${s.title}` : ""}\n`);
-  out.write(`${style.dim(replayLines(session.store, s.id, 3, width(out)).join("\n"))}\n\n`);
+  out.write(`${style.dim((await replayLines(session.store, s.id, 3, width(out))).join("\n"))}\n\n`);
 }
 
 /** Whether the chat goes on, or a message to send now as the next turn (/edit). */
@@ -168,7 +168,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       ctx.exit();
       return false;
     case "/new": {
-      const s = session.startSession();
+      const s = await session.startSession();
       out.write(`new session ${shortId(s.id)}\n`);
       return true;
     }
@@ -176,7 +176,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       await resume(ctx, arg);
       return true;
     case "/sessions":
-      out.write(`${pickerList(session.store.listSessions({ limit: 10 }), width(out), session.id)}\n`);
+      out.write(`${pickerList(await session.store.listSessions({ limit: 10 }), width(out), session.id)}\n`);
       return true;
     case "/reasoning":
       out.write(
@@ -187,10 +187,10 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       out.write(formatSkillList(session.skills));
       return true;
     case "/usage":
-      out.write(formatUsage(session.store.getSession(session.id), session.store.usageForSession(session.id)));
+      out.write(formatUsage(await session.row(), await session.usage()));
       out.write(
         formatSessionTime(
-          session.store.activeTime.get(session.id),
+          await session.store.activeTime.get(session.id),
           session.config.agent.session_budget_seconds,
         ),
       );
@@ -209,12 +209,12 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return switchModel(session, out, rest);
     }
     case "/context":
-      out.write(session.context.report());
+      out.write(await session.context.report());
       return true;
     case "/workspace":
       return workspaceCommand(session, arg, out, ctx.busy());
     case "/rewind":
-      if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
+      if (ctx.snapshots) await ctx.snapshots.rewind(arg.trim(), out);
       else out.write("/rewind works in the interactive chat\n");
       return true;
     case "/branch":
@@ -236,7 +236,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       return true;
     }
     default: {
-      const everyday = runChatCommand(cmd, arg, session, out);
+      const everyday = await runChatCommand(cmd, arg, session, out);
       if (everyday !== undefined) return everyday;
       const custom = customCommands(session).find((c) => c.command === cmd);
       if (custom) return { send: expandCustomCommand(custom, arg) };
@@ -247,7 +247,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
         return true;
       }
       out.write(
-        `${await shared.run({ session: session, args: arg, newSession: () => session.startSession().id })}\n`,
+        `${await shared.run({ session: session, args: arg, newSession: async () => (await session.startSession()).id })}\n`,
       );
       return true;
     }
@@ -285,7 +285,7 @@ async function switchModel(session: Session, out: SlashContext["out"], words: st
     );
     return true;
   }
-  const risks = session.context.switchRisks();
+  const risks = await session.context.switchRisks();
   if (risks.length && !yes && pendingSwitch.get(session) !== spec) {
     pendingSwitch.set(session, spec);
     for (const r of risks) out.write(`! ${r}\n`);
@@ -293,7 +293,7 @@ async function switchModel(session: Session, out: SlashContext["out"], words: st
     return true;
   }
   pendingSwitch.delete(session);
-  const result = session.switchModel(spec);
+  const result = await session.switchModel(spec);
   out.write(
     result.ok
       ? `now using ${session.runtime.provider}/${session.runtime.model}\n`

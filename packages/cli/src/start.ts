@@ -41,27 +41,27 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     const id =
       flags.resume === true
         ? await pickOnTerminal(session)
-        : resolveSession(session.store, flags.resume, true);
+        : await resolveSession(session.store, flags.resume, true);
     if (!id.ok) {
       if (id.error) process.stderr.write(`iris: ${id.error}\n`);
       await iris.close();
       return { ok: false, exitCode: id.error ? 2 : 0 };
     }
-    const note = resumeOnItsModel(session, id.row, flags);
+    const note = await resumeOnItsModel(session, id.row, flags);
     if (note) process.stderr.write(`iris: warning: ${note}\n`);
   } else if (flags.continue) {
-    const last = session.store.listSessions({ limit: 1, source: "cli" })[0];
+    const last = (await session.store.listSessions({ limit: 1, source: "cli" }))[0];
     if (last) {
-      const note = resumeOnItsModel(session, last, flags);
+      const note = await resumeOnItsModel(session, last, flags);
       if (note) process.stderr.write(`iris: warning: ${note}\n`);
-    } else session.startSession();
-  } else session.startSession();
+    } else await session.startSession();
+  } else await session.startSession();
   return { ok: true, session, process: iris };
 }
 
 /** `iris -r` without an id: browse the sessions (this folder first) and pick one; Esc cancels. */
 async function pickOnTerminal(session: Session): Promise<SessionLookup> {
-  const rows = session.store.listSessions({ limit: 500 }).filter(worthResuming);
+  const rows = (await session.store.listSessions({ limit: 500 })).filter(worthResuming);
   if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
   if (!process.stdin.isTTY)
     return { ok: false, error: "-r without an id needs a terminal to pick on; give an id" };

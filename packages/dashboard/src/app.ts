@@ -51,42 +51,43 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
       return c.body(new Uint8Array(asset.body), 200, { "Content-Type": asset.type });
     });
 
-  app.get("/", (c) => c.html(render("Overview", "/", c.get("csrf"), overviewPage(deps))));
-  app.get("/partials/overview", (c) => c.html(overviewCards(deps).value));
+  app.get("/", async (c) => c.html(render("Overview", "/", c.get("csrf"), await overviewPage(deps))));
+  app.get("/partials/overview", async (c) => c.html((await overviewCards(deps)).value));
   app.get("/partials/mcp", async (c) => c.html((await mcpStates(deps)).value));
 
-  app.get("/usage", (c) => {
+  app.get("/usage", async (c) => {
     const q = usageQuery.safeParse(c.req.query());
     if (!q.success)
       return c.text(`bad query: ${q.error.issues.map((i) => i.path.join(".")).join(", ")}`, 400);
-    return c.html(render("Usage & cost", "/usage", c.get("csrf"), usagePage(deps, q.data), true));
+    return c.html(render("Usage & cost", "/usage", c.get("csrf"), await usagePage(deps, q.data), true));
   });
-  app.get("/usage.csv", (c) => {
+  app.get("/usage.csv", async (c) => {
     const q = usageQuery.safeParse(c.req.query());
     if (!q.success)
       return c.text(`bad query: ${q.error.issues.map((i) => i.path.join(".")).join(", ")}`, 400);
     c.header("Content-Disposition", `attachment; filename="iris-usage-${q.data.split}-${q.data.days}d.csv"`);
-    return c.body(usageCsv(deps, q.data), 200, { "Content-Type": "text/csv; charset=utf-8" });
+    return c.body(await usageCsv(deps, q.data), 200, { "Content-Type": "text/csv; charset=utf-8" });
   });
 
-  app.get("/sessions", (c) => {
+  app.get("/sessions", async (c) => {
     const q = (c.req.query("q") ?? "").slice(0, 200);
     return c.html(
       render(
         "Sessions",
         "/sessions",
         c.get("csrf"),
-        sessionsPage(deps, q, parseCursor(c.req.query("before"))),
+        await sessionsPage(deps, q, parseCursor(c.req.query("before"))),
       ),
     );
   });
-  app.get("/partials/sessions", (c) =>
+  app.get("/partials/sessions", async (c) =>
     c.html(
-      sessionRows(deps, (c.req.query("q") ?? "").slice(0, 200), parseCursor(c.req.query("before"))).value,
+      (await sessionRows(deps, (c.req.query("q") ?? "").slice(0, 200), parseCursor(c.req.query("before"))))
+        .value,
     ),
   );
-  app.get("/sessions/:id", (c) => {
-    const s = deps.data.findSession(c.req.param("id"));
+  app.get("/sessions/:id", async (c) => {
+    const s = await deps.data.findSession(c.req.param("id"));
     if (!s)
       return c.html(
         render("Not found", "/sessions", c.get("csrf"), html`<p>No session ${c.req.param("id")}.</p>`),
@@ -99,7 +100,7 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
         title,
         "/sessions",
         c.get("csrf"),
-        sessionView(
+        await sessionView(
           deps,
           s,
           Number.isFinite(after) ? after : 0,
@@ -109,8 +110,8 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
       ),
     );
   });
-  app.get("/sessions/:id/export", (c) => {
-    const s = deps.data.findSession(c.req.param("id"));
+  app.get("/sessions/:id/export", async (c) => {
+    const s = await deps.data.findSession(c.req.param("id"));
     if (!s) return c.text("no such session", 404);
     const format = z.enum(["jsonl", "sharegpt"]).safeParse(c.req.query("format") ?? "jsonl");
     if (!format.success) return c.text("format: jsonl or sharegpt", 400);
@@ -118,12 +119,12 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
       "Content-Disposition",
       `attachment; filename="iris-${s.id.slice(-8)}${format.data === "sharegpt" ? ".sharegpt" : ""}.jsonl"`,
     );
-    return c.body(deps.data.exportSession(s, format.data), 200, {
+    return c.body(await deps.data.exportSession(s, format.data), 200, {
       "Content-Type": "application/x-ndjson; charset=utf-8",
     });
   });
   app.post("/sessions/:id/rename", async (c) => {
-    const s = deps.data.findSession(c.req.param("id"));
+    const s = await deps.data.findSession(c.req.param("id"));
     if (!s) return c.text("no such session", 404);
     const title = z
       .string()
@@ -132,52 +133,56 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
       .max(200)
       .safeParse(formText((await c.req.parseBody()).title));
     if (!title.success) return c.text("title: 1–200 characters", 400);
-    deps.data.renameSession(s.id, title.data);
+    await deps.data.renameSession(s.id, title.data);
     return c.redirect(`/sessions/${s.id}`, 303);
   });
   app.post("/sessions/:id/delete", async (c) => {
-    const s = deps.data.findSession(c.req.param("id"));
+    const s = await deps.data.findSession(c.req.param("id"));
     if (!s) return c.text("no such session", 404);
     if (formText((await c.req.parseBody()).confirm) !== "yes")
       return c.text("confirm: tick the box to delete", 400);
     try {
-      deps.data.deleteSession(s.id);
+      await deps.data.deleteSession(s.id);
     } catch (err) {
       return c.text(`not deleted: ${(err as Error).message}`, 409);
     }
     return c.redirect("/sessions", 303);
   });
 
-  app.get("/approvals", (c) => c.html(render("Approvals", "/approvals", c.get("csrf"), approvalsPage(deps))));
-  app.get("/partials/approvals", (c) => c.html(askList(deps).value));
+  app.get("/approvals", async (c) =>
+    c.html(render("Approvals", "/approvals", c.get("csrf"), await approvalsPage(deps))),
+  );
+  app.get("/partials/approvals", async (c) => c.html((await askList(deps)).value));
   app.post("/approvals/:id", async (c) => {
     const id = c.req.param("id");
-    const ask = deps.data.board.get(id);
+    const ask = await deps.data.board.get(id);
     if (!ask) return c.text(`no request ${id}`, 404);
     const raw = formText((await c.req.parseBody()).answer) ?? "";
     let ok: boolean;
     if (ask.kind === "approval") {
       const answer = approvalAnswer.safeParse(raw);
       if (!answer.success) return c.text("answer: once, session, always or deny", 400);
-      ok = deps.data.answerApproval(id, answer.data, "dashboard");
+      ok = await deps.data.answerApproval(id, answer.data, "dashboard");
     } else {
       if (!raw.trim() || raw.length > 10_000) return c.text("answer: 1–10,000 characters", 400);
-      ok = deps.data.answerClarify(id, raw, "dashboard");
+      ok = await deps.data.answerClarify(id, raw, "dashboard");
     }
     const notice = ok
       ? html`<p class="ok" role="status" data-answered="${id}">Answered ${id}.</p>`
       : html`<p class="error" role="alert">Request ${id} was already answered or withdrawn.</p>`;
-    return c.html(askList(deps, notice).value, ok ? 200 : 409);
+    return c.html((await askList(deps, notice)).value, ok ? 200 : 409);
   });
 
-  app.get("/cron", (c) => c.html(render("Cron", "/cron", c.get("csrf"), cronPage(deps, c.get("csrf")))));
-  app.post("/cron/:id/:action", (c) => {
+  app.get("/cron", async (c) =>
+    c.html(render("Cron", "/cron", c.get("csrf"), await cronPage(deps, c.get("csrf")))),
+  );
+  app.post("/cron/:id/:action", async (c) => {
     const id = c.req.param("id");
-    if (!deps.data.cron.list().some((j) => j.id === id)) return c.text(`no cron job ${id}`, 404);
+    if (!(await deps.data.cron.list()).some((j) => j.id === id)) return c.text(`no cron job ${id}`, 404);
     const action = z.enum(["pause", "resume", "run"]).safeParse(c.req.param("action"));
     if (!action.success) return c.text("action: pause, resume or run", 400);
-    if (action.data === "run") deps.data.cronControl.requestRun(id);
-    else deps.data.cronControl.setPaused(id, action.data === "pause");
+    if (action.data === "run") await deps.data.cronControl.requestRun(id);
+    else await deps.data.cronControl.setPaused(id, action.data === "pause");
     return c.redirect("/cron", 303);
   });
 

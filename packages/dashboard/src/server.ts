@@ -57,19 +57,16 @@ export async function startDashboard(opts: DashboardOptions): Promise<RunningDas
       s.once("error", reject);
     });
   } catch (err) {
-    data.close();
+    await data.close();
     throw new DashboardStartError(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
   const bound = (server.address() as AddressInfo).port;
   for (const h of allowedHosts(host, bound)) deps.hosts.add(h);
-  const present = () => {
-    try {
-      data.board.touchPresence();
-    } catch {
+  const present = () =>
+    data.board.touchPresence().catch(() => {
       // Busy: the next beat says it.
-    }
-  };
-  present();
+    });
+  await present();
   const beat = setInterval(present, PRESENCE_EVERY_MS);
   beat.unref();
   const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
@@ -86,10 +83,8 @@ export async function startDashboard(opts: DashboardOptions): Promise<RunningDas
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      try {
-        data.board.clearPresence();
-      } catch {}
-      data.close();
+      await data.board.clearPresence().catch(() => {});
+      await data.close();
     },
   };
 }

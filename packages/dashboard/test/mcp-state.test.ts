@@ -63,7 +63,7 @@ describe("overview: MCP servers' live state", () => {
     expect(body).toMatch(/no-such-server|ENOENT/);
     expect(body).toMatch(/data-mcp="off" data-state="disabled"/);
     // The overview itself only holds the place (a server may take seconds to start).
-    const overview = overviewCards({ ...deps, data: fakeOverviewData() }).value;
+    const overview = (await overviewCards({ ...deps, data: fakeOverviewData() })).value;
     expect(overview).toContain('hx-get="/partials/mcp"');
   }, 60_000);
 });
@@ -99,7 +99,7 @@ describe("overview: MCP servers as the running processes see them", () => {
         startedAt: Date.now(),
         version: "test",
       };
-      const live = overviewCards(deps).value;
+      const live = (await overviewCards(deps)).value;
       expect(live).toContain(`data-live-mcp="everything" data-platform="gateway" data-state="ready"`);
       expect(live).toMatch(
         /data-live-mcp="broken" data-platform="gateway" data-state="(restarting|starting|failed)"/,
@@ -110,24 +110,24 @@ describe("overview: MCP servers as the running processes see them", () => {
       expect(live).not.toContain('hx-get="/partials/mcp"');
 
       await iris.close();
-      const closed = overviewCards(deps).value;
+      const closed = (await overviewCards(deps)).value;
       expect(closed).not.toContain("data-live-mcp");
       expect(closed).toContain('hx-get="/partials/mcp"');
 
       // A process that died without closing: its rows stay, shown gone.
       const dead = spawnSync(process.execPath, ["-e", ""]).pid ?? 0;
       const writer = openStore(profile.home.paths.db);
-      writer.mcpStates.record({ platform: "serve", pid: dead, startedAt: 1 }, [
+      await writer.mcpStates.record({ platform: "serve", pid: dead, startedAt: 1 }, [
         { server: "everything", state: "ready", transport: "stdio", tools: 12, restarts: 0 },
       ]);
-      writer.close();
-      const crashed = overviewCards(deps).value;
+      await writer.close();
+      const crashed = (await overviewCards(deps)).value;
       expect(crashed).toContain(`data-live-mcp="everything" data-platform="serve" data-state="gone"`);
       expect(crashed).toContain(`the process (pid ${dead}) is gone`);
       expect(crashed).toContain('hx-get="/partials/mcp"');
     } finally {
       await iris.close();
-      data.close();
+      await data.close();
     }
   }, 120_000);
 });

@@ -29,7 +29,7 @@ export interface HistoryLine {
 /** What the runner offers an adapter that keeps its own view of a chat (the web chat). */
 export interface AdapterHost {
   /** The conversation of the chat `userId` sees at `to`, oldest first. */
-  history(to: ChatAddress, chatType: "dm" | "group", userId: string): HistoryLine[];
+  history(to: ChatAddress, chatType: "dm" | "group", userId: string): Promise<HistoryLine[]>;
   /** The gateway's identities in the store (the web chat's per-user logins). */
   identities?: GatewayIdentities;
   /** Pairing for strangers the platform meets itself (the web chat's "ask for access"). */
@@ -52,11 +52,11 @@ export interface PairingPort {
     platform: string,
     userId: string,
     userName: string,
-  ): { ok: true; code: string; expiresAt: number } | { ok: false; reason: string };
+  ): Promise<{ ok: true; code: string; expiresAt: number } | { ok: false; reason: string }>;
   /** The name the owner approved for `userId`, once approved. */
-  approvedName(platform: string, userId: string): string | undefined;
+  approvedName(platform: string, userId: string): Promise<string | undefined>;
   /** Forgets an approval that has been turned into a login. */
-  forget(platform: string, userId: string): void;
+  forget(platform: string, userId: string): Promise<void>;
 }
 
 /** A button under a message that answers an approval by its request id (SPEC G2). */
@@ -72,9 +72,10 @@ export interface SendOptions {
   buttons?: readonly ActionButton[];
   /**
    * Called right before the request that delivers this part leaves for the platform (after any
-   * wait in the chat's queue). An adapter that calls it says so with `reportsHandOver`.
+   * wait in the chat's queue), and awaited: the mark is stored before the request leaves. An
+   * adapter that calls it says so with `reportsHandOver`.
    */
-  handingOver?: () => void;
+  handingOver?: () => Promise<void>;
 }
 
 export interface PlatformAdapter {

@@ -3,7 +3,7 @@
 // store, never from memory, so it survives a restart of the gateway as well as of the page.
 
 import type { GatewayState, Store } from "@iris/host";
-import { StoreConversation } from "@iris/host";
+import { storedHistory } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
 import type { HistoryLine } from "./adapter.js";
 import type { ChatAddress, ChatType } from "./message.js";
@@ -12,22 +12,22 @@ import { type GroupSessions, sessionKey } from "./pipeline/session-key.js";
 /** Lines shown at most (the newest). */
 const MAX_LINES = 200;
 
-export function chatHistory(
+export async function chatHistory(
   store: Store,
   state: GatewayState,
   groupSessions: GroupSessions,
   to: ChatAddress,
   chatType: ChatType,
   userId: string,
-): HistoryLine[] {
+): Promise<HistoryLine[]> {
   const key = sessionKey(
     { ...to, chatType, userId, userName: userId, text: "", attachments: [], messageId: "" },
     groupSessions,
   );
-  const sessionId = state.chatSession(key);
+  const sessionId = await state.chatSession(key);
   if (!sessionId) return [];
   const lines: HistoryLine[] = [];
-  for (const m of new StoreConversation(store, sessionId).history()) {
+  for (const m of await storedHistory(store, sessionId)) {
     const text = lineText(m);
     if (text !== undefined && text.trim() !== "") lines.push({ role: m.role as HistoryLine["role"], text });
   }

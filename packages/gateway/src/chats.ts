@@ -31,6 +31,10 @@ export interface ChatSessionsOptions {
 
 export class ChatSessions {
   private readonly open = new Map<string, ChatEntry>();
+  /** Chats whose session is being opened now: a second message waits for the same one. */
+  private readonly opening = new Map<string, Promise<ChatEntry>>();
+  /** Holds asked for while the chat's session was being opened: counted from its first moment. */
+  private readonly pendingHolds = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly opts: ChatSessionsOptions) {
@@ -46,11 +50,11 @@ export class ChatSessions {
   }
 
   /** The chat's session: open already, resumed from the store, or new. */
-  get(key: string): Session {
+  get(key: string): Promise<Session> {
     return this.lookup(key, false);
   }
 
-  private lookup(key: string, hold: boolean): Session {
+  private async lookup(key: string, hold: boolean): Promise<Session> {
     const found = this.open.get(key);
     if (found) {
       if (hold) found.holds++;
@@ -60,6 +64,18 @@ export class ChatSessions {
       this.open.set(key, found);
       return found.session;
     }
+    if (hold) this.pendingHolds.set(key, (this.pendingHolds.get(key) ?? 0) + 1);
+    let opening = this.opening.get(key);
+    if (!opening) {
+      opening = this.openEntry(key).finally(() => this.opening.delete(key));
+      this.opening.set(key, opening);
+    }
+    const entry = await opening;
+    entry.lastUsed = this.now();
+    return entry.session;
+  }
+
+  private async openEntry(key: string): Promise<ChatEntry> {
     const { iris, state, platform, cwd } = this.opts;
     const source = `gateway:${platform}`;
     const session = iris.openSession({
@@ -67,17 +83,27 @@ export class ChatSessions {
       cwd,
       ...(this.opts.hint ? { ephemeralSystemPrompt: this.opts.hint } : {}),
     });
-    const stored = this.liveChatSession(key, source);
-    if (!stored || !session.resumeSession(stored)) {
-      session.startSession();
-      state.setChatSession(key, session.id);
-      this.opts.started?.(key, session.id, false);
+    try {
+      const stored = await this.liveChatSession(key, source);
+      if (!stored || !(await session.resumeSession(stored))) {
+        await session.startSession();
+        await state.setChatSession(key, session.id);
+        this.opts.started?.(key, session.id, false);
+      }
+    } catch (err) {
+      this.pendingHolds.delete(key);
+      await session.close("not opened");
+      throw err;
     }
     const unsubscribe = this.opts.attach(key, session);
-    // Held before any eviction runs: the session just asked for is never the one closed.
-    this.open.set(key, { key, session, lastUsed: this.now(), holds: hold ? 1 : 0, unsubscribe });
+    // Every hold asked for while it opened is counted before any eviction can see it.
+    const holds = this.pendingHolds.get(key) ?? 0;
+    this.pendingHolds.delete(key);
+    const entry: ChatEntry = { key, session, lastUsed: this.now(), holds, unsubscribe };
+    this.open.set(key, entry);
+    // The session just asked for is never the one closed.
     void this.evictOverflow(key);
-    return session;
+    return entry;
   }
 
   /**
@@ -85,17 +111,17 @@ export class ChatSessions {
    * another process, a terminal's `iris -r` say) moves a session on to a child, and only a
    * session of this platform's chats is the chat's (anything else is as good as none).
    */
-  private liveChatSession(key: string, source: string): string | undefined {
-    const mapped = this.opts.state.chatSession(key);
+  private async liveChatSession(key: string, source: string): Promise<string | undefined> {
+    const mapped = await this.opts.state.chatSession(key);
     if (!mapped) return undefined;
-    const found = this.opts.iris.findSession(mapped, { owner: (r) => r.source === source });
+    const found = await this.opts.iris.findSession(mapped, { owner: (r) => r.source === source });
     if (!found.ok) return undefined;
-    if (found.row.id !== mapped) this.opts.state.repointChats(mapped, found.row.id);
+    if (found.row.id !== mapped) await this.opts.state.repointChats(mapped, found.row.id);
     return found.row.id;
   }
 
   /** The chat's session, held open until release(): a turn's session is never closed under it. */
-  acquire(key: string): Session {
+  acquire(key: string): Promise<Session> {
     return this.lookup(key, true);
   }
 
@@ -105,10 +131,10 @@ export class ChatSessions {
   }
 
   /** `/new`: a fresh session for the chat; the old one stays in the store. */
-  restart(key: string): string {
-    const session = this.get(key);
-    const row = session.startSession();
-    this.opts.state.setChatSession(key, row.id);
+  async restart(key: string): Promise<string> {
+    const session = await this.get(key);
+    const row = await session.startSession();
+    await this.opts.state.setChatSession(key, row.id);
     this.opts.started?.(key, row.id, true);
     return row.id;
   }

@@ -73,7 +73,7 @@ export function gatewayStatus(io: CommandIo): number {
   return 3;
 }
 
-function withStore(io: CommandIo, fn: (store: Store) => number): number {
+async function withStore(io: CommandIo, fn: (store: Store) => Promise<number>): Promise<number> {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
@@ -81,15 +81,15 @@ function withStore(io: CommandIo, fn: (store: Store) => number): number {
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {
-    return fn(store);
+    return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-export function cronList(io: CommandIo): number {
-  return withStore(io, (store) => {
-    const jobs = store.cronState.list();
+export function cronList(io: CommandIo): Promise<number> {
+  return withStore(io, async (store) => {
+    const jobs = await store.cronState.list();
     if (jobs.length === 0) io.out("No scheduled jobs.\n");
     for (const j of jobs) {
       const last = j.lastSlot ? new Date(j.lastSlot).toISOString() : "never";
@@ -101,13 +101,13 @@ export function cronList(io: CommandIo): number {
   });
 }
 
-export function cronAdd(
+export async function cronAdd(
   io: CommandIo,
   schedule: string,
   to: string,
   prompt: string,
   missed: "run" | "skip",
-): number {
+): Promise<number> {
   const parsed = parseSchedule(schedule);
   if (!parsed.ok) {
     io.err(`iris: ${parsed.error}\n`);
@@ -124,8 +124,8 @@ export function cronAdd(
     io.err("iris: the job needs a prompt\n");
     return 2;
   }
-  return withStore(io, (store) => {
-    const job = store.cronState.add({
+  return withStore(io, async (store) => {
+    const job = await store.cronState.add({
       schedule,
       platform: m[1] ?? "",
       chatId: m[2] ?? "",
@@ -137,9 +137,9 @@ export function cronAdd(
   });
 }
 
-export function cronRemove(io: CommandIo, id: string): number {
-  return withStore(io, (store) => {
-    if (store.cronState.remove(id)) {
+export function cronRemove(io: CommandIo, id: string): Promise<number> {
+  return withStore(io, async (store) => {
+    if (await store.cronState.remove(id)) {
       io.out(`removed job ${id}\n`);
       return 0;
     }
@@ -148,7 +148,10 @@ export function cronRemove(io: CommandIo, id: string): number {
   });
 }
 
-function withState(io: CommandIo, fn: (state: GatewayState, ids: GatewayIdentities) => number): number {
+async function withState(
+  io: CommandIo,
+  fn: (state: GatewayState, ids: GatewayIdentities) => Promise<number>,
+): Promise<number> {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
@@ -156,16 +159,16 @@ function withState(io: CommandIo, fn: (state: GatewayState, ids: GatewayIdentiti
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {
-    return fn(store.gatewayState, store.gatewayIdentities);
+    return await fn(store.gatewayState, store.gatewayIdentities);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-export function pairingList(io: CommandIo): number {
-  return withState(io, (state, ids) => {
+export function pairingList(io: CommandIo): Promise<number> {
+  return withState(io, async (state, ids) => {
     const now = Date.now();
-    const codes = state.pendingCodes(now);
+    const codes = await state.pendingCodes(now);
     // The whole id is shown where it is more than the name: approve the nick from the mask you know.
     const who = (name: string, id: string) => (id === name ? name : `${name} (${id})`);
     io.out(codes.length ? "Waiting for approval:\n" : "No pairing requests are waiting.\n");
@@ -173,22 +176,22 @@ export function pairingList(io: CommandIo): number {
       const mins = Math.max(1, Math.round((c.expiresAt - now) / 60_000));
       io.out(`  ${c.code}  ${c.platform}  ${who(c.userName, c.userId)}  (expires in ${mins} min)\n`);
     }
-    const approved = state.approvedUsers();
+    const approved = await state.approvedUsers();
     if (approved.length) io.out("Approved:\n");
     for (const a of approved)
       io.out(
         `  ${a.platform}  ${who(a.userName, a.userId)}  since ${new Date(a.approvedAt).toISOString()}\n`,
       );
-    const bound = ids.bindings();
+    const bound = await ids.bindings();
     if (bound.length) io.out("Allowed names, bound to the identity they first spoke from:\n");
     for (const b of bound) io.out(`  ${b.platform}  ${b.name} = ${b.identity}\n`);
     return 0;
   });
 }
 
-export function pairingApprove(io: CommandIo, code: string): number {
-  return withState(io, (state) => {
-    const r = state.approveCode(code);
+export function pairingApprove(io: CommandIo, code: string): Promise<number> {
+  return withState(io, async (state) => {
+    const r = await state.approveCode(code);
     if (!r.ok) {
       io.err(`iris: ${r.reason}\n`);
       return 1;
@@ -198,10 +201,10 @@ export function pairingApprove(io: CommandIo, code: string): number {
   });
 }
 
-export function pairingRevoke(io: CommandIo, user: string, platform?: string): number {
-  return withState(io, (state, ids) => {
+export function pairingRevoke(io: CommandIo, user: string, platform?: string): Promise<number> {
+  return withState(io, async (state, ids) => {
     // A bound allowlisted name is unbound too: the next identity to speak under it is bound.
-    const n = state.revoke(user, platform) + ids.unbind(user.toLowerCase(), platform);
+    const n = (await state.revoke(user, platform)) + (await ids.unbind(user.toLowerCase(), platform));
     if (n === 0) {
       io.err(`iris: no approved user or bound name ${user}\n`);
       return 1;

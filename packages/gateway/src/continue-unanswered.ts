@@ -35,11 +35,14 @@ export interface Report {
 const RESTARTED = "the gateway restarted";
 
 /** Rows grouped per chat, oldest first; marker rows a crash left half-claimed are dropped. */
-export function unansweredByChat(state: GatewayState, platform: string): Map<string, UnansweredRow[]> {
+export async function unansweredByChat(
+  state: GatewayState,
+  platform: string,
+): Promise<Map<string, UnansweredRow[]>> {
   const chats = new Map<string, UnansweredRow[]>();
-  for (const row of state.unansweredInbound(platform)) {
+  for (const row of await state.unansweredInbound(platform)) {
     if (row.messageId.endsWith(ONCE)) {
-      state.finishInbound(row.platform, row.messageId);
+      await state.finishInbound(row.platform, row.messageId);
       continue;
     }
     const list = chats.get(row.chatKey) ?? [];
@@ -53,34 +56,34 @@ export function unansweredByChat(state: GatewayState, platform: string): Map<str
  * What to do for one chat's unanswered rows. `open` opens (and holds) the chat's session: the
  * resume repairs what the crash left, and its notices say whether an effect is uncertain.
  */
-export function planRecovery(
+export async function planRecovery(
   store: Store,
   state: GatewayState,
   rows: UnansweredRow[],
-  open: () => Session,
-): ChatRecovery {
+  open: () => Promise<Session>,
+): Promise<ChatRecovery> {
   const last = rows[rows.length - 1] as UnansweredRow;
   const all = (why: string): ChatRecovery => ({ kind: "report", report: rows.map((row) => ({ row, why })) });
-  const sessionId = state.chatSession(last.chatKey);
+  const sessionId = await state.chatSession(last.chatKey);
   if (!sessionId) return all(RESTARTED);
   // Once: a crash during the continuation leaves the marker claimed, and the next start reports.
   const marker = { ...last, messageId: `${last.messageId}${ONCE}`, threadId: last.threadId ?? undefined };
-  const fresh = state.claimInbound({
+  const fresh = await state.claimInbound({
     platform: marker.platform,
     messageId: marker.messageId,
     chatKey: marker.chatKey,
     chatId: marker.chatId,
     ...(marker.threadId ? { threadId: marker.threadId } : {}),
   });
-  state.finishInbound(marker.platform, marker.messageId);
+  await state.finishInbound(marker.platform, marker.messageId);
   if (!fresh) return all(`${RESTARTED} again while it was being continued`);
-  const session = open();
+  const session = await open();
   const uncertain = session.takeRepairNotices().filter((r) => r.outcome === "uncertain");
   if (uncertain.length > 0)
     return all(
       `${RESTARTED} while ${uncertain.map((u) => u.tool).join(", ")} ran, and whether it finished is unknown`,
     );
-  const path = store.activePath(session.id);
+  const path = await store.activePath(session.id);
   const lastUser = path.findLastIndex((n) => n.message?.role === "user");
   const takenAt = path[lastUser]?.createdAt ?? -1;
   const taken = rows.filter((r) => r.receivedAt <= takenAt);

@@ -123,21 +123,21 @@ export class CronScheduler {
   }
 
   private async runDue(now: number): Promise<void> {
-    for (const job of this.state.list()) {
-      const asked = this.control.takeRunRequest(job.id); // "run now" runs a paused job too
-      this.control.setNextRun(job.id, nextSlot(job, now));
+    for (const job of await this.state.list()) {
+      const asked = await this.control.takeRunRequest(job.id); // "run now" runs a paused job too
+      await this.control.setNextRun(job.id, nextSlot(job, now));
       const due = latestSlot(job, now);
       const slot = asked ? now : due;
-      if (!asked && this.control.get(job.id).paused) continue;
+      if (!asked && (await this.control.get(job.id)).paused) continue;
       if (slot === undefined || (!asked && job.lastSlot !== null && slot <= job.lastSlot)) continue;
-      if (!this.state.claimSlot(job.id, slot, now)) continue; // another scheduler, or a restart, had it
+      if (!(await this.state.claimSlot(job.id, slot, now))) continue; // another scheduler, or a restart, had it
       if (!asked && now - slot > LATE_MS && job.missed === "skip") {
         this.logger.info("cron slot missed and skipped", { job: job.id, slot });
         continue;
       }
       try {
         const run = await this.runJob(job);
-        this.control.recordRun(job.id, slot, run.sessionId, run.text);
+        await this.control.recordRun(job.id, slot, run.sessionId, run.text);
         await this.deliver(job, slot, run.text);
       } catch (err) {
         this.logger.error("cron job failed", { job: job.id, error: String(err) });
@@ -148,7 +148,7 @@ export class CronScheduler {
   private async runJob(job: CronJobRow): Promise<{ text: string; sessionId: string }> {
     const session = this.iris.openSession({ source: "cron", cwd: this.cwd });
     try {
-      session.startSession();
+      await session.startSession();
       const result = await session.send(job.prompt, {
         // Nobody is there to answer: dangerous commands are refused, questions get a note.
         frontEnd: {

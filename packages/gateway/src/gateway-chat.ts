@@ -34,8 +34,8 @@ export interface Chat {
 }
 
 /** The model calls of the session's last turn that the store kept (assistant messages after its last user message). */
-export function roundsStored(store: Store, sessionId: string): number {
-  const path = store.activePath(sessionId);
+export async function roundsStored(store: Store, sessionId: string): Promise<number> {
+  const path = await store.activePath(sessionId);
   const lastUser = path.findLastIndex((n) => n.message?.role === "user");
   return path.slice(lastUser + 1).filter((n) => n.message?.role === "assistant").length;
 }

@@ -34,10 +34,12 @@ export function pairingPort(state: GatewayState, auth: AuthPolicy): PairingPort 
   return {
     request: (platform, userId, userName) =>
       state.issueCode(platform, userId, userName, { ttlMs: auth.codeTtlMs, maxPending: auth.maxPending }),
-    approvedName: (platform, userId) =>
-      state.isApproved(platform, userId)
-        ? state.approvedUsers().find((a) => a.platform === platform && a.userId === userId)?.userName
+    approvedName: async (platform, userId) =>
+      (await state.isApproved(platform, userId))
+        ? (await state.approvedUsers()).find((a) => a.platform === platform && a.userId === userId)?.userName
         : undefined,
-    forget: (platform, userId) => void state.revoke(userId, platform),
+    forget: async (platform, userId) => {
+      await state.revoke(userId, platform);
+    },
   };
 }

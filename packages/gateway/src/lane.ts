@@ -29,9 +29,10 @@ export interface TurnOutcome {
 
 export interface LaneHooks {
   /** The chat's session now (to inject into or interrupt a running turn). */
-  session(): Session;
+  /** The chat's session if it is open now (a turn runs in it while the lane is busy). */
+  session(): Session | undefined;
   /** The chat's session, held open for a turn until release(). */
-  acquire(): Session;
+  acquire(): Promise<Session>;
   release(): void;
   /** Runs before the agent is created (hygiene). */
   beforeTurn(session: Session): Promise<void>;
@@ -89,6 +90,10 @@ export class ChatLane {
       return;
     }
     const session = this.hooks.session();
+    if (!session) {
+      this.pending.push(item);
+      return;
+    }
     if (this.policy === "steer") {
       const group = item.msg.chatType === "group";
       if (session.inject(mergeSpoken([{ userName: item.msg.userName, text: item.text }], group))) {
@@ -116,7 +121,7 @@ export class ChatLane {
       const answers = [...this.carried.splice(0), ...batch.flatMap((b) => b.continues ?? [b.msg])];
       let held = false;
       try {
-        const session = this.hooks.acquire();
+        const session = await this.hooks.acquire();
         held = true;
         await this.hooks.beforeTurn(session);
         const attached = batch.flatMap((b) => b.msg.attachments);

@@ -18,10 +18,10 @@ export interface RecoveryPort {
 
 export async function recoverUnanswered(port: RecoveryPort, p: Platform): Promise<void> {
   const { store, state, logger } = port;
-  for (const [key, rows] of unansweredByChat(state, p.adapter.platform)) {
+  for (const [key, rows] of await unansweredByChat(state, p.adapter.platform)) {
     let plan: ChatRecovery;
     try {
-      plan = planRecovery(store, state, rows, () => p.chats.get(key));
+      plan = await planRecovery(store, state, rows, () => p.chats.get(key));
     } catch (err) {
       logger.warn("gateway: an unanswered turn could not be looked at", { error: String(err) });
       plan = { kind: "report", report: rows.map((row) => ({ row, why: "the gateway restarted" })) };
@@ -32,7 +32,7 @@ export async function recoverUnanswered(port: RecoveryPort, p: Platform): Promis
         addressOf(row),
         notAnsweredText(row, why),
       );
-      state.finishInbound(row.platform, row.messageId, "reported");
+      await state.finishInbound(row.platform, row.messageId, "reported");
     }
     if (plan.kind === "deliver") {
       const last = plan.answers[plan.answers.length - 1] as InboundMessage;

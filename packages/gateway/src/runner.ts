@@ -121,7 +121,7 @@ export class Gateway {
 
   /** Connects every platform, then settles what a crash left on it. */
   async start(): Promise<void> {
-    this.pruneOld();
+    await this.pruneOld();
     const { store } = this.opts.iris;
     const history = (to: ChatAddress, chatType: "dm" | "group", userId: string) =>
       chatHistory(store, this.state, this.opts.config.group_sessions, to, chatType, userId);
@@ -164,16 +164,16 @@ export class Gateway {
     }, 60_000);
     this.sweeper.unref();
     // A gateway runs for weeks: the dedupe and outbox tables are kept bounded while it runs too.
-    this.pruner = setInterval(() => this.pruneOld(), this.opts.pruneEveryMs ?? 3600_000);
+    this.pruner = setInterval(() => void this.pruneOld(), this.opts.pruneEveryMs ?? 3600_000);
     this.pruner.unref();
   }
 
   /** Drops answered dedupe rows and settled outbox rows older than the retention. */
-  private pruneOld(): void {
+  private async pruneOld(): Promise<void> {
     const before = Date.now() - RETENTION_MS;
     try {
-      this.state.pruneInbound(before);
-      this.state.pruneOutbound(before);
+      await this.state.pruneInbound(before);
+      await this.state.pruneOutbound(before);
     } catch (err) {
       // Busy store (another writer): the next round tries again; nothing depends on it now.
       this.opts.logger.warn("gateway tables not pruned", { error: String(err) });
@@ -228,7 +228,7 @@ export class Gateway {
     if (!p) throw new Error(`no adapter for platform ${msg.platform}`);
     const cfg = this.opts.config;
     const key = sessionKey(msg, cfg.group_sessions);
-    if (!this.state.claimInbound({ ...msg, chatKey: key })) return "duplicate";
+    if (!(await this.state.claimInbound({ ...msg, chatKey: key }))) return "duplicate";
     const addr: ChatAddress = {
       platform: msg.platform,
       chatId: msg.chatId,
@@ -241,11 +241,11 @@ export class Gateway {
       const reply =
         this.asks.answerApproval(key, msg.userId, answer, requestId) ?? "that approval is no longer waiting";
       await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:cmd`, addr, reply);
-      settle();
+      await settle();
       return "command";
     }
 
-    const auth = authorise(msg, this.auth, this.state, this.identities);
+    const auth = await authorise(msg, this.auth, this.state, this.identities);
     if (!auth.allow) {
       if (auth.borrowed)
         this.opts.logger.warn("gateway: a listed name spoke from another identity; treated as a stranger", {
@@ -255,7 +255,7 @@ export class Gateway {
           boundTo: auth.borrowed.boundTo,
         });
       if (auth.reply) await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:auth`, addr, auth.reply);
-      settle();
+      await settle();
       return "refused";
     }
     const mention = filterMention(msg, p.adapter.botNames(), {
@@ -265,7 +265,7 @@ export class Gateway {
     // A room's slash command needs no mention: it is addressed to the bot by its form (SPEC G1).
     const roomCommand = !mention.addressed && findCommand(msg.text.trim().split(/\s+/)[0] ?? "", "gateway");
     if (!mention.addressed && !roomCommand) {
-      settle();
+      await settle();
       return "ignored";
     }
     const text = (mention.addressed ? mention.text : msg.text).trim();
@@ -278,17 +278,17 @@ export class Gateway {
         args: rest.join(" "),
       });
       const reply = await command.run({
-        session: p.chats.get(key),
+        session: await p.chats.get(key),
         args: rest.join(" "),
         newSession: () => p.chats.restart(key),
         answerApproval: (answer, requestId) => this.asks.answerApproval(key, msg.userId, answer, requestId),
       });
       await p.deliverer.deliver(`${msg.platform}:${msg.messageId}:cmd`, addr, reply);
-      settle();
+      await settle();
       return "command";
     }
     if (this.asks.answerClarify(key, msg.userId, text)) {
-      settle();
+      await settle();
       return "answer";
     }
     // Stopping: the message stays taken in and unanswered; the restart tells its sender.
@@ -301,7 +301,7 @@ export class Gateway {
     let chat = this.chats.get(key);
     if (!chat) {
       const lane: ChatLane = new ChatLane(this.opts.config.busy_policy, {
-        session: () => p.chats.get(key),
+        session: () => p.chats.peek(key),
         acquire: () => p.chats.acquire(key),
         release: () => p.chats.release(key),
         beforeTurn: async (session) => {
@@ -318,7 +318,7 @@ export class Gateway {
               addr,
               `! ${errorText(err)}`,
             );
-          for (const m of items) this.state.finishInbound(m.platform, m.messageId);
+          for (const m of items) await this.state.finishInbound(m.platform, m.messageId);
         },
       });
       chat = { lane, platform: p, addr, userId: msg.userId };
@@ -343,7 +343,7 @@ export class Gateway {
     attached: readonly Attachment[] = [],
   ): Promise<{ text: string; interrupted: boolean; kept?: boolean; unsent: string[]; streamed?: boolean }> {
     const chat = this.chats.get(key);
-    if (chat) openTurnOutputs(chat, last, text, this.opts.iris.store, session.id);
+    if (chat) await openTurnOutputs(chat, last, text, this.opts.iris.store, session.id);
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
     try {
@@ -384,13 +384,15 @@ export class Gateway {
     // Everything went out paragraph by paragraph already: nothing is left to send.
     const done = o.streamed === true && o.reply.trim() === "";
     if (last && !done) await p.deliverer.deliver(`${last.platform}:${last.messageId}:reply`, addr, o.reply);
-    for (const m of o.answers) this.state.finishInbound(m.platform, m.messageId);
+    for (const m of o.answers) await this.state.finishInbound(m.platform, m.messageId);
   }
 
   private onSessionEvent(key: string, session: Session, e: HostEvent): void {
     const chat = this.chats.get(key);
     if (e.name === "session_split") {
-      this.state.repointChats(e.payload.from, e.payload.to);
+      this.state.repointChats(e.payload.from, e.payload.to).catch((err: unknown) => {
+        this.opts.logger.error("chats not moved to the split session", { error: errorText(err) });
+      });
       return;
     }
     if (!chat) return;

@@ -31,17 +31,16 @@ const TARGET = /^([a-z]+):(.+)$/;
  * users, and every chat it has already talked in (a web chat user or room, a user let in by
  * `allow_all`): authorised once, they may be written to again.
  */
-export function configuredTargets(port: GatewayToolPort, platform: string): string[] {
+export async function configuredTargets(port: GatewayToolPort, platform: string): Promise<string[]> {
   const out = [...port.targets(platform)];
-  for (const a of port.state.approvedUsers()) if (a.platform === platform) out.push(a.userName);
-  out.push(...knownChats(port.state, platform));
+  for (const a of await port.state.approvedUsers()) if (a.platform === platform) out.push(a.userName);
+  out.push(...(await knownChats(port.state, platform)));
   return [...new Set(out)];
 }
 
 /** The chat ids of the platform's session keys (`platform:chat_type:chat_id[:…]`). */
-function knownChats(state: GatewayState, platform: string): string[] {
-  return state
-    .chatKeys(`${platform}:`)
+async function knownChats(state: GatewayState, platform: string): Promise<string[]> {
+  return (await state.chatKeys(`${platform}:`))
     .map(chatIdOfKey)
     .filter((id): id is string => id !== undefined);
 }
@@ -51,11 +50,11 @@ function fail(error: string): { content: string; isError: true } {
 }
 
 /** Checks "PLATFORM:CHAT" against the running gateway; an error names what is wrong. */
-function resolveTarget(
+async function resolveTarget(
   port: GatewayToolPort,
   to: string,
   example: string,
-): { ok: true; addr: ChatAddress } | { ok: false; error: string } {
+): Promise<{ ok: true; addr: ChatAddress } | { ok: false; error: string }> {
   const m = TARGET.exec(to.trim());
   if (!m) return { ok: false, error: `to: "${to}" is not PLATFORM:CHAT (e.g. ${example})` };
   const platform = m[1] ?? "";
@@ -65,7 +64,7 @@ function resolveTarget(
       ok: false,
       error: `to: no ${platform} platform runs in this gateway (running: ${port.platforms().join(", ") || "none"})`,
     };
-  const targets = configuredTargets(port, platform);
+  const targets = await configuredTargets(port, platform);
   const known = targets.find((t) => t.toLowerCase() === chatId.toLowerCase());
   if (known === undefined && !port.config.allow_all)
     return {
@@ -139,7 +138,7 @@ export class GatewayTools {
       execute: async (args, ctx) => {
         const port = this.port;
         if (!port) return fail("the gateway is not running: send_message works inside `iris gateway run`");
-        const target = resolveTarget(port, args.to, this.example);
+        const target = await resolveTarget(port, args.to, this.example);
         if (!target.ok) return fail(target.error);
         // One key per turn and message: a retried call of the same turn never posts twice.
         const digest = createHash("sha256").update(`${args.to}\n${args.message}`).digest("hex").slice(0, 16);
@@ -174,7 +173,7 @@ export class GatewayTools {
         const cron = port.cronState;
         if (args.action === "list")
           return JSON.stringify({
-            jobs: cron.list().map((j) => ({
+            jobs: (await cron.list()).map((j) => ({
               id: j.id,
               schedule: j.schedule,
               to: `${j.platform}:${j.chatId}`,
@@ -185,16 +184,18 @@ export class GatewayTools {
           });
         if (args.action === "remove") {
           if (!args.id) return fail("id: remove needs the job's id (see action list)");
-          return cron.remove(args.id) ? JSON.stringify({ removed: args.id }) : fail(`id: no job ${args.id}`);
+          return (await cron.remove(args.id))
+            ? JSON.stringify({ removed: args.id })
+            : fail(`id: no job ${args.id}`);
         }
         if (!args.schedule) return fail("schedule: add needs a schedule, e.g. every 30m");
         if (!args.to) return fail("to: add needs the chat to post to, PLATFORM:CHAT");
         if (!args.prompt?.trim()) return fail("prompt: add needs the prompt the job runs");
         const parsed = parseSchedule(args.schedule);
         if (!parsed.ok) return fail(`schedule: ${parsed.error}`);
-        const target = resolveTarget(port, args.to, this.example);
+        const target = await resolveTarget(port, args.to, this.example);
         if (!target.ok) return fail(target.error);
-        const job = cron.add({
+        const job = await cron.add({
           schedule: args.schedule.trim(),
           platform: target.addr.platform,
           chatId: target.addr.chatId,

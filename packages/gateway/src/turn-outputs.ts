@@ -12,13 +12,15 @@ import { ChatTurnRender } from "./turn-render.js";
 import { TypingIndicator } from "./typing.js";
 
 /** `text` null: a turn continued after a restart (its rounds count on from those the store kept). */
-export function openTurnOutputs(
+export async function openTurnOutputs(
   chat: Chat,
   last: InboundMessage,
   text: string | null,
   store: Store,
   sessionId: string,
-): void {
+): Promise<void> {
+  // A continued turn's earlier rounds were delivered already: its paragraphs count on from them.
+  const roundsBefore = text === null ? await roundsStored(store, sessionId) : 0;
   chat.userId = last.userId;
   chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
   chat.render = new ChatTurnRender(chat);
@@ -32,17 +34,14 @@ export function openTurnOutputs(
     // The web chat's own typing indicator: the draft says so before the model is even called.
     chat.draft.status("✍ writing…");
   } else if (!adapter.edit)
-    chat.feed = new ParagraphFeed(
-      async ({ round, index }, part) => {
-        const digest = createHash("sha256").update(part).digest("hex").slice(0, 12);
-        await deliverer.deliver(
-          `${last.platform}:${last.messageId}:reply:r${round}:p${index}:${digest}`,
-          addr,
-          part,
-        );
-      },
-      text === null ? roundsStored(store, sessionId) : 0,
-    );
+    chat.feed = new ParagraphFeed(async ({ round, index }, part) => {
+      const digest = createHash("sha256").update(part).digest("hex").slice(0, 12);
+      await deliverer.deliver(
+        `${last.platform}:${last.messageId}:reply:r${round}:p${index}:${digest}`,
+        addr,
+        part,
+      );
+    }, roundsBefore);
 }
 
 /** Ends the turn's outputs; `replied`: the draft gives way to the delivered answer. */

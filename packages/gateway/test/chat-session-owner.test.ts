@@ -58,18 +58,18 @@ it("a chat follows its session's compression split to the child, and never reach
   const store = iris.store;
   await startGateway();
   await say("hi");
-  const first = store.listSessions({ limit: 1 })[0];
+  const first = (await store.listSessions({ limit: 1 }))[0];
   if (!first) throw new Error("no session");
   expect(first.source).toBe("gateway:mem");
 
   // Another process compresses the chat's session: it ends, and a child goes on with a summary.
   await gateway?.stop();
-  const child = store.createSession({ source: first.source, parentSessionId: first.id, cwd: dir.path });
-  store.appendNode(child.id, {
+  const child = await store.createSession({ source: first.source, parentSessionId: first.id, cwd: dir.path });
+  await store.appendNode(child.id, {
     kind: "message",
     message: { role: "user", content: "summary: the user is marker-child" },
   });
-  store.appendNode(child.id, {
+  await store.appendNode(child.id, {
     kind: "message",
     message: {
       role: "assistant",
@@ -79,26 +79,26 @@ it("a chat follows its session's compression split to the child, and never reach
       stopReason: "end",
     },
   });
-  store.endSession(first.id, COMPRESSED_END_REASON);
+  await store.endSession(first.id, COMPRESSED_END_REASON);
   await startGateway();
   expect(await say("again")).toContain("marker-child");
-  const roles = new StoreConversation(store, child.id).history().map((m) => m.role);
+  const roles = (await (await StoreConversation.open(store, child.id)).history()).map((m) => m.role);
   expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
   // The ended parent got nothing more.
-  expect(new StoreConversation(store, first.id).history()).toHaveLength(2);
+  expect(await (await StoreConversation.open(store, first.id)).history()).toHaveLength(2);
 
   // The chat's record now points at an API key's conversation (not a chat of this platform).
   await gateway?.stop();
-  const foreign = store.createSession({ source: "api:alice", cwd: dir.path });
-  store.appendNode(foreign.id, {
+  const foreign = await store.createSession({ source: "api:alice", cwd: dir.path });
+  await store.appendNode(foreign.id, {
     kind: "message",
     message: { role: "user", content: "alice's secret marker-foreign" },
   });
-  store.gatewayState.repointChats(child.id, foreign.id);
+  await store.gatewayState.repointChats(child.id, foreign.id);
   await startGateway();
   const sent = await say("who am I?");
   expect(sent).not.toContain("marker-foreign");
   expect(sent).not.toContain("marker-child");
-  expect(new StoreConversation(store, foreign.id).history()).toHaveLength(1);
+  expect(await (await StoreConversation.open(store, foreign.id)).history()).toHaveLength(1);
   expect(fake.violations).toEqual([]);
 });

@@ -5,7 +5,7 @@
 // a reconnect with backoff after the connection drops. A platform plugs in a harness: its adapter
 // (connected through a DropProxy) and a peer user on the same server.
 import { join } from "node:path";
-import { GatewayState, openStore } from "@iris/host";
+import { type GatewayState, openStore } from "@iris/host";
 import { getLogger } from "@iris/llm";
 import { tempDir } from "@iris/testkit";
 import { expect, it } from "vitest";
@@ -54,9 +54,9 @@ function tempState(): { state: GatewayState; cleanup: () => void } {
   const dir = tempDir("iris-contract");
   const store = openStore(join(dir.path, "state.db"));
   return {
-    state: new GatewayState(store.db),
-    cleanup: () => {
-      store.close();
+    state: store.gatewayState,
+    cleanup: async () => {
+      await store.close();
       dir.cleanup();
     },
   };
@@ -162,7 +162,9 @@ export function adapterContract(make: () => Promise<ContractHarness>): void {
     const store = tempState();
     try {
       const { state } = store;
-      expect(three.map((m) => state.claimInbound({ ...m, chatKey: "k" }))).toEqual([true, true, false]);
+      const claimed: boolean[] = [];
+      for (const m of three) claimed.push(await state.claimInbound({ ...m, chatKey: "k" }));
+      expect(claimed).toEqual([true, true, false]);
     } finally {
       store.cleanup();
     }

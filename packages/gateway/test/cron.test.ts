@@ -60,7 +60,7 @@ describe("parseSchedule", () => {
 describe("CronScheduler", () => {
   it("fires once per slot, also after a restart and with a second scheduler", async () => {
     const a = scheduler();
-    const job = a.state.add(
+    const job = await a.state.add(
       { schedule: "every 30m", platform: "irc", chatId: "#team", missed: "run", prompt: "report" },
       T0,
     );
@@ -75,16 +75,19 @@ describe("CronScheduler", () => {
     expect(fired.map((f) => f.slot)).toEqual([T0 + 30 * MIN, T0 + 60 * MIN]);
     expect(fake.requests).toHaveLength(2);
     // Each run is a fresh session.
-    expect(iris.store.listSessions({ limit: 10 }).filter((s) => s.source === "cron")).toHaveLength(2);
+    expect((await iris.store.listSessions({ limit: 10 })).filter((s) => s.source === "cron")).toHaveLength(2);
   });
 
   it("a slot missed while stopped runs once, or is skipped, per job", async () => {
     const s = scheduler();
-    const run = s.state.add(
+    const run = await s.state.add(
       { schedule: "every 30m", platform: "irc", chatId: "#a", missed: "run", prompt: "p" },
       T0,
     );
-    s.state.add({ schedule: "every 30m", platform: "irc", chatId: "#b", missed: "skip", prompt: "p" }, T0);
+    await s.state.add(
+      { schedule: "every 30m", platform: "irc", chatId: "#b", missed: "skip", prompt: "p" },
+      T0,
+    );
     await s.tick(T0 + 5 * 60 * MIN + 10 * MIN); // ten slots passed while down
     expect(fired.map((f) => f.job)).toEqual([run.id]);
     await s.tick(T0 + 5 * 60 * MIN + 11 * MIN);
@@ -93,11 +96,11 @@ describe("CronScheduler", () => {
 
   it("runs a one-shot once and a cron expression at its times", async () => {
     const s = scheduler();
-    const once = s.state.add(
+    const once = await s.state.add(
       { schedule: "at 2026-12-01T09:10:00Z", platform: "irc", chatId: "#a", missed: "run", prompt: "p" },
       T0,
     );
-    const quarter = s.state.add(
+    const quarter = await s.state.add(
       { schedule: "*/15 * * * *", platform: "irc", chatId: "#b", missed: "run", prompt: "p" },
       T0,
     );
@@ -114,22 +117,22 @@ describe("CronScheduler", () => {
 
   it("a paused job does not fire; run now fires it once (paused too); runs keep their session and output", async () => {
     const s = scheduler();
-    const job = s.state.add(
+    const job = await s.state.add(
       { schedule: "every 30m", platform: "irc", chatId: "#a", missed: "run", prompt: "p" },
       T0,
     );
-    s.control.setPaused(job.id, true);
+    await s.control.setPaused(job.id, true);
     await s.tick(T0 + 30 * MIN + 1_000);
     expect(fired).toEqual([]);
-    expect(s.control.get(job.id).nextRunAt).toBe(T0 + 60 * MIN);
-    s.control.requestRun(job.id);
+    expect((await s.control.get(job.id)).nextRunAt).toBe(T0 + 60 * MIN);
+    await s.control.requestRun(job.id);
     await s.tick(T0 + 40 * MIN);
     await s.tick(T0 + 41 * MIN);
     expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN]);
-    const [run] = s.control.runs(job.id);
+    const [run] = await s.control.runs(job.id);
     expect(run).toMatchObject({ slot: T0 + 40 * MIN, output: "daily report" });
-    expect(iris.store.getSession(run!.sessionId!).source).toBe("cron");
-    s.control.setPaused(job.id, false);
+    expect((await iris.store.getSession(run!.sessionId!)).source).toBe("cron");
+    await s.control.setPaused(job.id, false);
     await s.tick(T0 + 60 * MIN + 1_000);
     expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN, T0 + 60 * MIN]);
   });
@@ -149,18 +152,18 @@ describe("iris cron list|add|remove", () => {
         err += s;
       },
     };
-    expect(cronAdd(io, "every 2h", "irc:#team", "summarise the day", "skip")).toBe(0);
+    expect(await cronAdd(io, "every 2h", "irc:#team", "summarise the day", "skip")).toBe(0);
     const id = /added job (\S+):/.exec(out)?.[1] ?? "";
-    expect(cronAdd(io, "every now and then", "irc:#team", "x", "run")).toBe(2);
+    expect(await cronAdd(io, "every now and then", "irc:#team", "x", "run")).toBe(2);
     expect(err).toContain('"every now and then"');
-    expect(cronAdd(io, "every 2h", "team", "x", "run")).toBe(2);
+    expect(await cronAdd(io, "every 2h", "team", "x", "run")).toBe(2);
     expect(err).toContain("PLATFORM:CHAT");
     out = "";
-    expect(cronList(io)).toBe(0);
+    expect(await cronList(io)).toBe(0);
     expect(out).toContain(`${id}  every 2h  → irc:#team  (missed: skip; last never)  summarise the day`);
-    expect(cronRemove(io, id)).toBe(0);
+    expect(await cronRemove(io, id)).toBe(0);
     out = "";
-    cronList(io);
+    await cronList(io);
     expect(out).toBe("No scheduled jobs.\n");
   });
 });

@@ -2,7 +2,7 @@
 // of the window is compressed first, and the chat follows the split to the new session.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GatewayState, IrisProcess, loadProfile } from "@iris/host";
+import { IrisProcess, loadProfile } from "@iris/host";
 import { createLogger, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -41,8 +41,8 @@ it("compresses an oversized chat history before the turn and re-points the chat"
   await gateway.start();
   await gateway.handle(message({ text: "start" }));
   await gateway.settled();
-  const state = new GatewayState(iris.store.db);
-  const before = state.chatSession("mem:dm:ann") ?? "";
+  const state = iris.store.gatewayState;
+  const before = (await state.chatSession("mem:dm:ann")) ?? "";
   // A history far over 0.85 of the 8,000-token window, as a broken agent layer would leave it.
   const seeded: Message[] = [];
   for (let i = 0; i < 12; i++)
@@ -56,13 +56,13 @@ it("compresses an oversized chat history before the turn and re-points the chat"
         stopReason: "end",
       },
     );
-  iris.store.appendNodes(
+  await iris.store.appendNodes(
     before,
     seeded.map((m) => ({ kind: "message" as const, message: m })),
   );
   await gateway.handle(message({ text: "and now?" }));
   await gateway.settled();
-  const after = state.chatSession("mem:dm:ann");
+  const after = await state.chatSession("mem:dm:ann");
   expect(after).not.toBe(before);
   await gateway.stop();
   await iris.close();

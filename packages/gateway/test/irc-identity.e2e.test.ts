@@ -118,7 +118,7 @@ describe.skipIf(skip)("IRC identities (ngircd)", () => {
     await back.quit();
     let listed = "";
     expect(
-      pairingList(
+      await pairingList(
         io((s) => {
           listed += s;
         }),
@@ -133,7 +133,7 @@ describe.skipIf(skip)("IRC identities (ngircd)", () => {
     ann.say(BOT, "hello");
     const [first] = await ann.waitForText(BOT, (t) => t.length >= 1);
     const code = /pairing code is ([A-Z0-9]{8})/.exec(first ?? "")?.[1] ?? "";
-    expect(pairingApprove(io(), code)).toBe(0);
+    expect(await pairingApprove(io(), code)).toBe(0);
     ann.say(BOT, "my note: the ship sails at dawn");
     await ann.waitForText(BOT, (t) => t.includes("echo: my note: the ship sails at dawn"));
     await ann.quit();

@@ -3,7 +3,7 @@
 // approved in chat; the job fires in the running gateway and posts to the channel; after a
 // restart no slot fires twice, a missed slot runs once or is skipped per job.
 import { join } from "node:path";
-import { CronState, openStore } from "@iris/host";
+import { openStore } from "@iris/host";
 import {
   type FakeLlm,
   type RecordedRequest,
@@ -83,12 +83,12 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
   }
 
   const news = () => bob.messagesFrom(BOT, "#news");
-  const jobs = () => {
+  const jobs = async () => {
     const store = openStore(join(dir.path, "state.db"));
     try {
-      return new CronState(store.db).list();
+      return store.cronState.list();
     } finally {
-      store.close();
+      await store.close();
     }
   };
 
@@ -138,10 +138,10 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
     await bob.waitForText(BOT, (t) =>
       t.some((x) => x.startsWith("Approval needed") && x.includes("cronjob add")),
     );
-    expect(jobs()).toHaveLength(0);
+    expect(await jobs()).toHaveLength(0);
     bob.say(BOT, "/approve");
     await bob.waitForText(BOT, (t) => t.some((x) => x.startsWith("done:") && x.includes('"added"')));
-    expect(jobs()).toHaveLength(1);
+    expect(await jobs()).toHaveLength(1);
     await bob.waitForText(BOT, () => news().includes("fired: job one-shot"), 60_000);
     // Listing asks nothing.
     const before = bob.messagesFrom(BOT).length;
@@ -159,18 +159,18 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
     const hour = 3_600_000;
     const store = openStore(join(dir.path, "state.db"));
     try {
-      const cron = new CronState(store.db);
+      const cron = store.cronState;
       // Both were due 30 minutes ago, while the gateway was down (later than the 2-tick grace).
-      cron.add(
+      await cron.add(
         { schedule: "every 1h", platform: "irc", chatId: "#news", missed: "skip", prompt: "job skipped" },
         Date.now() - 2.5 * hour,
       );
-      cron.add(
+      await cron.add(
         { schedule: "every 1h", platform: "irc", chatId: "#news", missed: "run", prompt: "job late" },
         Date.now() - 2.5 * hour + 1,
       );
     } finally {
-      store.close();
+      await store.close();
     }
     await startGateway();
     await bob.waitForText(BOT, () => news().includes("fired: job late"), 60_000);
@@ -178,7 +178,7 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
     // over the one-shot that fired before it.
     const s2 = openStore(join(dir.path, "state.db"));
     try {
-      new CronState(s2.db).add({
+      await s2.cronState.add({
         schedule: `at ${new Date(Date.now() + 500).toISOString()}`,
         platform: "irc",
         chatId: "#news",
@@ -186,7 +186,7 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
         prompt: "job marker",
       });
     } finally {
-      s2.close();
+      await s2.close();
     }
     await bob.waitForText(BOT, () => news().includes("fired: job marker"), 60_000);
     await stopGateway();
@@ -195,6 +195,6 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
     expect(fired.filter((x) => x === "fired: job late")).toHaveLength(1);
     expect(fired).not.toContain("fired: job skipped");
     // The skipped job's slot is marked done, so it is not run later either.
-    expect(jobs().find((j) => j.prompt === "job skipped")?.lastSlot).not.toBeNull();
+    expect((await jobs()).find((j) => j.prompt === "job skipped")?.lastSlot).not.toBeNull();
   }, 120_000);
 });

@@ -91,7 +91,7 @@ describe.skipIf(skip)("gateway over IRC (ngircd)", () => {
     const code = /pairing code is ([A-Z0-9]{8})/.exec(refusal ?? "")?.[1];
     expect(code, refusal).toBeDefined();
     expect(fake.requests).toHaveLength(0); // a stranger never reaches the model
-    expect(pairingApprove(io(), code ?? "")).toBe(0);
+    expect(await pairingApprove(io(), code ?? "")).toBe(0);
     ann.say(BOT, "hello again");
     const lines = await ann.waitForText(BOT, (t) => t.some((x) => x.startsWith("echo:")));
     expect(lines.at(-1)).toBe("echo: hello again");

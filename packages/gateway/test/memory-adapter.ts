@@ -37,7 +37,7 @@ export class MemoryAdapter implements PlatformAdapter {
     this.deliver = undefined;
   }
   async send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
-    if (this.reportsHandOver) opts.handingOver?.();
+    if (this.reportsHandOver) await opts.handingOver?.();
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error("connection reset");

@@ -55,7 +55,7 @@ it("a chat message while a terminal's turn holds the chat's session gets a busy 
   fake.enqueue({ text: "hello ann" });
   await gateway.handle(message({ text: "hi" }));
   await gateway.settled();
-  const sessionId = iris.store.listSessions({ limit: 1 })[0]?.id ?? "";
+  const sessionId = (await iris.store.listSessions({ limit: 1 }))[0]?.id ?? "";
 
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
@@ -79,6 +79,6 @@ it("a chat message while a terminal's turn holds the chat's session gets a busy 
   release();
   expect(await exited).toBe(0);
   expect(fake.requests).toHaveLength(2); // the refused message never reached the model
-  const roles = new StoreConversation(iris.store, sessionId).history().map((m) => m.role);
+  const roles = (await (await StoreConversation.open(iris.store, sessionId)).history()).map((m) => m.role);
   expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
 });

@@ -26,10 +26,10 @@ export function gatewayIo(home: string, err: (s: string) => void): CommandIo {
 }
 
 /** `iris gateway webchat add-user NAME` on `home`: the user's own login token (shown once). */
-export function addWebchatUser(home: string, name: string): string {
+export async function addWebchatUser(home: string, name: string): Promise<string> {
   let out = "";
   let err = "";
-  const code = webchatAddUser({ ...gatewayIo(home, (s) => (err += s)), out: (s) => (out += s) }, name);
+  const code = await webchatAddUser({ ...gatewayIo(home, (s) => (err += s)), out: (s) => (out += s) }, name);
   const token = /login token \(shown once; give it to \w+ only\): (\S+)/.exec(out)?.[1];
   if (code !== 0 || !token) throw new Error(`add-user ${name} failed (${code}): ${err}${out}`);
   return token;

@@ -3,7 +3,7 @@
 // reported once, a busy chat queues or interrupts, and speakers are merged with their names.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GatewayState, IrisProcess, loadProfile } from "@iris/host";
+import { IrisProcess, loadProfile } from "@iris/host";
 import { getLogger } from "@iris/llm";
 import {
   type FakeLlm,
@@ -99,7 +99,7 @@ describe("exactly once", () => {
   it("never sends a recorded reply twice: retries, a second attempt, a restart", async () => {
     const adapter = new MemoryAdapter();
     const { iris } = await startGateway(adapter);
-    const state = new GatewayState(iris.store.db);
+    const state = iris.store.gatewayState;
     const deliverer = new Deliverer(state, adapter, getLogger(), async () => {});
     const to = { platform: "mem", chatId: "ann" };
     adapter.failNext = 2; // two failed sends before the platform takes it
@@ -112,9 +112,15 @@ describe("exactly once", () => {
     for (const idempotent of [false, true]) {
       const adapter = new MemoryAdapter(idempotent);
       const first = await startGateway(adapter);
-      const state = new GatewayState(first.iris.store.db);
+      const state = first.iris.store.gatewayState;
       const key = `mem:crash-${idempotent}#0`;
-      state.recordOutbound({ logicalKey: key, platform: "mem", chatId: "ann", threadId: null, text: "half" });
+      await state.recordOutbound({
+        logicalKey: key,
+        platform: "mem",
+        chatId: "ann",
+        threadId: null,
+        text: "half",
+      });
       await first.crash();
       await startGateway(adapter).then((g) => g.crash());
       await startGateway(adapter);
@@ -126,7 +132,7 @@ describe("exactly once", () => {
     const adapter = new MemoryAdapter();
     adapter.reportsHandOver = true;
     const first = await startGateway(adapter);
-    const state = new GatewayState(first.iris.store.db);
+    const state = first.iris.store.gatewayState;
     const part = (k: string, text: string) => ({
       logicalKey: k,
       platform: "mem",
@@ -134,22 +140,22 @@ describe("exactly once", () => {
       threadId: null,
       text,
     });
-    state.recordOutbound(part("mem:queued#0", "still in line")); // waited in the chat's queue
-    state.recordOutbound(part("mem:handed#0", "on the wire"));
-    state.markOutboundHanded("mem:handed#0"); // its request had left: the platform may have it
+    await state.recordOutbound(part("mem:queued#0", "still in line")); // waited in the chat's queue
+    await state.recordOutbound(part("mem:handed#0", "on the wire"));
+    await state.markOutboundHanded("mem:handed#0"); // its request had left: the platform may have it
     await first.crash();
     await startGateway(adapter).then((g) => g.crash());
-    const after = new GatewayState((await startGateway(adapter)).iris.store.db);
+    const after = (await startGateway(adapter)).iris.store.gatewayState;
     expect(adapter.textsTo("ann")).toEqual(["still in line"]);
-    expect(after.outbound("mem:handed#0")?.state).toBe("uncertain");
-    expect(after.outbound("mem:queued#0")?.state).toBe("sent");
+    expect((await after.outbound("mem:handed#0"))?.state).toBe("uncertain");
+    expect((await after.outbound("mem:queued#0"))?.state).toBe("sent");
   });
 
   it("reports a message a crash left unanswered, once", async () => {
     const adapter = new MemoryAdapter();
     const first = await startGateway(adapter);
-    const state = new GatewayState(first.iris.store.db);
-    state.claimInbound({ platform: "mem", messageId: "lost1", chatKey: "mem:dm:ann", chatId: "ann" });
+    const state = first.iris.store.gatewayState;
+    await state.claimInbound({ platform: "mem", messageId: "lost1", chatKey: "mem:dm:ann", chatId: "ann" });
     await first.crash();
     await startGateway(adapter).then((g) => g.crash());
     await startGateway(adapter);
@@ -161,15 +167,15 @@ describe("exactly once", () => {
   /** What a kill during a model call leaves: the message claimed, its turn stored up to it. */
   async function cutTurn(adapter: MemoryAdapter, text: string, continuedOnce = false) {
     const first = await startGateway(adapter);
-    const state = new GatewayState(first.iris.store.db);
-    state.claimInbound({ platform: "mem", messageId: "cut1", chatKey: "mem:dm:ann", chatId: "ann" });
+    const state = first.iris.store.gatewayState;
+    await state.claimInbound({ platform: "mem", messageId: "cut1", chatKey: "mem:dm:ann", chatId: "ann" });
     const session = first.iris.openSession({ source: "gateway:mem", cwd: dir.path });
-    const row = session.startSession();
-    first.iris.store.appendNode(row.id, { kind: "message", message: { role: "user", content: text } });
-    state.setChatSession("mem:dm:ann", row.id);
+    const row = await session.startSession();
+    await first.iris.store.appendNode(row.id, { kind: "message", message: { role: "user", content: text } });
+    await state.setChatSession("mem:dm:ann", row.id);
     // A restart that claimed its one continuation and was killed during it.
     if (continuedOnce)
-      state.claimInbound({
+      await state.claimInbound({
         platform: "mem",
         messageId: "cut1#continue",
         chatKey: "mem:dm:ann",
@@ -262,7 +268,7 @@ describe("busy chats and many speakers", () => {
     expect(replies[0]).toContain("[bob] never mind, this instead");
     expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("[ann] slow question");
     // Both messages are settled: neither is reported as lost after a restart.
-    expect(new GatewayState(iris.store.db).unansweredInbound("mem")).toEqual([]);
+    expect(await iris.store.gatewayState.unansweredInbound("mem")).toEqual([]);
   });
 });
 
@@ -282,7 +288,7 @@ describe("steer", () => {
     const texts = adapter.textsTo("#s");
     expect(texts[0]).toBe("echo: [ann] first");
     expect(texts.at(-1)).toContain("[bob] also this");
-    expect(new GatewayState(iris.store.db).unansweredInbound("mem")).toEqual([]);
+    expect(await iris.store.gatewayState.unansweredInbound("mem")).toEqual([]);
   });
 });
 
@@ -406,18 +412,18 @@ describe("bounded tables", () => {
     const { gateway } = await startGateway(adapter, undefined, { pruneEveryMs: 20 });
     const row = (messageId: string) => ({ platform: "memory", messageId, chatKey: "k", chatId: "c" });
     // Recorded after start: only a prune during the run can remove it.
-    expect(gateway.state.claimInbound(row("old"), Date.now() - 8 * 24 * 3600_000)).toBe(true);
-    gateway.state.finishInbound("memory", "old");
-    expect(gateway.state.claimInbound(row("recent"))).toBe(true);
-    gateway.state.finishInbound("memory", "recent");
+    expect(await gateway.state.claimInbound(row("old"), Date.now() - 8 * 24 * 3600_000)).toBe(true);
+    await gateway.state.finishInbound("memory", "old");
+    expect(await gateway.state.claimInbound(row("recent"))).toBe(true);
+    await gateway.state.finishInbound("memory", "recent");
     // Claimable again once forgotten; the recent one is still a duplicate.
-    await until(() => gateway.state.claimInbound(row("old")));
-    expect(gateway.state.claimInbound(row("recent"))).toBe(false);
+    await until(async () => await gateway.state.claimInbound(row("old")));
+    expect(await gateway.state.claimInbound(row("recent"))).toBe(false);
   });
 });
 
-async function until(test: () => boolean): Promise<void> {
-  while (!test()) await new Promise((r) => setTimeout(r, 10));
+async function until(test: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await test())) await new Promise((r) => setTimeout(r, 10));
 }
 
 describe("platform rules (from its plugin)", () => {

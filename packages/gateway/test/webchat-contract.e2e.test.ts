@@ -30,13 +30,13 @@ describe.skipIf(skip)("web chat adapter contract (Chromium)", () => {
     dir = tempDir("iris-webchat-contract");
     store = openStore(join(dir.path, "state.db"));
     users = new WebchatUsers(store.gatewayIdentities);
-    token = users.issue("peer").token;
+    token = (await users.issue("peer")).token;
   }, 120_000);
   afterAll(async () => {
     await ctx?.close();
     await browser?.close();
     await proxy?.close();
-    store?.close();
+    await store?.close();
     dir?.cleanup();
   });
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   fake.setHandler(() => ({ text: "I see it." }));
   dir = tempDir("iris-gw-images");
   writeGatewayProfile(dir.path, fake, ["gateway:", "  platforms:", "    webchat: {port: 0, bot_name: iris}"]);
-  token = addWebchatUser(dir.path, "minji");
+  token = await addWebchatUser(dir.path, "minji");
   ({ stop, running } = runGateway(dir.path, (s) => {
     err += s;
   }));

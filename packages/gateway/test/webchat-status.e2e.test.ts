@@ -32,7 +32,7 @@ describe.skipIf(skip)("web chat status while the model stalls (Chromium)", () =>
       "  platforms:",
       "    webchat: {port: 0, bot_name: iris}",
     ]);
-    token = addWebchatUser(dir.path, "ann");
+    token = await addWebchatUser(dir.path, "ann");
     ({ stop: stopGateway, running } = runGateway(dir.path, (s) => {
       err += s;
     }));

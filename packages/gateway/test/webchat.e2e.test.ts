@@ -125,7 +125,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
           out += s;
         },
       };
-      expect(webchatAddUser(io, name), err).toBe(0);
+      expect(await webchatAddUser(io, name), err).toBe(0);
       tokens[name] = /login token \(shown once; give it to \w+ only\): (\S+)/.exec(out)?.[1] ?? "";
       expect(tokens[name]).toMatch(/^irl_/);
     }
@@ -391,7 +391,7 @@ describe.skipIf(skip)("gateway web chat (Chromium)", () => {
     expect(code).not.toBe("");
     expect(await page.evaluate(async () => (await fetch("/me")).status)).toBe(401);
     expect(
-      pairingApprove(
+      await pairingApprove(
         gatewayIo(dir.path, () => {}),
         code,
       ),

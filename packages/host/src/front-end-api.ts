@@ -22,30 +22,28 @@ export {
   messagesOfPath,
   StoreConversation,
   sessionHygiene,
+  storedHistory,
 } from "@iris/agent";
 export type {
   ActiveTime,
   BindingRow,
+  CronControl,
   CronJobRow,
+  CronState,
   EffectRow,
+  GatewayIdentities,
+  GatewayState,
   Login,
   LoginRow,
   NodeInput,
   NodeRow,
   RecordedAnswerRow,
+  ServeState,
   SessionRow,
   SessionTotals,
+  SqliteStore,
   Store,
   UsageRow,
 } from "@iris/store";
-export {
-  CronState,
-  GatewayIdentities,
-  GatewayState,
-  LOGIN_TOKEN_PREFIX,
-  openStore,
-  ServeState,
-  StoreError,
-  shortId,
-} from "@iris/store";
+export { LOGIN_TOKEN_PREFIX, openStore, StoreError, shortId } from "@iris/store";
 export type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";

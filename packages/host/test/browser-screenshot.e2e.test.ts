@@ -55,7 +55,7 @@ describe.skipIf(chromiumMissing())("browser_screenshot in a session", () => {
           cwd: dir.path,
           route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode },
         });
-        session.startSession();
+        await session.startSession();
         await session.send("Look at the page.");
         const last = fake.requests.at(-1);
         expect(last?.rejected).toBeUndefined();

@@ -45,7 +45,7 @@ async function setUp(
   const iris: IrisProcess = booted.process;
   open.push(() => iris.close());
   const host = booted.host;
-  host.startSession();
+  await host.startSession();
   return {
     fake,
     run: async (text) => {

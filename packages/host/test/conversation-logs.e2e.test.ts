@@ -64,7 +64,7 @@ function longHistory(): Message[] {
 }
 
 /** Opens a session on `log` holding the long history. */
-function openOn(kind: "store" | "memory" | "jsonl"): { session: Session; jsonl?: string } {
+async function openOn(kind: "store" | "memory" | "jsonl"): Promise<{ session: Session; jsonl?: string }> {
   const route = {
     provider: "custom",
     model: "fake-model",
@@ -78,13 +78,13 @@ function openOn(kind: "store" | "memory" | "jsonl"): { session: Session; jsonl?:
   if (kind === "jsonl") {
     // An existing file is continued: the history was written by an earlier run.
     const earlier = new JsonlConversation(jsonl);
-    for (const m of history) earlier.append(m);
+    for (const m of history) await earlier.append(m);
     log = { kind: "jsonl", path: jsonl };
   }
   const session = iris.openSession({ source: "test", cwd: work, route, log });
-  session.startSession();
+  await session.startSession();
   if (kind === "store")
-    session.store.appendNodes(
+    await session.store.appendNodes(
       session.id,
       history.map((message) => ({ kind: "message" as const, message })),
     );
@@ -94,7 +94,7 @@ function openOn(kind: "store" | "memory" | "jsonl"): { session: Session; jsonl?:
 describe("a host Session on each conversation log", () => {
   for (const kind of ["store", "memory", "jsonl"] as const)
     it(`compresses, keeps receipts and shapes the same on the ${kind} log`, async () => {
-      const { session, jsonl } = openOn(kind);
+      const { session, jsonl } = await openOn(kind);
       const seen: HostEvent[] = [];
       session.subscribe((e) => {
         seen.push(e);
@@ -117,7 +117,7 @@ describe("a host Session on each conversation log", () => {
       expect(result.text).toMatch(/^RESULT /);
 
       // The history is the compacted one: the summary first (read as a user message), then the turn.
-      const history = session.history();
+      const history = await session.history();
       expect(history[0]?.role).toBe("user");
       expect(textOf(history[0] as ChatMessage).startsWith(SUMMARY_PREFIX)).toBe(true);
       expect(history.map((m) => m.role).slice(-4)).toEqual(["user", "assistant", "tool", "assistant"]);
@@ -135,23 +135,23 @@ describe("a host Session on each conversation log", () => {
       }
       expect(session.session.systemPrompt).toBeTruthy();
 
-      const stored = session.store.listSessions({ limit: 10 });
+      const stored = await session.store.listSessions({ limit: 10 });
       if (kind === "store") {
         // The old session ended, the child holds the history, the receipt is in state.db.
         expect(stored.map((s) => s.id).sort()).toEqual([first, session.id].sort());
-        const effects = session.store.listEffects();
+        const effects = await session.store.listEffects();
         expect(effects.map((e) => [e.tool, e.status])).toEqual([["write_file", "completed"]]);
         // Every call is billed where it was made (F3): the summary call in the session it
         // summarised, the turn's two calls in the child.
         const summaries = fake.requests.length - calls.length;
         expect(summaries).toBeGreaterThan(0);
-        expect(session.store.usageForSession(first)).toHaveLength(summaries);
-        expect(session.store.usageForSession(session.id)).toHaveLength(calls.length);
+        expect(await session.store.usageForSession(first)).toHaveLength(summaries);
+        expect(await session.store.usageForSession(session.id)).toHaveLength(calls.length);
         return;
       }
       // Nothing of a memory or JSONL conversation lands in state.db.
       expect(stored).toEqual([]);
-      expect(session.store.listEffects()).toEqual([]);
+      expect(await session.store.listEffects()).toEqual([]);
       if (kind !== "jsonl" || !jsonl) return;
       // The file holds the split, the receipt (begun, then completed) and the compacted history:
       // reopened, it reads as the session does, under the child's id, with its prompt.
@@ -168,7 +168,7 @@ describe("a host Session on each conversation log", () => {
       ]);
       const reopened = new JsonlConversation(jsonl);
       expect(reopened.sessionId).toBe(session.id);
-      expect(reopened.history()).toEqual(history);
+      expect(await reopened.history()).toEqual(history);
       expect(reopened.systemPrompt).toBe(session.session.systemPrompt);
       expect(reopened.usage).toHaveLength(fake.requests.length);
     });
@@ -189,12 +189,12 @@ describe("a host Session on each conversation log", () => {
       route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
       log: { kind: "memory" },
     });
-    session.startSession();
+    await session.startSession();
     const result = await session.send("ask a child");
     expect(result.reason, result.text).toBe("natural");
     expect(result.text).toContain("the child's answer");
-    expect(session.store.listSessions({ limit: 10 })).toEqual([]);
-    expect(session.history().map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(await session.store.listSessions({ limit: 10 })).toEqual([]);
+    expect((await session.history()).map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 
   it("counts a subagent's calls in a JSONL conversation's usage (batch rows read it)", async () => {
@@ -214,7 +214,7 @@ describe("a host Session on each conversation log", () => {
       route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
       log: { kind: "jsonl", path: jsonl },
     });
-    session.startSession();
+    await session.startSession();
     const result = await session.send("ask a child");
     expect(result.reason, result.text).toBe("natural");
     await session.close();
@@ -223,7 +223,7 @@ describe("a host Session on each conversation log", () => {
   });
 
   it("replays a JSONL trajectory's finished effect on resume instead of running it again", async () => {
-    const { session, jsonl } = openOn("jsonl");
+    const { session, jsonl } = await openOn("jsonl");
     session.subscribe((e) => {
       if (e.name === "approval_requested") session.answer(e.payload.requestId, "once");
     });
@@ -239,7 +239,7 @@ describe("a host Session on each conversation log", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     const done = lines.find((l) => l.type === "effect" && l.status === "completed");
-    const begun = reopened.receipts.beginEffect({
+    const begun = await reopened.receipts.beginEffect({
       sessionId: done.sessionId,
       logicalOpId: done.logicalOpId,
       step: done.step,

@@ -78,7 +78,7 @@ describe("MCP servers in a session", () => {
     expect(byName.broken?.lastError).toContain("cannot reach the API");
 
     fake.setHandler(reply);
-    const session = startSession(iris, fake, join(dir.path, "work"));
+    const session = await startSession(iris, fake, join(dir.path, "work"));
     const asked: string[] = [];
     session.subscribe((e) => {
       if (e.name !== "approval_requested") return;
@@ -95,7 +95,7 @@ describe("MCP servers in a session", () => {
     expect(offered?.function.parameters).toMatchObject({ type: "object", properties: { message: {} } });
     expect(JSON.stringify(fake.requests[1]?.body)).toContain("ping over MCP");
 
-    const receipts = iris.store.listEffects();
+    const receipts = await iris.store.listEffects();
     expect(receipts.map((r) => [r.tool, r.status])).toEqual([
       ["mcp__everything__toggle-simulated-logging", "completed"],
     ]);
@@ -113,7 +113,7 @@ describe("MCP servers in a session", () => {
         return { toolCalls: [{ name: "mcp__dyn__add_tool", arguments: {} }] };
       return { text: "ok" };
     });
-    const session = startSession(proc, fake, join(dir.path, "work"));
+    const session = await startSession(proc, fake, join(dir.path, "work"));
     session.subscribe((e) => {
       if (e.name === "approval_requested") session.answer(e.payload.requestId, "once");
     });

@@ -29,14 +29,19 @@ export async function openProcess(
 }
 
 /** Sets up a started session of `iris` in `cwd` (made if missing) on the fake server's chat-completions route. */
-export function startSession(iris: IrisProcess, fake: FakeLlm, cwd: string, source = "test"): Session {
+export async function startSession(
+  iris: IrisProcess,
+  fake: FakeLlm,
+  cwd: string,
+  source = "test",
+): Promise<Session> {
   mkdirSync(cwd, { recursive: true });
   const s = iris.openSession({
     source,
     cwd,
     route: { provider: "custom", model: "fake-model", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
   });
-  s.startSession();
+  await s.startSession();
   return s;
 }
 

@@ -47,7 +47,7 @@ async function bootHost(): Promise<Session> {
 
 const origin = { provider: "custom", apiMode: "chat_completions" as const, model: "fake-model" };
 /** One user message, then 24 rounds each reading a different ~2,500-token file. */
-function seed(h: Session): void {
+async function seed(h: Session): Promise<void> {
   const messages: Message[] = [{ role: "user", content: "read every log" }];
   for (let i = 0; i < 24; i++) {
     const call: AssistantMessage = {
@@ -75,7 +75,7 @@ function seed(h: Session): void {
     usage: { ...ZERO_USAGE },
     stopReason: "end",
   });
-  h.store.appendNodes(
+  await h.store.appendNodes(
     h.session.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -84,15 +84,15 @@ function seed(h: Session): void {
 describe("a phase-1-only compression", () => {
   it("prunes in place: same session, a new active branch, originals kept, no summary call", async () => {
     const h = await bootHost();
-    const session = h.startSession();
-    seed(h);
+    const session = await h.startSession();
+    await seed(h);
     const actions: AgentEventMap["context_overflow_action"][] = [];
     h.events.on("context_overflow_action", (a) => actions.push(a));
     const hostEvents: HostEvent[] = [];
     iris?.subscribe((e) => hostEvents.push(e));
     fake.setHandler(() => ({ text: "Nothing alarming." }));
 
-    const result = await h.newAgent().run("anything alarming?");
+    const result = await (await h.newAgent()).run("anything alarming?");
     expect(result.reason).toBe("natural");
     expect(actions.map((a) => a.action)).toEqual(["compressed"]);
     expect(actions[0]?.detail).toMatch(/^phase 1: \d+ → about \d+ tokens .*same session$/);
@@ -101,28 +101,28 @@ describe("a phase-1-only compression", () => {
 
     // Same session, still open, the only one.
     expect(h.session.id).toBe(session.id);
-    expect(h.store.getSession(session.id).endedAt).toBeNull();
-    expect(h.store.listSessions({ limit: 10 }).map((s) => s.id)).toEqual([session.id]);
+    expect((await h.store.getSession(session.id)).endedAt).toBeNull();
+    expect((await h.store.listSessions({ limit: 10 })).map((s) => s.id)).toEqual([session.id]);
     // The model saw the old outputs pruned; the active path holds them pruned, the turn appended.
     const sent = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
     expect(sent).not.toContain("line 0 of the log");
     expect(sent).toContain("anything alarming?");
-    const path = h.store.activePath(session.id);
+    const path = await h.store.activePath(session.id);
     const texts = path.map((n) => JSON.stringify(n.message));
     expect(texts.some((t) => t.includes("line 0 of the log"))).toBe(false);
     expect(texts.at(-1)).toContain("Nothing alarming.");
     expect(path.filter((n) => n.kind === "message")).toHaveLength(1 + 48 + 1 + 2);
     // The originals are kept on the old branch.
-    const branches = h.store.listBranches(session.id);
+    const branches = await h.store.listBranches(session.id);
     expect(branches).toHaveLength(2);
     const old = branches.find((b) => b.id !== path.at(-1)?.id);
-    expect(JSON.stringify(h.store.pathToRoot(old?.id ?? "").map((n) => n.message))).toContain(
+    expect(JSON.stringify((await h.store.pathToRoot(old?.id ?? "")).map((n) => n.message))).toContain(
       "line 0 of the log",
     );
 
     // A resumed session reads the pruned path: the next turn's request is the small one.
     const before = fake.requests.length;
-    const again = await h.newAgent().run("and now?");
+    const again = await (await h.newAgent()).run("and now?");
     expect(again.reason).toBe("natural");
     const next = fake.requests.slice(before);
     expect(next).toHaveLength(1);
@@ -133,12 +133,12 @@ describe("a phase-1-only compression", () => {
 
   it("/compress that only prunes stays in the session too", async () => {
     const h = await bootHost();
-    const session = h.startSession();
-    seed(h);
+    const session = await h.startSession();
+    await seed(h);
     const done = await h.compressNow();
     expect(done).toMatchObject({ ok: true, phase: 1, sessionId: session.id });
     expect(h.session.id).toBe(session.id);
-    expect(h.store.listBranches(session.id)).toHaveLength(2);
+    expect(await h.store.listBranches(session.id)).toHaveLength(2);
     expect(fake.requests).toHaveLength(0);
   });
 });

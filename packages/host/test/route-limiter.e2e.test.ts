@@ -41,8 +41,8 @@ describe("the process's route limiter", () => {
       }
       return { text: `hello ${who}` };
     });
-    const a = open("a");
-    const b = open("b");
+    const a = await open("a");
+    const b = await open("b");
     const told = new Promise<void>((resolve) =>
       iris.subscribe((e) => {
         if (e.name === "llm_call_retried") resolve();

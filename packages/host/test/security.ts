@@ -73,8 +73,8 @@ export async function openWorld(prefix: string, config?: string): Promise<Securi
 }
 
 /** A session in the work folder whose questions nobody approves (each is recorded, then denied). */
-export function unattended(world: SecurityWorld): { session: Session; asked: Asked[] } {
-  const session = startSession(world.iris, world.fake, world.work);
+export async function unattended(world: SecurityWorld): Promise<{ session: Session; asked: Asked[] }> {
+  const session = await startSession(world.iris, world.fake, world.work);
   const asked: Asked[] = [];
   session.subscribe((e) => {
     if (e.name !== "approval_requested") return;

@@ -41,7 +41,7 @@ function reply(req: RecordedRequest): Step {
 }
 const call = (name: string, args: unknown) => `CALL ${JSON.stringify({ name, arguments: args })}`;
 
-function open(): Session {
+function open(): Promise<Session> {
   return startSession(iris, fake, join(dir.path, "work"));
 }
 
@@ -60,8 +60,8 @@ const PIPE = call("terminal", { command: "echo 'echo piped-ok' | sh" });
 
 describe("session scope", () => {
   it("an approval remembered for one session is asked again in another", async () => {
-    const a = open();
-    const b = open();
+    const a = await open();
+    const b = await open();
     const askedA = answering(a, "session");
     const first = await a.send(PIPE);
     expect(first.text).toContain("piped-ok");
@@ -80,8 +80,8 @@ describe("session scope", () => {
   });
 
   it("a session sees and kills only its own background processes; closing it leaves the other running", async () => {
-    const a = open();
-    const b = open();
+    const a = await open();
+    const b = await open();
     const started = await a.send(call("terminal", { command: "sleep 60", background: true }));
     const pid = Number(/pid (\d+)/.exec(started.text)?.[1]);
     expect(pid).toBeGreaterThan(0);
@@ -99,7 +99,7 @@ describe("session scope", () => {
   });
 
   it("a question nobody answers is denied when the session closes, and the turn ends", async () => {
-    const a = open();
+    const a = await open();
     const asked: HostEvent[] = [];
     a.subscribe((e) => {
       if (e.name === "approval_requested") {
@@ -114,7 +114,7 @@ describe("session scope", () => {
   });
 
   it("a subagent's progress reaches the parent session tagged with the child's task", async () => {
-    const a = open();
+    const a = await open();
     const events: HostEvent[] = [];
     a.subscribe((e) => events.push(e));
     const processWide: HostEvent[] = [];
@@ -145,7 +145,7 @@ describe("session scope", () => {
   });
 
   it("a task's working directory ends with its turn; the session keeps none", async () => {
-    const a = open();
+    const a = await open();
     const moved = await a.send(call("terminal", { command: "mkdir -p sub && cd sub && pwd" }));
     expect(moved.text).toMatch(/sub/);
     expect(a.workspace.cwds.size).toBe(0);
@@ -155,7 +155,7 @@ describe("session scope", () => {
   });
 
   it("clarify questions go out as events and the answer comes back", async () => {
-    const a = open();
+    const a = await open();
     a.subscribe((e) => {
       if (e.name === "clarify_requested")
         a.answer(e.payload.requestId, `blue (asked: ${e.payload.question})`);
@@ -165,7 +165,7 @@ describe("session scope", () => {
   });
 
   it("inject and interrupt reach the running turn only", async () => {
-    const a = open();
+    const a = await open();
     expect(a.inject("later")).toBe(false);
     expect(a.interrupt()).toBe(false);
     fake.setHandler(() => ({ fault: "stall" }));

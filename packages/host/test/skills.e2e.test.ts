@@ -31,7 +31,7 @@ describe("skills in sessions", () => {
     const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
     if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
     iris = await IrisProcess.open({ profile, platform: "cli", env: {} });
-    const session = startSession(iris, fake, join(dir.path, "work"), "cli");
+    const session = await startSession(iris, fake, join(dir.path, "work"), "cli");
     await session.send("one");
     const skillDir = join(profile.home.paths.skills, "deploy");
     mkdirSync(skillDir, { recursive: true });
@@ -40,7 +40,7 @@ describe("skills in sessions", () => {
       "---\nname: deploy\ndescription: Deploy the site\n---\nRun make deploy.\n",
     );
     await session.send("two"); // same session: unchanged
-    session.startSession();
+    await session.startSession();
     await session.send("three"); // the next session
     const bodies = fake.requests.map((r) => r.body as Body);
     const names = (b: Body | undefined) => (b?.tools ?? []).map((t) => t.function.name);
@@ -77,7 +77,7 @@ describe("skills in sessions", () => {
       { toolCalls: [{ name: "skill_manage", arguments: { action: "create", name: "tidy", content } }] },
       { text: "saved" },
     );
-    session.startSession();
+    await session.startSession();
     expect((await session.send("remember how to tidy")).text).toBe("saved");
     expect(asked).toEqual(["skill_manage:allowed_tools"]);
     expect(readFileSync(join(profile.home.paths.skills, "tidy", "SKILL.md"), "utf8")).toContain("name: tidy");
@@ -88,7 +88,7 @@ describe("skills in sessions", () => {
       { toolCalls: [{ name: "terminal", arguments: { command: "rm -r build" } }] },
       { text: "tidied" },
     );
-    session.startSession();
+    await session.startSession();
     expect((await session.send("tidy up")).text).toBe("tidied");
     expect(asked).toHaveLength(1);
     expect(existsSync(join(work, "build"))).toBe(false);
@@ -98,7 +98,7 @@ describe("skills in sessions", () => {
       { toolCalls: [{ name: "terminal", arguments: { command: "rm -r dist" } }] },
       { text: "done" },
     );
-    session.startSession();
+    await session.startSession();
     await session.send("remove dist");
     expect(asked).toHaveLength(2);
     expect(existsSync(join(work, "dist"))).toBe(false);

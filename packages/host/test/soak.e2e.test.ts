@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
+import type { SqliteStore } from "@iris/store";
 import type { FakeLlm, RecordedRequest, Step, TempDir } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostEvent } from "../src/app/events.js";
@@ -56,7 +57,7 @@ afterAll(() => close());
 type ChatMessage = { role: string; content?: unknown; tool_calls?: unknown[] };
 
 /** The fake model: which session asks is read from the marker in its newest user message. */
-function reply(req: RecordedRequest): Step {
+async function reply(req: RecordedRequest): Promise<Step> {
   const body = req.body as { model: string; messages: ChatMessage[] };
   const raw = req.rawBody.toString("utf8");
   const marker = /\[S(\d+)\]/.exec(raw)?.[1];
@@ -71,7 +72,7 @@ function reply(req: RecordedRequest): Step {
     if (m.role === "tool" && /^S\d+$/m.test(textOf(m)) && !textOf(m).includes(`S${n}`))
       leaks.push(`session ${n} read another session's file: ${textOf(m).slice(0, 80)}`);
   const round = after.filter((m) => m.role === "assistant").length;
-  if (round === 3 && n === CLOSED_MID_TURN) void sessions[n]?.close("closed by the test");
+  if (round === 3 && n === CLOSED_MID_TURN) void (await sessions[n]?.close("closed by the test"));
   if (round === 0)
     return {
       toolCalls: [
@@ -92,7 +93,7 @@ function reply(req: RecordedRequest): Step {
 }
 
 const origin = { provider: "custom", apiMode: "chat_completions" as const, model: "fake-model" };
-function seed(s: Session, n: number): void {
+async function seed(s: Session, n: number): Promise<void> {
   const messages: Message[] = [];
   for (let i = 0; i < 30; i++) {
     const answer: AssistantMessage = {
@@ -104,7 +105,7 @@ function seed(s: Session, n: number): void {
     };
     messages.push({ role: "user", content: `question ${i} [S${n}]` }, answer);
   }
-  s.store.appendNodes(
+  await s.store.appendNodes(
     s.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -134,8 +135,8 @@ describe("one process, 200 concurrent sessions", () => {
           apiMode: "chat_completions",
         },
       });
-      s.startSession();
-      if (compressed(n)) seed(s, n);
+      await s.startSession();
+      if (compressed(n)) await seed(s, n);
       const seen: HostEvent[] = [];
       s.subscribe((e) => seen.push(e));
       own.set(n, seen);
@@ -162,7 +163,7 @@ describe("one process, 200 concurrent sessions", () => {
     // Every session's stored history holds only its own messages (compressed ones in the child).
     for (const [n, s] of sessions.entries()) {
       if (n === CLOSED_MID_TURN) continue;
-      const texts = s.store.activePath(s.id).map((node) => JSON.stringify(node.message));
+      const texts = (await s.store.activePath(s.id)).map((node) => JSON.stringify(node.message));
       const markers = new Set(texts.flatMap((t) => [...t.matchAll(/\[S(\d+)\]/g)].map((m) => m[1])));
       expect([...markers], `session ${n}`).toEqual([String(n)]);
     }
@@ -211,11 +212,11 @@ describe("one process, 200 concurrent sessions", () => {
     // pipe, timer or worker is left behind (RSS per session and its slope: bench/sessions.ts).
     // The store's background indexer finishes its backlog and then schedules nothing.
     const deadline = Date.now() + 300_000;
-    while (iris.store.searchIndexBacklog() > 0 && Date.now() < deadline) await sleep(50);
+    while ((await iris.store.searchIndexBacklog()) > 0 && Date.now() < deadline) await sleep(50);
     await sleep(50);
     // The one exception is process scope: the store's checkpointer thread, once the WAL grew
     // (it sleeps while the WAL is quiet, and the process's close() ends it).
-    const processScope = iris.store.checkpointing === "running" ? 1 : 0;
+    const processScope = (iris.store as SqliteStore).checkpointing === "running" ? 1 : 0;
     for (const [kind, count] of handleCounts())
       expect(count, kind).toBeLessThanOrEqual(
         (baseline.get(kind) ?? 0) + (kind === "MessagePort" ? processScope : 0),

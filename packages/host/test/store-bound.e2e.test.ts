@@ -2,7 +2,7 @@
 // state.db's write lock makes a turn end `store_error` once the busy timeout has passed — not
 // hang — with nothing half-written; the lease is refused with a message; a search does not wait.
 import { join } from "node:path";
-import { openStore, type Store } from "@iris/store";
+import { openStore, type SqliteStore } from "@iris/store";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IrisProcess } from "../src/app/process.js";
@@ -19,7 +19,7 @@ const HUNG_MS = 60_000;
 let fake: FakeLlm;
 let dir: TempDir;
 let iris: IrisProcess;
-let locker: Store;
+let locker: SqliteStore;
 let session: Session;
 
 beforeEach(async () => {
@@ -31,11 +31,11 @@ beforeEach(async () => {
   iris = await IrisProcess.open({ profile, platform: "cli", store });
   // A second connection, as another iris process would hold it.
   locker = openStore(profile.home.paths.db);
-  session = startSession(iris, fake, join(dir.path, "work"));
+  session = await startSession(iris, fake, join(dir.path, "work"));
 });
 afterEach(async () => {
   if (locker.db.inTransaction) locker.db.exec("ROLLBACK");
-  locker.close();
+  await locker.close();
   await iris.close();
   await fake.close();
   dir.cleanup();
@@ -60,14 +60,14 @@ describe("store calls on a turn's path under another writer's lock", () => {
     expect(took).toBeLessThan(HUNG_MS);
     unlock();
     // The user's message is kept; no part of the reply, and no usage row without its message.
-    expect(session.history().map((m) => m.role)).toEqual(["user"]);
-    expect(session.store.usageForSession(session.id)).toEqual([]);
+    expect((await session.history()).map((m) => m.role)).toEqual(["user"]);
+    expect(await session.store.usageForSession(session.id)).toEqual([]);
 
     // Once the lock is gone the same session goes on.
     fake.setHandler(() => ({ text: "saved now" }));
     const next = await session.send("again");
     expect(next.reason).toBe("natural");
-    const after = session.history();
+    const after = await session.history();
     expect(after.map((m) => m.role).slice(-2)).toEqual(["user", "assistant"]);
     expect(JSON.stringify(after)).not.toContain("cannot be saved");
   });
@@ -79,19 +79,19 @@ describe("store calls on a turn's path under another writer's lock", () => {
     await expect(session.send("hello")).rejects.toThrow(/state\.db stayed locked by another writer/);
     expect(fake.requests).toHaveLength(0);
     unlock();
-    expect(session.history()).toEqual([]);
+    expect(await session.history()).toEqual([]);
   });
 
-  it("refuses the turn lease with a message, and searches without waiting", () => {
+  it("refuses the turn lease with a message, and searches without waiting", async () => {
     lock();
     const started = Date.now();
-    const lease = acquireTurnLease(session.store, session.id);
+    const lease = await acquireTurnLease(session.store, session.id);
     expect(lease.ok).toBe(false);
     if (!lease.ok) expect(lease.message).toMatch(/state\.db stayed locked by another writer/);
     expect(Date.now() - started).toBeLessThan(HUNG_MS);
     // A search reads (WAL) and skips its own index catch-up instead of waiting for the lock.
     const searched = Date.now();
-    expect(session.store.search("hello")).toEqual([]);
+    expect(await session.store.search("hello")).toEqual([]);
     expect(Date.now() - searched).toBeLessThan(BUSY_MS);
     unlock();
   });

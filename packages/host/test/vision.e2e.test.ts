@@ -43,7 +43,7 @@ describe("a text-only model and images", () => {
       { text: "It is red.", usage: { input: 120, output: 5 } },
     );
     const session = iris.openSession({ source: "test", cwd: dir.path });
-    session.startSession();
+    await session.startSession();
     await session.send({
       role: "user",
       content: [
@@ -59,12 +59,12 @@ describe("a text-only model and images", () => {
     expect(user).toContain("[image 1, described by the vision model: A small red square.]");
     expect(user).not.toContain("base64");
     // The vision call is billed in the session like the main one (SPEC F3).
-    const usage = session.usage().map((u) => [u.model, u.inputTokens, u.outputTokens]);
+    const usage = (await session.usage()).map((u) => [u.model, u.inputTokens, u.outputTokens]);
     expect(usage).toEqual([
       ["vision-model", 700, 30],
       ["text-model", 120, 5],
     ]);
-    expect(iris.store.getSession(session.id).inputTokens).toBe(820);
+    expect((await iris.store.getSession(session.id)).inputTokens).toBe(820);
   });
 
   it("vision_analyze asks the vision model about an image file", async () => {
@@ -77,7 +77,7 @@ describe("a text-only model and images", () => {
       { text: "The chart is green." },
     );
     const session = iris.openSession({ source: "test", cwd: dir.path });
-    session.startSession();
+    await session.startSession();
     await session.send("Look at chart.png");
     const bodies = fake.requests.map((r) => r.body as Body);
     expect(bodies[0]?.tools?.map((t) => t.function.name)).toContain("vision_analyze");
@@ -87,7 +87,7 @@ describe("a text-only model and images", () => {
       "Vision model (local/vision-model) on chart.png:\nGreen.",
     );
     // Recorded in the turn that made the tool call, between the main model's two calls (F3).
-    const rows = session.usage();
+    const rows = await session.usage();
     expect(rows.map((u) => u.model)).toEqual(["text-model", "vision-model", "text-model"]);
     expect(rows[1]?.inputTokens).toBe(900);
     expect(new Set(rows.map((u) => u.taskId)).size).toBe(1);

@@ -60,7 +60,7 @@ describe("web tools in a session", () => {
         { toolCalls: [{ name: "web_extract", arguments: { urls: [streams, site.url("/to-internal")] } }] },
         { text: "Streams handle data piece by piece." },
       );
-      const session = startSession(iris, fake, join(dir.path, "work"));
+      const session = await startSession(iris, fake, join(dir.path, "work"));
       await session.send("What are Node streams?");
       const bodies = fake.requests.map((r) => r.body as Body);
       expect(bodies[0]?.tools?.map((t) => t.function.name)).toEqual(
@@ -101,7 +101,7 @@ describe("web tools in a session", () => {
           { toolCalls: [{ name: "web_extract", arguments: { urls: [weather, site.url("/docs/streams")] } }] },
           { text: "read" },
         );
-        await startSession(first, fake, join(dir.path, "work")).send("read these");
+        await (await startSession(first, fake, join(dir.path, "work"))).send("read these");
       } finally {
         await first.close();
       }
@@ -113,7 +113,9 @@ describe("web tools in a session", () => {
           { text: "found" },
         );
         const before = fake.requests.length;
-        await startSession(second, fake, join(dir.path, "work")).send("what did I read about the weather?");
+        await (await startSession(second, fake, join(dir.path, "work"))).send(
+          "what did I read about the weather?",
+        );
         const bodies = fake.requests.slice(before).map((r) => r.body as Body);
         const korean = textOf(bodies[1]?.messages.at(-1));
         expect(korean).toContain("untrusted_web_content");

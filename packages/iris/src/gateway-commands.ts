@@ -64,7 +64,7 @@ export function addGatewayCommands(
   const cron = program.command("cron").description("scheduled jobs the gateway runs and posts to a chat");
   cron.command("list").action(async () => {
     const { cronList } = await import("@iris/gateway");
-    process.exitCode = cronList(io(program));
+    process.exitCode = await cronList(io(program));
   });
   cron
     .command("add <schedule> <prompt...>")
@@ -75,11 +75,11 @@ export function addGatewayCommands(
     )
     .action(async (schedule: string, prompt: string[], o: { to: string; missed: "run" | "skip" }) => {
       const { cronAdd } = await import("@iris/gateway");
-      process.exitCode = cronAdd(io(program), schedule, o.to, prompt.join(" "), o.missed);
+      process.exitCode = await cronAdd(io(program), schedule, o.to, prompt.join(" "), o.missed);
     });
   cron.command("remove <id>").action(async (id: string) => {
     const { cronRemove } = await import("@iris/gateway");
-    process.exitCode = cronRemove(io(program), id);
+    process.exitCode = await cronRemove(io(program), id);
   });
 
   const pairing = program.command("pairing").description("who may DM the gateway's bot");
@@ -88,14 +88,14 @@ export function addGatewayCommands(
     .description("pairing codes waiting for approval, and approved users")
     .action(async () => {
       const { pairingList } = await import("@iris/gateway");
-      process.exitCode = pairingList(io(program));
+      process.exitCode = await pairingList(io(program));
     });
   pairing
     .command("approve <code>")
     .description("approve the user who was given CODE")
     .action(async (code: string) => {
       const { pairingApprove } = await import("@iris/gateway");
-      process.exitCode = pairingApprove(io(program), code);
+      process.exitCode = await pairingApprove(io(program), code);
     });
   pairing
     .command("revoke <user>")
@@ -103,6 +103,6 @@ export function addGatewayCommands(
     .option("--platform <name>", "only on this platform")
     .action(async (user: string, o: { platform?: string }) => {
       const { pairingRevoke } = await import("@iris/gateway");
-      process.exitCode = pairingRevoke(io(program), user, o.platform);
+      process.exitCode = await pairingRevoke(io(program), user, o.platform);
     });
 }

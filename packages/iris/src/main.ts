@@ -121,18 +121,18 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .option("-n, --limit <n>", "how many", intArg, 20)
     .action(async (o: { limit: number }) => {
       const { sessionsList } = await cliParts.sessions();
-      process.exitCode = sessionsList(program.opts(), o.limit);
+      process.exitCode = await sessionsList(program.opts(), o.limit);
     });
   sessions.command("show <id>").action(async (id: string) => {
     const { sessionsShow } = await cliParts.sessions();
-    process.exitCode = sessionsShow(program.opts(), id);
+    process.exitCode = await sessionsShow(program.opts(), id);
   });
   sessions
     .command("delete <id>")
     .description("delete a session with its history, usage and receipts")
     .action(async (id: string) => {
       const { sessionsDelete } = await cliParts.sessions();
-      process.exitCode = sessionsDelete(program.opts(), id);
+      process.exitCode = await sessionsDelete(program.opts(), id);
     });
   sessions
     .command("export <id>")
@@ -150,14 +150,14 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
         const builtins = await builtinToolSpecs();
         openAi = (row, messages) => openAiExport(row, messages, builtins);
       }
-      process.exitCode = sessionsExport(program.opts(), id, o.format, openAi);
+      process.exitCode = await sessionsExport(program.opts(), id, o.format, openAi);
     });
   sessions
     .command("search <query...>")
     .option("-n, --limit <n>", "how many", intArg, 20)
     .action(async (query: string[], o: { limit: number }) => {
       const { sessionsSearch } = await cliParts.sessions();
-      process.exitCode = sessionsSearch(program.opts(), query.join(" "), o.limit);
+      process.exitCode = await sessionsSearch(program.opts(), query.join(" "), o.limit);
     });
   program
     .command("usage")
@@ -183,7 +183,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
         return;
       }
       const { usageCommand } = await cliParts.usage();
-      process.exitCode = usageCommand(program.opts(), o);
+      process.exitCode = await usageCommand(program.opts(), o);
     });
   program
     .command("doctor")
@@ -247,7 +247,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .option("--all", "every receipt, settled ones too")
     .action(async (o: { all?: boolean }) => {
       const { effectsList } = await cliParts.effects();
-      process.exitCode = effectsList(program.opts(), o.all === true);
+      process.exitCode = await effectsList(program.opts(), o.all === true);
     });
   effects
     .command("resolve <id> <outcome>")
@@ -255,7 +255,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .requiredOption("--evidence <text>", "what you checked (kept with the receipt)")
     .action(async (id: string, outcome: string, o: { evidence: string }) => {
       const { effectsResolve } = await cliParts.effects();
-      process.exitCode = effectsResolve(program.opts(), id, outcome, o.evidence);
+      process.exitCode = await effectsResolve(program.opts(), id, outcome, o.evidence);
     });
   const serve = program
     .command("serve")
@@ -304,7 +304,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .option("-s, --session <id>", "also the session's last measured prompt and compressions so far")
     .action(async (o: { session?: string }) => {
       const { contextCommand } = await cliParts.context();
-      process.exitCode = contextCommand(program.opts(), o);
+      process.exitCode = await contextCommand(program.opts(), o);
     });
   program
     .command("models")

@@ -57,12 +57,12 @@ describe("a batch row against the CLI session", () => {
     const row = JSON.parse(readFileSync(out, "utf8").trim()) as TrajectoryRow;
 
     const store = openStore(join(home.home, "state.db"));
-    const sessions = store.listSessions({ limit: 10 });
+    const sessions = await store.listSessions({ limit: 10 });
     expect(sessions).toHaveLength(1); // the CLI's; the batch left nothing in state.db
     const session = sessions[0]!;
-    const history = new StoreConversation(store, session.id).history();
-    const usageRows = store.usageForSession(session.id);
-    store.close();
+    const history = await (await StoreConversation.open(store, session.id)).history();
+    const usageRows = await store.usageForSession(session.id);
+    await store.close();
     const expected = toShareGpt(session.systemPrompt ?? "", history);
 
     expect(row.conversations.map((c) => c.from)).toEqual(expected.conversations.map((c) => c.from));

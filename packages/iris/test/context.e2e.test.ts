@@ -116,11 +116,13 @@ describe("context compression in a long session", () => {
     const store = openStore(join(home.home, "state.db"));
     let chain: { id: string; parent: string | null; ended: string | null }[];
     try {
-      chain = store
-        .listSessions({ limit: 1000 })
-        .map((s) => ({ id: s.id, parent: s.parentSessionId, ended: s.endReason }));
+      chain = (await store.listSessions({ limit: 1000 })).map((s) => ({
+        id: s.id,
+        parent: s.parentSessionId,
+        ended: s.endReason,
+      }));
     } finally {
-      store.close();
+      await store.close();
     }
     const compressed = chain.filter((s) => s.ended === "compressed");
     process.stderr.write(
@@ -192,14 +194,14 @@ describe("compression that fails", () => {
     // Fail closed: no session was ended by a compression, the one session holds every message.
     const store = openStore(join(home.home, "state.db"));
     try {
-      const sessions = store.listSessions({ limit: 100 });
+      const sessions = await store.listSessions({ limit: 100 });
       expect(sessions).toHaveLength(1);
       expect(sessions[0]?.endReason).not.toBe("compressed");
-      const texts = store.activePath(sessions[0]!.id).map((n) => JSON.stringify(n.message));
+      const texts = (await store.activePath(sessions[0]!.id)).map((n) => JSON.stringify(n.message));
       expect(texts.filter((t) => t.includes("Step 1.")).length).toBe(1);
       expect(texts.filter((t) => t.includes(`Step ${sent}.`)).length).toBe(1);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 120_000);
 });
@@ -242,8 +244,8 @@ describe("iris context", () => {
       "model:\n  context_window: 1000000\ncompression:\n  enabled: false\n  threshold: 0.4\n",
     );
     const store = openStore(join(home.home, "state.db"));
-    const id = store.createSession({ source: "cli", provider: "custom", model: "fake-model" }).id;
-    store.close();
+    const id = (await store.createSession({ source: "cli", provider: "custom", model: "fake-model" })).id;
+    await store.close();
     const r = await runIris(["context", "--session", id, ...args()], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("compression        disabled (compression.enabled: false)");

@@ -25,10 +25,10 @@ const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new (p: strin
 async function damagedDb(path: string): Promise<void> {
   const store = openStore(path);
   for (let i = 0; i < 300; i++) {
-    const s = store.createSession({ source: "cli", title: `session ${i} ${"x".repeat(150)}` });
-    store.appendNode(s.id, { kind: "message", message: { role: "user", content: `hello ${i}` } });
+    const s = await store.createSession({ source: "cli", title: `session ${i} ${"x".repeat(150)}` });
+    await store.appendNode(s.id, { kind: "message", message: { role: "user", content: `hello ${i}` } });
   }
-  store.close();
+  await store.close();
   // That much writing starts the WAL checkpointer thread; its connection closes a moment after
   // the store's, and the last connection to close copies the WAL into the file. Overwriting a
   // page before then would be undone by that copy, so wait for the WAL to go.

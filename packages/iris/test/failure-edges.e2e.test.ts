@@ -95,9 +95,9 @@ describe("a stall mid-stream", () => {
     expect(primary.requests).toHaveLength(1);
     expect(r.code).toBe(0);
     const store = openStore(join(home.home, "state.db"));
-    const [session] = store.listSessions({ limit: 1 });
-    const stored = JSON.stringify(store.activePath(session!.id).map((n) => n.message));
-    store.close();
+    const [session] = await store.listSessions({ limit: 1 });
+    const stored = JSON.stringify((await store.activePath(session!.id)).map((n) => n.message));
+    await store.close();
     expect(stored).not.toContain("partial words");
   });
 });
@@ -119,9 +119,9 @@ describe("failed turns leave a valid history (H1)", () => {
     const good = await runIris(["-p", "two", "-c"], { env: env() });
     expect(good.stdout).toBe("two answered\n");
     const store = openStore(join(home.home, "state.db"));
-    const [session] = store.listSessions({ limit: 1 });
-    const roles = store.activePath(session!.id).map((n) => n.role);
-    store.close();
+    const [session] = await store.listSessions({ limit: 1 });
+    const roles = (await store.activePath(session!.id)).map((n) => n.role);
+    await store.close();
     expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
     expect(primary.violations).toEqual([]);
   });
@@ -143,8 +143,8 @@ describe("route cooldowns outlive the process", () => {
     expect(primary.requests).toHaveLength(1);
 
     const store = openStore(join(home.home, "state.db"));
-    const rows = store.routeCooldowns.listActive(Date.now());
-    store.close();
+    const rows = await store.routeCooldowns.listActive(Date.now());
+    await store.close();
     expect(rows.map((r) => r.routeKey)).toEqual([`main/fake-model@${primary.baseUrl}`]);
 
     const doctor = await runIris(["doctor"], { env: env() });

@@ -23,8 +23,8 @@ describe("where diagnostics go", () => {
   it("a shaping repair is logged to logs/iris.log, not printed as JSON on stderr", async () => {
     // A stored history with a tool result whose call is gone: shaping drops it before sending.
     const store = openStore(join(home.home, "state.db"));
-    const s = store.createSession({ source: "cli", systemPrompt: "You are a test." });
-    store.appendNodes(s.id, [
+    const s = await store.createSession({ source: "cli", systemPrompt: "You are a test." });
+    await store.appendNodes(s.id, [
       { kind: "message", message: { role: "user", content: "earlier question" } },
       {
         kind: "message",
@@ -47,7 +47,7 @@ describe("where diagnostics go", () => {
         },
       },
     ]);
-    store.close();
+    await store.close();
     fake.enqueue({ text: "fine" });
     const r = await runIris(
       ["-p", "next", "--resume", s.id, ...routeArgs(fake.baseUrl, "chat_completions")],

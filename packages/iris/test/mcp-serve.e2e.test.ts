@@ -28,18 +28,18 @@ const textOf = (r: unknown) => JSON.parse((r as { content: { text: string }[] })
 describe("iris mcp serve", () => {
   it("answers the SDK client: tools, session search, memory read and add", async () => {
     const store = openStore(join(home.home, "state.db"));
-    const s = store.createSession({
+    const s = await store.createSession({
       source: "cli",
       cwd: home.home,
       systemPrompt: "p",
       model: "m",
       provider: "p",
     });
-    store.appendNode(s.id, {
+    await store.appendNode(s.id, {
       kind: "message",
       message: { role: "user", content: "the zanzibar deployment failed" },
     });
-    store.close();
+    await store.close();
 
     client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(

@@ -206,8 +206,8 @@ describe("errors a user meets", () => {
   it("a closed pipe ends a listing quietly", async () => {
     const store = openStore(join(home.home, "state.db"));
     for (let i = 0; i < 300; i++)
-      store.createSession({ source: "cli", title: `session number ${i} `.repeat(5) });
-    store.close();
+      await store.createSession({ source: "cli", title: `session number ${i} `.repeat(5) });
+    await store.close();
     for (const args of [["sessions", "list", "-n", "300"], ["models"]]) {
       const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, [IRIS_BIN, ...args], {

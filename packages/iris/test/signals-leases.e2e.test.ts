@@ -57,10 +57,10 @@ describe("SIGTERM", () => {
     await until(() => !alive(pid));
     expect(alive(pid)).toBe(false);
     const store = openStore(join(home.home, "state.db"));
-    const [session] = store.listSessions({ limit: 1 });
-    const path = store.activePath(session!.id);
-    const unresolved = store.listUnresolved(session!.id);
-    store.close();
+    const [session] = await store.listSessions({ limit: 1 });
+    const path = await store.activePath(session!.id);
+    const unresolved = await store.listUnresolved(session!.id);
+    await store.close();
     expect(path.map((n) => n.role)).toEqual(["user", "assistant", "tool"]);
     // The killed command settled within the grace period: its receipt is not left open.
     expect(unresolved).toEqual([]);
@@ -72,9 +72,9 @@ describe("one live turn per session", () => {
     fake.enqueue({ text: "first" });
     expect((await runIris(["-p", "one", ...route()], { env: env() })).code).toBe(0);
     const store = openStore(join(home.home, "state.db"));
-    const [session] = store.listSessions({ limit: 1 });
+    const [session] = await store.listSessions({ limit: 1 });
     // This test process (alive, same host) holds the session's lease.
-    const held = store.leases.acquire({
+    const held = await store.leases.acquire({
       sessionId: session!.id,
       holder: { pid: process.pid, host: hostname() },
       ttlMs: 60_000,
@@ -89,8 +89,8 @@ describe("one live turn per session", () => {
     );
     expect(fake.requests).toHaveLength(1);
     // Released (or its holder gone), the next run goes ahead.
-    store.leases.release(session!.id, { pid: process.pid, host: hostname() });
-    store.close();
+    await store.leases.release(session!.id, { pid: process.pid, host: hostname() });
+    await store.close();
     fake.enqueue({ text: "second" });
     const ok = await runIris(["-p", "two", "-c", ...route()], { env: env() });
     expect(ok.stdout).toBe("second\n");
@@ -117,11 +117,11 @@ describe("one live turn per session", () => {
     const answered = runs.filter((r) => r.code === 0).length;
     expect(answered).toBeGreaterThanOrEqual(1);
     const store = openStore(join(home.home, "state.db"));
-    const [session] = store.listSessions({ limit: 1 });
-    const leaves = store.listBranches(session!.id);
-    for (const leaf of leaves) expect(alternates(store.pathToRoot(leaf.id))).toBe(true);
-    const users = store.activePath(session!.id).filter((n) => n.role === "user").length;
-    store.close();
+    const [session] = await store.listSessions({ limit: 1 });
+    const leaves = await store.listBranches(session!.id);
+    for (const leaf of leaves) expect(alternates(await store.pathToRoot(leaf.id))).toBe(true);
+    const users = (await store.activePath(session!.id)).filter((n) => n.role === "user").length;
+    await store.close();
     expect(users).toBeGreaterThanOrEqual(2);
     expect(fake.requests).toHaveLength(1 + answered);
   });
@@ -145,9 +145,9 @@ describe("SIGTERM in the interactive chat", () => {
     const pid = Number(readFileSync(pidFile, "utf8").trim());
     await until(() => !alive(pid));
     const store = openStore(join(home.home, "state.db"));
-    const [session] = store.listSessions({ limit: 1 });
-    const roles = store.activePath(session!.id).map((n) => n.role);
-    store.close();
+    const [session] = await store.listSessions({ limit: 1 });
+    const roles = (await store.activePath(session!.id)).map((n) => n.role);
+    await store.close();
     expect(roles).toEqual(["user", "assistant", "tool"]);
   });
 });

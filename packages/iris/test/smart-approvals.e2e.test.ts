@@ -46,10 +46,10 @@ describe("smart approval mode", () => {
     // The judge's call is billed like any other (F3): three calls, three usage rows.
     const store = openStore(join(home.home, "state.db"));
     try {
-      const [session] = store.listSessions({ limit: 1 });
-      expect(store.usageForSession(session!.id)).toHaveLength(3);
+      const [session] = await store.listSessions({ limit: 1 });
+      expect(await store.usageForSession(session!.id)).toHaveLength(3);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 60_000);
 

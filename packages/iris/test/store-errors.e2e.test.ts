@@ -40,9 +40,9 @@ it("a store opened read-only reads sessions and usage, and refuses writes", asyn
     ).code,
   ).toBe(0);
   const ro = openStore(join(home.home, "state.db"), { readonly: true });
-  const [session] = ro.listSessions({ limit: 5 });
-  expect(ro.activePath(session!.id).map((n) => n.role)).toEqual(["user", "assistant"]);
-  expect(ro.usageForSession(session!.id)).toHaveLength(1);
-  expect(() => ro.createSession({ source: "cli" })).toThrow(/readonly/);
-  ro.close();
+  const [session] = await ro.listSessions({ limit: 5 });
+  expect((await ro.activePath(session!.id)).map((n) => n.role)).toEqual(["user", "assistant"]);
+  expect(await ro.usageForSession(session!.id)).toHaveLength(1);
+  await expect(ro.createSession({ source: "cli" })).rejects.toThrow(/readonly/);
+  await ro.close();
 });

@@ -173,7 +173,7 @@ describe("iris doctor", () => {
     writeConfig(cleanConfig);
     writeEnv("OPENAI_API_KEY=sk-test-0123456789abcdef\n");
     const store = openStore(join(home.home, "state.db"));
-    const session = store.createSession({ source: "cli" });
+    const session = await store.createSession({ source: "cli" });
     const origin = { provider: "openai", apiMode: "chat_completions" as const, model: "gpt-4o-mini" };
     const messages: Message[] = [
       { role: "user", content: "run it" },
@@ -186,11 +186,11 @@ describe("iris doctor", () => {
       },
       { role: "user", content: "hello?" },
     ];
-    store.appendNodes(
+    await store.appendNodes(
       session.id,
       messages.map((message) => ({ kind: "message" as const, message })),
     );
-    store.close();
+    await store.close();
 
     const broken = await runIris(["doctor", "--offline"], { env: env() });
     expect(broken.code).toBe(1);

@@ -160,12 +160,12 @@ async function idempotent(
     res = await handle();
   } catch (err) {
     if (err instanceof ApiError && err.status < 500)
-      settle({
+      await settle({
         status: err.status,
         headers: { "content-type": "application/json", ...err.headers },
         body: JSON.stringify(err.body()),
       });
-    else settle(undefined);
+    else await settle(undefined);
     throw err;
   }
   const copy = res.clone();

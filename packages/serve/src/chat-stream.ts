@@ -42,9 +42,9 @@ export async function streamChat(
   const style = progressStyle(c.req.header("x-iris-tool-progress"), deps.config.tool_progress);
   const named = namedEventsOn(c.req.header("x-iris-events"), deps.config.named_events, "chat");
   let writer: ChunkWriter | undefined;
-  let prepared: ReturnType<ServeDeps["runner"]["prepare"]>;
+  let prepared: Awaited<ReturnType<ServeDeps["runner"]["prepare"]>>;
   try {
-    prepared = deps.runner.prepare({
+    prepared = await deps.runner.prepare({
       ...spec,
       signal: controller.signal,
       onEvent: (e) => writer?.onEvent(e),

@@ -29,7 +29,7 @@ export class IdempotencyCache {
   }
 
   /** Marks `scope` as running; settle the returned function with the answer, or undefined to forget. */
-  begin(scope: string): (answer: RecordedAnswer | undefined) => void {
+  begin(scope: string): (answer: RecordedAnswer | undefined) => Promise<void> {
     let settle!: (a: RecordedAnswer | undefined) => void;
     this.running.set(
       scope,
@@ -37,14 +37,14 @@ export class IdempotencyCache {
         settle = resolve;
       }),
     );
-    return (a) => {
+    return async (a) => {
       // A 429 or a busy session's 409 says "not now", not "this is the answer": a retry after
       // Retry-After must run.
       const keep = a !== undefined && a.status < 500 && a.status !== 429 && a.status !== 409;
       if (keep) {
         const now = this.now();
         try {
-          this.state.putAnswer(scope, a, { expiresAt: now + this.ttlMs, max: MAX_ENTRIES, now });
+          await this.state.putAnswer(scope, a, { expiresAt: now + this.ttlMs, max: MAX_ENTRIES, now });
         } catch {
           // Not recorded (the store is busy or closing): a retry runs again, as after a failure.
         }

@@ -25,8 +25,8 @@ export class ResponseStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(owner: string, key: string): StoredResponse | undefined {
-    const entry = this.state.responseEntry(owner, key, this.now());
+  async get(owner: string, key: string): Promise<StoredResponse | undefined> {
+    const entry = await this.state.responseEntry(owner, key, this.now());
     if (!entry) return undefined;
     return isRecord(entry.record)
       ? { history: entry.history, record: entry.record }
@@ -39,13 +39,19 @@ export class ResponseStore {
     key: string | readonly string[],
     history: readonly Message[],
     record?: ResponseRecord,
-  ): void {
+  ): Promise<void> {
     const now = this.now();
-    this.state.putResponse(owner, key, history, { expiresAt: now + this.ttlMs, max: this.max, now }, record);
+    return this.state.putResponse(
+      owner,
+      key,
+      history,
+      { expiresAt: now + this.ttlMs, max: this.max, now },
+      record,
+    );
   }
 
   /** Whether the owner had a live response under `id` (now gone). */
-  delete(owner: string, id: string): boolean {
+  delete(owner: string, id: string): Promise<boolean> {
     return this.state.deleteResponse(owner, id, this.now());
   }
 
@@ -54,7 +60,7 @@ export class ResponseStore {
     return `conv:${name}`;
   }
 
-  get size(): number {
+  size(): Promise<number> {
     return this.state.responseCount();
   }
 }

@@ -8,27 +8,27 @@ import { ApiError, badRequest } from "./errors.js";
 import { itemsPage } from "./response-items.js";
 import type { ResponseRecord } from "./response-store.js";
 
-export function retrieveResponse(c: Context<ServeEnv>, deps: ServeDeps): Response {
+export async function retrieveResponse(c: Context<ServeEnv>, deps: ServeDeps): Promise<Response> {
   if (c.req.query("stream") === "true")
     throw badRequest("stream: a stored response is retrieved whole (stream=true is not supported)", "stream");
-  return c.json(recordOf(c, deps).response);
+  return c.json((await recordOf(c, deps)).response);
 }
 
-export function deleteResponse(c: Context<ServeEnv>, deps: ServeDeps): Response {
+export async function deleteResponse(c: Context<ServeEnv>, deps: ServeDeps): Promise<Response> {
   const id = c.req.param("id") ?? "";
-  if (!isResponseId(id) || !deps.responses.delete(c.get("owner"), id)) throw notFound(id);
+  if (!isResponseId(id) || !(await deps.responses.delete(c.get("owner"), id))) throw notFound(id);
   return c.json({ id, object: "response", deleted: true });
 }
 
-export function listInputItems(c: Context<ServeEnv>, deps: ServeDeps): Response {
-  const { inputItems } = recordOf(c, deps);
+export async function listInputItems(c: Context<ServeEnv>, deps: ServeDeps): Promise<Response> {
+  const { inputItems } = await recordOf(c, deps);
   return c.json(itemsPage(inputItems, c.req.query()));
 }
 
-function recordOf(c: Context<ServeEnv>, deps: ServeDeps): ResponseRecord {
+async function recordOf(c: Context<ServeEnv>, deps: ServeDeps): Promise<ResponseRecord> {
   const id = c.req.param("id") ?? "";
   // A conversation's key (`conv:…`) is no response id: never reachable here.
-  const record = isResponseId(id) ? deps.responses.get(c.get("owner"), id)?.record : undefined;
+  const record = isResponseId(id) ? (await deps.responses.get(c.get("owner"), id))?.record : undefined;
   if (!record) throw notFound(id);
   return record;
 }

@@ -23,7 +23,7 @@ export interface ResponseStreamParts {
   controller: AbortController;
   release: () => void;
   /** Stores the conversation for previous_response_id / conversation, and the response. */
-  keep: (out: TurnOutcome, response: ResponseRecord["response"]) => void;
+  keep: (out: TurnOutcome, response: ResponseRecord["response"]) => Promise<void>;
   /** Hands the turn's events to the stream once it has begun. */
   listen: (onEvent: (e: HostEvent) => void) => void;
 }
@@ -80,7 +80,7 @@ export function streamResponse(c: Context<ServeEnv>, deps: ServeDeps, parts: Res
       const response = builder.finish(out.clientCalls, out.result.usage);
       // Kept before `response.completed` goes out (finish only queued it): a client may continue
       // from it at once.
-      keep(out, response);
+      await keep(out, response);
       await queue;
       c.set("complete", true);
     } finally {

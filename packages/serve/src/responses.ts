@@ -24,14 +24,14 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   const route = deps.models.resolve(req.model);
   const caller = c.get("caller");
   const owner = c.get("owner");
-  const { spec, meta, keys, inputItems } = prepareSpec(req, { caller, owner }, deps);
+  const { spec, meta, keys, inputItems } = await prepareSpec(req, { caller, owner }, deps);
   const release = await deps.limits.acquire(caller, c.req.raw.signal);
   const controller = new AbortController();
   // The stream's handler for the turn's events, once the stream has begun.
   let sink: ((e: HostEvent) => void) | undefined;
-  let prepared: ReturnType<ServeDeps["runner"]["prepare"]>;
+  let prepared: Awaited<ReturnType<ServeDeps["runner"]["prepare"]>>;
   try {
-    prepared = deps.runner.prepare({
+    prepared = await deps.runner.prepare({
       ...spec,
       ...(route ? { route } : {}),
       signal: controller.signal,
@@ -41,10 +41,10 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     release();
     throw err;
   }
-  const keep = (out: TurnOutcome, response: ResponseRecord["response"]) => {
+  const keep = async (out: TurnOutcome, response: ResponseRecord["response"]) => {
     if (req.store === false) return;
     try {
-      deps.responses.put(owner, keys, out.history, { response, inputItems });
+      await deps.responses.put(owner, keys, out.history, { response, inputItems });
     } catch (err) {
       // The answer still goes out; continuing from it later is a 404, and the log says why.
       deps.iris.logger.error(`serve: response ${meta.id} not stored: ${(err as Error).message}`);
@@ -70,7 +70,7 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
       );
       const body = builder.finish(out.clientCalls, out.result.usage);
       if (out.result.reason !== "user_cancelled") {
-        keep(out, body);
+        await keep(out, body);
         c.set("complete", true);
       }
       return c.json(body, 200, {
@@ -95,11 +95,16 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   });
 }
 
-function prepareSpec(
+async function prepareSpec(
   req: ResponsesRequest,
   { caller, owner }: { caller: string; owner: string },
   deps: ServeDeps,
-): { spec: Omit<TurnSpec, "signal">; meta: ResponseMeta; keys: string[]; inputItems: ResponseItem[] } {
+): Promise<{
+  spec: Omit<TurnSpec, "signal">;
+  meta: ResponseMeta;
+  keys: string[];
+  inputItems: ResponseItem[];
+}> {
   const conversation =
     typeof req.conversation === "string" ? req.conversation : (req.conversation?.id ?? null);
   if (conversation && req.previous_response_id)
@@ -112,9 +117,9 @@ function prepareSpec(
     );
   const id = `resp_${randomUUID().replace(/-/g, "")}`;
   const convKey = conversation ? ResponseStore.conversationKey(conversation) : undefined;
-  let before: ReturnType<ResponseStore["get"]>;
+  let before: Awaited<ReturnType<ResponseStore["get"]>>;
   if (req.previous_response_id) {
-    before = deps.responses.get(owner, req.previous_response_id);
+    before = await deps.responses.get(owner, req.previous_response_id);
     if (!before)
       throw new ApiError(
         404,
@@ -123,7 +128,7 @@ function prepareSpec(
         "previous_response_not_found",
         "previous_response_id",
       );
-  } else if (convKey) before = deps.responses.get(owner, convKey);
+  } else if (convKey) before = await deps.responses.get(owner, convKey);
   const { instructions, history, input } = convertResponsesInput(before?.history ?? [], req.input);
   const clientTools = clientToolSpecs(
     (req.tools ?? []).map((t) => ({

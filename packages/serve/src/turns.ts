@@ -94,7 +94,7 @@ export class TurnRunner {
   }
 
   async run(spec: TurnSpec): Promise<TurnOutcome> {
-    return this.prepare(spec).run();
+    return (await this.prepare(spec)).run();
   }
 
   /**
@@ -102,9 +102,9 @@ export class TurnRunner {
    * nothing, a route that does not resolve) happens here, before a stream starts: the caller
    * then calls `run()` (which always cleans up) or `dispose()`.
    */
-  prepare(spec: TurnSpec): PreparedTurn {
+  async prepare(spec: TurnSpec): Promise<PreparedTurn> {
     const { conversation: conv } = spec;
-    const stored = conv.kind === "stored" ? this.claim(spec.caller, conv.sessionId) : undefined;
+    const stored = conv.kind === "stored" ? await this.claim(spec.caller, conv.sessionId) : undefined;
     let cwd: { path: string; temporary: boolean } | undefined;
     let session: Session | undefined;
     let disposed: Promise<void> | undefined;
@@ -122,9 +122,10 @@ export class TurnRunner {
           "messages",
         );
       // Refused before a stream starts; a turn that wins the race in between is refused by send.
-      const refused = stored?.id ? this.iris.turns.refusal(this.iris.store, stored.id) : undefined;
+      const refused = stored?.id ? await this.iris.turns.refusal(this.iris.store, stored.id) : undefined;
       if (refused) throw refused;
-      const answers = stored?.id && conv.kind === "stored" ? this.answersFor(stored.id, conv.answers) : [];
+      const answers =
+        stored?.id && conv.kind === "stored" ? await this.answersFor(stored.id, conv.answers) : [];
       cwd = stored?.cwd ?? this.newWorkdir(conv.kind === "memory");
       const opened = this.iris.openSession({
         source: `api:${spec.caller}`,
@@ -133,8 +134,8 @@ export class TurnRunner {
       });
       session = opened;
       if (conv.kind === "memory") opened.startInMemory(conv.history, conv.instructions || undefined);
-      else if (!stored?.id) opened.startSession(conv.instructions || undefined);
-      else opened.resumeSession(stored.id, answers);
+      else if (!stored?.id) await opened.startSession(conv.instructions || undefined);
+      else await opened.resumeSession(stored.id, answers);
       return {
         ...(conv.kind === "stored" ? { sessionId: opened.id } : {}),
         run: () => this.runPrepared(opened, spec, conv.kind === "stored").finally(dispose),
@@ -176,7 +177,7 @@ export class TurnRunner {
       return {
         result,
         ...(stored ? { sessionId: session.id } : {}),
-        history: session.history(),
+        history: await session.history(),
         clientCalls,
       };
     } finally {
@@ -185,13 +186,13 @@ export class TurnRunner {
   }
 
   /** A stored session this caller may continue now ("new": none yet), or an ApiError. */
-  private claim(
+  private async claim(
     caller: string,
     sessionId: string,
-  ): { id?: string; cwd?: { path: string; temporary: boolean } } {
+  ): Promise<{ id?: string; cwd?: { path: string; temporary: boolean } }> {
     if (sessionId === "new") return {};
     // Another key's session is reported exactly like a missing one.
-    const found = this.iris.findSession(sessionId, { owner: (r) => r.source === `api:${caller}` });
+    const found = await this.iris.findSession(sessionId, { owner: (r) => r.source === `api:${caller}` });
     const row = found.ok ? found.row : undefined;
     if (!row)
       throw new ApiError(
@@ -208,9 +209,12 @@ export class TurnRunner {
   }
 
   /** The client's tool results, checked against the calls the stored session left open. */
-  private answersFor(sessionId: string, answers: { callId: string; content: string }[]): ToolResultMessage[] {
+  private async answersFor(
+    sessionId: string,
+    answers: { callId: string; content: string }[],
+  ): Promise<ToolResultMessage[]> {
     if (!answers.length) return [];
-    const open = openCalls(this.iris.storedHistory(sessionId));
+    const open = openCalls(await this.iris.storedHistory(sessionId));
     return answers.map((a, i) => {
       const call = open.get(a.callId);
       if (!call)

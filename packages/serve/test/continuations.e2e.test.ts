@@ -41,7 +41,7 @@ describe("continuations", () => {
       { headers: { "X-Iris-Session-Id": session } },
     );
     expect(second.choices[0]?.message.content).toBe("found it");
-    const roles = h.server.deps.iris.store.activePath(session).map((n) => n.message?.role);
+    const roles = (await h.server.deps.iris.store.activePath(session)).map((n) => n.message?.role);
     expect(roles).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(sentBodies(h.fake)[1]).toContain("x = 42");
     // A tool message that answers nothing open is refused, and nothing is appended.
@@ -51,7 +51,7 @@ describe("continuations", () => {
         { headers: { "X-Iris-Session-Id": session } },
       ),
     ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    expect(h.server.deps.iris.store.activePath(session)).toHaveLength(4);
+    expect(await h.server.deps.iris.store.activePath(session)).toHaveLength(4);
     // A new session cannot start with tool results.
     await expect(
       client.chat.completions.create(
@@ -59,7 +59,7 @@ describe("continuations", () => {
         { headers: { "X-Iris-Session-Id": "new" } },
       ),
     ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    expect(h.server.deps.iris.store.listSessions({ limit: 10 })).toHaveLength(1);
+    expect(await h.server.deps.iris.store.listSessions({ limit: 10 })).toHaveLength(1);
   });
 
   it("Responses `conversation` continues by name, per API key", async () => {

@@ -109,7 +109,7 @@ describe("front-end request shapes", () => {
     ).toBe("두 번째");
     // Stateless: the second request did not carry the first one's history.
     expect(sentBodies(h.fake)[1]).not.toContain("Generate a concise");
-    expect(h.server.deps.iris.store.listSessions({ limit: 10 })).toEqual([]);
+    expect(await h.server.deps.iris.store.listSessions({ limit: 10 })).toEqual([]);
   });
 
   it("named SSE events (by default) and keep-alive comments go out while Iris's tools run; X-Iris-Tool-Progress: off drops the text", async () => {

@@ -53,8 +53,8 @@ const until = (pred: () => boolean) =>
     check();
   });
 
-const roles = (sessionId: string) =>
-  new StoreConversation(h.server.deps.iris.store, sessionId).history().map((m) => m.role);
+const roles = async (sessionId: string) =>
+  (await (await StoreConversation.open(h.server.deps.iris.store, sessionId)).history()).map((m) => m.role);
 
 it("a request for a session a terminal's turn holds is answered 409 with Retry-After", async () => {
   h = await startHarness();
@@ -76,11 +76,11 @@ it("a request for a session a terminal's turn holds is answered 409 with Retry-A
   release();
   expect(await exited).toBe(0);
   expect(h.fake.requests).toHaveLength(2); // the refused request never reached the model
-  expect(roles(first.session)).toEqual(["user", "assistant", "user", "assistant"]);
+  expect(await roles(first.session)).toEqual(["user", "assistant", "user", "assistant"]);
   // Once the terminal's turn is over the session takes requests again.
   h.fake.setHandler(() => ({ text: "after" }));
   expect((await chat("four", first.session)).status).toBe(200);
-  expect(roles(first.session)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+  expect(await roles(first.session)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
 });
 
 it("a second request for a session this server is running a turn in is answered 409", async () => {
@@ -96,5 +96,5 @@ it("a second request for a session this server is running a turn in is answered 
   expect(busy.retryAfter).not.toBeNull();
   release();
   expect((await running).status).toBe(200);
-  expect(roles(first.session)).toEqual(["user", "assistant", "user", "assistant"]);
+  expect(await roles(first.session)).toEqual(["user", "assistant", "user", "assistant"]);
 });

@@ -50,7 +50,7 @@ describe("the official openai SDK against iris serve", () => {
     expect(Number(response.headers.get("x-iris-cost-usd"))).toBeCloseTo(0.00048, 8);
     expect(response.headers.get("x-iris-session-id")).toBeNull();
     expect(sentBodies(h.fake)[0]).toContain("Answer in Korean.");
-    expect(h.server.deps.iris.store.listSessions({ limit: 10 })).toEqual([]);
+    expect(await h.server.deps.iris.store.listSessions({ limit: 10 })).toEqual([]);
     expect(h.fake.violations).toEqual([]);
   });
 
@@ -218,7 +218,7 @@ describe("the official openai SDK against iris serve", () => {
     for await (const _chunk of stream) controller.abort();
     const e = await ended;
     expect(e.name === "turn_completed" ? e.payload.reason : "").toBe("user_cancelled");
-    const roles = h.server.deps.iris.store.activePath(sessionId ?? "").map((n) => n.message?.role);
+    const roles = (await h.server.deps.iris.store.activePath(sessionId ?? "")).map((n) => n.message?.role);
     expect(roles).toEqual(["user"]);
   });
 });

@@ -9,7 +9,7 @@ import type { AssistantMessage, Message } from "@iris/llm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DashboardReads } from "./dashboard-reads.js";
 import type { NodeRow } from "./rows.js";
-import { openStore, type Store } from "./store.js";
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 let dir: string;
 let store: Store;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { Checkpointer } from "./checkpointer.js";
-import { openStore, type Store } from "./store.js";
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 const dirs: string[] = [];
 afterEach(() => {

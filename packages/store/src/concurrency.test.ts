@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openStore } from "./store.js";
+import { openSqliteEngine as openStore } from "./store.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/writer.mjs", import.meta.url));
 const repoRoot = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../..");

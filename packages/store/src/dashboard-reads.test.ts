@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AskBoard } from "./dashboard-asks.js";
 import { DashboardReads } from "./dashboard-reads.js";
 import { PlatformHealth } from "./platform-health.js";
-import { openStore, type Store } from "./store.js";
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 let dir: string;
 let store: Store;

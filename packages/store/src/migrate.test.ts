@@ -7,7 +7,7 @@ import { openDatabase } from "./driver.js";
 import { StoreError } from "./errors.js";
 import { migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from "./migrations/index.js";
-import { openStore } from "./store.js";
+import { openSqliteEngine as openStore } from "./store.js";
 
 const dirs: string[] = [];
 function tempDb(): string {

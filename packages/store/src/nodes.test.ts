@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { AssistantMessage, Message, ToolResultMessage } from "@iris/llm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreError } from "./errors.js";
-import { openStore, type Store } from "./store.js";
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 let dir: string;
 let path: string;

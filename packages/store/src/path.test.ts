@@ -9,7 +9,7 @@ import { migrate } from "./migrate.js";
 import { PathReader } from "./path.js";
 import { RunReader } from "./path-runs.js";
 import type { NodeRow } from "./rows.js";
-import { openStore, type Store } from "./store.js";
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 let dir: string;
 let store: Store;

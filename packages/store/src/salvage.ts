@@ -5,7 +5,7 @@
 // shell) reads even more of a badly damaged file; the kept copy is there for it.
 import { copyFileSync, existsSync, renameSync, rmSync } from "node:fs";
 import { type Database, openDatabase } from "./driver.js";
-import { openStore } from "./store.js";
+import { openSqliteEngine } from "./store.js";
 
 export interface SalvageReport {
   /** Where the damaged file (and its -wal/-shm) was copied before anything else. */
@@ -46,7 +46,7 @@ export function salvageDatabase(path: string, now = new Date()): SalvageReport {
     if (existsSync(path + suffix)) copyFileSync(path + suffix, kept + suffix);
   const fresh = `${path}.recovering`;
   for (const suffix of ["", "-wal", "-shm"]) rmSync(fresh + suffix, { force: true });
-  openStore(fresh).close(); // the current schema, from the migrations
+  openSqliteEngine(fresh).close(); // the current schema, from the migrations
   const report: SalvageReport = { kept, copied: {}, lost: [] };
   // A copy of the kept copy: reading it may write its WAL back, and the kept one stays as found.
   const work = `${fresh}.source`;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Message } from "@iris/llm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ServeState } from "./serve-state.js";
-import { openStore, type Store } from "./store.js";
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 let dir: string;
 let store: Store;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { openStore } from "./store.js";
+import { openSqliteEngine as openStore } from "./store.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openStore, type Store } from "./store.js";
+import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 let dir: string;
 let path: string;

@@ -1,4 +1,6 @@
-// The store of one profile: one SQLite file (state.db) in WAL mode, one writer at a time.
+// The SQLite engine of one profile, synchronous: one file (state.db) in WAL mode, one writer at a
+// time. The rest of Iris reaches it through the async state interface (state.ts, sqlite-store.ts);
+// its own tests use it directly.
 import { chmodSync, closeSync, openSync, statSync } from "node:fs";
 import type { Message } from "@iris/llm";
 import { ActiveTimeRepo } from "./active-time.js";
@@ -60,7 +62,7 @@ export interface OpenStoreOptions {
 /** Seq numbers per background indexing transaction: short write locks, yielding in between. */
 const INDEX_BATCH = 2000;
 
-export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+export function openSqliteEngine(path: string, options: OpenStoreOptions = {}): SqliteEngine {
   try {
     return options.readonly ? openReadonly(path) : openWritable(path, options);
   } catch (err) {
@@ -68,7 +70,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   }
 }
 
-function openReadonly(path: string): Store {
+function openReadonly(path: string): SqliteEngine {
   const { db, cleanup } = openReadonlyDb(path);
   try {
     assertNotNewer(db, path);
@@ -77,7 +79,7 @@ function openReadonly(path: string): Store {
         "db_needs_upgrade",
         `${path} was written by an older Iris and must be upgraded, which needs write access: run iris once as a user who may write ${path}`,
       );
-    const store = new Store(db);
+    const store = new SqliteEngine(db);
     store.onClose = cleanup;
     return store;
   } catch (error) {
@@ -87,7 +89,7 @@ function openReadonly(path: string): Store {
   }
 }
 
-function openWritable(path: string, options: OpenStoreOptions): Store {
+function openWritable(path: string, options: OpenStoreOptions): SqliteEngine {
   const busy = options.busyTimeoutMs ?? STORE_BUSY_TIMEOUT_MS;
   createPrivately(path);
   const db = openDatabase(path, { timeout: busy });
@@ -99,7 +101,7 @@ function openWritable(path: string, options: OpenStoreOptions): Store {
     db.pragma("synchronous = NORMAL");
     migrate(db);
     db.pragma("foreign_keys = ON");
-    return new Store(db, options.indexDelayMs);
+    return new SqliteEngine(db, options.indexDelayMs);
   } catch (error) {
     db.close();
     throw error;
@@ -130,7 +132,7 @@ function tightenMode(file: string): void {
   }
 }
 
-export class Store {
+export class SqliteEngine {
   private readonly sessions: SessionRepo;
   private readonly nodes: NodeRepo;
   private readonly finder: NodeSearch;

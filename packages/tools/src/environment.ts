@@ -51,7 +51,7 @@ export interface VisionImage {
 }
 
 /** A model call made on the turn's behalf (the vision model), billed like the loop's own (SPEC F3). */
-export type ModelCallSink = (message: AssistantMessage, costUsd: number, latencyMs: number) => void;
+export type ModelCallSink = (message: AssistantMessage, costUsd: number, latencyMs: number) => Promise<void>;
 
 /** Asks the configured vision model about one image (the host makes the call); `onCall` gets the call's message to record its usage. */
 export type DescribeImage = (

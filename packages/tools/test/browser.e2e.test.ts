@@ -169,7 +169,7 @@ describe.skipIf(chromiumMissing())("browser tools behind the profile's HTTP_PROX
     expect(nav.content).toContain("서울 날씨");
     expect(proxied).toContain(site.url("/news/seoul-weather"));
     // The page opened is kept for the local search backend, as web_extract's pages are.
-    expect(t.environment.pages.search("서울 날씨", 5).map((r) => r.url)).toContain(
+    expect((await t.environment.pages.search("서울 날씨", 5)).map((r) => r.url)).toContain(
       site.url("/news/seoul-weather"),
     );
     const count = proxied.length;

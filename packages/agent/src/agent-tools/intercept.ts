@@ -16,7 +16,7 @@ export interface AgentToolServices {
   todos: TodoList;
   memory?: MemoryFiles;
   /** Search of earlier sessions; the caller excludes the current one. */
-  searchSessions?(query: string, limit: number): SearchHit[];
+  searchSessions?(query: string, limit: number): Promise<SearchHit[]>;
   delegate?(args: z.output<typeof delegateTaskParams>, ctx: ToolRunContext): Promise<Result>;
 }
 
@@ -39,9 +39,9 @@ export function withAgentTools(inner: ToolBox, services: AgentToolServices): Too
         }
       }),
     session_search: (a) =>
-      withArgs(sessionSearchParams, a, (args) => {
+      withArgs(sessionSearchParams, a, async (args) => {
         if (!services.searchSessions) return fail("session search is not available here");
-        const hits = services.searchSessions(args.query, args.limit ?? 10);
+        const hits = await services.searchSessions(args.query, args.limit ?? 10);
         return ok({ results: hits, count: hits.length });
       }),
     delegate_task: (a, ctx) =>

@@ -9,7 +9,7 @@ import type { Summarizer } from "./summarise.js";
 export function llmSummarizer(
   runtime: Runtime,
   contextWindow: number,
-  onReply: (message: AssistantMessage, latencyMs: number) => void = () => {},
+  onReply: (message: AssistantMessage, latencyMs: number) => Promise<void> | void = () => {},
 ): Summarizer {
   return {
     contextWindow,
@@ -24,7 +24,7 @@ export function llmSummarizer(
         const status = result.error.status === undefined ? "" : ` ${result.error.status}`;
         return { ok: false, error: `${result.error.kind}${status}: ${result.error.message}` };
       }
-      onReply(result.message, performance.now() - started);
+      await onReply(result.message, performance.now() - started);
       return { ok: true, text: assistantText(result.message) };
     },
   };

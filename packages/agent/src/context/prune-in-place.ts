@@ -12,8 +12,12 @@ import { historyNodes } from "./split.js";
  * Makes `pruned` (the session's history as loaded, with some tool outputs pruned) the active
  * path of the session. Returns how many nodes were written (0 when nothing changed).
  */
-export function writePrunedBranch(store: Store, sessionId: string, pruned: readonly Message[]): number {
-  const path = store.activePath(sessionId);
+export async function writePrunedBranch(
+  store: Store,
+  sessionId: string,
+  pruned: readonly Message[],
+): Promise<number> {
+  const path = await store.activePath(sessionId);
   const history = historyNodes(path);
   if (history.length !== pruned.length) {
     throw new Error(
@@ -38,6 +42,6 @@ export function writePrunedBranch(store: Store, sessionId: string, pruned: reado
     if (node.tokens !== null && !changed.has(node)) input.tokens = node.tokens;
     return input;
   });
-  // One transaction: the active path is either the old one or the whole pruned one.
-  return store.atomically(() => store.appendNodes(sessionId, inputs).length);
+  // One transaction (appendNodes): the active path is either the old one or the whole pruned one.
+  return (await store.appendNodes(sessionId, inputs)).length;
 }

@@ -20,7 +20,7 @@ beforeAll(async () => {
   store = openStore(join(dir.path, "state.db"));
 });
 afterAll(async () => {
-  store.close();
+  await store.close();
   dir.cleanup();
   await fake.close();
 });
@@ -45,7 +45,7 @@ function history(): Message[] {
 
 describe("splitSession", () => {
   it("ends the old session, starts a child holding the compacted context, keeps originals searchable", async () => {
-    const old = store.createSession({
+    const old = await store.createSession({
       source: "cli",
       cwd: "/home/ann/project",
       systemPrompt: "You are Iris.",
@@ -53,12 +53,12 @@ describe("splitSession", () => {
       provider: "fake",
       title: "Parser work",
     });
-    store.appendNodes(
+    await store.appendNodes(
       old.id,
       history().map((message) => ({ kind: "message" as const, message })),
     );
-    const loaded = messagesOfPath(store.activePath(old.id));
-    const oldPathLength = store.activePath(old.id).length;
+    const loaded = messagesOfPath(await store.activePath(old.id));
+    const oldPathLength = (await store.activePath(old.id)).length;
     fake.enqueue({ text: "SUMMARY: lexer refactored, parser next." });
     const out = await createDefaultContextEngine({ protectLastN: 6 }).compress({
       messages: loaded,
@@ -67,14 +67,14 @@ describe("splitSession", () => {
       projectInstructions: "Run the linter.",
     });
     if (!out.ok || !out.summarised) throw new Error(out.ok ? "no phase 2" : out.reason);
-    const childId = splitSession(store, old.id, out.messages, {
+    const childId = await splitSession(store, old.id, out.messages, {
       lastSummarisedIndex: out.summarised.end - 1,
     });
 
-    const ended = store.getSession(old.id);
+    const ended = await store.getSession(old.id);
     expect(ended.endReason).toBe(COMPRESSED_END_REASON);
     expect(ended.endedAt).not.toBeNull();
-    const child = store.getSession(childId);
+    const child = await store.getSession(childId);
     expect(child).toMatchObject({
       parentSessionId: old.id,
       source: "cli",
@@ -86,9 +86,9 @@ describe("splitSession", () => {
       endedAt: null,
     });
 
-    const oldPath = store.activePath(old.id);
+    const oldPath = await store.activePath(old.id);
     expect(oldPath).toHaveLength(oldPathLength); // the originals stay as they were
-    const path = store.activePath(childId);
+    const path = await store.activePath(childId);
     const compaction = path[0];
     expect(compaction?.kind).toBe("compaction");
     expect(compaction?.parentId).toBeNull();
@@ -104,20 +104,20 @@ describe("splitSession", () => {
     expect(JSON.stringify(reloaded[0])).toContain(SUMMARY_PREFIX);
     expect(reloaded.slice(1)).toEqual(out.messages.slice(4));
 
-    const expanded = store.expandCompaction(compaction?.id as string);
+    const expanded = await store.expandCompaction(compaction?.id as string);
     expect(expanded.nodes.map((n) => n.id)).toEqual(oldPath.slice(0, out.summarised.end).map((n) => n.id));
 
-    const hits = store.search("zebracorn");
+    const hits = await store.search("zebracorn");
     expect(hits.some((h) => h.sessionId === old.id)).toBe(true);
   });
 
-  it("refuses to split a session that has already ended and names the bad index", () => {
-    const s = store.createSession({ source: "cli" });
-    store.appendNode(s.id, { kind: "message", message: user("hi") });
-    expect(() => splitSession(store, s.id, [user("hi")], { lastSummarisedIndex: 5 })).toThrow(
+  it("refuses to split a session that has already ended and names the bad index", async () => {
+    const s = await store.createSession({ source: "cli" });
+    await store.appendNode(s.id, { kind: "message", message: user("hi") });
+    await expect(splitSession(store, s.id, [user("hi")], { lastSummarisedIndex: 5 })).rejects.toThrow(
       /outside the session's history/,
     );
-    store.endSession(s.id, "done");
-    expect(() => splitSession(store, s.id, [user("hi")], {})).toThrow(/already ended/);
+    await store.endSession(s.id, "done");
+    await expect(splitSession(store, s.id, [user("hi")], {})).rejects.toThrow(/already ended/);
   });
 });

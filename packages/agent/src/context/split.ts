@@ -36,20 +36,20 @@ function numberedTitle(title: string | null): string | undefined {
  * the compaction node followed by the messages after the summary; messages kept before the
  * summary (the head) are carried inside the compaction text, ahead of the summary, in order.
  */
-export function splitSession(
+export async function splitSession(
   store: Store,
   sessionId: string,
   compacted: readonly Message[],
   opts: SplitOptions,
-): string {
-  const old = store.getSession(sessionId);
+): Promise<string> {
+  const old = await store.getSession(sessionId);
   if (old.endedAt !== null)
     throw new Error(`session ${sessionId} has already ended (${old.endReason ?? "no reason"})`);
-  const expandsTo = resolveLastSummarised(store, sessionId, opts);
+  const expandsTo = await resolveLastSummarised(store, sessionId, opts);
   const inputs = childNodeInputs(compacted, expandsTo);
-  // One write transaction: the old session ends only together with a child holding the history.
-  return store.atomically(() => {
-    const child = store.createSession({
+  // One write: the old session ends only together with a child holding the history.
+  const child = await store.startSession({
+    session: {
       source: old.source,
       cwd: old.cwd ?? undefined,
       parentSessionId: old.id,
@@ -57,17 +57,21 @@ export function splitSession(
       model: old.model ?? undefined,
       provider: old.provider ?? undefined,
       title: opts.title ?? numberedTitle(old.title),
-    });
-    if (inputs.length > 0) store.appendNodes(child.id, inputs);
-    store.endSession(old.id, COMPRESSED_END_REASON);
-    return child.id;
+    },
+    nodes: inputs,
+    ends: { sessionId: old.id, reason: COMPRESSED_END_REASON },
   });
+  return child.id;
 }
 
-function resolveLastSummarised(store: Store, sessionId: string, opts: SplitOptions): string | undefined {
+async function resolveLastSummarised(
+  store: Store,
+  sessionId: string,
+  opts: SplitOptions,
+): Promise<string | undefined> {
   if (opts.lastSummarisedNodeId !== undefined) return opts.lastSummarisedNodeId;
   if (opts.lastSummarisedIndex === undefined) return undefined;
-  const nodes = historyNodes(store.activePath(sessionId));
+  const nodes = historyNodes(await store.activePath(sessionId));
   const node = nodes[opts.lastSummarisedIndex];
   if (!node) {
     throw new Error(

@@ -12,8 +12,8 @@ import { call, checkpoint, ctxFor, type Fixture, storeFixture } from "./test/sup
 import { withReceipts } from "./with-receipts.js";
 
 let f: Fixture;
-beforeEach(() => {
-  f = storeFixture();
+beforeEach(async () => {
+  f = await storeFixture();
 });
 afterEach(() => f.cleanup());
 
@@ -75,7 +75,7 @@ describe("inner tool calls", () => {
   it("each mutating inner call gets its own receipt under the outer one; reads get none", async () => {
     const ran: string[] = [];
     const c = call("c1", "batch", { commands: ["touch a", "touch b"] });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     const result = await withReceipts(await batchBox({ answer: "once", ran }), f.store).run(
       c,
       ctxFor(f, nodeId),
@@ -83,7 +83,7 @@ describe("inner tool calls", () => {
     expect(result.content).toBe("contents of a.txt\nran touch a\nran touch b");
     expect(ran).toEqual(["touch a", "touch b"]);
     const op = logicalOpId(f.sessionId, nodeId, 0);
-    const effects = listAllEffects(f.store).map((e) => [
+    const effects = (await listAllEffects(f.store)).map((e) => [
       e.logicalOpId,
       e.status,
       e.argsFingerprint,
@@ -107,28 +107,28 @@ describe("inner tool calls", () => {
   it("an inner call the user denies runs nothing and leaves no receipt of its own", async () => {
     const ran: string[] = [];
     const c = call("c1", "batch", { commands: ["rm -rf /srv"] });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     // The outer call needs no approval; the dangerous inner command is asked about and denied.
     const box = await batchBox({ answer: "deny", ran });
     const result = await withReceipts(box, f.store).run(c, ctxFor(f, nodeId));
     expect(result.content).toMatch(/not run|denied/);
     expect(ran).toEqual([]);
-    expect(listAllEffects(f.store).filter((e) => e.logicalOpId.includes("#"))).toEqual([]);
+    expect((await listAllEffects(f.store)).filter((e) => e.logicalOpId.includes("#"))).toEqual([]);
   });
 
   it("after a kill mid-program, the resumed turn re-runs no inner side effect", async () => {
     const ran: string[] = [];
     const c = call("c1", "batch", { commands: ["deploy v1", "notify ops", "deploy v2"] });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     const box = withReceipts(await batchBox({ answer: "once", ran, hangOn: "notify ops" }), f.store);
     void box.run(c, ctxFor(f, nodeId));
     await expect.poll(() => ran).toEqual(["deploy v1", "notify ops"]);
     // The process is gone: the store is reopened from its file, as the next start does.
     const path = f.store.db.name;
-    f.store.close();
+    await f.store.close();
     f.store = openStore(path);
     const op = logicalOpId(f.sessionId, nodeId, 0);
-    const byOp = new Map(listAllEffects(f.store).map((e) => [e.logicalOpId, e.status]));
+    const byOp = new Map((await listAllEffects(f.store)).map((e) => [e.logicalOpId, e.status]));
     expect(Object.fromEntries(byOp)).toEqual({
       [op]: "started",
       [`${op}#1`]: "completed",

@@ -27,11 +27,16 @@ export interface RepairedCall {
   message: string;
 }
 
-export function repairInterruptedCalls(store: Store, sessionId: string): { repaired: RepairedCall[] } {
+export async function repairInterruptedCalls(
+  store: Store,
+  sessionId: string,
+): Promise<{ repaired: RepairedCall[] }> {
   return repairTail(
-    store.activePath(sessionId),
+    await store.activePath(sessionId),
     (node, index) => findEffectByOp(store, logicalOpId(sessionId, node.id, index)),
-    (message) => store.appendNode(sessionId, { kind: "message", message }),
+    async (message) => {
+      await store.appendNode(sessionId, { kind: "message", message });
+    },
   );
 }
 
@@ -45,17 +50,17 @@ export interface PathNode {
  * The repair on any log: `effectOf` finds the receipt of the call at `index` of `node`, `append`
  * stores one result durably (called in call order, each before the next).
  */
-export function repairTail<N extends PathNode>(
+export async function repairTail<N extends PathNode>(
   path: readonly N[],
-  effectOf: (node: N, index: number) => EffectRow | undefined,
-  append: (result: ToolResultMessage) => void,
-): { repaired: RepairedCall[] } {
+  effectOf: (node: N, index: number) => Promise<EffectRow | undefined>,
+  append: (result: ToolResultMessage) => Promise<void>,
+): Promise<{ repaired: RepairedCall[] }> {
   const tail = danglingTail(path);
   if (!tail) return { repaired: [] };
   const repaired: RepairedCall[] = [];
   for (const { call, index } of tail.missing) {
-    const { result, entry } = closeCall(call, effectOf(tail.node, index));
-    append(result);
+    const { result, entry } = closeCall(call, await effectOf(tail.node, index));
+    await append(result);
     repaired.push(entry);
   }
   return { repaired };

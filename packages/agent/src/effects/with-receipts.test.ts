@@ -9,8 +9,8 @@ import { call, checkpoint, countingBox, ctxFor, type Fixture, storeFixture } fro
 import { withReceipts } from "./with-receipts.js";
 
 let f: Fixture;
-beforeEach(() => {
-  f = storeFixture();
+beforeEach(async () => {
+  f = await storeFixture();
 });
 afterEach(() => f.cleanup());
 
@@ -25,15 +25,15 @@ describe("withReceipts", () => {
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/not executed: terminal .*not checkpointed/);
     expect(inner.runs).toEqual([]);
-    expect(listAllEffects(f.store)).toEqual([]);
+    expect(await listAllEffects(f.store)).toEqual([]);
   });
 
   it("begins the receipt against the checkpoint before the tool runs and completes it after", async () => {
     const c = call("c1", "terminal", { command: "touch x" });
-    const nodeId = checkpoint(f, [c]);
-    let seenWhileRunning: ReturnType<typeof f.store.listUnresolved> = [];
+    const nodeId = await checkpoint(f, [c]);
+    let seenWhileRunning: Awaited<ReturnType<typeof f.store.listUnresolved>> = [];
     const inner = countingBox(async () => {
-      seenWhileRunning = f.store.listUnresolved(f.sessionId);
+      seenWhileRunning = await f.store.listUnresolved(f.sessionId);
       return { content: "done", isError: false };
     });
     const result = await withReceipts(inner, f.store).run(c, ctxFor(f, nodeId, 7));
@@ -48,15 +48,15 @@ describe("withReceipts", () => {
       logicalOpId: logicalOpId(f.sessionId, nodeId, 0),
       argsFingerprint: argsFingerprint(c.argumentsJson),
     });
-    expect(f.store.listUnresolved()).toEqual([]);
-    const effect = findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0));
+    expect(await f.store.listUnresolved()).toEqual([]);
+    const effect = await findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0));
     expect(effect?.status).toBe("completed");
     expect(effect?.result).toEqual({ content: "done", isError: false });
   });
 
   it("replays a completed operation instead of running the tool again", async () => {
     const c = call("c1", "send_message", { to: "ops", text: "deployed" });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     let n = 0;
     const inner = countingBox(async () => ({ content: `sent #${++n}`, isError: false }));
     const box = withReceipts(inner, f.store);
@@ -70,15 +70,15 @@ describe("withReceipts", () => {
   it("keys operations by position in the stored message, so each call of a batch gets its own", async () => {
     const a = call("a", "terminal", { command: "one" });
     const b = call("b", "terminal", { command: "two" });
-    const nodeId = checkpoint(f, [a, b]);
+    const nodeId = await checkpoint(f, [a, b]);
     const box = withReceipts(
       countingBox(async (c) => ({ content: c.callId, isError: false })),
       f.store,
     );
     expect((await box.run(b, ctxFor(f, nodeId))).content).toBe("b");
     expect((await box.run(a, ctxFor(f, nodeId))).content).toBe("a");
-    expect(findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0))?.callId).toBe("a");
-    expect(findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 1))?.callId).toBe("b");
+    expect((await findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0)))?.callId).toBe("a");
+    expect((await findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 1)))?.callId).toBe("b");
   });
 
   it("runs read tools without any receipt", async () => {
@@ -88,13 +88,13 @@ describe("withReceipts", () => {
     const result = await withReceipts(inner, f.store).run(c, ctxFor(f, "not-stored"));
     expect(result.content).toBe("text");
     expect(inner.runs).toEqual(["r1"]);
-    expect(listAllEffects(f.store)).toEqual([]);
+    expect(await listAllEffects(f.store)).toEqual([]);
   });
 
   it("reports an unfinished receipt as effect_outcome_uncertain and never runs the tool", async () => {
     const c = call("c1", "terminal", { command: "rm -rf build" });
-    const nodeId = checkpoint(f, [c]);
-    const begun = f.store.beginEffect({
+    const nodeId = await checkpoint(f, [c]);
+    const begun = await f.store.beginEffect({
       sessionId: f.sessionId,
       logicalOpId: logicalOpId(f.sessionId, nodeId, 0),
       step: 3,
@@ -114,7 +114,7 @@ describe("withReceipts", () => {
 
   it("records a thrown tool as failed and replays the failure", async () => {
     const c = call("c1", "terminal", { command: "boom" });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     const inner = countingBox(async () => {
       throw new Error("exploded");
     });
@@ -124,7 +124,7 @@ describe("withReceipts", () => {
     expect(replay.isError).toBe(true);
     expect(replay.content).toContain("exploded");
     expect(inner.runs).toHaveLength(1);
-    expect(findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0))?.status).toBe("failed");
+    expect((await findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0)))?.status).toBe("failed");
   });
 });
 
@@ -141,15 +141,15 @@ describe("argsFingerprint", () => {
 describe("withReceipts when a person settles the receipt while the tool runs", () => {
   it("still returns the tool's result and keeps the person's decision", async () => {
     const c = call("c1", "terminal", { command: "slow" });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     const inner = countingBox(async () => {
-      const [open] = f.store.listUnresolved(f.sessionId);
-      if (open) f.store.resolveEffect(open.id, "applied", "saw it happen");
+      const [open] = await f.store.listUnresolved(f.sessionId);
+      if (open) await f.store.resolveEffect(open.id, "applied", "saw it happen");
       return { content: "finished", isError: false };
     });
     const result = await withReceipts(inner, f.store).run(c, ctxFor(f, nodeId));
     expect(result.content).toBe("finished");
-    expect(findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0))).toMatchObject({
+    expect(await findEffectByOp(f.store, logicalOpId(f.sessionId, nodeId, 0))).toMatchObject({
       status: "applied",
       evidence: "saw it happen",
     });
@@ -186,14 +186,14 @@ describe("receipts through the real dispatcher", () => {
   it("a call the user denies leaves no receipt; an approved one is begun after approval", async () => {
     const ran: string[] = [];
     const c = call("c1", "terminal", { command: "rm -rf build/" });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     const denied = await withReceipts(await registryBox("deny", ran), f.store).run(c, ctxFor(f, nodeId));
     expect(denied.content).toMatch(/not run/);
-    expect(listAllEffects(f.store)).toEqual([]);
+    expect(await listAllEffects(f.store)).toEqual([]);
     const approved = await withReceipts(await registryBox("once", ran), f.store).run(c, ctxFor(f, nodeId));
     expect(approved).toEqual({ content: "ok", isError: false });
     expect(ran).toEqual(["rm -rf build/"]);
-    expect(listAllEffects(f.store).map((e) => e.status)).toEqual(["completed"]);
+    expect((await listAllEffects(f.store)).map((e) => e.status)).toEqual(["completed"]);
   });
 
   async function abortBox(execute: (signal: AbortSignal) => Promise<string>) {
@@ -221,7 +221,7 @@ describe("receipts through the real dispatcher", () => {
 
   it("an aborted tool that ignores its signal leaves its receipt open (uncertain), never completed", async () => {
     const c = call("c1", "terminal", { command: "sleep 1000" });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     let started!: () => void;
     const running = new Promise<void>((r) => {
       started = r;
@@ -237,12 +237,12 @@ describe("receipts through the real dispatcher", () => {
     const result = await pending;
     expect(result).toMatchObject({ isError: true, uncertain: true });
     expect(result.content).toContain("whether it took effect is unknown");
-    expect(f.store.listUnresolved(f.sessionId).map((e) => e.status)).toEqual(["started"]);
+    expect((await f.store.listUnresolved(f.sessionId)).map((e) => e.status)).toEqual(["started"]);
   });
 
   it("an aborted tool that honours its signal within the grace period is settled with its own result", async () => {
     const c = call("c1", "terminal", { command: "sleep 1000" });
-    const nodeId = checkpoint(f, [c]);
+    const nodeId = await checkpoint(f, [c]);
     const box = await abortBox(
       (signal) =>
         new Promise<string>((resolve) => {
@@ -254,6 +254,6 @@ describe("receipts through the real dispatcher", () => {
     setTimeout(() => controller.abort(), 10);
     const result = await pending;
     expect(result.content).toBe("killed by the abort; nothing was written");
-    expect(listAllEffects(f.store).map((e) => e.status)).toEqual(["completed"]);
+    expect((await listAllEffects(f.store)).map((e) => e.status)).toEqual(["completed"]);
   });
 });

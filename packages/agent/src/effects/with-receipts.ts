@@ -15,7 +15,7 @@ import { replayBody, resolvedBody, type ToolResultBody, uncertainBody } from "./
 
 /** Where receipts live: the store, or a conversation log's own receipts (LogReceipts). */
 export interface ReceiptStore extends Pick<Store, "beginEffect" | "completeEffect" | "failEffect"> {
-  findNode(id: string): { message: Message | null } | undefined;
+  findNode(id: string): Promise<{ message: Message | null } | undefined>;
 }
 
 export interface ReceiptOptions {
@@ -44,8 +44,8 @@ export function withReceipts(inner: ToolBox, store: ReceiptStore, opts: ReceiptO
         callId: call.callId,
       };
       let opId: string | undefined;
-      const outer = bracket(store, say, call.name, anchor, () => {
-        const message = store.findNode(ctx.assistantNodeId)?.message;
+      const outer = bracket(store, say, call.name, anchor, async () => {
+        const message = (await store.findNode(ctx.assistantNodeId))?.message;
         const index = message?.role === "assistant" ? callIndexOf(message, call.callId) : -1;
         if (index < 0) return `its call is not checkpointed in stored node ${ctx.assistantNodeId}`;
         opId = logicalOpId(ctx.sessionId, ctx.assistantNodeId, index);
@@ -56,7 +56,7 @@ export function withReceipts(inner: ToolBox, store: ReceiptStore, opts: ReceiptO
         const n = ++innerCount;
         // Stored under the outer call (the checkpointed one); the inner tool and its arguments
         // are the fingerprint, so a re-run that calls something else at this position is refused.
-        return bracket(store, say, `${call.name} → ${name}`, anchor, () =>
+        return bracket(store, say, `${call.name} → ${name}`, anchor, async () =>
           opId
             ? {
                 logicalOpId: `${opId}#${n}`,
@@ -69,10 +69,10 @@ export function withReceipts(inner: ToolBox, store: ReceiptStore, opts: ReceiptO
       try {
         result = await inner.run(call, { ...ctx, beforeRun: outer.beforeRun, innerReceipt });
       } catch (err) {
-        outer.fail(err);
+        await outer.fail(err);
         throw err;
       }
-      outer.settle(result);
+      await outer.settle(result);
       return result;
     },
   };
@@ -87,16 +87,21 @@ function bracket(
   say: Say,
   label: string,
   anchor: Anchor,
-  op: () => { logicalOpId: string; argsFingerprint: string } | string,
+  op: () => Promise<{ logicalOpId: string; argsFingerprint: string } | string>,
 ): InnerReceipt {
   let receiptId: string | undefined;
   return {
     beforeRun: async (): Promise<ExecuteGate> => {
-      const found = op();
-      if (typeof found === "string") return refuse(label, found);
-      let begun: ReturnType<ReceiptStore["beginEffect"]>;
+      let found: Awaited<ReturnType<typeof op>>;
       try {
-        begun = store.beginEffect({ ...anchor, ...found });
+        found = await op();
+      } catch (err) {
+        return refuse(label, `its checkpoint could not be read (${(err as Error).message})`);
+      }
+      if (typeof found === "string") return refuse(label, found);
+      let begun: Awaited<ReturnType<ReceiptStore["beginEffect"]>>;
+      try {
+        begun = await store.beginEffect({ ...anchor, ...found });
       } catch (err) {
         return refuse(label, `no effect receipt could be begun (${(err as Error).message})`);
       }
@@ -114,7 +119,7 @@ function bracket(
           return { run: true };
       }
     },
-    settle: (result) => {
+    settle: async (result) => {
       if (!receiptId) return;
       if (result.uncertain) {
         // Aborted and still running: never recorded as finished. The receipt stays open, so a
@@ -123,17 +128,17 @@ function bracket(
         return;
       }
       try {
-        store.completeEffect(receiptId, result);
+        await store.completeEffect(receiptId, result);
       } catch (err) {
         // Settled by a person while it ran (or the store failed): the tool did run, so its
         // result still goes to the model; the receipt keeps what the person decided.
         say("warn", `${label}: receipt ${receiptId} could not be completed: ${(err as Error).message}`);
       }
     },
-    fail: (err) => {
+    fail: async (err) => {
       if (!receiptId) return;
       try {
-        store.failEffect(receiptId, String(err));
+        await store.failEffect(receiptId, String(err));
       } catch {
         // The receipt stays 'started' and surfaces as uncertain on resume: the safe side.
       }

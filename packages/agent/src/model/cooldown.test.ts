@@ -9,12 +9,12 @@ function health(): RouteHealth & { rows: Map<string, number>; writes: string[] }
   return {
     rows,
     writes,
-    get: (key) => (rows.has(key) ? { untilMs: rows.get(key) as number } : undefined),
-    set: (key, until) => {
+    get: async (key) => (rows.has(key) ? { untilMs: rows.get(key) as number } : undefined),
+    set: async (key, until) => {
       writes.push(`set ${key}`);
       rows.set(key, until);
     },
-    clear: (key) => {
+    clear: async (key) => {
       writes.push(`clear ${key}`);
       rows.delete(key);
     },
@@ -22,40 +22,41 @@ function health(): RouteHealth & { rows: Map<string, number>; writes: string[] }
 }
 
 describe("CooldownBook over a store", () => {
-  it("writes nothing when a route without a cooldown succeeds", () => {
+  it("writes nothing when a route without a cooldown succeeds", async () => {
     const h = health();
     const book = new CooldownBook(60_000, () => 1_000, h);
+    await book.refresh(["custom/m"]);
     book.clear("custom/m");
     book.clear("custom/m");
+    await book.settled();
     expect(h.writes).toEqual([]);
   });
 
-  it("clears its own cooldown and one another process stored", () => {
+  it("clears its own cooldown and one another process stored, in the order they were made", async () => {
     const h = health();
     const book = new CooldownBook(60_000, () => 1_000, h);
     book.mark("a/one", "402");
     book.clear("a/one");
     h.rows.set("b/two", 30_000); // marked by another process
+    expect(book.isCooling("b/two")).toBe(false); // not read yet
+    await book.refresh(["a/one", "b/two"]);
+    expect(book.remainingMs("b/two")).toBe(29_000);
     book.clear("b/two");
+    await book.settled();
     expect(h.writes).toEqual(["set a/one", "clear a/one", "clear b/two"]);
     expect(h.rows.size).toBe(0);
   });
 
-  it("a store that refuses (busy, read-only) never fails the call", () => {
-    const book = new CooldownBook(60_000, () => 1_000, {
-      get: () => {
-        throw new Error("database is locked");
-      },
-      set: () => {
-        throw new Error("database is locked");
-      },
-      clear: () => {
-        throw new Error("database is locked");
-      },
-    });
+  it("a store that refuses (busy, read-only) never fails the call", async () => {
+    const locked = async () => {
+      throw new Error("database is locked");
+    };
+    const book = new CooldownBook(60_000, () => 1_000, { get: locked, set: locked, clear: locked });
+    await book.refresh(["a/one"]);
     book.mark("a/one");
     expect(book.isCooling("a/one")).toBe(true);
     book.clear("a/one");
     expect(book.isCooling("a/one")).toBe(false);
+    await book.settled();
   });
 });

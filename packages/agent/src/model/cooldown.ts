@@ -7,13 +7,20 @@ export const DEFAULT_COOLDOWN_MS = 60_000;
 
 /** Where cooldowns are kept beyond this process (the store). Failures here never fail a call. */
 export interface RouteHealth {
-  get(routeKey: string): { untilMs: number } | undefined;
-  set(routeKey: string, untilMs: number, reason: string | undefined): void;
-  clear(routeKey: string): void;
+  get(routeKey: string): Promise<{ untilMs: number } | undefined>;
+  set(routeKey: string, untilMs: number, reason: string | undefined): Promise<void>;
+  clear(routeKey: string): Promise<void>;
 }
 
+/**
+ * The cooldowns one process knows. Route choice reads them synchronously; `refresh` loads what
+ * other processes stored (once per call, before the route is picked), and writes go to the store
+ * in the order they were made, without holding up the call.
+ */
 export class CooldownBook {
   private readonly until = new Map<string, number>();
+  /** The store writes, one after another (a clear never overtakes the mark before it). */
+  private writes: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly cooldownMs: number = DEFAULT_COOLDOWN_MS,
@@ -29,19 +36,35 @@ export class CooldownBook {
   }
 
   clear(key: string): void {
-    const had = this.until.delete(key);
-    // Only a route with a cooldown (ours, or stored by another process) costs a write to clear:
-    // the read takes no lock (WAL), so a healthy round never waits for the store's write lock.
-    if (had || this.read(key) !== undefined) this.persist((h) => h.clear(key));
+    // Only a route with a cooldown (ours, or one `refresh` found stored by another process) costs
+    // a write to clear, so a healthy round never waits for the store's write lock.
+    if (this.until.delete(key)) this.persist((h) => h.clear(key));
   }
 
-  /** Milliseconds of cooldown left; 0 when the route may be used. */
+  /**
+   * Loads the cooldowns other processes stored for `keys` (one read each, at once). A store that
+   * cannot be read (read-only, busy, gone) leaves this process with its own cooldowns.
+   */
+  async refresh(keys: readonly string[]): Promise<void> {
+    const health = this.health;
+    if (!health) return;
+    await Promise.all(
+      keys.map(async (key) => {
+        let end: number | undefined;
+        try {
+          end = (await health.get(key))?.untilMs;
+        } catch {
+          return;
+        }
+        if (end !== undefined && end > this.now() && end > (this.until.get(key) ?? 0))
+          this.until.set(key, end);
+      }),
+    );
+  }
+
+  /** Milliseconds of cooldown left (as far as this process knows); 0 when the route may be used. */
   remainingMs(key: string): number {
-    let end = this.until.get(key);
-    if (end === undefined && this.health) {
-      end = this.read(key);
-      if (end !== undefined) this.until.set(key, end);
-    }
+    const end = this.until.get(key);
     if (end === undefined) return 0;
     const left = end - this.now();
     if (left <= 0) {
@@ -55,21 +78,16 @@ export class CooldownBook {
     return this.remainingMs(key) > 0;
   }
 
-  private read(key: string): number | undefined {
-    try {
-      return this.health?.get(key)?.untilMs;
-    } catch {
-      return undefined; // a read-only or busy store: this process still keeps its own cooldowns
-    }
+  /** Resolves once every write made so far has been tried. */
+  settled(): Promise<void> {
+    return this.writes;
   }
 
-  private persist(fn: (h: RouteHealth) => void): void {
-    if (!this.health) return;
-    try {
-      fn(this.health);
-    } catch {
-      // Best effort: the in-memory cooldown still holds for this process.
-    }
+  private persist(fn: (h: RouteHealth) => Promise<void>): void {
+    const health = this.health;
+    if (!health) return;
+    // Best effort: a failed write leaves the in-memory cooldown holding for this process.
+    this.writes = this.writes.then(() => fn(health)).catch(() => {});
   }
 }
 

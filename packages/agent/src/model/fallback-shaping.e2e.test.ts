@@ -74,7 +74,7 @@ describe.each(PAIRS)("fallback from %s to %s", (primaryMode, fallbackMode) => {
     cleanups.push(() => dir.cleanup());
     const store = openStore(join(dir.path, "state.db"));
     cleanups.push(() => store.close());
-    const session = store.createSession({ source: "test" });
+    const session = await store.createSession({ source: "test" });
     let clock = 1_000_000;
     const events = new AgentEvents();
     const statuses: string[] = [];
@@ -89,9 +89,9 @@ describe.each(PAIRS)("fallback from %s to %s", (primaryMode, fallbackMode) => {
       events,
     });
     const system = "You are a test.";
-    const agent = () =>
+    const agent = async () =>
       new Agent({
-        log: new StoreConversation(store, session.id),
+        log: await StoreConversation.open(store, session.id),
         model,
         tools: echo,
         systemPrompt: system,
@@ -109,13 +109,16 @@ describe.each(PAIRS)("fallback from %s to %s", (primaryMode, fallbackMode) => {
     a.enqueue(calls("t1"), answer("first"), calls("t2"), { fault: "status", status: 404 }, answer("third"));
     b.enqueue(calls("t2 on the fallback"), answer("second"));
     const picture = { type: "image" as const, mediaType: "image/png", data: "iVBORw0KGgo=" };
-    const one = await agent().run({ role: "user", content: [{ type: "text", text: "look" }, picture] });
+    const one = await (await agent()).run({
+      role: "user",
+      content: [{ type: "text", text: "look" }, picture],
+    });
     expect(one.reason).toBe("natural");
-    const two = await agent().run("go on");
+    const two = await (await agent()).run("go on");
     expect([two.reason, two.text]).toEqual(["natural", "second"]);
     expect(statuses.join("\n")).toMatch(/switching to custom\/fake-model/);
     clock += 61_000; // the primary's cooldown is over: the next turn goes back to it
-    const three = await agent().run("and now?");
+    const three = await (await agent()).run("and now?");
     expect([three.reason, three.text]).toEqual(["natural", "third"]);
 
     expect(a.violations.map((v) => v.rejected)).toEqual([]);

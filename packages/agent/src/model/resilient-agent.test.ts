@@ -35,7 +35,7 @@ describe("Agent with the resilient client", () => {
     cleanups.push(() => dir.cleanup());
     const store = openStore(join(dir.path, "state.db"));
     cleanups.push(() => store.close());
-    const session = store.createSession({ source: "test" });
+    const session = await store.createSession({ source: "test" });
 
     const config: RoutingConfig = {
       providers: {
@@ -81,7 +81,7 @@ describe("Agent with the resilient client", () => {
     fallback.enqueue({ text: "the whole answer from the fallback" });
 
     const agent = new Agent({
-      log: new StoreConversation(store, session.id),
+      log: await StoreConversation.open(store, session.id),
       model,
       tools: noTools,
       systemPrompt: "sys",
@@ -98,7 +98,7 @@ describe("Agent with the resilient client", () => {
     expect(resets).toBe(1);
     expect(shown.join("")).toBe("the whole answer from the fallback");
 
-    const stored = store.activePath(session.id).map((n) => n.message);
+    const stored = (await store.activePath(session.id)).map((n) => n.message);
     expect(stored.map((m) => m?.role)).toEqual(["user", "assistant"]);
     const texts = stored.map((m) =>
       m?.role === "assistant"
@@ -107,7 +107,7 @@ describe("Agent with the resilient client", () => {
     );
     expect(texts).toEqual(["hello", "the whole answer from the fallback"]);
     expect(JSON.stringify(stored)).not.toContain("PARTIAL");
-    expect(store.usageForSession(session.id).map((u) => u.provider)).toEqual(["spare"]);
+    expect((await store.usageForSession(session.id)).map((u) => u.provider)).toEqual(["spare"]);
     expect(model.route().provider).toBe("spare");
     expect(primary.violations).toEqual([]);
     expect(fallback.violations).toEqual([]);
@@ -123,7 +123,7 @@ describe("billing of discarded replies", () => {
     cleanups.push(() => dir.cleanup());
     const store = openStore(join(dir.path, "state.db"));
     cleanups.push(() => store.close());
-    const session = store.createSession({ source: "test" });
+    const session = await store.createSession({ source: "test" });
     const resolve = resolverFromConfig({ providers: { main: { base_url: fake.baseUrl } } }, () => ({}));
     const main = resolve({ provider: "main", model: "fake-model" });
     if (!("ok" in main) || !main.ok) throw new Error("main route did not resolve");
@@ -137,7 +137,7 @@ describe("billing of discarded replies", () => {
       { text: "here it is", usage: { input: 100, output: 5 } },
     );
     const agent = new Agent({
-      log: new StoreConversation(store, session.id),
+      log: await StoreConversation.open(store, session.id),
       model,
       tools: noTools,
       systemPrompt: "sys",
@@ -146,8 +146,8 @@ describe("billing of discarded replies", () => {
     const result = await agent.run("hello");
     expect(result.reason).toBe("natural");
     expect(result.usage.inputTokens).toBe(200);
-    const rows = store.usageForSession(session.id);
+    const rows = await store.usageForSession(session.id);
     expect(rows.map((r) => r.status)).toEqual(["discarded", "ok"]);
-    expect(store.getSession(session.id).inputTokens).toBe(200);
+    expect((await store.getSession(session.id)).inputTokens).toBe(200);
   });
 });

@@ -415,9 +415,9 @@ describe("the overall deadline of a call (issue 12)", () => {
   it("a cooldown kept in a RouteHealth port is honoured by a new client (another process)", async () => {
     const kept = new Map<string, number>();
     const health = {
-      get: (k: string) => (kept.has(k) ? { untilMs: kept.get(k)! } : undefined),
-      set: (k: string, until: number) => void kept.set(k, until),
-      clear: (k: string) => void kept.delete(k),
+      get: async (k: string) => (kept.has(k) ? { untilMs: kept.get(k)! } : undefined),
+      set: async (k: string, until: number) => void kept.set(k, until),
+      clear: async (k: string) => void kept.delete(k),
     };
     const first = await rig(2, { routeHealth: health });
     first.fakes[0]!.enqueue({ fault: "status", status: 404 });

@@ -145,6 +145,8 @@ export class ResilientModelClient implements ModelClient {
     opts: CallArgs[1],
     deadline: CallDeadline,
   ): Promise<CallResult> {
+    // What other processes know of the routes' health, read once per call.
+    await this.cooldowns.refresh(this.slots.map((s) => cooldownKey(s.spec)));
     await this.pickRouteForCall();
     // No-refire guard: within one call each chain position is tried at most once.
     const tried = new Set<number>();

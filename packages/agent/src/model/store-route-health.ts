@@ -8,16 +8,16 @@ export class StoreRouteHealth implements RouteHealth {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(routeKey: string): { untilMs: number } | undefined {
-    const row = this.store.routeCooldowns.get(routeKey);
+  async get(routeKey: string): Promise<{ untilMs: number } | undefined> {
+    const row = await this.store.routeCooldowns.get(routeKey);
     return row && row.untilMs > this.now() ? { untilMs: row.untilMs } : undefined;
   }
 
-  set(routeKey: string, untilMs: number, reason: string | undefined): void {
-    this.store.routeCooldowns.set(routeKey, untilMs, reason, this.now());
+  set(routeKey: string, untilMs: number, reason: string | undefined): Promise<void> {
+    return this.store.routeCooldowns.set(routeKey, untilMs, reason, this.now());
   }
 
-  clear(routeKey: string): void {
-    this.store.routeCooldowns.clear(routeKey);
+  clear(routeKey: string): Promise<void> {
+    return this.store.routeCooldowns.clear(routeKey);
   }
 }

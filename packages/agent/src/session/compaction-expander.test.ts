@@ -32,14 +32,14 @@ function route(provider: string, apiMode: string): ModelClient {
 }
 
 describe("compactionExpander", () => {
-  it("keeps the item for its own route and expands it to its originals for another", () => {
+  it("keeps the item for its own route and expands it to its originals for another", async () => {
     const dir = tempDir("iris-expand-");
     const store = openStore(join(dir.path, "state.db"));
     cleanups.push(dir.cleanup, () => store.close());
-    const id = store.createSession({ source: "test" }).id;
-    const log = new StoreConversation(store, id);
-    log.append({ role: "user", content: "the original question" });
-    const last = log.append(said("the original answer"));
+    const id = (await store.createSession({ source: "test" })).id;
+    const log = await StoreConversation.open(store, id);
+    await log.append({ role: "user", content: "the original question" });
+    const last = await log.append(said("the original answer"));
     const item: AssistantMessage = {
       ...said("[compacted]"),
       parts: [
@@ -52,11 +52,20 @@ describe("compactionExpander", () => {
       ],
     };
     // A compaction is a new root pointing back at what it replaced; the conversation goes on below it.
-    const root = store.appendNode(id, { parentId: null, kind: "compaction", message: item, expandsTo: last });
-    store.appendNode(id, { parentId: root.id, kind: "message", message: { role: "user", content: "next" } });
-    const history = new StoreConversation(store, id).history();
+    const root = await store.appendNode(id, {
+      parentId: null,
+      kind: "compaction",
+      message: item,
+      expandsTo: last,
+    });
+    await store.appendNode(id, {
+      parentId: root.id,
+      kind: "message",
+      message: { role: "user", content: "next" },
+    });
+    const history = await (await StoreConversation.open(store, id)).history();
     expect(history).toHaveLength(2);
-    const expand = compactionExpander(store);
+    const expand = compactionExpander();
     const text = (ms: Message[]) =>
       ms.map((m) =>
         m.role === "assistant"

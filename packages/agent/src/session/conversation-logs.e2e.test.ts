@@ -27,7 +27,7 @@ beforeEach(async () => {
   store = openStore(join(dir.path, "state.db"));
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await fake.close();
   dir.cleanup();
 });
@@ -80,7 +80,7 @@ async function agentOn(log: ConversationLog): Promise<Agent> {
 }
 
 const kinds = {
-  store: () => new StoreConversation(store, store.createSession({ source: "test" }).id),
+  store: async () => await StoreConversation.open(store, (await store.createSession({ source: "test" })).id),
   memory: () => new MemoryConversation(),
   jsonl: () => new JsonlConversation(join(dir.path, "trajectories", "t1.jsonl")),
 };
@@ -88,7 +88,7 @@ const roles = (ms: Message[]) => ms.map((m) => m.role);
 
 describe.each(Object.keys(kinds) as (keyof typeof kinds)[])("the %s log", (kind) => {
   it("carries a tool round, its usage, and the next turn's history", async () => {
-    const log = kinds[kind]();
+    const log = await kinds[kind]();
     fake.enqueue(
       { toolCalls: [{ name: "echo", arguments: { text: "hi" } }] },
       { text: "done" },
@@ -96,9 +96,9 @@ describe.each(Object.keys(kinds) as (keyof typeof kinds)[])("the %s log", (kind)
     );
     const first = await (await agentOn(log)).run("start");
     expect(first.reason).toBe("natural");
-    expect(roles(log.history())).toEqual(["user", "assistant", "tool", "assistant"]);
-    expect(log.history()[2]).toMatchObject({ role: "tool", content: "echo:hi" });
-    expect(log.sessionCostUsd()).toBeCloseTo(0.5);
+    expect(roles(await log.history())).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect((await log.history())[2]).toMatchObject({ role: "tool", content: "echo:hi" });
+    expect(await log.sessionCostUsd()).toBeCloseTo(0.5);
     // A fresh Agent per message reads the same history.
     await (await agentOn(log)).run("second");
     const sent = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
@@ -117,9 +117,9 @@ describe("file and memory logs", () => {
     writeFileSync(path, `${readFileSync(path, "utf8")}{"type":"message","sess`);
     const again = new JsonlConversation(path);
     expect(again.sessionId).toBe(log.sessionId);
-    expect(roles(again.history())).toEqual(["user", "assistant"]);
-    expect(again.sessionCostUsd()).toBeCloseTo(0.25);
-    expect(store.listSessions({ limit: 10 })).toEqual([]);
+    expect(roles(await again.history())).toEqual(["user", "assistant"]);
+    expect(await again.sessionCostUsd()).toBeCloseTo(0.25);
+    expect(await store.listSessions({ limit: 10 })).toEqual([]);
   });
 
   it("a split continues under a new id with the compacted history, and survives a reopen", async () => {
@@ -128,7 +128,7 @@ describe("file and memory logs", () => {
       fake.enqueue({ text: "long answer" }, { text: "after" });
       await (await agentOn(log)).run("a long question");
       const before = log.sessionId;
-      const to = log.split([{ role: "user", content: "[Summary] they asked a long question" }]);
+      const to = await log.split([{ role: "user", content: "[Summary] they asked a long question" }]);
       expect(to).not.toBe(before);
       expect(log.sessionId).toBe(to);
       await (await agentOn(log)).run("next");
@@ -136,10 +136,10 @@ describe("file and memory logs", () => {
       expect(sent).toContain("[Summary] they asked");
       expect(sent).not.toContain("long answer");
       // The summary stands alone as a user message; the turn notes that before going on (H1).
-      expect(roles(log.history())).toEqual(["user", "assistant", "user", "assistant"]);
+      expect(roles(await log.history())).toEqual(["user", "assistant", "user", "assistant"]);
     }
     expect(existsSync(path)).toBe(true);
     const reopened = new JsonlConversation(path);
-    expect(roles(reopened.history())).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(roles(await reopened.history())).toEqual(["user", "assistant", "user", "assistant"]);
   });
 });

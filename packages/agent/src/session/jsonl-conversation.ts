@@ -62,11 +62,15 @@ export class JsonlConversation implements ConversationLog {
     this.prompt = text;
   }
 
-  history(): Message[] {
+  async history(): Promise<Message[]> {
     return [...this.messages];
   }
 
-  append(message: Message): string {
+  async append(message: Message): Promise<string> {
+    return this.appendNow(message);
+  }
+
+  private appendNow(message: Message): string {
     const id = `${this.id}:${++this.nodes}`;
     this.write({ type: "message", session: this.id, id, message });
     this.messages.push(message);
@@ -79,33 +83,36 @@ export class JsonlConversation implements ConversationLog {
    * a finished receipt's result is restored, an unfinished one is reported uncertain, a call
    * without a receipt never ran. Nothing is executed; each result is one appended line.
    */
-  repairInterruptedCalls(): RepairedCall[] {
+  async repairInterruptedCalls(): Promise<RepairedCall[]> {
     const path = this.messages.map((message, i) => ({ id: `${this.id}:${i + 1}`, message }));
-    return repairTail(
+    const { repaired } = await repairTail(
       path,
-      (node, index) => this.receipts.findByOp(logicalOpId(this.id, node.id, index)),
-      (result) => this.append(result),
-    ).repaired;
+      async (node, index) => this.receipts.findByOp(logicalOpId(this.id, node.id, index)),
+      async (result) => {
+        this.appendNow(result);
+      },
+    );
+    return repaired;
   }
 
-  recordUsage(row: UsageRow): void {
+  async recordUsage(row: UsageRow): Promise<void> {
     this.write({ type: "usage", session: this.id, ...row });
     this.usage.push(row);
     this.cost += row.costUsd;
   }
 
-  sessionCostUsd(): number {
+  async sessionCostUsd(): Promise<number> {
     return this.cost;
   }
 
   /** Continues under a new id with `compacted` as the whole history; returns the new id. */
-  split(compacted: readonly Message[]): string {
+  async split(compacted: readonly Message[]): Promise<string> {
     const to = `traj_${randomUUID()}`;
     this.write({ type: "split", from: this.id, to });
     this.id = to;
     this.messages = [];
     this.nodes = 0;
-    for (const input of childNodeInputs(compacted)) if (input.message) this.append(input.message);
+    for (const input of childNodeInputs(compacted)) if (input.message) this.appendNow(input.message);
     return to;
   }
 

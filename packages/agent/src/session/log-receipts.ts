@@ -32,12 +32,12 @@ export class LogReceipts {
     return this.byOp.get(logicalOpId);
   }
 
-  findNode(id: string): { message: Message } | undefined {
+  async findNode(id: string): Promise<{ message: Message } | undefined> {
     const found = this.node(id);
     return found ? { message: found.message } : undefined;
   }
 
-  beginEffect(input: BeginEffectInput): BeginEffectResult {
+  async beginEffect(input: BeginEffectInput): Promise<BeginEffectResult> {
     const why = this.anchorProblem(input);
     if (why) throw new Error(`cannot begin effect ${input.logicalOpId}: ${why}`);
     const existing = this.byOp.get(input.logicalOpId);
@@ -69,11 +69,11 @@ export class LogReceipts {
     return { kind: "started", effect };
   }
 
-  completeEffect(id: string, result: unknown): EffectRow {
+  async completeEffect(id: string, result: unknown): Promise<EffectRow> {
     return this.finish(id, { status: "completed", result });
   }
 
-  failEffect(id: string, error: string): EffectRow {
+  async failEffect(id: string, error: string): Promise<EffectRow> {
     return this.finish(id, { status: "failed", error });
   }
 

@@ -28,32 +28,36 @@ export class MemoryConversation implements ConversationLog {
     return this.id;
   }
 
-  history(): Message[] {
+  async history(): Promise<Message[]> {
     return [...this.messages];
   }
 
-  append(message: Message): string {
+  async append(message: Message): Promise<string> {
+    return this.appendNow(message);
+  }
+
+  private appendNow(message: Message): string {
     this.messages.push(message);
     const id = `${this.id}:${++this.nodes}`;
     this.byNode.set(id, { sessionId: this.id, message });
     return id;
   }
 
-  recordUsage(row: UsageRow): void {
+  async recordUsage(row: UsageRow): Promise<void> {
     this.usage.push(row);
     this.cost += row.costUsd;
   }
 
-  sessionCostUsd(): number {
+  async sessionCostUsd(): Promise<number> {
     return this.cost;
   }
 
   /** Continues under a new id with `compacted` as the whole history; returns the new id. */
-  split(compacted: readonly Message[]): string {
+  async split(compacted: readonly Message[]): Promise<string> {
     this.id = `mem_${randomUUID()}`;
     this.messages = [];
     this.nodes = 0;
-    for (const input of childNodeInputs(compacted)) if (input.message) this.append(input.message);
+    for (const input of childNodeInputs(compacted)) if (input.message) this.appendNow(input.message);
     return this.id;
   }
 }

@@ -20,29 +20,29 @@ const answer = (text: string) => ({
   stopReason: "end" as const,
 });
 
-it("two logs of one session writing turns at once make two valid branches", () => {
+it("two logs of one session writing turns at once make two valid branches", async () => {
   const a = openStore(`${dir.path}/state.db`);
   const b = openStore(`${dir.path}/state.db`);
-  const s = a.createSession({ source: "cli" });
-  const base = new StoreConversation(a, s.id);
-  base.append({ role: "user", content: "hello" });
-  base.append(answer("hi"));
+  const s = await a.createSession({ source: "cli" });
+  const base = await StoreConversation.open(a, s.id);
+  await base.append({ role: "user", content: "hello" });
+  await base.append(answer("hi"));
 
-  const one = new StoreConversation(a, s.id);
-  const two = new StoreConversation(b, s.id);
-  one.append({ role: "user", content: "from one" });
-  two.append({ role: "user", content: "from two" });
-  const lastOne = one.append(answer("answer one"));
-  const lastTwo = two.append(answer("answer two"));
+  const one = await StoreConversation.open(a, s.id);
+  const two = await StoreConversation.open(b, s.id);
+  await one.append({ role: "user", content: "from one" });
+  await two.append({ role: "user", content: "from two" });
+  const lastOne = await one.append(answer("answer one"));
+  const lastTwo = await two.append(answer("answer two"));
 
-  const roles = (leaf: string) => a.pathToRoot(leaf).map((n) => n.role);
-  expect(roles(lastOne)).toEqual(["user", "assistant", "user", "assistant"]);
-  expect(roles(lastTwo)).toEqual(["user", "assistant", "user", "assistant"]);
-  const texts = (leaf: string) =>
-    a.pathToRoot(leaf).map((n) => (n.message?.role === "user" ? textOf(n.message.content) : ""));
-  expect(texts(lastTwo)).toContain("from two");
-  expect(texts(lastTwo)).not.toContain("from one");
-  expect(a.listBranches(s.id)).toHaveLength(2);
-  a.close();
-  b.close();
+  const roles = async (leaf: string) => (await a.pathToRoot(leaf)).map((n) => n.role);
+  expect(await roles(lastOne)).toEqual(["user", "assistant", "user", "assistant"]);
+  expect(await roles(lastTwo)).toEqual(["user", "assistant", "user", "assistant"]);
+  const texts = async (leaf: string) =>
+    (await a.pathToRoot(leaf)).map((n) => (n.message?.role === "user" ? textOf(n.message.content) : ""));
+  expect(await texts(lastTwo)).toContain("from two");
+  expect(await texts(lastTwo)).not.toContain("from one");
+  expect(await a.listBranches(s.id)).toHaveLength(2);
+  await a.close();
+  await b.close();
 });

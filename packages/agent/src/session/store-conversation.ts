@@ -5,48 +5,93 @@ import type { NodeRow, Store } from "@iris/store";
 import type { ConversationLog, UsageRow } from "../ports.js";
 
 export class StoreConversation implements ConversationLog {
-  private readonly messages: Message[];
   /**
    * The node this log appends below. Appends name their parent explicitly (never "the active
    * leaf"), so a second process writing the same session makes a branch, not an interleaving.
    */
   private leaf: string | null;
 
-  constructor(
+  /** The session's conversation as stored now (its active path read once). */
+  static async open(store: Store, sessionId: string): Promise<StoreConversation> {
+    const log = new StoreConversation(store, sessionId, await store.activePath(sessionId));
+    await loadExpansions(store, log.messages);
+    return log;
+  }
+
+  private readonly messages: Message[];
+
+  private constructor(
     private readonly store: Store,
     readonly sessionId: string,
+    path: readonly NodeRow[],
   ) {
-    const path = store.activePath(sessionId);
     this.messages = messagesOfPath(path);
     this.leaf = path[path.length - 1]?.id ?? null;
   }
 
-  history(): Message[] {
+  async history(): Promise<Message[]> {
     return [...this.messages];
   }
 
-  append(message: Message): string {
-    const row = this.store.appendNode(this.sessionId, { kind: "message", message, parentId: this.leaf });
+  async append(message: Message): Promise<string> {
+    const row = await this.store.appendNode(this.sessionId, {
+      kind: "message",
+      message,
+      parentId: this.leaf,
+    });
     this.leaf = row.id;
     this.messages.push(message);
     return row.id;
   }
 
-  recordUsage(row: UsageRow): void {
-    this.store.recordUsage({ sessionId: this.sessionId, ...row });
+  async recordUsage(row: UsageRow): Promise<void> {
+    await this.store.recordUsage({ sessionId: this.sessionId, ...row });
   }
 
   /** This session's spending, its subagents' included (they count against its budget). */
-  sessionCostUsd(): number {
+  sessionCostUsd(): Promise<number> {
     return this.store.sessionCostWithChildrenUsd(this.sessionId);
   }
 
-  sessionActiveMs(): number {
-    return this.store.activeTime.get(this.sessionId).activeMs;
+  async sessionActiveMs(): Promise<number> {
+    return (await this.store.activeTime.get(this.sessionId)).activeMs;
   }
 
-  recordTurnTime(ms: number): void {
-    this.store.activeTime.addTurn(this.sessionId, ms);
+  recordTurnTime(ms: number): Promise<void> {
+    return this.store.activeTime.addTurn(this.sessionId, ms);
+  }
+}
+
+/** The active path of a stored session as canonical messages (one read). */
+export async function storedHistory(store: Store, sessionId: string): Promise<Message[]> {
+  const messages = messagesOfPath(await store.activePath(sessionId));
+  await loadExpansions(store, messages);
+  return messages;
+}
+
+/**
+ * What each server-side compaction item read from the store stands for (SPEC H5), read with its
+ * path: send-time shaping is synchronous, and expands the item from here for another route.
+ */
+export const compactionExpansions = new WeakMap<Message, Message[]>();
+
+/** A provider's opaque compaction item (readable only by the route that made it). */
+export function isServerCompaction(m: Message): boolean {
+  return (
+    m.role === "assistant" && m.parts.some((p) => p.type === "reasoning" && p.raw?.["type"] === "compaction")
+  );
+}
+
+/** Reads the originals of every server-side compaction item among `messages` (none: no read). */
+async function loadExpansions(store: Store, messages: readonly Message[]): Promise<void> {
+  for (const m of messages) {
+    const node = isServerCompaction(m) ? compactionNodes.get(m) : undefined;
+    if (!node?.expandsTo || compactionExpansions.has(m)) continue;
+    const expansion = await store.expandCompaction(node.id);
+    compactionExpansions.set(
+      m,
+      messagesOfPath(expansion.nodes).filter((o) => o !== m),
+    );
   }
 }
 

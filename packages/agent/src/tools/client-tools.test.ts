@@ -81,8 +81,8 @@ describe("client tools", () => {
     const sentTools =
       (fake.requests[0]?.body as { tools: { function: { name: string } }[] } | undefined)?.tools ?? [];
     expect(sentTools.map((t) => t.function.name)).toEqual(["echo", "lookup"]);
-    expect(log.history().map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
-    expect(log.history()[2]).toMatchObject({ role: "tool", content: "echo:mine" });
+    expect((await log.history()).map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect((await log.history())[2]).toMatchObject({ role: "tool", content: "echo:mine" });
     const lookupCall = first.message?.parts.find((p) => p.type === "toolCall" && p.name === "lookup");
     const answer: ToolResultMessage = {
       role: "tool",
@@ -91,11 +91,17 @@ describe("client tools", () => {
       content: "found",
       isError: false,
     };
-    log.append(answer);
+    await log.append(answer);
     const second = await (await agentOn(log)).run(null);
     expect(second.reason).toBe("natural");
     expect(second.text).toBe("both answered");
-    expect(log.history().map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
+    expect((await log.history()).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "assistant",
+    ]);
     expect(fake.requests).toHaveLength(2);
     expect(fake.violations).toEqual([]);
   });

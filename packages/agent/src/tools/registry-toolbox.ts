@@ -140,10 +140,10 @@ export class RegistryToolBox implements ToolBox {
       if (!receipt) return dispatch(inner);
       try {
         const result = await dispatch({ ...inner, beforeExecute: receipt.beforeRun });
-        receipt.settle(result);
+        await receipt.settle(result);
         return result;
       } catch (err) {
-        receipt.fail(err);
+        await receipt.fail(err);
         throw err;
       }
     };

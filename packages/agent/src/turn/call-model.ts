@@ -41,6 +41,8 @@ export async function callModel(
     forward(env.events, e);
   };
   const timeLeftMs = env.guards.timeLeftMs({ turnStartedAt: state.startedAt, now: env.now() });
+  // Usage of replies billed but thrown away, written while the call goes on and awaited after it.
+  const discarded: Promise<void>[] = [];
   const res = await env.model
     .call(request, {
       signal: snap.signal,
@@ -48,19 +50,22 @@ export async function callModel(
       onEvent,
       stepId: snap.stepId,
       nextStepId: () => state.nextStepId++,
-      onDiscarded: (r) => addUsage(env, state, r.message, r.costUsd, r.latencyMs, "discarded"),
+      onDiscarded: (r) => {
+        discarded.push(addUsage(env, state, r.message, r.costUsd, r.latencyMs, "discarded"));
+      },
     })
     .finally(() => {
       silence.stop();
       offReset();
     });
+  await Promise.all(discarded);
   if (thinking) env.events.emit("thinking", { active: false });
   const route = env.model.route();
   if (!res.ok) {
     env.events.emit("llm_call_failed", { stepId: snap.stepId, error: res.error });
     const spent = res.error.kind === "timeout" ? budgetSpent(env, state) : undefined;
     if (snap.signal.aborted || res.error.kind === "aborted") {
-      const kept = keepShown(env, state, snap, shown);
+      const kept = await keepShown(env, state, snap, shown);
       state.termination = { reason: "user_cancelled", text: "Interrupted.", ...(kept ? { kept } : {}) };
     } else if (spent) {
       // The call's deadline was the turn's or the session's time budget: that budget ended it.
@@ -74,7 +79,7 @@ export async function callModel(
     }
     return undefined;
   }
-  addUsage(env, state, res.message, res.costUsd, res.latencyMs, "ok");
+  await addUsage(env, state, res.message, res.costUsd, res.latencyMs, "ok");
   env.events.emit("llm_call_ended", { stepId: snap.stepId, message: res.message, latencyMs: res.latencyMs });
   return res.message;
 }
@@ -118,14 +123,14 @@ function describeFailure(error: LlmError, route: { provider: string; model: stri
 }
 
 /** Every billed call counts: in the turn's totals, the cost budget and the usage table (F3). */
-export function addUsage(
+export async function addUsage(
   env: TurnEnv,
   state: TurnState,
   message: AssistantMessage,
   costUsd: number,
   latencyMs: number,
   status: "ok" | "discarded",
-): void {
+): Promise<void> {
   const u = message.usage;
   state.usage = {
     inputTokens: state.usage.inputTokens + u.inputTokens,
@@ -135,5 +140,5 @@ export function addUsage(
     reasoningTokens: state.usage.reasoningTokens + u.reasoningTokens,
   };
   state.costUsd += costUsd;
-  env.log.recordUsage(usageRowOf(state.taskId, message, costUsd, latencyMs, status));
+  await env.log.recordUsage(usageRowOf(state.taskId, message, costUsd, latencyMs, status));
 }

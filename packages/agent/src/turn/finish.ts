@@ -2,9 +2,9 @@
 import type { TurnEnv } from "./env.js";
 import type { TurnResult, TurnState } from "./types.js";
 
-export function finishTurn(env: TurnEnv, state: TurnState): TurnResult {
+export async function finishTurn(env: TurnEnv, state: TurnState): Promise<TurnResult> {
   const t = state.termination ?? { reason: "llm_error" as const, text: "The turn ended without a reason." };
-  env.log.recordTurnTime?.(Math.max(0, env.now() - state.startedAt));
+  await env.log.recordTurnTime?.(Math.max(0, env.now() - state.startedAt));
   env.events.emit("turn_completed", { taskId: state.taskId, reason: t.reason, rounds: state.rounds });
   return {
     taskId: state.taskId,

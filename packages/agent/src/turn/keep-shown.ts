@@ -15,12 +15,12 @@ export function interruptedText(shown: string): string {
 }
 
 /** Stores `shown` (when there is any) as the interrupted reply; returns the text stored. */
-export function keepShown(
+export async function keepShown(
   env: TurnEnv,
   state: TurnState,
   snap: StepSnapshot,
   shown: string,
-): string | undefined {
+): Promise<string | undefined> {
   if (shown.trim() === "") return undefined;
   const text = interruptedText(shown);
   const { provider, model, apiMode } = snap.route;
@@ -32,7 +32,7 @@ export function keepShown(
     usage: { ...ZERO_USAGE },
     stopReason: "end",
   };
-  env.log.append(message);
+  await env.log.append(message);
   state.messages.push(message);
   return text;
 }

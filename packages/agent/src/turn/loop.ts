@@ -17,7 +17,7 @@ export async function runTurn(
   signal: AbortSignal,
   onState?: (s: TurnState) => void,
 ): Promise<TurnResult> {
-  const state = prepareTurn(env, input);
+  const state = await prepareTurn(env, input);
   onState?.(state);
   while (!state.termination) {
     if (signal.aborted) {
@@ -39,10 +39,10 @@ export async function runTurn(
     const reply = await callModel(env, state, snap, prepareModelCall(env, state));
     if (!reply && (await recoverFromOverflow(env, state, snap.round, signal))) continue;
     if (!reply) break;
-    const { nodeId, calls } = observeReply(env, state, reply);
+    const { nodeId, calls } = await observeReply(env, state, reply);
     if (state.termination || !calls.length || !nodeId) continue;
     const outcomes = await runTools(env, state, snap, calls, nodeId);
-    if (!state.termination) observeRound(env, state, outcomes);
+    if (!state.termination) await observeRound(env, state, outcomes);
   }
-  return finishTurn(env, state);
+  return await finishTurn(env, state);
 }

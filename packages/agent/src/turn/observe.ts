@@ -17,19 +17,23 @@ export interface ObservedReply {
   calls: ToolCallPart[];
 }
 
-export function observeReply(env: TurnEnv, state: TurnState, message: AssistantMessage): ObservedReply {
+export async function observeReply(
+  env: TurnEnv,
+  state: TurnState,
+  message: AssistantMessage,
+): Promise<ObservedReply> {
   state.rounds += 1;
   state.lastMessage = message;
   const calls = toolCallsOf(message);
   const text = assistantText(message);
   const hasContent = calls.length > 0 || text.trim() !== "";
   if (message.stopReason === "refusal" || message.stopReason === "content_filter") {
-    if (hasContent) commit(env, state, message);
+    if (hasContent) await commit(env, state, message);
     // Calls carried by a refused or filtered reply never run; each gets its result now (H3).
     const why = "the reply was refused or stopped by the content filter";
     for (const call of calls) {
       const result = notExecuted(call, why);
-      env.log.append(result);
+      await env.log.append(result);
       state.messages.push(result);
     }
     state.termination = { reason: "model_refusal", text: refusalText(message, text) };
@@ -50,7 +54,7 @@ export function observeReply(env: TurnEnv, state: TurnState, message: AssistantM
     };
     return { calls: [] };
   }
-  const nodeId = hasContent ? commit(env, state, message) : undefined;
+  const nodeId = hasContent ? await commit(env, state, message) : undefined;
   if (!calls.length && message.stopReason !== "pause") {
     if (message.stopReason === "max_tokens")
       env.events.emit("status", { level: "warn", message: "The answer was cut at the output token limit." });
@@ -59,8 +63,8 @@ export function observeReply(env: TurnEnv, state: TurnState, message: AssistantM
   return { ...(nodeId ? { nodeId } : {}), calls };
 }
 
-function commit(env: TurnEnv, state: TurnState, message: AssistantMessage): string {
-  const id = env.log.append(message);
+async function commit(env: TurnEnv, state: TurnState, message: AssistantMessage): Promise<string> {
+  const id = await env.log.append(message);
   state.messages.push(message);
   return id;
 }
@@ -76,11 +80,11 @@ function refusalText(message: AssistantMessage, text: string): string {
 }
 
 /** After every result of the round: convergence, then mid-turn user messages (L9). */
-export function observeRound(
+export async function observeRound(
   env: TurnEnv,
   state: TurnState,
   outcomes: { name: string; argumentsJson: string; isError: boolean }[],
-): void {
+): Promise<void> {
   if (env.convergence.observe(outcomes)) {
     const last = outcomes[outcomes.length - 1];
     state.termination = {
@@ -100,6 +104,6 @@ export function observeRound(
             .join("\n\n"),
         };
   state.pendingUser = [];
-  env.log.append(merged);
+  await env.log.append(merged);
   state.messages.push(merged);
 }

@@ -7,16 +7,16 @@ import { repairLoneUser } from "./repair-lone-user.js";
 import type { StepSnapshot, TurnState } from "./types.js";
 
 /** Without `input` the turn continues the history as it stands (tool results an API client sent). */
-export function prepareTurn(env: TurnEnv, input: UserMessage | undefined): TurnState {
+export async function prepareTurn(env: TurnEnv, input: UserMessage | undefined): Promise<TurnState> {
   const taskId = env.newTaskId();
   if (input) {
-    repairLoneUser(env, env.log.history());
-    env.log.append(input);
+    await repairLoneUser(env, await env.log.history());
+    await env.log.append(input);
   }
   return {
     taskId,
     startedAt: env.now(),
-    messages: env.log.history(),
+    messages: await env.log.history(),
     rounds: 0,
     retries: 0,
     nextStepId: 1,

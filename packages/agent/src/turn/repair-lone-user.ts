@@ -25,9 +25,9 @@ export function noAnswerNote(): AssistantMessage {
 }
 
 /** Appends the note when `history` ends with a user message; returns whether it did. */
-export function repairLoneUser(env: TurnEnv, history: readonly Message[]): boolean {
+export async function repairLoneUser(env: TurnEnv, history: readonly Message[]): Promise<boolean> {
   if (history[history.length - 1]?.role !== "user") return false;
-  env.log.append(noAnswerNote());
+  await env.log.append(noAnswerNote());
   env.events.emit("status", {
     level: "info",
     message: "the previous turn got no answer; a note saying so was stored before this message",

@@ -28,8 +28,8 @@ export async function runTools(
       return t?.parallelSafe === true && !t.interactive;
     });
   const outcomes: ToolOutcome[] = [];
-  const persist = (call: ToolCallPart, result: ToolResultMessage) => {
-    env.log.append(result);
+  const persist = async (call: ToolCallPart, result: ToolResultMessage) => {
+    await env.log.append(result);
     state.messages.push(result);
     outcomes.push({ name: call.name, argumentsJson: call.argumentsJson, isError: result.isError });
   };
@@ -37,11 +37,11 @@ export async function runTools(
   if (parallel) {
     const running = calls.map((c) => runOne(env, state, snap, c, assistantNodeId));
     // Persist in call order, each as soon as it and every earlier one are done.
-    for (let i = 0; i < calls.length; i++) persist(calls[i]!, await running[i]!);
+    for (let i = 0; i < calls.length; i++) await persist(calls[i]!, await running[i]!);
   } else {
     for (const call of calls) {
-      if (snap.signal.aborted) persist(call, notExecuted(call, "the user interrupted the turn"));
-      else persist(call, await runOne(env, state, snap, call, assistantNodeId));
+      if (snap.signal.aborted) await persist(call, notExecuted(call, "the user interrupted the turn"));
+      else await persist(call, await runOne(env, state, snap, call, assistantNodeId));
     }
   }
   if (snap.signal.aborted) state.termination = { reason: "user_cancelled", text: "Interrupted." };

@@ -124,8 +124,8 @@ export class ChatTurns {
       const result = await session.send(withImage.input, { frontEnd, signal: this.busy.controller.signal });
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
-      out.write(`${style.dim(statusLine(session))}\n`);
-      ensureTitle(session.store, session.id, typed);
+      out.write(`${style.dim(await statusLine(session))}\n`);
+      await ensureTitle(session.store, session.id, typed);
       this.queued.unshift(...result.unsent.map((m) => textOf(m.content)));
       await this.opts.turnEnded?.(result);
     } catch (err) {

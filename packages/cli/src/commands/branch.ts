@@ -4,16 +4,16 @@
 import type { Session } from "@iris/host";
 import { branchBefore, userTurns } from "@iris/host";
 
-export function branchCommand(
+export async function branchCommand(
   cmd: "/branch" | "/edit",
   words: string[],
   session: Session,
   out: { write(s: string): unknown },
-): boolean | { send: string } {
+): Promise<boolean | { send: string }> {
   const sessionId = session.id;
   const [first, ...text] = words;
   if (cmd === "/branch" && first === undefined) {
-    const turns = userTurns(session.store, sessionId);
+    const turns = await userTurns(session.store, sessionId);
     if (!turns.length) out.write("no messages yet\n");
     for (const t of turns) out.write(`  ${String(t.number).padStart(3)}  ${t.preview}\n`);
     return true;
@@ -23,7 +23,7 @@ export function branchCommand(
     out.write("usage: /edit N TEXT (/branch lists the numbers)\n");
     return true;
   }
-  const moved = branchBefore(session.store, sessionId, n);
+  const moved = await branchBefore(session.store, sessionId, n);
   if (!moved.ok) {
     out.write(`! ${moved.error}\n`);
     return true;

@@ -7,12 +7,12 @@ import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";
 
-function findSession(store: Store, id: string): SessionRow | undefined {
-  const found = resolveSession(store, id);
+async function findSession(store: Store, id: string): Promise<SessionRow | undefined> {
+  const found = await resolveSession(store, id);
   return found.ok ? found.row : undefined;
 }
 
-export function contextCommand(flags: GlobalFlags, opts: { session?: string }): number {
+export async function contextCommand(flags: GlobalFlags, opts: { session?: string }): Promise<number> {
   const loaded = loadProfileOrExit({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
@@ -24,7 +24,7 @@ export function contextCommand(flags: GlobalFlags, opts: { session?: string }): 
   const { profile } = loaded;
   const store = openStoreForReading(profile.home.paths.db);
   try {
-    const session = opts.session ? findSession(store, opts.session) : undefined;
+    const session = opts.session ? await findSession(store, opts.session) : undefined;
     if (opts.session && !session) {
       process.stderr.write(`iris: no session '${opts.session}' (see: iris sessions list)\n`);
       return 2;
@@ -51,7 +51,7 @@ export function contextCommand(flags: GlobalFlags, opts: { session?: string }): 
     }
     process.stdout.write(
       formatContextReport(
-        contextFigures({
+        await contextFigures({
           config: profile.config,
           provider,
           model,
@@ -62,6 +62,6 @@ export function contextCommand(flags: GlobalFlags, opts: { session?: string }): 
     );
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -26,7 +26,7 @@ export async function doctorCommand(
   flags: GlobalFlags,
   opts: { repair?: boolean; offline?: boolean },
 ): Promise<number> {
-  const { title, findings, endpoints } = runDoctor({
+  const { title, findings, endpoints } = await runDoctor({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
     route: routeFlagsOf(flags),

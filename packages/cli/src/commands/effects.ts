@@ -23,9 +23,9 @@ function line(e: EffectRow): string {
   return `${cols.join("  ")}${evidence}\n`;
 }
 
-export function effectsList(flags: GlobalFlags, all: boolean): number {
-  return withStore(flags, (store) => {
-    const rows = all ? listAllEffects(store) : store.listUnresolved();
+export function effectsList(flags: GlobalFlags, all: boolean): Promise<number> {
+  return withStore(flags, async (store) => {
+    const rows = all ? await listAllEffects(store) : await store.listUnresolved();
     if (!rows.length) {
       process.stdout.write(all ? "no effect receipts\n" : "no unresolved effects\n");
       return 0;
@@ -41,7 +41,12 @@ export function effectsList(flags: GlobalFlags, all: boolean): number {
 
 const OUTCOMES = { applied: "applied", "not-applied": "not_applied", not_applied: "not_applied" } as const;
 
-export function effectsResolve(flags: GlobalFlags, id: string, outcome: string, evidence: string): number {
+export async function effectsResolve(
+  flags: GlobalFlags,
+  id: string,
+  outcome: string,
+  evidence: string,
+): Promise<number> {
   const status = OUTCOMES[outcome as keyof typeof OUTCOMES];
   if (!status) {
     process.stderr.write(`iris: outcome must be 'applied' or 'not-applied', got '${outcome}'\n`);
@@ -51,8 +56,8 @@ export function effectsResolve(flags: GlobalFlags, id: string, outcome: string, 
     process.stderr.write("iris: --evidence must say what you checked (it is kept with the receipt)\n");
     return 2;
   }
-  return withStore(flags, (store) => {
-    const effect = findEffect(store, id);
+  return withStore(flags, async (store) => {
+    const effect = await findEffect(store, id);
     if (!effect) {
       process.stderr.write(`iris: no effect '${id}' (see: iris effects list --all)\n`);
       return 2;
@@ -65,7 +70,7 @@ export function effectsResolve(flags: GlobalFlags, id: string, outcome: string, 
       process.stderr.write(`iris: effect ${effect.id} is ${state}; nothing changed\n`);
       return 2;
     }
-    const settled = store.resolveEffect(effect.id, status, evidence.trim());
+    const settled = await store.resolveEffect(effect.id, status, evidence.trim());
     process.stdout.write(`${settled.id} ${settled.tool}: resolved as ${settled.status}\n`);
     return 0;
   });

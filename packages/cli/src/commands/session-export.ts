@@ -40,8 +40,8 @@ function markdown(s: SessionRow, messages: Message[]): string {
   return `${out.join("\n")}\n`;
 }
 
-export function exportSession(store: Store, s: SessionRow, format: ExportFormat): string {
-  const messages = messagesOfPath(store.activePath(s.id));
+export async function exportSession(store: Store, s: SessionRow, format: ExportFormat): Promise<string> {
+  const messages = messagesOfPath(await store.activePath(s.id));
   if (format === "md") return markdown(s, messages);
   if (format === "jsonl") return exportSessionAs(store, s, "sharegpt");
   const meta = {

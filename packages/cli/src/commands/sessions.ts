@@ -15,12 +15,12 @@ import { withStore } from "./with-store.js";
 const width = () => Math.max(40, (process.stdout.columns ?? 120) - 1);
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
-export function sessionsList(flags: GlobalFlags, limit: number): number {
-  return withStore(flags, (store) => {
-    const rows = store.listSessions({ limit });
+export function sessionsList(flags: GlobalFlags, limit: number): Promise<number> {
+  return withStore(flags, async (store) => {
+    const rows = await store.listSessions({ limit });
     if (!rows.length) process.stdout.write("no sessions yet\n");
     for (const s of rows) {
-      const first = firstUserText(store, s.id);
+      const first = await firstUserText(store, s.id);
       const parent = s.parentSessionId ? `  (continues ${shortId(s.parentSessionId)})` : "";
       const line = `${shortId(s.id)}  ${when(s.startedAt)}  ${s.source.padEnd(8)} ${s.provider ?? "?"}/${s.model ?? "?"}  ${s.title ?? first}${parent}`;
       process.stdout.write(`${truncateToWidth(line, width())}\n`);
@@ -29,14 +29,14 @@ export function sessionsList(flags: GlobalFlags, limit: number): number {
   });
 }
 
-function firstUserText(store: Store, sessionId: string): string {
-  const first = messagesOfPath(store.activePath(sessionId)).find((m) => m.role === "user");
+async function firstUserText(store: Store, sessionId: string): Promise<string> {
+  const first = messagesOfPath(await store.activePath(sessionId)).find((m) => m.role === "user");
   return first && first.role === "user" ? textOf(first.content).replace(/\s+/g, " ") : "";
 }
 
-export function sessionsShow(flags: GlobalFlags, id: string): number {
-  return withStore(flags, (store) => {
-    const found = resolveSession(store, id);
+export function sessionsShow(flags: GlobalFlags, id: string): Promise<number> {
+  return withStore(flags, async (store) => {
+    const found = await resolveSession(store, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
@@ -46,7 +46,7 @@ export function sessionsShow(flags: GlobalFlags, id: string): number {
       `session ${session.id}${session.title ? ` · ${session.title}` : ""} · ${session.source} · ${session.provider ?? "?"}/${session.model ?? "?"} · started ${when(session.startedAt)}` +
         `${session.endReason ? ` · ended (${describeEnding(session.endReason)})` : ""}${session.parentSessionId ? ` · parent ${session.parentSessionId}` : ""}\n\n`,
     );
-    for (const m of messagesOfPath(store.activePath(session.id))) {
+    for (const m of messagesOfPath(await store.activePath(session.id))) {
       if (m.role === "user") process.stdout.write(`› ${m.name ? `${m.name}: ` : ""}${textOf(m.content)}\n\n`);
       else if (m.role === "assistant") {
         const text = assistantText(m);
@@ -65,9 +65,9 @@ export function sessionsShow(flags: GlobalFlags, id: string): number {
   });
 }
 
-export function sessionsSearch(flags: GlobalFlags, query: string, limit: number): number {
-  return withStore(flags, (store) => {
-    const hits = store.search(query, { limit });
+export function sessionsSearch(flags: GlobalFlags, query: string, limit: number): Promise<number> {
+  return withStore(flags, async (store) => {
+    const hits = await store.search(query, { limit });
     if (!hits.length) process.stdout.write(`no matches for "${query}"\n`);
     for (const h of hits)
       process.stdout.write(
@@ -77,15 +77,15 @@ export function sessionsSearch(flags: GlobalFlags, query: string, limit: number)
   });
 }
 
-export function sessionsDelete(flags: GlobalFlags, id: string): number {
-  return withStore(flags, (store, profile) => {
-    const found = resolveSession(store, id);
+export function sessionsDelete(flags: GlobalFlags, id: string): Promise<number> {
+  return withStore(flags, async (store, profile) => {
+    const found = await resolveSession(store, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
     try {
-      store.deleteSession(found.row.id);
+      await store.deleteSession(found.row.id);
       // Its /rewind copies (rewind-copies.ts) go with it.
       rmSync(join(profile.home.root, "rewind", found.row.id), { recursive: true, force: true });
     } catch (err) {
@@ -108,18 +108,18 @@ export function sessionsExport(
   id: string,
   format: ExportFormat | "openai",
   openAiExport?: OpenAiExport,
-): number {
-  return withStore(flags, (store) => {
-    const found = resolveSession(store, id);
+): Promise<number> {
+  return withStore(flags, async (store) => {
+    const found = await resolveSession(store, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
     process.stdout.write(
       format !== "openai"
-        ? exportSession(store, found.row, format)
+        ? await exportSession(store, found.row, format)
         : openAiExport
-          ? openAiExport(found.row, messagesOfPath(store.activePath(found.row.id)))
+          ? openAiExport(found.row, messagesOfPath(await store.activePath(found.row.id)))
           : "",
     );
     return 0;

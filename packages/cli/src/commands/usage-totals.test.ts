@@ -11,13 +11,13 @@ beforeEach(() => {
   dir = tempDir("usage-totals");
   store = openStore(join(dir.path, "state.db"));
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   dir.cleanup();
 });
 
-function call(sessionId: string, model: string, input: number, costUsd: number): void {
-  store.recordUsage({
+async function call(sessionId: string, model: string, input: number, costUsd: number): Promise<void> {
+  await store.recordUsage({
     sessionId,
     provider: "openai",
     model,
@@ -28,13 +28,13 @@ function call(sessionId: string, model: string, input: number, costUsd: number):
   });
 }
 
-it("sums every session's calls per model (costliest first) and per UTC day, with a total", () => {
-  const a = store.createSession({ source: "cli", model: "gpt-4o", provider: "openai" });
-  const b = store.createSession({ source: "gateway", model: "gpt-4o-mini", provider: "openai" });
-  call(a.id, "gpt-4o", 1000, 0.5);
-  call(a.id, "gpt-4o", 1000, 0.5);
-  call(b.id, "gpt-4o-mini", 4000, 0.01);
-  const byModel = formatUsageTotals(store, "model", 30).split("\n");
+it("sums every session's calls per model (costliest first) and per UTC day, with a total", async () => {
+  const a = await store.createSession({ source: "cli", model: "gpt-4o", provider: "openai" });
+  const b = await store.createSession({ source: "gateway", model: "gpt-4o-mini", provider: "openai" });
+  await call(a.id, "gpt-4o", 1000, 0.5);
+  await call(a.id, "gpt-4o", 1000, 0.5);
+  await call(b.id, "gpt-4o-mini", 4000, 0.01);
+  const byModel = (await formatUsageTotals(store, "model", 30)).split("\n");
   expect(byModel[1]).toMatch(/^openai\/gpt-4o\s+2\s+2,000\s+50\.0 %\s+20\s+\$1\.0000$/);
   expect(byModel[2]).toMatch(/^openai\/gpt-4o-mini\s+1\s+4,000\s+50\.0 %\s+10\s+\$0\.0100$/);
   expect(byModel[3]).toMatch(/^total\s+3\s+6,000\s+50\.0 %\s+30\s+\$1\.0100$/);
@@ -42,8 +42,8 @@ it("sums every session's calls per model (costliest first) and per UTC day, with
   // Seen two days later: today's calls are on their own day, inside a 3-day range, not a 1-day one.
   const later = Date.now() + 2 * 86_400_000;
   const today = new Date().toISOString().slice(0, 10);
-  const byDay = formatUsageTotals(store, "day", 3, later);
+  const byDay = await formatUsageTotals(store, "day", 3, later);
   expect(byDay).toMatch(new RegExp(`^${today}\\s+3\\s+6,000\\s+50\\.0 %\\s+30\\s+\\$1\\.0100$`, "m"));
   expect(byDay).toContain("(the last 3 days (UTC))");
-  expect(formatUsageTotals(store, "day", 1, later)).toBe("no API calls in today (UTC)\n");
+  expect(await formatUsageTotals(store, "day", 1, later)).toBe("no API calls in today (UTC)\n");
 });

@@ -38,10 +38,15 @@ function columns(t: Totals): string {
 }
 
 /** The table: one line per day (newest first) or per model (costliest first), then the total. */
-export function formatUsageTotals(store: Store, by: UsageBy, days: number, now = Date.now()): string {
+export async function formatUsageTotals(
+  store: Store,
+  by: UsageBy,
+  days: number,
+  now = Date.now(),
+): Promise<string> {
   const today = Math.floor(now / DAY_MS);
   const from = today - days + 1;
-  const rows = store.dashboard.reads.usageByDay(from, today, "model");
+  const rows = await store.dashboard.reads.usageByDay(from, today, "model");
   const groups = new Map<string, Totals>();
   for (const r of rows) {
     const key = by === "day" ? r.day : r.key;

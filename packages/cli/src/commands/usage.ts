@@ -23,7 +23,7 @@ export interface UsageOptions {
 const DEFAULT_SESSIONS = 10;
 const DEFAULT_DAYS = 30;
 
-export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
+export async function usageCommand(flags: GlobalFlags, opts: UsageOptions): Promise<number> {
   const loaded = loadProfileOrExit({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
@@ -41,37 +41,42 @@ export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
   const store = openStoreForReading(dbPath);
   try {
     if (opts.by) {
-      process.stdout.write(formatUsageTotals(store, opts.by, opts.days ?? DEFAULT_DAYS));
+      process.stdout.write(await formatUsageTotals(store, opts.by, opts.days ?? DEFAULT_DAYS));
       return 0;
     }
     return opts.session === undefined
-      ? listRecent(store, opts.last)
-      : showSession(store, opts.session, opts.last, loaded.profile.config.agent.session_budget_seconds);
+      ? await listRecent(store, opts.last)
+      : await showSession(store, opts.session, opts.last, loaded.profile.config.agent.session_budget_seconds);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function listRecent(store: Store, last: number | undefined): number {
+async function listRecent(store: Store, last: number | undefined): Promise<number> {
   const limit = last === undefined || last <= 0 ? DEFAULT_SESSIONS : last;
-  process.stdout.write(formatSessionsUsage(store.listSessions({ limit })));
+  process.stdout.write(formatSessionsUsage(await store.listSessions({ limit })));
   return 0;
 }
 
-function showSession(store: Store, id: string, last: number | undefined, budgetSeconds: number): number {
-  const session = findSession(store, id);
+async function showSession(
+  store: Store,
+  id: string,
+  last: number | undefined,
+  budgetSeconds: number,
+): Promise<number> {
+  const session = await findSession(store, id);
   if (!session) return noSession(id);
-  const calls = store.usageForSession(session.id);
+  const calls = await store.usageForSession(session.id);
   const shown = last !== undefined && last > 0 && last < calls.length ? calls.slice(-last) : calls;
   if (!calls.length) process.stdout.write(`no API calls recorded for session ${session.id}\n`);
   process.stdout.write(formatUsage(session, shown, { firstNumber: calls.length - shown.length + 1 }));
-  process.stdout.write(formatSessionTime(store.activeTime.get(session.id), budgetSeconds));
+  process.stdout.write(formatSessionTime(await store.activeTime.get(session.id), budgetSeconds));
   return 0;
 }
 
 /** The full id, the short id, or a unique prefix (session-ref.ts). */
-function findSession(store: Store, id: string): SessionRow | undefined {
-  const found = resolveSession(store, id);
+async function findSession(store: Store, id: string): Promise<SessionRow | undefined> {
+  const found = await resolveSession(store, id);
   return found.ok ? found.row : undefined;
 }
 

@@ -9,11 +9,11 @@ import { openStoreForReading } from "./read-store.js";
  * The chosen profile (config and .env), or its error on stderr and the exit code. `readOnly`
  * commands run on a config with errors: the keys it rejects are left out, each with a warning.
  */
-export function withProfile(
+export function withProfile<R extends number | Promise<number>>(
   flags: GlobalFlags,
-  fn: (profile: Profile) => number,
+  fn: (profile: Profile) => R,
   opts: { readOnly?: boolean } = {},
-): number {
+): R | number {
   const loaded = loadProfileOrExit({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
@@ -28,13 +28,16 @@ export function withProfile(
 }
 
 /** The profile's store, for commands that read or settle state (they run beside a config error). */
-export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profile) => number): number {
+export async function withStore(
+  flags: GlobalFlags,
+  fn: (store: Store, profile: Profile) => number | Promise<number>,
+): Promise<number> {
   return withProfile(
     flags,
-    (profile) => {
+    async (profile) => {
       const store = openStoreForReading(profile.home.paths.db);
       try {
-        return fn(store, profile);
+        return await fn(store, profile);
       } catch (err) {
         // A damaged page shows only when a query reaches it: name the file and the way out.
         if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_CORRUPT")) throw err;
@@ -43,7 +46,7 @@ export function withStore(flags: GlobalFlags, fn: (store: Store, profile: Profil
         );
         return 1;
       } finally {
-        store.close();
+        await store.close();
       }
     },
     { readOnly: true },

@@ -21,8 +21,8 @@ export function pickerList(rows: readonly SessionRow[], width: number, current?:
 }
 
 /** For `/resume`: the sessions worth resuming, this folder's first. */
-export function recentForPicker(store: Store, cwd?: string): SessionRow[] {
-  const rows = store.listSessions({ limit: 200 }).filter(worthResuming);
+export async function recentForPicker(store: Store, cwd?: string): Promise<SessionRow[]> {
+  const rows = (await store.listSessions({ limit: 200 })).filter(worthResuming);
   const here = rows.filter((s) => s.cwd === cwd);
   return [...here, ...rows.filter((s) => s.cwd !== cwd)].slice(0, 15);
 }

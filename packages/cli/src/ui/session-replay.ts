@@ -8,8 +8,13 @@ import { truncateToWidth } from "./width.js";
 
 const ANSWER_LINES = 12;
 
-export function replayLines(store: Store, sessionId: string, exchanges: number, width: number): string[] {
-  const messages = messagesOfPath(store.activePath(sessionId));
+export async function replayLines(
+  store: Store,
+  sessionId: string,
+  exchanges: number,
+  width: number,
+): Promise<string[]> {
+  const messages = messagesOfPath(await store.activePath(sessionId));
   const userAt = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
   const from = userAt.length > exchanges ? userAt[userAt.length - exchanges]! : 0;
   const lines: string[] = [];

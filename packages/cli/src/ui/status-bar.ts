@@ -19,11 +19,13 @@ const RESTORE = "\u001b8";
 
 export class StatusBar {
   private rows = 0;
+  /** Draws asked for so far: a line read from the store is written only if no newer one was asked. */
+  private draws = 0;
   private readonly onResize = () => this.layout();
 
   constructor(
     private readonly term: Terminal,
-    private readonly text: () => string,
+    private readonly text: () => string | Promise<string>,
     private readonly paint: (s: string) => string,
   ) {}
 
@@ -36,11 +38,20 @@ export class StatusBar {
     this.layout();
   }
 
-  /** Draws the line again with what it says now. */
-  draw(): void {
+  /** Draws the line again with what it says now; resolves once it is on screen (or given up). */
+  async draw(): Promise<void> {
     if (!this.rows) return;
-    const line = truncateToWidth(this.text(), Math.max(10, (this.term.columns ?? 80) - 1));
-    this.term.write(`${SAVE}\u001b[${this.rows};1H\u001b[2K${this.paint(line)}${RESTORE}`);
+    const draw = ++this.draws;
+    const write = (text: string) => {
+      if (!this.rows || draw !== this.draws) return;
+      const line = truncateToWidth(text, Math.max(10, (this.term.columns ?? 80) - 1));
+      this.term.write(`${SAVE}\u001b[${this.rows};1H\u001b[2K${this.paint(line)}${RESTORE}`);
+    };
+    try {
+      write(await this.text());
+    } catch {
+      // A store that cannot be read keeps the line as it was.
+    }
   }
 
   stop(): void {
@@ -59,6 +70,6 @@ export class StatusBar {
     if (this.rows && this.rows !== rows) this.term.write(`${SAVE}\u001b[${this.rows};1H\u001b[2K${RESTORE}`);
     this.rows = rows;
     this.term.write(`${SAVE}\u001b[1;${rows - 1}r${RESTORE}`);
-    this.draw();
+    void this.draw();
   }
 }

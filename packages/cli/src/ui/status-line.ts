@@ -5,17 +5,19 @@ import { budgetFor, lastMeasuredPrompt, type Session } from "@iris/host";
 const k = (n: number) =>
   n >= 10_000 ? `${Math.round(n / 1000)}K` : n >= 1000 ? `${(n / 1000).toFixed(1)}K` : String(n);
 
-export function statusLine(session: Session): string {
+export async function statusLine(session: Session): Promise<string> {
   const r = session.runtime;
   const window = budgetFor(session.config, r.provider, r.model).budget.window;
   const used =
-    session.context.lastPromptTokens(session.id) ?? lastMeasuredPrompt(session.store, session.id) ?? 0;
+    (await session.context.lastPromptTokens(session.id)) ??
+    (await lastMeasuredPrompt(session.store, session.id)) ??
+    0;
   const left = Math.max(0, window - used);
   const pct = window > 0 ? Math.round((used / window) * 100) : 0;
   let input = 0;
   let output = 0;
   let cost = 0;
-  for (const u of session.store.usageForSession(session.id)) {
+  for (const u of await session.usage()) {
     input += u.inputTokens;
     output += u.outputTokens;
     cost += u.costUsd;

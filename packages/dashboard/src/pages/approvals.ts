@@ -13,12 +13,12 @@ const APPROVAL_CHOICES: [string, string][] = [
   ["deny", "Deny"],
 ];
 
-export function approvalsPage(deps: DashboardDeps): Html {
-  return html`<div id="asks" hx-get="/partials/approvals" hx-trigger="every 2s" hx-swap="innerHTML">${askList(deps)}</div>`;
+export async function approvalsPage(deps: DashboardDeps): Promise<Html> {
+  return html`<div id="asks" hx-get="/partials/approvals" hx-trigger="every 2s" hx-swap="innerHTML">${await askList(deps)}</div>`;
 }
 
-export function askList(deps: DashboardDeps, notice?: Html): Html {
-  const asks = deps.data.waitingAsks();
+export async function askList(deps: DashboardDeps, notice?: Html): Promise<Html> {
+  const asks = await deps.data.waitingAsks();
   return html`${notice ?? ""}${
     asks.length
       ? html`<div data-asks="${asks.length}">${asks.map(askCard)}</div>`

@@ -6,17 +6,17 @@ import type { DashboardDeps } from "../deps.js";
 import { type Html, html, usd, when } from "../html.js";
 import { csrfField } from "../layout.js";
 
-export function cronPage(deps: DashboardDeps, csrf: string): Html {
-  const jobs = deps.data.cron.list();
+export async function cronPage(deps: DashboardDeps, csrf: string): Promise<Html> {
+  const jobs = await deps.data.cron.list();
   if (!jobs.length)
     return html`<p class="muted" data-jobs="0">No scheduled jobs (add one with <code>iris cron add</code> or the cronjob tool).</p>`;
   return html`<table id="cron-jobs" data-jobs="${jobs.length}"><tr><th>Job</th><th>Schedule</th><th>Posts to</th><th>Prompt</th><th>Last run</th><th>Next run</th><th>State</th><th></th></tr>
-${jobs.map((j) => jobRow(deps, j, csrf))}</table>
-${jobs.map((j) => runsOf(deps, j))}`;
+${await Promise.all(jobs.map((j) => jobRow(deps, j, csrf)))}</table>
+${await Promise.all(jobs.map((j) => runsOf(deps, j)))}`;
 }
 
-function jobRow(deps: DashboardDeps, j: CronJobRow, csrf: string): Html {
-  const c = deps.data.cronControl.get(j.id);
+async function jobRow(deps: DashboardDeps, j: CronJobRow, csrf: string): Promise<Html> {
+  const c = await deps.data.cronControl.get(j.id);
   const action = (what: string, label: string) =>
     html`<form method="post" action="/cron/${j.id}/${what}" class="inline">${csrfField(csrf)}<button name="do" value="${what}">${label}</button></form>`;
   return html`<tr data-job="${j.id}" data-paused="${c.paused ? "yes" : "no"}" data-run-requested="${c.runRequestedAt ? "yes" : "no"}">
@@ -26,8 +26,8 @@ function jobRow(deps: DashboardDeps, j: CronJobRow, csrf: string): Html {
 <td>${c.paused ? action("resume", "Resume") : action("pause", "Pause")} ${action("run", "Run now")}</td></tr>`;
 }
 
-function runsOf(deps: DashboardDeps, j: CronJobRow): Html {
-  const runs = deps.data.cronControl.runs(j.id);
+async function runsOf(deps: DashboardDeps, j: CronJobRow): Promise<Html> {
+  const runs = await deps.data.cronControl.runs(j.id);
   return html`<h2>Runs of ${j.id}</h2>${
     runs.length
       ? html`<table class="cron-runs" data-runs="${runs.length}"><tr><th>Slot</th><th>Fired</th><th>Session</th><th class="n">Cost</th><th>Output</th></tr>

@@ -6,16 +6,17 @@ import { type Html, html, usd, when } from "../html.js";
 import { mcpSection } from "./mcp.js";
 import { dayNo, monthStart } from "./time.js";
 
-export function overviewCards(deps: DashboardDeps, now = Date.now()): Html {
+export async function overviewCards(deps: DashboardDeps, now = Date.now()): Promise<Html> {
   const { data, profile } = deps;
   const cfg = profile.config;
-  const today = data.reads.usageOnDays(dayNo(now), dayNo(now));
-  const month = data.reads.usageOnDays(dayNo(monthStart(now)), dayNo(now));
+  const today = await data.reads.usageOnDays(dayNo(now), dayNo(now));
+  const month = await data.reads.usageOnDays(dayNo(monthStart(now)), dayNo(now));
   const monthly = cfg.dashboard.monthly_budget_usd;
-  const asks = data.waitingAsks();
-  const turns = data.runningTurns(now);
-  const health = data.platformHealth();
+  const asks = await data.waitingAsks();
+  const turns = await data.runningTurns(now);
+  const health = await data.platformHealth();
   const mcp = Object.entries(cfg.mcp_servers ?? {});
+  const mcpStates = mcp.length ? await data.mcpStates() : [];
   const gatewayPid = readPid(profile.home.paths.gatewayPid);
   return html`<div class="cards">
   <div class="card"><span>Iris</span><b>${deps.version}</b><span class="muted">up ${uptime(now - deps.startedAt)} · profile ${profile.home.profile}</span></div>
@@ -40,7 +41,7 @@ ${health.map(
 <h2>MCP servers</h2>
 ${mcpSection(
   mcp.map(([name]) => name),
-  mcp.length ? data.mcpStates() : [],
+  mcpStates,
 )}
 ${
   turns.length
@@ -52,8 +53,8 @@ ${
 }`;
 }
 
-export function overviewPage(deps: DashboardDeps): Html {
-  return html`<div id="overview" hx-get="/partials/overview" hx-trigger="every 5s" hx-swap="innerHTML">${overviewCards(deps)}</div>`;
+export async function overviewPage(deps: DashboardDeps): Promise<Html> {
+  return html`<div id="overview" hx-get="/partials/overview" hx-trigger="every 5s" hx-swap="innerHTML">${await overviewCards(deps)}</div>`;
 }
 
 function readPid(file: string): number | undefined {

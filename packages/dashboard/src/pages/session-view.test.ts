@@ -12,12 +12,12 @@ afterEach(() => {
   for (const d of dirs.splice(0)) d.cleanup();
 });
 
-function branchedSession(extra = 0) {
+async function branchedSession(extra = 0) {
   const dir = tempDir("iris-dash-branch");
   dirs.push(dir);
   const path = `${dir.path}/state.db`;
   const store = openStore(path);
-  const s = store.createSession({ source: "cli" });
+  const s = await store.createSession({ source: "cli" });
   const say = (role: "user" | "assistant", text: string) =>
     store.appendNode(s.id, {
       kind: "message",
@@ -38,57 +38,57 @@ function branchedSession(extra = 0) {
               stopReason: "end",
             },
     });
-  say("user", "root question");
-  say("assistant", "root answer");
-  const asked = say("user", "first wording");
-  const oldTip = say("assistant", "answer to the first wording");
-  store.editUserMessage(asked.id, { role: "user", content: "second wording" });
-  let newTip = say("assistant", "answer to the second wording");
-  for (let i = 0; i < extra; i++) newTip = say(i % 2 ? "assistant" : "user", `later message ${i}`);
-  store.close();
+  await say("user", "root question");
+  await say("assistant", "root answer");
+  const asked = await say("user", "first wording");
+  const oldTip = await say("assistant", "answer to the first wording");
+  await store.editUserMessage(asked.id, { role: "user", content: "second wording" });
+  let newTip = await say("assistant", "answer to the second wording");
+  for (let i = 0; i < extra; i++) newTip = await say(i % 2 ? "assistant" : "user", `later message ${i}`);
+  await store.close();
   const data = DashboardData.open(path);
   return { data, id: s.id, oldTip: oldTip.id, newTip: newTip.id };
 }
 
 describe("session view branches", () => {
-  it("links each branch and shows one branch's path from the root", () => {
-    const { data, id, oldTip, newTip } = branchedSession();
+  it("links each branch and shows one branch's path from the root", async () => {
+    const { data, id, oldTip, newTip } = await branchedSession();
     try {
       const deps = { data } as DashboardDeps;
-      const s = data.findSession(id);
+      const s = await data.findSession(id);
       if (!s) throw new Error("no session");
-      const all = sessionView(deps, s, 0, "csrf").value;
+      const all = (await sessionView(deps, s, 0, "csrf")).value;
       expect(all).toContain(`href="/sessions/${id}?branch=${oldTip}"`);
       expect(all).toContain(`href="/sessions/${id}?branch=${newTip}"`);
       expect(all).toContain("first wording");
       expect(all).toContain("second wording");
-      const old = sessionView(deps, s, 0, "csrf", oldTip).value;
+      const old = (await sessionView(deps, s, 0, "csrf", oldTip)).value;
       expect(old).toContain("root answer");
       expect(old).toContain("answer to the first wording");
       expect(old).not.toContain("second wording");
-      const current = sessionView(deps, s, 0, "csrf", newTip).value;
+      const current = (await sessionView(deps, s, 0, "csrf", newTip)).value;
       expect(current).toContain("answer to the second wording");
       expect(current).not.toContain("first wording");
       expect(current).toMatch(/active \(the next turn continues here\) · shown/);
-      const foreign = sessionView(deps, s, 0, "csrf", "no-such-node").value;
+      const foreign = (await sessionView(deps, s, 0, "csrf", "no-such-node")).value;
       expect(foreign).toContain("No branch no-such-node");
       expect(foreign).toContain("first wording");
     } finally {
-      data.close();
+      await data.close();
     }
   });
 });
 
 describe("session view: a long branch, a page at a time", () => {
-  it("follows 'Later messages' on the branch until every message was shown once", () => {
-    const { data, id, newTip } = branchedSession(450);
+  it("follows 'Later messages' on the branch until every message was shown once", async () => {
+    const { data, id, newTip } = await branchedSession(450);
     try {
-      const s = data.findSession(id);
+      const s = await data.findSession(id);
       if (!s) throw new Error("no session");
       const seen: string[] = [];
       let after = 0;
       for (let page = 0; page < 10; page++) {
-        const body = sessionView({ data } as DashboardDeps, s, after, "csrf", newTip).value;
+        const body = (await sessionView({ data } as DashboardDeps, s, after, "csrf", newTip)).value;
         expect(body).not.toContain("first wording");
         seen.push(...[...body.matchAll(/later message (\d+)/g)].map((m) => m[1] ?? ""));
         const next = /href="\/sessions\/[^"?]+\?after=(\d+)&amp;branch=([^"]+)"/.exec(body);
@@ -98,7 +98,7 @@ describe("session view: a long branch, a page at a time", () => {
       }
       expect(seen).toEqual(Array.from({ length: 450 }, (_, i) => String(i)));
     } finally {
-      data.close();
+      await data.close();
     }
   });
 });

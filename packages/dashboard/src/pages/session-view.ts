@@ -11,23 +11,23 @@ import { sourceLabel } from "./sessions.js";
 const NODES_PER_PAGE = 200;
 const MAX_SHOWN = 8000;
 
-export function sessionView(
+export async function sessionView(
   deps: DashboardDeps,
   s: SessionRow,
   afterSeq: number,
   csrf: string,
   branch?: string,
-): Html {
+): Promise<Html> {
   const { data } = deps;
   // One branch followed from the root (a page of its path), or every node in the order stored.
-  const path = branch ? data.branchPage(s.id, branch, afterSeq, NODES_PER_PAGE) : undefined;
-  const nodes = path ?? data.reads.nodesPage(s.id, afterSeq, NODES_PER_PAGE);
-  const forks = data.reads.forkPoints(s.id);
-  const children = data.reads.childSessions(s.id);
-  const branches = data.branches(s.id);
-  const active = data.activeLeafId(s.id);
+  const path = branch ? await data.branchPage(s.id, branch, afterSeq, NODES_PER_PAGE) : undefined;
+  const nodes = path ?? (await data.reads.nodesPage(s.id, afterSeq, NODES_PER_PAGE));
+  const forks = await data.reads.forkPoints(s.id);
+  const children = await data.reads.childSessions(s.id);
+  const branches = await data.branches(s.id);
+  const active = await data.activeLeafId(s.id);
   const more = path ? `&branch=${encodeURIComponent(branch ?? "")}` : "";
-  const asks = data.board.forSession(s.id);
+  const asks = await data.board.forSession(s.id);
   const last = nodes.at(-1);
   return html`<div class="cards">
   <div class="card"><span>Source</span><b>${sourceLabel(s.source)}</b><span class="muted">started ${when(s.startedAt)}${s.endedAt ? html` · ended ${when(s.endedAt)} (${s.endReason ?? ""})` : ""}</span></div>

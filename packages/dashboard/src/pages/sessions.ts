@@ -12,26 +12,34 @@ export function parseCursor(raw: string | undefined): SessionCursor | undefined 
   return m ? { startedAt: Number(m[1]), rowid: Number(m[2]) } : undefined;
 }
 
-export function sessionsPage(deps: DashboardDeps, q: string, cursor: SessionCursor | undefined): Html {
-  return html`<p class="muted">${deps.data.reads.sessionCount().toLocaleString("en-US")} sessions</p>
+export async function sessionsPage(
+  deps: DashboardDeps,
+  q: string,
+  cursor: SessionCursor | undefined,
+): Promise<Html> {
+  return html`<p class="muted">${(await deps.data.reads.sessionCount()).toLocaleString("en-US")} sessions</p>
 <input type="search" name="q" value="${q}" placeholder="Search every conversation (words or 한국어)" aria-label="search"
   hx-get="/partials/sessions" hx-trigger="input changed delay:300ms, search" hx-target="#session-rows" hx-push-url="false" autocomplete="off">
-<div id="session-rows">${sessionRows(deps, q, cursor)}</div>`;
+<div id="session-rows">${await sessionRows(deps, q, cursor)}</div>`;
 }
 
-export function sessionRows(deps: DashboardDeps, q: string, cursor: SessionCursor | undefined): Html {
+export async function sessionRows(
+  deps: DashboardDeps,
+  q: string,
+  cursor: SessionCursor | undefined,
+): Promise<Html> {
   if (q.trim()) return searchRows(deps, q.trim());
-  const rows = deps.data.reads.sessionsPage(PAGE_SIZE, cursor);
+  const rows = await deps.data.reads.sessionsPage(PAGE_SIZE, cursor);
   const last = rows.at(-1);
   return html`${table(rows)}
 ${rows.length === PAGE_SIZE && last ? html`<p><a id="next-page" href="/sessions?before=${last.startedAt}.${last.rowid}">Older sessions →</a></p>` : ""}`;
 }
 
-function searchRows(deps: DashboardDeps, q: string): Html {
-  const hits = deps.data.search(q, 100);
+async function searchRows(deps: DashboardDeps, q: string): Promise<Html> {
+  const hits = await deps.data.search(q, 100);
   const snippets = new Map<string, string>();
   for (const h of hits) if (!snippets.has(h.sessionId)) snippets.set(h.sessionId, h.snippet);
-  const rows = deps.data.reads.sessionsById([...snippets.keys()].slice(0, PAGE_SIZE));
+  const rows = await deps.data.reads.sessionsById([...snippets.keys()].slice(0, PAGE_SIZE));
   if (!rows.length) return html`<p class="muted" data-results="0">Nothing found for “${q}”.</p>`;
   return table(rows, snippets);
 }

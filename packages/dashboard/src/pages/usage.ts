@@ -46,9 +46,9 @@ function add(into: UsageDayRow, r: UsageDayRow): void {
   into.costUsd += r.costUsd;
 }
 
-export function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.now()): UsageView {
+export async function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.now()): Promise<UsageView> {
   const from = todayStart(now) - (q.days - 1) * DAY;
-  const rows = deps.data.reads.usageByDay(dayNo(from), dayNo(now), q.split);
+  const rows = await deps.data.reads.usageByDay(dayNo(from), dayNo(now), q.split);
   const days = dayKeys(from, now + 1);
   const perDay = new Map(days.map((d) => [d, zero(d, "")]));
   const byKey = new Map<string, UsageDayRow>();
@@ -68,8 +68,8 @@ export function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.now()):
   return { days, rows, perDay, perKey, total };
 }
 
-export function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()): Html {
-  const v = usageView(deps, q, now);
+export async function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()): Promise<Html> {
+  const v = await usageView(deps, q, now);
   const x = v.days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
   const day = (f: (r: UsageDayRow) => number) => v.days.map((d) => f(v.perDay.get(d) ?? zero(d, "")));
   const tokens = {
@@ -93,7 +93,7 @@ export function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()):
       dash: true,
       values: x.map(() => monthly / daysInMonth(now)),
     });
-  const month = deps.data.reads.usageOnDays(dayNo(monthStart(now)), dayNo(now));
+  const month = await deps.data.reads.usageOnDays(dayNo(monthStart(now)), dayNo(now));
   const elapsedDays = (now - monthStart(now)) / DAY;
   const pace = elapsedDays > 0 ? (month.costUsd / elapsedDays) * daysInMonth(now) : 0;
   return html`<form class="filters" method="get" action="/usage">
@@ -154,8 +154,8 @@ ${rows.map(
 }
 
 /** day,key,calls,input_tokens,… one line per (day, key), RFC 4180 quoting. */
-export function usageCsv(deps: DashboardDeps, q: UsageQuery, now = Date.now()): string {
-  const { rows } = usageView(deps, q, now);
+export async function usageCsv(deps: DashboardDeps, q: UsageQuery, now = Date.now()): Promise<string> {
+  const { rows } = await usageView(deps, q, now);
   const cell = (s: string | number) => {
     // A text cell starting like a formula is quoted with ' so a spreadsheet does not run it.
     const t = typeof s === "string" && /^[=+\-@\t\r]/.test(s) ? `'${s}` : String(s);

@@ -19,8 +19,8 @@ beforeEach(() => {
   state = store.gatewayState;
   ids = store.gatewayIdentities;
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   dir.cleanup();
 });
 
@@ -42,38 +42,42 @@ const from = (nick: string, mask: string, chatType: "dm" | "group" = "dm"): Inbo
 });
 
 describe("authorise", () => {
-  it("binds a listed nick to the mask it first speaks from; the nick from another mask is a stranger", () => {
+  it("binds a listed nick to the mask it first speaks from; the nick from another mask is a stranger", async () => {
     const p = policy(["Bob"]);
-    expect(authorise(from("bob", "~bob@home"), p, state, ids)).toEqual({ allow: true });
-    expect(authorise(from("BOB", "~bob@home"), p, state, ids)).toEqual({ allow: true });
-    const dm = authorise(from("bob", "~eve@elsewhere"), p, state, ids);
+    expect(await authorise(from("bob", "~bob@home"), p, state, ids)).toEqual({ allow: true });
+    expect(await authorise(from("BOB", "~bob@home"), p, state, ids)).toEqual({ allow: true });
+    const dm = await authorise(from("bob", "~eve@elsewhere"), p, state, ids);
     expect(dm).toMatchObject({ allow: false, borrowed: { name: "Bob", boundTo: "bob!~bob@home" } });
     expect(dm.allow === false && dm.reply).toMatch(/pairing code is/);
-    expect(authorise(from("bob", "~eve@elsewhere", "group"), p, state, ids)).toMatchObject({ allow: false });
+    expect(await authorise(from("bob", "~eve@elsewhere", "group"), p, state, ids)).toMatchObject({
+      allow: false,
+    });
     // Unbinding lets the next speaker under the name be bound instead.
-    ids.unbind("bob", "irc");
-    expect(authorise(from("bob", "~bob@new-home"), p, state, ids)).toEqual({ allow: true });
+    await ids.unbind("bob", "irc");
+    expect(await authorise(from("bob", "~bob@new-home"), p, state, ids)).toEqual({ allow: true });
   });
 
-  it("admits a whole id or a pattern over ids, and nothing else under the same nick", () => {
+  it("admits a whole id or a pattern over ids, and nothing else under the same nick", async () => {
     const p = policy(["ann!~ann@home", "cat!*@*.trusted.example"]);
-    expect(authorise(from("ann", "~ann@home"), p, state, ids)).toEqual({ allow: true });
-    expect(authorise(from("ann", "~ann@other"), p, state, ids)).toMatchObject({ allow: false });
-    expect(authorise(from("cat", "~c@box.trusted.example"), p, state, ids)).toEqual({ allow: true });
-    expect(authorise(from("cat", "~c@trusted.example.evil"), p, state, ids)).toMatchObject({ allow: false });
+    expect(await authorise(from("ann", "~ann@home"), p, state, ids)).toEqual({ allow: true });
+    expect(await authorise(from("ann", "~ann@other"), p, state, ids)).toMatchObject({ allow: false });
+    expect(await authorise(from("cat", "~c@box.trusted.example"), p, state, ids)).toEqual({ allow: true });
+    expect(await authorise(from("cat", "~c@trusted.example.evil"), p, state, ids)).toMatchObject({
+      allow: false,
+    });
   });
 
-  it("approves a paired user by their whole id", () => {
+  it("approves a paired user by their whole id", async () => {
     const p = policy([]);
-    const first = authorise(from("dan", "~dan@home"), p, state, ids);
+    const first = await authorise(from("dan", "~dan@home"), p, state, ids);
     const code = first.allow === false ? /code is (\w+)/.exec(first.reply ?? "")?.[1] : undefined;
-    expect(state.approveCode(code ?? "").ok).toBe(true);
-    expect(authorise(from("dan", "~dan@home"), p, state, ids)).toEqual({ allow: true });
-    const other = authorise(from("dan", "~mallory@home"), p, state, ids);
+    expect((await state.approveCode(code ?? "")).ok).toBe(true);
+    expect(await authorise(from("dan", "~dan@home"), p, state, ids)).toEqual({ allow: true });
+    const other = await authorise(from("dan", "~mallory@home"), p, state, ids);
     expect(other.allow === false && other.reply).toMatch(/pairing code is/);
   });
 
-  it("a Telegram allowlist names ids and @usernames, never a first name anyone may take", () => {
+  it("a Telegram allowlist names ids and @usernames, never a first name anyone may take", async () => {
     const p: AuthPolicy = { ...policy([]), allowed: { telegram: ["4242", "@ann"] } };
     const tg = (id: number, from: { username?: string; first_name: string }) => {
       const m = normaliseMessage(
@@ -84,9 +88,11 @@ describe("authorise", () => {
       return m;
     };
     // Strangers calling themselves by a listed id or @username come first: still strangers.
-    expect(authorise(tg(7, { first_name: "4242" }), p, state, ids)).toMatchObject({ allow: false });
-    expect(authorise(tg(8, { first_name: "@ann" }), p, state, ids)).toMatchObject({ allow: false });
-    expect(authorise(tg(4242, { first_name: "Bob" }), p, state, ids)).toEqual({ allow: true });
-    expect(authorise(tg(9, { username: "ann", first_name: "Ann" }), p, state, ids)).toEqual({ allow: true });
+    expect(await authorise(tg(7, { first_name: "4242" }), p, state, ids)).toMatchObject({ allow: false });
+    expect(await authorise(tg(8, { first_name: "@ann" }), p, state, ids)).toMatchObject({ allow: false });
+    expect(await authorise(tg(4242, { first_name: "Bob" }), p, state, ids)).toEqual({ allow: true });
+    expect(await authorise(tg(9, { username: "ann", first_name: "Ann" }), p, state, ids)).toEqual({
+      allow: true,
+    });
   });
 });

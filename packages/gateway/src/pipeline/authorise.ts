@@ -27,20 +27,20 @@ export type AuthDecision =
       borrowed?: { name: string; boundTo: string };
     };
 
-export function authorise(
+export async function authorise(
   msg: InboundMessage,
   policy: AuthPolicy,
   state: GatewayState,
   identities: Pick<GatewayIdentities, "bind">,
   now = Date.now(),
-): AuthDecision {
+): Promise<AuthDecision> {
   if (policy.allowAll || policy.trusted?.has(msg.platform)) return { allow: true };
-  const listed = allowlisted(msg, policy.allowed[msg.platform] ?? [], identities, now);
+  const listed = await allowlisted(msg, policy.allowed[msg.platform] ?? [], identities, now);
   if (listed === true) return { allow: true };
-  if (state.isApproved(msg.platform, msg.userId)) return { allow: true };
+  if (await state.isApproved(msg.platform, msg.userId)) return { allow: true };
   const borrowed = listed ? { borrowed: listed } : {};
   if (msg.chatType !== "dm") return { allow: false, ...borrowed };
-  const issued = state.issueCode(msg.platform, msg.userId, msg.userName, {
+  const issued = await state.issueCode(msg.platform, msg.userId, msg.userName, {
     now,
     ttlMs: policy.codeTtlMs,
     maxPending: policy.maxPending,
@@ -64,12 +64,12 @@ export function authorise(
  * Whether an allowlist entry admits the speaker: true, or the name and id it is bound to when
  * the speaker's name is listed but was bound to someone else first.
  */
-function allowlisted(
+async function allowlisted(
   msg: InboundMessage,
   list: readonly string[],
   identities: Pick<GatewayIdentities, "bind">,
   now: number,
-): true | { name: string; boundTo: string } | undefined {
+): Promise<true | { name: string; boundTo: string } | undefined> {
   const id = msg.userId.toLowerCase();
   let borrowed: { name: string; boundTo: string } | undefined;
   for (const entry of list) {
@@ -80,7 +80,7 @@ function allowlisted(
       continue;
     }
     if (e !== (msg.handle ?? msg.userName).toLowerCase()) continue;
-    const boundTo = identities.bind(msg.platform, e, msg.userId, now);
+    const boundTo = await identities.bind(msg.platform, e, msg.userId, now);
     if (boundTo === msg.userId) return true;
     borrowed = { name: entry, boundTo };
   }

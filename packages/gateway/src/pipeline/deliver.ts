@@ -38,7 +38,7 @@ export class Deliverer {
     let skipped = 0;
     for (const [k, part] of parts.entries()) {
       const key = `${logicalKey}#${k}`;
-      const row = this.state.recordOutbound({
+      const row = await this.state.recordOutbound({
         logicalKey: key,
         platform: to.platform,
         chatId: to.chatId,
@@ -69,14 +69,14 @@ export class Deliverer {
           handingOver: () => this.state.markOutboundHanded(key),
           ...(buttons?.length ? { buttons } : {}),
         });
-        this.state.markOutbound(key, "sent");
+        await this.state.markOutbound(key, "sent");
         this.health?.(true);
         return;
       } catch (err) {
         // A send that failed before reaching the platform is retried; after the last attempt the
         // part is marked uncertain (the platform may have it) rather than sent again later.
         if (attempt >= SEND_ATTEMPTS) {
-          this.state.markOutbound(key, "uncertain");
+          await this.state.markOutbound(key, "uncertain");
           this.logger.warn("gateway send failed", { key, error: String(err) });
           this.health?.(false, err);
           throw err;
@@ -90,10 +90,10 @@ export class Deliverer {
   async recover(): Promise<{ resent: number; uncertain: number }> {
     let resent = 0;
     let uncertain = 0;
-    for (const row of this.state.pendingOutbound(this.adapter.platform)) {
+    for (const row of await this.state.pendingOutbound(this.adapter.platform)) {
       const neverLeft = this.adapter.reportsHandOver === true && row.handedAt === null;
       if (!this.adapter.idempotentSend && !neverLeft) {
-        this.state.markOutbound(row.logicalKey, "uncertain");
+        await this.state.markOutbound(row.logicalKey, "uncertain");
         uncertain++;
         continue;
       }

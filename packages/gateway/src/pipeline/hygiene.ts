@@ -14,10 +14,10 @@ export async function runHygiene(session: Session, logger: Logger): Promise<Hygi
   const row = session.session;
   const config = session.config;
   const { provider, model } = session.runtime;
-  const messages = session.history();
+  const messages = await session.history();
   // The last measured prompt plus an estimate of what was appended since (not the bare
   // measurement: a history that grew after the last call must count).
-  const size = session.context.promptSize(row.id, messages, row.systemPrompt ?? "");
+  const size = await session.context.promptSize(row.id, messages, row.systemPrompt ?? "");
   const result = sessionHygiene({
     messages,
     lastPromptTokens: size.tokens,

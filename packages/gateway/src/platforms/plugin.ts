@@ -43,7 +43,10 @@ export interface PlatformPlugin<C = unknown> {
   /** An example `send_message` target on this platform ("PLATFORM:CHAT"). */
   readonly targetExample: string;
   /** A line for the operator's terminal once the adapter started (stderr only). */
-  startNotice?(adapter: PlatformAdapter, host: { identities: GatewayIdentities }): string | undefined;
+  startNotice?(
+    adapter: PlatformAdapter,
+    host: { identities: GatewayIdentities },
+  ): string | undefined | Promise<string | undefined>;
 }
 
 /**

@@ -35,7 +35,11 @@ export function parseVerdict(text: string): JudgeVerdict {
 }
 
 /** Records what the judge's call cost as the session's usage (F3: every API call counts). */
-export type RecordJudgeCall = (message: AssistantMessage, costUsd: number, latencyMs: number) => void;
+export type RecordJudgeCall = (
+  message: AssistantMessage,
+  costUsd: number,
+  latencyMs: number,
+) => Promise<void> | void;
 
 export function makeApprovalJudge(
   model: () => ResilientModelClient,
@@ -51,7 +55,7 @@ export function makeApprovalJudge(
       { signal: AbortSignal.timeout(60_000), onEvent: () => {}, stepId: 0 },
     );
     if (!result.ok) return "escalate";
-    recordCall(result.message, result.costUsd, result.latencyMs);
+    await recordCall(result.message, result.costUsd, result.latencyMs);
     return parseVerdict(assistantText(result.message));
   };
 }

@@ -13,9 +13,9 @@ export interface UserTurn {
 }
 
 /** The user messages of the session's active path, numbered from 1 (summaries left out). */
-export function userTurns(store: Store, sessionId: string): UserTurn[] {
+export async function userTurns(store: Store, sessionId: string): Promise<UserTurn[]> {
   const out: UserTurn[] = [];
-  for (const node of store.activePath(sessionId)) {
+  for (const node of await store.activePath(sessionId)) {
     const m = node.message;
     if (node.kind !== "message" || m?.role !== "user" || isSummaryMessage(m)) continue;
     const text = textOf(m.content).replace(/\s+/g, " ").trim();
@@ -29,12 +29,12 @@ export function userTurns(store: Store, sessionId: string): UserTurn[] {
  * branch. An error names why not (no such message, or the first message of the session, which
  * has nothing before it to branch from: start a new session instead).
  */
-export function branchBefore(
+export async function branchBefore(
   store: Store,
   sessionId: string,
   n: number,
-): { ok: true; turn: UserTurn } | { ok: false; error: string } {
-  const turns = userTurns(store, sessionId);
+): Promise<{ ok: true; turn: UserTurn } | { ok: false; error: string }> {
+  const turns = await userTurns(store, sessionId);
   const turn = turns[n - 1];
   if (!Number.isInteger(n) || !turn) {
     return {
@@ -48,6 +48,6 @@ export function branchBefore(
       error: "message 1 opens the session and has nothing before it to branch from; use /new",
     };
   }
-  store.branchFrom(turn.node.parentId);
+  await store.branchFrom(turn.node.parentId);
   return { ok: true, turn };
 }

@@ -50,7 +50,7 @@ export interface ContextHostPort {
   /** Where the session's tools run now (after /workspace); default: the config's choice. */
   workspace?(): string;
   /** After a split: the host continues in this session, with a rebuilt frozen prompt (S2). */
-  adopt(sessionId: string): void;
+  adopt(sessionId: string): Promise<void>;
 }
 
 /** Project instructions re-injected after compaction, capped like the prompt's context layer. */
@@ -108,24 +108,24 @@ export class ContextControl {
   }
 
   /** The last measured prompt of a session in this process, else from its usage rows. */
-  lastPromptTokens(sessionId: string): number | undefined {
-    return this.measured.get(sessionId)?.tokens ?? this.storedMeasurement(sessionId);
+  async lastPromptTokens(sessionId: string): Promise<number | undefined> {
+    return this.measured.get(sessionId)?.tokens ?? (await this.storedMeasurement(sessionId));
   }
 
   /** The last prompt size the store recorded (none for a conversation outside state.db). */
-  private storedMeasurement(sessionId: string): number | undefined {
+  private async storedMeasurement(sessionId: string): Promise<number | undefined> {
     return this.port.detached?.() ? undefined : lastMeasuredPrompt(this.port.store, sessionId);
   }
 
   /** The prompt size now: the last measurement plus an estimate of what came after it. */
-  promptSize(
+  async promptSize(
     sessionId: string,
     messages: readonly Message[],
     system: string,
-  ): { tokens: number; source: "measured" | "estimate" } {
+  ): Promise<{ tokens: number; source: "measured" | "estimate" }> {
     let m = this.measured.get(sessionId);
     if (!m) {
-      const tokens = this.storedMeasurement(sessionId);
+      const tokens = await this.storedMeasurement(sessionId);
       // The last usage row belongs to the newest assistant message: its prompt ended before it.
       let last = messages.length - 1;
       while (last >= 0 && messages[last]?.role !== "assistant") last--;
@@ -159,7 +159,7 @@ export class ContextControl {
     return async (_messages, signal) => {
       this.measured.delete(log.sessionId);
       const out = await this.compressNow(log, signal);
-      return out.ok ? log.history() : undefined;
+      return out.ok ? await log.history() : undefined;
     };
   }
 
@@ -193,7 +193,7 @@ export class ContextControl {
     const route = model.route();
     const budget = this.budgetOf(route);
     const system = this.port.session().systemPrompt ?? "";
-    const size = this.promptSize(log.sessionId, messages, system);
+    const size = await this.promptSize(log.sessionId, messages, system);
     if (!config.compression.enabled || !this.engine.shouldCompress(size.tokens, budget)) {
       this.critical(size.tokens, budget.gatewayTokens);
       return this.fits(messages, size.tokens, system, route, budget);
@@ -210,7 +210,7 @@ export class ContextControl {
       this.critical(size.tokens, budget.gatewayTokens);
       return this.fits(messages, size.tokens, system, route, budget);
     }
-    const after = log.history();
+    const after = await log.history();
     return this.fits(after, outcome.after, system, route, budget) ?? after;
   }
 
@@ -275,7 +275,7 @@ export class ContextControl {
     if (result.summaryText === null && log.prune) return this.prunedInPlace(log, log.prune.bind(log), result);
     let child: string;
     try {
-      child = log.split(result.messages, {
+      child = await log.split(result.messages, {
         ...(result.summarised ? { lastSummarisedIndex: result.summarised.end - 1 } : {}),
       });
     } catch (err) {
@@ -283,7 +283,7 @@ export class ContextControl {
       return this.failed(from, promptTokens, failureWarning(reason), reason);
     }
     // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
-    this.port.adopt(child);
+    await this.port.adopt(child);
     this.measured.delete(from);
     this.failedAt.delete(from);
     const detail =
@@ -305,14 +305,14 @@ export class ContextControl {
    * summary): the pruned path becomes the session's active branch, the frozen prompt stays (S2:
    * it is rebuilt with a new session), and the next size check starts from the pruned estimate.
    */
-  private prunedInPlace(
+  private async prunedInPlace(
     log: SessionLog,
-    prune: (pruned: readonly Message[]) => void,
+    prune: (pruned: readonly Message[]) => Promise<void>,
     result: Extract<CompressResult, { ok: true }>,
-  ): CompressOutcome {
+  ): Promise<CompressOutcome> {
     const sessionId = log.sessionId;
     try {
-      prune(result.messages);
+      await prune(result.messages);
     } catch (err) {
       const reason = `the pruned history could not be stored (${(err as Error).message})`;
       return this.failed(sessionId, result.before.tokens, failureWarning(reason), reason);
@@ -363,9 +363,9 @@ export class ContextControl {
 
   /** `/compress`: compress the current session now, whatever its size. */
   async compressNow(log: SessionLog, signal?: AbortSignal): Promise<CompressOutcome> {
-    const messages = log.history();
+    const messages = await log.history();
     const system = this.port.session().systemPrompt ?? "";
-    const size = this.promptSize(log.sessionId, messages, system);
+    const size = await this.promptSize(log.sessionId, messages, system);
     const config = this.port.profile.config;
     const route = this.fallbackRuntime ?? this.port.runtime();
     const budget = this.budgetOf(route);
@@ -383,15 +383,15 @@ export class ContextControl {
   }
 
   /** The figures of `iris context` for the current route and session. */
-  report(): string {
+  async report(): Promise<string> {
     const config = this.port.profile.config;
     const route = this.fallbackRuntime ?? this.port.runtime();
     const session = this.port.session();
     const m = this.measured.get(session.id);
     // An estimate is not passed as a measurement: the report then estimates the history itself.
-    const measured = m?.estimated ? undefined : this.lastPromptTokens(session.id);
+    const measured = m?.estimated ? undefined : await this.lastPromptTokens(session.id);
     return formatContextReport(
-      contextFigures({
+      await contextFigures({
         config,
         provider: route.provider,
         model: route.model,
@@ -405,7 +405,7 @@ export class ContextControl {
   }
 
   /** H7: why switching the model now would be costly (empty when it is not). */
-  switchRisks(): string[] {
+  switchRisks(): Promise<string[]> {
     return modelSwitchRisks(this.port.store, this.port.session().id);
   }
 }

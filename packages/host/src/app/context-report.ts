@@ -63,8 +63,8 @@ export function splitModelSpec(
 }
 
 /** The prompt size the API reported for the session's last successful call, if any. */
-export function lastMeasuredPrompt(store: Store, sessionId: string): number | undefined {
-  const rows = store.usageForSession(sessionId);
+export async function lastMeasuredPrompt(store: Store, sessionId: string): Promise<number | undefined> {
+  const rows = await store.usageForSession(sessionId);
   for (let i = rows.length - 1; i >= 0; i--) {
     const row = rows[i];
     if (row && row.status === "ok" && row.inputTokens > 0) return row.inputTokens;
@@ -73,12 +73,15 @@ export function lastMeasuredPrompt(store: Store, sessionId: string): number | un
 }
 
 /** Compressions so far: links of the parent chain whose parent ended by compression (SPEC C4). */
-export function compressionsSoFar(store: Store, sessionId: string): { count: number; rootId: string } {
+export async function compressionsSoFar(
+  store: Store,
+  sessionId: string,
+): Promise<{ count: number; rootId: string }> {
   let count = 0;
-  let current = store.getSession(sessionId);
+  let current = await store.getSession(sessionId);
   const seen = new Set<string>([current.id]);
   while (current.parentSessionId && !seen.has(current.parentSessionId)) {
-    const parent = store.findSession(current.parentSessionId);
+    const parent = await store.findSession(current.parentSessionId);
     if (!parent) break;
     if (parent.endReason === COMPRESSED_END_REASON) count++;
     seen.add(parent.id);
@@ -88,11 +91,11 @@ export function compressionsSoFar(store: Store, sessionId: string): { count: num
 }
 
 /** H7: why a model switch now would be costly; empty when it is not. */
-export function modelSwitchRisks(store: Store, sessionId: string): string[] {
+export async function modelSwitchRisks(store: Store, sessionId: string): Promise<string[]> {
   const risks: string[] = [];
-  const session = store.getSession(sessionId);
-  const path = store.activePath(sessionId);
-  const compressed = compressionsSoFar(store, sessionId).count;
+  const session = await store.getSession(sessionId);
+  const path = await store.activePath(sessionId);
+  const compressed = (await compressionsSoFar(store, sessionId)).count;
   if (compressed > 0 || path.some((n) => n.kind === "compaction")) {
     risks.push(
       `this conversation was compacted${compressed > 0 ? ` (${compressed}×)` : ""}: the new model gets the summary, ` +
@@ -127,7 +130,7 @@ export interface ContextFigures {
   };
 }
 
-export function contextFigures(args: {
+export async function contextFigures(args: {
   config: IrisConfig;
   provider: string;
   model: string;
@@ -139,7 +142,7 @@ export function contextFigures(args: {
   sinceCompression?: boolean;
   /** The session's own workspace (after /workspace); default: what the config chooses. */
   workspace?: string;
-}): ContextFigures {
+}): Promise<ContextFigures> {
   const { config, provider, model, store, sessionId } = args;
   const summary = config.compression.summary_model;
   const figures: ContextFigures = {
@@ -152,15 +155,16 @@ export function contextFigures(args: {
     workspace: args.workspace ?? workspaceOfConfig(config).description,
   };
   if (store && sessionId) {
-    const row = store.getSession(sessionId);
-    const chain = compressionsSoFar(store, sessionId);
+    const row = await store.getSession(sessionId);
+    const chain = await compressionsSoFar(store, sessionId);
     const measured =
-      args.lastPromptTokens ?? (args.sinceCompression ? undefined : lastMeasuredPrompt(store, sessionId));
+      args.lastPromptTokens ??
+      (args.sinceCompression ? undefined : await lastMeasuredPrompt(store, sessionId));
     figures.session = {
       id: sessionId,
       ...(measured !== undefined ? { lastPromptTokens: measured } : {}),
       estimateTokens: estimateMessagesTokens(
-        messagesOfPath(store.activePath(sessionId)),
+        messagesOfPath(await store.activePath(sessionId)),
         row.systemPrompt ?? undefined,
       ),
       compressions: chain.count,

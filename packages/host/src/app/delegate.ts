@@ -130,7 +130,7 @@ export function makeDelegate(opts: DelegateOptions) {
       const memory = port.detached ? new MemoryConversation() : undefined;
       const child = memory
         ? { id: memory.sessionId }
-        : store.createSession({
+        : await store.createSession({
             source: "delegate",
             cwd,
             parentSessionId: ctx.sessionId,
@@ -146,7 +146,7 @@ export function makeDelegate(opts: DelegateOptions) {
           port.forward(name, payload, { taskId: childTask, parentTaskId: ctx.taskId });
       });
       const agent = new Agent({
-        log: memory ?? new StoreConversation(store, child.id),
+        log: memory ?? (await StoreConversation.open(store, child.id)),
         model,
         // A child's side effects get receipts like the parent's (SPEC D4).
         tools: withReceipts(
@@ -180,8 +180,8 @@ export function makeDelegate(opts: DelegateOptions) {
       const result = await agent.run(task, { signal: ctx.signal });
       port.workspace.cwds.clear(childTask);
       ctx.addCost?.(result.costUsd);
-      if (!memory) store.endSession(child.id, result.reason);
-      else for (const row of memory.usage) port.detached?.recordUsage(row);
+      if (!memory) await store.endSession(child.id, result.reason);
+      else for (const row of memory.usage) await port.detached?.recordUsage(row);
       const ok = result.reason === "natural";
       return {
         content: JSON.stringify({

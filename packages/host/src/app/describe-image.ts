@@ -35,7 +35,7 @@ export function imageDescriber(config: IrisConfig, env: Record<string, string>):
     if (!r.ok) throw new Error(`vision.model ${spec}: ${r.error.message}`);
     // Billed like any other call (F3), at the vision model's own price.
     const info = modelInfoFor(resolved.runtime.provider, resolved.runtime.model, config).info;
-    onCall?.(r.message, estimateCost(r.message.usage, info), Date.now() - started);
+    await onCall?.(r.message, estimateCost(r.message.usage, info), Date.now() - started);
     return assistantText(r.message);
   };
 }

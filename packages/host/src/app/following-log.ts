@@ -12,58 +12,59 @@ import type { Store } from "@iris/store";
 import type { SessionLog } from "./session-log.js";
 
 export class FollowingConversation implements SessionLog {
-  private inner: StoreConversation;
-
-  constructor(
-    private readonly store: Store,
-    sessionId: string,
-  ) {
-    this.inner = new StoreConversation(store, sessionId);
+  /** The session's log, its history read from the store. */
+  static async open(store: Store, sessionId: string): Promise<FollowingConversation> {
+    return new FollowingConversation(store, await StoreConversation.open(store, sessionId));
   }
+
+  private constructor(
+    private readonly store: Store,
+    private inner: StoreConversation,
+  ) {}
 
   get sessionId(): string {
     return this.inner.sessionId;
   }
 
-  history(): Message[] {
+  history(): Promise<Message[]> {
     return this.inner.history();
   }
 
-  append(message: Message): string {
+  append(message: Message): Promise<string> {
     return this.inner.append(message);
   }
 
-  recordUsage(row: UsageRow): void {
-    this.inner.recordUsage(row);
+  recordUsage(row: UsageRow): Promise<void> {
+    return this.inner.recordUsage(row);
   }
 
-  sessionCostUsd(): number {
+  sessionCostUsd(): Promise<number> {
     return this.inner.sessionCostUsd();
   }
 
-  sessionActiveMs(): number {
+  sessionActiveMs(): Promise<number> {
     return this.inner.sessionActiveMs();
   }
 
-  recordTurnTime(ms: number): void {
-    this.inner.recordTurnTime(ms);
+  recordTurnTime(ms: number): Promise<void> {
+    return this.inner.recordTurnTime(ms);
   }
 
   /** Ends the session with a child holding `compacted` (one transaction); continues in the child. */
-  split(compacted: readonly Message[], opts: SplitOptions): string {
-    const child = splitSession(this.store, this.sessionId, compacted, opts);
-    this.moveTo(child);
+  async split(compacted: readonly Message[], opts: SplitOptions): Promise<string> {
+    const child = await splitSession(this.store, this.sessionId, compacted, opts);
+    await this.moveTo(child);
     return child;
   }
 
   /** The pruned history becomes the session's active branch; the originals stay on the old one. */
-  prune(pruned: readonly Message[]): void {
-    writePrunedBranch(this.store, this.sessionId, pruned);
-    this.moveTo(this.sessionId);
+  async prune(pruned: readonly Message[]): Promise<void> {
+    await writePrunedBranch(this.store, this.sessionId, pruned);
+    await this.moveTo(this.sessionId);
   }
 
   /** From now on read and write the given session (loaded fresh from the store). */
-  private moveTo(sessionId: string): void {
-    this.inner = new StoreConversation(this.store, sessionId);
+  private async moveTo(sessionId: string): Promise<void> {
+    this.inner = await StoreConversation.open(this.store, sessionId);
   }
 }

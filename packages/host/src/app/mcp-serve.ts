@@ -33,9 +33,11 @@ export async function serveMcp(profile: Profile, io: { stdin: Readable; stdout: 
     },
     async ({ query, limit }) =>
       text({
-        results: store
-          .search(query, { limit: limit ?? 10 })
-          .map((h) => ({ sessionId: h.sessionId, role: h.role, snippet: h.snippet })),
+        results: (await store.search(query, { limit: limit ?? 10 })).map((h) => ({
+          sessionId: h.sessionId,
+          role: h.role,
+          snippet: h.snippet,
+        })),
       }),
   );
   server.registerTool(
@@ -70,6 +72,6 @@ export async function serveMcp(profile: Profile, io: { stdin: Readable; stdout: 
     await closed;
   } finally {
     await server.close().catch(() => undefined);
-    store.close();
+    await store.close();
   }
 }

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getLogger } from "@iris/llm";
-import { openStore } from "@iris/store";
+import { openStore, type SqliteStore } from "@iris/store";
 import { startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadProfile } from "../config/index.js";
@@ -64,12 +64,12 @@ describe("IrisProcess", () => {
     const route = { provider: "custom", model: "m", baseUrl: "http://127.0.0.1:9/v1" };
     const a = iris.openSession({ source: "test", cwd: dir.path, route });
     const b = iris.openSession({ source: "test", cwd: dir.path, route });
-    a.startSession();
+    await a.startSession();
     expect(iris.openSessions).toBe(2);
     await Promise.all([iris.close(), iris.close()]);
     expect(a.isClosed && b.isClosed).toBe(true);
     expect(iris.openSessions).toBe(0);
-    expect(iris.store.db.open).toBe(false);
+    expect((iris.store as SqliteStore).db.open).toBe(false);
     expect(() => iris.openSession({ source: "test", cwd: dir.path, route })).toThrow(/closing/);
   });
 
@@ -82,7 +82,7 @@ describe("IrisProcess", () => {
         cwd: dir.path,
         route: { provider: "custom", model: "m", baseUrl: fake.baseUrl, apiMode: "chat_completions" },
       });
-      s.startSession();
+      await s.startSession();
       fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "sleep 30" } }] });
       let closed: Promise<void> | undefined;
       s.events.on("tool_exec_started", () => {
@@ -91,11 +91,15 @@ describe("IrisProcess", () => {
       const result = await s.send("wait a while");
       await closed;
       expect(result.reason).toBe("user_cancelled");
-      expect(iris.store.db.open).toBe(false);
+      expect((iris.store as SqliteStore).db.open).toBe(false);
       const again = openStore(join(dir.path, "state.db"));
       // The interrupted call got its result before the store closed: the history stays whole.
-      expect(again.activePath(s.id).map((n) => n.message?.role)).toEqual(["user", "assistant", "tool"]);
-      again.close();
+      expect((await again.activePath(s.id)).map((n) => n.message?.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+      ]);
+      await again.close();
     } finally {
       await fake.close();
     }

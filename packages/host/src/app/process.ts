@@ -5,7 +5,7 @@
 // the only close() that closes the store. Sessions are opened from it and close on their own.
 
 import { join } from "node:path";
-import { CooldownBook, DEFAULT_COOLDOWN_MS, StoreConversation, StoreRouteHealth } from "@iris/agent";
+import { CooldownBook, DEFAULT_COOLDOWN_MS, StoreRouteHealth, storedHistory } from "@iris/agent";
 import {
   configureLogging,
   getLogger,
@@ -129,7 +129,7 @@ export class IrisProcess implements SessionParent {
       proc.mcpStates = mcpStates;
       return proc;
     } catch (err) {
-      store.close();
+      await store.close();
       throw err;
     }
   }
@@ -205,7 +205,7 @@ export class IrisProcess implements SessionParent {
    * A stored session by id, short id or unique prefix, followed through compression splits to
    * the live one; `owner` makes another owner's session look missing (session-finder.ts).
    */
-  findSession(ref: string, opts?: LookupOptions): SessionLookup {
+  findSession(ref: string, opts?: LookupOptions): Promise<SessionLookup> {
     return findSession(this.store, ref, opts);
   }
 
@@ -215,17 +215,17 @@ export class IrisProcess implements SessionParent {
   }
 
   /** Renames a stored session. */
-  setSessionTitle(sessionId: string, title: string): void {
-    this.store.setSessionTitle(sessionId, title);
+  setSessionTitle(sessionId: string, title: string): Promise<void> {
+    return this.store.setSessionTitle(sessionId, title);
   }
 
   /** A stored session's conversation as its next turn would see it (its active path). */
-  storedHistory(sessionId: string): Message[] {
-    return new StoreConversation(this.store, sessionId).history();
+  storedHistory(sessionId: string): Promise<Message[]> {
+    return storedHistory(this.store, sessionId);
   }
 
   /** A new stored session of `source` holding `sourceId`'s conversation as it stands; its id. */
-  forkSession(sourceId: string, cwd: string, source: string): string {
+  forkSession(sourceId: string, cwd: string, source: string): Promise<string> {
     return forkSession(this.store, sourceId, cwd, source);
   }
 
@@ -253,9 +253,11 @@ export class IrisProcess implements SessionParent {
     this.closing ??= (async () => {
       await Promise.all([...this.sessions].map((s) => s.close("process closing")));
       await this.tools.mcp.close();
-      this.mcpStates?.clear();
+      await this.mcpStates?.clear();
       await closeBrowsers(this.tools.registry.environment);
-      this.store.close();
+      // Cooldown writes still on their way land before the store closes.
+      await this.cooldowns.settled();
+      await this.store.close();
     })();
     return this.closing;
   }

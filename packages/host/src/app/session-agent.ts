@@ -60,7 +60,7 @@ export function assembleAgent(p: AgentParts): Agent {
         : ownBox;
   const agentCfg = profile.config.agent;
   const systemPrompt = p.systemPrompt();
-  const shape = makeShaper(model, routeTraitsOf(profile.config), systemPrompt, compactionExpander(p.store));
+  const shape = makeShaper(model, routeTraitsOf(profile.config), systemPrompt, compactionExpander());
   return new Agent({
     shape,
     reasoningFor: (route) => reasoningFor(profile.config, route),

@@ -23,17 +23,22 @@ export interface LookupOptions {
 /** How many matches a look-up reads at most (enough to name a few in the error). */
 const MATCH_LIMIT = 6;
 
-export function findSession(store: Store, ref: string, opts: LookupOptions = {}): SessionLookup {
+export async function findSession(
+  store: Store,
+  ref: string,
+  opts: LookupOptions = {},
+): Promise<SessionLookup> {
   const want = ref.trim();
   const owned = (r: SessionRow) => opts.owner?.(r) ?? true;
   const live = (r: SessionRow) => (opts.follow === false ? r : liveSessionOf(store, r));
-  const exact = store.findSession(want);
-  if (exact && owned(exact)) return { ok: true, row: live(exact) };
+  const exact = await store.findSession(want);
+  if (exact && owned(exact)) return { ok: true, row: await live(exact) };
   const lower = want.toLowerCase();
-  const byTail = lower.length >= 6 ? store.sessionsWithTail(lower, MATCH_LIMIT).filter(owned) : [];
-  const byPrefix = lower.length >= 4 ? store.sessionsWithPrefix(lower, MATCH_LIMIT).filter(owned) : [];
+  const byTail = lower.length >= 6 ? (await store.sessionsWithTail(lower, MATCH_LIMIT)).filter(owned) : [];
+  const byPrefix =
+    lower.length >= 4 ? (await store.sessionsWithPrefix(lower, MATCH_LIMIT)).filter(owned) : [];
   for (const hits of [byTail, byPrefix]) {
-    if (hits.length === 1) return { ok: true, row: live(hits[0] as SessionRow) };
+    if (hits.length === 1) return { ok: true, row: await live(hits[0] as SessionRow) };
     if (hits.length > 1)
       return {
         ok: false,
@@ -49,13 +54,14 @@ export function findSession(store: Store, ref: string, opts: LookupOptions = {})
 }
 
 /** The session `row` continues as now: compression ends a session and goes on in a child. */
-export function liveSessionOf(store: Store, row: SessionRow): SessionRow {
+export async function liveSessionOf(store: Store, row: SessionRow): Promise<SessionRow> {
   let current = row;
   const seen = new Set<string>();
   while (current.endReason === COMPRESSED_END_REASON && !seen.has(current.id)) {
     seen.add(current.id);
     // The child holds the history under the same source (a subagent's source is "delegate").
-    const child = store.childSessions(current.id).find((c) => c.source === current.source);
+    const source = current.source;
+    const child = (await store.childSessions(current.id)).find((c) => c.source === source);
     if (!child) break;
     current = child;
   }
@@ -72,14 +78,16 @@ export interface ListedSession {
  * One page of a front end's live sessions, newest first: a conversation that compression moved
  * on is listed once, under its live child (an indexed page, not a scan of every session).
  */
-export function listLiveSessions(
+export async function listLiveSessions(
   store: Store,
   opts: { source: string; cwd?: string; offset: number; limit: number },
-): { sessions: ListedSession[]; more: boolean } {
-  const rows = store.sessionPage({ ...opts, limit: opts.limit + 1, notEndedBy: COMPRESSED_END_REASON });
-  const sessions = rows.slice(0, opts.limit).map((row) => {
-    const leaf = row.activeLeafId ? store.findNode(row.activeLeafId) : undefined;
-    return { row, updatedAt: row.endedAt ?? leaf?.createdAt ?? row.startedAt };
-  });
+): Promise<{ sessions: ListedSession[]; more: boolean }> {
+  const rows = await store.sessionPage({ ...opts, limit: opts.limit + 1, notEndedBy: COMPRESSED_END_REASON });
+  const sessions = await Promise.all(
+    rows.slice(0, opts.limit).map(async (row) => {
+      const leaf = row.activeLeafId ? await store.findNode(row.activeLeafId) : undefined;
+      return { row, updatedAt: row.endedAt ?? leaf?.createdAt ?? row.startedAt };
+    }),
+  );
   return { sessions, more: rows.length > opts.limit };
 }

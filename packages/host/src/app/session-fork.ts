@@ -8,9 +8,14 @@ import type { NodeInput, Store } from "@iris/store";
 export const TITLE_MAX = 200;
 
 /** Copies `sourceId`'s active path into a new session of `source` for `cwd`; returns the new id. */
-export function forkSession(store: Store, sourceId: string, cwd: string, sourceName = "acp"): string {
-  const source = store.getSession(sourceId);
-  const inputs: NodeInput[] = store.activePath(sourceId).map((n) => ({
+export async function forkSession(
+  store: Store,
+  sourceId: string,
+  cwd: string,
+  sourceName = "acp",
+): Promise<string> {
+  const source = await store.getSession(sourceId);
+  const inputs: NodeInput[] = (await store.activePath(sourceId)).map((n) => ({
     kind: n.kind,
     ...(n.message ? { message: n.message } : {}),
     ...(n.text !== null ? { text: n.text } : {}),
@@ -20,16 +25,17 @@ export function forkSession(store: Store, sourceId: string, cwd: string, sourceN
     ...(n.tokens !== null ? { tokens: n.tokens } : {}),
     ...(n.kind === "compaction" ? { parentId: null } : {}),
   }));
-  return store.atomically(() => {
-    const fork = store.createSession({
+  // One write: the fork exists only with its whole history.
+  const fork = await store.startSession({
+    session: {
       source: sourceName,
       cwd,
       ...(source.systemPrompt !== null ? { systemPrompt: source.systemPrompt } : {}),
       ...(source.model !== null ? { model: source.model } : {}),
       ...(source.provider !== null ? { provider: source.provider } : {}),
       ...(source.title ? { title: `${source.title} (fork)`.slice(0, TITLE_MAX) } : {}),
-    });
-    if (inputs.length > 0) store.appendNodes(fork.id, inputs);
-    return fork.id;
+    },
+    nodes: inputs,
   });
+  return fork.id;
 }

@@ -12,7 +12,7 @@ import { isBusyError, type Store, shortId } from "@iris/store";
 /** A holder renews every third of this; a holder on another host that vanished frees it after this. */
 export const LEASE_TTL_MS = 60_000;
 
-export type TurnLease = { ok: true; release(): void } | { ok: false; message: string };
+export type TurnLease = { ok: true; release(): Promise<void> } | { ok: false; message: string };
 
 export function pidAlive(pid: number): boolean {
   try {
@@ -23,11 +23,21 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-export function acquireTurnLease(store: Store, sessionId: string, now: () => number = Date.now): TurnLease {
+export async function acquireTurnLease(
+  store: Store,
+  sessionId: string,
+  now: () => number = Date.now,
+): Promise<TurnLease> {
   const holder = { pid: process.pid, host: hostname() };
-  let got: ReturnType<Store["leases"]["acquire"]>;
+  let got: Awaited<ReturnType<Store["leases"]["acquire"]>>;
   try {
-    got = store.leases.acquire({ sessionId, holder, ttlMs: LEASE_TTL_MS, now: now(), isAlive: pidAlive });
+    got = await store.leases.acquire({
+      sessionId,
+      holder,
+      ttlMs: LEASE_TTL_MS,
+      now: now(),
+      isAlive: pidAlive,
+    });
   } catch (err) {
     // The write lock stayed taken past the store's busy timeout (the bound on this call).
     if (!isBusyError(err)) throw err;
@@ -45,22 +55,20 @@ export function acquireTurnLease(store: Store, sessionId: string, now: () => num
     };
   }
   const renew = setInterval(() => {
-    try {
-      store.leases.renew(sessionId, holder, now() + LEASE_TTL_MS);
-    } catch {
+    store.leases.renew(sessionId, holder, now() + LEASE_TTL_MS).catch(() => {
       // A busy store: the next renewal tries again; the lease lasts a whole TTL.
-    }
+    });
   }, LEASE_TTL_MS / 3);
   renew.unref();
   let released = false;
   return {
     ok: true,
-    release: () => {
+    release: async () => {
       if (released) return;
       released = true;
       clearInterval(renew);
       try {
-        store.leases.release(sessionId, holder);
+        await store.leases.release(sessionId, holder);
       } catch {
         // Closed or busy store: the lease expires on its own, and a dead pid frees it at once.
       }

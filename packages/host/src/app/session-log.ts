@@ -18,12 +18,12 @@ export interface SessionLog extends ConversationLog {
    * Ends this conversation with a compacted history: the log continues under the returned id
    * (SPEC C4). On the store the old session ends and a child holds the history.
    */
-  split(compacted: readonly Message[], opts: SplitOptions): string;
+  split(compacted: readonly Message[], opts: SplitOptions): Promise<string>;
   /**
    * Replaces the history with `pruned` (same length, old tool outputs cut) and stays in the
    * same conversation (C4 splits only for a summary). Logs without it split instead.
    */
-  prune?(pruned: readonly Message[]): void;
+  prune?(pruned: readonly Message[]): Promise<void>;
 }
 
 /** A log other than the store's: it keeps its own receipts and, for JSONL, its frozen prompt. */

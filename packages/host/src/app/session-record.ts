@@ -5,7 +5,7 @@
 import {
   JsonlConversation,
   MemoryConversation,
-  StoreConversation,
+  storedHistory,
   type UsageRow as TurnUsageRow,
 } from "@iris/agent";
 import type { Message, Runtime } from "@iris/llm";
@@ -41,9 +41,9 @@ export class SessionRecord {
   }
 
   /** A new session in state.db with its frozen prompt. */
-  createInStore(systemPrompt: string, runtime: Runtime): SessionRow {
+  async createInStore(systemPrompt: string, runtime: Runtime): Promise<SessionRow> {
     this.detachedLog = undefined;
-    this.current = this.store.createSession({
+    this.current = await this.store.createSession({
       source: this.source,
       cwd: this.cwd,
       systemPrompt,
@@ -86,70 +86,71 @@ export class SessionRecord {
   }
 
   /** The log the next turn writes: the detached one, or the store's (following splits). */
-  logForTurn(): SessionLog {
-    return this.detachedLog ?? new FollowingConversation(this.store, this.row.id);
+  async logForTurn(): Promise<SessionLog> {
+    return this.detachedLog ?? (await FollowingConversation.open(this.store, this.row.id));
   }
 
   /** The conversation as the next turn sees it (in memory, or the store's active path). */
-  history(): Message[] {
-    return this.detachedLog?.history() ?? new StoreConversation(this.store, this.row.id).history();
+  history(): Promise<Message[]> {
+    return this.detachedLog?.history() ?? storedHistory(this.store, this.row.id);
   }
 
   /** The session's row now (title, cost, active leaf), re-read from the store. */
-  reread(): SessionRow {
+  async reread(): Promise<SessionRow> {
     if (this.detachedLog || !this.current) return this.row;
-    return this.store.findSession(this.current.id) ?? this.current;
+    return (await this.store.findSession(this.current.id)) ?? this.current;
   }
 
   /** Names the session from its first prompt when it has no title yet. */
-  ensureTitle(firstPrompt: string): void {
-    if (!this.detachedLog) ensureTitle(this.store, this.row.id, firstPrompt);
+  async ensureTitle(firstPrompt: string): Promise<void> {
+    if (!this.detachedLog) await ensureTitle(this.store, this.row.id, firstPrompt);
   }
 
-  setTitle(title: string): void {
+  async setTitle(title: string): Promise<void> {
     if (this.detachedLog) this.current = { ...this.row, title };
-    else this.store.setSessionTitle(this.row.id, title);
+    else await this.store.setSessionTitle(this.row.id, title);
   }
 
   /** This session's billed calls (empty for a memory or JSONL log: their rows stay with the log). */
-  usage(): UsageRow[] {
+  async usage(): Promise<UsageRow[]> {
     return this.detachedLog ? [] : this.store.usageForSession(this.row.id);
   }
 
   /** Moves the conversation back to `leafId` (null: before the first message). */
-  rewindTo(leafId: string | null): void {
+  async rewindTo(leafId: string | null): Promise<void> {
     if (this.detachedLog) throw new Error("a conversation outside state.db cannot be rewound");
-    if (leafId) this.store.branchFrom(leafId);
-    else this.store.clearActiveLeaf(this.row.id);
+    if (leafId) await this.store.branchFrom(leafId);
+    else await this.store.clearActiveLeaf(this.row.id);
   }
 
   /** One billed call made outside a turn's loop, straight to its log (no history loaded). */
-  recordUsage(row: TurnUsageRow): void {
-    if (this.detachedLog) this.detachedLog.recordUsage(row);
-    else this.store.recordUsage({ sessionId: this.row.id, ...row });
+  async recordUsage(row: TurnUsageRow): Promise<void> {
+    if (this.detachedLog) await this.detachedLog.recordUsage(row);
+    else await this.store.recordUsage({ sessionId: this.row.id, ...row });
   }
 
   /** A model switch: the rebuilt prompt and the new route, in the log and the row. */
-  switched(systemPrompt: string, runtime: Runtime): void {
+  async switched(systemPrompt: string, runtime: Runtime): Promise<void> {
     if (!this.current) return;
     if (this.detachedLog) {
       this.setDetachedPrompt(systemPrompt);
       this.current = { ...this.current, model: runtime.model, provider: runtime.provider };
     } else {
-      this.store.setSystemPrompt(this.current.id, systemPrompt);
-      this.store.setSessionModel(this.current.id, runtime.model, runtime.provider);
-      this.current = this.store.getSession(this.current.id);
+      const id = this.current.id;
+      await this.store.setSystemPrompt(id, systemPrompt);
+      await this.store.setSessionModel(id, runtime.model, runtime.provider);
+      this.current = await this.store.getSession(id);
     }
   }
 
   /** A compression split: the conversation goes on under `id` with the rebuilt prompt. */
-  adopt(id: string, systemPrompt: string): void {
+  async adopt(id: string, systemPrompt: string): Promise<void> {
     if (this.detachedLog && this.current) {
       this.current = { ...this.current, id };
       this.setDetachedPrompt(systemPrompt);
     } else {
-      this.store.setSystemPrompt(id, systemPrompt);
-      this.current = this.store.getSession(id);
+      await this.store.setSystemPrompt(id, systemPrompt);
+      this.current = await this.store.getSession(id);
     }
   }
 

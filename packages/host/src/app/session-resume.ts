@@ -14,31 +14,31 @@ export interface Resumed {
   repaired: RepairedCall[] | undefined;
 }
 
-export function resumeStored(
+export async function resumeStored(
   store: Store,
   turns: TurnLocks,
   ref: string,
   answers: readonly Message[],
-): Resumed | undefined {
-  const found = findSession(store, ref, { follow: false });
+): Promise<Resumed | undefined> {
+  const found = await findSession(store, ref, { follow: false });
   if (!found.ok) return undefined;
   const { row } = found;
   let held: HeldTurn | undefined;
   try {
-    held = turns.take(store, row.id);
+    held = await turns.take(store, row.id);
   } catch (err) {
     if (!(err instanceof SessionBusyError) || answers.length > 0) throw err;
     return { row, repaired: undefined };
   }
   try {
-    for (const message of answers) store.appendNode(row.id, { kind: "message", message });
-    return { row, repaired: repairInterruptedCalls(store, row.id).repaired };
+    for (const message of answers) await store.appendNode(row.id, { kind: "message", message });
+    return { row, repaired: (await repairInterruptedCalls(store, row.id)).repaired };
   } finally {
-    held.release();
+    await held.release();
   }
 }
 
 /** The repair deferred by a resume, run under the resumer's own turn. */
-export function repairNow(store: Store, sessionId: string): RepairedCall[] {
-  return repairInterruptedCalls(store, sessionId).repaired;
+export async function repairNow(store: Store, sessionId: string): Promise<RepairedCall[]> {
+  return (await repairInterruptedCalls(store, sessionId)).repaired;
 }

@@ -23,9 +23,9 @@ export function titleFrom(text: string): string {
 }
 
 /** Gives the session a title from `firstPrompt` when it has none yet. */
-export function ensureTitle(store: Store, sessionId: string, firstPrompt: string): void {
-  const row = store.findSession(sessionId);
+export async function ensureTitle(store: Store, sessionId: string, firstPrompt: string): Promise<void> {
+  const row = await store.findSession(sessionId);
   if (!row || row.title) return;
   const title = titleFrom(firstPrompt);
-  if (title) store.setSessionTitle(sessionId, title);
+  if (title) await store.setSessionTitle(sessionId, title);
 }

@@ -66,10 +66,11 @@ export function sessionToolBox(o: SessionToolBoxOptions): ToolBox {
           ),
         }
       : {}),
-    searchSessions: (query, limit) =>
-      store
-        .search(query, { limit, excludeSessionId: o.sessionId })
-        .map((h) => ({ sessionId: h.sessionId, snippet: h.snippet })),
+    searchSessions: async (query, limit) =>
+      (await store.search(query, { limit, excludeSessionId: o.sessionId })).map((h) => ({
+        sessionId: h.sessionId,
+        snippet: h.snippet,
+      })),
     delegate: makeDelegate({
       port: {
         profile,

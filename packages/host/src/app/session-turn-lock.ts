@@ -23,7 +23,8 @@ export class SessionBusyError extends Error {
 }
 
 export interface HeldTurn {
-  release(): void;
+  /** Frees the turn (never rejects: a lease the store could not drop expires on its own). */
+  release(): Promise<void>;
 }
 
 /** The sessions of one process with a turn running now (IrisProcess owns one). */
@@ -31,30 +32,40 @@ export class TurnLocks {
   private readonly held = new Set<string>();
 
   /** Takes the turn of `sessionId` or throws SessionBusyError; release exactly once. */
-  take(store: Store, sessionId: string): HeldTurn {
+  async take(store: Store, sessionId: string): Promise<HeldTurn> {
     if (this.held.has(sessionId))
       throw new SessionBusyError(
         `session ${sessionId.slice(-8)} is busy: this process is running a turn in it; wait for it to finish`,
         sessionId,
       );
-    const lease = acquireTurnLease(store, sessionId);
-    if (!lease.ok) throw new SessionBusyError(lease.message, sessionId);
+    // Reserved before the store is asked, so a second take in this process is refused at once.
     this.held.add(sessionId);
+    let lease: Awaited<ReturnType<typeof acquireTurnLease>>;
+    try {
+      lease = await acquireTurnLease(store, sessionId);
+    } catch (err) {
+      this.held.delete(sessionId);
+      throw err;
+    }
+    if (!lease.ok) {
+      this.held.delete(sessionId);
+      throw new SessionBusyError(lease.message, sessionId);
+    }
     let released = false;
     return {
-      release: () => {
+      release: async () => {
         if (released) return;
         released = true;
         this.held.delete(sessionId);
-        lease.release();
+        await lease.release();
       },
     };
   }
 
   /** The refusal a turn in `sessionId` would get now, if any (peeks, keeps nothing). */
-  refusal(store: Store, sessionId: string): SessionBusyError | undefined {
+  async refusal(store: Store, sessionId: string): Promise<SessionBusyError | undefined> {
     try {
-      this.take(store, sessionId).release();
+      await (await this.take(store, sessionId)).release();
       return undefined;
     } catch (err) {
       if (err instanceof SessionBusyError) return err;

@@ -12,7 +12,7 @@ import {
   newTaskId,
   type RepairedCall,
   type ResilientModelClient,
-  StoreConversation,
+  storedHistory,
   TodoList,
   type TurnResult,
   usageRowOf,
@@ -91,7 +91,8 @@ export class Session {
   private readonly tagged = new EventFanout();
   private readonly prompts = new SessionPrompts();
   private readonly prompt: FrozenPrompt;
-  private running: { agent: Agent; controller: AbortController; done?: Promise<unknown> } | undefined;
+  /** The turn running now; its agent is made once the session's turn lease is held. */
+  private running: { agent?: Agent; controller: AbortController; done?: Promise<unknown> } | undefined;
   private taskId = "";
   private closed = false;
   /** Its row and log: state.db's, memory or JSONL (session-record.ts). */
@@ -192,7 +193,7 @@ export class Session {
    * log chosen at open: the store (default), memory, or a JSONL file (an existing file is
    * continued with its own frozen prompt).
    */
-  startSession(instructions?: string): SessionRow {
+  async startSession(instructions?: string): Promise<SessionRow> {
     const choice = this.opts.log ?? { kind: "store" };
     if (choice.kind === "memory") return this.startInMemory(choice.history ?? [], instructions);
     this.prompt.reset(instructions, true); // a new session reads skills and menu afresh (S2)
@@ -201,7 +202,7 @@ export class Session {
     this.repairPending = false;
     if (choice.kind === "jsonl") {
       const log = this.record.openJsonl(choice.path, () => this.prompt.build(), this.runtime);
-      this.todos = TodoList.fromHistory(log.history());
+      this.todos = TodoList.fromHistory(await log.history());
       return this.session;
     }
     return this.record.createInStore(this.prompt.build(), this.runtime);
@@ -223,39 +224,39 @@ export class Session {
   }
 
   /** The conversation as the next turn sees it (in memory, or the store's active path). */
-  history(): Message[] {
+  history(): Promise<Message[]> {
     return this.record.history();
   }
 
   /** The session's row now (title, cost, active leaf), re-read from the store. */
-  row(): SessionRow {
+  row(): Promise<SessionRow> {
     return this.record.reread();
   }
 
   /** The session's title (null until the first exchange names it). */
-  title(): string | null {
-    return this.row().title;
+  async title(): Promise<string | null> {
+    return (await this.row()).title;
   }
 
   /** Names the session from its first prompt when it has no title yet; the title now. */
-  ensureTitle(firstPrompt: string): string | null {
-    this.record.ensureTitle(firstPrompt);
+  async ensureTitle(firstPrompt: string): Promise<string | null> {
+    await this.record.ensureTitle(firstPrompt);
     return this.title();
   }
 
-  setTitle(title: string): void {
-    this.record.setTitle(title);
+  setTitle(title: string): Promise<void> {
+    return this.record.setTitle(title);
   }
 
   /** This session's billed calls (empty for a memory or JSONL log: their rows stay with the log). */
-  usage(): UsageRow[] {
+  usage(): Promise<UsageRow[]> {
     return this.record.usage();
   }
 
   /** Moves the conversation back to `leafId` (a node of its path; null: before the first message),
    * as after an edit or a cancelled turn: what came after stays in the tree as a branch. */
-  rewindTo(leafId: string | null): void {
-    this.record.rewindTo(leafId);
+  rewindTo(leafId: string | null): Promise<void> {
+    return this.record.rewindTo(leafId);
   }
 
   /**
@@ -272,22 +273,25 @@ export class Session {
         "a turn is already running in this session; use inject()",
         this.record.started?.id ?? "",
       );
-    const held = this.takeTurn();
+    // Marked running before the first await, so a second send() is refused at once.
+    const controller = new AbortController();
+    const running: NonNullable<Session["running"]> = { controller };
+    this.running = running;
+    let held: HeldTurn | undefined;
     try {
-      if (this.repairPending) this.repairNotices.push(...repairNow(this.opts.store, this.session.id));
+      held = await this.takeTurn();
+      if (this.repairPending) this.repairNotices.push(...(await repairNow(this.opts.store, this.session.id)));
       this.repairPending = false;
-      const controller = new AbortController();
       const onAbort = () => controller.abort();
       opts.signal?.addEventListener("abort", onAbort, { once: true });
       const taskId = newTaskId();
       const emit = this.emitTagged.bind(this);
-      const agent = this.newAgent(
+      const agent = await this.newAgent(
         opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId),
         () => taskId,
         opts.clientTools,
       );
-      const running: NonNullable<Session["running"]> = { agent, controller };
-      this.running = running;
+      running.agent = agent;
       this.taskId = taskId;
       try {
         await this.workspace.connect?.(); // down: WorkspaceUnavailable; then images fitted to the route
@@ -304,26 +308,26 @@ export class Session {
         return { ...result, unsent: agent.takeUnsent() };
       } finally {
         opts.signal?.removeEventListener("abort", onAbort);
-        this.running = undefined;
         if (this.opts.tools.policy instanceof SwitchablePolicy) this.opts.tools.policy.turnEnded();
         // A task's `cd` ends with the task; the session's processes live on until close().
         this.workspace.cwds.clear(taskId);
         this.prompts.cancelTask(taskId);
       }
     } finally {
-      held?.release();
+      this.running = undefined;
+      await held?.release();
     }
   }
 
   /** The session's turn (a detached log is this process's alone: no lease). */
-  private takeTurn(): HeldTurn | undefined {
+  private async takeTurn(): Promise<HeldTurn | undefined> {
     if (this.record.detached) return undefined;
     return this.opts.parent.turns.take(this.opts.store, this.session.id);
   }
 
   /** A message that arrives while a turn runs: sent after the current round (SPEC L9). */
   inject(text: string): boolean {
-    return this.running?.agent.inject({ role: "user", content: text }) ?? false;
+    return this.running?.agent?.inject({ role: "user", content: text }) ?? false;
   }
 
   /** Stops the running turn (the Agent ends it with reason `interrupted`). */
@@ -374,15 +378,15 @@ export class Session {
    * this session, and warn when the switch costs the prompt cache of a long history.
    * `spec` is "MODEL" (same provider) or "PROVIDER/MODEL".
    */
-  switchModel(spec: string): { ok: true; warnings: string[] } | { ok: false; error: string } {
+  async switchModel(spec: string): Promise<{ ok: true; warnings: string[] } | { ok: false; error: string }> {
     const resolved = resolveSwitch(spec, this.opts.profile, this.runtime, this.opts.route);
     if (!resolved.ok) return { ok: false, error: resolved.error };
     const warnings: string[] = [];
-    if (this.record.started) warnings.push(...this.context.switchRisks());
+    if (this.record.started) warnings.push(...(await this.context.switchRisks()));
     this.currentRuntime = resolved.runtime;
     this.model = undefined;
     this.contextCtl?.routeChanged(undefined); // thresholds follow the new route (SPEC M2)
-    if (this.record.started) this.record.switched(this.prompt.build(), resolved.runtime);
+    if (this.record.started) await this.record.switched(this.prompt.build(), resolved.runtime);
     return { ok: true, warnings: [...warnings, ...resolved.notes] };
   }
 
@@ -395,7 +399,7 @@ export class Session {
   async switchWorkspace(backend: WorkspaceBackend): Promise<string> {
     const before = this.workspace.description;
     const now = await switchSessionWorkspace(this.workspace, this.opts.profile, this.opts.cwd, backend);
-    if (now !== before && this.record.started) this.record.switched(this.prompt.build(), this.runtime);
+    if (now !== before && this.record.started) await this.record.switched(this.prompt.build(), this.runtime);
     return now;
   }
 
@@ -404,15 +408,15 @@ export class Session {
    * rules for `answers` and for a session another turn is running in). Its frozen prompt is reused
    * as stored.
    */
-  resumeSession(id: string, answers: readonly Message[] = []): SessionRow | undefined {
-    const resumed = resumeStored(this.opts.store, this.opts.parent.turns, id, answers);
+  async resumeSession(id: string, answers: readonly Message[] = []): Promise<SessionRow | undefined> {
+    const resumed = await resumeStored(this.opts.store, this.opts.parent.turns, id, answers);
     if (!resumed) return undefined;
     const { row } = resumed;
     this.record.resumed(row);
     this.prompt.reset(undefined, false);
     this.repairPending = resumed.repaired === undefined;
     this.repairNotices = resumed.repaired ?? [];
-    this.todos = TodoList.fromHistory(new StoreConversation(this.opts.store, row.id).history());
+    this.todos = TodoList.fromHistory(await storedHistory(this.opts.store, row.id));
     this.approvals = new ApprovalMemory();
     return row;
   }
@@ -439,10 +443,10 @@ export class Session {
   }
 
   /** A call made outside a turn's loop (the judge) is recorded like every other (F3). */
-  recordAuxiliaryCall(message: AssistantMessage, costUsd: number, latencyMs: number): void {
+  recordAuxiliaryCall(message: AssistantMessage, costUsd: number, latencyMs: number): Promise<void> {
     const row = usageRowOf(this.taskId || newTaskId(), message, costUsd, latencyMs);
     // Straight to the store: logForTurn() would load the whole session for one row.
-    this.record.recordUsage(row);
+    return this.record.recordUsage(row);
   }
 
   private resilientClient(primary: Runtime, onRouteChange?: (rt: Runtime) => void): ResilientModelClient {
@@ -451,12 +455,16 @@ export class Session {
 
   /** Made per message (cheap): everything expensive lives in the process and the session.
    * Private: a front end sends through send(), which holds the session's turn lease. */
-  private newAgent(frontEnd: FrontEnd = {}, taskId?: () => string, clientTools?: ClientTools): Agent {
+  private async newAgent(
+    frontEnd: FrontEnd = {},
+    taskId?: () => string,
+    clientTools?: ClientTools,
+  ): Promise<Agent> {
     if (this.closed) throw new Error("the session is closed");
     const { profile, store, tools, cwd } = this.opts;
     const session = this.session;
     // Questions also go to the ask board, where the dashboard answers them by request id.
-    frontEnd = withAskBoard(frontEnd, store, session.id, this.opts.source);
+    frontEnd = await withAskBoard(frontEnd, store, session.id, this.opts.source);
     for (const r of this.repairNotices.splice(0))
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
     return assembleAgent({
@@ -467,7 +475,7 @@ export class Session {
       events: this.events,
       frontEnd,
       model: this.modelClient(),
-      log: this.record.logForTurn(),
+      log: await this.record.logForTurn(),
       context: this.context,
       box: {
         tools,
@@ -506,10 +514,10 @@ export class Session {
       session: () => this.session,
       detached: () => this.record.detached !== undefined,
       workspace: () => this.workspace.description,
-      adopt: (id) => {
+      adopt: async (id) => {
         const from = this.record.started?.id ?? "";
         // S2: the frozen prompt is rebuilt after a compression; the child starts with it.
-        this.record.adopt(id, this.prompt.build());
+        await this.record.adopt(id, this.prompt.build());
         // A front end re-points its own map (chat → session) on this event.
         this.emitTagged("session_split", { from, to: id }, { taskId: this.taskId });
       },
@@ -518,8 +526,8 @@ export class Session {
   }
 
   /** `/compress`: compress the current session now (between turns, so no call is open). */
-  compressNow(): ReturnType<ContextControl["compressNow"]> {
-    return this.context.compressNow(this.record.logForTurn());
+  async compressNow(): Promise<Awaited<ReturnType<ContextControl["compressNow"]>>> {
+    return this.context.compressNow(await this.record.logForTurn());
   }
 
   /** The prompt the model is sent: the frozen one, then the ephemeral one (never stored). */

@@ -10,37 +10,38 @@ export function storePageIndex(store: Store, logger: Logger): PageIndex {
   return {
     add(url, title, text) {
       if (store.isReadonly) return;
-      try {
-        store.webPages.put({ url, title, text, terms: pageTerms(title, text).join(" ") });
-      } catch (err) {
+      store.webPages.put({ url, title, text, terms: pageTerms(title, text).join(" ") }).catch((err) => {
         logger.warn(
           `web page ${url} not kept for local search: ${err instanceof Error ? err.message : String(err)}`,
         );
-      }
+      });
     },
-    search(query, count) {
+    async search(query, count) {
       const terms = [...new Set(searchTerms(query))];
-      return store.webPages
-        .search(terms, count)
-        .map((h) => ({ title: h.title, url: h.url, snippet: pageSnippet(h.text, terms) }));
+      return (await store.webPages.search(terms, count)).map((h) => ({
+        title: h.title,
+        url: h.url,
+        snippet: pageSnippet(h.text, terms),
+      }));
     },
   };
 }
 
 export interface McpStateRecorder {
-  record(statuses: McpServerStatus[]): void;
+  /** Never rejects: a state not recorded is logged. */
+  record(statuses: McpServerStatus[]): Promise<void>;
   /** The process is closing: its rows go. */
-  clear(): void;
+  clear(): Promise<void>;
 }
 
 export function mcpStateRecorder(store: Store, platform: string, logger: Logger): McpStateRecorder {
   const owner = { platform, pid: process.pid, startedAt: Date.now() };
   let recorded = false;
   return {
-    record(statuses) {
+    async record(statuses) {
       if (store.isReadonly || (statuses.length === 0 && !recorded)) return;
       try {
-        store.mcpStates.record(
+        await store.mcpStates.record(
           owner,
           statuses.map((s) => ({
             server: s.name,
@@ -56,10 +57,10 @@ export function mcpStateRecorder(store: Store, platform: string, logger: Logger)
         logger.warn(`MCP server states not recorded: ${err instanceof Error ? err.message : String(err)}`);
       }
     },
-    clear() {
+    async clear() {
       if (!recorded) return;
       try {
-        store.mcpStates.clear(owner.platform, owner.pid);
+        await store.mcpStates.clear(owner.platform, owner.pid);
       } catch {
         // A crashed-looking row is what the dashboard shows then (its pid is gone).
       }

@@ -11,7 +11,7 @@ export interface CommandContext {
   session: Session;
   args: string;
   /** Starts a fresh conversation for this chat or screen; returns the new session id. */
-  newSession(): string;
+  newSession(): Promise<string>;
   /** Answers the approval this user is asked about; undefined where nothing waits. */
   /** `requestId`: which waiting approval (default the oldest). */
   answerApproval?(answer: "once" | "session" | "always" | "deny", requestId?: string): string | undefined;
@@ -34,17 +34,17 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     aliases: ["/reset"],
     help: "start a new session (the old one stays in the store)",
     surfaces: both,
-    run: (ctx) => `new session ${shortId(ctx.newSession())}`,
+    run: async (ctx) => `new session ${shortId(await ctx.newSession())}`,
   },
   {
     name: "/model",
     usage: "/model [provider/]NAME",
     help: "show or switch the model",
     surfaces: both,
-    run: (ctx) => {
+    run: async (ctx) => {
       const s = ctx.session;
       if (!ctx.args) return `current: ${s.runtime.provider}/${s.runtime.model}`;
-      const r = s.switchModel(ctx.args);
+      const r = await s.switchModel(ctx.args);
       if (!r.ok) return `! ${r.error}`;
       return [`now using ${s.runtime.provider}/${s.runtime.model}`, ...r.warnings.map((w) => `! ${w}`)].join(
         "\n",
@@ -70,7 +70,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     name: "/usage",
     help: "tokens and cost of this session",
     surfaces: both,
-    run: (ctx) => formatUsageLine(ctx.session.store.usageForSession(ctx.session.id)),
+    run: async (ctx) => formatUsageLine(await ctx.session.usage()),
   },
   {
     name: "/compress",

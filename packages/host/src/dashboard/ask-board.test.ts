@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FrontEnd } from "@iris/agent";
-import { AskBoard, openStore, type Store } from "@iris/store";
+import { type AskBoard, openStore, type SqliteStore as Store } from "@iris/store";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { withAskBoard } from "./ask-board.js";
@@ -11,14 +11,14 @@ let dir: string;
 let store: Store;
 let board: AskBoard;
 let sessionId: string;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "iris-ask-board-"));
   store = openStore(join(dir, "state.db"));
-  board = new AskBoard(store.db);
-  sessionId = store.createSession({ source: "cli" }).id;
+  board = store.dashboard.asks;
+  sessionId = (await store.createSession({ source: "cli" })).id;
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -31,26 +31,26 @@ const request: ApprovalRequest = {
 
 async function waitingAsk(): Promise<string> {
   for (;;) {
-    const [ask] = board.waiting();
+    const [ask] = await board.waiting();
     if (ask) return ask.id;
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 describe("withAskBoard", () => {
-  it("leaves a front end that cannot ask as it is while no dashboard runs (scripts keep their answer)", () => {
-    const fe = withAskBoard({}, store, sessionId, "cli");
+  it("leaves a front end that cannot ask as it is while no dashboard runs (scripts keep their answer)", async () => {
+    const fe = await withAskBoard({}, store, sessionId, "cli");
     expect(fe.approve).toBeUndefined();
     expect(fe.clarify).toBeUndefined();
   });
 
   it("with a dashboard running, a front end that cannot ask waits for the board's answer", async () => {
-    board.touchPresence();
-    const fe = withAskBoard({}, store, sessionId, "cli");
+    await board.touchPresence();
+    const fe = await withAskBoard({}, store, sessionId, "cli");
     const answer = fe.approve!(request);
     const id = await waitingAsk();
-    expect(board.get(id)?.question).toMatchObject({ tool: "terminal", command: "rm -rf build" });
-    expect(board.answer(id, "session", "dashboard")).toBe(true);
+    expect((await board.get(id))?.question).toMatchObject({ tool: "terminal", command: "rm -rf build" });
+    expect(await board.answer(id, "session", "dashboard")).toBe(true);
     expect(await answer).toBe("session");
   });
 
@@ -66,9 +66,9 @@ describe("withAskBoard", () => {
           });
         }),
     };
-    const fe = withAskBoard(own, store, sessionId, "gateway:irc");
+    const fe = await withAskBoard(own, store, sessionId, "gateway:irc");
     const first = fe.approve!(request);
-    board.answer(await waitingAsk(), "deny", "dashboard");
+    await board.answer(await waitingAsk(), "deny", "dashboard");
     expect(await first).toBe("deny");
     expect(withdrawn).toBe(true);
 
@@ -76,20 +76,20 @@ describe("withAskBoard", () => {
     const id = await waitingAsk();
     answerLocally("once");
     expect(await second).toBe("once");
-    expect(board.get(id)?.state).toBe("withdrawn");
-    expect(board.answer(id, "always", "dashboard")).toBe(false);
+    expect((await board.get(id))?.state).toBe("withdrawn");
+    expect(await board.answer(id, "always", "dashboard")).toBe(false);
   });
 
   it("a clarify question is answered from the board too", async () => {
-    board.touchPresence();
-    const fe = withAskBoard({}, store, sessionId, "cli");
+    await board.touchPresence();
+    const fe = await withAskBoard({}, store, sessionId, "cli");
     const answer = fe.clarify!("which one?", ["a", "b"]);
     const id = await waitingAsk();
-    expect(board.get(id)).toMatchObject({
+    expect(await board.get(id)).toMatchObject({
       kind: "clarify",
       question: { question: "which one?", choices: ["a", "b"] },
     });
-    board.answer(id, "b", "dashboard");
+    await board.answer(id, "b", "dashboard");
     expect(await answer).toBe("b");
   });
 });

@@ -20,19 +20,24 @@ export const ANSWERED_ON_BOARD = "answered-on-dashboard";
 
 const APPROVAL_ANSWERS = new Set<string>(["once", "session", "always", "deny"]);
 
-export function withAskBoard(frontEnd: FrontEnd, store: Store, sessionId: string, source: string): FrontEnd {
+export async function withAskBoard(
+  frontEnd: FrontEnd,
+  store: Store,
+  sessionId: string,
+  source: string,
+): Promise<FrontEnd> {
   if (store.isReadonly) return frontEnd;
   const board = store.dashboard.asks;
-  const present = () => {
+  const present = async () => {
     try {
-      return (board.presenceSeenAt() ?? 0) > Date.now() - PRESENCE_FRESH_MS;
+      return ((await board.presenceSeenAt()) ?? 0) > Date.now() - PRESENCE_FRESH_MS;
     } catch {
       return false;
     }
   };
   // Decided once per turn: `interactive` (whether anyone can approve) follows `approve` existing.
   // A front end that asks both kinds itself needs no presence read (an API server's every request).
-  const dashboard = frontEnd.approve && frontEnd.clarify ? false : present();
+  const dashboard = frontEnd.approve && frontEnd.clarify ? false : await present();
   if (!frontEnd.approve && !frontEnd.clarify && !dashboard) return frontEnd;
   const out: FrontEnd = Object.create(frontEnd) as FrontEnd;
   const ownApprove = frontEnd.approve?.bind(frontEnd);
@@ -85,7 +90,7 @@ interface RaceOptions<T> {
 async function race<T>(board: AskBoard, o: RaceOptions<T>): Promise<T> {
   const id = randomUUID();
   try {
-    board.publish({ id, sessionId: o.sessionId, kind: o.kind, source: o.source, question: o.question });
+    await board.publish({ id, sessionId: o.sessionId, kind: o.kind, source: o.source, question: o.question });
   } catch {
     // The board is busy or unwritable: ask the way the front end always did.
     return o.ask ? o.ask(o.signal ?? new AbortController().signal) : o.fallback;
@@ -98,11 +103,11 @@ async function race<T>(board: AskBoard, o: RaceOptions<T>): Promise<T> {
   try {
     const fromBoard = new Promise<T>((resolve) => {
       const deadline = Date.now() + o.waitMs;
-      const look = () => {
+      const look = async () => {
         if (local.signal.aborted) return resolve(o.fallback);
-        let row: ReturnType<AskBoard["get"]>;
+        let row: Awaited<ReturnType<AskBoard["get"]>>;
         try {
-          row = board.get(id);
+          row = await board.get(id);
         } catch {
           row = undefined; // busy: look again
         }
@@ -114,7 +119,7 @@ async function race<T>(board: AskBoard, o: RaceOptions<T>): Promise<T> {
         if (!o.ask && Date.now() > deadline) return resolve(o.fallback);
         timer = setTimeout(look, POLL_MS);
       };
-      look();
+      void look();
     });
     const answers: Promise<T>[] = [fromBoard];
     if (o.ask) answers.push(o.ask(local.signal));
@@ -125,7 +130,7 @@ async function race<T>(board: AskBoard, o: RaceOptions<T>): Promise<T> {
     // The loser stops asking: the terminal prompt or chat button is withdrawn.
     local.abort(ANSWERED_ON_BOARD);
     try {
-      board.withdraw(id);
+      await board.withdraw(id);
     } catch {
       // A crash-left row is withdrawn by the dashboard (its pid is gone).
     }

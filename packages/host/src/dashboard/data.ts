@@ -35,43 +35,43 @@ export class DashboardData {
     return new DashboardData(openStore(dbPath));
   }
 
-  close(): void {
-    this.store.close();
+  close(): Promise<void> {
+    return this.store.close();
   }
 
-  findSession(idOrPrefix: string): SessionRow | undefined {
-    const exact = this.store.findSession(idOrPrefix);
+  async findSession(idOrPrefix: string): Promise<SessionRow | undefined> {
+    const exact = await this.store.findSession(idOrPrefix);
     if (exact) return exact;
     // A short id (its last 8 characters, see shortId) or a unique prefix.
-    const ids = this.reads.sessionIdsWithPrefix(idOrPrefix);
+    const ids = await this.reads.sessionIdsWithPrefix(idOrPrefix);
     return ids.length === 1 && ids[0] ? this.store.findSession(ids[0]) : undefined;
   }
 
-  search(query: string, limit = 50): SearchHit[] {
+  search(query: string, limit = 50): Promise<SearchHit[]> {
     return this.store.search(query, { limit });
   }
 
-  renameSession(id: string, title: string): void {
-    this.store.setSessionTitle(id, title);
+  renameSession(id: string, title: string): Promise<void> {
+    return this.store.setSessionTitle(id, title);
   }
 
-  deleteSession(id: string): void {
-    this.store.deleteSession(id);
-    this.board.forgetSession(id);
+  async deleteSession(id: string): Promise<void> {
+    await this.store.deleteSession(id);
+    await this.board.forgetSession(id);
   }
 
-  exportSession(session: SessionRow, format: SessionExportFormat): string {
+  exportSession(session: SessionRow, format: SessionExportFormat): Promise<string> {
     return exportSessionAs(this.store, session, format);
   }
 
   /** Tips of the session's branches (the newest one is where it continues). */
-  branches(sessionId: string): { id: string; createdAt: number }[] {
+  branches(sessionId: string): Promise<{ id: string; createdAt: number }[]> {
     return this.reads.branchTips(sessionId);
   }
 
   /** The session's active leaf (where its next turn continues). */
-  activeLeafId(sessionId: string): string | undefined {
-    return this.store.activeLeaf(sessionId)?.id;
+  async activeLeafId(sessionId: string): Promise<string | undefined> {
+    return (await this.store.activeLeaf(sessionId))?.id;
   }
 
   /**
@@ -79,53 +79,54 @@ export class DashboardData {
    * most `limit` nodes, read without loading the whole path. `leafId` must be a branch tip of this
    * session (anything else is undefined: a node id from another session shows nothing).
    */
-  branchPage(sessionId: string, leafId: string, afterSeq: number, limit: number): NodeRow[] | undefined {
-    if (!this.reads.branchTips(sessionId).some((n) => n.id === leafId)) return undefined;
+  async branchPage(
+    sessionId: string,
+    leafId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<NodeRow[] | undefined> {
+    if (!(await this.reads.branchTips(sessionId)).some((n) => n.id === leafId)) return undefined;
     return this.store.branchPage(sessionId, leafId, afterSeq, limit);
   }
 
   /** The turns running now: live session leases (one per running turn, SPEC D1). */
-  runningTurns(now = Date.now()): { sessionId: string; pid: number; acquiredAt: number }[] {
+  runningTurns(now = Date.now()): Promise<{ sessionId: string; pid: number; acquiredAt: number }[]> {
     return this.reads.runningTurns(now);
   }
 
   /** Platforms as the gateway last recorded them; a gateway that died shows its platforms stopped. */
-  platformHealth(): PlatformHealthRow[] {
-    return this.store.dashboard.health
-      .list()
-      .map((h) =>
-        h.state !== "stopped" && !isAlive(h.pid)
-          ? { ...h, state: "stopped", lastError: h.lastError ?? "the gateway process is gone" }
-          : h,
-      );
+  async platformHealth(): Promise<PlatformHealthRow[]> {
+    return (await this.store.dashboard.health.list()).map((h) =>
+      h.state !== "stopped" && !isAlive(h.pid)
+        ? { ...h, state: "stopped", lastError: h.lastError ?? "the gateway process is gone" }
+        : h,
+    );
   }
 
   /**
    * MCP servers as the running processes see them (each process records its own); a process that
    * died without closing shows its servers `gone`.
    */
-  mcpStates(): McpStateRow[] {
-    return this.store.mcpStates
-      .list()
-      .map((r) =>
-        isAlive(r.pid) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
-      );
+  async mcpStates(): Promise<McpStateRow[]> {
+    return (await this.store.mcpStates.list()).map((r) =>
+      isAlive(r.pid) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
+    );
   }
 
   /** Waiting asks whose process is alive (a crashed asker's rows are withdrawn first). */
-  waitingAsks(): AskRow[] {
-    this.board.withdrawOrphans(isAlive);
+  async waitingAsks(): Promise<AskRow[]> {
+    await this.board.withdrawOrphans(isAlive);
     return this.board.waiting();
   }
 
-  answerApproval(id: string, answer: ApprovalAnswer, by: string): boolean {
-    const ask = this.board.get(id);
-    return ask?.kind === "approval" && this.board.answer(id, answer, by);
+  async answerApproval(id: string, answer: ApprovalAnswer, by: string): Promise<boolean> {
+    const ask = await this.board.get(id);
+    return ask?.kind === "approval" && (await this.board.answer(id, answer, by));
   }
 
-  answerClarify(id: string, answer: string, by: string): boolean {
-    const ask = this.board.get(id);
-    return ask?.kind === "clarify" && this.board.answer(id, answer, by);
+  async answerClarify(id: string, answer: string, by: string): Promise<boolean> {
+    const ask = await this.board.get(id);
+    return ask?.kind === "clarify" && (await this.board.answer(id, answer, by));
   }
 }
 

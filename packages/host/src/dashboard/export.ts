@@ -41,8 +41,12 @@ function shareGpt(s: SessionRow, messages: readonly Message[]): object {
   return { id: s.id, title: s.title, model: s.model, provider: s.provider, conversations };
 }
 
-export function exportSessionAs(store: Store, s: SessionRow, format: SessionExportFormat): string {
-  const messages = messagesOfPath(store.activePath(s.id));
+export async function exportSessionAs(
+  store: Store,
+  s: SessionRow,
+  format: SessionExportFormat,
+): Promise<string> {
+  const messages = messagesOfPath(await store.activePath(s.id));
   if (format === "sharegpt") return `${JSON.stringify(shareGpt(s, messages))}\n`;
   return messages.map((m) => `${JSON.stringify(m)}\n`).join("");
 }

@@ -2,14 +2,14 @@
 import type { PlatformState, Store } from "@iris/store";
 
 /** Never fails the caller: health is a view, a busy store must not stop a gateway. */
-export function recordPlatformHealth(
+export async function recordPlatformHealth(
   store: Store,
   platform: string,
   state: PlatformState,
   error?: string,
-): void {
+): Promise<void> {
   try {
-    if (!store.isReadonly) store.dashboard.health.set(platform, state, error);
+    if (!store.isReadonly) await store.dashboard.health.set(platform, state, error);
   } catch {
     // Busy or closing: the next change records it.
   }

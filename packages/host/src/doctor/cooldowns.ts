@@ -1,18 +1,18 @@
 // Routes cooling down after a failure (SPEC U4): kept in the store so every process honours them;
 // doctor shows which and for how long, since they explain why a fallback answers.
 import { existsSync } from "node:fs";
-import { openStore } from "@iris/store";
+import { openStore, type RouteCooldownRow } from "@iris/store";
 import type { Finding } from "./types.js";
 
-export function checkCooldowns(dbPath: string, now = Date.now()): Finding[] {
+export async function checkCooldowns(dbPath: string, now = Date.now()): Promise<Finding[]> {
   if (!existsSync(dbPath)) return [];
-  let rows: ReturnType<ReturnType<typeof openStore>["routeCooldowns"]["listActive"]>;
+  let rows: RouteCooldownRow[];
   try {
     const store = openStore(dbPath);
     try {
-      rows = store.routeCooldowns.listActive(now);
+      rows = await store.routeCooldowns.listActive(now);
     } finally {
-      store.close();
+      await store.close();
     }
   } catch {
     return []; // the history check reports a store that cannot be opened

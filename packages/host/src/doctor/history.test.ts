@@ -40,19 +40,19 @@ const result = (id: string): Message => ({
   isError: false,
 });
 
-function withStore<T>(fn: (store: Store) => T): T {
+async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const store = openStore(dbPath);
   try {
-    return fn(store);
+    return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function sessionWith(messages: Message[]): string {
-  return withStore((store) => {
-    const s = store.createSession({ source: "cli" });
-    store.appendNodes(
+function sessionWith(messages: Message[]): Promise<string> {
+  return withStore(async (store) => {
+    const s = await store.createSession({ source: "cli" });
+    await store.appendNodes(
       s.id,
       messages.map((message) => ({ kind: "message" as const, message })),
     );
@@ -61,47 +61,61 @@ function sessionWith(messages: Message[]): string {
 }
 
 describe("checkHistory", () => {
-  it("reports nothing for whole histories", () => {
-    sessionWith([user("hi"), calling("c1"), result("c1"), reply("done")]);
-    expect(checkHistory(dbPath, false)).toMatchObject([{ status: "ok", message: "1 session, none broken" }]);
+  it("reports nothing for whole histories", async () => {
+    await sessionWith([user("hi"), calling("c1"), result("c1"), reply("done")]);
+    expect(await checkHistory(dbPath, false)).toMatchObject([
+      { status: "ok", message: "1 session, none broken" },
+    ]);
   });
 
-  it("finds a call without its result and offers --repair", () => {
-    const id = sessionWith([user("hi"), calling("c1", "c2"), result("c1"), user("and?"), reply("done")]);
-    const [f] = checkHistory(dbPath, false);
+  it("finds a call without its result and offers --repair", async () => {
+    const id = await sessionWith([
+      user("hi"),
+      calling("c1", "c2"),
+      result("c1"),
+      user("and?"),
+      reply("done"),
+    ]);
+    const [f] = await checkHistory(dbPath, false);
     expect(f).toMatchObject({ status: "fail", subject: `session ${shortId(id)}` });
     expect(f!.details).toEqual(["tool call c2 (terminal) without a result"]);
     expect(f!.fix).toMatch(/^iris doctor --repair/);
   });
 
-  it("--repair appends a repaired branch, keeps every old node, and the check then passes", () => {
-    const id = sessionWith([user("hi"), calling("c1", "c2"), result("c1"), user("and?"), reply("done")]);
-    const before = withStore((s) => s.activePath(id));
-    const [f] = checkHistory(dbPath, true);
+  it("--repair appends a repaired branch, keeps every old node, and the check then passes", async () => {
+    const id = await sessionWith([
+      user("hi"),
+      calling("c1", "c2"),
+      result("c1"),
+      user("and?"),
+      reply("done"),
+    ]);
+    const before = await withStore((s) => s.activePath(id));
+    const [f] = await checkHistory(dbPath, true);
     expect(f).toMatchObject({ status: "ok" });
     expect(f!.message).toMatch(/repaired: 3 messages appended/);
 
-    withStore((store) => {
-      const path = store.activePath(id);
+    await withStore(async (store) => {
+      const path = await store.activePath(id);
       // The branch starts below the first result; the old nodes are untouched and still there.
       expect(path.slice(0, 3).map((n) => n.id)).toEqual(before.slice(0, 3).map((n) => n.id));
-      for (const old of before) expect(store.getNode(old.id).message).toEqual(old.message);
+      for (const old of before) expect((await store.getNode(old.id)).message).toEqual(old.message);
       const messages = messagesOfPath(path);
       expect(sanitizeHistory(messages).removed).toEqual([]);
       const added = messages[3];
       expect(added).toMatchObject({ role: "tool", callId: "c2", isError: true });
       expect(added?.role === "tool" && added.notExecuted).toBeTruthy();
       expect(messages.slice(4)).toEqual([user("and?"), reply("done")]);
-      expect(store.listBranches(id)).toHaveLength(2);
+      expect(await store.listBranches(id)).toHaveLength(2);
     });
-    expect(checkHistory(dbPath, false)).toMatchObject([{ status: "ok" }]);
+    expect(await checkHistory(dbPath, false)).toMatchObject([{ status: "ok" }]);
   });
 
-  it("a call with an unfinished side-effect receipt gets effect_outcome_uncertain, never 'not executed'", () => {
-    const id = sessionWith([user("send it"), calling("c1")]);
-    withStore((store) => {
-      const node = store.activeLeaf(id)!;
-      store.beginEffect({
+  it("a call with an unfinished side-effect receipt gets effect_outcome_uncertain, never 'not executed'", async () => {
+    const id = await sessionWith([user("send it"), calling("c1")]);
+    await withStore(async (store) => {
+      const node = (await store.activeLeaf(id))!;
+      await store.beginEffect({
         sessionId: id,
         logicalOpId: "op-1",
         step: 1,
@@ -111,8 +125,8 @@ describe("checkHistory", () => {
         callId: "c1",
       });
     });
-    checkHistory(dbPath, true);
-    const last = withStore((s) => messagesOfPath(s.activePath(id)).at(-1));
+    await checkHistory(dbPath, true);
+    const last = await withStore(async (s) => messagesOfPath(await s.activePath(id)).at(-1));
     expect(last).toMatchObject({ role: "tool", callId: "c1", isError: true });
     expect(last?.role === "tool" && String(last.content)).toContain("effect_outcome_uncertain");
     expect(last?.role === "tool" && last.notExecuted).toBeFalsy();
@@ -143,26 +157,26 @@ describe("planRepair", () => {
 });
 
 describe("the role order of stored histories (H1)", () => {
-  it("an interleaved history (user, user, assistant, …) fails; an unanswered last message warns", () => {
+  it("an interleaved history (user, user, assistant, …) fails; an unanswered last message warns", async () => {
     const store = openStore(dbPath);
-    const interleaved = store.createSession({ source: "cli" });
-    store.appendNodes(
+    const interleaved = await store.createSession({ source: "cli" });
+    await store.appendNodes(
       interleaved.id,
       [user("one"), user("two"), user("three"), reply("a"), reply("b")].map((message) => ({
         kind: "message" as const,
         message,
       })),
     );
-    const unanswered = store.createSession({ source: "cli" });
-    store.appendNodes(
+    const unanswered = await store.createSession({ source: "cli" });
+    await store.appendNodes(
       unanswered.id,
       [user("q"), reply("a"), user("no answer yet")].map((message) => ({
         kind: "message" as const,
         message,
       })),
     );
-    store.close();
-    const findings = checkHistory(dbPath, false);
+    await store.close();
+    const findings = await checkHistory(dbPath, false);
     // (Both ids share their first 8 characters: time-ordered UUIDs made in the same millisecond.)
     const bad = findings.find((f) => f.status === "fail");
     expect(bad?.message).toContain("user messages follow each other");

@@ -28,8 +28,8 @@ function storedMessages(path: readonly NodeRow[]): StoredMessage[] {
   return out;
 }
 
-function uncertainIn(store: Store, sessionId: string): UncertainEffect {
-  const open = store.listUnresolved(sessionId);
+async function uncertainIn(store: Store, sessionId: string): Promise<UncertainEffect> {
+  const open = await store.listUnresolved(sessionId);
   return (nodeId, call) =>
     open.find(
       (e) => e.nodeId === nodeId && (e.callId === call.callId || (e.callId === null && e.tool === call.name)),
@@ -42,26 +42,29 @@ function details(items: readonly string[]): string[] {
 }
 
 /** Appends the repaired branch; returns what was done. */
-export function repairSession(
+export async function repairSession(
   store: Store,
   sessionId: string,
-): { appended: number; actions: string[] } | undefined {
-  const plan = planRepair(storedMessages(store.activePath(sessionId)), uncertainIn(store, sessionId));
+): Promise<{ appended: number; actions: string[] } | undefined> {
+  const plan = planRepair(
+    storedMessages(await store.activePath(sessionId)),
+    await uncertainIn(store, sessionId),
+  );
   if (!plan) return undefined;
   if (plan.append.length === 0) {
     // Only drops: the repaired history is a prefix of the stored one.
-    if (plan.parentId !== null) store.setActiveLeaf(sessionId, plan.parentId);
+    if (plan.parentId !== null) await store.setActiveLeaf(sessionId, plan.parentId);
     return { appended: 0, actions: plan.actions };
   }
   const [first, ...rest] = plan.append;
-  store.appendNodes(sessionId, [
+  await store.appendNodes(sessionId, [
     { kind: "message", message: first!, parentId: plan.parentId },
     ...rest.map((message) => ({ kind: "message" as const, message })),
   ]);
   return { appended: plan.append.length, actions: plan.actions };
 }
 
-export function checkHistory(dbPath: string, repair: boolean): Finding[] {
+export async function checkHistory(dbPath: string, repair: boolean): Promise<Finding[]> {
   const subject = "stored history";
   if (!existsSync(dbPath)) return [{ status: "ok", subject, message: "no sessions stored yet" }];
   // A damaged file fails only the queries that reach its bad pages: check it whole first.
@@ -82,17 +85,17 @@ export function checkHistory(dbPath: string, repair: boolean): Finding[] {
     ];
   }
   try {
-    return scan(store, repair);
+    return await scan(store, repair);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function scan(store: Store, repair: boolean): Finding[] {
-  const sessions = store.listSessions({ limit: Number.MAX_SAFE_INTEGER });
+async function scan(store: Store, repair: boolean): Promise<Finding[]> {
+  const sessions = await store.listSessions({ limit: Number.MAX_SAFE_INTEGER });
   const out: Finding[] = [];
   for (const s of sessions) {
-    const messages = messagesOfPath(store.activePath(s.id));
+    const messages = messagesOfPath(await store.activePath(s.id));
     const removed = sanitizeHistory(messages).removed;
     const subject = `session ${shortId(s.id)}`;
     out.push(...shapeFindings(subject, s.id, shapeOf(messages)));
@@ -107,8 +110,8 @@ function scan(store: Store, repair: boolean): Finding[] {
       });
       continue;
     }
-    const done = repairSession(store, s.id);
-    const still = sanitizeHistory(messagesOfPath(store.activePath(s.id))).removed;
+    const done = await repairSession(store, s.id);
+    const still = sanitizeHistory(messagesOfPath(await store.activePath(s.id))).removed;
     if (still.length)
       out.push({
         status: "fail",

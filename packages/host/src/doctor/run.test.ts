@@ -13,18 +13,18 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("runDoctor", () => {
-  it("an invalid config.yaml is a finding naming the key and line, and the other checks still run", () => {
+  it("an invalid config.yaml is a finding naming the key and line, and the other checks still run", async () => {
     writeFileSync(join(root, "config.yaml"), "model:\n  name: 42\n", { mode: 0o600 });
-    const { findings } = runDoctor({ env: { IRIS_HOME: root } });
+    const { findings } = await runDoctor({ env: { IRIS_HOME: root } });
     const cfg = findings.find((f) => f.subject === "config.yaml" && f.status === "fail");
     expect(cfg?.details?.[0]).toMatch(/config\.yaml:2:\d+: model\.name: expected string/);
     expect(findings.some((f) => f.subject === "gateway")).toBe(true);
     expect(exitCodeOf(findings)).toBe(1);
   });
 
-  it("a missing profile folder is reported and not created", () => {
+  it("a missing profile folder is reported and not created", async () => {
     const missing = join(root, "nothing-here");
-    const { findings } = runDoctor({ env: { IRIS_HOME: missing } });
+    const { findings } = await runDoctor({ env: { IRIS_HOME: missing } });
     expect(findings[0]).toMatchObject({ status: "fail", subject: "profile folder" });
     expect(existsSync(missing)).toBe(false);
   });

@@ -27,7 +27,7 @@ export interface DoctorResult {
   endpoints: Endpoint[];
 }
 
-export function runDoctor(opts: DoctorOptions): DoctorResult {
+export async function runDoctor(opts: DoctorOptions): Promise<DoctorResult> {
   const probe = opts.probe ?? systemProbe();
   let home: ReturnType<typeof resolveHome>;
   try {
@@ -70,7 +70,7 @@ export function runDoctor(opts: DoctorOptions): DoctorResult {
   }
   findings.push(checkShellKeys(opts.env, home.paths.env));
   findings.push(checkGateway(probe, home.paths.gatewayPid));
-  findings.push(...checkCooldowns(home.paths.db));
-  findings.push(...checkHistory(home.paths.db, opts.repair === true));
+  findings.push(...(await checkCooldowns(home.paths.db)));
+  findings.push(...(await checkHistory(home.paths.db, opts.repair === true)));
   return { title, findings, endpoints };
 }

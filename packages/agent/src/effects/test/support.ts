@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import type { AssistantMessage, ToolCallPart } from "@iris/llm";
 import { ZERO_USAGE } from "@iris/llm";
-import { openStore, type Store } from "@iris/store";
+import { openStore, type SqliteStore as Store } from "@iris/store";
 import { tempDir } from "@iris/testkit";
 import type { ToolBox, ToolRunContext, ToolTraits } from "../../ports.js";
 
@@ -12,16 +12,16 @@ export interface Fixture {
   cleanup(): void;
 }
 
-export function storeFixture(): Fixture {
+export async function storeFixture(): Promise<Fixture> {
   const dir = tempDir("iris-effects");
   const store = openStore(join(dir.path, "state.db"));
-  const sessionId = store.createSession({ source: "test" }).id;
-  store.appendNode(sessionId, { kind: "message", message: { role: "user", content: "do things" } });
+  const sessionId = (await store.createSession({ source: "test" })).id;
+  await store.appendNode(sessionId, { kind: "message", message: { role: "user", content: "do things" } });
   return {
     store,
     sessionId,
-    cleanup: () => {
-      store.close();
+    cleanup: async () => {
+      await store.close();
       dir.cleanup();
     },
   };
@@ -42,8 +42,8 @@ export function assistantWith(calls: ToolCallPart[]): AssistantMessage {
 }
 
 /** Stores the assistant message (the checkpoint) and returns its node id. */
-export function checkpoint(f: Fixture, calls: ToolCallPart[]): string {
-  return f.store.appendNode(f.sessionId, { kind: "message", message: assistantWith(calls) }).id;
+export async function checkpoint(f: Fixture, calls: ToolCallPart[]): Promise<string> {
+  return (await f.store.appendNode(f.sessionId, { kind: "message", message: assistantWith(calls) })).id;
 }
 
 export function ctxFor(f: Fixture, assistantNodeId: string, stepId = 3): ToolRunContext {

@@ -184,7 +184,7 @@ export class DiscordAdapter implements PlatformAdapter {
         ]
       : undefined;
     return this.queue.run(channel, async () => {
-      opts.handingOver?.();
+      await opts.handingOver?.();
       // The streamed draft becomes the reply's first part; an ask is a new message (a mention
       // notifies, an edit does not), and the draft goes.
       const d = this.drafts.take(channel);

@@ -181,7 +181,7 @@ export class SignalAdapter implements PlatformAdapter {
   }
 
   async send(to: ChatAddress, text: string, opts?: SendOptions): Promise<SendResult> {
-    opts?.handingOver?.();
+    await opts?.handingOver?.();
     const timestamp = await this.post(to.chatId, { message: text });
     await this.sendVoice(to.chatId, text);
     return { messageId: String(timestamp) };

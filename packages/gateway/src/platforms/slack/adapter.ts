@@ -168,7 +168,7 @@ export class SlackAdapter implements PlatformAdapter {
   send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
     const lane = laneOf(to);
     return this.queue.run(lane, async () => {
-      opts.handingOver?.();
+      await opts.handingOver?.();
       // The streamed draft becomes the reply's first part; an ask is a new message (a post
       // notifies, an edit does not), and the draft goes.
       const d = this.drafts.take(lane);

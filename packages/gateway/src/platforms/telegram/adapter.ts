@@ -160,7 +160,7 @@ export class TelegramAdapter implements PlatformAdapter {
       : {};
     return this.queue
       .run(k, async () => {
-        opts.handingOver?.();
+        await opts.handingOver?.();
         // The streamed draft becomes the reply's first part. An ask (buttons) is a message of its
         // own, since Telegram notifies of new messages only, never of edits: the draft (a status
         // such as "waiting for the model", or text the reply repeats) goes, and the turn's next

@@ -144,7 +144,7 @@ export class WebchatAdapter implements PlatformAdapter {
     const url = new URL(req.url ?? "/", "http://webchat");
     const auth = this.auth;
     if (!auth) return reply(res, 503, { error: "the web chat is not started" });
-    const user = auth.user(req.headers.cookie);
+    const user = await auth.user(req.headers.cookie);
     if (req.method === "GET" && url.pathname === "/") {
       const nonce = randomBytes(16).toString("base64");
       res.writeHead(user ? 200 : 401, {
@@ -160,7 +160,7 @@ export class WebchatAdapter implements PlatformAdapter {
       const body = await readJson(req, res, loginSchema);
       if (!body) return;
       if (!sameOrigin(req)) return reply(res, 403, { error: "cross-origin login refused" });
-      const r = auth.login(body.token, req.socket.remoteAddress ?? "unknown", body.name);
+      const r = await auth.login(body.token, req.socket.remoteAddress ?? "unknown", body.name);
       if (!r.ok) return reply(res, r.status, { error: r.error });
       res.writeHead(204, { "set-cookie": r.cookie, "cache-control": "no-store" });
       res.end();
@@ -169,10 +169,10 @@ export class WebchatAdapter implements PlatformAdapter {
     if (req.method === "POST" && (url.pathname === "/pair" || url.pathname === "/pair/claim")) {
       if (!sameOrigin(req)) return reply(res, 403, { error: "cross-origin pairing refused" });
       if (!this.pairing) return reply(res, 404, { error: "pairing is not available here" });
-      if (url.pathname === "/pair/claim") return replyPair(res, this.pairing.claim(req, auth));
+      if (url.pathname === "/pair/claim") return replyPair(res, await this.pairing.claim(req, auth));
       const body = await readJson(req, res, pairSchema);
       if (!body) return;
-      return replyPair(res, this.pairing.request(body.name, req));
+      return replyPair(res, await this.pairing.request(body.name, req));
     }
     if (!user)
       return reply(res, 401, {
@@ -182,7 +182,11 @@ export class WebchatAdapter implements PlatformAdapter {
     if (req.method === "GET" && url.pathname === "/events") {
       const chat = chatOf(url.searchParams.get("chat") ?? "", user);
       if (!chat) return reply(res, 400, { error: "chat: '' or '#room'" });
-      const lines = this.host?.history({ platform: this.platform, chatId: chat.chatId }, chat.chatType, user);
+      const lines = await this.host?.history(
+        { platform: this.platform, chatId: chat.chatId },
+        chat.chatType,
+        user,
+      );
       this.streams.open(res, chat, lines ?? []);
       return;
     }

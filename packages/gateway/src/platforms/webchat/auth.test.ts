@@ -17,54 +17,54 @@ beforeEach(() => {
   store = openStore(join(dir.path, "state.db"));
   ids = new WebchatUsers(store.gatewayIdentities);
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   dir.cleanup();
 });
 
 describe("web chat login", () => {
-  it("knows each user by their own token, and the name only from it", () => {
-    const ann = ids.issue("ann").token;
-    const bob = ids.issue("bob").token;
+  it("knows each user by their own token, and the name only from it", async () => {
+    const ann = (await ids.issue("ann")).token;
+    const bob = (await ids.issue("bob")).token;
     const auth = new WebchatAuth(SECRET, ids);
-    const a = auth.login(ann, "127.0.0.1");
-    const b = auth.login(bob, "127.0.0.1");
+    const a = await auth.login(ann, "127.0.0.1");
+    const b = await auth.login(bob, "127.0.0.1");
     if (!a.ok || !b.ok) throw new Error("login failed");
     expect(a.cookie).toMatch(/HttpOnly; SameSite=Strict/);
     expect(a.cookie).not.toContain(ann);
-    expect(auth.user(cookieOf(a.cookie))).toBe("ann");
-    expect(auth.user(cookieOf(b.cookie))).toBe("bob");
+    expect(await auth.user(cookieOf(a.cookie))).toBe("ann");
+    expect(await auth.user(cookieOf(b.cookie))).toBe("bob");
     // A forged name: at login, or swapped into a cookie; another secret's cookie is nobody.
-    expect(auth.login(ann, "127.0.0.1", "bob")).toMatchObject({ ok: false, status: 403 });
-    expect(auth.login(ann, "127.0.0.1", "ann")).toMatchObject({ ok: true, name: "ann" });
-    expect(auth.user(cookieOf(a.cookie).replace("=ann.", "=bob."))).toBeUndefined();
-    expect(new WebchatAuth("t".repeat(32), ids).user(cookieOf(a.cookie))).toBeUndefined();
+    expect(await auth.login(ann, "127.0.0.1", "bob")).toMatchObject({ ok: false, status: 403 });
+    expect(await auth.login(ann, "127.0.0.1", "ann")).toMatchObject({ ok: true, name: "ann" });
+    expect(await auth.user(cookieOf(a.cookie).replace("=ann.", "=bob."))).toBeUndefined();
+    expect(await new WebchatAuth("t".repeat(32), ids).user(cookieOf(a.cookie))).toBeUndefined();
   });
 
-  it("ends a user's logins when their token is re-issued or they are removed", () => {
+  it("ends a user's logins when their token is re-issued or they are removed", async () => {
     const auth = new WebchatAuth(SECRET, ids);
-    const r = auth.login(ids.issue("ann").token, "127.0.0.1");
+    const r = await auth.login((await ids.issue("ann")).token, "127.0.0.1");
     if (!r.ok) throw new Error("login failed");
-    expect(auth.user(cookieOf(r.cookie))).toBe("ann");
-    ids.issue("ann");
-    expect(auth.user(cookieOf(r.cookie))).toBeUndefined();
+    expect(await auth.user(cookieOf(r.cookie))).toBe("ann");
+    await ids.issue("ann");
+    expect(await auth.user(cookieOf(r.cookie))).toBeUndefined();
   });
 
-  it("limits wrong tokens per client address: a flood from one does not lock out another", () => {
+  it("limits wrong tokens per client address: a flood from one does not lock out another", async () => {
     let now = 0;
-    const ann = ids.issue("ann").token;
+    const ann = (await ids.issue("ann")).token;
     const auth = new WebchatAuth(SECRET, ids, () => now);
     for (let i = 0; i < 10; i++)
-      expect(auth.login("wrong", "10.0.0.9")).toMatchObject({ ok: false, status: 401 });
-    expect(auth.login(ann, "10.0.0.9")).toMatchObject({ ok: false, status: 429 });
-    expect(auth.login(ann, "127.0.0.1")).toMatchObject({ ok: true });
+      expect(await auth.login("wrong", "10.0.0.9")).toMatchObject({ ok: false, status: 401 });
+    expect(await auth.login(ann, "10.0.0.9")).toMatchObject({ ok: false, status: 429 });
+    expect(await auth.login(ann, "127.0.0.1")).toMatchObject({ ok: true });
     now += 61_000;
-    expect(auth.login(ann, "10.0.0.9")).toMatchObject({ ok: true });
+    expect(await auth.login(ann, "10.0.0.9")).toMatchObject({ ok: true });
   });
 
-  it("remembers a bounded number of addresses", () => {
+  it("remembers a bounded number of addresses", async () => {
     const auth = new WebchatAuth(SECRET, ids);
-    for (let i = 0; i < 10_050; i++) auth.login("wrong", `a${i}`);
+    for (let i = 0; i < 10_050; i++) await auth.login("wrong", `a${i}`);
     expect(auth.trackedAddresses).toBe(10_000);
   });
 

@@ -55,12 +55,12 @@ export class WebchatAuth {
    * Logs in with a user's own token. A name sent along must be the token's own: a name cannot
    * be chosen at login (a forged one is refused, not silently replaced).
    */
-  login(token: string, address: string, name?: string): LoginResult {
+  async login(token: string, address: string, name?: string): Promise<LoginResult> {
     const t = this.now();
     const recent = (this.failures.get(address) ?? []).filter((at) => at > t - FAILURE_WINDOW_MS);
     if (recent.length >= MAX_FAILURES)
       return { ok: false, status: 429, error: "too many wrong tokens from this address: wait a minute" };
-    const login = this.users.login(token);
+    const login = await this.users.login(token);
     if (!login) {
       this.failures.delete(address);
       this.failures.set(address, [...recent, t]);
@@ -82,7 +82,7 @@ export class WebchatAuth {
   }
 
   /** The logged-in user's name, from the request's Cookie header; undefined when not logged in. */
-  user(cookieHeader: string | undefined): string | undefined {
+  async user(cookieHeader: string | undefined): Promise<string | undefined> {
     for (const part of (cookieHeader ?? "").split(";")) {
       const [k, v] = part.trim().split("=", 2);
       if (k !== COOKIE || !v) continue;
@@ -95,7 +95,7 @@ export class WebchatAuth {
         return undefined;
       }
       if (!NAME.test(name) || !same(mac, this.sign(name, tokenId))) return undefined;
-      return this.users.holds(name, tokenId) ? name : undefined;
+      return (await this.users.holds(name, tokenId)) ? name : undefined;
     }
     return undefined;
   }

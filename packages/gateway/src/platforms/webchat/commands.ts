@@ -6,7 +6,7 @@ import type { CommandIo } from "../../commands.js";
 import { NAME } from "./auth.js";
 import { WebchatUsers } from "./users.js";
 
-function withUsers(io: CommandIo, fn: (users: WebchatUsers) => number): number {
+async function withUsers(io: CommandIo, fn: (users: WebchatUsers) => Promise<number>): Promise<number> {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
@@ -14,19 +14,19 @@ function withUsers(io: CommandIo, fn: (users: WebchatUsers) => number): number {
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {
-    return fn(new WebchatUsers(store.gatewayIdentities));
+    return await fn(new WebchatUsers(store.gatewayIdentities));
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-export function webchatAddUser(io: CommandIo, name: string): number {
+export async function webchatAddUser(io: CommandIo, name: string): Promise<number> {
   if (!NAME.test(name)) {
     io.err(`iris: user name ${JSON.stringify(name)}: 1–32 letters, digits, '_', '.' or '-'\n`);
     return 2;
   }
-  return withUsers(io, (users) => {
-    const { token, replaced } = users.issue(name);
+  return withUsers(io, async (users) => {
+    const { token, replaced } = await users.issue(name);
     io.out(
       `${replaced ? "new token for" : "added"} web chat user ${name}` +
         `${replaced ? " (the old token and its logins no longer work)" : ""}\n` +
@@ -36,9 +36,9 @@ export function webchatAddUser(io: CommandIo, name: string): number {
   });
 }
 
-export function webchatRemoveUser(io: CommandIo, name: string): number {
-  return withUsers(io, (users) => {
-    if (!users.remove(name)) {
+export function webchatRemoveUser(io: CommandIo, name: string): Promise<number> {
+  return withUsers(io, async (users) => {
+    if (!(await users.remove(name))) {
       io.err(`iris: no web chat user ${name}\n`);
       return 1;
     }
@@ -47,9 +47,9 @@ export function webchatRemoveUser(io: CommandIo, name: string): number {
   });
 }
 
-export function webchatUsers(io: CommandIo): number {
-  return withUsers(io, (users) => {
-    const listed = users.list();
+export function webchatUsers(io: CommandIo): Promise<number> {
+  return withUsers(io, async (users) => {
+    const listed = await users.list();
     if (listed.length === 0) io.out("No web chat users; add one with: iris gateway webchat add-user NAME\n");
     for (const u of listed) io.out(`${u.name}  since ${new Date(u.createdAt).toISOString()}\n`);
     return 0;

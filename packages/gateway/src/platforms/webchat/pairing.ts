@@ -22,14 +22,14 @@ export class WebchatPairing {
   ) {}
 
   /** POST /pair {name}: a code for the owner to approve. */
-  request(name: string, req: IncomingMessage): PairReply {
+  async request(name: string, req: IncomingMessage): Promise<PairReply> {
     if (!NAME.test(name))
       return { status: 400, body: { error: "name: 1–32 letters, digits, '_', '.' or '-'" } };
-    if (this.users.has(name))
+    if (await this.users.has(name))
       return { status: 409, body: { error: `${name} is taken: ask the owner for your own token` } };
     // One pending request per browser: asking again with its cookie gets the same code.
     const secret = secretOf(req) ?? randomBytes(24).toString("base64url");
-    const issued = this.port.request(PLATFORM, idOf(secret), name);
+    const issued = await this.port.request(PLATFORM, idOf(secret), name);
     if (!issued.ok) return { status: 429, body: { error: `no pairing code now: ${issued.reason}` } };
     const maxAge = Math.max(1, Math.round((issued.expiresAt - Date.now()) / 1000));
     return {
@@ -40,18 +40,18 @@ export class WebchatPairing {
   }
 
   /** POST /pair/claim: once approved, the user with a fresh token of their own, logged in. */
-  claim(req: IncomingMessage, auth: WebchatAuth): PairReply {
+  async claim(req: IncomingMessage, auth: WebchatAuth): Promise<PairReply> {
     const secret = secretOf(req);
     if (!secret) return { status: 401, body: { error: "no pairing request from this browser" } };
     const id = idOf(secret);
-    const name = this.port.approvedName(PLATFORM, id);
+    const name = await this.port.approvedName(PLATFORM, id);
     if (!name) return { status: 202, body: { waiting: true } };
-    this.port.forget(PLATFORM, id);
+    await this.port.forget(PLATFORM, id);
     const clear = `${PAIR_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
-    if (this.users.has(name))
+    if (await this.users.has(name))
       return { status: 409, body: { error: `${name} was taken meanwhile: ask again` }, cookies: [clear] };
-    const { token } = this.users.issue(name);
-    const login = auth.login(token, req.socket.remoteAddress ?? "unknown");
+    const { token } = await this.users.issue(name);
+    const login = await auth.login(token, req.socket.remoteAddress ?? "unknown");
     if (!login.ok) return { status: login.status, body: { error: login.error }, cookies: [clear] };
     return { status: 200, body: { name, token }, cookies: [clear, login.cookie] };
   }

@@ -23,9 +23,9 @@ export default definePlatform<WebchatConfig>({
   sendTargets: () => [],
   formattingHint: "This chat is a web page that renders Markdown (code blocks, lists, links).",
   targetExample: "webchat:ROOM",
-  startNotice: (a, host) => {
+  startNotice: async (a, host) => {
     if (!(a instanceof WebchatAdapter)) return undefined;
-    const users = new WebchatUsers(host.identities).list().length;
+    const users = (await new WebchatUsers(host.identities).list()).length;
     return (
       `web chat at ${a.url} (${users} user${users === 1 ? "" : "s"}; ` +
       "each logs in with their own token from `iris gateway webchat add-user NAME`)"

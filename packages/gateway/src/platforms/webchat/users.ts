@@ -7,22 +7,22 @@ export class WebchatUsers {
   constructor(private readonly ids: GatewayIdentities) {}
 
   /** Creates the user, or gives them a new token (ending the old one's logins): the token, once. */
-  issue(name: string): { token: string; replaced: boolean } {
+  issue(name: string): Promise<{ token: string; replaced: boolean }> {
     return this.ids.issueLoginToken(PLATFORM, name);
   }
-  remove(name: string): boolean {
+  remove(name: string): Promise<boolean> {
     return this.ids.removeLogin(PLATFORM, name);
   }
-  list(): LoginRow[] {
+  list(): Promise<LoginRow[]> {
     return this.ids.logins(PLATFORM);
   }
-  has(name: string): boolean {
+  has(name: string): Promise<boolean> {
     return this.ids.hasLogin(PLATFORM, name);
   }
-  login(token: string): Login | undefined {
+  login(token: string): Promise<Login | undefined> {
     return this.ids.login(PLATFORM, token);
   }
-  holds(name: string, tokenId: string): boolean {
+  holds(name: string, tokenId: string): Promise<boolean> {
     return this.ids.holdsLogin(PLATFORM, name, tokenId);
   }
 }

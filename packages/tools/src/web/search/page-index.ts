@@ -12,7 +12,7 @@ interface SearchResult {
 export interface PageIndex {
   /** A page web_extract (or the browser) has read. Never throws: a page not kept is only not found later. */
   add(url: string, title: string, text: string): void;
-  search(query: string, count: number): SearchResult[];
+  search(query: string, count: number): Promise<SearchResult[]>;
 }
 
 const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -63,7 +63,7 @@ export function memoryPageIndex(max = 500): PageIndex {
       pages.set(url, { url, title, text, terms });
       while (pages.size > max) pages.delete(pages.keys().next().value as string);
     },
-    search(query, count) {
+    async search(query, count) {
       const q = [...new Set(searchTerms(query))];
       if (q.length === 0) return [];
       const scored: { page: IndexedPage; score: number }[] = [];
