@@ -14,7 +14,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
-import { messageJson, RestError, type RestState, route } from "./rest.js";
+import { messageJson, parseBody, RestError, type RestState, route } from "./rest.js";
 import type { DcBotMessage, DcCall, DcChannel, DcCommand, DcUser } from "./types.js";
 
 export interface FakeDiscordOptions {
@@ -540,16 +540,14 @@ export class FakeDiscord {
         { "retry-after": String(flood.retryAfter), "x-ratelimit-scope": "user" },
       );
     }
-    let body: Record<string, unknown> = {};
-    if (chunks.length) {
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        return answer(400, { message: "400: Bad Request", code: 50109 });
-      }
+    let request: ReturnType<typeof parseBody>;
+    try {
+      request = parseBody(Buffer.concat(chunks), req.headers["content-type"] ?? "");
+    } catch {
+      return answer(400, { message: "400: Bad Request", code: 50109 });
     }
     try {
-      const r = route(this.state, req, method, path, body);
+      const r = route(this.state, req, method, path, request.body, request.files);
       // A stalled answer: the call took effect, its reply comes late (a client may time out and retry).
       const stall = this.stalls.find((f) => f.left > 0 && f.route.test(`${method} ${path}`));
       if (stall) stall.left--;

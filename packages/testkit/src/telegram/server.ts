@@ -12,8 +12,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { parseMultipart } from "../multipart.js";
 import { ApiError, type MethodState, methods } from "./methods.js";
-import { parseMultipart } from "./multipart.js";
 import type { TgBotMessage, TgCall, TgChat, TgMessage, TgUpdate, TgUser } from "./types.js";
 
 export interface FakeTelegramOptions {

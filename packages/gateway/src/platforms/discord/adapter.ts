@@ -20,7 +20,14 @@ import {
   RateLimitError,
   Routes,
 } from "discord.js";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
@@ -46,6 +53,8 @@ export interface DiscordOptions {
 
 export const DISCORD_MAX_CONTENT = 2000;
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
+/** A bot's upload limit in a server without boosts and in DMs. */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** The channel a message to `to` goes to: the thread, where there is one. */
 const channelOf = (to: ChatAddress) => to.threadId ?? to.chatId;
@@ -73,6 +82,7 @@ export class DiscordAdapter implements PlatformAdapter {
     minEditIntervalMs: 1000,
     // "typing…" lasts ten seconds; the runner shows it again this often until the first token.
     typingRepeatMs: 8000,
+    maxFileBytes: MAX_UPLOAD_BYTES,
   };
   private readonly client: Client;
   // Five messages per five seconds in a channel (Discord's per-channel bucket).
@@ -210,6 +220,28 @@ export class DiscordAdapter implements PlatformAdapter {
     });
   }
 
+  /**
+   * A message with the file attached (multipart: `payload_json` and `files[0]`, named in
+   * `attachments`), its caption as the content; the nonce drops a repeated create here too.
+   */
+  sendFile(to: ChatAddress, file: OutboundFile, opts: SendOptions = {}): Promise<SendResult> {
+    const channel = channelOf(to);
+    return this.queue.run(channel, async () => {
+      opts.handingOver?.();
+      const m = (await this.client.rest.post(Routes.channelMessages(channel), {
+        body: {
+          content: (file.caption ?? "").slice(0, DISCORD_MAX_CONTENT),
+          attachments: [{ id: 0, filename: file.name }],
+          allowed_mentions: { parse: [] },
+          nonce: nonceFor(opts.key),
+          enforce_nonce: true,
+        },
+        files: [{ name: file.name, data: file.data }],
+      })) as { id: string };
+      return { messageId: m.id };
+    });
+  }
+
   draft(to: ChatAddress, text: string): void {
     const channel = channelOf(to);
     const draft = this.drafts.of(channel);
@@ -277,6 +309,8 @@ export class DiscordAdapter implements PlatformAdapter {
         const path = join(this.opts.filesDir, `${msg.messageId}-${safeName(a.name)}`);
         writeFileSync(path, bytes, { mode: 0o600 });
         a.url = path;
+        // A picture goes to the model as an image too (the runner shrinks it to the limits).
+        if (a.kind === "image") a.data = bytes.toString("base64");
         lines.push(
           `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
         );

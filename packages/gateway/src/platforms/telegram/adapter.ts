@@ -11,7 +11,14 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { CHAT_COMMANDS } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { Bot, GrammyError, InputFile } from "grammy";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
@@ -43,6 +50,16 @@ export interface TelegramOptions {
 export const TELEGRAM_MAX_TEXT = 4096;
 /** The Bot API's download limit. */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** The Bot API's upload limits: any file, and a photo (a larger picture goes as a document). */
+const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+const MAX_CAPTION = 1024;
+
+/** JPEG and PNG are shown as photos; anything else (and a photo Telegram refuses) as a document. */
+const isPhoto = (data: Buffer) =>
+  data.length <= MAX_PHOTO_BYTES &&
+  (data.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) ||
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])));
 
 const chatKey = (to: ChatAddress) => (to.threadId ? `${to.chatId}/${to.threadId}` : to.chatId);
 const thread = (to: ChatAddress) => (to.threadId ? { message_thread_id: Number(to.threadId) } : {});
@@ -57,6 +74,7 @@ export class TelegramAdapter implements PlatformAdapter {
     minEditIntervalMs: 1000,
     // "typing…" lasts five seconds; the runner shows it again this often until the first token.
     typingRepeatMs: 4500,
+    maxFileBytes: MAX_UPLOAD_BYTES,
   };
   private readonly bot: Bot;
   // About one message a second in a chat, twenty a minute in a group (Telegram's bot FAQ).
@@ -199,6 +217,24 @@ export class TelegramAdapter implements PlatformAdapter {
     }
   }
 
+  /** A picture as a photo, anything else as a document, in the chat's topic. */
+  sendFile(to: ChatAddress, file: OutboundFile, opts: SendOptions = {}): Promise<SendResult> {
+    const chat = Number(to.chatId);
+    const extra = { ...thread(to), ...(file.caption ? { caption: file.caption.slice(0, MAX_CAPTION) } : {}) };
+    const document = () => this.bot.api.sendDocument(chat, new InputFile(file.data, file.name), extra);
+    return this.queue.run(chatKey(to), async () => {
+      opts.handingOver?.();
+      const m = isPhoto(file.data)
+        ? await this.bot.api.sendPhoto(chat, new InputFile(file.data, file.name), extra).catch((err) => {
+            // PHOTO_INVALID_DIMENSIONS and the like: the same file still goes, as a document.
+            if (err instanceof GrammyError && err.error_code === 400) return document();
+            throw err;
+          })
+        : await document();
+      return { messageId: String(m.message_id) };
+    });
+  }
+
   draft(to: ChatAddress, text: string): void {
     const k = chatKey(to);
     const draft = this.drafts.of(k);
@@ -248,6 +284,8 @@ export class TelegramAdapter implements PlatformAdapter {
         );
         writeFileSync(path, bytes, { mode: 0o600 });
         a.url = path;
+        // A picture goes to the model as an image too (the runner shrinks it to the limits).
+        if (a.kind === "image") a.data = bytes.toString("base64");
         if (a.kind === "audio") {
           lines.push(await this.transcribed(msg, bytes, a.name, path));
           continue;
