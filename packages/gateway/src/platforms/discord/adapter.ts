@@ -6,8 +6,6 @@
 // @discordjs/rest inside the call, so nothing else reaches that channel before `retry_after`.
 // Approvals carry buttons keyed by the request id; the chat's commands are slash commands.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Logger } from "@iris/llm";
 import {
   Client,
@@ -32,6 +30,7 @@ import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
+import { download, withSavedAttachments } from "../saved-attachments.js";
 import { normaliseCommand, slashCommands } from "./commands.js";
 import { approvalData, normaliseMessage, normalisePress, PLATFORM } from "./normalise.js";
 
@@ -296,29 +295,13 @@ export class DiscordAdapter implements PlatformAdapter {
   }
 
   /** Downloads the message's attachments into the files folder and says where they are. */
-  private async withFiles(msg: InboundMessage): Promise<string> {
-    const lines = [msg.text];
-    for (const a of msg.attachments) {
-      if (!a.url) continue;
-      try {
-        const res = await fetch(a.url);
-        if (!res.ok) throw new Error(`download answered HTTP ${res.status}`);
-        const bytes = Buffer.from(await res.arrayBuffer());
-        if (bytes.length > MAX_FILE_BYTES) throw new Error("larger than 25 MB");
-        mkdirSync(this.opts.filesDir, { recursive: true, mode: 0o700 });
-        const path = join(this.opts.filesDir, `${msg.messageId}-${safeName(a.name)}`);
-        writeFileSync(path, bytes, { mode: 0o600 });
-        a.url = path;
-        // A picture goes to the model as an image too (the runner shrinks it to the limits).
-        if (a.kind === "image") a.data = bytes.toString("base64");
-        lines.push(
-          `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
-        );
-      } catch (err) {
-        lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${this.explain(err)})]`);
-      }
-    }
-    return lines.filter((l) => l !== "").join("\n");
+  private withFiles(msg: InboundMessage): Promise<string> {
+    return withSavedAttachments(msg, {
+      dir: this.opts.filesDir,
+      maxBytes: MAX_FILE_BYTES,
+      fetch: (a) => download(a.url ?? ""),
+      explain: (err) => this.explain(err),
+    });
   }
 
   /**
@@ -344,13 +327,4 @@ export class DiscordAdapter implements PlatformAdapter {
     else text = err instanceof Error ? err.message : String(err);
     return text.split(this.opts.token).join("<token>");
   }
-}
-
-function safeName(name: string): string {
-  return (
-    name
-      .replace(/[^0-9A-Za-z._-]/g, "_")
-      .replace(/^\.+/, "")
-      .slice(0, 100) || "file"
-  );
 }

@@ -5,8 +5,6 @@
 // Telegram's pace and holds the chat for a 429's retry_after; @grammyjs/auto-retry retries the
 // call itself after the wait. A reply streams as one message edited in place, which the
 // delivered reply then becomes. Approvals carry inline buttons keyed by the request id.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { CHAT_COMMANDS } from "@iris/host";
 import type { Logger } from "@iris/llm";
@@ -23,6 +21,7 @@ import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
+import { download, withSavedAttachments } from "../saved-attachments.js";
 import type { Speech } from "../voice/speech.js";
 import {
   approvalData,
@@ -266,38 +265,20 @@ export class TelegramAdapter implements PlatformAdapter {
   }
 
   /** Downloads the message's files into the files folder and says where they are. */
-  private async withFiles(msg: InboundMessage): Promise<string> {
-    const lines = [msg.text];
-    for (const a of msg.attachments) {
-      if (!a.url?.startsWith(FILE_URL)) continue;
-      try {
-        const file = await this.bot.api.getFile(a.url.slice(FILE_URL.length));
+  private withFiles(msg: InboundMessage): Promise<string> {
+    return withSavedAttachments(msg, {
+      dir: this.opts.filesDir,
+      maxBytes: MAX_FILE_BYTES,
+      fetch: async (a) => {
+        const file = await this.bot.api.getFile((a.url ?? "").slice(FILE_URL.length));
         if (!file.file_path || (file.file_size ?? 0) > MAX_FILE_BYTES) throw new Error("larger than 20 MB");
         const root = this.opts.apiRoot ?? "https://api.telegram.org";
-        const res = await fetch(`${root}/file/bot${this.opts.token}/${file.file_path}`);
-        if (!res.ok) throw new Error(`download answered HTTP ${res.status}`);
-        const bytes = Buffer.from(await res.arrayBuffer());
-        mkdirSync(this.opts.filesDir, { recursive: true, mode: 0o700 });
-        const path = join(
-          this.opts.filesDir,
-          `${msg.messageId.replace(/[^0-9A-Za-z-]/g, "_")}-${safeName(a.name)}`,
-        );
-        writeFileSync(path, bytes, { mode: 0o600 });
-        a.url = path;
-        // A picture goes to the model as an image too (the runner shrinks it to the limits).
-        if (a.kind === "image") a.data = bytes.toString("base64");
-        if (a.kind === "audio") {
-          lines.push(await this.transcribed(msg, bytes, a.name, path));
-          continue;
-        }
-        lines.push(
-          `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
-        );
-      } catch (err) {
-        lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${this.explain(err)})]`);
-      }
-    }
-    return lines.filter((l) => l !== "").join("\n");
+        return download(`${root}/file/bot${this.opts.token}/${file.file_path}`);
+      },
+      explain: (err) => this.explain(err),
+      describe: (a, bytes, path) =>
+        a.kind === "audio" ? this.transcribed(msg, bytes, a.name, path) : Promise.resolve(undefined),
+    });
   }
 
   /** A voice note as text: its transcript (shown back when configured), else where it was saved. */
@@ -331,13 +312,4 @@ export class TelegramAdapter implements PlatformAdapter {
     else text = err instanceof Error ? err.message : String(err);
     return text.split(this.opts.token).join("<token>");
   }
-}
-
-function safeName(name: string): string {
-  return (
-    name
-      .replace(/[^0-9A-Za-z._-]/g, "_")
-      .replace(/^\.+/, "")
-      .slice(0, 100) || "file"
-  );
 }
