@@ -150,7 +150,6 @@ export type Method = (s: MethodState, p: Record<string, unknown>) => unknown;
 
 export const methods: Record<string, Method> = {
   getMe: (s) => ({ ...s.botUser, is_bot: true, can_join_groups: true, can_read_all_group_messages: false }),
-  deleteWebhook: () => true,
   sendMessage: (s, p) => {
     const chat = chatOf(s, p);
     const threadId = threadOf(chat, p);

@@ -1,10 +1,14 @@
 // Telegram through grammY (SPEC G1): long polling with grammY's own loop, which asks for the next
 // batch only after every update of this one was handed over (and claimed in the store), so a
-// killed gateway gets its unconfirmed updates again; pending updates are never dropped. Every
+// killed gateway gets its unconfirmed updates again; pending updates are never dropped. Or, when
+// configured, a webhook (webhook.ts) Telegram posts updates to. A 401 on any call (a token
+// revoked in @BotFather) stops this adapter alone. Every
 // call to a chat (sends, draft edits, typing) goes through one per-chat queue that keeps
 // Telegram's pace and holds the chat for a 429's retry_after; @grammyjs/auto-retry retries the
 // call itself after the wait. A reply streams as one message edited in place, which the
 // delivered reply then becomes. Approvals carry inline buttons keyed by the request id.
+
+import type { Server } from "node:http";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { CHAT_COMMANDS } from "@iris/host";
 import type { Logger } from "@iris/llm";
@@ -32,6 +36,7 @@ import {
   parseApprovalData,
   type TgMessageLike,
 } from "./normalise.js";
+import { ALLOWED_UPDATES, portOf, startWebhook, type WebhookOptions } from "./webhook.js";
 
 export interface TelegramOptions {
   token: string;
@@ -39,6 +44,8 @@ export interface TelegramOptions {
   tokenEnv: string;
   apiRoot?: string;
   pollTimeoutSeconds: number;
+  /** Webhook mode instead of long polling. */
+  webhook?: WebhookOptions;
   /** Where photos and documents sent to the bot are saved. */
   filesDir: string;
   logger: Logger;
@@ -86,6 +93,9 @@ export class TelegramAdapter implements PlatformAdapter {
   });
   private readonly drafts = new EditedDrafts<number>(TELEGRAM_MAX_TEXT);
   private polling: Promise<void> | undefined;
+  private webhook: Server | undefined;
+  private host: AdapterHost | undefined;
+  private started = false;
   /** Chats whose latest message was a voice note (answered with one too, SPEC G1). */
   private readonly voiceIn = new Set<string>();
   private stopping = false;
@@ -96,6 +106,20 @@ export class TelegramAdapter implements PlatformAdapter {
     // A network error is not retried here: an unreachable api_root fails the start at once, the
     // polling loop retries getUpdates itself, and the outbox's deliverer retries sends.
     this.bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60, rethrowHttpErrors: true }));
+    // A token refused while running (revoked in @BotFather) stops the adapter, whichever call saw it.
+    this.bot.api.config.use(async (prev, method, payload, signal) => {
+      const res = await prev(method, payload, signal);
+      if (!res.ok && res.error_code === 401 && this.started)
+        this.died(
+          `the bot token in ${this.opts.tokenEnv} was refused (401 Unauthorized): it is wrong or was revoked`,
+        );
+      return res;
+    });
+  }
+
+  /** The webhook's port (webhook mode). */
+  get webhookPort(): number | undefined {
+    return portOf(this.webhook);
   }
 
   botNames(): string[] {
@@ -104,6 +128,7 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
     const { bot } = this;
+    this.host = host;
     try {
       await bot.init();
     } catch (err) {
@@ -146,22 +171,40 @@ export class TelegramAdapter implements PlatformAdapter {
       onMessage({ ...base, messageId: `cb:${q.id}`, action, mentionsBot: true });
     });
     bot.catch((err) => this.opts.logger.warn("telegram update skipped", { error: this.explain(err.error) }));
+    if (this.opts.webhook) {
+      try {
+        this.webhook = await startWebhook(bot, this.opts.webhook, this.opts.logger);
+      } catch (err) {
+        throw new Error(`telegram: ${this.explain(err)}`);
+      }
+      this.started = true;
+      return;
+    }
+    this.started = true;
     this.polling = bot
       .start({
         drop_pending_updates: false,
-        allowed_updates: ["message", "callback_query"],
+        allowed_updates: ALLOWED_UPDATES,
         timeout: this.opts.pollTimeoutSeconds,
       })
-      .catch((err) => {
-        if (this.stopping) return;
-        host?.stopped?.(`telegram: ${this.explain(err)}`);
-      });
+      .catch((err) => this.died(this.explain(err)));
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.bot.isRunning()) await this.bot.stop().catch(() => {});
     await this.polling;
+    // The webhook stays set at Telegram: what comes while the gateway is down waits there.
+    await new Promise<void>((resolve) => (this.webhook ? this.webhook.close(() => resolve()) : resolve()));
+  }
+
+  /** Stopped for good while running: the other platforms keep running, status says why. */
+  private died(reason: string): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.host?.stopped?.(`telegram: ${reason}`);
+    if (this.bot.isRunning()) void this.bot.stop().catch(() => {});
+    this.webhook?.close();
   }
 
   send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
