@@ -62,6 +62,8 @@ describe("gateway over Discord (fake Discord)", () => {
       "gateway:",
       "  platforms:",
       `    discord: {api_base: "${dc.apiBase}", allowed_users: ["${MIN.id}"], request_timeout_seconds: 1}`,
+      // The other platform, which must keep running when Discord stops.
+      "    webchat: {port: 0}",
     ]);
   }, 60_000);
 
@@ -75,6 +77,8 @@ describe("gateway over Discord (fake Discord)", () => {
   it("answers an allowed user's DM with the platform's formatting hint in the prompt", async () => {
     dc.send({ channelId: dm, author: MIN, content: "hello" });
     await answered(dm, (t) => t === "echo: hello");
+    // "typing…" was shown while the answer was on its way.
+    expect(dc.typing.some((t) => t.channelId === dm)).toBe(true);
     const system = (fake.requests.at(-1)?.body as { messages: { role: string }[] } | undefined)?.messages[0];
     expect(textOf(system as never)).toContain("This chat is Discord");
   }, 60_000);
@@ -191,12 +195,21 @@ describe("gateway over Discord (fake Discord)", () => {
 
   it("a connection that goes deaf is found by its heartbeat and resumed; nothing is lost", async () => {
     const resumes = dc.resumes;
-    dc.deaf(true);
+    dc.deaf();
     dc.send({ channelId: dm, author: MIN, content: "while deaf" });
-    await new Promise((r) => setTimeout(r, 1500));
-    dc.deaf(false);
+    // The unanswered heartbeat tells the client; it opens a new connection and resumes there,
+    // where the message missed on the deaf one is replayed.
     await answered(dm, (t) => t === "echo: while deaf");
     expect(dc.resumes).toBeGreaterThan(resumes);
+  }, 60_000);
+
+  it("a dropped connection is resumed (not identified anew); what was sent meanwhile arrives", async () => {
+    const resumes = dc.resumes;
+    dc.dropConnections();
+    dc.send({ channelId: dm, author: MIN, content: "while dropped" });
+    await answered(dm, (t) => t === "echo: while dropped");
+    expect(dc.resumes).toBeGreaterThan(resumes);
+    expect(texts(dm).filter((t) => t === "echo: while dropped")).toHaveLength(1);
   }, 60_000);
 
   it("a revoked token stops Discord, and status says so", async () => {
@@ -212,5 +225,8 @@ describe("gateway over Discord (fake Discord)", () => {
       "status to show discord stopped",
     );
     expect(out.join("")).toMatch(/discord: stopped since .*4004/);
+    expect(out.join("")).toContain("webchat: running");
+    const url = /web chat at (\S+)/.exec(gw.err)?.[1] ?? "";
+    expect((await fetch(url)).status).toBeLessThan(500);
   }, 60_000);
 });

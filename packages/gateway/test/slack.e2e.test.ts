@@ -19,14 +19,20 @@ const BOT_TOKEN = "xoxb-1-fake-bot-secret-part";
 const APP_TOKEN = "xapp-1-fake-app-secret-part";
 const STORM = `${"storm ".repeat(200)}END`;
 const CHART = solidPng(4, 3, [30, 200, 30]);
+/** What the model's slow answer waits for (released by the test). */
+let release = () => {};
+const slowAnswer = new Promise<void>((r) => {
+  release = r;
+});
 
-function reply(req: RecordedRequest): Step {
+function reply(req: RecordedRequest): Step | Promise<Step> {
   const { last, said } = lastMessage(req);
   if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
   if (said.endsWith("run danger"))
     return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
   if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
   if (said.endsWith("bold")) return { text: "a **bold** [link](https://example.org)" };
+  if (said.endsWith("take your time")) return slowAnswer.then(() => ({ text: "took my time" }));
   if (said.endsWith("send the chart"))
     return { toolCalls: [{ name: "send_file", arguments: { path: "chart.png", caption: "the **chart**" } }] };
   return { text: `echo: ${said}` };
@@ -64,7 +70,13 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
       "iris-gw-slack",
       fake,
       `SLACK_BOT_TOKEN=${BOT_TOKEN}\nSLACK_APP_TOKEN=${APP_TOKEN}\n`,
-      ["gateway:", "  platforms:", `    slack: {api_url: "${sl.apiUrl}", allowed_users: ["${min}"]}`],
+      [
+        "gateway:",
+        "  platforms:",
+        `    slack: {api_url: "${sl.apiUrl}", allowed_users: ["${min}"]}`,
+        // The other platform, which must keep running when Slack stops.
+        "    webchat: {port: 0}",
+      ],
     );
   }, 60_000);
 
@@ -153,6 +165,26 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
     );
   }, 60_000);
 
+  it("acks an event at once, not when its answer is done: a slow turn is not delivered again", async () => {
+    const before = { redeliveries: sl.redeliveries, requests: fake.requests.length };
+    sl.send({ channel: dm, user: min, text: "take your time" });
+    // The turn is running (the model was asked) and Slack has its ack already.
+    await until(
+      () => fake.requests.length,
+      (n) => n > before.requests,
+      "the model to be asked",
+    );
+    await until(
+      () => sl.unacked,
+      (n) => n === 0,
+      "the event to be acked",
+    );
+    release();
+    await answered(dm, (t) => t === "took my time");
+    expect(sl.redeliveries).toBe(before.redeliveries);
+    expect(texts(dm).filter((t) => t === "took my time")).toHaveLength(1);
+  }, 60_000);
+
   it("a redelivered event (same event_id, retry_attempt 1) is answered once", async () => {
     sl.send({ channel: dm, user: min, text: "only once" });
     sl.redeliverLast();
@@ -217,5 +249,8 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
       "status to show slack stopped",
     );
     expect(out.join("")).toMatch(/slack: stopped since .*invalid_auth/);
+    expect(out.join("")).toContain("webchat: running");
+    const url = /web chat at (\S+)/.exec(gw.err)?.[1] ?? "";
+    expect((await fetch(url)).status).toBeLessThan(500);
   }, 60_000);
 });

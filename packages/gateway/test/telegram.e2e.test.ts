@@ -76,6 +76,9 @@ describe("gateway over Telegram (fake Bot API)", () => {
   it("answers an allowed user's DM, and registers the chat commands", async () => {
     tg.send({ chat: dm(MIN), from: MIN, text: "hello" });
     expect(await answered(MIN.id, (t) => t === "echo: hello")).toContain("echo: hello");
+    // "typing…" was shown while the answer was on its way.
+    const typing = tg.calls.filter((c) => c.method === "sendChatAction" && c.params.action === "typing");
+    expect(typing.map((c) => Number(c.params.chat_id))).toContain(MIN.id);
     expect(tg.commands.map((c) => c.command)).toEqual(expect.arrayContaining(["new", "approve", "deny"]));
     // The platform's formatting hint is in the prompt.
     const system = (fake.requests.at(-1)?.body as { messages: ChatMessage[] } | undefined)?.messages[0];

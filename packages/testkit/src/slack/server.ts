@@ -156,6 +156,11 @@ export class FakeSlack {
     return this.messages(channel).filter((m) => m.user === this.state.bot.userId && !m.deleted);
   }
 
+  /** Envelopes delivered and not acked yet (Slack delivers them again after `ackTimeoutMs`). */
+  get unacked(): number {
+    return this.pending.size;
+  }
+
   /** The status lines set in a thread, in order ("" cleared it). */
   statuses(channel: string, threadTs: string): readonly string[] {
     return this.state.statuses.get(`${channel}:${threadTs}`) ?? [];
