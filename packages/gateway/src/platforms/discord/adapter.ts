@@ -16,6 +16,7 @@ import {
   type Message,
   Partials,
   RateLimitError,
+  type RESTOptions,
   Routes,
 } from "discord.js";
 import type {
@@ -103,6 +104,10 @@ export class DiscordAdapter implements PlatformAdapter {
       // A DM channel is not cached before its first message: without this its messages are dropped.
       partials: [Partials.Channel],
       rest: {
+        // Node's own fetch, not @discordjs/rest's undici 6: a client loaded before it (Slack's
+        // socket mode, undici 7) may own the process's global dispatcher, which cannot send
+        // undici 6's multipart bodies (file uploads failed with "action is not a function").
+        makeRequest: fetch as unknown as NonNullable<RESTOptions["makeRequest"]>,
         ...(opts.apiBase ? { api: opts.apiBase } : {}),
         ...(opts.requestTimeoutMs ? { timeout: opts.requestTimeoutMs } : {}),
       },
