@@ -36,6 +36,10 @@ function reply(req: RecordedRequest): Step {
     return { toolCalls: [{ name: "send_file", arguments: { path: "chart.png", caption: "the chart" } }] };
   if (said.endsWith("send the notes"))
     return { toolCalls: [{ name: "send_file", arguments: { path: "notes.csv" } }] };
+  if (said.endsWith("send the missing"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "gone.pdf" } }] };
+  if (said.endsWith("send the profile's env"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "../.env" } }] };
   return { text: `echo: ${said}` };
 }
 
@@ -174,6 +178,18 @@ describe("gateway over Telegram (fake Bot API)", () => {
     expect(doc?.file?.kind).toBe("document");
     expect(doc?.file?.bytes.toString()).toBe("x,y\n1,2\n");
     expect(tg.messages(MIN.id).filter((m) => m.file?.name === "notes.csv")).toHaveLength(1);
+  }, 60_000);
+
+  it("refuses a missing file naming it, and asks before sending a credential; denied, nothing is sent", async () => {
+    tg.send({ chat: dm(MIN), from: MIN, text: "send the missing" });
+    await answered(MIN.id, (t) => t.startsWith("done:") && t.includes("error"));
+    const tool = (fake.requests.at(-1)?.body as { messages: ChatMessage[] } | undefined)?.messages.at(-1);
+    expect(textOf(tool)).toMatch(/path: .*gone\.pdf/);
+    tg.send({ chat: dm(MIN), from: MIN, text: "send the profile's env" });
+    await answered(MIN.id, (t) => t.startsWith("Approval needed") && t.includes(".env"));
+    tg.send({ chat: dm(MIN), from: MIN, text: "/deny" });
+    await answered(MIN.id, (t) => t.startsWith("done:") && t.includes("not run"));
+    expect(tg.messages(MIN.id).filter((m) => m.file?.name === ".env")).toEqual([]);
   }, 60_000);
 
   it("keeps updates sent while the gateway was down and answers them after the restart", async () => {
