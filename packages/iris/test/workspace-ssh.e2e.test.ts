@@ -1,8 +1,9 @@
 // terminal.backend: ssh end to end, as a user runs it: `iris -p` with config.yaml choosing a real
 // sshd on a loopback port; the model's terminal and read_file calls run on the remote side (a
 // marker file lands in remote_dir, made on connect, not this machine's work folder), `iris context`
-// names the workspace, and an unknown host key fails at session start, before any model call.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+// names the workspace, secrets of the profile stay home (only env_passthrough goes), and an
+// unknown host key fails at session start, before any model call.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, type Sshd, skipWithoutSshd, startFakeLlm, startSshd } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,12 +15,13 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
   let home: ReturnType<typeof tempHome>;
   let work: string;
   let remoteDir: string;
-  const config = (knownHosts: string, mode = "off") =>
+  const config = (knownHosts: string, mode = "off", extra: string[] = []) =>
     [
       "approvals:",
       `  mode: ${mode}`,
       "terminal:",
       "  backend: ssh",
+      ...extra,
       "  ssh:",
       `    host: ${sshd.host}`,
       `    port: ${sshd.port}`,
@@ -95,6 +97,38 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
     expect(existsSync(`${sshd.home}/outside.txt`)).toBe(false);
   }, 60_000);
 
+  it("the remote shell gets only the variables env_passthrough names, not the profile's secrets", async () => {
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      config(sshd.knownHosts, "off", ["  env_passthrough: [PASSED_VAR]"]),
+    );
+    writeFileSync(join(home.home, ".env"), "SECRET_TOKEN=s3cr3t-ssh-value\nPASSED_VAR=passed-value\n", {
+      mode: 0o600,
+    });
+    const before = fake.requests.length;
+    fake.enqueue(
+      {
+        toolCalls: [
+          {
+            name: "terminal",
+            arguments: { command: 'echo "[$SECRET_TOKEN][$PASSED_VAR][$OPENAI_API_KEY]"' },
+          },
+        ],
+      },
+      { text: "printed" },
+    );
+    const r = await runIris(["-p", "print them", ...routeArgs(fake.baseUrl, "chat_completions")], {
+      env: { IRIS_HOME: home.home, SECRET_TOKEN: "s3cr3t-ssh-value", OPENAI_API_KEY: "sk-never-remote" },
+      cwd: work,
+    });
+    rmSync(join(home.home, ".env"));
+    expect(r.stdout).toContain("printed");
+    const result = JSON.stringify(fake.requests.slice(before + 1).map((q) => q.body));
+    expect(result).toContain("[][passed-value][]");
+    expect(result).not.toContain("s3cr3t-ssh-value");
+    expect(result).not.toContain("sk-never-remote");
+  }, 60_000);
+
   it("iris context names the workspace", async () => {
     writeFileSync(join(home.home, "config.yaml"), config(sshd.knownHosts));
     const r = await runIris(["context", ...routeArgs(fake.baseUrl, "chat_completions")], {
@@ -107,7 +141,13 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
   }, 30_000);
 
   it("an unknown host key fails at session start naming the host: no model call, no command", async () => {
-    writeFileSync(join(home.home, "config.yaml"), config(sshd.wrongKnownHosts));
+    // A known_hosts that lists other hosts only (a changed key: the tools' ssh workspace test).
+    const unknown = join(home.home, "other_known_hosts");
+    writeFileSync(
+      unknown,
+      readFileSync(sshd.knownHosts, "utf8").replace(`]:${sshd.port} `, `]:${sshd.port + 1} `),
+    );
+    writeFileSync(join(home.home, "config.yaml"), config(unknown));
     const before = fake.requests.length;
     const r = await runIris(
       ["-p", `touch ${remoteDir}/should-not-exist`, ...routeArgs(fake.baseUrl, "chat_completions")],
@@ -117,7 +157,9 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
       },
     );
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/the ssh workspace \([^)]*127\.0\.0\.1:\d+\) is unavailable: the host key/);
+    expect(r.stderr).toContain(
+      `the ssh workspace (${sshd.user}@127.0.0.1:${sshd.port}) is unavailable: the host key of 127.0.0.1:${sshd.port} is not in ${unknown}`,
+    );
     expect(fake.requests.length).toBe(before);
     expect(existsSync(`${remoteDir}/should-not-exist`)).toBe(false);
   }, 60_000);
