@@ -1,11 +1,20 @@
 // terminal.backend: ssh end to end, as a user runs it: `iris -p` with config.yaml choosing a real
 // sshd on a loopback port; the model's terminal and read_file calls run on the remote side (a
 // marker file lands in remote_dir, made on connect, not this machine's work folder), `iris context`
-// names the workspace, secrets of the profile stay home (only env_passthrough goes), and an
-// unknown host key fails at session start, before any model call.
+// names the workspace, secrets of the profile stay home (only env_passthrough goes), `iris doctor`
+// lists and --repair kills what a killed Iris left running there, and an unknown host key fails
+// at session start, before any model call.
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type Sshd, skipWithoutSshd, startFakeLlm, startSshd } from "@iris/testkit";
+import {
+  type FakeLlm,
+  type RecordedRequest,
+  type Sshd,
+  skipWithoutSshd,
+  startFakeLlm,
+  startSshd,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";
 
@@ -127,6 +136,49 @@ describe.skipIf(skipWithoutSshd())("terminal.backend: ssh (real sshd)", () => {
     expect(result).toContain("[][passed-value][]");
     expect(result).not.toContain("s3cr3t-ssh-value");
     expect(result).not.toContain("sk-never-remote");
+  }, 60_000);
+
+  it("iris doctor lists what a killed Iris left running on the remote host and --repair kills it", async () => {
+    writeFileSync(join(home.home, "config.yaml"), config(sshd.knownHosts));
+    const marker = 4000 + (process.pid % 997);
+    const running = () =>
+      spawnSync("ps", ["-eo", "args="], { encoding: "utf8" })
+        .stdout.split("\n")
+        .filter((l) => l.trim() === `sleep ${marker}`).length;
+    type Message = { role: string };
+    const afterTool = (r: RecordedRequest) =>
+      (r.body as { messages: Message[] }).messages.at(-1)?.role === "tool";
+    fake.setHandler((r) =>
+      afterTool(r)
+        ? { fault: "stall" }
+        : { toolCalls: [{ name: "terminal", arguments: { command: `sleep ${marker}`, background: true } }] },
+    );
+    try {
+      const env = { IRIS_HOME: home.home };
+      let iris: ChildProcess | undefined;
+      const from = fake.requests.length;
+      const killed = runIris(["-p", "start it", ...routeArgs(fake.baseUrl, "chat_completions")], {
+        env,
+        cwd: work,
+        onSpawn: (c) => (iris = c),
+      });
+      while (!fake.requests.slice(from).some(afterTool)) await new Promise((r) => setTimeout(r, 20));
+      iris?.kill("SIGKILL");
+      await killed;
+      // The sshd is on loopback: the remote side's processes are this machine's.
+      expect(running()).toBe(1);
+      const listed = await runIris(["doctor"], { env, cwd: work });
+      expect(listed.stdout).toMatch(/ssh workspace.*answers/);
+      expect(listed.stdout).toContain(
+        `1 Iris process(es) that are gone left folders (and maybe processes) on ${sshd.user}@127.0.0.1:${sshd.port}`,
+      );
+      expect(running()).toBe(1);
+      const repaired = await runIris(["doctor", "--repair"], { env, cwd: work });
+      expect(repaired.stdout).toContain("killed what 1 Iris process(es) that are gone left running");
+      expect(running()).toBe(0);
+    } finally {
+      fake.setHandler(undefined);
+    }
   }, 60_000);
 
   it("iris context names the workspace", async () => {
