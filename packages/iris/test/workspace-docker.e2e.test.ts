@@ -139,7 +139,13 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
   }, 60_000);
 
   it("two Iris processes on one profile get a container each; a killed one's goes at the next start", async () => {
-    writeFileSync(join(home.home, "config.yaml"), config(engine.socket));
+    const shared = join(home.home, "shared");
+    mkdirSync(shared, { recursive: true });
+    writeFileSync(join(shared, "note.txt"), "a shared note\n");
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      config(engine.socket, ["    mounts:", `      - {host: ${shared}, container: /data, read_only: true}`]),
+    );
     type Message = { role: string; content?: unknown };
     const messagesOf = (r: RecordedRequest) => (r.body as { messages: Message[] }).messages;
     const asked = (r: RecordedRequest, who: string) =>
@@ -150,7 +156,17 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
       if (asked(r, "as A"))
         return afterTool(r)
           ? { fault: "stall" }
-          : { toolCalls: [{ name: "terminal", arguments: { command: "echo from-A > /tmp/who" } }] };
+          : {
+              toolCalls: [
+                {
+                  name: "terminal",
+                  arguments: {
+                    command:
+                      "echo from-A > /tmp/who; cat /data/note.txt; touch /data/new 2>/dev/null || echo ro",
+                  },
+                },
+              ],
+            };
       if (asked(r, "as B"))
         return afterTool(r)
           ? { text: "B done" }
@@ -166,6 +182,19 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
       await until(() => fake.requests.slice(from).some((r) => asked(r, "as A") && afterTool(r)));
       const aContainer = containers();
       expect(aContainer.split("\n")).toHaveLength(1);
+      // terminal.docker's memory, pids and mounts (read-only) are the container's.
+      const limits = engine.podman([
+        "inspect",
+        aContainer,
+        "--format",
+        "{{.HostConfig.Memory}} {{.HostConfig.PidsLimit}}",
+      ]);
+      expect(limits.stdout.trim()).toBe(`${256 * 1024 * 1024} 128`);
+      const aSaw = JSON.stringify(
+        fake.requests.filter((r) => asked(r, "as A") && afterTool(r)).map((r) => messagesOf(r).at(-1)),
+      );
+      expect(aSaw).toContain("a shared note\\nro\\n");
+      expect(existsSync(join(shared, "new"))).toBe(false);
 
       const b = await runIris(["-p", "as B", ...route], { env, cwd: work });
       expect(b.stdout).toContain("B done");
