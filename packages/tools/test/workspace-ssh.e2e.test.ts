@@ -163,6 +163,21 @@ describe.skipIf(skipWithoutSshd())("ssh workspace (real sshd)", () => {
       expect(lines(count)).toBe("run\n");
     });
 
+    it("a command whose time ran out while its link was quiet is given up: a late copy does not run", async () => {
+      const count = path.posix.join(remoteDir, "gave-up.txt");
+      const link = proxy.last;
+      link.stall();
+      const started = Date.now();
+      const call = pws.exec({ command: `echo run >> ${count}`, cwd: remoteDir, timeoutMs: 300 });
+      await until(() => link.held.length > 0 && Date.now() - started > 300);
+      link.cut();
+      await expect(call).rejects.toThrow(/lost before the command started \(it will not run\)/);
+      const answered = link.answered;
+      link.deliver();
+      await until(() => link.answered > answered);
+      expect(lines(count)).toBe("");
+    });
+
     it("a command whose first copy ran after all is not run by the retry: it is said lost", async () => {
       const count = path.posix.join(remoteDir, "ran-late.txt");
       const link = proxy.last;

@@ -4,7 +4,8 @@
 // the end marker with its exit status, printed by the persistent shell once it is gone.
 // A connection that drops before the command said it started is opened again and the command
 // sent once more; a claim file per command (made with noclobber, so only one copy can make it)
-// keeps it from running twice should the first copy reach the remote shell late after all.
+// keeps it from running twice should the first copy reach the remote shell late after all; one
+// given up (its time ran out) has its claim taken, so a late copy never runs.
 import { DEFAULT_OUTPUT_CAPS, HeadTailCollector } from "../terminal/output-caps.js";
 import { CwdMarkerReader, markCommand, printMarker } from "./cwd-marker.js";
 import { shellQuote } from "./shell-processes.js";
@@ -49,20 +50,40 @@ export class SshShell {
       .map(([k, v]) => `export ${k}=${shellQuote(v)}`)
       .join("\n");
     const marked = markCommand(`cd -- ${shellQuote(o.cwd)} || exit 126\n${exports}\n${o.command}`);
+    const begun = Date.now();
     try {
       return await this.attempt(o, marked, false);
     } catch (e) {
       if (!(e instanceof LostBeforeStart)) throw e;
-      if (!this.pidDir || o.signal?.aborted)
-        throw this.conn.unavailable("the connection was lost before the command started");
     }
-    // Sent again on a new connection, with the same nonce: the claim makes sure one copy runs.
-    const again = await this.attempt(o, marked, true).catch((e: unknown) => {
+    // Sent again on a new connection, with the same nonce (the claim makes sure one copy runs),
+    // within what is left of its time.
+    const left = o.timeoutMs - (Date.now() - begun);
+    if (!this.pidDir || o.signal?.aborted || left <= 0) throw await this.forfeit(marked.nonce);
+    return this.attempt({ ...o, timeoutMs: left }, marked, true).catch((e: unknown) => {
       if (e instanceof LostBeforeStart)
         throw this.conn.unavailable("the connection was lost twice before the command started");
       throw e;
     });
-    return again;
+  }
+
+  /**
+   * Gives up a command the dropped connection may not have delivered: its claim is taken on a new
+   * connection, so a first copy that arrives late does not run. What the call then says.
+   */
+  private async forfeit(nonce: string): Promise<Error> {
+    if (!this.pidDir)
+      return this.conn.unavailable("the connection was lost before the command was seen to start");
+    const dir = shellQuote(this.pidDir);
+    const claim = shellQuote(`${this.pidDir}/run-${nonce}`);
+    const took = await this.conn
+      .run(`mkdir -p -- ${dir} && set -C && : 2>/dev/null > ${claim} && echo took || echo taken`)
+      .catch(() => "");
+    if (took.trim() === "took")
+      return this.conn.unavailable("the connection was lost before the command started (it will not run)");
+    if (took.trim() === "taken")
+      return this.conn.unavailable("the connection was lost while the command ran (its output is lost)");
+    return this.conn.unavailable("the connection was lost before the command was seen to start");
   }
 
   /**
