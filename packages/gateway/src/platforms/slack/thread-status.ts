@@ -6,7 +6,7 @@
 // top-level DM has no thread to show it in: there the streamed draft's "writing…" line is all.
 // A workspace that refuses the method (an old plan, a missing scope) is told once in the log.
 import type { Logger } from "@iris/llm";
-import type { webApi } from "@slack/bolt";
+import { webApi } from "@slack/bolt";
 import type { ChatAddress } from "../../message.js";
 
 export const THINKING = "is thinking…";
@@ -31,6 +31,8 @@ export class ThreadStatus {
       });
       this.shown.add(`${to.chatId}/${to.threadId}`);
     } catch (err) {
+      // Slack's refusal (ok: false) holds for the workspace; a network error only for this time.
+      if ((err as { code?: string }).code !== webApi.ErrorCode.PlatformError) return;
       this.refused = true;
       this.logger.warn("slack thread status not shown (replies still show a draft while written)", {
         error: this.explain(err),
