@@ -117,10 +117,38 @@ function publicMessage(s: MethodState, m: TgBotMessage, chat: TgChat): TgMessage
   };
 }
 
-/** sendPhoto and sendDocument: an uploaded file (a file_id or URL is not what the bot sends). */
-function sendFile(s: MethodState, p: Record<string, unknown>, kind: "photo" | "document"): TgMessage {
+/** A new message of the bot in the chat (and topic) `p` names, with `text` and `fields`. */
+function postBotMessage(
+  s: MethodState,
+  p: Record<string, unknown>,
+  text: (p: Record<string, unknown>) => string,
+  fields: Partial<TgBotMessage> = {},
+): TgMessage {
   const chat = chatOf(s, p);
   const threadId = threadOf(chat, p);
+  const m: TgBotMessage = {
+    chatId: chat.id,
+    messageId: s.nextMessageId(chat.id),
+    ...(threadId !== undefined ? { threadId } : {}),
+    texts: [text(p)],
+    buttons: [],
+    deleted: false,
+    ...fields,
+  };
+  s.botMessages.set(keyOf(chat.id, m.messageId), m);
+  return publicMessage(s, m, chat);
+}
+
+/** A file's caption (0-1024 characters). */
+function captionOf(p: Record<string, unknown>): string {
+  const caption = p.caption === undefined ? "" : String(p.caption);
+  if (caption.length > MAX_CAPTION) throw bad("message caption is too long");
+  return caption;
+}
+
+/** sendPhoto and sendDocument: an uploaded file (a file_id or URL is not what the bot sends). */
+function sendFile(s: MethodState, p: Record<string, unknown>, kind: "photo" | "document"): TgMessage {
+  chatOf(s, p);
   const file = fileParam(p, kind);
   if (!file) throw bad(`there is no ${kind} in the request`);
   if (file.bytes.length === 0) throw bad("file must be non-empty");
@@ -131,62 +159,23 @@ function sendFile(s: MethodState, p: Record<string, unknown>, kind: "photo" | "d
     if (!jpeg && !png) throw bad("IMAGE_PROCESS_FAILED");
     if (file.bytes.length > MAX_PHOTO) throw bad("PHOTO_SAVE_FILE_INVALID");
   }
-  const caption = p.caption === undefined ? "" : String(p.caption);
-  if (caption.length > MAX_CAPTION) throw bad("message caption is too long");
-  const m: TgBotMessage = {
-    chatId: chat.id,
-    messageId: s.nextMessageId(chat.id),
-    ...(threadId !== undefined ? { threadId } : {}),
-    texts: [caption],
-    buttons: [],
-    deleted: false,
-    file: { kind, name: file.name, bytes: file.bytes },
-  };
-  s.botMessages.set(keyOf(chat.id, m.messageId), m);
-  return publicMessage(s, m, chat);
+  return postBotMessage(s, p, captionOf, { file: { kind, name: file.name, bytes: file.bytes } });
 }
 
 export type Method = (s: MethodState, p: Record<string, unknown>) => unknown;
 
 export const methods: Record<string, Method> = {
   getMe: (s) => ({ ...s.botUser, is_bot: true, can_join_groups: true, can_read_all_group_messages: false }),
-  sendMessage: (s, p) => {
-    const chat = chatOf(s, p);
-    const threadId = threadOf(chat, p);
-    const text = textOf(p);
-    const buttons = buttonsOf(p);
-    const m: TgBotMessage = {
-      chatId: chat.id,
-      messageId: s.nextMessageId(chat.id),
-      ...(threadId !== undefined ? { threadId } : {}),
-      texts: [text],
-      buttons,
-      deleted: false,
-    };
-    s.botMessages.set(keyOf(chat.id, m.messageId), m);
-    return publicMessage(s, m, chat);
-  },
+  sendMessage: (s, p) => postBotMessage(s, p, textOf, { buttons: buttonsOf(p) }),
   // A voice bubble is OGG with Opus (Telegram shows anything else as a file): checked here.
   sendVoice: (s, p) => {
-    const chat = chatOf(s, p);
-    const threadId = threadOf(chat, p);
+    chatOf(s, p);
     const file = fileParam(p, "voice");
     if (!file) throw bad("there is no voice in the request");
     const head = file.bytes.subarray(0, 200).toString("latin1");
     if (!head.startsWith("OggS") || !head.includes("OpusHead"))
       throw bad("VOICE_FORMAT_INVALID: not OGG/Opus");
-    const caption = typeof p.caption === "string" ? p.caption : "";
-    const m: TgBotMessage = {
-      chatId: chat.id,
-      messageId: s.nextMessageId(chat.id),
-      ...(threadId !== undefined ? { threadId } : {}),
-      texts: [caption],
-      buttons: [],
-      deleted: false,
-      voice: file.bytes,
-    };
-    s.botMessages.set(keyOf(chat.id, m.messageId), m);
-    return publicMessage(s, m, chat);
+    return postBotMessage(s, p, captionOf, { voice: file.bytes });
   },
   sendPhoto: (s, p) => sendFile(s, p, "photo"),
   sendDocument: (s, p) => sendFile(s, p, "document"),
