@@ -1,5 +1,6 @@
 // What the runner lends others (runner.ts): send_message, send_file and cronjob get a running
-// platform's outbox, the chat a session answers now and the cron jobs; an adapter gets pairing codes for its own strangers.
+// platform's outbox, the chat a session answers now and the cron jobs; an adapter gets pairing
+// codes for its own strangers.
 import type { GatewayConfig, GatewayState } from "@iris/host";
 import type { PairingPort } from "./adapter.js";
 import type { CronScheduler } from "./cron.js";

@@ -1,8 +1,9 @@
 // The gateway's own tools (issue 19 §5): `send_message` posts to a configured chat, `send_file`
-// (send-file.ts) sends a file to the chat being answered, `cronjob` manages the scheduled jobs `iris cron list|add|remove` manages. They act outward (a post
-// someone reads, a prompt that runs unattended later), so each is approved under its own rule;
-// listing asks nothing. The tools are registered when the process opens (so a session's frozen
-// prompt names them) and reach the running gateway through a port bound once it exists.
+// (send-file.ts) sends a file to the chat being answered, `cronjob` manages the scheduled jobs
+// `iris cron list|add|remove` manages. They act outward (a post someone reads, a prompt that runs
+// unattended later), so each is approved under its own rule; listing asks nothing. The tools are
+// registered when the process opens (so a session's frozen prompt names them) and reach the
+// running gateway through a port bound once it exists.
 import { createHash } from "node:crypto";
 import { defineTool, type ToolDefinition } from "@iris/tools";
 import { z } from "zod";

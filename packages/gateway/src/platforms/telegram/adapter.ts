@@ -2,12 +2,11 @@
 // batch only after every update of this one was handed over (and claimed in the store), so a
 // killed gateway gets its unconfirmed updates again; pending updates are never dropped. Or, when
 // configured, a webhook (webhook.ts) Telegram posts updates to. A 401 on any call (a token
-// revoked in @BotFather) stops this adapter alone. Every
-// call to a chat (sends, draft edits, typing) goes through one per-chat queue that keeps
-// Telegram's pace and holds the chat for a 429's retry_after; @grammyjs/auto-retry retries the
-// call itself after the wait. A reply streams as one message edited in place, which the
-// delivered reply then becomes. Approvals carry inline buttons keyed by the request id.
-
+// revoked in @BotFather) stops this adapter alone. Every call to a chat (sends, draft edits,
+// typing, files) goes through one per-chat queue that keeps Telegram's pace and holds the chat
+// for a 429's retry_after; @grammyjs/auto-retry retries the call itself after the wait. A reply
+// streams as one message edited in place, which the delivered reply then becomes. Approvals carry
+// inline buttons keyed by the request id.
 import type { Server } from "node:http";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { CHAT_COMMANDS } from "@iris/host";
