@@ -9,7 +9,7 @@ import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { expandCustomCommand, listCustomCommands } from "./custom-commands.js";
 import { resumeOnItsModel } from "./resume.js";
-import type { FileSnapshots } from "./rewind.js";
+import { rewindCommand } from "./rewind.js";
 import { fetchServerModels, listsFromServer } from "./server-models.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
@@ -32,8 +32,6 @@ export interface SlashContext {
   busy(): boolean;
   /** Stops status lines of events until the returned release (the command reports itself). */
   muteStatus?(): () => void;
-  /** The files edits changed, for /rewind. */
-  snapshots?: FileSnapshots;
 }
 
 const HELP: [string, string][] = [
@@ -214,8 +212,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     case "/workspace":
       return workspaceCommand(session, arg, out, ctx.busy());
     case "/rewind":
-      if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
-      else out.write("/rewind works in the interactive chat\n");
+      await rewindCommand(session, arg.trim(), out);
       return true;
     case "/branch":
     case "/edit":
