@@ -158,4 +158,13 @@ export interface FrontEnd {
    * reason blocks the call, and the model gets it as the call's error.
    */
   beforeTool?(call: ToolCallPart, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * After an offered tool's call has its result, a blocked one's included (the user's
+   * post_tool_use hooks). Awaited: the result goes to the model when it has finished.
+   */
+  afterTool?(
+    call: ToolCallPart,
+    result: { content: string; isError: boolean },
+    signal: AbortSignal,
+  ): Promise<void>;
 }
