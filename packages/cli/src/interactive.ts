@@ -25,6 +25,7 @@ import { EditDiffs } from "./ui/edit-diff.js";
 import { restoreNewlines } from "./ui/line-input.js";
 import { attachProgress } from "./ui/progress.js";
 import { frontEndFromAsk } from "./ui/prompts.js";
+import { browseSessions } from "./ui/session-browser.js";
 import { replayLines } from "./ui/session-replay.js";
 import { StatusBar } from "./ui/status-bar.js";
 import { statusLine } from "./ui/status-line.js";
@@ -107,6 +108,12 @@ export class InteractiveChat {
       exit: () => this.input.close(),
       busy: () => this.turns.running,
       muteStatus: () => this.progress.muteStatus(),
+      ...(this.input.tty
+        ? {
+            pickSession: (rows) =>
+              this.input.withKeys((keys) => browseSessions(rows, cwd, keys, this.input.out)),
+          }
+        : {}),
     };
     this.detach.push(edits.attach(session.events), () => this.progress());
   }

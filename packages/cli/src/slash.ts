@@ -1,5 +1,5 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
+import { APPROVAL_MODES, findCommand, type Session, type SessionRow } from "@iris/host";
 import { getProvider, listProviders } from "@iris/llm";
 import { listPromptCommands } from "@iris/tools";
 import { CHAT_COMMAND_HELP, runChatCommand } from "./chat-commands.js";
@@ -32,6 +32,8 @@ export interface SlashContext {
   busy(): boolean;
   /** Stops status lines of events until the returned release (the command reports itself). */
   muteStatus?(): () => void;
+  /** Lets the user pick one of `rows` with arrows and a filter (on a terminal); undefined: cancelled. */
+  pickSession?(rows: readonly SessionRow[]): Promise<SessionRow | undefined>;
 }
 
 const HELP: [string, string][] = [
@@ -82,6 +84,12 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
       return;
     }
     id = found.row.id;
+  } else if (ctx.pickSession) {
+    // On a terminal: this folder's sessions first, arrows, a filter (the browser of `iris -r`).
+    const rows = session.store.listSessions({ limit: 500 }).filter((s) => s.id !== session.id);
+    const picked = await ctx.pickSession(rows);
+    if (!picked) return;
+    id = picked.id;
   } else {
     const rows = recentForPicker(session.store, process.cwd());
     out.write(`${pickerList(rows, width(out), session.id)}\n`);
