@@ -73,6 +73,7 @@ async function restoreFiles(
     failed: [...failed].map(([f, why]) => `${f}: ${why}`),
   };
 }
+
 /** Writes `content` back (null: removes the file) where the tools wrote it. */
 async function putBack(ws: Workspace, file: string, content: Buffer | null): Promise<void> {
   // On this machine byte for byte; elsewhere through the workspace, as the tool wrote it.
