@@ -36,6 +36,24 @@ describe("a config.yaml with an unknown key", () => {
   });
 });
 
+describe("a config.yaml that is not valid YAML", () => {
+  it("is named with its file, line and column by every command, read-only ones included", async () => {
+    writeFileSync(configFile(), "model:\n  name: gpt-5\n approvals: [\n");
+    for (const args of [
+      ["sessions", "list"],
+      ["config", "get", "model.name"],
+      ["config", "set", "approvals.mode", "off"],
+    ]) {
+      const r = await runIris(args, { env: env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `${configFile()}:3:1: invalid YAML: All mapping items must start at the same column`,
+      );
+    }
+    expect(readFileSync(configFile(), "utf8")).toBe("model:\n  name: gpt-5\n approvals: [\n");
+  });
+});
+
 describe("iris config set", () => {
   it("keeps the file's layout: comments, spacing, flow maps, line numbers", async () => {
     const before =
