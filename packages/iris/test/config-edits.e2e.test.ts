@@ -22,6 +22,18 @@ describe("a config.yaml with an unknown key", () => {
     const list = await runIris(["sessions", "list"], { env: env() });
     expect(list.code).toBe(0);
     expect(list.stderr).toMatch(/warning: .*config\.yaml:3:1: compresion: .*left out/);
+    // The other commands that only read or list run too, each with the warning.
+    for (const [args, out] of [
+      [["usage"], /no sessions yet/],
+      [["models", "--provider", "openai"], /openai\/gpt-/],
+      [["skills", "list"], /./],
+      [["tools"], /read_file/],
+    ] as const) {
+      const r = await runIris([...args], { env: env() });
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(r.stdout).toMatch(out);
+      expect(r.stderr).toMatch(/warning: .*config\.yaml:3:1: compresion: .*left out/);
+    }
     const get = await runIris(["config", "get", "model.name"], { env: env() });
     expect(get.code).toBe(0);
     expect(get.stdout).toBe("gpt-5\n");
