@@ -99,9 +99,12 @@ describe("exit does not wait on MCP servers", () => {
     expect(listSecs).toBeLessThan(40);
   });
 
-  it("the chat's /exit ends promptly with a stopped HTTP server", async () => {
+  it("the chat's /exit ends promptly with a stopped HTTP server and a slow stdio one", async () => {
     const url = await stoppedHttpServer();
-    writeFileSync(join(home.home, "config.yaml"), JSON.stringify({ mcp_servers: { down: { url } } }));
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      JSON.stringify({ mcp_servers: { down: { url }, slow: slowStdio } }),
+    );
     const t = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
     await t.waitFor("› ");
     // /mcp names the server, its state and why it has no tools.
