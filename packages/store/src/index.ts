@@ -9,6 +9,7 @@ export type {
   UsageSplit,
   UsageTotals,
 } from "./dashboard-reads.js";
+export type { EffectSnapshotRow, FileBefore } from "./effect-snapshots.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
 export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
 export type {

@@ -6,6 +6,7 @@ import type { Message } from "@iris/llm";
 import type { CheckpointerState } from "./checkpointer.js";
 import type { CompactionExpansion } from "./compaction.js";
 import type { Database } from "./driver.js";
+import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
 import { type DashboardState, type FrontEndStates, promised } from "./front-end-state.js";
 import type { NodeInput } from "./nodes.js";
@@ -249,5 +250,8 @@ export class SqliteStore implements Store {
   }
   async resolveEffect(id: string, outcome: "applied" | "not_applied", evidence: string): Promise<EffectRow> {
     return this.engine.resolveEffect(id, outcome, evidence);
+  }
+  async fileSnapshots(nodeIds: readonly string[]): Promise<EffectSnapshotRow[]> {
+    return this.engine.fileSnapshots(nodeIds);
   }
 }

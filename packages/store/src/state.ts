@@ -7,6 +7,7 @@
 import type { Message } from "@iris/llm";
 import type { ActiveTime } from "./active-time.js";
 import type { CompactionExpansion } from "./compaction.js";
+import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
 import type { FrontEndStates } from "./front-end-state.js";
 import type { NodeInput } from "./nodes.js";
@@ -115,6 +116,8 @@ export interface EffectState {
   listEffects(limit?: number): Promise<EffectRow[]>;
   listUnresolved(sessionId?: string): Promise<EffectRow[]>;
   resolveEffect(id: string, outcome: "applied" | "not_applied", evidence: string): Promise<EffectRow>;
+  /** The files receipted calls anchored on `nodeIds` wrote, as they were before (newest call first). */
+  fileSnapshots(nodeIds: readonly string[]): Promise<EffectSnapshotRow[]>;
 }
 
 /** One live turn per session across processes (SPEC D1, H1). */

@@ -7,7 +7,7 @@
 // under the outer call's operation (`<op>#<n>`), so one inner side effect is not run twice either.
 import type { Message, ToolCallPart } from "@iris/llm";
 import type { Store } from "@iris/store";
-import type { ExecuteGate } from "@iris/tools";
+import type { ExecuteGate, FileBefore } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
 import type { InnerReceipt, ToolBox, ToolRunContext } from "../ports.js";
 import { argsFingerprint, callIndexOf, logicalOpId } from "./op-id.js";
@@ -91,7 +91,7 @@ function bracket(
 ): InnerReceipt {
   let receiptId: string | undefined;
   return {
-    beforeRun: async (): Promise<ExecuteGate> => {
+    beforeRun: async (filesBefore?: FileBefore[]): Promise<ExecuteGate> => {
       let found: Awaited<ReturnType<typeof op>>;
       try {
         found = await op();
@@ -101,7 +101,12 @@ function bracket(
       if (typeof found === "string") return refuse(label, found);
       let begun: Awaited<ReturnType<ReceiptStore["beginEffect"]>>;
       try {
-        begun = await store.beginEffect({ ...anchor, ...found });
+        // The files it writes, as they are now, go with a new receipt (`/rewind` restores them).
+        begun = await store.beginEffect({
+          ...anchor,
+          ...found,
+          ...(filesBefore?.length ? { filesBefore } : {}),
+        });
       } catch (err) {
         return refuse(label, `no effect receipt could be begun (${(err as Error).message})`);
       }
