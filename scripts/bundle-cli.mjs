@@ -34,6 +34,8 @@ const englishOnlyZod = {
 // hold only what most runs use.
 const EXTERNAL = [
   "better-sqlite3",
+  // The Postgres store's driver (store.backend: postgres), loaded when such a store is opened.
+  "pg",
   "yaml",
   "mvdan-sh",
   "irc-framework",

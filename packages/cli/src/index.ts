@@ -15,6 +15,7 @@ export const cliParts = {
   sessions: () => import("./commands/sessions.js"),
   usage: () => import("./commands/usage.js"),
   doctor: () => import("./commands/doctor.js"),
+  migrate: () => import("./commands/migrate.js"),
   skills: () => import("./commands/skills.js"),
   tools: () => import("./commands/tools.js"),
   mcp: () => import("./commands/mcp.js"),

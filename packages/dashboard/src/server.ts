@@ -5,7 +5,7 @@
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import { DashboardData, type Profile } from "@iris/host";
+import { DashboardData, type Profile, requireSqliteFor } from "@iris/host";
 import { createApp } from "./app.js";
 import { loadAssets } from "./assets.js";
 import { allowedHosts, DashboardAuth, loadOrCreateToken } from "./auth.js";
@@ -39,6 +39,11 @@ export async function startDashboard(opts: DashboardOptions): Promise<RunningDas
   const port = opts.port ?? cfg.port;
   const tokenFile = join(opts.profile.home.root, "dashboard.token");
   const token = loadOrCreateToken(tokenFile);
+  try {
+    requireSqliteFor(opts.profile, "the dashboard");
+  } catch (err) {
+    throw new DashboardStartError((err as Error).message);
+  }
   const data = DashboardData.open(opts.profile.home.paths.db);
   const deps: DashboardDeps = {
     profile: opts.profile,

@@ -79,6 +79,12 @@ async function withStore(io: CommandIo, fn: (store: Store) => Promise<number>): 
     io.err(`${loaded.message}\n`);
     return loaded.exitCode;
   }
+  if (loaded.profile.config.store.backend !== "sqlite") {
+    io.err(
+      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
+    );
+    return 2;
+  }
   const store = openStore(loaded.profile.home.paths.db);
   try {
     return await fn(store);
@@ -156,6 +162,12 @@ async function withState(
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
     return loaded.exitCode;
+  }
+  if (loaded.profile.config.store.backend !== "sqlite") {
+    io.err(
+      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
+    );
+    return 2;
   }
   const store = openStore(loaded.profile.home.paths.db);
   try {

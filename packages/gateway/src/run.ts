@@ -49,6 +49,13 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     return loaded.exitCode;
   }
   const { profile } = loaded;
+  if (profile.config.store.backend !== "sqlite") {
+    // Its chats, outbox and pairing are state.db tables (not on Postgres yet).
+    opts.err(
+      "iris: the gateway does not run on store.backend: postgres yet; run it on a profile with the SQLite store\n",
+    );
+    return 2;
+  }
   const sections = profile.config.gateway.platforms as Record<string, unknown>;
   if (Object.values(sections).every((v) => v === undefined)) {
     opts.err(

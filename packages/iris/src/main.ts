@@ -194,6 +194,13 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
       const { doctorCommand } = await cliParts.doctor();
       process.exitCode = await doctorCommand(program.opts(), o);
     });
+  program
+    .command("migrate")
+    .description("bring the profile's store (store: in config.yaml) to this Iris's schema")
+    .action(async () => {
+      const { migrateCommand } = await cliParts.migrate();
+      process.exitCode = await migrateCommand(program.opts());
+    });
   const skills = program.command("skills").description("skills of the profile and of .iris/skills here");
   skills.command("list").action(async () => {
     const { skillsList } = await cliParts.skills();

@@ -2,7 +2,7 @@
 // loopback by default, any other address only with API keys — and serves the app on HTTP.
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { IrisProcess, type Profile, resolveMainRoute } from "@iris/host";
+import { IrisProcess, type Profile, requireSqliteFor, resolveMainRoute } from "@iris/host";
 import { createApp } from "./app.js";
 import type { ServeDeps } from "./deps.js";
 import { IdempotencyCache } from "./idempotency.js";
@@ -45,6 +45,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     );
   const route = resolveMainRoute({}, profile.config, profile.env);
   if (!route.ok) throw new ServeStartError(route.error);
+  // Stored responses and Idempotency-Key answers are in state.db's tables (not on Postgres yet).
+  try {
+    requireSqliteFor(profile, "iris serve");
+  } catch (err) {
+    throw new ServeStartError((err as Error).message);
+  }
   const iris = await IrisProcess.open({
     profile,
     platform: "api",

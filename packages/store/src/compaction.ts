@@ -8,9 +8,10 @@ export interface CompactionExpansion {
   stopped: "cycle" | "missing" | null;
 }
 
+/** Where the nodes are read from (an engine's own reads, in process or across the network). */
 export interface PathSource {
-  find(id: string): NodeRow | undefined;
-  pathToRoot(leafId: string): NodeRow[];
+  find(id: string): NodeRow | undefined | Promise<NodeRow | undefined>;
+  pathToRoot(leafId: string): NodeRow[] | Promise<NodeRow[]>;
 }
 
 /**
@@ -18,7 +19,10 @@ export interface PathSource {
  * compaction node, that one is expanded too. Expanded nodes are remembered so a corrupted
  * pointer that loops back ends the walk instead of spinning.
  */
-export function expandCompaction(source: PathSource, compaction: NodeRow): CompactionExpansion {
+export async function expandCompaction(
+  source: PathSource,
+  compaction: NodeRow,
+): Promise<CompactionExpansion> {
   const seen = new Set<string>();
   let current = compaction;
   let suffix: NodeRow[] = [];
@@ -26,8 +30,8 @@ export function expandCompaction(source: PathSource, compaction: NodeRow): Compa
     seen.add(current.id);
     const target = current.expandsTo;
     if (target === null) return { nodes: [current, ...suffix], stopped: null };
-    if (!source.find(target)) return { nodes: [current, ...suffix], stopped: "missing" };
-    const path = source.pathToRoot(target);
+    if (!(await source.find(target))) return { nodes: [current, ...suffix], stopped: "missing" };
+    const path = await source.pathToRoot(target);
     const head = path[0];
     if (head?.kind !== "compaction" || head.expandsTo === null) {
       return { nodes: [...path, ...suffix], stopped: null };

@@ -4,74 +4,24 @@
 // exactly-once delivery to the outside world.
 
 import type { Database, Statement, Transaction } from "./driver.js";
-import { EffectSnapshots, type FileBefore } from "./effect-snapshots.js";
+import {
+  anchorProblem,
+  type BeginEffectInput,
+  type BeginEffectResult,
+  type EffectDbRow,
+  type EffectRow,
+  type EffectStatus,
+  effectKind,
+  sameAnchor,
+  toEffectRow,
+} from "./effect-rules.js";
+import { EffectSnapshots } from "./effect-snapshots.js";
 import { StoreError } from "./errors.js";
 import { newId } from "./ids.js";
 import type { NodeRepo } from "./nodes.js";
 import { requireOneOf, requireString } from "./validate.js";
 
-export type EffectStatus = "started" | "completed" | "failed" | "applied" | "not_applied";
-
-export interface BeginEffectInput {
-  sessionId: string;
-  /** Our id for the operation, independent of the provider's call id. */
-  logicalOpId: string;
-  /** The sampling step within the turn. */
-  step: number;
-  tool: string;
-  argsFingerprint: string;
-  /** The stored assistant node that carries the call (the checkpoint anchor). */
-  nodeId: string;
-  /** The canonical call id inside that node, when the tool is called more than once. */
-  callId?: string;
-  /** The files the call is about to write, as they are now: kept with a new receipt (`/rewind`). */
-  filesBefore?: readonly FileBefore[];
-}
-
-export interface EffectRow {
-  id: string;
-  sessionId: string;
-  logicalOpId: string;
-  step: number;
-  tool: string;
-  argsFingerprint: string;
-  nodeId: string;
-  callId: string | null;
-  status: EffectStatus;
-  result: unknown;
-  error: string | null;
-  evidence: string | null;
-  createdAt: number;
-  finishedAt: number | null;
-}
-
-/**
- * What `beginEffect` decided: `started` = run the tool now; `replay` = it already completed or
- * failed, use the stored outcome; `uncertain` = it started but never finished
- * (effect_outcome_uncertain), do not run it again; `resolved` = a person settled it.
- */
-export type BeginEffectResult =
-  | { kind: "started"; effect: EffectRow }
-  | { kind: "replay"; effect: EffectRow }
-  | { kind: "uncertain"; effect: EffectRow }
-  | { kind: "resolved"; effect: EffectRow };
-
-interface EffectDbRow {
-  id: string;
-  session_id: string;
-  logical_op_id: string;
-  step: number;
-  tool: string;
-  args_fingerprint: string;
-  node_id: string;
-  call_id: string | null;
-  status: EffectStatus;
-  result: string | null;
-  error: string | null;
-  evidence: string | null;
-  created_at: number;
-  finished_at: number | null;
-}
+export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effect-rules.js";
 
 export class EffectRepo {
   private readonly insert: Statement;
@@ -194,13 +144,7 @@ export class EffectRepo {
     this.assertCheckpointed(input, tool);
     const existing = this.byOp.get(opId);
     if (existing) {
-      const sameAnchor =
-        existing.session_id === input.sessionId &&
-        existing.node_id === input.nodeId &&
-        existing.step === input.step &&
-        existing.tool === tool &&
-        existing.args_fingerprint === fingerprint;
-      if (!sameAnchor) {
+      if (!sameAnchor(existing, input, tool, fingerprint)) {
         throw new StoreError(
           "effect_conflict",
           `logical op ${opId} was begun with another anchor (node ${existing.node_id}, step ${existing.step}, ` +
@@ -208,9 +152,7 @@ export class EffectRepo {
         );
       }
       const effect = toEffectRow(existing);
-      if (effect.status === "started") return { kind: "uncertain", effect };
-      if (effect.status === "completed" || effect.status === "failed") return { kind: "replay", effect };
-      return { kind: "resolved", effect };
+      return { kind: effectKind(effect.status), effect };
     }
     const id = newId();
     this.insert.run(
@@ -230,43 +172,9 @@ export class EffectRepo {
 
   /** Refuses unless the anchor node is stored in this session and carries a call of this tool. */
   private assertCheckpointed(input: BeginEffectInput, tool: string): void {
-    const why = this.anchorProblem(input, tool);
+    const why = anchorProblem(this.nodes.find(requireString(input.nodeId, "nodeId")), input, tool);
     if (why !== null) {
       throw new StoreError("effect_not_checkpointed", `cannot begin effect ${input.logicalOpId}: ${why}`);
     }
   }
-
-  private anchorProblem(input: BeginEffectInput, tool: string): string | null {
-    const node = this.nodes.find(requireString(input.nodeId, "nodeId"));
-    if (!node) return `node ${input.nodeId} is not stored`;
-    if (node.sessionId !== input.sessionId) return `node ${input.nodeId} belongs to another session`;
-    const message = node.message;
-    if (message?.role !== "assistant") return `node ${input.nodeId} is not an assistant message`;
-    const carries = message.parts.some(
-      (p) =>
-        p.type === "toolCall" && p.name === tool && (input.callId === undefined || p.callId === input.callId),
-    );
-    if (carries) return null;
-    const which = input.callId === undefined ? `a ${tool} call` : `call ${input.callId} of ${tool}`;
-    return `node ${input.nodeId} does not carry ${which}`;
-  }
-}
-
-function toEffectRow(r: EffectDbRow): EffectRow {
-  return {
-    id: r.id,
-    sessionId: r.session_id,
-    logicalOpId: r.logical_op_id,
-    step: r.step,
-    tool: r.tool,
-    argsFingerprint: r.args_fingerprint,
-    nodeId: r.node_id,
-    callId: r.call_id,
-    status: r.status,
-    result: r.result === null ? null : (JSON.parse(r.result) as unknown),
-    error: r.error,
-    evidence: r.evidence,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-  };
 }

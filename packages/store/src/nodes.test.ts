@@ -213,7 +213,7 @@ describe("the node tree", () => {
 });
 
 describe("compaction nodes", () => {
-  it("have no parent and expand to the path they summarised, recursively", () => {
+  it("have no parent and expand to the path they summarised, recursively", async () => {
     const old = store.createSession({ source: "cli" });
     store.appendNode(old.id, { kind: "message", message: user("u1") });
     const a1 = store.appendNode(old.id, { kind: "message", message: assistant("a1") });
@@ -231,16 +231,16 @@ describe("compaction nodes", () => {
     const tail = store.appendNode(s.id, { kind: "message", message: user("u3") });
 
     expect(store.pathToRoot(tail.id).map((n) => n.id)).toEqual([c2.id, tail.id]);
-    const one = store.expandCompaction(c1.id);
+    const one = await store.expandCompaction(c1.id);
     expect(one.stopped).toBeNull();
     expect(one.nodes.map((n) => textOfNode(n.message))).toEqual(["u1", "a1"]);
-    const two = store.expandCompaction(c2.id);
+    const two = await store.expandCompaction(c2.id);
     expect(two.stopped).toBeNull();
     expect(two.nodes.map((n) => textOfNode(n.message))).toEqual(["u1", "a1", "u2", "a2"]);
     expect(() => store.expandCompaction(tail.id)).toThrow(/not a compaction/);
   });
 
-  it("stop at a pointer cycle instead of looping", () => {
+  it("stop at a pointer cycle instead of looping", async () => {
     const s = store.createSession({ source: "cli" });
     const c1 = store.appendNode(s.id, { kind: "compaction", text: "first summary" });
     const u = store.appendNode(s.id, { kind: "message", message: user("after c1") });
@@ -249,14 +249,14 @@ describe("compaction nodes", () => {
     // Corrupt the first pointer so c1 → v (whose root is c2) → u (whose root is c1) → …
     store.db.prepare("UPDATE nodes SET expands_to = ? WHERE id = ?").run(v.id, c1.id);
 
-    const fromC1 = store.expandCompaction(c1.id);
+    const fromC1 = await store.expandCompaction(c1.id);
     expect(fromC1.stopped).toBe("cycle");
     expect(fromC1.nodes.map((n) => n.id)).toEqual([c1.id, u.id, v.id]);
-    const fromC2 = store.expandCompaction(c2.id);
+    const fromC2 = await store.expandCompaction(c2.id);
     expect(fromC2.stopped).toBe("cycle");
 
     // A compaction pointing at itself.
     store.db.prepare("UPDATE nodes SET expands_to = ? WHERE id = ?").run(c2.id, c2.id);
-    expect(store.expandCompaction(c2.id).stopped).toBe("cycle");
+    expect((await store.expandCompaction(c2.id)).stopped).toBe("cycle");
   });
 });

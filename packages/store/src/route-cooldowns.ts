@@ -9,7 +9,7 @@ export interface RouteCooldownRow {
   setAt: number;
 }
 
-interface DbRow {
+export interface CooldownDbRow {
   route_key: string;
   until_ms: number;
   reason: string | null;
@@ -19,8 +19,8 @@ interface DbRow {
 export class RouteCooldownRepo {
   private readonly upsert: Statement;
   private readonly remove: Statement;
-  private readonly one: Statement<DbRow>;
-  private readonly active: Statement<DbRow>;
+  private readonly one: Statement<CooldownDbRow>;
+  private readonly active: Statement<CooldownDbRow>;
   private readonly prune: Statement;
 
   constructor(db: Database) {
@@ -48,16 +48,16 @@ export class RouteCooldownRepo {
 
   get(routeKey: string): RouteCooldownRow | undefined {
     const row = this.one.get(routeKey);
-    return row ? toRow(row) : undefined;
+    return row ? toCooldownRow(row) : undefined;
   }
 
   /** Cooldowns not yet expired at `now`; expired rows are deleted on the way. */
   listActive(now: number): RouteCooldownRow[] {
     this.prune.run(now);
-    return this.active.all(now).map(toRow);
+    return this.active.all(now).map(toCooldownRow);
   }
 }
 
-function toRow(r: DbRow): RouteCooldownRow {
+export function toCooldownRow(r: CooldownDbRow): RouteCooldownRow {
   return { routeKey: r.route_key, untilMs: r.until_ms, reason: r.reason, setAt: r.set_at };
 }

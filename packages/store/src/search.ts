@@ -31,7 +31,7 @@ interface HitRow {
   snippet: string;
 }
 
-const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+export const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const SNIPPET_TOKENS = { nodes_fts: 16, nodes_fts_trigram: 40 } as const;
 const LIKE_CONTEXT = 40;
 
@@ -158,7 +158,7 @@ function toHit(r: HitRow, snippet: string, via: SearchHit["via"]): SearchHit {
 }
 
 /** The text around the first match, with the match in brackets like the FTS snippets. */
-function likeSnippet(text: string, term: string): string {
+export function likeSnippet(text: string, term: string): string {
   const at = text.toLowerCase().indexOf(term.toLowerCase());
   if (at < 0) return text.slice(0, LIKE_CONTEXT * 2);
   let start = Math.max(0, at - LIKE_CONTEXT);

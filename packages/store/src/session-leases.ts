@@ -17,7 +17,7 @@ export interface SessionLease extends LeaseHolder {
 
 export type AcquireLeaseResult = { ok: true; lease: SessionLease } | { ok: false; heldBy: SessionLease };
 
-interface DbRow {
+export interface LeaseDbRow {
   session_id: string;
   pid: number;
   host: string;
@@ -35,11 +35,11 @@ export interface AcquireLeaseInput {
 }
 
 export class SessionLeaseRepo {
-  private readonly read: Statement<DbRow>;
+  private readonly read: Statement<LeaseDbRow>;
   private readonly write: Statement;
   private readonly renewStmt: Statement;
   private readonly releaseStmt: Statement;
-  private readonly all: Statement<DbRow>;
+  private readonly all: Statement<LeaseDbRow>;
   private readonly acquireTx: Transaction<(input: AcquireLeaseInput) => AcquireLeaseResult>;
 
   constructor(db: Database) {
@@ -58,10 +58,7 @@ export class SessionLeaseRepo {
       const found = this.read.get(input.sessionId);
       if (found) {
         const held = toLease(found);
-        const mine = held.pid === input.holder.pid && held.host === input.holder.host;
-        const live =
-          held.expiresAt > input.now && (held.host !== input.holder.host || input.isAlive(held.pid));
-        if (!mine && live) return { ok: false, heldBy: held };
+        if (heldByAnother(held, input)) return { ok: false, heldBy: held };
       }
       const lease: SessionLease = {
         sessionId: input.sessionId,
@@ -93,7 +90,17 @@ export class SessionLeaseRepo {
   }
 }
 
-function toLease(r: DbRow): SessionLease {
+/**
+ * Whether `held` keeps `input`'s holder out: another holder's lease that has not expired and
+ * whose holder is alive (a dead pid on this host frees it at once).
+ */
+export function heldByAnother(held: SessionLease, input: AcquireLeaseInput): boolean {
+  const mine = held.pid === input.holder.pid && held.host === input.holder.host;
+  const live = held.expiresAt > input.now && (held.host !== input.holder.host || input.isAlive(held.pid));
+  return !mine && live;
+}
+
+export function toLease(r: LeaseDbRow): SessionLease {
   return {
     sessionId: r.session_id,
     pid: r.pid,

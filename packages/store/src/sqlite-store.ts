@@ -9,6 +9,8 @@ import type { Database } from "./driver.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
 import { type DashboardState, type FrontEndStates, promised } from "./front-end-state.js";
+import { schemaVersion } from "./migrate.js";
+import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import type { NodeInput } from "./nodes.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -55,6 +57,10 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.engine.close();
+  }
+
+  async schemaVersion(): Promise<{ version: number; latest: number }> {
+    return { version: schemaVersion(this.engine.db), latest: LATEST_SCHEMA_VERSION };
   }
 
   // Front-end state, each made on first use.

@@ -153,6 +153,8 @@ export interface ConversationStore extends SessionState, NodeTreeState, SearchSt
   readonly leases: LeaseState;
   readonly routeCooldowns: CooldownState;
   readonly activeTime: ActiveTimeState;
+  /** The schema version the engine holds now and the newest this Iris knows (after a migrate: equal). */
+  schemaVersion(): Promise<{ version: number; latest: number }>;
   /** Ends background work and closes the connection(s). */
   close(): Promise<void>;
 }

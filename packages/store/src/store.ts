@@ -386,7 +386,7 @@ export class SqliteEngine {
   listBranches(sessionId: string): NodeRow[] {
     return this.nodes.listLeaves(sessionId);
   }
-  expandCompaction(nodeId: string): CompactionExpansion {
+  expandCompaction(nodeId: string): Promise<CompactionExpansion> {
     const node = this.nodes.get(nodeId);
     if (node.kind !== "compaction")
       throw new StoreError("invalid_input", `node ${nodeId} is not a compaction`);

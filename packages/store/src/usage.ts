@@ -29,7 +29,7 @@ export interface UsageRow extends Usage {
   createdAt: number;
 }
 
-interface UsageDbRow {
+export interface UsageDbRow {
   id: number;
   session_id: string;
   task_id: string | null;
@@ -77,15 +77,7 @@ export class UsageRepo {
   }
 
   private recordInTx(input: UsageInput): UsageRow {
-    const u = input.usage;
-    const counts = [
-      requireCount(u?.inputTokens, "usage.inputTokens"),
-      requireCount(u?.outputTokens, "usage.outputTokens"),
-      requireCount(u?.cacheReadTokens, "usage.cacheReadTokens"),
-      requireCount(u?.cacheWriteTokens, "usage.cacheWriteTokens"),
-      requireCount(u?.reasoningTokens, "usage.reasoningTokens"),
-    ] as const;
-    const cost = requireCount(input.costUsd, "costUsd");
+    const { counts, cost } = checkedUsage(input);
     const changed = this.addTotals.run(...counts, cost, input.sessionId).changes;
     if (changed === 0)
       throw new StoreError("not_found", `no session with id ${JSON.stringify(input.sessionId)}`);
@@ -120,7 +112,23 @@ export class UsageRepo {
   }
 }
 
-function toUsageRow(r: UsageDbRow): UsageRow {
+/** The call's token counts (input, output, cache read, cache write, reasoning) and cost, checked. */
+export function checkedUsage(input: UsageInput): {
+  counts: readonly [number, number, number, number, number];
+  cost: number;
+} {
+  const u = input.usage;
+  const counts = [
+    requireCount(u?.inputTokens, "usage.inputTokens"),
+    requireCount(u?.outputTokens, "usage.outputTokens"),
+    requireCount(u?.cacheReadTokens, "usage.cacheReadTokens"),
+    requireCount(u?.cacheWriteTokens, "usage.cacheWriteTokens"),
+    requireCount(u?.reasoningTokens, "usage.reasoningTokens"),
+  ] as const;
+  return { counts, cost: requireCount(input.costUsd, "costUsd") };
+}
+
+export function toUsageRow(r: UsageDbRow): UsageRow {
   return {
     id: r.id,
     sessionId: r.session_id,

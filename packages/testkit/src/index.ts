@@ -22,6 +22,7 @@ export {
   skipWithoutRootlessPodman,
   startPodman,
 } from "./podman.js";
+export { type Postgres, postgresInstalled, skipWithoutPostgres, startPostgres } from "./postgres.js";
 export { startFakeLlm } from "./server.js";
 export {
   type Envelope as SignalEnvelope,

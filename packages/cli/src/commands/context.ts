@@ -22,7 +22,7 @@ export async function contextCommand(flags: GlobalFlags, opts: { session?: strin
     return loaded.exitCode;
   }
   const { profile } = loaded;
-  const store = openStoreForReading(profile.home.paths.db);
+  const store = await openStoreForReading(profile);
   try {
     const session = opts.session ? await findSession(store, opts.session) : undefined;
     if (opts.session && !session) {

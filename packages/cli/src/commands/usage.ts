@@ -28,12 +28,12 @@ export async function usageCommand(flags: GlobalFlags, opts: UsageOptions): Prom
   const profile = profileOrExit(flags, { readOnly: true });
   if (typeof profile === "number") return profile;
   const dbPath = profile.home.paths.db;
-  if (!existsSync(dbPath)) {
+  if (profile.config.store.backend === "sqlite" && !existsSync(dbPath)) {
     if (opts.session !== undefined) return noSession(opts.session);
     process.stdout.write(opts.by ? "no API calls yet\n" : "no sessions yet\n");
     return 0;
   }
-  const store = openStoreForReading(dbPath);
+  const store = await openStoreForReading(profile);
   try {
     if (opts.by) {
       process.stdout.write(await formatUsageTotals(store, opts.by, opts.days ?? DEFAULT_DAYS));

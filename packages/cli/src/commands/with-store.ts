@@ -40,7 +40,7 @@ export async function withStore(
   return withProfile(
     flags,
     async (profile) => {
-      const store = openStoreForReading(profile.home.paths.db);
+      const store = await openStoreForReading(profile);
       try {
         return await fn(store, profile);
       } catch (err) {

@@ -3,9 +3,9 @@
 // protocol; nothing else is written there. Memory writes keep the profile's character limits.
 import type { Readable, Writable } from "node:stream";
 import { MemoryFiles } from "@iris/agent";
-import { openStore } from "@iris/store";
 import { z } from "zod";
 import type { Profile } from "../config/index.js";
+import { openProfileStore } from "./profile-store.js";
 
 const text = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value) }] });
 const failure = (message: string) => ({
@@ -17,7 +17,7 @@ const failure = (message: string) => ({
 export async function serveMcp(profile: Profile, io: { stdin: Readable; stdout: Writable }): Promise<void> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const store = openStore(profile.home.paths.db);
+  const store = await openProfileStore(profile);
   const { memory: mem } = profile.config;
   const memory = new MemoryFiles(
     { memory: profile.home.paths.memory, user: profile.home.paths.user },

@@ -15,13 +15,14 @@ import {
   type Message,
   type Runtime,
 } from "@iris/llm";
-import { openStore, type Store } from "@iris/store";
+import type { Store } from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import { closeBrowsers } from "@iris/tools";
 import type { Profile } from "../config/index.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { EventFanout, type HostEventListener } from "./events.js";
+import { openProfileStore } from "./profile-store.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routeFlagsOf } from "./route.js";
 import { RouteLimiter } from "./route-limiter.js";
 import { Session } from "./session.js";
@@ -110,7 +111,7 @@ export class IrisProcess implements SessionParent {
   static async open(opts: ProcessOptions): Promise<IrisProcess> {
     const { profile } = opts;
     const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? process.env);
-    const store = opts.store ?? openStore(profile.home.paths.db);
+    const store = opts.store ?? (await openProfileStore(profile));
     const mcpStates = mcpStateRecorder(store, opts.platform, logger.child({ component: "mcp" }));
     try {
       const tools = await setUpTools({
@@ -122,8 +123,11 @@ export class IrisProcess implements SessionParent {
         logger: logger.child({ component: "tools" }),
         env: profile.env,
         ...(opts.extraTools ? { extraTools: opts.extraTools } : {}),
-        pages: storePageIndex(store, logger.child({ component: "tools" })),
-        onMcpStatus: (statuses) => mcpStates.record(statuses),
+        // Read pages and MCP states are state.db tables; on Postgres pages stay in this process.
+        ...(store.backend === "sqlite"
+          ? { pages: storePageIndex(store, logger.child({ component: "tools" })) }
+          : {}),
+        onMcpStatus: (statuses) => (store.backend === "sqlite" ? mcpStates.record(statuses) : undefined),
       });
       const proc = new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
       proc.mcpStates = mcpStates;

@@ -7,3 +7,4 @@ export * from "./load.js";
 export * from "./profile.js";
 export * from "./schema.js";
 export * from "./set-value.js";
+export * from "./store-schema.js";

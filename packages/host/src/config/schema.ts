@@ -9,6 +9,7 @@ import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
 import { hooksSchema } from "./hooks-schema.js";
 import { serveSchema } from "./serve-schema.js";
+import { storeSchema } from "./store-schema.js";
 import { codeExecutionSchema, terminalSchema } from "./terminal-schema.js";
 import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
 
@@ -217,6 +218,7 @@ export const configSchema = z.strictObject({
   terminal: terminalSchema.prefault({}),
   code_execution: codeExecutionSchema.prefault({}),
   hooks: hooksSchema.prefault({}),
+  store: storeSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

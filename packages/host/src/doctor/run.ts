@@ -9,6 +9,7 @@ import { checkGateway } from "./gateway.js";
 import { checkHistory } from "./history.js";
 import { checkRoutes } from "./routes.js";
 import { checkShellKeys } from "./shell-keys.js";
+import { checkPostgresStore } from "./store.js";
 import { checkSummaryWindow } from "./summary.js";
 import { type Finding, type Probe, systemProbe } from "./types.js";
 
@@ -70,7 +71,11 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorResult> {
   }
   findings.push(checkShellKeys(opts.env, home.paths.env));
   findings.push(checkGateway(probe, home.paths.gatewayPid));
-  findings.push(...(await checkCooldowns(home.paths.db)));
-  findings.push(...(await checkHistory(home.paths.db, opts.repair === true)));
+  if (loaded.ok && loaded.config.store.backend === "postgres")
+    findings.push(...(await checkPostgresStore(loaded)));
+  else {
+    findings.push(...(await checkCooldowns(home.paths.db)));
+    findings.push(...(await checkHistory(home.paths.db, opts.repair === true)));
+  }
   return { title, findings, endpoints };
 }

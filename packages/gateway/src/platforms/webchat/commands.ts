@@ -12,6 +12,12 @@ async function withUsers(io: CommandIo, fn: (users: WebchatUsers) => Promise<num
     io.err(`${loaded.message}\n`);
     return loaded.exitCode;
   }
+  if (loaded.profile.config.store.backend !== "sqlite") {
+    io.err(
+      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
+    );
+    return 2;
+  }
   const store = openStore(loaded.profile.home.paths.db);
   try {
     return await fn(new WebchatUsers(store.gatewayIdentities));

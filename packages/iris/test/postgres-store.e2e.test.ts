@@ -1,0 +1,98 @@
+// A profile whose state lives in PostgreSQL (`store: {backend: postgres}`), as a user runs it: the
+// built bin, a throw-away Postgres server, the fake LLM. Two homes (two machines, say) share one
+// database: a conversation started on one is continued on the other; `iris migrate`, `iris
+// sessions`, `iris doctor` work on it; nothing lands in a state.db; the password never shows.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlm, type Postgres, skipWithoutPostgres, startFakeLlm, startPostgres } from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routeArgs, runIris, tempHome } from "./helpers.js";
+
+let pg: Postgres;
+let fake: FakeLlm;
+const homes: ReturnType<typeof tempHome>[] = [];
+beforeAll(async () => {
+  if (skipWithoutPostgres()) return;
+  pg = await startPostgres();
+  fake = await startFakeLlm();
+}, 60_000);
+afterAll(async () => {
+  await fake?.close();
+  await pg?.close();
+  for (const h of homes) h.cleanup();
+});
+
+/** A profile on the shared database (its own home: another machine's, as far as Iris can tell). */
+function machine(): { env: Record<string, string>; home: string } {
+  const h = tempHome();
+  homes.push(h);
+  mkdirSync(h.home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(h.home, "config.yaml"), "store:\n  backend: postgres\n  schema: team\n");
+  // The URL, password included (the server trusts loopback logins: any password goes).
+  const url = pg.url.replace("iris@", "iris:hunter2@");
+  return { env: { IRIS_HOME: h.home, IRIS_DATABASE_URL: url }, home: h.home };
+}
+
+describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: postgres)", () => {
+  it("migrates, runs turns from two machines on one conversation, lists, searches and checks it", async () => {
+    const a = machine();
+    const b = machine();
+    const migrated = await Promise.all([
+      runIris(["migrate"], { env: a.env }),
+      runIris(["migrate"], { env: b.env }),
+    ]);
+    for (const m of migrated) {
+      expect(m.stderr).toBe("");
+      expect(m.stdout).toMatch(/^store: postgres schema team at schema version \d+ \(the newest\)\n$/);
+      expect(m.code).toBe(0);
+    }
+    const route = routeArgs(fake.baseUrl, "chat_completions");
+    fake.enqueue({ text: "안녕하세요, the answer is 42" });
+    const first = await runIris(["-p", "한국어로 질문: what is the answer?", ...route], { env: a.env });
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain("the answer is 42");
+    // The other machine continues the newest conversation: its request carries the first exchange.
+    fake.enqueue({ text: "still 42" });
+    const second = await runIris(["-p", "and again?", "-c", ...route], { env: b.env });
+    expect(second.stdout).toContain("still 42");
+    const sent = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
+    expect(sent).toContain("한국어로 질문");
+    expect(sent).toContain("the answer is 42");
+
+    const listed = await runIris(["sessions", "list"], { env: a.env });
+    expect(listed.stdout.trim().split("\n")).toHaveLength(1);
+    const search = await runIris(["sessions", "search", "국어로"], { env: b.env });
+    expect(search.stdout).toContain("[국어로]");
+    const words = await runIris(["sessions", "search", "answer"], { env: b.env });
+    expect(words.stdout).toContain("[answer]");
+    const usage = await runIris(["usage"], { env: a.env });
+    expect(usage.code).toBe(0);
+
+    const doctor = await runIris(["doctor", "--offline"], { env: a.env });
+    expect(doctor.stdout).toMatch(
+      /store \(postgres\).*connected to iris@127\.0\.0\.1:\d+\/postgres, schema team/,
+    );
+    expect(doctor.stdout).toMatch(/store schema.*\(the newest\)/);
+    expect(doctor.stdout).toMatch(/pg_trgm.*installed/);
+    // Nothing of it is in a state.db, and the password is never printed.
+    for (const m of [a, b]) expect(existsSync(join(m.home, "state.db"))).toBe(false);
+    for (const out of [first, second, listed, search, doctor, ...migrated])
+      expect(out.stdout + out.stderr).not.toContain("hunter2");
+  }, 120_000);
+
+  it("says what is wrong when the URL is missing or the server does not answer, naming no password", async () => {
+    const c = machine();
+    const missing = await runIris(["sessions", "list"], { env: { IRIS_HOME: c.home } });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("IRIS_DATABASE_URL is not set");
+    const down = await runIris(["migrate"], {
+      env: { IRIS_HOME: c.home, IRIS_DATABASE_URL: "postgres://iris:hunter2@127.0.0.1:1/postgres" },
+    });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/Postgres \(iris@127\.0\.0\.1:1\/postgres\)/);
+    expect(down.stderr).not.toContain("hunter2");
+    const gateway = await runIris(["gateway", "run"], { env: c.env });
+    expect(gateway.code).toBe(2);
+    expect(gateway.stderr).toContain("does not run on store.backend: postgres yet");
+  }, 60_000);
+});

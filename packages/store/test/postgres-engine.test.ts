@@ -1,0 +1,111 @@
+// What only the Postgres engine has: migrations that several processes may run at once (one
+// advisory lock), a schema written by a newer Iris refused, and a server that goes away mid-use
+// reported as a store error that names the server (never its password).
+import { type Postgres, skipWithoutPostgres, startPostgres } from "@iris/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PG_LATEST_VERSION } from "../src/postgres/migrations.js";
+import { probePostgres } from "../src/postgres/probe.js";
+import { openPostgresStore } from "../src/postgres/store.js";
+
+let pg: Postgres;
+beforeAll(async () => {
+  if (!skipWithoutPostgres()) pg = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await pg?.close();
+});
+
+describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
+  it("migrates once when several processes open an empty schema at the same moment", async () => {
+    const stores = await Promise.all(
+      Array.from({ length: 3 }, () => openPostgresStore({ url: pg.url, schema: "race" })),
+    );
+    const versions = await stores[0]!.pool.query<{ version: number }>(
+      "SELECT version FROM race.schema_version",
+    );
+    expect(versions.rows.map((r) => r.version)).toEqual([PG_LATEST_VERSION]);
+    // Each one works on the same tables.
+    const s = await stores[1]!.createSession({ source: "cli" });
+    expect((await stores[2]!.getSession(s.id)).id).toBe(s.id);
+    await Promise.all(stores.map((x) => x.close()));
+    // Opening again changes nothing.
+    const again = await openPostgresStore({ url: pg.url, schema: "race" });
+    expect((await again.listSessions()).map((r) => r.id)).toEqual([s.id]);
+    await again.close();
+  });
+
+  it("keeps profiles apart by schema, and refuses a bad schema name", async () => {
+    const a = await openPostgresStore({ url: pg.url, schema: "team_a" });
+    const b = await openPostgresStore({ url: pg.url, schema: "team_b" });
+    await a.createSession({ source: "cli", title: "a's" });
+    expect(await b.listSessions()).toEqual([]);
+    await Promise.all([a.close(), b.close()]);
+    await expect(
+      openPostgresStore({ url: pg.url, schema: "Robert'); DROP TABLE x;--" }),
+    ).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+  });
+
+  it("refuses a schema a newer Iris wrote, changing nothing", async () => {
+    const store = await openPostgresStore({ url: pg.url, schema: "newer" });
+    await store.pool.query(
+      "INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'future', 0)",
+    );
+    await store.close();
+    await expect(openPostgresStore({ url: pg.url, schema: "newer" })).rejects.toMatchObject({
+      code: "db_too_new",
+    });
+  });
+
+  it("probes the server, the schema's version and pg_trgm for doctor, without writing", async () => {
+    expect(await probePostgres({ url: pg.url, schema: "not_made_yet" })).toMatchObject({
+      version: 0,
+      latest: PG_LATEST_VERSION,
+      trigram: true,
+    });
+    const store = await openPostgresStore({ url: pg.url, schema: "probed" });
+    await store.close();
+    expect(await probePostgres({ url: pg.url, schema: "probed" })).toMatchObject({
+      version: PG_LATEST_VERSION,
+    });
+    const down = await probePostgres({ url: "postgres://iris:s3cret@127.0.0.1:1/postgres" });
+    expect(down.error).toMatch(/Postgres \(iris@127\.0\.0\.1:1\/postgres\)/);
+    expect(down.error).not.toContain("s3cret");
+  });
+
+  it("ends a call whose connection is lost with a store error naming the server; nothing half-written", async () => {
+    const store = await openPostgresStore({ url: pg.url, schema: "lost" });
+    const other = await openPostgresStore({ url: pg.url, schema: "lost" });
+    const s = await store.createSession({ source: "cli" });
+    // Another writer holds the session's row, so the append waits on the server...
+    const blocker = await other.pool.connect();
+    await blocker.query("BEGIN");
+    await blocker.query("SELECT id FROM sessions WHERE id = $1 FOR UPDATE", [s.id]);
+    const append = store.appendNode(s.id, { kind: "message", message: { role: "user", content: "lost?" } });
+    const waiting = async () =>
+      (
+        await blocker.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+        )
+      ).rows[0]?.n ?? 0;
+    await expect.poll(waiting).toBe(1);
+    // ...when its connection is cut (a restart, a network drop).
+    await blocker.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+    );
+    await expect(append).rejects.toMatchObject({
+      code: "db_io",
+      message: expect.stringMatching(/^Postgres \(iris@127/),
+    });
+    await blocker.query("ROLLBACK");
+    blocker.release();
+    // Nothing of the append landed, and the pool reconnects for the next call.
+    expect(await store.activePath(s.id)).toEqual([]);
+    expect(
+      (await store.appendNode(s.id, { kind: "message", message: { role: "user", content: "again" } }))
+        .parentId,
+    ).toBeNull();
+    await Promise.all([store.close(), other.close()]);
+  });
+});
