@@ -8,7 +8,9 @@
 //   first request bytes     system prompt + tool schemas + the user message, default CLI toolset
 //   shared prefix           common prefix of consecutive requests / bytes of the earlier one
 // Run: npx tsx bench/harness.ts [--runs 15] [--rounds 20] [--mode chat_completions]
-//        [--only start|trips|session|requests] [--bin path/to/iris.js]
+//        [--only start|trips|session|requests] [--bin path/to/iris.js] [--store sqlite|postgres]
+// --store postgres: the profile's state in a throw-away PostgreSQL server (testkit's, on loopback),
+// for the turn's overhead on Postgres beside the SQLite default.
 // The built CLI is measured: run `npm run build` first (the bundle and its code cache). Figures go to stdout.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +18,12 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { type FakeLlm, type ScriptedReply, startFakeLlm } from "../packages/testkit/src/index.js";
+import {
+  type FakeLlm,
+  type ScriptedReply,
+  startFakeLlm,
+  startPostgres,
+} from "../packages/testkit/src/index.js";
 
 const MODES = ["chat_completions", "responses", "anthropic_messages"] as const;
 type Mode = (typeof MODES)[number];
@@ -46,6 +53,8 @@ if (!MODES.includes(MODE)) throw new Error(`--mode must be one of ${MODES.join("
 const ONLY = arg("only", "");
 if (ONLY && !PARTS.includes(ONLY as Part)) throw new Error(`--only must be one of ${PARTS.join(", ")}`);
 const wanted = (part: Part) => ONLY === "" || ONLY === part;
+const STORE = arg("store", "sqlite");
+if (STORE !== "sqlite" && STORE !== "postgres") throw new Error("--store must be sqlite or postgres");
 /** Another build of iris (e.g. a copy of an earlier dist) to compare against. */
 const IRIS_BIN = arg("bin", DEFAULT_BIN);
 
@@ -66,10 +75,7 @@ interface RunResult {
 }
 
 /** One `iris -p` process against a fresh fake server scripted with `steps`. */
-async function runOnce(
-  steps: ScriptedReply[],
-  opts: { home: string; cwd: string; mode: Mode; measureRss: boolean },
-): Promise<RunResult> {
+async function runOnce(steps: ScriptedReply[], opts: Opts & { measureRss: boolean }): Promise<RunResult> {
   const fake: FakeLlm = await startFakeLlm();
   const queue = [...steps];
   const arrivals: Arrival[] = [];
@@ -97,7 +103,7 @@ async function runOnce(
   const spawnedAt = performance.now();
   child = spawn(cmd, argv, {
     cwd: opts.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: opts.home, IRIS_HOME: opts.home },
+    env: { PATH: process.env.PATH ?? "", HOME: opts.home, IRIS_HOME: opts.home, ...opts.env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   child.stderr?.on("data", (d: Buffer) => {
@@ -171,7 +177,7 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 const spread = (xs: number[], f: (x: number) => string) =>
   `min ${f(Math.min(...xs))}, max ${f(Math.max(...xs))}, n=${xs.length}`;
 
-type Opts = { home: string; cwd: string; mode: Mode };
+type Opts = { home: string; cwd: string; mode: Mode; env?: Record<string, string> };
 
 async function benchStart(opts: Opts): Promise<void> {
   const starts: number[] = [];
@@ -302,12 +308,14 @@ async function main(): Promise<void> {
   mkdirSync(cwd, { recursive: true });
   for (let i = 1; i <= ROUNDS; i++)
     writeFileSync(join(cwd, fileName(i)), `line one of file ${i}\nline two\n`);
-  const opts: Opts = { home, cwd, mode: MODE };
+  const pg = STORE === "postgres" ? await startPostgres() : undefined;
+  if (pg) writeFileSync(join(home, "config.yaml"), "store: { backend: postgres }\n");
+  const opts: Opts = { home, cwd, mode: MODE, ...(pg ? { env: { IRIS_DATABASE_URL: pg.url } } : {}) };
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
   process.stdout.write(
-    `iris harness bench · ${cpus().length} cores · load ${load} · node ${process.version} · mode ${MODE} · ${RUNS} runs each\n`,
+    `iris harness bench · ${cpus().length} cores · load ${load} · node ${process.version} · mode ${MODE} · store ${STORE} · ${RUNS} runs each\n`,
   );
   try {
     // Warm-up: creates the store and fills the file cache; not counted.
@@ -317,6 +325,7 @@ async function main(): Promise<void> {
     const session = wanted("session") ? await benchSession(opts) : undefined;
     if (wanted("requests")) await benchRequests(opts, session);
   } finally {
+    await pg?.close();
     rmSync(root, { recursive: true, force: true });
   }
   printRows();

@@ -137,7 +137,7 @@ export class InteractiveChat {
       () => this.iris.store.close(),
     );
     await this.banner();
-    this.bar.start();
+    await this.bar.start();
     this.input.prompt();
     // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
     // on the first terminal call.

@@ -206,22 +206,10 @@ export class NodeRepo {
     runStart: number | null,
     now: number,
   ): NodeRow {
-    const message = input.message;
-    if (kind === "message" && !message)
-      throw new StoreError("invalid_input", "a message node needs `message`");
-    if (!message && (input.text === undefined || input.text === "")) {
-      throw new StoreError("invalid_input", `a ${kind} node needs \`message\` or \`text\``);
-    }
-    const role = message ? requireOneOf(message.role, ROLES, "message role") : null;
-    if (input.expandsTo !== undefined && kind !== "compaction") {
-      throw new StoreError("invalid_input", "only a compaction node may carry `expandsTo`");
-    }
+    const { message, role, origin, usage, id } = checkedNode(input, kind);
     if (input.expandsTo !== undefined && !this.sessionOfNode.get(input.expandsTo)) {
       throw new StoreError("not_found", `expandsTo points at no node (${JSON.stringify(input.expandsTo)})`);
     }
-    const origin = input.origin ?? (message?.role === "assistant" ? message.origin : null);
-    const usage = message?.role === "assistant" ? message.usage : null;
-    const id = input.id === undefined ? newId() : requireNodeId(input.id);
     const payload = message ? JSON.stringify(message) : null;
     const text = input.text ?? null;
     const info = this.insert.run(
@@ -272,6 +260,26 @@ export class NodeRepo {
       createdAt: now,
     };
   }
+}
+
+/** What every engine checks of a node before it stores it, and the columns it derives. */
+export function checkedNode(input: NodeInput, kind: NodeKind) {
+  const message = input.message;
+  if (kind === "message" && !message) throw new StoreError("invalid_input", "a message node needs `message`");
+  if (!message && (input.text === undefined || input.text === "")) {
+    throw new StoreError("invalid_input", `a ${kind} node needs \`message\` or \`text\``);
+  }
+  const role = message ? requireOneOf(message.role, ROLES, "message role") : null;
+  if (input.expandsTo !== undefined && kind !== "compaction") {
+    throw new StoreError("invalid_input", "only a compaction node may carry `expandsTo`");
+  }
+  return {
+    message,
+    role,
+    origin: input.origin ?? (message?.role === "assistant" ? message.origin : null),
+    usage: message?.role === "assistant" ? message.usage : null,
+    id: input.id === undefined ? newId() : requireNodeId(input.id),
+  };
 }
 
 /** Caller-chosen ids: no control characters (path reads join ids with U+001F, see path-runs.ts). */

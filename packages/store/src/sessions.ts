@@ -35,6 +35,31 @@ export interface SessionPageOptions {
   limit: number;
 }
 
+/**
+ * A new session's row, checked: the values of (id, title, source, cwd, parent_session_id,
+ * system_prompt, model, provider, started_at), as every engine inserts them.
+ */
+export function checkedSession(input: CreateSessionInput): {
+  id: string;
+  parent: string | null;
+  values: unknown[];
+} {
+  const id = input.id === undefined ? newId() : requireString(input.id, "session id");
+  const parent = optionalString(input.parentSessionId, "parentSessionId");
+  const values = [
+    id,
+    optionalString(input.title, "title"),
+    requireString(input.source, "session source"),
+    optionalString(input.cwd, "cwd"),
+    parent,
+    optionalString(input.systemPrompt, "systemPrompt"),
+    optionalString(input.model, "model"),
+    optionalString(input.provider, "provider"),
+    Date.now(),
+  ];
+  return { id, parent, values };
+}
+
 export class SessionRepo {
   private readonly insert: Statement;
   private readonly byId: Statement<SessionDbRow>;
@@ -101,21 +126,9 @@ export class SessionRepo {
   }
 
   create(input: CreateSessionInput): SessionRow {
-    const id = input.id === undefined ? newId() : requireString(input.id, "session id");
-    const source = requireString(input.source, "session source");
-    const parent = optionalString(input.parentSessionId, "parentSessionId");
+    const { id, parent, values } = checkedSession(input);
     if (parent !== null) this.get(parent);
-    this.insert.run(
-      id,
-      optionalString(input.title, "title"),
-      source,
-      optionalString(input.cwd, "cwd"),
-      parent,
-      optionalString(input.systemPrompt, "systemPrompt"),
-      optionalString(input.model, "model"),
-      optionalString(input.provider, "provider"),
-      Date.now(),
-    );
+    this.insert.run(...values);
     return this.get(id);
   }
 

@@ -21,7 +21,7 @@ export class StatusBar {
   private rows = 0;
   /** Draws asked for so far: a line read from the store is written only if no newer one was asked. */
   private draws = 0;
-  private readonly onResize = () => this.layout();
+  private readonly onResize = () => void this.layout();
 
   constructor(
     private readonly term: Terminal,
@@ -29,13 +29,14 @@ export class StatusBar {
     private readonly paint: (s: string) => string,
   ) {}
 
-  /** Reserves the last row (a terminal of fewer than 6 rows keeps all its rows for the chat). */
-  start(): void {
+  /** Reserves the last row (a terminal of fewer than 6 rows keeps all its rows for the chat);
+   * resolves once the line is drawn. */
+  async start(): Promise<void> {
     if (!this.term.isTTY || (this.term.rows ?? 0) < 6) return;
     // A line free at the bottom first: the cursor must sit inside the region that scrolls.
     this.term.write("\n\u001b[1A");
     this.term.on("resize", this.onResize);
-    this.layout();
+    await this.layout();
   }
 
   /** Draws the line again with what it says now; resolves once it is on screen (or given up). */
@@ -61,7 +62,7 @@ export class StatusBar {
     this.rows = 0;
   }
 
-  private layout(): void {
+  private async layout(): Promise<void> {
     const rows = this.term.rows ?? 0;
     if (rows < 6) {
       this.stop();
@@ -70,6 +71,6 @@ export class StatusBar {
     if (this.rows && this.rows !== rows) this.term.write(`${SAVE}\u001b[${this.rows};1H\u001b[2K${RESTORE}`);
     this.rows = rows;
     this.term.write(`${SAVE}\u001b[1;${rows - 1}r${RESTORE}`);
-    void this.draw();
+    await this.draw();
   }
 }

@@ -1,10 +1,8 @@
 // The node tree on Postgres (SPEC D3), with the SQLite engine's rules (nodes.ts): an append names
 // its parent or continues the active leaf, read under the session row's lock so two writers of
 // one session queue instead of both continuing the same leaf; paths are one recursive query.
-import type { Message } from "@iris/llm";
 import { StoreError } from "../errors.js";
-import { newId } from "../ids.js";
-import type { NodeInput } from "../nodes.js";
+import { checkedNode, type NodeInput } from "../nodes.js";
 import { type NodeDbRow, type NodeKind, type NodeRow, toNodeRow } from "../rows.js";
 import { searchTextOf } from "../search-text.js";
 import { requireOneOf } from "../validate.js";
@@ -16,7 +14,6 @@ export const NODE_COLUMNS =
   "token_count, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, created_at";
 
 const KINDS: readonly NodeKind[] = ["message", "compaction", "note"];
-const ROLES: readonly Message["role"][] = ["user", "assistant", "tool"];
 /** A guard for corrupted parent pointers: no real conversation is this deep. */
 const MAX_DEPTH = 10_000_000;
 
@@ -130,18 +127,9 @@ async function insertOne(
   parentId: string | null,
   now: number,
 ): Promise<NodeRow> {
-  const message = input.message;
-  if (kind === "message" && !message) throw new StoreError("invalid_input", "a message node needs `message`");
-  if (!message && (input.text === undefined || input.text === ""))
-    throw new StoreError("invalid_input", `a ${kind} node needs \`message\` or \`text\``);
-  const role = message ? requireOneOf(message.role, ROLES, "message role") : null;
-  if (input.expandsTo !== undefined && kind !== "compaction")
-    throw new StoreError("invalid_input", "only a compaction node may carry `expandsTo`");
+  const { message, role, origin, usage, id } = checkedNode(input, kind);
   if (input.expandsTo !== undefined && !(await findNode(db, input.expandsTo)))
     throw new StoreError("not_found", `expandsTo points at no node (${JSON.stringify(input.expandsTo)})`);
-  const origin = input.origin ?? (message?.role === "assistant" ? message.origin : null);
-  const usage = message?.role === "assistant" ? message.usage : null;
-  const id = input.id === undefined ? newId() : requireNodeId(input.id);
   const { rows } = await db.query<NodeDbRow>(
     "INSERT INTO nodes (id, session_id, parent_id, kind, role, payload, body_text, search_text, expands_to, " +
       "provider, api_mode, model, token_count, input_tokens, output_tokens, cache_read_tokens, " +
@@ -172,16 +160,6 @@ async function insertOne(
     ],
   );
   return toNodeRow(rows[0] as NodeDbRow);
-}
-
-/** Caller-chosen ids: 1-200 characters without control characters (as the SQLite engine). */
-function requireNodeId(id: unknown): string {
-  if (typeof id !== "string" || id.length === 0 || id.length > 200 || /[\u0000-\u001f\u007f]/.test(id))
-    throw new StoreError(
-      "invalid_input",
-      `a node id must be 1-200 characters without control characters, got ${JSON.stringify(id)}`,
-    );
-  return id;
 }
 
 /** Every leaf of the session's tree (the tip of each branch), oldest first. */

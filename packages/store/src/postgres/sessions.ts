@@ -1,9 +1,13 @@
 // Sessions on Postgres (SPEC D2): the same rows and rules as the SQLite engine's sessions.ts.
 import { StoreError } from "../errors.js";
-import { newId } from "../ids.js";
 import { type SessionDbRow, type SessionRow, toSessionRow } from "../rows.js";
-import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from "../sessions.js";
-import { optionalString, requireString } from "../validate.js";
+import {
+  type CreateSessionInput,
+  checkedSession,
+  type ListSessionsOptions,
+  type SessionPageOptions,
+} from "../sessions.js";
+import { requireString } from "../validate.js";
 import type { Pool, PoolClient } from "./pool.js";
 
 /** A pool or one connection inside a transaction. */
@@ -30,24 +34,12 @@ export async function getSession(db: Db, id: string): Promise<SessionRow> {
 }
 
 export async function createSession(db: Db, input: CreateSessionInput): Promise<SessionRow> {
-  const id = input.id === undefined ? newId() : requireString(input.id, "session id");
-  const source = requireString(input.source, "session source");
-  const parent = optionalString(input.parentSessionId, "parentSessionId");
+  const { parent, values } = checkedSession(input);
   if (parent !== null) await getSession(db, parent);
   const { rows } = await db.query<SessionDbRow>(
     "INSERT INTO sessions (id, title, source, cwd, parent_session_id, system_prompt, model, provider, started_at) " +
       `VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${SESSION_COLUMNS}`,
-    [
-      id,
-      optionalString(input.title, "title"),
-      source,
-      optionalString(input.cwd, "cwd"),
-      parent,
-      optionalString(input.systemPrompt, "systemPrompt"),
-      optionalString(input.model, "model"),
-      optionalString(input.provider, "provider"),
-      Date.now(),
-    ],
+    values,
   );
   return toSessionRow(rows[0] as SessionDbRow);
 }
