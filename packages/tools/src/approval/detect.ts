@@ -18,7 +18,6 @@ import {
   SHELL_NAMES,
   WRAPPER_NAMES,
 } from "./concerns.js";
-import { fastAnalyse } from "./fast-path.js";
 import { FILE_ACCESS_REASONS } from "./file-access.js";
 import { HARDLINE_RULES } from "./hardline.js";
 import { type Place, WRITE_REASONS } from "./locations.js";
@@ -30,7 +29,7 @@ import { proveCommand } from "./proof.js";
 import type { CommandRule } from "./rule.js";
 import { runtimeCredentialRead } from "./runtime-reads.js";
 import { analyseShell } from "./shell-analyse.js";
-import { loadShellParser, shellParserLoaded } from "./shell-parser.js";
+import { shellParser } from "./shell-parser.js";
 
 export interface PatternMatch {
   key: string;
@@ -70,12 +69,10 @@ export interface DetectOptions {
   workdir?: string;
   /** The Iris profile folder (its config, keys and skills). Default `~/.iris`. */
   profile?: string;
-  /** Skip the fast path (tests compare both readings). */
-  fullParse?: boolean;
 }
 
 /**
- * Parses `command` with a real bash parser (loaded on the first call) and returns the hard block
+ * Parses `command` with the bash parser (bash/parse.ts) and returns the hard block
  * and every pattern or concern that needs approval. Fails closed: what the parser cannot read,
  * or what is only known at run time, is a concern (asked about), never silently allowed.
  */
@@ -90,11 +87,7 @@ async function detectAt(command: string, options: DetectOptions, depth: number):
     ...((options.workdir ?? options.cwd) ? { workdir: options.workdir ?? options.cwd } : {}),
     ...(options.profile ? { profile: options.profile } : {}),
   };
-  // Plain words, pipes and lists need no full parser (fast-path.ts); the rest loads it once.
-  const fast = options.fullParse ? undefined : fastAnalyse(command, home, options.cwd);
-  if (fast) return judge(fast.parsed, place, fast.concerns);
-  const parser = await loadShellParser();
-  const analysis = analyseShell(parser, command, home, options.cwd);
+  const analysis = analyseShell(shellParser(), command, home, options.cwd);
   // Text bash cannot parse is still read by the old lexer, so a hard block stays a block.
   const parsed = analysis.concerns.some((c) => c.key === "parse_error")
     ? mergeParsed(analysis.parsed, parseCommand(command, home, options.cwd))
@@ -132,27 +125,6 @@ function decodedScripts(parsed: ParsedCommand): string[] {
       if (/^[\t\n\r\x20-\x7e]+$/.test(text)) out.push(text);
     }
   return out.slice(0, 8);
-}
-
-let warmTimer: NodeJS.Timeout | undefined;
-
-/**
- * Runs one full check `afterMs` from now, unless a check already loaded the parser: an approval
- * policy asks for it when it is made, so in a process whose first turn waits on its model
- * (`iris -p`, a chat) the first command that needs the full bash parser finds it loaded and its
- * code compiled (the load is ~0.1 s of Go runtime start-up that no cache removes). A second is
- * later than a short run's tool round trips (bench/harness.ts); unref'd, so a process that is
- * done sooner never pays for it.
- */
-export function warmCommandCheckSoon(afterMs = 1000): void {
-  if (shellParserLoaded() || warmTimer) return;
-  warmTimer = setTimeout(() => {
-    detectCommand('for f in *; do test -f "$f" && echo "$f"; done', {
-      home: "/nonexistent",
-      fullParse: true,
-    }).catch(() => {});
-  }, afterMs);
-  warmTimer.unref();
 }
 
 /** Programs concerns.ts judges on their own (shells, interpreters, wrappers, eval). */

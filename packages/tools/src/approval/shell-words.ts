@@ -41,7 +41,7 @@ function addPart(
   quoted: boolean,
 ): void {
   const type = parser.type(part);
-  const node = part as Record<string, unknown>;
+  const node = part as unknown as Record<string, unknown>;
   switch (type) {
     case "Lit": {
       const raw = (part as ShLit).Value;
