@@ -159,7 +159,7 @@ function dedupeByKey(matches: PatternMatch[]): PatternMatch[] {
 
 /** Names of hard-blocked programs and devices, as text. */
 const BLOCKED_WORDS =
-  /(?:^|[\s;|&(/`])(?:mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkexfatfs|mkswap|wipefs|blkdiscard|kexec|poweroff|reboot|halt|shutdown|telinit|hibernate)(?=[\s;|&)`]|$)|\/dev\/(?:sd[a-z]|nvme|vd[a-z]|xvd|hd[a-z]|mmcblk|disk\/|mapper\/|md\d|dm-)|sysrq-trigger|:\s*\|\s*:\s*&/;
+  /(?:^|[\s;|&(/`=])(?:mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkexfatfs|mkswap|wipefs|blkdiscard|kexec|poweroff|reboot|halt|shutdown|telinit|hibernate)(?=[\s;|&)`]|$)|\/dev\/(?:sd[a-z]|nvme|vd[a-z]|xvd|hd[a-z]|mmcblk|disk\/|mapper\/|md\d|dm-)|sysrq-trigger|:\s*\|\s*:\s*&/;
 
 /**
  * A program or argument only known at run time, in a line whose text names a hard-blocked program

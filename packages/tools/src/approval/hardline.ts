@@ -62,9 +62,15 @@ const POWER_VERBS =
   /^(?:poweroff|reboot|halt|kexec|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep|soft-reboot|rescue|emergency|isolate|default|exit|switch-root)$/;
 const POWER_DBUS = /PowerOff|Reboot|Halt|Suspend|Hibernate|HybridSleep|KExec|SetWallMessage|ScheduleShutdown/;
 
+/** Files whose writing suspends, hibernates or reboots the machine. */
+const POWER_FILES =
+  /^\/sys\/power\/(?:state|disk|mem_sleep)$|^\/proc\/sys\/kernel\/(?:ctrl-alt-del|poweroff_cmd)$/;
+
 /** Power state, kexec and runlevel changes, whatever the program that asks for them. */
 function shutsDown(cmd: Command): boolean {
   if (POWER_PROGRAMS.has(cmd.name)) return true;
+  const targets = [...writeTargets(cmd), ...(PROGRAMS[cmd.name]?.writes?.(cmd.args, cmd) ?? [])];
+  if (targets.some((t) => POWER_FILES.test(realPath(t, cmd.cwd) ?? t))) return true;
   // `init 1`, `telinit s`: any runlevel but a reload (q).
   if (cmd.name === "init" || cmd.name === "telinit")
     return /^[0-6sSaAbBcCuU]$|^(?:single|emergency|rescue)$/.test(cmd.args[0] ?? "");

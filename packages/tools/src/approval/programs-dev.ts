@@ -31,8 +31,8 @@ const GIT: Record<string, Check> = {
       ? "git apply --directory writes outside the repository"
       : undefined,
   branch: (a) =>
-    opt(a, "D") || (opt(a, "d", "--delete") && opt(a, "f", "--force")) || opt(a, "M", "--force")
-      ? destructive("git branch -D/-M deletes or overwrites a branch")
+    opt(a, "D") || (opt(a, "d", "--delete") && opt(a, "f", "--force")) || opt(a, "Mf", "--force")
+      ? destructive("git branch -D/-M/-f deletes, overwrites or moves a branch")
       : undefined,
   tag: (a) =>
     opt(a, "d", "--delete") || opt(a, "f", "--force") ? destructive("deletes or moves a tag") : undefined,
@@ -40,6 +40,8 @@ const GIT: Record<string, Check> = {
     ["add", "set-url", "remove", "rm", "rename", "set-head", "prune"].includes(a[0] ?? "")
       ? "changes where git fetches from and pushes to"
       : undefined,
+  notes: (a) =>
+    ["remove", "prune"].includes(plain(a, ["--ref"])[0] ?? "") ? destructive("deletes notes") : undefined,
   stash: (a) =>
     ["clear", "drop"].includes(a[0] ?? "")
       ? destructive(`git stash ${a[0]} deletes stashed work`)
@@ -202,7 +204,23 @@ function installTarget(tool: string): Check | undefined {
       : undefined;
 }
 
-const compilerOut = (a: readonly string[]) => optValues(a, "o", "--output", "--outDir", "--out-dir");
+/** Where a build writes its output (`-o`, `--outDir`, `--outFile`, `--target-dir`, …): judged by where it lands. */
+const compilerOut = (a: readonly string[]) =>
+  optValues(
+    a,
+    "o",
+    "--output",
+    "--outDir",
+    "--out-dir",
+    "--outFile",
+    "--outfile",
+    "--outdir",
+    "--out-file",
+    "--target-dir",
+    "--declarationDir",
+  );
+/** javac/kotlinc: `-d DIR` is where the classes go. */
+const classesOut = (a: readonly string[]) => [...compilerOut(a), ...optValues(a, "d")];
 
 const pip: Check = subs(
   "install uninstall list show freeze check download wheel hash inspect index --version help",
@@ -269,6 +287,7 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
       "cargo",
       (a) => addsDependency("cargo", a),
     ),
+    compilerOut,
   ),
   go: rule(
     BUILD,
@@ -278,13 +297,13 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
       (a) =>
         a[0] === "env" && opt(a, "wu") ? finding("package_global", "go env -w") : addsDependency("go", a),
     ),
+    compilerOut,
   ),
   rustc: rule(BUILD, undefined, compilerOut),
   ...Object.fromEntries(
-    "gcc g++ cc c++ clang clang++ javac kotlinc swiftc zig"
-      .split(" ")
-      .map((n) => [n, rule(BUILD, undefined, compilerOut)]),
+    "gcc g++ cc c++ clang clang++ swiftc zig".split(" ").map((n) => [n, rule(BUILD, undefined, compilerOut)]),
   ),
+  ...Object.fromEntries("javac kotlinc".split(" ").map((n) => [n, rule(BUILD, undefined, classesOut)])),
   pip: rule(BUILD, pip),
   pip3: rule(BUILD, pip),
   uv: rule(

@@ -14,8 +14,14 @@ const CHANGE_VERB =
 const VERB_FIRST = new Set(["kubectl", "oc", "helm", "terraform", "tofu", "pulumi", "eksctl"]);
 const VERB_SECOND = new Set(["gh", "glab"]);
 
+/** A cloud call that prints a secret, a password or a token (`secretsmanager get-secret-value`, `--with-decryption`). */
+const SECRET_READ =
+  /secret|password|passw|token|credential|decrypt|access-key|private-key|kubeconfig|get-login|\bauth\b|api-key|apikey|keyvault|vault/i;
+
 function cloudVerbs(tool: string): Check {
   return (a) => {
+    const secret = a.find((w) => SECRET_READ.test(w));
+    if (secret !== undefined) return finding("reads_credential", `${tool} … ${secret}`);
     const words = plain(a, [
       "--profile",
       "--region",

@@ -246,10 +246,13 @@ function visitCall(stmt: ShStmt, call: CallExpr, walk: Walk, pipe: PipeSlot | un
   const nameWord = words[first];
   addWordConcerns(cmd, words, first, walk);
   walk.concerns.push(...commandConcerns(cmd, nameWord?.text ?? ""));
-  if (cmd.name === "cd") {
+  if (cmd.name === "cd" || cmd.name === "pushd") {
     const target = words.slice(first + 1).find((w) => !w.text.startsWith("-"));
-    walk.cwd.value = target?.dynamic ? undefined : changeDirectory(walk.cwd.value, target?.text, home);
+    // `pushd` alone or `pushd +N` swaps to a folder of the stack: not known here.
+    const unknown = target?.dynamic || (cmd.name === "pushd" && (!target || /^[+-]\d/.test(target.text)));
+    walk.cwd.value = unknown ? undefined : changeDirectory(walk.cwd.value, target?.text, home);
   }
+  if (cmd.name === "popd") walk.cwd.value = undefined;
   openInnerScripts(cmd, walk);
 }
 
@@ -262,9 +265,20 @@ function addWordConcerns(cmd: Command, words: WordValue[], first: number, walk: 
       walk.concerns.push(concern("dynamic_command", "a pattern as the program name"));
   }
   if (first >= 0 && first < words.length && !READ_ONLY.has(cmd.name)) {
-    const late = words.slice(first + 1).find((w) => w.dynamic);
+    const late = words
+      .slice(first + 1)
+      .find((w, i, rest) => w.dynamic && !isMessage(cmd.name, rest[i - 1], w));
     if (late?.dynamic) walk.concerns.push(concern("dynamic_argument", `${cmd.name}: ${late.dynamic}`));
   }
+}
+
+/**
+ * A commit or tag message computed at run time (`git commit -m "$(cat <<'EOF' … EOF)"`) is only
+ * text: the commands that compute it are judged on their own.
+ */
+function isMessage(program: string, before: WordValue | undefined, w: WordValue): boolean {
+  if (program !== "git") return false;
+  return before?.text === "-m" || before?.text === "--message" || /^(?:-m|--message=)/.test(w.text);
 }
 
 function readRedirect(r: ShRedirect, walk: Walk, redirects: Redirect[], heredocs: string[]): void {
