@@ -24,6 +24,7 @@ import { type Place, WRITE_REASONS } from "./locations.js";
 import { type ParsedCommand, parseCommand } from "./parse.js";
 import { COMMAND_PATTERNS } from "./patterns-commands.js";
 import { FILE_PATTERNS } from "./patterns-files.js";
+import { profileMention } from "./profile-mention.js";
 import { UNPROVEN } from "./program-rule.js";
 import { proveCommand } from "./proof.js";
 import type { CommandRule } from "./rule.js";
@@ -145,6 +146,8 @@ function judge(parsed: ParsedCommand, place: Place, concerns: readonly Concern[]
   for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, judgedElsewhere));
   const runtimeRead = runtimeCredentialRead(parsed, place);
   if (runtimeRead) matches.push(runtimeRead);
+  const selfModification = profileMention(parsed, place, matches);
+  if (selfModification) matches.push(selfModification);
   const unique = dedupeByKey(matches);
   return hit
     ? { blocked: { key: hit.key, description: hit.description }, matches: unique }

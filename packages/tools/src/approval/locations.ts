@@ -132,10 +132,42 @@ function globMayReadCredential(p: string, place: Place): boolean {
   return searchReachesCredentials(base, place);
 }
 
+// Files a glob under /proc could match: `/proc/<star>/env<star>`, `/proc/[0-9]<star>/cmdl?ne`.
+const PROC_SAMPLES = ["environ", "cmdline", "mem", "auxv"].flatMap((f) => [
+  `/proc/1/${f}`,
+  `/proc/self/${f}`,
+  `/proc/1/task/1/${f}`,
+]);
+
+function procGlobReadsSecret(p: string): boolean {
+  if (!p.startsWith("/proc/") || !GLOB.test(p)) return false;
+  const source = p
+    .split(/(\[[^\]]*\]|\*|\?)/)
+    .map((part) =>
+      part === "*"
+        ? "[^/]*"
+        : part === "?"
+          ? "[^/]"
+          : part.startsWith("[")
+            ? part.replace(/^\[!/, "[^")
+            : part.replace(/[.+^${}()|\\]/g, "\\$&"),
+    )
+    .join("");
+  try {
+    const re = new RegExp(`^${source}$`);
+    return PROC_SAMPLES.some((s) => re.test(s));
+  } catch {
+    return true;
+  }
+}
+
 /** Reading this file would show a credential. */
 export function readsCredential(path: string, place: Place): boolean {
   const p = normalizePath(path);
-  if (PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x"))) return true;
+  // /proc/PID/root/… and /proc/PID/cwd/… are another way into the whole filesystem.
+  const through = /^\/proc\/[^/]+\/(?:root|cwd)(\/.*)$/.exec(p);
+  if (through?.[1] && readsCredential(through[1], place)) return true;
+  if (PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x")) || procGlobReadsSecret(p)) return true;
   if (globMayReadCredential(p, place)) return true;
   if (isCredentialPath(p) || KEY_FILE.test(p) || /(?:^|\/)\.netrc$|(?:^|\/)\.git-credentials$/.test(p))
     return true;
@@ -156,7 +188,14 @@ export function searchReachesCredentials(path: string, place: Place): boolean {
 const PERSISTENCE: readonly RegExp[] = [
   /(?:^|\/)\.git\/(?:hooks(?:\/|$)|config$)/,
   /(?:^|\/)\.envrc$/,
-  /\/\.config\/(?:systemd|autostart|environment\.d)(?:\/|$)/,
+  /\/\.config\/(?:systemd|autostart|autostart-scripts|environment\.d|plasma-workspace\/(?:env|shutdown)|upstart)(?:\/|$)/,
+  /\/\.config\/[^/]+(?:\/[^/]+)?\/autostart(?:\.sh)?$|\/\.kde4?\/Autostart(?:\/|$)/,
+  /\/\.local\/share\/(?:systemd\/user|dbus-1\/services|applications)(?:\/|$)/,
+  // Python runs .pth files and usercustomize.py of the user site at every start.
+  /\/\.local\/lib\/python[^/]*\/site-packages\/(?:[^/]+\.pth|usercustomize\.py|sitecustomize\.py)$/,
+  // Build tools' per-user scripts and wrappers that run with every build.
+  /\/\.gradle\/(?:init\.d(?:\/|$)|init\.gradle(?:\.kts)?$)|\/\.cargo\/config(?:\.toml)?$|\/\.m2\/extensions\.xml$/,
+  /\/\.ssh\/environment$|\/\.(?:xsession|gnomerc|Xsession)$/,
   /\/\.local\/bin(?:\/|$)/,
   /^\/home\/[^/]+\/bin(?:\/|$)|^\/root\/bin(?:\/|$)/,
   /\/\.(?:gitconfig|bash_logout|xprofile|xsessionrc|xinitrc|pam_environment|inputrc|vimrc|exrc|tmux\.conf|screenrc|npmrc|yarnrc|curlrc|wgetrc)$/,

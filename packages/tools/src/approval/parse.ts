@@ -178,6 +178,22 @@ function stripWrappers(input: string[]): { words: string[]; stripped: string[] }
     const name = baseName(first);
     const takesValue = WRAPPERS[name];
     if (!takesValue) break;
+    // `env -S 'rm -rf x'`: the string is split into the command and its arguments.
+    if (name === "env") {
+      const at = words.findIndex((w) => w === "-S" || w.startsWith("--split-string") || /^-S./.test(w));
+      if (at > 0) {
+        const w = words[at] as string;
+        const separate = w === "-S" || w === "--split-string";
+        const value = separate
+          ? (words[at + 1] ?? "")
+          : w.startsWith("--")
+            ? w.slice(w.indexOf("=") + 1)
+            : w.slice(2);
+        const split = value.split(/\s+/).filter(Boolean);
+        words = [...words.slice(0, at), ...split, ...words.slice(at + (separate ? 2 : 1))];
+        continue;
+      }
+    }
     // `command -v x` only looks a name up: x is not run.
     if (name === "command" && /^-[vV]$/.test(words[1] ?? "")) break;
     stripped.push(name);

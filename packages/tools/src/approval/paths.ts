@@ -110,8 +110,11 @@ const CREDENTIAL = [
 ];
 
 const SHELL_STARTUP = [
-  /(?:^|\/)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|kshrc|cshrc|tcshrc)$/,
-  /(?:^|\/)\.config\/fish\/config\.fish$/,
+  /(?:^|\/)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|logout|bash_aliases)$/,
+  // Folders a start-up file reads every file of (Fedora's ~/.bashrc.d, fish's conf.d and functions).
+  /(?:^|\/)\.(?:bashrc\.d|zshrc\.d|profile\.d)(?:\/|$)/,
+  /(?:^|\/)\.config\/fish\/(?:config\.fish$|conf\.d(?:\/|$)|functions(?:\/|$))/,
+  /(?:^|\/)\.oh-my-zsh\/custom(?:\/|$)|(?:^|\/)\.config\/zsh\/\.z(?:shrc|shenv|profile|login)$/,
 ];
 
 export function isCredentialPath(path: string): boolean {

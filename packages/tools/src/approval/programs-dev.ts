@@ -232,11 +232,37 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
   git: {
     reason: "git by subcommand: reading, committing, branching and fetching keep all work recoverable",
     unsafe: gitUnsafe,
-    // `git log/diff --output=FILE`, `format-patch -o DIR`: judged by where they land.
-    writes: (a) => [
-      ...optValues(a, undefined, "--output", "--output-directory"),
-      ...(a.includes("format-patch") ? optValues(a.slice(a.indexOf("format-patch")), "o") : []),
-    ],
+    // `git log/diff --output=FILE`, `format-patch -o DIR`, `archive -o FILE`, `bundle create FILE`:
+    // judged by where they land.
+    writes: (a) => {
+      const after = (sub: string) => a.slice(a.indexOf(sub) + 1);
+      return [
+        ...optValues(a, undefined, "--output", "--output-directory"),
+        ...(a.includes("format-patch") ? optValues(after("format-patch"), "o") : []),
+        ...(a.includes("archive") ? optValues(after("archive"), "o") : []),
+        ...(a.includes("bundle") && after("bundle")[0] === "create"
+          ? plain(after("bundle")).slice(1, 2)
+          : []),
+      ];
+    },
+    // `git clone URL DIR`, `git init DIR`: a new folder, asked about only in protected places.
+    creates: (a) => {
+      const sub = plain(a, [...GIT_VALUED])[0];
+      if (sub !== "clone" && sub !== "init") return [];
+      const ops = plain(a.slice(a.indexOf(sub) + 1), [
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "--depth",
+        "--template",
+        "-c",
+        "--config",
+        "--reference",
+        "--separate-git-dir",
+      ]);
+      return sub === "clone" ? ops.slice(1, 2) : ops.slice(0, 1);
+    },
   },
   npm: rule(BUILD, packageUnsafe("npm")),
   pnpm: rule(BUILD, packageUnsafe("pnpm")),

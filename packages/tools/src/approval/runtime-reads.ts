@@ -22,6 +22,8 @@ function readsRuntimeOperands(cmd: Command): boolean {
     cmd.args.some((a) => /^(?:-x|-X|--exec(?:-batch)?)$/.test(a))
   )
     return true;
+  // `cat < "$F"`, `exec 3< $(…)`: a file read by redirection, named at run time.
+  if (cmd.redirects.some((r) => (r.op === "<" || r.op === "<>") && RUNTIME.test(r.target))) return true;
   if (cmd.name === "" || PROGRAMS[cmd.name]?.namesOnly) return false;
   if (["xargs", "parallel", "find-exec", "fd-exec"].some((w) => cmd.via.includes(w))) return true;
   if (cmd.args.includes("{}")) return true;
