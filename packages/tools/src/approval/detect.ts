@@ -143,7 +143,9 @@ function judge(parsed: ParsedCommand, place: Place, concerns: readonly Concern[]
     ({ key, description }) => ({ key, description }),
   );
   for (const c of concerns) matches.push({ key: c.key, description: c.description });
-  for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, judgedElsewhere));
+  const functions = new Set(parsed.functions ?? []);
+  const known = (name: string) => judgedElsewhere(name) || functions.has(name);
+  for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, known));
   const runtimeRead = runtimeCredentialRead(parsed, place);
   if (runtimeRead) matches.push(runtimeRead);
   const selfModification = profileMention(parsed, place, matches);

@@ -224,6 +224,8 @@ export function judgeWrite(
   /** Whether temp folders count as ordinary (the terminal's `> /tmp/x`); the file tools ask. */
   tempIsOrdinary = true,
 ): WriteJudgement | undefined {
+  // `> /dev/stderr`: the command's own output, wherever that link points.
+  if (HARMLESS_DEVICES.test(normalizePath(path))) return undefined;
   const real = realPath(path, cwd);
   if (real === undefined)
     return { key: "write_unknown_place", description: WRITE_REASONS.write_unknown_place };

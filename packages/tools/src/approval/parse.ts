@@ -32,6 +32,8 @@ export interface ParsedCommand {
   commands: Command[];
   /** Fork bombs and process floods found in the tree (flood.ts). */
   floods?: string[];
+  /** Functions the line defines: calling one runs its body, which is judged where it is written. */
+  functions?: string[];
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"]);

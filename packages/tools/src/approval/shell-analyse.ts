@@ -32,6 +32,7 @@ interface Walk {
   texts: string[];
   concerns: Concern[];
   floods: string[];
+  functions: Set<string>;
   /** `hash -p PATH NAME`: NAME runs PATH from then on. */
   hashed: Map<string, string>;
   via: string[];
@@ -48,6 +49,7 @@ export function analyseShell(parser: ShellParser, raw: string, home: string, cwd
     texts: [],
     concerns: [],
     floods: [],
+    functions: new Set(),
     hashed: new Map(),
     via: [],
     depth: 0,
@@ -56,7 +58,13 @@ export function analyseShell(parser: ShellParser, raw: string, home: string, cwd
   };
   analyseText(raw, walk);
   return {
-    parsed: { raw, commands: walk.out, texts: walk.texts, floods: walk.floods },
+    parsed: {
+      raw,
+      commands: walk.out,
+      texts: walk.texts,
+      floods: walk.floods,
+      functions: [...walk.functions],
+    },
     concerns: dedupe(walk.concerns),
   };
 }
@@ -69,6 +77,12 @@ function analyseText(text: string, walk: Walk): void {
     return;
   }
   walk.floods.push(...findFloods(walk.parser, r.file));
+  walk.parser.walk(r.file, (n) => {
+    const name =
+      walk.parser.type(n) === "FuncDecl" ? (n as unknown as { Name: ShLit | null }).Name?.Value : undefined;
+    if (name) walk.functions.add(name);
+    return true;
+  });
   for (const stmt of r.file.Stmts) visitStmt(stmt, walk, undefined);
 }
 
