@@ -31,6 +31,8 @@ import type { CommandRule } from "./rule.js";
 import { runtimeCredentialRead } from "./runtime-reads.js";
 import { analyseShell } from "./shell-analyse.js";
 import { shellParser } from "./shell-parser.js";
+import { argumentTails } from "./tails.js";
+import { writtenScripts } from "./written-scripts.js";
 
 export interface PatternMatch {
   key: string;
@@ -95,14 +97,15 @@ async function detectAt(command: string, options: DetectOptions, depth: number):
     : analysis.parsed;
   const judged = judge(parsed, place, analysis.concerns);
   if (judged.blocked || depth >= 2) return judged;
-  // `echo OigpeyA6fDomIH07Og== | base64 -d | sh`: decoded text run as code is judged as typed.
-  for (const text of decodedScripts(parsed)) {
+  // `echo OigpeyA6fDomIH07Og== | base64 -d | sh`, `echo reboot > x.sh; sh x.sh`: decoded text run
+  // as code, and a script the line writes and runs, are judged as typed.
+  for (const text of [...decodedScripts(parsed), ...writtenScripts(parsed)]) {
     const inner = await detectAt(text, options, depth + 1);
     if (inner.blocked)
       return {
         blocked: {
           key: "hidden_block",
-          description: `hides a hard block in encoded text (${inner.blocked.description})`,
+          description: `hides a hard block in encoded text or a script it writes (${inner.blocked.description})`,
         },
         matches: judged.matches,
       };
@@ -138,7 +141,10 @@ function mergeParsed(a: ParsedCommand, b: ParsedCommand): ParsedCommand {
 
 function judge(parsed: ParsedCommand, place: Place, concerns: readonly Concern[]): Detection {
   const { home } = place;
-  const hit = HARDLINE_RULES.find((r) => r.test(parsed, home)) ?? hiddenBlock(parsed, concerns);
+  const tails = argumentTails(parsed);
+  const hit =
+    HARDLINE_RULES.find((r) => r.test(parsed, home) || (tails.commands.length > 0 && r.test(tails, home))) ??
+    hiddenBlock(parsed, concerns);
   const matches: PatternMatch[] = DANGEROUS_PATTERNS.filter((r) => r.test(parsed, home)).map(
     ({ key, description }) => ({ key, description }),
   );

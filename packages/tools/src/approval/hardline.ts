@@ -16,6 +16,11 @@ function deletesProtectedRoot(cmd: Command, home: string): boolean {
       isRecursiveFlagged(cmd) && operands(cmd.args).some((p) => isProtectedRoot(resolveIn(cmd, p), home))
     );
   }
+  // rsync --delete from an empty folder into / or ~ empties it.
+  if (cmd.name === "rsync" && cmd.args.some((a) => /^--(?:delete|del$|delete-\w+)/.test(a))) {
+    const dest = operands(cmd.args).at(-1);
+    return dest !== undefined && !/^[^/]*:/.test(dest) && isProtectedRoot(resolveIn(cmd, dest), home);
+  }
   if (cmd.name === "find") {
     const start = operands(cmd.args)[0];
     // -delete, or -exec/-execdir/-ok running rm on what it finds.

@@ -4,6 +4,7 @@
 // terminal's redirections and the file tools share them.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { posix } from "node:path";
+import { expandGlob, globMayMatch } from "./globs.js";
 import { isCredentialPath, isShellStartupPath, isSystemPath, normalizePath } from "./paths.js";
 
 /** What the check knows of where a command runs and whose files it must keep. */
@@ -82,6 +83,10 @@ function credentialFolders(place: Place): string[] {
     `${h}/.password-store`,
     `${h}/.local/share/keyrings`,
     `${h}/.config/gh`,
+    // Containers' and clusters' mounted secrets, and the system's private TLS keys.
+    "/run/secrets",
+    "/var/run/secrets",
+    "/etc/ssl/private",
   ].map(normalizePath);
 }
 
@@ -120,16 +125,45 @@ function inProfile(path: string, place: Place): boolean {
 
 const GLOB = /[*?[]/;
 
+/** Names credentials are kept under, wherever they are: a glob that may match one may read it. */
+const CREDENTIAL_NAMES = [
+  ".env",
+  ".env.local",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".pgpass",
+  ".git-credentials",
+  "credentials",
+  "id_rsa",
+  "id_ed25519",
+  "server.key",
+  "cert.pem",
+  "keystore.jks",
+];
+
 /**
- * A glob's matches cannot be known before the shell expands it (`~/.iris/.en?`): it is judged
- * like a search from the folder above its first wildcard, which may reach a credential.
+ * A glob's matches (`~/.iris/.en?`, `cat .en?`, a star for the user in /home): expanded here when its
+ * folders exist, else matched against where credentials are kept and the names they have.
  */
 function globMayReadCredential(p: string, place: Place): boolean {
+  if (!GLOB.test(p)) return false;
+  const expanded = p.startsWith("/") ? expandGlob(p) : undefined;
+  if (expanded) return expanded.some((m) => !GLOB.test(m) && readsCredential(m, place));
   const parts = p.split("/");
-  const at = parts.findIndex((s) => GLOB.test(s));
-  if (at < 0) return false;
-  const base = parts.slice(0, at).join("/") || (p.startsWith("/") ? "/" : ".");
-  return searchReachesCredentials(base, place);
+  const base =
+    parts
+      .slice(
+        0,
+        parts.findIndex((s) => GLOB.test(s)),
+      )
+      .join("/") || (p.startsWith("/") ? "/" : ".");
+  const samples = [
+    ...credentialFolders(place),
+    profileOf(place),
+    ...CREDENTIAL_NAMES.map((n) => posix.join(base, n)),
+  ];
+  return globMayMatch(p, samples);
 }
 
 // Files a glob under /proc could match: `/proc/<star>/env<star>`, `/proc/[0-9]<star>/cmdl?ne`.
@@ -168,6 +202,8 @@ export function readsCredential(path: string, place: Place): boolean {
   const through = /^\/proc\/[^/]+\/(?:root|cwd)(\/.*)$/.exec(p);
   if (through?.[1] && readsCredential(through[1], place)) return true;
   if (PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x")) || procGlobReadsSecret(p)) return true;
+  // A raw disk or the memory holds every file's and process's secrets.
+  if (isDeviceWrite(p) || /^\/dev\/(?:mem|kmem|port)$|^\/proc\/kcore$/.test(p)) return true;
   if (globMayReadCredential(p, place)) return true;
   if (isCredentialPath(p) || KEY_FILE.test(p) || /(?:^|\/)\.netrc$|(?:^|\/)\.git-credentials$/.test(p))
     return true;

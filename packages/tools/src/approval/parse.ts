@@ -229,6 +229,11 @@ export function innerScripts(cmd: Command): { text: string; via: string }[] {
     }
     for (const doc of cmd.heredocs) scripts.push({ text: doc, via: "heredoc" });
   }
+  // `sudo -s <<< reboot`, `su - root <<EOF`: a shell of another user reads its input.
+  const otherUsersShell =
+    (cmd.name === "" && cmd.via.some((v) => v === "sudo" || v === "doas")) ||
+    ((cmd.name === "su" || cmd.name === "runuser") && !cmd.args.some((a) => a === "-c" || a === "--command"));
+  if (otherUsersShell) for (const doc of cmd.heredocs) scripts.push({ text: doc, via: "heredoc" });
   const remote = sshRemoteCommand(cmd);
   if (remote !== undefined) scripts.push({ text: remote, via: "ssh" });
   for (const text of optionCommands(cmd)) scripts.push({ text, via: `${cmd.name}-option` });

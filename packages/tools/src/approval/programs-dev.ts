@@ -40,6 +40,10 @@ const GIT: Record<string, Check> = {
     ["add", "set-url", "remove", "rm", "rename", "set-head", "prune"].includes(a[0] ?? "")
       ? "changes where git fetches from and pushes to"
       : undefined,
+  // `git credential fill` prints the stored password for a host.
+  credential: () => finding("reads_credential", "git credential prints stored passwords"),
+  "credential-store": () => finding("reads_credential", "git credential-store prints stored passwords"),
+  "credential-cache": () => finding("reads_credential", "git credential-cache prints stored passwords"),
   notes: (a) =>
     ["remove", "prune"].includes(plain(a, ["--ref"])[0] ?? "") ? destructive("deletes notes") : undefined,
   stash: (a) =>
@@ -174,7 +178,9 @@ const NPX_TOOLS = new Set(
 );
 
 const npx: Check = (a) => {
-  if (opt(a, "yp", "--yes", "--package", "--call", "-c"))
+  // npx's own options come before the tool; what follows the tool is the tool's (`tsc -p`).
+  const at = a.findIndex((x) => !x.startsWith("-"));
+  if (opt(at === -1 ? a : a.slice(0, at), "yp", "--yes", "--package", "--call", "-c"))
     return finding("runs_code", "npx --yes/--package installs and runs a package");
   const tool = plain(a)[0] ?? "";
   return NPX_TOOLS.has(tool) ? undefined : finding("runs_code", `npx ${tool} may download and run a package`);

@@ -224,6 +224,19 @@ export const OPS_PROGRAMS: Record<string, ProgramRule> = {
     },
   },
   getfacl: rule("prints ACLs"),
+  // Password managers, secret stores and decrypters: printing secrets is what they are for.
+  ...Object.fromEntries(
+    "pass gopass op bw lpass vault secret-tool security keyring kwallet-query aws-vault chamber doppler infisical sops age gpg gpg2 ansible-vault"
+      .split(" ")
+      .map((n) => [
+        n,
+        rule("a secret store; only its version or help runs unasked", (a) =>
+          a.length > 0 && a.every((x) => /^(?:--version|-V|--help|-h)$/.test(x))
+            ? undefined
+            : finding("reads_credential", `${n} prints or decrypts secrets`),
+        ),
+      ]),
+  ),
   // Iris itself: changing its configuration is self-modification, asked about in every mode.
   iris: {
     reason: "Iris's own read-only commands (sessions, usage, doctor)",

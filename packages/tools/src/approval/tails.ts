@@ -1,0 +1,33 @@
+// Commands an unknown program or a wrapper may run from its arguments (T4): `strace -f rm -rf ~`,
+// `/lib64/ld-linux-x86-64.so.2 /bin/rm -rf ~`, `watch -n1 reboot`, `parallel mkfs.ext4 ::: /dev/sda`.
+// How such a program reads its arguments is not in the table, so every tail of them that starts
+// with a word is judged against the hard blocks as a command: an unknown program in front of a
+// hard block does not make it runnable in approval mode `off`.
+import { WRAPPER_NAMES } from "./concerns.js";
+import { type Command, type ParsedCommand, toCommand } from "./parse.js";
+import { PROGRAMS } from "./proof.js";
+
+export function argumentTails(parsed: ParsedCommand): ParsedCommand {
+  const tails: Command[] = [];
+  for (const c of parsed.commands) {
+    // A known program reads its arguments as its entry says (docker and kubectl run them elsewhere).
+    if (c.name === "" || (PROGRAMS[c.name] && !WRAPPER_NAMES.has(c.name))) continue;
+    c.args.forEach((word, i) => {
+      if (word === "" || word.startsWith("-")) return;
+      const tail = toCommand(
+        {
+          words: c.args.slice(i),
+          redirects: [],
+          pipeline: c.pipeline,
+          pipePos: c.pipePos,
+          substitutions: [],
+          heredocs: [],
+        },
+        [...c.via, c.name],
+      );
+      if (c.cwd !== undefined) tail.cwd = c.cwd;
+      tails.push(tail);
+    });
+  }
+  return { raw: "", texts: [], commands: tails, floods: [] };
+}
