@@ -296,7 +296,12 @@ function isMessage(program: string, before: WordValue | undefined, w: WordValue)
 }
 
 function readRedirect(r: ShRedirect, walk: Walk, redirects: Redirect[], heredocs: string[]): void {
-  const op = walk.parser.ops.redirects.get(r.Op) ?? "?";
+  const written = walk.parser.ops.redirects.get(r.Op) ?? "?";
+  // `>&FILE` (not a descriptor) writes stdout and stderr to FILE, like `&>FILE`; `<&FILE` reads it.
+  const fileTarget =
+    (written === ">&" || written === "<&") &&
+    !/^(?:\d+-?|-)$/.test(wordValue(walk.parser, r.Word, walk.home).text);
+  const op = fileTarget ? (written === ">&" ? "&>" : "<") : written;
   if (op === "<<" || op === "<<-") {
     heredocs.push(wordValue(walk.parser, r.Hdoc, walk.home).text);
     return;

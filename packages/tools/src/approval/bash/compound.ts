@@ -17,14 +17,15 @@ export const COMPOUND = new Set([
 ]);
 
 export function compoundCommand(r: Reader): BashNode | undefined {
-  if (r.startsWith("((")) {
-    const start = r.pos;
+  if (r.startsWith("((") && !r.notArithmetic.has(r.pos)) {
+    const start = r.mark();
     try {
       r.pos += 2;
       return { type: "ArithmCmd", X: readArith(r, "))")[0] } as BashNode;
     } catch (e) {
       if (!(e instanceof BashSyntaxError)) throw e;
-      r.pos = start; // `( (a) )`: nested subshells
+      r.reset(start); // `( (a) )`: nested subshells
+      r.notArithmetic.add(start.pos);
     }
   }
   if (r.peek() === "(") {

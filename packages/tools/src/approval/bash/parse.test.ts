@@ -75,6 +75,73 @@ describe("the bash reader", () => {
     expect(names("cat <<'EOF'\n$(rm -rf x)\nEOF")).toEqual([["cat", ["$(rm -rf x)\n"]]]);
   });
 
+  it("reads `$((` that is not arithmetic once per place: no exponential retries, no depth left over", () => {
+    // Each `$((` is first tried as arithmetic, then as a substitution; a failed try is remembered.
+    let text = "echo x";
+    for (let i = 0; i < 25; i++) text = `$((${text}) )`;
+    expect(shellParser().parse(`echo ${text}`).ok).toBe(true);
+    const unclosed = shellParser().parse(`echo ${"$(( (".repeat(20)}x`);
+    expect(unclosed.ok ? "" : unclosed.error).toMatch(/unclosed/);
+    // A failed arithmetic try leaves no here-document owed: the body below belongs to cat.
+    const doc = analyseShell(shellParser(), "cat <<E $(( $(cat <<F\nf\nF\n) x' ))\nbody\nE", "/h", "/h/p");
+    expect(doc.concerns.map((c) => c.key)).toContain("parse_error");
+  });
+
+  it("never throws on mangled text: every input is a tree or a syntax error", () => {
+    // Seeded: a failure names a reproducible input.
+    let seed = 25;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = [
+      "$((",
+      "$(",
+      "((",
+      "(",
+      ")",
+      "))",
+      "`",
+      "'",
+      '"',
+      "<<E\n",
+      "\nE\n",
+      "${",
+      "}",
+      "[[",
+      "]]",
+      ";;",
+      "\\",
+      "&",
+      "|",
+      "\n",
+      " ",
+      "case x in ",
+      "esac",
+      "{ ",
+      "; }",
+      "<(",
+      "$'",
+    ];
+    const texts = [...FORMS.tricky, ...EVERYDAY];
+    const crashed: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      let t = texts[random(texts.length)] as string;
+      for (let k = 0; k < 3; k++) {
+        const at = random(t.length + 1);
+        t = random(2)
+          ? t.slice(0, at) + pieces[random(pieces.length)] + t.slice(at)
+          : t.slice(0, at) + t.slice(at + 1 + random(4));
+      }
+      try {
+        shellParser().parse(t);
+      } catch (e) {
+        crashed.push(`${JSON.stringify(t)}: ${(e as Error).message}`);
+      }
+    }
+    expect(crashed).toEqual([]);
+  });
+
   it("refuses nesting beyond its bound with a syntax error, never a stack overflow", () => {
     const deep = `${"$(".repeat(20_000)}ls${")".repeat(20_000)}`;
     expect(() => parseBash(deep)).toThrow(/nested too deeply/);

@@ -14,10 +14,21 @@ export interface PendingHeredoc {
   quoted: boolean;
 }
 
+interface Mark {
+  pos: number;
+  depth: number;
+  owed: PendingHeredoc[];
+}
+
 export class Reader {
   pos = 0;
   depth = 0;
   readonly heredocs: PendingHeredoc[] = [];
+  /**
+   * Where a reading as arithmetic already failed: tried again (from an enclosing retry) it would
+   * fail again, and trying both readings at every level of `$(( $(( …` would take exponential time.
+   */
+  readonly notArithmetic = new Set<number>();
   /** Reads statements until `stop` says the next token ends the list (set by parse.ts). */
   statements!: (r: Reader, stop: StopAt) => Stmt[];
   /** Reads one command with its redirections (set by parse.ts). */
@@ -44,6 +55,18 @@ export class Reader {
     const line = before.split("\n").length;
     const col = this.pos - before.lastIndexOf("\n");
     throw new BashSyntaxError(`${line}:${col}: ${message}`);
+  }
+
+  /** Where the reader is, to try one reading and go back for another (`$((` as arithmetic, then not). */
+  mark(): Mark {
+    return { pos: this.pos, depth: this.depth, owed: [...this.heredocs] };
+  }
+
+  /** Back to `at`: the here-documents owed then are owed again (a failed try may have read them). */
+  reset(at: Mark): void {
+    this.pos = at.pos;
+    this.depth = at.depth;
+    this.heredocs.splice(0, this.heredocs.length, ...at.owed);
   }
 
   enter(): void {

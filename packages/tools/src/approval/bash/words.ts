@@ -3,7 +3,7 @@
 // arithmetic, process substitution and extended globs. What cannot be read is a syntax error, so
 // the check asks instead of guessing.
 import { type BashNode, lit, type Word, word } from "./nodes.js";
-import { Reader } from "./reader.js";
+import { BashSyntaxError, Reader } from "./reader.js";
 
 /** Characters that end an unquoted word. */
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
@@ -181,13 +181,15 @@ function dollar(r: Reader, inQuotes: boolean): BashNode | undefined {
     return doubleQuoted(r, true);
   }
   if (next === "(") {
-    if (r.peek(2) === "(") {
-      const start = r.pos;
+    if (r.peek(2) === "(" && !r.notArithmetic.has(r.pos)) {
+      const start = r.mark();
       try {
         r.pos += 3;
         return { type: "ArithmExp", X: readArith(r, "))")[0] } as BashNode;
-      } catch {
-        r.pos = start; // `$( (a) )`: a substitution that starts with a subshell
+      } catch (e) {
+        if (!(e instanceof BashSyntaxError)) throw e;
+        r.reset(start); // `$( (a) )`: a substitution that starts with a subshell
+        r.notArithmetic.add(start.pos);
       }
     }
     r.pos += 2;
