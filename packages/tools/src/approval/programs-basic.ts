@@ -210,10 +210,11 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
   },
   patch: {
     reason: "applies a diff to files of the folder it runs in",
+    // `-d DIR` applies the diff inside DIR: that folder is where it writes.
     writes: (a) => [
       ...optValues(a, "o", "--output"),
       ...plain(a, ["-p", "-i", "-d", "-o", "-B", "-r"]).slice(0, 1),
-      ".",
+      ...(optValues(a, "d", "--directory").length ? optValues(a, "d", "--directory") : ["."]),
     ],
   },
   chmod: {

@@ -157,6 +157,11 @@ function packageUnsafe(tool: string): Check {
     if (!PACKAGE_SUBS.has(sub) && !(tool === "yarn" || tool === "pnpm" || tool === "bun"))
       return finding("unproven_arguments", `${tool} ${sub}`);
     if (opt(a, "g", "--global", "--location=global")) return finding("package_global", `${tool} --global`);
+    // Another folder's package.json: its scripts are code the check has not seen.
+    const elsewhere = optValues(a, "C", "--prefix", "--cwd", "--dir").find((d) =>
+      /^[/~]|(?:^|\/)\.\.(?:\/|$)/.test(d),
+    );
+    if (elsewhere !== undefined) return finding("runs_code", `${tool} in ${elsewhere}`);
     const installing = nodeInstall(tool, a);
     if (installing) return installing;
     if (sub === "config")
