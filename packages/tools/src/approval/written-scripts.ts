@@ -34,6 +34,15 @@ export function writtenScripts(parsed: ParsedCommand): string[] {
     }
     const runner = SHELL_NAMES.has(c.name) || INTERPRETER_NAMES.has(c.name) || EVAL_NAMES.has(c.name);
     const script = runner ? c.args.find((a) => !a.startsWith("-")) : undefined;
+    // `bash <(echo …)`, `. <(printf …)`: the text a substitution prints is the script.
+    if (script?.startsWith("/dev/fd/"))
+      for (const s of parsed.commands)
+        if (s.via.includes("substitution")) {
+          const text = writtenText(s);
+          if (text !== undefined) out.push(text);
+        }
+    // `source /dev/stdin <<< …`: the here-string is the script.
+    if (runner && (script === "/dev/stdin" || script === "-")) out.push(...c.heredocs);
     for (const [file, body] of files) {
       const runsFile = script !== undefined && where(script, c.cwd) === file;
       // `./x` runs the file itself: an unknown name equal to a file just written.
