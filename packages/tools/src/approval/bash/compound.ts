@@ -2,8 +2,8 @@
 // forms), case, `[[ ]]`, function definitions and coproc. Their bodies are statement lists read
 // by parse.ts (through the reader, to keep one direction of imports).
 import { type BashNode, type Lit, lit, type Stmt, type Word } from "./nodes.js";
-import { BashSyntaxError, expectReserved, filled, type Reader, reservedAt } from "./reader.js";
-import { readArith, readRegexWord, readWord } from "./words.js";
+import { expectReserved, filled, type Reader, reservedAt } from "./reader.js";
+import { readArith, readRegexWord, readWord, tryArithmetic } from "./words.js";
 
 export const COMPOUND = new Set([
   "Block",
@@ -17,17 +17,9 @@ export const COMPOUND = new Set([
 ]);
 
 export function compoundCommand(r: Reader): BashNode | undefined {
-  if (r.startsWith("((") && !r.notArithmetic.has(r.pos)) {
-    const start = r.mark();
-    try {
-      r.pos += 2;
-      return { type: "ArithmCmd", X: readArith(r, "))")[0] } as BashNode;
-    } catch (e) {
-      if (!(e instanceof BashSyntaxError)) throw e;
-      r.reset(start); // `( (a) )`: nested subshells
-      r.notArithmetic.add(start.pos);
-    }
-  }
+  // `( (a) )` is nested subshells.
+  const arith = r.startsWith("((") ? tryArithmetic(r, 2) : undefined;
+  if (arith) return { type: "ArithmCmd", X: arith } as BashNode;
   if (r.peek() === "(") {
     r.pos++;
     const stmts = filled(r, r.statements(r, { paren: true }), "subshell");

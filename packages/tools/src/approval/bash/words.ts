@@ -181,17 +181,9 @@ function dollar(r: Reader, inQuotes: boolean): BashNode | undefined {
     return doubleQuoted(r, true);
   }
   if (next === "(") {
-    if (r.peek(2) === "(" && !r.notArithmetic.has(r.pos)) {
-      const start = r.mark();
-      try {
-        r.pos += 3;
-        return { type: "ArithmExp", X: readArith(r, "))")[0] } as BashNode;
-      } catch (e) {
-        if (!(e instanceof BashSyntaxError)) throw e;
-        r.reset(start); // `$( (a) )`: a substitution that starts with a subshell
-        r.notArithmetic.add(start.pos);
-      }
-    }
+    // `$( (a) )` is a substitution that starts with a subshell.
+    const arith = r.peek(2) === "(" ? tryArithmetic(r, 3) : undefined;
+    if (arith) return { type: "ArithmExp", X: arith } as BashNode;
     r.pos += 2;
     return { type: "CmdSubst", Stmts: nested(r, "command substitution") } as BashNode;
   }
@@ -263,6 +255,24 @@ function backquote(r: Reader, inQuotes: boolean): BashNode {
   const stmts = inner.statements(inner, {});
   if (!inner.eof) inner.fail(`unexpected ${JSON.stringify(inner.peek())}`);
   return { type: "CmdSubst", Backquotes: true, Stmts: stmts } as BashNode;
+}
+
+/**
+ * `((…))` read as arithmetic from `skip` characters on, or undefined with the reader where it was
+ * when it is not arithmetic (a failed place is remembered, see `notArithmetic`).
+ */
+export function tryArithmetic(r: Reader, skip: number): Word | undefined {
+  if (r.notArithmetic.has(r.pos)) return undefined;
+  const start = r.mark();
+  try {
+    r.pos += skip;
+    return readArith(r, "))")[0];
+  } catch (e) {
+    if (!(e instanceof BashSyntaxError)) throw e;
+    r.reset(start);
+    r.notArithmetic.add(start.pos);
+    return undefined;
+  }
 }
 
 /**
