@@ -151,13 +151,8 @@ function globMayReadCredential(p: string, place: Place): boolean {
   const expanded = p.startsWith("/") ? expandGlob(p) : undefined;
   if (expanded) return expanded.some((m) => !GLOB.test(m) && readsCredential(m, place));
   const parts = p.split("/");
-  const base =
-    parts
-      .slice(
-        0,
-        parts.findIndex((s) => GLOB.test(s)),
-      )
-      .join("/") || (p.startsWith("/") ? "/" : ".");
+  const at = parts.findIndex((s) => GLOB.test(s));
+  const base = parts.slice(0, at).join("/") || (p.startsWith("/") ? "/" : ".");
   const samples = [
     ...credentialFolders(place),
     profileOf(place),
@@ -173,35 +168,17 @@ const PROC_SAMPLES = ["environ", "cmdline", "mem", "auxv"].flatMap((f) => [
   `/proc/1/task/1/${f}`,
 ]);
 
-function procGlobReadsSecret(p: string): boolean {
-  if (!p.startsWith("/proc/") || !GLOB.test(p)) return false;
-  const source = p
-    .split(/(\[[^\]]*\]|\*|\?)/)
-    .map((part) =>
-      part === "*"
-        ? "[^/]*"
-        : part === "?"
-          ? "[^/]"
-          : part.startsWith("[")
-            ? part.replace(/^\[!/, "[^")
-            : part.replace(/[.+^${}()|\\]/g, "\\$&"),
-    )
-    .join("");
-  try {
-    const re = new RegExp(`^${source}$`);
-    return PROC_SAMPLES.some((s) => re.test(s));
-  } catch {
-    return true;
-  }
-}
-
 /** Reading this file would show a credential. */
 export function readsCredential(path: string, place: Place): boolean {
   const p = normalizePath(path);
   // /proc/PID/root/… and /proc/PID/cwd/… are another way into the whole filesystem.
   const through = /^\/proc\/[^/]+\/(?:root|cwd)(\/.*)$/.exec(p);
   if (through?.[1] && readsCredential(through[1], place)) return true;
-  if (PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x")) || procGlobReadsSecret(p)) return true;
+  if (
+    PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x")) ||
+    (p.startsWith("/proc/") && globMayMatch(p, PROC_SAMPLES))
+  )
+    return true;
   // A raw disk or the memory holds every file's and process's secrets.
   if (isDeviceWrite(p) || /^\/dev\/(?:mem|kmem|port)$|^\/proc\/kcore$/.test(p)) return true;
   if (globMayReadCredential(p, place)) return true;
