@@ -31,7 +31,7 @@ import type { CommandRule } from "./rule.js";
 import { runtimeCredentialRead } from "./runtime-reads.js";
 import { analyseShell } from "./shell-analyse.js";
 import { shellParser } from "./shell-parser.js";
-import { argumentTails } from "./tails.js";
+import { argumentScripts, argumentTails } from "./tails.js";
 import { writtenScripts } from "./written-scripts.js";
 
 export interface PatternMatch {
@@ -99,7 +99,7 @@ async function detectAt(command: string, options: DetectOptions, depth: number):
   if (judged.blocked || depth >= 2) return judged;
   // `echo OigpeyA6fDomIH07Og== | base64 -d | sh`, `echo reboot > x.sh; sh x.sh`: decoded text run
   // as code, and a script the line writes and runs, are judged as typed.
-  for (const text of [...decodedScripts(parsed), ...writtenScripts(parsed)]) {
+  for (const text of [...decodedScripts(parsed), ...writtenScripts(parsed), ...argumentScripts(parsed)]) {
     const inner = await detectAt(text, options, depth + 1);
     if (inner.blocked)
       return {
@@ -170,7 +170,7 @@ function dedupeByKey(matches: PatternMatch[]): PatternMatch[] {
 
 /** Names of hard-blocked programs and devices, as text. */
 const BLOCKED_WORDS =
-  /(?:^|[\s;|&(/`=])(?:mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkexfatfs|mkswap|wipefs|blkdiscard|kexec|poweroff|reboot|halt|shutdown|telinit|hibernate)(?=[\s;|&)`]|$)|\/dev\/(?:sd[a-z]|nvme|vd[a-z]|xvd|hd[a-z]|mmcblk|disk\/|mapper\/|md\d|dm-)|sysrq-trigger|:\s*\|\s*:\s*&/;
+  /(?:^|[\s;|&(/`=])(?:mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkexfatfs|mkswap|wipefs|blkdiscard|kexec|poweroff|reboot|halt|shutdown|telinit|hibernate)(?=[\s;|&)`]|$)|\/dev\/(?:sd|nvme|vd|xvd|hd[a-z]|mmcblk|disk\/|mapper\/|md\d|dm-|block\/|root\b|\$)|sysrq-trigger|:\s*\|\s*:\s*&/;
 
 /**
  * A program or argument only known at run time, in a line whose text names a hard-blocked program

@@ -262,9 +262,18 @@ const COMMAND_OPTIONS: Record<string, { long: string[]; short?: string }> = {
   zip: { long: ["--unzip-command"], short: "-TT" },
 };
 
+/** git config keys whose value is a command line git runs (an alias's `!…`, a pager, an editor, a helper). */
+const GIT_COMMAND_KEY =
+  /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|credential\.(?:[^=]*\.)?helper|alias\.[^=]+|pager\.[^=]+|[^=]+\.(?:command|cmd|textconv|clean|smudge|process|driver))$/i;
+
 function optionCommands(cmd: Command): string[] {
   const spec = COMMAND_OPTIONS[cmd.name];
   const out: string[] = [];
+  if (cmd.name === "git")
+    cmd.args.forEach((a, i) => {
+      const m = cmd.args[i - 1] === "-c" ? /^([^=]+)=(.*)$/s.exec(a) : null;
+      if (m && GIT_COMMAND_KEY.test(m[1] as string)) out.push((m[2] as string).replace(/^!/, ""));
+    });
   if (spec) {
     cmd.args.forEach((a, i) => {
       const next = cmd.args[i + 1];

@@ -129,10 +129,18 @@ const GIT_VALUED = new Set([
   "--super-prefix",
 ]);
 
+/** `git -c` settings that only change how output looks or who commits: they run nothing. */
+const HARMLESS_GIT_SETTING =
+  /^(?:color\.[\w.-]+|user\.(?:name|email)|advice\.\w+|log\.\w+|format\.pretty|init\.defaultBranch|diff\.(?:algorithm|renames|colorMoved|noprefix|mnemonicPrefix)|merge\.conflictStyle|core\.quotePath|column\.ui|commit\.gpgSign|tag\.gpgSign)=/i;
+
 function gitUnsafe(args: readonly string[]): Finding | string | undefined {
   let i = 0;
   while (i < args.length && (args[i] as string).startsWith("-")) {
     const a = args[i] as string;
+    if (a === "-c" && HARMLESS_GIT_SETTING.test(args[i + 1] ?? "")) {
+      i += 2;
+      continue;
+    }
     if (a === "-c" || a.startsWith("--exec-path") || a === "--config-env")
       return "git -c/--exec-path sets options that may run programs";
     i += GIT_VALUED.has(a) ? 2 : 1;

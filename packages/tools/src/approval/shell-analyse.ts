@@ -200,12 +200,23 @@ interface CallExpr {
   Args: ShWord[];
 }
 
+/** Variables whose value is a command line a program runs (`GIT_EDITOR='…' git commit`). */
+const COMMAND_VARIABLE =
+  /^(?:GIT_(?:EDITOR|PAGER|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|SEQUENCE_EDITOR|PROXY_COMMAND)|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|PROMPT_COMMAND|SUDO_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE)$/;
+
 function checkAssigns(assigns: readonly Assign[], walk: Walk): void {
   for (const a of assigns) {
     const name = a.Name?.Value ?? "";
     if (CODE_ENV.test(name)) walk.concerns.push(concern("code_env", name));
     const value = wordValue(walk.parser, a.Value, walk.home);
     if (/\$\(|`/.test(value.text) && !value.dynamic) walk.concerns.push(concern("deferred_code", name));
+    // The command it holds runs later as if typed: judged now, so a hard block stays one.
+    if (COMMAND_VARIABLE.test(name) && !value.dynamic && value.text.trim() !== "" && walk.depth < MAX_DEPTH)
+      analyseText(value.text.replace(/^\|/, ""), {
+        ...walk,
+        via: [...walk.via, `${name}-command`],
+        depth: walk.depth + 1,
+      });
   }
 }
 

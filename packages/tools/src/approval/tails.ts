@@ -7,11 +7,27 @@ import { WRAPPER_NAMES } from "./concerns.js";
 import { type Command, type ParsedCommand, toCommand } from "./parse.js";
 import { PROGRAMS } from "./proof.js";
 
+/** Commands whose arguments the table does not describe: unknown programs and wrappers. */
+function opaque(parsed: ParsedCommand): Command[] {
+  // A known program reads its arguments as its entry says (docker and kubectl run them elsewhere).
+  return parsed.commands.filter((c) => c.name !== "" && (!PROGRAMS[c.name] || WRAPPER_NAMES.has(c.name)));
+}
+
+/**
+ * Arguments of unknown programs and wrappers that read like a command line (`watch 'rm -rf ~'`,
+ * `vim -c '!reboot'`, `flock /tmp/l -c 'mkfs.ext4 /dev/sda'`): judged as typed, for hard blocks.
+ */
+export function argumentScripts(parsed: ParsedCommand): string[] {
+  return opaque(parsed)
+    .flatMap((c) => c.args)
+    .filter((a) => /\S\s+\S/.test(a))
+    .map((a) => a.replace(/^[+:]?!/, ""))
+    .slice(0, 8);
+}
+
 export function argumentTails(parsed: ParsedCommand): ParsedCommand {
   const tails: Command[] = [];
-  for (const c of parsed.commands) {
-    // A known program reads its arguments as its entry says (docker and kubectl run them elsewhere).
-    if (c.name === "" || (PROGRAMS[c.name] && !WRAPPER_NAMES.has(c.name))) continue;
+  for (const c of opaque(parsed)) {
     c.args.forEach((word, i) => {
       if (word === "" || word.startsWith("-")) return;
       const tail = toCommand(
