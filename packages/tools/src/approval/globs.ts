@@ -6,6 +6,8 @@ import { readdirSync } from "node:fs";
 import { posix } from "node:path";
 
 const GLOB = /[*?[]/;
+/** Names of the files kept in credential folders, for globs that reach any depth. */
+const KEY_NAMES = ["id_rsa", "id_ed25519", "credentials", "config", "token", "hosts.yml"];
 const MAX_ENTRIES = 2000;
 
 /** One glob segment as a regular expression: `*`, `?`, `[…]`, `[!…]`; a leading dot only literally. */
@@ -66,8 +68,16 @@ export function globMayMatch(pattern: string, samples: readonly string[]): boole
   const parts = pattern.split("/");
   const at = parts.findIndex((s) => GLOB.test(s));
   if (at < 0) return false;
-  if (pattern.includes("**")) return true;
   const base = parts.slice(0, at).join("/") || "/";
+  if (pattern.includes("**")) {
+    // Any depth below the base: what the last segment may name (a sample, or a key file in one).
+    const last = segmentRegex(parts.at(-1) ?? "*");
+    return samples.some(
+      (s) =>
+        (s === base || s.startsWith(base === "/" ? "/" : `${base}/`)) &&
+        [posix.basename(s), ...KEY_NAMES].some((n) => last.test(n)),
+    );
+  }
   const globs = parts.slice(at).map(segmentRegex);
   return samples.some((s) => {
     if (s !== base && !s.startsWith(base === "/" ? "/" : `${base}/`)) return false;

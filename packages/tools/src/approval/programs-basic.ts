@@ -155,7 +155,10 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
   cp: copyRule("copies files, the destination judged by where it is"),
   mv: {
     ...copyRule("moves files: the sources and the destination are judged by where they are"),
-    writes: (a) => plain(a, ["-t", "-S", "--target-directory", "--suffix"]),
+    writes: (a) => [
+      ...plain(a, ["-t", "-S", "--target-directory", "--suffix"]),
+      ...optValues(a, "t", "--target-directory"),
+    ],
   },
   // A link is a way to write where it points later in the line (`ln -s ~/.bashrc rc && echo x > rc`):
   // its target is judged as written too.
