@@ -131,7 +131,7 @@ const GIT_VALUED = new Set([
 
 /** `git -c` settings that only change how output looks or who commits: they run nothing. */
 const HARMLESS_GIT_SETTING =
-  /^(?:color\.[\w.-]+|user\.(?:name|email)|advice\.\w+|log\.\w+|format\.pretty|init\.defaultBranch|diff\.(?:algorithm|renames|colorMoved|noprefix|mnemonicPrefix)|merge\.conflictStyle|core\.quotePath|column\.ui|commit\.gpgSign|tag\.gpgSign)=/i;
+  /^(?:color\.[\w.-]+|user\.\w+|advice\.\w+|log\.\w+|format\.pretty|init\.defaultBranch|diff\.(?:algorithm|renames|colorMoved|noprefix|mnemonicPrefix)|merge\.conflictStyle|core\.quotePath|column\.ui|commit\.gpgSign|tag\.gpgSign)=/i;
 
 function gitUnsafe(args: readonly string[]): Finding | string | undefined {
   let i = 0;
