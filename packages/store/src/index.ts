@@ -38,6 +38,7 @@ export { type McpStateInput, type McpStateRow, McpStates } from "./mcp-state.js"
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";
+export { PlatformHealth, type PlatformHealthRow, type PlatformState } from "./platform-health.js";
 export { redactUrl } from "./queue/bullmq-connection.js";
 export { openBullMqQueue as openJobQueue, QueueUnavailableError } from "./queue/bullmq-queue.js";
 export type {
@@ -51,7 +52,6 @@ export type {
   QueueWorker,
   WorkOptions,
 } from "./queue/job-queue.js";
-export { PlatformHealth, type PlatformHealthRow, type PlatformState } from "./platform-health.js";
 export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export { checkDatabase, type SalvageReport, salvageDatabase } from "./salvage.js";

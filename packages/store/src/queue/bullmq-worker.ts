@@ -66,6 +66,8 @@ export class BullMqWorker<D, R> implements QueueWorker {
       for (const id of ids) this.abort(id, "lock-lost");
     });
     this.worker.on("error", (err: Error) => this.connectionTrouble(err));
+    const onCompleted = work.onCompleted;
+    if (onCompleted) this.worker.on("completed", (job: Job) => onCompleted(fromBullId(job.id ?? "")));
   }
 
   get running(): number {

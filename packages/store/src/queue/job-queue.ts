@@ -56,6 +56,8 @@ export interface WorkOptions {
   concurrency: number;
   /** Who this worker is, for `previousWorker` (default `hostname/pid`). */
   identity?: string;
+  /** Called once a job's result is stored in the queue (what it kept for a retry may go now). */
+  onCompleted?: (id: string) => void;
 }
 
 export interface QueueWorker {

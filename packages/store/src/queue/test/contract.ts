@@ -116,10 +116,15 @@ export function queueContract(backend: JobQueueBackend, startServer: () => Promi
     it("runs an added job and shows its result to the producer, by event and by id", async () => {
       const q = await queueOf<{ x: number }, { doubled: number }>(options());
       const finished: string[] = [];
+      const stored: string[] = [];
       await q.onFinished((id) => finished.push(id));
       await q.add("item:1", { x: 21 });
-      await work(q, async (job) => ({ doubled: job.data.x * 2 }));
-      await until(() => finished.includes("item:1"), "the finish event");
+      const w = await q.work(async (job) => ({ doubled: job.data.x * 2 }), {
+        concurrency: 1,
+        onCompleted: (id) => stored.push(id),
+      });
+      workers.push(w);
+      await until(() => finished.includes("item:1") && stored.includes("item:1"), "the finish event");
       expect(await q.get("item:1")).toEqual({
         id: "item:1",
         state: "completed",
@@ -260,6 +265,7 @@ export function queueContract(backend: JobQueueBackend, startServer: () => Promi
         return "finished";
       });
       await started.promise;
+      expect(await q.remove("one")).toBe(false); // running: stays
       const closing = w.close("finish");
       expect(w.running).toBe(1);
       release.resolve();
