@@ -25,8 +25,12 @@ export interface QueueRunContext {
 
 /** Jobs read or added at once. */
 const CHUNK = 50;
-/** With no finish event for this long, the states of the jobs still out are read (a missed event). */
-const FIRST_SWEEP_MS = 5000;
+/**
+ * With no finish event for this long, the states of the jobs still out are read: an event can be
+ * missed (a reconnect), or come late (BullMQ's Postgres QueueEvents reads the stream, then starts
+ * to LISTEN: a NOTIFY in between waits out its 5 s poll).
+ */
+const FIRST_SWEEP_MS = 1000;
 const MAX_SWEEP_MS = 60_000;
 
 async function inChunks<T>(
