@@ -98,7 +98,6 @@ class QueueRun {
           await this.sweep();
         } else idleMs = FIRST_SWEEP_MS;
         await this.collect();
-        if (ctx.budgetReached()) await this.withdrawWaiting();
       }
       return { interrupted: this.pending.size > 0 };
     } finally {
@@ -151,6 +150,7 @@ class QueueRun {
       await this.ctx.record(this.rowOf(item, info), item);
       this.pending.delete(id);
       await this.queue.remove(id);
+      if (this.ctx.budgetReached()) await this.withdrawWaiting();
     }
   }
 
@@ -172,13 +172,21 @@ class QueueRun {
     });
   }
 
-  /** The budget is spent: jobs no worker has begun are taken back and get a budget_exceeded row. */
+  /** The budget is spent: jobs no worker has begun are taken back (all first), then get a budget_exceeded row. */
   private async withdrawWaiting(): Promise<void> {
-    for (const [id, item] of [...this.pending]) {
-      const state = (await this.queue.get(id))?.state;
-      if (state !== "waiting" && state !== "delayed") continue; // begun: its row comes
-      if (!(await this.queue.remove(id))) continue; // taken by a worker meanwhile
-      this.pending.delete(id);
+    const taken: BatchItem[] = [];
+    await inChunks(
+      [...this.pending.keys()],
+      async (id) => {
+        const state = (await this.queue.get(id))?.state;
+        if (state !== "waiting" && state !== "delayed") return; // begun: its row comes
+        if (!(await this.queue.remove(id))) return; // taken by a worker meanwhile
+        taken.push(this.pending.get(id) as BatchItem);
+        this.pending.delete(id);
+      },
+      new AbortController().signal,
+    );
+    for (const item of taken)
       await this.ctx.record(
         emptyRow(item, "budget_exceeded", "batch_budget_reached", {
           error: this.ctx.budgetError,
@@ -186,6 +194,5 @@ class QueueRun {
         }),
         item,
       );
-    }
   }
 }

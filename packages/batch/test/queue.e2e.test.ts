@@ -82,6 +82,50 @@ const comparable = (r: Record<string, unknown>) =>
       .replace(/call_\d+/g, "CALL_ID"),
   );
 
+function budgetTest(envOf: () => Record<string, string>) {
+  it("--budget-usd takes back the items no worker began; --rerun budget_exceeded runs them", async () => {
+    // gpt-4o from the catalogue: 100k input + 1k output tokens cost well over $0.10 a call.
+    const env = envOf();
+    const out = join(dir.path, "out.jsonl");
+    // A third item waits until the producer has taken the rest back (one worker, one at a time).
+    fake.setHandler(async () => {
+      if (fake.requests.length === 3)
+        await until(() => readRows(out).some((x) => x.status === "budget_exceeded"), "the budget rows");
+      return { text: "pricey", usage: { input: 100_000, output: 1000 } };
+    });
+    const input = writeInput(
+      dir.path,
+      Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, prompt: `p${i}` })),
+    );
+    const route = { provider: "openai", model: "gpt-4o" };
+    const worker = startWorker(env, 1);
+    const r = await batch(dir.path, fake, { input, out, queue: true, budgetUsd: 0.5, ...route }, env);
+    expect(r.code).toBe(1);
+    const rows = readRows(out);
+    expect(rows.map((x) => x.key).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `b${i}`));
+    const ran = rows.filter((x) => x.status === "completed");
+    const stopped = rows.filter((x) => x.status === "budget_exceeded");
+    expect(ran.length + stopped.length).toBe(8);
+    // Two items reach the budget; the one worker may have begun a third meanwhile, no more.
+    expect(ran.length).toBeGreaterThanOrEqual(2);
+    expect(ran.length).toBeLessThanOrEqual(3);
+    for (const x of stopped)
+      expect(x).toMatchObject({ termination_reason: "batch_budget_reached", api_calls: 0 });
+    expect(fake.requests).toHaveLength(ran.length);
+
+    const rerun = await batch(
+      dir.path,
+      fake,
+      { input, out, queue: true, resume: true, rerun: ["budget_exceeded"], budgetUsd: 100, ...route },
+      env,
+    );
+    expect(rerun.code).toBe(0);
+    await worker.stop();
+    expect(readRows(out).map((x) => x.status)).toEqual(Array(8).fill("completed"));
+    expect(fake.requests).toHaveLength(8);
+  });
+}
+
 function queueSuite(
   backend: "postgres" | "redis",
   start: () => Promise<{ url: string; close(): Promise<void> }>,
@@ -174,6 +218,8 @@ function queueSuite(
     // Each item was asked for exactly once.
     expect(fake.requests.map(promptOf).sort()).toEqual(["p0", "p1", "p2", "p3", "p4", "p5"]);
   });
+
+  if (backend === "postgres") budgetTest(() => envOf(queueName()));
 }
 
 describe.skipIf(skipWithoutPostgres())("iris batch --queue on PostgreSQL", () => {
