@@ -1,6 +1,7 @@
 // The gateway takes its workspace from config.yaml (SPEC T6): with terminal.backend ssh a chat
 // user's commands run on the remote host (a real sshd on loopback, testkit/sshd.ts) as its user
-// in remote_dir, with none of the profile's secrets (the bot token in .env stays here).
+// in remote_dir, with none of the profile's secrets (the bot token in .env stays here); a file a
+// command made there is what send_file sends to the chat.
 import {
   type FakeLlm,
   FakeTelegram,
@@ -19,8 +20,19 @@ const TOKEN = "4646:bot-secret-token";
 const MIN = { id: 501, first_name: "Min", username: "min" };
 
 function reply(req: RecordedRequest): Step {
-  const { last } = lastMessage(req);
+  const { last, said } = lastMessage(req);
+  const messages = (
+    req.body as { messages: { role: string; tool_calls?: { function: { name: string } }[] }[] }
+  ).messages;
+  const called = messages.at(-2)?.tool_calls?.[0]?.function.name;
+  const asked = messages.filter((m) => m.role === "user").at(-1);
+  if (last?.role === "tool" && called === "terminal" && textOf(asked).includes("make a report"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "report.txt" } }] };
   if (last?.role === "tool") return { text: `done: ${textOf(last)}` };
+  if (said.includes("make a report"))
+    return {
+      toolCalls: [{ name: "terminal", arguments: { command: "printf 'made remotely' > report.txt" } }],
+    };
   return {
     toolCalls: [{ name: "terminal", arguments: { command: 'whoami; pwd; echo "[$TELEGRAM_BOT_TOKEN]"' } }],
   };
@@ -65,5 +77,16 @@ describe.skipIf(skipWithoutSshd())("the gateway on the ssh workspace (real sshd,
     expect(JSON.stringify(fake.requests[0]?.body)).toContain(
       `Workspace: ssh ${sshd.user}@${sshd.host}:${sshd.port}`,
     );
+  }, 60_000);
+
+  it("send_file sends a file a command made on the remote host (read through the workspace)", async () => {
+    tg.send({ chat: { id: MIN.id, type: "private" }, from: MIN, text: "make a report" });
+    const sent = await until(
+      () => tg.messages(MIN.id).filter((m) => m.file),
+      (m) => m.length > 0,
+      "the report",
+    );
+    expect(sent[0]?.file).toMatchObject({ kind: "document", name: "report.txt" });
+    expect(sent[0]?.file?.bytes.toString()).toBe("made remotely");
   }, 60_000);
 });

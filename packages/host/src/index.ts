@@ -11,6 +11,7 @@ export * from "./app/job-queue.js";
 export * from "./app/mcp-probe.js";
 export * from "./app/mcp-serve.js";
 export * from "./app/process.js";
+export type { RewindResult } from "./app/rewind.js";
 export * from "./app/route.js";
 export * from "./app/route-limiter.js";
 export * from "./app/session.js";
