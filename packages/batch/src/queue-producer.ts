@@ -32,6 +32,8 @@ const CHUNK = 50;
  */
 const FIRST_SWEEP_MS = 1000;
 const MAX_SWEEP_MS = 60_000;
+/** The longest pause between tries while the server does not answer. */
+const RETRY_MAX_MS = 30_000;
 
 async function inChunks<T>(
   list: readonly T[],
@@ -44,14 +46,7 @@ async function inChunks<T>(
 
 /** Runs the items through the queue; true when it was interrupted (jobs left queued for a resume). */
 export async function runViaQueue(ctx: QueueRunContext): Promise<{ interrupted: boolean }> {
-  const queue = await openProfileQueue<BatchJob, unknown>(ctx.profile, BATCH_QUEUE, {
-    onConnection: (e) =>
-      ctx.note(
-        e.kind === "lost"
-          ? `iris batch: the queue's server does not answer (${e.error}); waiting for it`
-          : "iris batch: the queue's server answers again",
-      ),
-  });
+  const queue = await openProfileQueue<BatchJob, unknown>(ctx.profile, BATCH_QUEUE);
   try {
     return await new QueueRun(ctx, queue).run();
   } finally {
@@ -85,24 +80,46 @@ class QueueRun {
     const unsubscribe = await queue.onFinished(this.arrived);
     try {
       const ids = [...this.pending.keys()];
-      await inChunks(ids, (id) => queue.add(id, this.jobOf(id)), ctx.stop);
+      // Adding again is harmless (an id in the queue is left as it is), so each step may be retried.
+      await this.retrying(() => inChunks(ids, (id) => queue.add(id, this.jobOf(id)), ctx.stop));
       ctx.note(
         `iris batch: ${ids.length} item(s) in the ${queue.backend} queue ${queue.name}; waiting for iris worker`,
       );
       // Jobs of an earlier run of this command may have finished before we listened.
-      await this.sweep();
+      await this.retrying(() => this.sweep());
       let idleMs = FIRST_SWEEP_MS;
       while (this.pending.size > 0 && !ctx.stop.aborted) {
         if (this.ready.size === 0 && !(await this.waitForEvent(idleMs))) {
           idleMs = Math.min(idleMs * 2, MAX_SWEEP_MS);
-          await this.sweep();
+          await this.retrying(() => this.sweep());
         } else idleMs = FIRST_SWEEP_MS;
-        await this.collect();
+        await this.retrying(() => this.collect());
       }
       return { interrupted: this.pending.size > 0 };
     } finally {
       unsubscribe();
       ctx.stop.removeEventListener("abort", onStop);
+    }
+  }
+
+  /**
+   * Runs a step until it gets through: while the queue's server does not answer, says so once
+   * and tries again after a growing pause (a stop ends the wait; nothing is lost, --resume goes on).
+   */
+  private async retrying(step: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await step();
+        if (attempt > 1) this.ctx.note("iris batch: the queue's server answers again");
+        return;
+      } catch (err) {
+        if (this.ctx.stop.aborted) return;
+        if (attempt === 1)
+          this.ctx.note(
+            `iris batch: the queue's server does not answer (${err instanceof Error ? err.message : err}); retrying`,
+          );
+        await this.waitForEvent(Math.min(RETRY_MAX_MS, 250 * 2 ** Math.min(attempt - 1, 8)));
+      }
     }
   }
 
@@ -142,11 +159,10 @@ class QueueRun {
   /** Writes the rows of the finished jobs, then removes those jobs from the queue. */
   private async collect(): Promise<void> {
     for (const id of [...this.ready]) {
-      this.ready.delete(id);
       const item = this.pending.get(id);
-      if (!item) continue;
-      const info = await this.queue.get(id);
-      if (!info || (info.state !== "completed" && info.state !== "failed")) continue;
+      const info = item ? await this.queue.get(id) : undefined;
+      this.ready.delete(id); // only now: a failed read leaves it for the retry
+      if (!item || !info || (info.state !== "completed" && info.state !== "failed")) continue;
       await this.ctx.record(this.rowOf(item, info), item);
       this.pending.delete(id);
       await this.queue.remove(id);

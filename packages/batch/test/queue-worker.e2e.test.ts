@@ -39,10 +39,10 @@ afterEach(async () => {
   dir.cleanup();
 });
 
-function envOf(): Record<string, string> {
+function envOf(lockSeconds = 2): Record<string, string> {
   writeFileSync(
     join(dir.path, "config.yaml"),
-    `queue:\n  name: w${process.pid}-${++n}\n  lock_seconds: 2\n  stalled_check_seconds: 1\n` +
+    `queue:\n  name: w${process.pid}-${++n}\n  lock_seconds: ${lockSeconds}\n  stalled_check_seconds: 1\n` +
       `batch:\n  approvals: allow\n  worker_dir: ${join(dir.path, "work")}\n`,
   );
   return {
@@ -174,5 +174,46 @@ describe.skipIf(skipWithoutPostgres())("iris worker", () => {
     worker.stop.abort();
     expect(await worker.done).toBe(0);
     expect(readRows(out).map((r) => r.status)).toEqual(["completed"]);
+  });
+
+  it("a waiting `iris batch --queue` rides out its server going away", async () => {
+    const env = envOf(30); // the outage is shorter than a claim: nobody's item is retried
+    const answers = gate();
+    fake.setHandler(async (req) => {
+      await answers.wait;
+      return { text: `answer to ${promptOf(req)}` };
+    });
+    const worker = startWorker(env);
+    const input = writeInput(dir.path, [
+      { id: "a", prompt: "one" },
+      { id: "b", prompt: "two" },
+    ]);
+    const out = join(dir.path, "out.jsonl");
+    let said = "";
+    const stderr = new Writable({
+      write(chunk, _enc, done) {
+        said += String(chunk);
+        done();
+      },
+    });
+    const producer = batch(dir.path, fake, { input, out, queue: true, stderr }, env);
+    await until(() => fake.requests.length === 2, "both items to be running");
+    pg.stop("immediate");
+    await until(() => /server does not answer .*; retrying/.test(said), "the producer to notice");
+    await pg.start();
+    answers.open();
+    expect((await producer).code).toBe(0);
+    expect(said).toMatch(/server answers again/);
+    worker.stop.abort();
+    await worker.done;
+    expect(
+      readRows(out)
+        .map((r) => [r.key, r.status])
+        .sort(),
+    ).toEqual([
+      ["a", "completed"],
+      ["b", "completed"],
+    ]);
+    expect(fake.requests).toHaveLength(2);
   });
 });
