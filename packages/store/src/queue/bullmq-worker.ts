@@ -84,7 +84,8 @@ export class BullMqWorker<D, R> implements QueueWorker {
     const entry: Running = { controller: new AbortController() };
     this.jobs.set(bullId, entry);
     try {
-      await job.updateProgress({ worker: this.identity });
+      // Who runs it, for the next start's previousWorker; a job runs even when this write fails.
+      await job.updateProgress({ worker: this.identity }).catch(() => undefined);
       const result = await this.handler({
         id: fromBullId(bullId),
         data: job.data as D,
