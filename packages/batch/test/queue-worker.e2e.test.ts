@@ -2,7 +2,7 @@
 // the running item finish; a second hands it back and another worker goes on from its log (its
 // tool not run again); and a worker whose server went away says so, and runs items again once
 // the server is back.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import {
@@ -39,14 +39,17 @@ afterEach(async () => {
   dir.cleanup();
 });
 
+/** The profile lives in home/ (a tool that writes into a profile's folder is asked, and nobody can answer). */
 function envOf(lockSeconds = 2): Record<string, string> {
+  const home = join(dir.path, "home");
+  mkdirSync(home, { recursive: true });
   writeFileSync(
-    join(dir.path, "config.yaml"),
+    join(home, "config.yaml"),
     `queue:\n  name: w${process.pid}-${++n}\n  lock_seconds: ${lockSeconds}\n  stalled_check_seconds: 1\n` +
       `batch:\n  approvals: allow\n  worker_dir: ${join(dir.path, "work")}\n`,
   );
   return {
-    IRIS_HOME: dir.path,
+    IRIS_HOME: home,
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
     IRIS_DATABASE_URL: pg.url(),
