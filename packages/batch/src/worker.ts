@@ -48,6 +48,7 @@ export async function runWorker(opts: WorkerOptions): Promise<number> {
             ? `iris worker: the queue's server does not answer (${e.error}); retrying\n`
             : "iris worker: the queue's server answers again; taking items\n",
         ),
+      onError: (message) => stderr.write(`iris worker: queue: ${message}\n`),
     });
   } catch (err) {
     if (err instanceof QueueConfigError || err instanceof QueueUnavailableError) {

@@ -39,7 +39,7 @@ export function queueSettings(profile: Profile): {
 export async function openProfileQueue<D, R>(
   profile: Profile,
   purpose: string,
-  opts: { onConnection?: (e: ConnectionEvent) => void } = {},
+  opts: { onConnection?: (e: ConnectionEvent) => void; onError?: (message: string) => void } = {},
 ): Promise<JobQueue<D, R>> {
   const { backend, urlEnv, url } = queueSettings(profile);
   if (!url)
@@ -62,5 +62,6 @@ export async function openProfileQueue<D, R>(
     stalledCheckMs: (q.stalled_check_seconds ?? q.lock_seconds) * 1000,
     maxStalled: q.max_stalled,
     ...(opts.onConnection ? { onConnection: opts.onConnection } : {}),
+    ...(opts.onError ? { onError: opts.onError } : {}),
   });
 }

@@ -117,13 +117,16 @@ export class BullMqWorker<D, R> implements QueueWorker {
     entry.controller.abort(new Error(reason));
   }
 
-  /** An error from the worker: when the server does not answer, an outage until a probe gets through. */
+  /** An error from the worker: when the server does not answer, an outage until a probe gets through; else just reported. */
   private async connectionTrouble(err: Error): Promise<void> {
     // One check at a time: the errors of one outage arrive in bursts, from every connection.
     if (this.checking || this.closed) return;
     this.checking = true;
     try {
-      if (await this.reachable()) return;
+      if (await this.reachable()) {
+        this.opts.onError?.(err.message);
+        return;
+      }
       this.opts.onConnection?.({ kind: "lost", error: err.message });
       for (let attempt = 1; !this.closed; attempt++) {
         await new Promise((r) => setTimeout(r, reconnectDelayMs(attempt)));

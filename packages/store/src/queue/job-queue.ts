@@ -23,6 +23,8 @@ export interface JobQueueOptions {
   openTimeoutMs?: number;
   /** Connection trouble, reported once per outage and once when it ends (a worker's log). */
   onConnection?: (event: ConnectionEvent) => void;
+  /** A worker's error while its server answers (a lock it could not renew, a failed write). */
+  onError?: (message: string) => void;
 }
 
 export type ConnectionEvent = { kind: "lost"; error: string } | { kind: "back" };
