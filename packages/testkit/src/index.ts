@@ -24,6 +24,13 @@ export {
 } from "./podman.js";
 export { startFakeLlm } from "./server.js";
 export {
+  type PostgresServer,
+  postgresInstalled,
+  skipWithoutPostgres,
+  startPostgres,
+} from "./services/postgres-server.js";
+export { type RedisServer, redisInstalled, skipWithoutRedis, startRedis } from "./services/redis-server.js";
+export {
   type Envelope as SignalEnvelope,
   FakeSignal,
   type FakeSignalOptions,
