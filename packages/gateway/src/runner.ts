@@ -92,6 +92,10 @@ export class Gateway {
         state: this.state,
         platform: adapter.platform,
         ...(rules[adapter.platform]?.formattingHint ? { hint: rules[adapter.platform]?.formattingHint } : {}),
+        toolsets: (chatId) => {
+          const limits = rules[adapter.platform]?.toolsets;
+          return limits && Object.hasOwn(limits, chatId) ? limits[chatId] : undefined;
+        },
         cwd: opts.cwd,
         idleMs: cfg.idle_session_minutes * 60_000,
         maxOpen: opts.maxOpenChats ?? 200,
