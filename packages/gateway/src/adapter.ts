@@ -41,6 +41,11 @@ export interface AdapterHost {
   stopped?(reason: string): void;
   /** The connection was lost (degraded, with why) or is back (connected): shown on the dashboard. */
   health?(state: "connected" | "degraded", error?: string): void;
+  /**
+   * Something at start the operator should see on the terminal, not only in the log: what cannot
+   * work as configured (a voice note's missing STT endpoint or ffmpeg).
+   */
+  warn?(line: string): void;
   /** Sends through a running platform's outbox (a webhook's answer to a chat), once per key. */
   post?(logicalKey: string, to: ChatAddress, text: string): Promise<void>;
 }

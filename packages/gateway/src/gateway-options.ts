@@ -27,6 +27,8 @@ export interface GatewayOptions {
   cronTickMs?: number;
   /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
   pruneEveryMs?: number;
+  /** A platform's start-up warning, for the operator's terminal (AdapterHost.warn). */
+  onWarning?: (platform: string, line: string) => void;
   /** A platform stopped for good while running (the others keep running). */
   onPlatformStopped?: (platform: string, reason: string) => void;
   /** A platform's health changed: degraded (sends failing, connection lost, with why) or connected again. */

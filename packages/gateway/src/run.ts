@@ -110,6 +110,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     );
     const opened = iris;
     gateway = new Gateway({
+      onWarning: (_platform, line) => opts.err(`iris gateway: warning: ${line}\n`),
       onPlatformStopped: (platform, reason) => {
         health.stopped(platform, reason);
         if (iris) recordPlatformHealth(iris.store, platform, "stopped", reason);

@@ -145,6 +145,7 @@ export class Gateway {
             this.opts.onPlatformStopped?.(p.adapter.platform, reason);
           },
           health: (state, error) => this.platformHealth(p.adapter.platform, state, error),
+          warn: (line) => this.opts.onWarning?.(p.adapter.platform, line),
           post: (key, to, text) => this.toolPort.post(key, to, text),
         },
       );

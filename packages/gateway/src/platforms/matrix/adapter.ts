@@ -95,7 +95,10 @@ export class MatrixAdapter implements PlatformAdapter {
   }
 
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
-    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
+    for (const w of this.opts.speech?.warnings() ?? []) {
+      this.opts.logger.warn(w);
+      host?.warn?.(w);
+    }
     const resuming = await new ResumingStore(this.opts.syncFile).getSavedSyncToken();
     const client = createClient({
       baseUrl: this.opts.homeserver,
