@@ -1,7 +1,14 @@
 // The gateway end to end over Mattermost: `iris gateway run` with @mattermost/client inside the
 // adapter against the fake Mattermost in testkit and the fake LLM server. The token comes from
 // the profile's .env.
-import { type FakeLlm, FakeMattermost, type RecordedRequest, type Step, startFakeLlm } from "@iris/testkit";
+import {
+  type FakeLlm,
+  FakeMattermost,
+  type RecordedRequest,
+  type Step,
+  solidPng,
+  startFakeLlm,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayStatus } from "../src/commands.js";
 import { E2eGateway, until } from "./e2e-gateway.js";
@@ -11,7 +18,11 @@ const TOKEN = "mm-e2e-secret-token";
 const STORM = `${"storm ".repeat(200)}END`;
 
 function reply(req: RecordedRequest): Step {
-  const { said } = lastMessage(req);
+  const { last, said: raw } = lastMessage(req);
+  // A message with an image is parts: its text part is what was said.
+  const said = Array.isArray(last?.content)
+    ? ((last.content as { type: string; text?: string }[]).find((p) => p.type === "text")?.text ?? "")
+    : raw;
   if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
   return { text: `echo: ${said}` };
 }
@@ -91,6 +102,26 @@ describe("gateway over Mattermost (fake server)", () => {
     await answered(town, (t) => t.includes("a new topic"), other);
     expect(userSide(fake.requests.at(-1))).not.toContain("kiwi");
     expect(texts(town).join("\n")).not.toContain("just chatting");
+  }, 60_000);
+
+  it("gives an attached image to the model and names a saved file", async () => {
+    const png = solidPng(4, 4);
+    const before = fake.requests.length;
+    mm.userPosts({
+      channel: dm,
+      user: min,
+      message: "what is in this picture",
+      files: [
+        { name: "dot.png", mime: "image/png", bytes: png },
+        { name: "t.csv", mime: "text/csv", bytes: Buffer.from("a,b\n") },
+      ],
+    });
+    await answered(dm, (t) => t.startsWith("echo: what is in this picture"));
+    expect(texts(dm).find((t) => t.startsWith("echo: what is in this picture"))).toMatch(
+      /file attached: t\.csv, saved at .*\(4 bytes\)/,
+    );
+    const sent = JSON.stringify(fake.requests.slice(before).map((r) => r.body));
+    expect(sent).toContain(`data:image/png;base64,${png.toString("base64")}`);
   }, 60_000);
 
   it("a dropped WebSocket is resumed with what was said meanwhile, answered once", async () => {
