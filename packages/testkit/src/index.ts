@@ -21,9 +21,11 @@ export {
 export {
   PODMAN_PYTHON_IMAGE,
   PODMAN_TEST_IMAGE,
+  PODMAN_TEST_USER,
   type Podman,
   podmanInstalled,
   skipWithoutPodman,
+  skipWithoutRootlessPodman,
   startPodman,
 } from "./podman.js";
 export { startFakeLlm } from "./server.js";
