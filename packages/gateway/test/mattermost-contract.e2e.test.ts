@@ -26,6 +26,11 @@ describe("mattermost adapter contract (fake Mattermost)", () => {
     const min = mm.addUser("min");
     const dm = mm.dm(min);
     const town = mm.addChannel("town-square", [min]);
+    // Two threads of the channel, each a root post the peer wrote.
+    const roots = {
+      a: mm.userPosts({ channel: town, user: min, message: "thread a starts" }),
+      b: mm.userPosts({ channel: town, user: min, message: "thread b starts" }),
+    };
     proxy = await DropProxy.start(mm.port);
     const adapter = new MattermostAdapter({
       url: `http://127.0.0.1:${proxy.port}`,
@@ -43,6 +48,8 @@ describe("mattermost adapter contract (fake Mattermost)", () => {
       group: town,
       peerSendsDm: async (message) => void mm.userPosts({ channel: dm, user: min, message }),
       peerSendsGroup: async (message) => void mm.userPosts({ channel: town, user: min, message }),
+      peerSendsThread: async (which, message) =>
+        void mm.userPosts({ channel: town, user: min, message, rootId: roots[which] }),
       peerRedeliversDm: async () => mm.redeliverLast(),
       peerReceived: async () => mm.botPosts(dm).flatMap((p) => p.message.split("\n").filter((l) => l !== "")),
       peerReconnected: async () => {},
