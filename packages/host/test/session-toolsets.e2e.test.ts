@@ -31,8 +31,12 @@ function reply(req: RecordedRequest): Step {
 }
 const call = (name: string, args: unknown) => `CALL ${JSON.stringify({ name, arguments: args })}`;
 
-const offered = (req: RecordedRequest | undefined) =>
-  ((req?.body as Body).tools ?? []).map((t) => t.function.name);
+/** A request's body; a request that never came fails the test here. */
+function bodyOf(req: RecordedRequest | undefined): Body {
+  if (!req) throw new Error("the model request was not made");
+  return req.body as Body;
+}
+const offered = (req: RecordedRequest | undefined) => (bodyOf(req).tools ?? []).map((t) => t.function.name);
 
 function open(toolsets: string[], cwd: string): Session {
   mkdirSync(cwd, { recursive: true });
@@ -80,7 +84,7 @@ describe("a session limited to toolsets", () => {
     expect([...kinds]).toEqual(["file"]);
     expect(r.text).toMatch(/RESULT/);
     expect(existsSync(join(cwd, "note.txt"))).toBe(true);
-    const system = textOf((fake.requests[0]?.body as Body).messages[0]);
+    const system = textOf(bodyOf(fake.requests[0]).messages[0]);
     expect(system).not.toMatch(/\bterminal\b/);
   });
 

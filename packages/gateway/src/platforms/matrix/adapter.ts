@@ -174,25 +174,16 @@ export class MatrixAdapter implements PlatformAdapter {
 
   /** The reply as it is written: one message, edited (m.replace) as it grows. */
   draft(to: ChatAddress, text: string): void {
-    const lane = laneOf(to);
-    const draft = this.drafts.of(lane);
-    this.queue
-      .latest(lane, "draft", () =>
-        this.drafts.show(lane, draft, text, {
-          post: async (t) => {
-            const id = await this.http(
-              to.chatId,
-              "m.room.message",
-              `iris-${randomUUID()}`,
-              textContent(to, t),
-            );
-            this.mine.add(id);
-            return id;
-          },
-          edit: (id, t) => this.edit(to, id, t),
-          remove: (id) => this.redact(to.chatId, id),
-        }),
-      )
+    this.drafts
+      .stream(this.queue, laneOf(to), text, {
+        post: async (t) => {
+          const id = await this.http(to.chatId, "m.room.message", `iris-${randomUUID()}`, textContent(to, t));
+          this.mine.add(id);
+          return id;
+        },
+        edit: (id, t) => this.edit(to, id, t),
+        remove: (id) => this.redact(to.chatId, id),
+      })
       .catch((err) =>
         this.opts.logger.warn("matrix draft not shown", {
           error: String(err).split(this.opts.token).join("<token>"),

@@ -176,16 +176,12 @@ export class MattermostAdapter implements PlatformAdapter {
   }
 
   draft(to: ChatAddress, text: string): void {
-    const lane = laneOf(to);
-    const draft = this.drafts.of(lane);
-    this.queue
-      .latest(lane, "draft", () =>
-        this.drafts.show(lane, draft, text, {
-          post: (t) => this.post(to, t),
-          edit: (id, t) => this.patch(id, t),
-          remove: (id) => this.call(() => this.client.deletePost(id)).then(() => {}),
-        }),
-      )
+    this.drafts
+      .stream(this.queue, laneOf(to), text, {
+        post: (t) => this.post(to, t),
+        edit: (id, t) => this.patch(id, t),
+        remove: (id) => this.call(() => this.client.deletePost(id)).then(() => {}),
+      })
       .catch((err) => this.opts.logger.warn("mattermost draft not shown", { error: this.explain(err) }));
   }
 
