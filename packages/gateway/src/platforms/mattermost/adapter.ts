@@ -101,57 +101,26 @@ export class MattermostAdapter implements PlatformAdapter {
     } catch (err) {
       throw new Error(`mattermost: ${this.explain(err)}`);
     }
-    let lastError = "";
-    const hello = new Promise<void>((resolve) => {
-      const socket = new MattermostSocket({
-        url: `${this.client.getWebSocketUrl().replace(/^http/, "ws")}`,
-        token: this.opts.token,
-        log: (line) => this.opts.logger.debug(`mattermost socket: ${this.clean(line)}`),
-        refused: () => this.died(`the token in ${this.opts.tokenEnv} was refused (401)`),
-        ...(this.opts.pingMs ? { pingMs: this.opts.pingMs } : {}),
-      });
-      this.socket = socket;
-      socket.call((c) => {
-        // Work leaves the client's handler first (its scope swaps globals while it runs).
-        c.addMessageListener((m) =>
-          queueMicrotask(() => {
-            if ((m as { event?: unknown }).event === "hello") resolve();
-            this.onEvent(m);
-          }),
-        );
-        c.addMissedMessageListener(() => queueMicrotask(() => void this.catchUp()));
-        c.addErrorListener((e) => {
-          lastError = String((e as { message?: unknown }).message ?? "a socket error");
-        });
-        c.addCloseListener(() => {
-          if (!this.stopping && this.connected)
-            this.host?.health?.("degraded", "the WebSocket to Mattermost dropped; reconnecting");
-        });
-      });
-      socket.connect();
+    const socket = new MattermostSocket({
+      url: this.client.getWebSocketUrl().replace(/^http/, "ws"),
+      token: this.opts.token,
+      log: (line) => this.opts.logger.debug(`mattermost socket: ${this.clean(line)}`),
+      event: (m) => this.onEvent(m),
+      missed: () => void this.catchUp(),
+      closed: () => {
+        if (!this.stopping && this.connected)
+          this.host?.health?.("degraded", "the WebSocket to Mattermost dropped; reconnecting");
+      },
+      refused: () => this.died(`the token in ${this.opts.tokenEnv} was refused (401)`),
+      ...(this.opts.pingMs ? { pingMs: this.opts.pingMs } : {}),
     });
-    const timeout = this.opts.connectTimeoutMs ?? 30_000;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              `mattermost: the WebSocket at ${this.opts.url} did not connect within ${timeout / 1000} s${lastError ? ` (${this.clean(lastError)})` : ""}`,
-            ),
-          ),
-        timeout,
-      );
-    });
+    this.socket = socket;
     try {
-      await Promise.race([hello, late]);
+      await socket.connect(this.opts.connectTimeoutMs ?? 30_000);
     } catch (err) {
-      this.socket?.close();
-      throw err;
-    } finally {
-      clearTimeout(timer);
+      throw new Error(`mattermost: ${this.opts.url}: ${this.clean(String((err as Error).message))}`);
     }
-    this.since.begin(await this.serverTime());
+    this.since.begin(await socket.serverTime());
     void this.catchUp();
   }
 
@@ -275,20 +244,6 @@ export class MattermostAdapter implements PlatformAdapter {
     } catch (err) {
       this.opts.logger.warn("mattermost: catching up on missed posts failed", { error: this.explain(err) });
     }
-  }
-
-  /** The server's clock (its answer to a ping), where the first catch-up point starts. */
-  private serverTime(): Promise<number> {
-    return new Promise((resolve) => {
-      const fallback = setTimeout(() => resolve(Date.now()), 5000);
-      this.socket?.call((c) =>
-        c.ping((reply: { data?: { server_time?: unknown } }) => {
-          clearTimeout(fallback);
-          const t = reply?.data?.server_time;
-          resolve(typeof t === "number" && t > 0 ? t : Date.now());
-        }),
-      );
-    });
   }
 
   private async usernameOf(userId: string): Promise<string> {

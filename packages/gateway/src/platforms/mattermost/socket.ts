@@ -108,6 +108,12 @@ export interface SocketOptions {
   token: string;
   /** The client's console lines (debug). */
   log(line: string): void;
+  /** Each event, in order, outside the client's scope. */
+  event(message: unknown): void;
+  /** The server could not resume the connection (a new connection id): events were missed. */
+  missed(): void;
+  /** The socket closed (the client reconnects by itself). */
+  closed(): void;
   /** The upgrade was refused with 401: the token is no longer valid. */
   refused(): void;
   pingMs?: number;
@@ -119,11 +125,22 @@ export class MattermostSocket {
   private current: ScopedSocket | undefined;
   private closed = false;
 
+  private lastError = "";
+
   constructor(private readonly opts: SocketOptions) {
     this.client = new WebSocketClient({
       newWebSocketFn: ((url: string) => this.open(url)) as never,
       // Idle: the protocol ping in ScopedSocket finds a dead route instead (see the top).
       clientPingInterval: 2 ** 31 - 1,
+    });
+    this.call((c) => {
+      // Work leaves the client's handler first (its scope swaps globals while it runs).
+      c.addMessageListener((m) => queueMicrotask(() => opts.event(m)));
+      c.addMissedMessageListener(() => queueMicrotask(() => opts.missed()));
+      c.addErrorListener((e) => {
+        this.lastError = String((e as { message?: unknown }).message ?? "a socket error");
+      });
+      c.addCloseListener(() => queueMicrotask(() => opts.closed()));
     });
   }
 
@@ -132,8 +149,48 @@ export class MattermostSocket {
     return clientScope(this.opts.log, () => fn(this.client));
   }
 
-  connect(): void {
-    this.call((c) => c.initialize(this.opts.url));
+  /** Connects; resolves at the server's first `hello`, fails (closed again) after `timeoutMs`. */
+  async connect(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const hello = new Promise<void>((resolve) => {
+      const listener = (m: unknown) => {
+        if ((m as { event?: unknown }).event !== "hello") return;
+        this.call((c) => c.removeMessageListener(listener));
+        resolve();
+      };
+      this.call((c) => {
+        c.addMessageListener(listener);
+        c.initialize(this.opts.url);
+      });
+    });
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const why = this.lastError ? ` (${this.lastError})` : "";
+        reject(new Error(`the WebSocket did not connect within ${timeoutMs / 1000} s${why}`));
+      }, timeoutMs);
+    });
+    try {
+      await Promise.race([hello, late]);
+    } catch (err) {
+      this.close();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The server's clock, from its answer to a ping (this machine's when none comes in 5 s). */
+  serverTime(): Promise<number> {
+    return new Promise((resolve) => {
+      const fallback = setTimeout(() => resolve(Date.now()), 5000);
+      this.call((c) =>
+        c.ping((reply: { data?: { server_time?: unknown } }) => {
+          clearTimeout(fallback);
+          const t = reply?.data?.server_time;
+          resolve(typeof t === "number" && t > 0 ? t : Date.now());
+        }),
+      );
+    });
   }
 
   close(): void {
