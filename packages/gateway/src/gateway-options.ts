@@ -2,11 +2,11 @@
 // gateway config and the callbacks a front end watches the platforms with.
 import type { GatewayConfig, IrisProcess } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import type { PlatformAdapter } from "./adapter.js";
+import type { HandleOutcome, PlatformAdapter } from "./adapter.js";
 import type { PlatformRules } from "./platforms/configured.js";
 import type { GatewayTools } from "./tools.js";
 
-export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
+export type { HandleOutcome };
 
 export interface GatewayOptions {
   iris: IrisProcess;

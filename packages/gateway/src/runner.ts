@@ -140,11 +140,11 @@ export class Gateway {
       chatHistory(store, this.state, this.opts.config.group_sessions, to, chatType, userId);
     for (const p of this.platforms.values()) {
       await p.adapter.start(
-        (msg) => {
-          this.handle(msg).catch((err) =>
-            this.opts.logger.error("gateway message failed", { error: String(err) }),
-          );
-        },
+        (msg) =>
+          this.handle(msg).catch((err) => {
+            this.opts.logger.error("gateway message failed", { error: String(err) });
+            return undefined;
+          }),
         {
           history,
           identities: this.identities,

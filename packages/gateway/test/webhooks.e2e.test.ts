@@ -212,6 +212,28 @@ describe("webhooks in (gateway, fake LLM, fake Telegram as a target)", () => {
     expect(existsSync(join(dir.path, "work", "pwned2"))).toBe(false);
   }, 60_000);
 
+  it("after a restart a delivery id answered before is a duplicate at once and runs nothing", async () => {
+    gateway.stop();
+    expect(await gateway.running).toBe(0);
+    const from = err.length;
+    gateway = runGateway(dir.path, (s) => {
+      err += s;
+    });
+    await until(
+      () => err.slice(from),
+      (e) => e.includes("running (pid"),
+      "the gateway to start again",
+    );
+    base = /webhooks at (\S+)<route>/.exec(err.slice(from))?.[1] ?? "";
+    const before = fake.requests.length;
+    // GitHub's redelivery of d-1 (answered before the restart): same body, same id.
+    const body = JSON.stringify({ pull_request: { title: "Fix the parser" }, sender: { login: "min" } });
+    const res = await post("github", body, { "x-hub-signature-256": sign(body), "x-github-delivery": "d-1" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ delivery: "d-1", status: "duplicate" });
+    expect(fake.requests.length).toBe(before);
+  }, 60_000);
+
   it("a route naming an unknown toolset stops the start with the route and the name", async () => {
     const bad = tempDir("iris-gw-webhook-bad");
     try {
