@@ -37,7 +37,6 @@ const EXTERNAL = [
   // The Postgres store's driver (store.backend: postgres), loaded when such a store is opened.
   "pg",
   "yaml",
-  "mvdan-sh",
   "irc-framework",
   "@modelcontextprotocol/sdk",
   "ajv",
@@ -64,6 +63,8 @@ const EXTERNAL = [
   "@slack/bolt",
   // The ssh workspace's client (native parts), loaded on its first connection.
   "ssh2",
+  // The work queue (BullMQ with its Postgres and Redis drivers), loaded when a queue is opened.
+  "bullmq",
   // The chat's code-block highlighter and edit diffs (CommonJS builds), loaded with the chat.
   "highlight.js",
   "diff",

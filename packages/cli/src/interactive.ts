@@ -7,7 +7,7 @@
 // front end: its parts are the input (chat/chat-input.ts), the turns (chat/chat-turns.ts), the
 // screen and the tool progress, wired together here.
 import type { IrisProcess, Session } from "@iris/host";
-import { expandMcpInput, loadShellParser } from "@iris/tools";
+import { expandMcpInput } from "@iris/tools";
 import { ChatInput } from "./chat/chat-input.js";
 import { ChatTurns } from "./chat/chat-turns.js";
 import { offerSetup } from "./first-run.js";
@@ -139,10 +139,6 @@ export class InteractiveChat {
     await this.banner();
     await this.bar.start();
     this.input.prompt();
-    // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
-    // on the first terminal call.
-    if (this.session.toolNames.includes("terminal"))
-      setImmediate(() => void loadShellParser().catch(() => {}));
     if (first) {
       this.input.out.write(`${first}\n`);
       this.submit(first);

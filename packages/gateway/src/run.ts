@@ -8,6 +8,7 @@ import {
   IrisProcess as Process,
   recordPlatformHealth,
   resolveMainRoute,
+  unknownToolsets,
 } from "@iris/host";
 import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
@@ -101,12 +102,22 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     const platforms: ConfiguredPlatform[] = loadedPlatforms.map((p) => createPlatform(p, { ...ctx, logger }));
     const rules: Record<string, PlatformRules> = {};
     for (const p of platforms) rules[p.adapter.platform] = rulesOf(p);
+    for (const p of platforms)
+      for (const [chat, names] of Object.entries(rules[p.adapter.platform]?.toolsets ?? {})) {
+        const unknown = unknownToolsets(
+          names,
+          iris.tools,
+          `gateway.platforms.${p.plugin.id} (${chat}): toolsets`,
+        );
+        if (unknown) throw new Error(unknown);
+      }
     const health = new HealthFile(
       healthPath(profile.home.root),
       platforms.map((p) => p.adapter.platform),
     );
     const opened = iris;
     gateway = new Gateway({
+      onWarning: (_platform, line) => opts.err(`iris gateway: warning: ${line}\n`),
       onPlatformStopped: (platform, reason) => {
         health.stopped(platform, reason);
         if (iris) void recordPlatformHealth(iris.store, platform, "stopped", reason);

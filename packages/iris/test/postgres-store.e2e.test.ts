@@ -4,11 +4,17 @@
 // sessions`, `iris doctor` work on it; nothing lands in a state.db; the password never shows.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type Postgres, skipWithoutPostgres, startFakeLlm, startPostgres } from "@iris/testkit";
+import {
+  type FakeLlm,
+  type PostgresServer,
+  skipWithoutPostgres,
+  startFakeLlm,
+  startPostgres,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";
 
-let pg: Postgres;
+let pg: PostgresServer;
 let fake: FakeLlm;
 const homes: ReturnType<typeof tempHome>[] = [];
 beforeAll(async () => {
@@ -29,7 +35,7 @@ function machine(): { env: Record<string, string>; home: string } {
   mkdirSync(h.home, { recursive: true, mode: 0o700 });
   writeFileSync(join(h.home, "config.yaml"), "store:\n  backend: postgres\n  schema: team\n");
   // The URL, password included (the server trusts loopback logins: any password goes).
-  const url = pg.url.replace("iris@", "iris:hunter2@");
+  const url = pg.url().replace("iris@", "iris:hunter2@");
   return { env: { IRIS_HOME: h.home, IRIS_DATABASE_URL: url }, home: h.home };
 }
 

@@ -55,6 +55,19 @@ export { PG_LATEST_VERSION } from "./postgres/migrations.js";
 export type { PostgresOptions } from "./postgres/pool.js";
 export { type PostgresProbe, probePostgres } from "./postgres/probe.js";
 export { openPostgresStore, PostgresStore } from "./postgres/store.js";
+export { redactUrl } from "./queue/bullmq-connection.js";
+export { openBullMqQueue as openJobQueue, QueueUnavailableError } from "./queue/bullmq-queue.js";
+export type {
+  ConnectionEvent,
+  JobContext,
+  JobInfo,
+  JobQueue,
+  JobQueueBackend,
+  JobQueueOptions,
+  JobState,
+  QueueWorker,
+  WorkOptions,
+} from "./queue/job-queue.js";
 export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export { checkDatabase, type SalvageReport, salvageDatabase } from "./salvage.js";

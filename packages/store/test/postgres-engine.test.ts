@@ -1,13 +1,13 @@
 // What only the Postgres engine has: migrations that several processes may run at once (one
 // advisory lock), a schema written by a newer Iris refused, and a server that goes away mid-use
 // reported as a store error that names the server (never its password).
-import { type Postgres, skipWithoutPostgres, startPostgres } from "@iris/testkit";
+import { type PostgresServer, skipWithoutPostgres, startPostgres } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PG_LATEST_VERSION } from "../src/postgres/migrations.js";
 import { probePostgres } from "../src/postgres/probe.js";
 import { openPostgresStore } from "../src/postgres/store.js";
 
-let pg: Postgres;
+let pg: PostgresServer;
 beforeAll(async () => {
   if (!skipWithoutPostgres()) pg = await startPostgres();
 }, 60_000);
@@ -18,7 +18,7 @@ afterAll(async () => {
 describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
   it("migrates once when several processes open an empty schema at the same moment", async () => {
     const stores = await Promise.all(
-      Array.from({ length: 3 }, () => openPostgresStore({ url: pg.url, schema: "race" })),
+      Array.from({ length: 3 }, () => openPostgresStore({ url: pg.url(), schema: "race" })),
     );
     const versions = await stores[0]!.pool.query<{ version: number }>(
       "SELECT version FROM race.schema_version",
@@ -29,44 +29,44 @@ describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
     expect((await stores[2]!.getSession(s.id)).id).toBe(s.id);
     await Promise.all(stores.map((x) => x.close()));
     // Opening again changes nothing.
-    const again = await openPostgresStore({ url: pg.url, schema: "race" });
+    const again = await openPostgresStore({ url: pg.url(), schema: "race" });
     expect((await again.listSessions()).map((r) => r.id)).toEqual([s.id]);
     await again.close();
   });
 
   it("keeps profiles apart by schema, and refuses a bad schema name", async () => {
-    const a = await openPostgresStore({ url: pg.url, schema: "team_a" });
-    const b = await openPostgresStore({ url: pg.url, schema: "team_b" });
+    const a = await openPostgresStore({ url: pg.url(), schema: "team_a" });
+    const b = await openPostgresStore({ url: pg.url(), schema: "team_b" });
     await a.createSession({ source: "cli", title: "a's" });
     expect(await b.listSessions()).toEqual([]);
     await Promise.all([a.close(), b.close()]);
     await expect(
-      openPostgresStore({ url: pg.url, schema: "Robert'); DROP TABLE x;--" }),
+      openPostgresStore({ url: pg.url(), schema: "Robert'); DROP TABLE x;--" }),
     ).rejects.toMatchObject({
       code: "invalid_input",
     });
   });
 
   it("refuses a schema a newer Iris wrote, changing nothing", async () => {
-    const store = await openPostgresStore({ url: pg.url, schema: "newer" });
+    const store = await openPostgresStore({ url: pg.url(), schema: "newer" });
     await store.pool.query(
       "INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'future', 0)",
     );
     await store.close();
-    await expect(openPostgresStore({ url: pg.url, schema: "newer" })).rejects.toMatchObject({
+    await expect(openPostgresStore({ url: pg.url(), schema: "newer" })).rejects.toMatchObject({
       code: "db_too_new",
     });
   });
 
   it("probes the server, the schema's version and pg_trgm for doctor, without writing", async () => {
-    expect(await probePostgres({ url: pg.url, schema: "not_made_yet" })).toMatchObject({
+    expect(await probePostgres({ url: pg.url(), schema: "not_made_yet" })).toMatchObject({
       version: 0,
       latest: PG_LATEST_VERSION,
       trigram: true,
     });
-    const store = await openPostgresStore({ url: pg.url, schema: "probed" });
+    const store = await openPostgresStore({ url: pg.url(), schema: "probed" });
     await store.close();
-    expect(await probePostgres({ url: pg.url, schema: "probed" })).toMatchObject({
+    expect(await probePostgres({ url: pg.url(), schema: "probed" })).toMatchObject({
       version: PG_LATEST_VERSION,
     });
     const down = await probePostgres({ url: "postgres://iris:s3cret@127.0.0.1:1/postgres" });
@@ -75,8 +75,8 @@ describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
   });
 
   it("ends a call whose connection is lost with a store error naming the server; nothing half-written", async () => {
-    const store = await openPostgresStore({ url: pg.url, schema: "lost" });
-    const other = await openPostgresStore({ url: pg.url, schema: "lost" });
+    const store = await openPostgresStore({ url: pg.url(), schema: "lost" });
+    const other = await openPostgresStore({ url: pg.url(), schema: "lost" });
     const s = await store.createSession({ source: "cli" });
     // Another writer holds the session's row, so the append waits on the server...
     const blocker = await other.pool.connect();

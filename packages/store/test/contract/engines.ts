@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Postgres, skipWithoutPostgres, startPostgres } from "@iris/testkit";
+import { type PostgresServer, skipWithoutPostgres, startPostgres } from "@iris/testkit";
 import { afterAll, afterEach, beforeEach, describe } from "vitest";
 import { openPostgresStore } from "../../src/postgres/store.js";
 import { openStore } from "../../src/sqlite-store.js";
@@ -13,11 +13,11 @@ import type { Store } from "../../src/state.js";
 
 export type Engine = "sqlite" | "postgres";
 
-let server: Promise<Postgres> | undefined;
+let server: Promise<PostgresServer> | undefined;
 let schemas = 0;
 
 /** The file's Postgres server, started on first use and stopped after the file's tests. */
-export function postgresServer(): Promise<Postgres> {
+export function postgresServer(): Promise<PostgresServer> {
   server ??= startPostgres();
   return server;
 }
@@ -42,7 +42,7 @@ export async function freshStore(engine: Engine): Promise<{ store: Store; cleanu
     };
   }
   const pg = await postgresServer();
-  const store = await openPostgresStore({ url: pg.url, schema: `contract_${process.pid}_${++schemas}` });
+  const store = await openPostgresStore({ url: pg.url(), schema: `contract_${process.pid}_${++schemas}` });
   return { store, cleanup: () => store.close() };
 }
 
