@@ -33,7 +33,8 @@ export interface SlashContext {
   /** Stops status lines of events until the returned release (the command reports itself). */
   muteStatus?(): () => void;
   /** Lets the user pick one of `rows` with arrows and a filter (on a terminal); undefined: cancelled. */
-  pickSession?(rows: readonly SessionRow[]): Promise<SessionRow | undefined>;
+  /** Takes the keys at once; `rows` may still be loading (keys typed meanwhile are kept). */
+  pickSession?(rows: Promise<readonly SessionRow[]>): Promise<SessionRow | undefined>;
 }
 
 const HELP: [string, string][] = [
@@ -86,7 +87,10 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     id = found.row.id;
   } else if (ctx.pickSession) {
     // On a terminal: this folder's sessions first, arrows, a filter (the browser of `iris -r`).
-    const rows = (await session.store.listSessions({ limit: 500 })).filter((s) => s.id !== session.id);
+    // Not awaited first: the picker takes the keys now, so a filter typed straight after is kept.
+    const rows = session.store
+      .listSessions({ limit: 500 })
+      .then((all) => all.filter((s) => s.id !== session.id));
     const picked = await ctx.pickSession(rows);
     if (!picked) return;
     id = picked.id;

@@ -96,33 +96,56 @@ export interface KeyInput {
 
 /**
  * Runs the browser on `keys` (in raw mode already: the chat's input, or stdin made raw by
- * onRawTerminal); resolves with the row picked or undefined (cancelled).
+ * onRawTerminal); resolves with the row picked or undefined (cancelled). `rows` may still be on
+ * their way from the store: the keys are taken at once, and those typed meanwhile (a filter typed
+ * right after `/resume`) apply once the rows are there.
  */
 export function browseSessions(
-  rows: readonly SessionRow[],
+  rows: readonly SessionRow[] | Promise<readonly SessionRow[]>,
   cwd: string,
   keys: KeyInput,
   output: { write(s: string): unknown; columns?: number },
 ): Promise<SessionRow | undefined> {
-  const here = rows.some((s) => worthResuming(s) && s.cwd === cwd);
-  const st: BrowserState = { rows, cwd, allFolders: !here, filter: "", index: 0 };
   const width = Math.max(40, (output.columns ?? 100) - 1);
+  let st: BrowserState | undefined;
+  const early: [string | undefined, Key][] = [];
   let drawn = 0;
-  const draw = () => {
-    const lines = browserLines(st, width);
+  const draw = (state: BrowserState) => {
+    const lines = browserLines(state, width);
     output.write(`${drawn > 1 ? `\u001b[${drawn - 1}A` : ""}\r\u001b[J${lines.join("\n")}`);
     drawn = lines.length;
   };
-  return new Promise((resolve) => {
-    const onKey = (str: string | undefined, key: Key | undefined) => {
-      const picked = pressKey(st, str, key ?? {});
-      if (picked === undefined) return draw();
+  return new Promise((resolve, reject) => {
+    const finish = (picked: SessionRow | "cancel" | undefined) => {
       keys.off("keypress", onKey);
       output.write("\n");
       resolve(picked === "cancel" ? undefined : picked);
     };
+    /** Applies one key; true when the browser is done. */
+    const apply = (state: BrowserState, str: string | undefined, key: Key): boolean => {
+      const picked = pressKey(state, str, key);
+      if (picked === undefined) return false;
+      finish(picked);
+      return true;
+    };
+    const onKey = (str: string | undefined, key: Key | undefined) => {
+      if (!st) early.push([str, key ?? {}]);
+      else if (!apply(st, str, key ?? {})) draw(st);
+    };
     keys.on("keypress", onKey);
-    draw();
+    Promise.resolve(rows).then(
+      (loaded) => {
+        const here = loaded.some((s) => worthResuming(s) && s.cwd === cwd);
+        const state: BrowserState = { rows: loaded, cwd, allFolders: !here, filter: "", index: 0 };
+        for (const [str, key] of early) if (apply(state, str, key)) return;
+        st = state;
+        draw(state);
+      },
+      (err: unknown) => {
+        keys.off("keypress", onKey);
+        reject(err);
+      },
+    );
   });
 }
 
