@@ -178,7 +178,8 @@ export class AcpSession {
       if (needsExplanation(result) && result.text) this.say(`\n\n${result.text}`);
       const stop = stopReasonOf(result);
       if (stop === "refusal" && (await this.leaveOut(before))) return stop;
-      await this.sendInfo(text);
+      // After a store failure the title and activity wait: the store may still be down.
+      if (result.reason !== "store_error") await this.sendInfo(text);
       return stop === "refusal" ? "end_turn" : stop;
     } catch (err) {
       await updating;

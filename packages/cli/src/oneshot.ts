@@ -92,7 +92,8 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     }
     const result = sent;
     await hooks.turnEnded(result);
-    await ensureTitle(session.store, session.id, prompt.text);
+    // After a store failure the title waits (the store may still be down); the ending is said.
+    if (result.reason !== "store_error") await ensureTitle(session.store, session.id, prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
       else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);

@@ -29,11 +29,11 @@ afterAll(async () => {
 });
 
 /** A profile on the shared database (its own home: another machine's, as far as Iris can tell). */
-function machine(): { env: Record<string, string>; home: string } {
+function machine(schema = "team"): { env: Record<string, string>; home: string } {
   const h = tempHome();
   homes.push(h);
   mkdirSync(h.home, { recursive: true, mode: 0o700 });
-  writeFileSync(join(h.home, "config.yaml"), "store:\n  backend: postgres\n  schema: team\n");
+  writeFileSync(join(h.home, "config.yaml"), `store:\n  backend: postgres\n  schema: ${schema}\n`);
   // The URL, password included (the server trusts loopback logins: any password goes).
   const url = pg.url().replace("iris@", "iris:hunter2@");
   return { env: { IRIS_HOME: h.home, IRIS_DATABASE_URL: url }, home: h.home };
@@ -84,6 +84,41 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     for (const m of [a, b]) expect(existsSync(join(m.home, "state.db"))).toBe(false);
     for (const out of [first, second, listed, search, doctor, ...migrated])
       expect(out.stdout + out.stderr).not.toContain("hunter2");
+  }, 120_000);
+
+  it("a server lost mid-turn ends the turn with store_error and a clear message; nothing half-written", async () => {
+    const m = machine("fault");
+    const route = routeArgs(fake.baseUrl, "chat_completions");
+    fake.enqueue({ text: "first answer" });
+    expect((await runIris(["-p", "first question", ...route], { env: m.env })).code).toBe(0);
+    // The server goes down while the model answers the second question: the answer cannot be saved.
+    fake.setHandler(async () => {
+      pg.stop("immediate");
+      return { text: "an answer nobody keeps" };
+    });
+    let lost: Awaited<ReturnType<typeof runIris>>;
+    try {
+      lost = await runIris(["-p", "second question", "-c", ...route], { env: m.env });
+    } finally {
+      fake.setHandler(undefined);
+      await pg.start();
+    }
+    expect(lost.code).not.toBe(0);
+    expect(lost.stdout + lost.stderr).toMatch(
+      /Stopped: the session could not be saved \(Postgres \(iris@127\.0\.0\.1:\d+\/postgres\)/,
+    );
+    expect(lost.stdout + lost.stderr).not.toContain("hunter2");
+    expect(lost.stdout + lost.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // Back up, the conversation holds whole messages only: the second question, no half answer.
+    fake.enqueue({ text: "third answer" });
+    const third = await runIris(["-p", "third question", "-c", ...route], { env: m.env });
+    expect(third.code).toBe(0);
+    const roles = (fake.requests.at(-1)?.body as { messages: { role: string; content: string }[] }).messages
+      .filter((x) => x.role !== "system")
+      .map((x) => `${x.role}: ${x.content}`);
+    expect(roles.slice(0, 2)).toEqual(["user: first question", "assistant: first answer"]);
+    expect(roles.join("\n")).not.toContain("an answer nobody keeps");
+    expect(roles.at(-1)).toBe("user: third question");
   }, 120_000);
 
   it("says what is wrong when the URL is missing or the server does not answer, naming no password", async () => {

@@ -123,10 +123,13 @@ export class ChatTurns {
       // One live turn per session, across processes and front ends (SPEC D1): send takes it.
       const result = await session.send(withImage.input, { frontEnd, signal: this.busy.controller.signal });
       screen.endTurn();
-      if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
-      out.write(`${style.dim(await statusLine(session))}\n`);
-      await ensureTitle(session.store, session.id, typed);
       this.queued.unshift(...result.unsent.map((m) => textOf(m.content)));
+      if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
+      // After a store failure the status line and title wait (the store may still be down).
+      if (result.reason !== "store_error") {
+        out.write(`${style.dim(await statusLine(session))}\n`);
+        await ensureTitle(session.store, session.id, typed);
+      }
       await this.opts.turnEnded?.(result);
     } catch (err) {
       if (!(err instanceof SessionBusyError)) throw err;
