@@ -7,6 +7,7 @@ import type { Runtime } from "../runtime.js";
 import type { BuiltRequest } from "./adapter.js";
 import { classifyHttpError, classifyTransportFailure, type StopCause, scrubSecrets } from "./classify.js";
 import { type Exchange, fetchSender, type Sender, sendHttp } from "./exchange.js";
+import { bodyJson } from "./wire-json.js";
 
 export interface TransportOptions {
   signal?: AbortSignal;
@@ -101,7 +102,7 @@ export async function openRequest(
   // The first-byte timeout bounds the head and the first body byte together: a route that sends
   // its head and then nothing (a stalled stream) is as dead as one that sends no head.
   const firstByteBy = opts.stream ? Date.now() + headWaitMs : undefined;
-  const body = JSON.stringify(built.body);
+  const body = bodyJson(built.body);
   const setStop = (stop: () => void) => control.setStop(stop);
   control.arm("connect_timeout", headWaitMs);
   try {
