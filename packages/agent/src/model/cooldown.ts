@@ -4,6 +4,12 @@
 // ago instead of retrying it for 15 s first.
 
 export const DEFAULT_COOLDOWN_MS = 60_000;
+/**
+ * How long a store read that found no cooldown stands: a healthy route is read at most once in
+ * this time, not twice per model call (an API server makes hundreds a second); another process's
+ * new cooldown shows here within it.
+ */
+export const STORED_READ_FRESH_MS = 1_000;
 
 /** Where cooldowns are kept beyond this process (the store). Failures here never fail a call. */
 export interface RouteHealth {
@@ -14,6 +20,8 @@ export interface RouteHealth {
 
 export class CooldownBook {
   private readonly until = new Map<string, number>();
+  /** When the store last had no cooldown for a route (STORED_READ_FRESH_MS). */
+  private readonly noneStoredAt = new Map<string, number>();
 
   constructor(
     private readonly cooldownMs: number = DEFAULT_COOLDOWN_MS,
@@ -25,6 +33,7 @@ export class CooldownBook {
   mark(key: string, reason?: string): void {
     const end = this.now() + this.cooldownMs;
     this.until.set(key, end);
+    this.noneStoredAt.delete(key);
     this.persist((h) => h.set(key, end, reason));
   }
 
@@ -56,11 +65,19 @@ export class CooldownBook {
   }
 
   private read(key: string): number | undefined {
+    if (!this.health) return undefined;
+    const at = this.now();
+    const none = this.noneStoredAt.get(key);
+    if (none !== undefined && at >= none && at - none < STORED_READ_FRESH_MS) return undefined;
+    let until: number | undefined;
     try {
-      return this.health?.get(key)?.untilMs;
+      until = this.health.get(key)?.untilMs;
     } catch {
       return undefined; // a read-only or busy store: this process still keeps its own cooldowns
     }
+    if (until === undefined) this.noneStoredAt.set(key, at);
+    else this.noneStoredAt.delete(key);
+    return until;
   }
 
   private persist(fn: (h: RouteHealth) => void): void {
