@@ -254,6 +254,7 @@ export class IrisProcess implements SessionParent {
       await Promise.all([...this.sessions].map((s) => s.close("process closing")));
       await this.tools.mcp.close();
       this.mcpStates?.clear();
+      this.sharedPrompts.close();
       await closeBrowsers(this.tools.registry.environment);
       this.store.close();
     })();

@@ -34,7 +34,7 @@ export function withAskBoard(frontEnd: FrontEnd, store: Store, sessionId: string
   // A front end that asks both kinds itself needs no presence read (an API server's every request).
   const dashboard = frontEnd.approve && frontEnd.clarify ? false : present();
   if (!frontEnd.approve && !frontEnd.clarify && !dashboard) return frontEnd;
-  const out: FrontEnd = Object.create(frontEnd) as FrontEnd;
+  const out = otherParts(frontEnd);
   const ownApprove = frontEnd.approve?.bind(frontEnd);
   if (ownApprove || dashboard)
     out.approve = (request, signal) =>
@@ -63,6 +63,18 @@ export function withAskBoard(frontEnd: FrontEnd, store: Store, sessionId: string
         waitMs: BOARD_ONLY_WAIT_MS,
         signal,
       });
+  return out;
+}
+
+/** The front end's parts other than its two asks, as they are. A plain object, not one made with
+ * Object.create(frontEnd): that made each turn's front end a prototype, a cost of its own in every
+ * API request. */
+function otherParts(frontEnd: FrontEnd): FrontEnd {
+  const { files, beforeTool } = frontEnd;
+  const out = { files, beforeTool: beforeTool?.bind(frontEnd) } satisfies Record<
+    Exclude<keyof FrontEnd, "approve" | "clarify">,
+    unknown
+  >;
   return out;
 }
 
