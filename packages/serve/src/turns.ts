@@ -107,11 +107,13 @@ export class TurnRunner {
     const stored = conv.kind === "stored" ? this.claim(spec.caller, conv.sessionId) : undefined;
     let cwd: { path: string; temporary: boolean } | undefined;
     let session: Session | undefined;
+    /** A tool ran in the request's directory (only a tool writes there). */
+    let toolRan = false;
     let disposed: Promise<void> | undefined;
     const dispose = () => {
       disposed ??= (async () => {
         await session?.close("request done");
-        if (cwd?.temporary) this.workdirs.release(cwd.path);
+        if (cwd?.temporary) this.workdirs.release(cwd.path, toolRan);
       })();
       return disposed;
     };
@@ -132,6 +134,9 @@ export class TurnRunner {
         ...(spec.route ? { route: spec.route } : {}),
       });
       session = opened;
+      opened.events.on("tool_exec_started", () => {
+        toolRan = true;
+      });
       if (conv.kind === "memory") opened.startInMemory(conv.history, conv.instructions || undefined);
       else if (!stored?.id) opened.startSession(conv.instructions || undefined);
       else opened.resumeSession(stored.id, answers);
