@@ -3,8 +3,8 @@
 // send now as the next turn.
 import { writeFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
-import { branchBefore, type Session, userTurns } from "@iris/host";
-import { assistantText } from "@iris/llm";
+import type { Session } from "@iris/host";
+import { assistantText, type Message } from "@iris/llm";
 import { EXPORT_FORMATS, type ExportFormat, exportSession } from "./commands/session-export.js";
 import { shortId } from "./session-ref.js";
 
@@ -25,9 +25,9 @@ const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
 /** The last answer of the session's active path, as text. */
 function lastAnswer(session: Session): string | undefined {
-  const path = session.store.activePath(session.id);
-  for (let i = path.length - 1; i >= 0; i--) {
-    const m = path[i]!.message;
+  const history = session.history();
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
     if (m?.role === "assistant") {
       const text = assistantText(m).trim();
       if (text) return text;
@@ -37,7 +37,7 @@ function lastAnswer(session: Session): string | undefined {
 }
 
 function retry(session: Session, out: Out): ChatCommandOutcome {
-  const turns = userTurns(session.store, session.id);
+  const turns = session.stored.userTurns();
   const last = turns.at(-1);
   if (!last) {
     out.write("nothing to retry yet\n");
@@ -54,7 +54,7 @@ function retry(session: Session, out: Out): ChatCommandOutcome {
     out.write(`retrying in new session ${shortId(s.id)} (message 1 opens a session)\n`);
     return { send: text };
   }
-  const moved = branchBefore(session.store, session.id, last.number);
+  const moved = session.stored.branchBefore(last.number);
   if (!moved.ok) {
     out.write(`! ${moved.error}\n`);
     return true;
@@ -63,9 +63,7 @@ function retry(session: Session, out: Out): ChatCommandOutcome {
   return { send: text };
 }
 
-function userText(
-  m: NonNullable<ReturnType<Session["store"]["activePath"]>[number]["message"]>,
-): string | undefined {
+function userText(m: Message): string | undefined {
   if (m.role !== "user") return undefined;
   if (typeof m.content === "string") return m.content;
   const parts = m.content.flatMap((p) => (p.type === "text" ? [p.text] : []));
@@ -79,13 +77,13 @@ function exportTo(session: Session, out: Out, arg: string): boolean {
     out.write(`! ${file}: the name ends in .${ext}; /export writes .md, .json or .jsonl\n`);
     return true;
   }
-  const row = session.store.getSession(session.id);
-  if (!row) {
+  const history = session.history();
+  if (!history.length) {
     out.write("nothing to export yet\n");
     return true;
   }
   try {
-    writeFileSync(file, exportSession(session.store, row, ext as ExportFormat));
+    writeFileSync(file, exportSession(session.row(), history, ext as ExportFormat));
   } catch (err) {
     out.write(`! cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return true;

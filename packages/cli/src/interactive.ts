@@ -164,7 +164,7 @@ export class InteractiveChat {
       `${style.bold("iris")} · ${r.provider}/${r.model} · session ${shortId(session.id)} · ${style.dim("/help for commands")}\n`,
     );
     if (this.flags.resume !== undefined || this.flags.continue) {
-      const lines = replayLines(session.store, session.id, 3, Math.max(40, (out.columns ?? 100) - 1));
+      const lines = replayLines(session.history(), 3, Math.max(40, (out.columns ?? 100) - 1));
       if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
     }
   }

@@ -9,7 +9,6 @@ import { UserHooks } from "./hooks/user-hooks.js";
 import { withImages } from "./image-input.js";
 import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
 import { readPrompt } from "./prompt-input.js";
-import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
@@ -93,7 +92,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     }
     const result = sent;
     await hooks.turnEnded(result);
-    ensureTitle(session.store, session.id, prompt.text);
+    session.ensureTitle(prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
       else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);

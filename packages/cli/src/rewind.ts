@@ -5,7 +5,7 @@
 // turn created is removed. Files a shell command changed are not tracked.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Session, userTurns } from "@iris/host";
+import type { Session } from "@iris/host";
 import { RewindCopies } from "./rewind-copies.js";
 
 const WRITERS = new Set(["write_file", "patch"]);
@@ -33,7 +33,7 @@ export class FileSnapshots {
   }
 
   private before(file: string): void {
-    const turn = userTurns(this.session.store, this.session.id).at(-1);
+    const turn = this.session.stored.userTurns().at(-1);
     if (!turn) return;
     // By the user message's node id: a branch's message 3 is not the other branch's.
     const copies = this.copies();
@@ -60,7 +60,7 @@ export class FileSnapshots {
   }
 
   rewind(arg: string, out: Out): void {
-    const turns = userTurns(this.session.store, this.session.id);
+    const turns = this.session.stored.userTurns();
     const n = arg ? Number(arg) : turns.length;
     const turn = turns[n - 1];
     if (!turns.length) {

@@ -78,14 +78,14 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
   const { session, out, style } = ctx;
   let id: string | undefined;
   if (arg) {
-    const found = resolveSession(session.store, arg, true);
+    const found = resolveSession(session.stored, arg, true);
     if (!found.ok) {
       out.write(`${found.error}\n`);
       return;
     }
     id = found.row.id;
   } else {
-    const rows = recentForPicker(session.store, process.cwd());
+    const rows = recentForPicker(session.stored, process.cwd());
     out.write(`${pickerList(rows, width(out), session.id)}\n`);
     const picked = pickedRow(rows, await ctx.ask(PICKER_QUESTION));
     if (picked === "cancel") return;
@@ -95,13 +95,14 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = picked.id;
   }
-  const row = session.store.findSession(id);
-  if (!row) return;
+  const found = session.stored.lookUp(id, { follow: false });
+  if (!found.ok) return;
+  const row = found.row;
   const note = resumeOnItsModel(session, row, {});
   if (note) out.write(`! ${note}\n`);
   const s = session.session;
   out.write(`resumed ${shortId(s.id)}${s.title ? ` · ${s.title}` : ""}\n`);
-  out.write(`${style.dim(replayLines(session.store, s.id, 3, width(out)).join("\n"))}\n\n`);
+  out.write(`${style.dim(replayLines(session.history(), 3, width(out)).join("\n"))}\n\n`);
 }
 
 /** Whether the chat goes on, or a message to send now as the next turn (/edit). */
@@ -176,7 +177,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       await resume(ctx, arg);
       return true;
     case "/sessions":
-      out.write(`${pickerList(session.store.listSessions({ limit: 10 }), width(out), session.id)}\n`);
+      out.write(`${pickerList(session.stored.recent({ limit: 10 }), width(out), session.id)}\n`);
       return true;
     case "/reasoning":
       out.write(
@@ -187,13 +188,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       out.write(formatSkillList(session.skills));
       return true;
     case "/usage":
-      out.write(formatUsage(session.store.getSession(session.id), session.store.usageForSession(session.id)));
-      out.write(
-        formatSessionTime(
-          session.store.activeTime.get(session.id),
-          session.config.agent.session_budget_seconds,
-        ),
-      );
+      out.write(formatUsage(session.row(), session.usage()));
+      out.write(formatSessionTime(session.stored.activeTime(), session.config.agent.session_budget_seconds));
       return true;
     case "/model": {
       if (!arg) {

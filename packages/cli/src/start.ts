@@ -41,7 +41,7 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     const id =
       flags.resume === true
         ? await pickOnTerminal(session)
-        : resolveSession(session.store, flags.resume, true);
+        : resolveSession(session.stored, flags.resume, true);
     if (!id.ok) {
       if (id.error) process.stderr.write(`iris: ${id.error}\n`);
       await iris.close();
@@ -50,7 +50,7 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     const note = resumeOnItsModel(session, id.row, flags);
     if (note) process.stderr.write(`iris: warning: ${note}\n`);
   } else if (flags.continue) {
-    const last = session.store.listSessions({ limit: 1, source: "cli" })[0];
+    const last = session.stored.recent({ limit: 1, source: "cli" })[0];
     if (last) {
       const note = resumeOnItsModel(session, last, flags);
       if (note) process.stderr.write(`iris: warning: ${note}\n`);
@@ -61,7 +61,7 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
 
 /** `iris -r` without an id: browse the sessions (this folder first) and pick one; Esc cancels. */
 async function pickOnTerminal(session: Session): Promise<SessionLookup> {
-  const rows = session.store.listSessions({ limit: 500 }).filter(worthResuming);
+  const rows = session.stored.recent({ limit: 500 }).filter(worthResuming);
   if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
   if (!process.stdin.isTTY)
     return { ok: false, error: "-r without an id needs a terminal to pick on; give an id" };

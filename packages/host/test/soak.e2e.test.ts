@@ -104,7 +104,7 @@ function seed(s: Session, n: number): void {
     };
     messages.push({ role: "user", content: `question ${i} [S${n}]` }, answer);
   }
-  s.store.appendNodes(
+  iris.store.appendNodes(
     s.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -162,7 +162,7 @@ describe("one process, 200 concurrent sessions", () => {
     // Every session's stored history holds only its own messages (compressed ones in the child).
     for (const [n, s] of sessions.entries()) {
       if (n === CLOSED_MID_TURN) continue;
-      const texts = s.store.activePath(s.id).map((node) => JSON.stringify(node.message));
+      const texts = iris.store.activePath(s.id).map((node) => JSON.stringify(node.message));
       const markers = new Set(texts.flatMap((t) => [...t.matchAll(/\[S(\d+)\]/g)].map((m) => m[1])));
       expect([...markers], `session ${n}`).toEqual([String(n)]);
     }

@@ -4,7 +4,6 @@
 import { type FrontEnd, type Session, SessionBusyError } from "@iris/host";
 import { textOf } from "@iris/llm";
 import { withImages } from "../image-input.js";
-import { ensureTitle } from "../session-title.js";
 import type { ChatScreen } from "../ui/chat-screen.js";
 import type { Style } from "../ui/colors.js";
 import { attachFiles } from "../ui/composer.js";
@@ -125,7 +124,7 @@ export class ChatTurns {
       screen.endTurn();
       if (result.reason !== "natural") out.write(`${style.yellow(endingLine(result.reason, result.text))}\n`);
       out.write(`${style.dim(statusLine(session))}\n`);
-      ensureTitle(session.store, session.id, typed);
+      session.ensureTitle(typed);
       this.queued.unshift(...result.unsent.map((m) => textOf(m.content)));
       await this.opts.turnEnded?.(result);
     } catch (err) {

@@ -115,11 +115,12 @@ export function sessionsExport(
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
+    const messages = messagesOfPath(store.activePath(found.row.id));
     process.stdout.write(
       format !== "openai"
-        ? exportSession(store, found.row, format)
+        ? exportSession(found.row, messages, format)
         : openAiExport
-          ? openAiExport(found.row, messagesOfPath(store.activePath(found.row.id)))
+          ? openAiExport(found.row, messages)
           : "",
     );
     return 0;

@@ -70,7 +70,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     name: "/usage",
     help: "tokens and cost of this session",
     surfaces: both,
-    run: (ctx) => formatUsageLine(ctx.session.store.usageForSession(ctx.session.id)),
+    run: (ctx) => formatUsageLine(ctx.session.usage()),
   },
   {
     name: "/compress",

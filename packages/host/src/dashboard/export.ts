@@ -42,7 +42,15 @@ function shareGpt(s: SessionRow, messages: readonly Message[]): object {
 }
 
 export function exportSessionAs(store: Store, s: SessionRow, format: SessionExportFormat): string {
-  const messages = messagesOfPath(store.activePath(s.id));
+  return exportMessagesAs(s, messagesOfPath(store.activePath(s.id)), format);
+}
+
+/** `messages` (a session's history as it stands, Session.history()) as the file. */
+export function exportMessagesAs(
+  s: SessionRow,
+  messages: readonly Message[],
+  format: SessionExportFormat,
+): string {
   if (format === "sharegpt") return `${JSON.stringify(shareGpt(s, messages))}\n`;
   return messages.map((m) => `${JSON.stringify(m)}\n`).join("");
 }
