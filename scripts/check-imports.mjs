@@ -4,8 +4,9 @@
 // all count (a type cycle is a design cycle too). Tests and benches may import testkit.
 // Front ends are clients of host only (ARCHITECTURE.md): their code imports neither the store
 // nor the agent, and neither do their tests (they look at what was stored through what host
-// re-exports), and no code outside packages/store touches the database itself (a `.db` handle, a
-// raw transaction, better-sqlite3). Both `src/` and `test/` of every package are read.
+// re-exports); a front end's code reaches no store through the process or a session (`iris.store.…`:
+// host offers a method); and no code outside packages/store touches the database itself (a `.db`
+// handle, a raw transaction, better-sqlite3). Both `src/` and `test/` of every package are read.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
@@ -38,6 +39,11 @@ const rawDb = [
   [/\.transaction\(\s*(\(|function|async)/, "opens a raw transaction (use store.atomically)"],
   [/from\s+["']better-sqlite3["']|require\(["']better-sqlite3["']\)/, "opens SQLite itself"],
 ];
+
+/** Front ends hold no store: a `.store.` reached through another object (the process, a session)
+ * is host's to offer as a method. A front end's own `this.store` (batch's scratch store) is its own. */
+const frontEnds = new Set(Object.keys(allowed).filter((p) => allowed[p].includes("host")));
+const reachedStore = /\b(\w+)\.store\.\w/g;
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -91,6 +97,12 @@ for (const pkg of Object.keys(allowed)) {
       }
     }
     if (!isTest) fileGraph.set(file, edges);
+    if (!isTest && frontEnds.has(pkg))
+      for (const m of text.matchAll(reachedStore))
+        if (m[1] !== "this")
+          errors.push(
+            `${relative(root, file)}: reaches into a store (${m[0]}…); front ends use the methods of host's process and sessions`,
+          );
     if (!isTest && pkg !== "store")
       for (const [re, what] of rawDb)
         if (re.test(text))

@@ -131,7 +131,7 @@ export class InteractiveChat {
         this.input.close();
       },
       // Best effort before a forced exit: the store is closed synchronously.
-      () => this.iris.store.close(),
+      () => this.iris.closeStoreNow(),
     );
     this.banner();
     this.bar.start();

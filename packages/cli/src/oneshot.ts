@@ -38,7 +38,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
   const ended = onEndSignals(
     () => controller.abort(),
     // Best effort before a forced exit: the store is closed synchronously.
-    () => iris.store.close(),
+    () => iris.closeStoreNow(),
   );
   const progress = format === "stream-json" ? undefined : attachProgress(session.events, process.stderr);
   const detachers = [

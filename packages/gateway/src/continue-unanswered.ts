@@ -5,7 +5,7 @@
 // by the resume's repair, from their receipts: nothing recorded runs again); an answer the model
 // finished but that was never delivered is delivered; a call whose effect is uncertain, a second
 // crash during the continuation, or a message the session never took in is reported instead.
-import type { GatewayState, Session, Store } from "@iris/host";
+import type { GatewayState, Session } from "@iris/host";
 import type { InboundMessage } from "./message.js";
 
 /** The once-marker's message id: a second inbound row for the same message, claimed once. */
@@ -53,12 +53,7 @@ export function unansweredByChat(state: GatewayState, platform: string): Map<str
  * What to do for one chat's unanswered rows. `open` opens (and holds) the chat's session: the
  * resume repairs what the crash left, and its notices say whether an effect is uncertain.
  */
-export function planRecovery(
-  store: Store,
-  state: GatewayState,
-  rows: UnansweredRow[],
-  open: () => Session,
-): ChatRecovery {
+export function planRecovery(state: GatewayState, rows: UnansweredRow[], open: () => Session): ChatRecovery {
   const last = rows[rows.length - 1] as UnansweredRow;
   const all = (why: string): ChatRecovery => ({ kind: "report", report: rows.map((row) => ({ row, why })) });
   const sessionId = state.chatSession(last.chatKey);
@@ -80,7 +75,7 @@ export function planRecovery(
     return all(
       `${RESTARTED} while ${uncertain.map((u) => u.tool).join(", ")} ran, and whether it finished is unknown`,
     );
-  const path = store.activePath(session.id);
+  const path = session.stored.path();
   const lastUser = path.findLastIndex((n) => n.message?.role === "user");
   const takenAt = path[lastUser]?.createdAt ?? -1;
   const taken = rows.filter((r) => r.receivedAt <= takenAt);

@@ -2,13 +2,7 @@
 // and every bot identity's machine-wide lock, connects the configured platforms, and on SIGTERM
 // or SIGINT stops taking messages, lets running turns end, and releases everything.
 
-import {
-  type IrisProcess,
-  loadProfileOrExit,
-  IrisProcess as Process,
-  recordPlatformHealth,
-  resolveMainRoute,
-} from "@iris/host";
+import { type IrisProcess, loadProfileOrExit, IrisProcess as Process, resolveMainRoute } from "@iris/host";
 import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { registerGatewayPlatforms } from "./platform-configs.js";
@@ -102,7 +96,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     gateway = new Gateway({
       onPlatformStopped: (platform, reason) => {
         health.stopped(platform, reason);
-        if (iris) recordPlatformHealth(iris.store, platform, "stopped", reason);
+        if (iris) iris.recordPlatformHealth(platform, "stopped", reason);
         opts.err(`iris gateway: ${platform} stopped: ${reason}\n`);
       },
       tools,
@@ -113,10 +107,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       config: profile.config.gateway,
       cwd: opts.cwd ?? process.cwd(),
       logger,
-      health: (platform, state, error) => recordPlatformHealth(opened.store, platform, state, error),
+      health: (platform, state, error) => opened.recordPlatformHealth(platform, state, error),
     });
     await gateway.start();
-    for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "connected");
+    for (const p of platforms) opened.recordPlatformHealth(p.adapter.platform, "connected");
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
@@ -130,7 +124,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     const signalledStop = opts.until === undefined;
     const graceMs = signalledStop ? profile.config.gateway.stop_grace_seconds * 1000 : 0;
     const { abandoned } = await gateway.stop({ graceMs, abandon: signalledStop });
-    for (const p of platforms) recordPlatformHealth(opened.store, p.adapter.platform, "stopped");
+    for (const p of platforms) opened.recordPlatformHealth(p.adapter.platform, "stopped");
     if (abandoned > 0) {
       opts.err(
         `iris gateway: stopped with ${abandoned} turn(s) still running; they are continued after the restart\n`,
@@ -143,7 +137,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     // The dashboard shows why (a port in use, a refused connection), never a secret: errors name no keys.
     if (iris)
       for (const id of platformIds)
-        recordPlatformHealth(iris.store, id, "stopped", err instanceof Error ? err.message : String(err));
+        iris.recordPlatformHealth(id, "stopped", err instanceof Error ? err.message : String(err));
     // A platform that started before another failed (IRC, then a web chat port in use) would keep
     // the process alive, unlocked, on a closed store.
     await gateway?.stop().catch(() => {});

@@ -2,7 +2,7 @@
 // platform can do, a streamed draft (web chat), nothing extra (edits: the render edits the
 // progress) or a paragraph feed (IRC); opened at the turn's start, closed at its end.
 import { createHash } from "node:crypto";
-import type { Store } from "@iris/host";
+import type { Session } from "@iris/host";
 import { type Chat, roundsStored } from "./gateway-chat.js";
 import type { InboundMessage } from "./message.js";
 import { ParagraphFeed } from "./paragraph-feed.js";
@@ -16,8 +16,7 @@ export function openTurnOutputs(
   chat: Chat,
   last: InboundMessage,
   text: string | null,
-  store: Store,
-  sessionId: string,
+  session: Session,
 ): void {
   chat.userId = last.userId;
   chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
@@ -41,7 +40,7 @@ export function openTurnOutputs(
           part,
         );
       },
-      text === null ? roundsStored(store, sessionId) : 0,
+      text === null ? roundsStored(session.history()) : 0,
     );
 }
 

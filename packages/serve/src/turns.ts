@@ -124,7 +124,7 @@ export class TurnRunner {
           "messages",
         );
       // Refused before a stream starts; a turn that wins the race in between is refused by send.
-      const refused = stored?.id ? this.iris.turns.refusal(this.iris.store, stored.id) : undefined;
+      const refused = stored?.id ? this.iris.turnRefusal(stored.id) : undefined;
       if (refused) throw refused;
       const answers = stored?.id && conv.kind === "stored" ? this.answersFor(stored.id, conv.answers) : [];
       cwd = stored?.cwd ?? this.newWorkdir(conv.kind === "memory");

@@ -15,10 +15,20 @@ import {
   type Message,
   type Runtime,
 } from "@iris/llm";
-import { openStore, type Store } from "@iris/store";
+import {
+  type CronControl,
+  type CronState,
+  type GatewayIdentities,
+  type GatewayState,
+  openStore,
+  type PlatformState,
+  type ServeState,
+  type Store,
+} from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import { closeBrowsers } from "@iris/tools";
 import type { Profile } from "../config/index.js";
+import { recordPlatformHealth } from "../dashboard/platform-health.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { EventFanout, type HostEventListener } from "./events.js";
@@ -136,6 +146,8 @@ export class IrisProcess implements SessionParent {
 
   private constructor(
     readonly profile: Profile,
+    /** Host's own, and tests' (they look at what was stored): a front end goes through the methods
+     * of its sessions and the accessors below, never the store itself. */
     readonly store: Store,
     readonly tools: ToolSetup,
     readonly logger: Logger,
@@ -227,6 +239,39 @@ export class IrisProcess implements SessionParent {
   /** A new stored session of `source` holding `sourceId`'s conversation as it stands; its id. */
   forkSession(sourceId: string, cwd: string, source: string): string {
     return forkSession(this.store, sourceId, cwd, source);
+  }
+
+  /** The refusal a turn in `sessionId` would get now (another turn holds it), if any. */
+  turnRefusal(sessionId: string) {
+    return this.turns.refusal(this.store, sessionId);
+  }
+
+  /** The tables front ends keep their own state in: serve's stored responses and idempotency keys,
+   * the gateway's chats and outbox, its logins and identities, the cron jobs and their control. */
+  get serveState(): ServeState {
+    return this.store.serveState;
+  }
+  get gatewayState(): GatewayState {
+    return this.store.gatewayState;
+  }
+  get gatewayIdentities(): GatewayIdentities {
+    return this.store.gatewayIdentities;
+  }
+  get cronState(): CronState {
+    return this.store.cronState;
+  }
+  get cronControl(): CronControl {
+    return this.store.cronControl;
+  }
+
+  /** A messaging platform's state, for the dashboard (best effort: a busy store skips it). */
+  recordPlatformHealth(platform: string, state: PlatformState, error?: string): void {
+    recordPlatformHealth(this.store, platform, state, error);
+  }
+
+  /** Closes the store at once, synchronously: the last thing before a forced exit (a signal). */
+  closeStoreNow(): void {
+    this.store.close();
   }
 
   /** Every session's tagged events (front ends serving many conversations). */

@@ -3,7 +3,7 @@
 // them (/branch, /rewind, /retry), its active time (/usage), and the other sessions it may resume
 // (the one look-up, and the newest ones for a picker). A conversation outside state.db (memory,
 // JSONL) has no stored turns.
-import type { ActiveTime, SessionRow, Store } from "@iris/store";
+import type { ActiveTime, NodeRow, SessionRow, Store } from "@iris/store";
 import { branchBefore, type UserTurn, userTurns } from "./branching.js";
 import { findSession, type LookupOptions, type SessionLookup } from "./session-finder.js";
 
@@ -13,6 +13,11 @@ export class StoredSessions {
     /** The conversation's id now (it follows compression splits). */
     private readonly currentId: () => string,
   ) {}
+
+  /** This conversation's active path as stored, oldest first (each node with its time). */
+  path(): NodeRow[] {
+    return this.store.activePath(this.currentId());
+  }
 
   /** The user messages of this conversation's active path, numbered from 1 (summaries left out). */
   userTurns(): UserTurn[] {
