@@ -53,7 +53,7 @@ async function bootHost(config: string): Promise<Session> {
   });
   if (!booted.ok) throw new Error(booted.message);
   iris = booted.process;
-  return booted.host;
+  return booted.session;
 }
 
 const origin = { provider: "custom", apiMode: "chat_completions" as const, model: "fake-model" };

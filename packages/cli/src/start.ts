@@ -36,7 +36,7 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   }
   for (const w of booted.warnings)
     if (!/no API key is sent/.test(w)) process.stderr.write(`iris: warning: ${w}\n`);
-  const { host: session, process: iris } = booted;
+  const { session, process: iris } = booted;
   if (flags.resume !== undefined) {
     const id =
       flags.resume === true

@@ -42,7 +42,7 @@ async function bootHost(): Promise<Session> {
   });
   if (!booted.ok) throw new Error(booted.message);
   iris = booted.process;
-  return booted.host;
+  return booted.session;
 }
 
 const origin = { provider: "custom", apiMode: "chat_completions" as const, model: "fake-model" };
