@@ -459,6 +459,7 @@ export class Session {
     frontEnd = withAskBoard(frontEnd, store, session.id, this.opts.source);
     for (const r of this.repairNotices.splice(0))
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
+    const model = this.modelClient();
     return assembleAgent({
       runtime: this.runtime,
       profile,
@@ -466,10 +467,16 @@ export class Session {
       cwd,
       events: this.events,
       frontEnd,
-      model: this.modelClient(),
+      model,
       log: this.record.logForTurn(),
       context: this.context,
       box: {
+        profile,
+        store,
+        cwd,
+        frontEnd,
+        events: this.events,
+        model,
         tools,
         menu: this.prompt.menuForTurn(),
         workspace: this.workspace,

@@ -38,12 +38,21 @@ export function joinUrl(baseUrl: string, path: string): string {
   return path.startsWith("/") ? base + path : `${base}/${path}`;
 }
 
+/** Origins of the URLs seen lately: a route's URL is parsed once, not three times per call. */
+const origins = new Map<string, string | undefined>();
+const MAX_ORIGINS = 64;
+
 function originOf(url: string): string | undefined {
+  if (origins.has(url)) return origins.get(url);
+  let origin: string | undefined;
   try {
-    return new URL(url).origin;
+    origin = new URL(url).origin;
   } catch {
-    return undefined;
+    origin = undefined;
   }
+  if (origins.size >= MAX_ORIGINS) origins.clear();
+  origins.set(url, origin);
+  return origin;
 }
 
 /** Request headers for `url`; the key only when `url` shares the origin of runtime.baseUrl. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolSpec } from "../types.js";
-import { bodyJson, perSpec } from "./wire-json.js";
+import { bodyJson, perSpec, perSpecList } from "./wire-json.js";
 
 const spec = (name: string): ToolSpec => ({
   name,
@@ -37,5 +37,21 @@ describe("bodyJson", () => {
     expect(bodyJson({ tools: [first] })).toBe('{"tools":[{"name":"read_file"}]}');
     // Another spec with the same name is its own tool (a refreshed schema is a new spec).
     expect(wire(spec("read_file"))).not.toBe(first);
+  });
+
+  it("keeps a list of specs' wire form and its JSON, and makes it again when the list changed", () => {
+    const wire = perSpecList((t) => ({ type: "function", name: t.name, parameters: t.parameters }));
+    const specs = [spec("read_file"), spec("terminal")];
+    const first = wire(specs);
+    expect(wire(specs)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const body = { model: "m", tools: first, messages: [{ role: "user", content: "hi" }] };
+    expect(bodyJson(body)).toBe(JSON.stringify(body));
+    // The same array holding other specs (never meant to happen) is not taken for the kept one.
+    specs[1] = spec("write_file");
+    const again = wire(specs);
+    expect(again).not.toBe(first);
+    expect(bodyJson({ tools: again })).toBe(JSON.stringify({ tools: again }));
+    expect(bodyJson({ tools: again })).toContain("write_file");
   });
 });

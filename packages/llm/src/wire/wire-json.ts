@@ -26,17 +26,45 @@ export function perSpec<T extends object>(convert: (spec: ToolSpec) => T): (spec
 }
 
 /**
- * `JSON.stringify(body)`, byte for byte, with the kept JSON of reused parts in its top-level arrays.
+ * perSpec for a whole list, kept per list of specs too (a menu's specs are one array from request
+ * to request): the list's JSON is then one kept string. A list whose specs changed since (it is
+ * never meant to) is made again.
+ */
+export function perSpecList<T extends object>(
+  convert: (spec: ToolSpec) => T,
+): (specs: readonly ToolSpec[]) => readonly T[] {
+  const one = perSpec(convert);
+  const lists = new WeakMap<readonly ToolSpec[], { specs: readonly ToolSpec[]; wire: readonly T[] }>();
+  return (specs) => {
+    const hit = lists.get(specs);
+    if (hit && hit.specs.length === specs.length && hit.specs.every((s, i) => s === specs[i]))
+      return hit.wire;
+    const wire = Object.freeze(specs.map(one));
+    serialised.set(wire, arrayJson(wire));
+    lists.set(specs, { specs: [...specs], wire });
+    return wire;
+  };
+}
+
+/**
+ * `JSON.stringify(body)`, byte for byte, with the kept JSON of reused parts: a top-level value, or
+ * the elements of a top-level array.
  */
 export function bodyJson(body: Record<string, unknown>): string {
-  const fields: string[] = [];
+  // Joined once from its pieces: a flat string (concatenating would hand the sender a rope that
+  // Buffer.byteLength and the socket write each copy flat again).
+  const pieces = ["{"];
   for (const key of Object.keys(body)) {
     const value = body[key];
-    const json = Array.isArray(value) ? arrayJson(value) : JSON.stringify(value);
+    const kept = typeof value === "object" && value !== null ? serialised.get(value) : undefined;
+    const json = kept ?? (Array.isArray(value) ? arrayJson(value) : JSON.stringify(value));
     // As JSON.stringify does: a key whose value has no JSON (undefined, a function) is left out.
-    if (json !== undefined) fields.push(`${JSON.stringify(key)}:${json}`);
+    if (json === undefined) continue;
+    if (pieces.length > 1) pieces.push(",");
+    pieces.push(JSON.stringify(key), ":", json);
   }
-  return `{${fields.join(",")}}`;
+  pieces.push("}");
+  return pieces.join("");
 }
 
 function arrayJson(items: readonly unknown[]): string {

@@ -1,13 +1,13 @@
 // Canonical tool specs and tool choice → Chat Completions `tools` / `tool_choice`.
 import type { ToolChoice, ToolSpec } from "../../types.js";
-import { perSpec } from "../wire-json.js";
+import { perSpecList } from "../wire-json.js";
 
 export interface PreparedTools {
   tools?: readonly object[];
   tool_choice?: string | Record<string, unknown>;
 }
 
-const wireTool = perSpec((t) => ({
+const wireTools = perSpecList((t) => ({
   type: "function",
   function: { name: t.name, description: t.description, parameters: t.parameters },
 }));
@@ -19,7 +19,7 @@ export function prepareTools(
 ): PreparedTools {
   if (!routeAcceptsTools || !tools || tools.length === 0) return {};
   const out: PreparedTools = {
-    tools: tools.map(wireTool),
+    tools: wireTools(tools),
   };
   if (choice !== undefined) {
     out.tool_choice =

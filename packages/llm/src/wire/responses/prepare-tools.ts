@@ -1,8 +1,8 @@
 // Canonical tools and tool choice → Responses `tools` / `tool_choice`.
 import type { ToolChoice, ToolSpec } from "../../types.js";
-import { perSpec } from "../wire-json.js";
+import { perSpecList } from "../wire-json.js";
 
-const wireTool = perSpec((t) => ({
+const wireTools = perSpecList((t) => ({
   type: "function",
   name: t.name,
   description: t.description,
@@ -13,7 +13,7 @@ const wireTool = perSpec((t) => ({
 export function prepareTools(tools: readonly ToolSpec[] | undefined, choice: ToolChoice | undefined) {
   if (!tools || tools.length === 0) return {};
   return {
-    tools: tools.map(wireTool),
+    tools: wireTools(tools),
     ...(choice === undefined
       ? {}
       : { tool_choice: typeof choice === "string" ? choice : { type: "function", name: choice.name } }),
