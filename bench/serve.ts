@@ -18,13 +18,13 @@
 // the fake and the load generator then do not share its CPU, the RSS figures are left out, the
 // fake alone's CPU per request over the server's own is printed (the req/s ratio of a quiet
 // 2-core machine, where each process has a core), and --cpu-prof-dir DIR writes the server's own
-// CPU profile there (node --cpu-prof). --warmup N requests (default 2000) go through iris serve
+// CPU profile there (node --cpu-prof). --warmup N requests (default 5000) go through iris serve
 // and to the fake before anything is measured (a fresh process spends its first thousand requests
 // compiling); --bursts K measures each level in K alternating bursts of fake alone, minimal and
 // iris serve, so all three come from the same minutes of a shared machine.
 // The server's own packages are imported through their dist (@iris/host …): build first
 // (`npx tsc -b packages/iris packages/gateway packages/testkit`) or a change is not measured.
-// Run: npx tsx bench/serve.ts [--requests 400] [--concurrency N] [--soak 10000] [--warmup 2000]
+// Run: npx tsx bench/serve.ts [--requests 400] [--concurrency N] [--soak 10000] [--warmup 5000]
 //        [--bursts K] [--server-process [--cpu-prof-dir DIR]]
 import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -51,7 +51,7 @@ function arg(name: string, fallback: number): number {
 }
 const REQUESTS = arg("requests", 400);
 /** Requests through iris serve and to the fake before anything is measured. */
-const WARMUP = arg("warmup", 2000);
+const WARMUP = arg("warmup", 5000);
 /** Each level's figures are measured in this many alternating bursts (fake alone, minimal, iris). */
 const BURSTS = arg("bursts", 1);
 const perBurst = Math.max(1, Math.round(REQUESTS / BURSTS));
