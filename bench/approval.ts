@@ -1,14 +1,12 @@
 // The approval check's cost per command and what it lets run (T4):
 //   warm      every corpus command, --rounds times, in a process that has checked before: median, p99
 //   cold      a fresh process's first check minus a later check of the same command, --cold times,
-//             for an everyday command (the fast path: no bash parser loaded) and for one that needs
-//             the full parser (mvdan-sh loaded on that first check), and that one again in a
-//             process whose policy was made --wait ms before its first check (a turn waiting on
-//             its model, as in `iris -p`: the policy starts loading the parser at once)
+//             for an everyday command and for one of loops, substitutions and a here-document
+//             (the bash reader is part of the bundle: nothing is loaded on the first check)
 //   unasked   the share of a coding session's everyday commands (corpus/everyday.json) that run
 //             without a question through the real policy in manual mode, and the outcome per class
 //             of the outside trial's corpus (corpus/classes.json)
-// Run: npx tsx bench/approval.ts [--rounds 5] [--cold 5] [--wait 1200]
+// Run: npx tsx bench/approval.ts [--rounds 5] [--cold 5]
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -32,18 +30,12 @@ const ms = (n: number) => `${n.toFixed(n < 1 ? 3 : 1)} ms`;
 const home = "/home/alice";
 const opts = { home, cwd: `${home}/proj` };
 const EVERYDAY_SAMPLE = "git status --short";
-const PARSER_SAMPLE = 'for f in *.ts; do echo "$f"; done';
+const COMPOUND_SAMPLE = 'for f in $(ls *.ts); do [[ -f "$f" ]] && wc -l "$f"; done; cat <<EOF\n$(date)\nEOF';
 
 const childAt = process.argv.indexOf("--cold-child");
 if (childAt >= 0) {
   // One fresh process: the first check, then the same command again.
   const command = process.argv[childAt + 1] as string;
-  const waitMs = Number(process.argv[childAt + 2] ?? 0);
-  if (waitMs > 0) {
-    // As a session does: the policy is made, then the model is waited on.
-    createApprovalPolicy({ mode: "manual", home });
-    await new Promise((r) => setTimeout(r, waitMs));
-  }
   const t0 = performance.now();
   await detectCommand(command, opts);
   const t1 = performance.now();
@@ -53,7 +45,6 @@ if (childAt >= 0) {
 } else {
   const rounds = arg("rounds", 5);
   const colds = arg("cold", 5);
-  const waitMs = arg("wait", 1200);
   const corpus = [...DANGEROUS, ...LOOKALIKES, ...CLASSES.flatMap((c) => c.commands), ...EVERYDAY];
   process.stdout.write(
     `approval check: ${corpus.length} commands, load average ${loadavg()[0]?.toFixed(2)}\n`,
@@ -61,20 +52,15 @@ if (childAt >= 0) {
   const self = fileURLToPath(import.meta.url);
   const line = (name: string, s: number[]) =>
     `  ${name.padEnd(44)} median ${ms(quantile(s, 0.5))}  p99 ${ms(quantile(s, 0.99))}  max ${ms(s[s.length - 1] ?? 0)}  (n=${s.length})\n`;
-  for (const [what, command, wait] of [
-    ["everyday command", EVERYDAY_SAMPLE, 0],
-    ["command needing the full parser", PARSER_SAMPLE, 0],
-    [`full parser, policy made ${waitMs} ms before`, PARSER_SAMPLE, waitMs],
+  for (const [what, command] of [
+    ["everyday command", EVERYDAY_SAMPLE],
+    ["loops, substitutions, here-document", COMPOUND_SAMPLE],
   ] as const) {
     const over: number[] = [];
     for (let i = 0; i < colds; i++) {
-      const r = spawnSync(
-        process.execPath,
-        ["--import", "tsx", self, "--cold-child", command, String(wait)],
-        {
-          encoding: "utf8",
-        },
-      );
+      const r = spawnSync(process.execPath, ["--import", "tsx", self, "--cold-child", command], {
+        encoding: "utf8",
+      });
       if (r.status !== 0) throw new Error(`cold run failed: ${r.stderr}`);
       const { first, later } = JSON.parse(r.stdout) as { first: number; later: number };
       over.push(first - later);

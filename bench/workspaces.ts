@@ -3,17 +3,24 @@
 //   bash -c true     spawn of /bin/bash on this machine, to its exit
 //   local            LocalWorkspace.exec (process group, cwd marker, output caps)
 //   docker exec      DockerWorkspace.exec against podman system service (testkit/podman.ts)
+//   rootless exec    the same against an unprivileged user's podman (rootless; needs uidmap)
 //   ssh              SshWorkspace.exec over one persistent shell to a loopback sshd (testkit/sshd.ts)
 //   bwrap sandbox    bwrap --unshare-all … /usr/bin/true, execute_code's sandbox
 // Each a median (min–max) over --rounds runs after one warm-up; a backend whose system package is
 // missing (podman, sshd, bwrap) is skipped with a note.
 // Run: npx tsx bench/workspaces.ts [--rounds 30]
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { podmanInstalled, sshdInstalled, startPodman, startSshd } from "../packages/testkit/src/index.js";
+import {
+  type Podman,
+  podmanInstalled,
+  sshdInstalled,
+  startPodman,
+  startSshd,
+} from "../packages/testkit/src/index.js";
 import { bwrapArgs } from "../packages/tools/src/code/bwrap.js";
 import { dockerWorkspace } from "../packages/tools/src/workspace/docker.js";
 import { localWorkspace } from "../packages/tools/src/workspace/local.js";
@@ -54,6 +61,29 @@ async function execTrue(ws: Workspace, cwd: string) {
   if (r.exitCode !== 0) throw new Error(`${ws.kind}: true exited ${r.exitCode}: ${r.output}`);
 }
 
+/** Start and exec round trip on one engine, in a work folder of the engine user's (rootless). */
+async function benchDocker(label: string, engine: Podman) {
+  const work = realpathSync(mkdtempSync(path.join(tmpdir(), "iris-bench-docker-")));
+  chownSync(work, engine.uid, engine.gid);
+  const ws = dockerWorkspace({
+    socket: engine.socket,
+    image: engine.image,
+    profile: "bench",
+    scope: "session",
+    sessionId: "bench",
+    hostRoot: work,
+  });
+  const t0 = performance.now();
+  await ws.connect();
+  process.stdout.write(
+    `${`${label} start`.padEnd(16)} ${ms(performance.now() - t0)} (engine answers, container created and started)\n`,
+  );
+  line(`${label} exec`, await timed(() => execTrue(ws, work)));
+  await ws.close();
+  await engine.close();
+  rmSync(work, { recursive: true, force: true });
+}
+
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "iris-bench-ws-")));
 process.stdout.write(`workspaces bench: load average ${loadavg()[0]?.toFixed(2)}, ${rounds} rounds\n`);
 try {
@@ -63,23 +93,10 @@ try {
   await local.close();
 
   if (podmanInstalled()) {
-    const engine = await startPodman();
-    const ws = dockerWorkspace({
-      socket: engine.socket,
-      image: engine.image,
-      profile: "bench",
-      scope: "session",
-      sessionId: "bench",
-      hostRoot: root,
-    });
-    const t0 = performance.now();
-    await ws.connect();
-    process.stdout.write(
-      `docker start     ${ms(performance.now() - t0)} (engine answers, container created and started)\n`,
-    );
-    line("docker exec", await timed(() => execTrue(ws, root)));
-    await ws.close();
-    await engine.close();
+    await benchDocker("docker", await startPodman());
+    if (existsSync("/usr/bin/newuidmap"))
+      await benchDocker("rootless", await startPodman({ rootless: true }));
+    else process.stdout.write("rootless exec    skipped (uidmap missing)\n");
   } else process.stdout.write("docker exec      skipped (podman, runc or busybox-static missing)\n");
 
   if (sshdInstalled()) {

@@ -35,7 +35,6 @@ const englishOnlyZod = {
 const EXTERNAL = [
   "better-sqlite3",
   "yaml",
-  "mvdan-sh",
   "irc-framework",
   "@modelcontextprotocol/sdk",
   "ajv",

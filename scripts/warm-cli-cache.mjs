@@ -3,7 +3,7 @@
 // server, run the way a user runs it, so that the cache it writes at exit (bin/run-bundle.js) holds
 // the functions a one-shot turn compiles, not only the top level. Fails when the run does.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLlm } from "../packages/testkit/dist/index.js";
@@ -13,8 +13,26 @@ const caches = () => readdirSync(bundleDir).filter((n) => n.endsWith(".v8cache")
 // A cache left from another run (say `iris --version`) would be accepted and never replaced.
 for (const name of caches()) rmSync(join(bundleDir, name));
 const fake = await startFakeLlm();
-fake.setHandler(() => ({ text: "warm" }));
+// One round of tools first, so the cache also holds the file tools, the terminal and the approval
+// check with its bash parser (shell built-ins only: nothing else runs).
+let requests = 0;
+fake.setHandler(() =>
+  requests++ === 0
+    ? {
+        toolCalls: [
+          { name: "read_file", arguments: { path: "warm.txt" } },
+          {
+            name: "terminal",
+            arguments: {
+              command: 'for f in *; do [[ -f "$f" ]] && echo "$(pwd)/$f"; done | { read -r l; echo "$l"; }',
+            },
+          },
+        ],
+      }
+    : { text: "warm" },
+);
 const home = mkdtempSync(join(tmpdir(), "iris-warmup-"));
+writeFileSync(join(home, "warm.txt"), "warm\n");
 try {
   const bin = join(process.cwd(), "packages/iris/bin/iris.js");
   const args = ["-p", "hi", "--provider", "custom", "--base-url", fake.baseUrl, "--model", "warm-up"];

@@ -11,7 +11,14 @@ import type {
   ToolSpec,
   Usage,
 } from "@iris/llm";
-import type { ApprovalAnswer, ApprovalRequest, ExecuteGate, FileAccess, ToolEffect } from "@iris/tools";
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  ExecuteGate,
+  FileAccess,
+  FileBefore,
+  ToolEffect,
+} from "@iris/tools";
 import type { RouteInfo } from "./turn/types.js";
 
 /** The session's conversation: the active path and an append-only log. */
@@ -63,9 +70,10 @@ export interface ToolRunContext {
   progress(message: string): void;
   /**
    * Whoever executes the call invokes this right before executing (after validation and approval)
-   * and obeys its answer; the receipt wrapper supplies it (SPEC D4).
+   * and obeys its answer; the receipt wrapper supplies it (SPEC D4). `filesBefore` (the files the
+   * call writes, as they are now) is kept with the receipt for `/rewind`.
    */
-  beforeRun?(): Promise<ExecuteGate>;
+  beforeRun?(filesBefore?: FileBefore[]): Promise<ExecuteGate>;
   /**
    * For a call a tool makes itself (execute_code's inner calls): a receipt of its own, numbered
    * under this call's, so each inner side effect is receipted like a direct one. Absent: none.
@@ -81,7 +89,7 @@ export interface ToolRunContext {
 
 /** The receipt bracket around one inner call: gate before it runs, settle or fail after. */
 export interface InnerReceipt {
-  beforeRun(): Promise<ExecuteGate>;
+  beforeRun(filesBefore?: FileBefore[]): Promise<ExecuteGate>;
   settle(result: { content: string; isError: boolean; uncertain?: true }): void;
   fail(error: unknown): void;
 }
@@ -150,4 +158,13 @@ export interface FrontEnd {
    * reason blocks the call, and the model gets it as the call's error.
    */
   beforeTool?(call: ToolCallPart, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * After an offered tool's call has its result, a blocked one's included (the user's
+   * post_tool_use hooks). Awaited: the result goes to the model when it has finished.
+   */
+  afterTool?(
+    call: ToolCallPart,
+    result: { content: string; isError: boolean },
+    signal: AbortSignal,
+  ): Promise<void>;
 }

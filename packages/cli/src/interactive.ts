@@ -5,15 +5,14 @@
 // never lost: a line typed during a turn is sent after the round's tool results or, when the
 // answer ends first, as the next turn (L9). The chat is a client of its Session like every other
 // front end: its parts are the input (chat/chat-input.ts), the turns (chat/chat-turns.ts), the
-// screen, the tool progress and the file snapshots for /rewind, wired together here.
+// screen and the tool progress, wired together here.
 import type { IrisProcess, Session } from "@iris/host";
-import { expandMcpInput, loadShellParser } from "@iris/tools";
+import { expandMcpInput } from "@iris/tools";
 import { ChatInput } from "./chat/chat-input.js";
 import { ChatTurns } from "./chat/chat-turns.js";
 import { offerSetup } from "./first-run.js";
 import type { GlobalFlags } from "./flags.js";
 import { UserHooks } from "./hooks/user-hooks.js";
-import { FileSnapshots } from "./rewind.js";
 import { shortId } from "./session-ref.js";
 import { onEndSignals } from "./signals.js";
 import { runSlash, type SlashContext, slashCommandNames } from "./slash.js";
@@ -26,6 +25,7 @@ import { EditDiffs } from "./ui/edit-diff.js";
 import { restoreNewlines } from "./ui/line-input.js";
 import { attachProgress } from "./ui/progress.js";
 import { frontEndFromAsk } from "./ui/prompts.js";
+import { browseSessions } from "./ui/session-browser.js";
 import { replayLines } from "./ui/session-replay.js";
 import { StatusBar } from "./ui/status-bar.js";
 import { statusLine } from "./ui/status-line.js";
@@ -46,7 +46,6 @@ export class InteractiveChat {
   private readonly turns: ChatTurns;
   private readonly screen: ChatScreen;
   private readonly progress: ReturnType<typeof attachProgress>;
-  private readonly snapshots: FileSnapshots;
   private readonly slash: SlashContext;
   /** The status line kept on the terminal's last row. */
   private readonly bar: StatusBar;
@@ -75,7 +74,6 @@ export class InteractiveChat {
     this.detach.push(this.screen.attach(session.events));
     const edits = new EditDiffs(cwd, style);
     this.progress = attachProgress(session.events, out, style, { edits, previews: true });
-    this.snapshots = new FileSnapshots(session, cwd);
     const ask = (question: string, signal?: AbortSignal) =>
       this.input.ask(question, () => this.progress.hold(), signal);
     const hooks = new UserHooks(session.config.hooks, {
@@ -110,9 +108,14 @@ export class InteractiveChat {
       exit: () => this.input.close(),
       busy: () => this.turns.running,
       muteStatus: () => this.progress.muteStatus(),
-      snapshots: this.snapshots,
+      ...(this.input.tty
+        ? {
+            pickSession: (rows) =>
+              this.input.withKeys((keys) => browseSessions(rows, cwd, keys, this.input.out)),
+          }
+        : {}),
     };
-    this.detach.push(this.snapshots.attach(), edits.attach(session.events), () => this.progress());
+    this.detach.push(edits.attach(session.events), () => this.progress());
   }
 
   async run(first?: string): Promise<number> {
@@ -136,10 +139,6 @@ export class InteractiveChat {
     this.banner();
     this.bar.start();
     this.input.prompt();
-    // The approval check's bash parser (~1.5 MB to compile) loads now, while the user types, not
-    // on the first terminal call.
-    if (this.session.toolNames.includes("terminal"))
-      setImmediate(() => void loadShellParser().catch(() => {}));
     if (first) {
       this.input.out.write(`${first}\n`);
       this.submit(first);

@@ -51,7 +51,6 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     cwd: process.cwd(),
     warn: (m) => process.stderr.write(`iris: warning: ${m}\n`),
   });
-  detachers.push(hooks.attach(session.events));
   try {
     // `iris -p "/mcp__server__prompt a=1"` and `@server:uri` work as in the chat.
     const input = await expandMcpInput(iris.tools.mcp, prompt.text);

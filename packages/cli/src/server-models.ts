@@ -1,7 +1,11 @@
 // What an endpoint serves, from its own `GET {base_url}/models` (OpenAI's list shape, which
 // local servers and Anthropic share): for custom and local providers the catalogue knows nothing.
+// Asked through the proxy settings the model calls honour.
+
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { type Profile, resolveMainRoute } from "@iris/host";
-import { getProvider, type Runtime } from "@iris/llm";
+import { getProvider, proxyAgentFor, type Runtime } from "@iris/llm";
 
 /** The ids of an OpenAI-style model list, or undefined when the body is not one. */
 function modelIds(body: unknown): string[] | undefined {
@@ -41,16 +45,15 @@ export async function fetchServerModels(endpoint: Endpoint, timeoutMs = 5000): P
     } else headers.authorization = `Bearer ${endpoint.apiKey}`;
   }
   const hide = (s: string) => (endpoint.apiKey ? s.split(endpoint.apiKey).join("***") : s);
-  let res: Response;
+  let res: { status: number; text: string };
   try {
-    res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    res = await get(new URL(url), headers, timeoutMs);
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (err as Error).message;
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     return { ok: false, error: `GET ${url} failed: ${hide(String(why))}` };
   }
-  const text = await res.text().catch(() => "");
-  if (!res.ok) {
+  const { text } = res;
+  if (res.status < 200 || res.status > 299) {
     let message = text.slice(0, 300);
     try {
       const body = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
@@ -70,4 +73,23 @@ export async function fetchServerModels(endpoint: Endpoint, timeoutMs = 5000): P
   const ids = modelIds(parsed);
   if (!ids) return { ok: false, error: `GET ${url} answered no model list (no data[].id)` };
   return { ok: true, models: ids };
+}
+
+/** One GET through HTTPS_PROXY/HTTP_PROXY/NO_PROXY as the model calls go (llm's proxy agents). */
+async function get(url: URL, headers: Record<string, string>, timeoutMs: number) {
+  const agent = await proxyAgentFor(url);
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = send(url, { headers, ...(agent ? { agent } : {}), timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+      );
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
+    req.on("error", reject);
+    req.end();
+  });
 }

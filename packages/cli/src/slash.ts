@@ -1,5 +1,5 @@
 // Slash commands of the interactive chat. Each returns whether the chat goes on.
-import { APPROVAL_MODES, findCommand, type Session } from "@iris/host";
+import { APPROVAL_MODES, findCommand, type Session, type SessionRow } from "@iris/host";
 import { getProvider, listProviders } from "@iris/llm";
 import { listPromptCommands } from "@iris/tools";
 import { CHAT_COMMAND_HELP, runChatCommand } from "./chat-commands.js";
@@ -9,7 +9,7 @@ import { formatSkillList } from "./commands/skills-view.js";
 import { formatUsage } from "./commands/usage-view.js";
 import { expandCustomCommand, listCustomCommands } from "./custom-commands.js";
 import { resumeOnItsModel } from "./resume.js";
-import type { FileSnapshots } from "./rewind.js";
+import { rewindCommand } from "./rewind.js";
 import { fetchServerModels, listsFromServer } from "./server-models.js";
 import { resolveSession, shortId } from "./session-ref.js";
 import type { ChatScreen } from "./ui/chat-screen.js";
@@ -32,8 +32,8 @@ export interface SlashContext {
   busy(): boolean;
   /** Stops status lines of events until the returned release (the command reports itself). */
   muteStatus?(): () => void;
-  /** The files edits changed, for /rewind. */
-  snapshots?: FileSnapshots;
+  /** Lets the user pick one of `rows` with arrows and a filter (on a terminal); undefined: cancelled. */
+  pickSession?(rows: readonly SessionRow[]): Promise<SessionRow | undefined>;
 }
 
 const HELP: [string, string][] = [
@@ -84,6 +84,12 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
       return;
     }
     id = found.row.id;
+  } else if (ctx.pickSession) {
+    // On a terminal: this folder's sessions first, arrows, a filter (the browser of `iris -r`).
+    const rows = session.stored.recent({ limit: 500 }).filter((s) => s.id !== session.id);
+    const picked = await ctx.pickSession(rows);
+    if (!picked) return;
+    id = picked.id;
   } else {
     const rows = recentForPicker(session.stored, process.cwd());
     out.write(`${pickerList(rows, width(out), session.id)}\n`);
@@ -210,8 +216,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     case "/workspace":
       return workspaceCommand(session, arg, out, ctx.busy());
     case "/rewind":
-      if (ctx.snapshots) ctx.snapshots.rewind(arg.trim(), out);
-      else out.write("/rewind works in the interactive chat\n");
+      await rewindCommand(session, arg.trim(), out);
       return true;
     case "/branch":
     case "/edit":

@@ -5,7 +5,7 @@ import { type BootResult, boot, routeFlagsOf } from "@iris/host";
 import type { GlobalFlags } from "./flags.js";
 import { resumeOnItsModel } from "./resume.js";
 import { resolveSession, type SessionLookup } from "./session-ref.js";
-import { browseSessions, worthResuming } from "./ui/session-browser.js";
+import { browseSessions, onRawTerminal, worthResuming } from "./ui/session-browser.js";
 
 // The CLI is the first client of the host: one process, one session at a time.
 export type CliStart = { ok: true; session: Session; process: IrisProcess } | { ok: false; exitCode: number };
@@ -65,6 +65,8 @@ async function pickOnTerminal(session: Session): Promise<SessionLookup> {
   if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
   if (!process.stdin.isTTY)
     return { ok: false, error: "-r without an id needs a terminal to pick on; give an id" };
-  const picked = await browseSessions(rows, process.cwd(), process.stdin, process.stdout);
+  const picked = await onRawTerminal(process.stdin, (keys) =>
+    browseSessions(rows, process.cwd(), keys, process.stdout),
+  );
   return picked ? { ok: true, row: picked } : { ok: false, error: "" };
 }

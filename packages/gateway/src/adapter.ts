@@ -18,6 +18,17 @@ export interface PlatformLimits {
   minEditIntervalMs: number;
   /** How long the platform shows one typing indicator, less a margin (default 4 s). */
   typingRepeatMs?: number;
+  /** The largest file a bot may send (where it can send files at all). */
+  maxFileBytes?: number;
+}
+
+/** A file the agent sends to a chat (the send_file tool). */
+export interface OutboundFile {
+  /** The file's name as the chat shows it (no folder). */
+  name: string;
+  data: Buffer;
+  /** A line shown with the file; the platform's message limit applies. */
+  caption?: string;
 }
 
 /** One line of a chat's past, from the store (a web page reloading shows them again). */
@@ -112,4 +123,9 @@ export interface PlatformAdapter {
   typing?(to: ChatAddress): void | Promise<void>;
   /** Edits a sent message in place; absent where the platform cannot. */
   edit?(to: ChatAddress, messageId: string, text: string): Promise<void>;
+  /**
+   * Sends a file as an attachment (a picture shows as one); absent where the platform cannot.
+   * Calls `opts.handingOver` as send() does.
+   */
+  sendFile?(to: ChatAddress, file: OutboundFile, opts?: SendOptions): Promise<SendResult>;
 }

@@ -1,9 +1,11 @@
-// What the runner lends others (runner.ts): send_message and cronjob get a running platform's
-// outbox and the cron jobs; an adapter gets pairing codes for its own strangers.
+// What the runner lends others (runner.ts): send_message, send_file and cronjob get a running
+// platform's outbox, the chat a session answers now and the cron jobs; an adapter gets pairing
+// codes for its own strangers.
 import type { GatewayConfig, GatewayState } from "@iris/host";
 import type { PairingPort } from "./adapter.js";
 import type { CronScheduler } from "./cron.js";
 import type { Platform } from "./gateway-chat.js";
+import type { ChatAddress } from "./message.js";
 import type { AuthPolicy } from "./pipeline/authorise.js";
 import type { PlatformRules } from "./platforms/configured.js";
 import type { GatewayToolPort } from "./tools.js";
@@ -14,6 +16,7 @@ export function toolPort(
   cron: CronScheduler,
   platforms: ReadonlyMap<string, Platform>,
   rules: Readonly<Record<string, PlatformRules>> | undefined,
+  currentChat: (sessionId: string) => ChatAddress | undefined,
 ): GatewayToolPort {
   return {
     config,
@@ -26,6 +29,16 @@ export function toolPort(
       if (!p) throw new Error(`no ${to.platform} platform is running`);
       await p.deliverer.deliver(logicalKey, to, text);
     },
+    postFile: async (logicalKey, to, file) => {
+      const p = platforms.get(to.platform);
+      if (!p) throw new Error(`no ${to.platform} platform is running`);
+      return (await p.deliverer.deliverFile(logicalKey, to, file)) === "sent";
+    },
+    maxFileBytes: (platform) => {
+      const adapter = platforms.get(platform)?.adapter;
+      return adapter?.sendFile ? adapter.limits.maxFileBytes : undefined;
+    },
+    currentChat,
   };
 }
 

@@ -105,8 +105,17 @@ export class Gateway {
       this.platforms.set(adapter.platform, { adapter, deliverer, chats });
     }
     // What send_message and cronjob use: the outbox of a running platform, and the cron jobs.
-    this.toolPort = toolPort(opts.config, this.state, this.cron, this.platforms, opts.rules);
+    this.toolPort = toolPort(opts.config, this.state, this.cron, this.platforms, opts.rules, (id) =>
+      this.answering(id),
+    );
     opts.tools?.bind(this.toolPort);
+  }
+
+  /** The chat whose turn runs in session `sessionId` now (send_file's default target). */
+  private answering(sessionId: string): ChatAddress | undefined {
+    for (const [key, chat] of this.chats)
+      if (chat.lane.busy && chat.platform.chats.peek(key)?.id === sessionId) return chat.addr;
+    return undefined;
   }
 
   /** Health as last reported per platform: only a change is passed on (a send does not write). */

@@ -1,81 +1,17 @@
-// The gateway's own tools (issue 19 §5): `send_message` posts to a configured chat, `cronjob`
-// manages the scheduled jobs `iris cron list|add|remove` manages. They act outward (a post
-// someone reads, a prompt that runs unattended later), so each is approved under its own rule;
-// listing asks nothing. The tools are registered when the process opens (so a session's frozen
-// prompt names them) and reach the running gateway through a port bound once it exists.
+// The gateway's own tools (issue 19 §5): `send_message` posts to a configured chat, `send_file`
+// (send-file.ts) sends a file to the chat being answered, `cronjob` manages the scheduled jobs
+// `iris cron list|add|remove` manages. They act outward (a post someone reads, a prompt that runs
+// unattended later), so each is approved under its own rule; listing asks nothing. The tools are
+// registered when the process opens (so a session's frozen prompt names them) and reach the
+// running gateway through a port bound once it exists.
 import { createHash } from "node:crypto";
-import type { CronState, GatewayConfig, GatewayState } from "@iris/host";
 import { defineTool, type ToolDefinition } from "@iris/tools";
 import { z } from "zod";
 import { parseSchedule } from "./cron.js";
-import type { ChatAddress } from "./message.js";
-import { chatIdOfKey } from "./pipeline/session-key.js";
+import { sendFileTool } from "./send-file.js";
+import { fail, type GatewayToolPort, resolveTarget } from "./tool-port.js";
 
-/** What the tools need of a running gateway. */
-export interface GatewayToolPort {
-  readonly config: GatewayConfig;
-  readonly state: GatewayState;
-  readonly cronState: CronState;
-  /** Platforms connected now. */
-  platforms(): string[];
-  /** The chats a platform's config names as send targets (its plugin's sendTargets). */
-  targets(platform: string): readonly string[];
-  /** Sends one logical message through the outbox (never twice for one key). */
-  post(logicalKey: string, to: ChatAddress, text: string): Promise<void>;
-}
-
-const TARGET = /^([a-z]+):(.+)$/;
-
-/**
- * The chats the bot may post to on a platform: its configured channels, its allowed and paired
- * users, and every chat it has already talked in (a web chat user or room, a user let in by
- * `allow_all`): authorised once, they may be written to again.
- */
-export function configuredTargets(port: GatewayToolPort, platform: string): string[] {
-  const out = [...port.targets(platform)];
-  for (const a of port.state.approvedUsers()) if (a.platform === platform) out.push(a.userName);
-  out.push(...knownChats(port.state, platform));
-  return [...new Set(out)];
-}
-
-/** The chat ids of the platform's session keys (`platform:chat_type:chat_id[:…]`). */
-function knownChats(state: GatewayState, platform: string): string[] {
-  return state
-    .chatKeys(`${platform}:`)
-    .map(chatIdOfKey)
-    .filter((id): id is string => id !== undefined);
-}
-
-function fail(error: string): { content: string; isError: true } {
-  return { content: JSON.stringify({ error }), isError: true };
-}
-
-/** Checks "PLATFORM:CHAT" against the running gateway; an error names what is wrong. */
-function resolveTarget(
-  port: GatewayToolPort,
-  to: string,
-  example: string,
-): { ok: true; addr: ChatAddress } | { ok: false; error: string } {
-  const m = TARGET.exec(to.trim());
-  if (!m) return { ok: false, error: `to: "${to}" is not PLATFORM:CHAT (e.g. ${example})` };
-  const platform = m[1] ?? "";
-  const chatId = m[2] ?? "";
-  if (!port.platforms().includes(platform))
-    return {
-      ok: false,
-      error: `to: no ${platform} platform runs in this gateway (running: ${port.platforms().join(", ") || "none"})`,
-    };
-  const targets = configuredTargets(port, platform);
-  const known = targets.find((t) => t.toLowerCase() === chatId.toLowerCase());
-  if (known === undefined && !port.config.allow_all)
-    return {
-      ok: false,
-      error: `to: ${chatId} is not a configured chat of ${platform} (configured: ${targets.join(", ") || "none"})`,
-    };
-  // The configured spelling: chat ids are compared without case, but some platforms (the web
-  // chat) deliver by the exact id.
-  return { ok: true, addr: { platform, chatId: known ?? chatId } };
-}
+export { configuredTargets, type GatewayToolPort } from "./tool-port.js";
 
 function sendParams(example: string) {
   return z
@@ -120,7 +56,11 @@ export class GatewayTools {
   }
 
   get definitions(): ToolDefinition[] {
-    return [this.sendMessage(), this.cronjob()] as ToolDefinition[];
+    return [
+      this.sendMessage(),
+      sendFileTool(() => this.port, this.example),
+      this.cronjob(),
+    ] as ToolDefinition[];
   }
 
   private sendMessage() {

@@ -1,8 +1,9 @@
 // The contract every platform adapter passes (ARCHITECTURE.md "Each gateway adapter passes one
 // contract suite"), run against IRC (a real ngircd) and the web chat (a real Chromium page):
-// normalisation of DMs and group messages, the runner's mention filter on them, sends whole and
-// in order, long replies split by the outbox's deliverer, inbound dedupe, edit flood limits, and
-// a reconnect with backoff after the connection drops. A platform plugs in a harness: its adapter
+// normalisation of DMs and group messages, the session keys of DMs, groups and threads or topics,
+// the runner's mention filter on them, sends whole and in order, long replies split by the
+// outbox's deliverer, inbound dedupe, edit flood limits, and a reconnect with backoff after the
+// connection drops. A platform plugs in a harness: its adapter
 // (connected through a DropProxy) and a peer user on the same server.
 import { join } from "node:path";
 import { GatewayState, openStore } from "@iris/host";
@@ -13,6 +14,7 @@ import type { PlatformAdapter } from "../src/adapter.js";
 import type { InboundMessage } from "../src/message.js";
 import { Deliverer } from "../src/pipeline/deliver.js";
 import { filterMention } from "../src/pipeline/mention.js";
+import { sessionKey } from "../src/pipeline/session-key.js";
 import { ProgressMessage } from "../src/progress.js";
 import type { DropProxy } from "./drop-proxy.js";
 
@@ -30,6 +32,8 @@ export interface ContractHarness {
   group: string;
   peerSendsDm(text: string): Promise<void>;
   peerSendsGroup(text: string): Promise<void>;
+  /** The peer writes in thread (or forum topic) `which` of a group; absent where there are none. */
+  peerSendsThread?(which: "a" | "b", text: string): Promise<void>;
   /** The platform delivers the peer's last DM again (a retry); absent where it cannot (IRC). */
   peerRedeliversDm?(): Promise<void>;
   /** What the peer received from the bot in the DM so far, as lines, in order. */
@@ -109,6 +113,29 @@ export function adapterContract(make: () => Promise<ContractHarness>): void {
       addressed: true,
       text: "direct hello",
     });
+  }, 120_000);
+
+  it("keys a DM, a group and each thread or topic as sessions of their own", async () => {
+    const d = inbox.find((m) => m.text === "direct hello");
+    const g = inbox.find((m) => m.text === "group hello");
+    if (!d || !g) throw new Error("the first test's messages are missing");
+    const p = h.adapter.platform;
+    expect(sessionKey(d, "shared").startsWith(`${p}:dm:`)).toBe(true);
+    expect(sessionKey(g, "shared").startsWith(`${p}:group:`)).toBe(true);
+    // Per-user group sessions: the speaker is part of the key.
+    expect(sessionKey(g, "per_user")).not.toBe(sessionKey(g, "shared"));
+    if (!h.peerSendsThread) return; // IRC and the web chat have no threads
+    await h.peerSendsThread("a", "in thread a");
+    await h.peerSendsThread("b", "in thread b");
+    await h.peerSendsThread("a", "thread a again");
+    const a = await next((m) => m.text === "in thread a");
+    const b = await next((m) => m.text === "in thread b");
+    const again = await next((m) => m.text === "thread a again");
+    expect(a).toMatchObject({ chatType: "group", userId: h.peerUserId ?? h.peerId });
+    expect(a.threadId).toBeDefined();
+    expect(sessionKey(again, "shared")).toBe(sessionKey(a, "shared"));
+    expect(sessionKey(b, "shared")).not.toBe(sessionKey(a, "shared"));
+    expect(sessionKey(a, "shared")).not.toBe(sessionKey(g, "shared"));
   }, 120_000);
 
   it("delivers a send within its limit whole and in order", async () => {

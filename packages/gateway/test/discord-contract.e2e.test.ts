@@ -27,6 +27,7 @@ describe("discord adapter contract (fake Discord)", () => {
     const { channelIds } = dc.addGuild("team", ["general"]);
     const group = channelIds[0] as string;
     const dm = dc.dmChannel(PEER);
+    const threads = { a: dc.addThread(group, "thread a"), b: dc.addThread(group, "thread b") };
     proxy = await DropProxy.start(dc.port);
     const adapter = new DiscordAdapter({
       token: TOKEN,
@@ -43,6 +44,8 @@ describe("discord adapter contract (fake Discord)", () => {
       group,
       peerSendsDm: async (content) => void dc.send({ channelId: dm, author: PEER, content }),
       peerSendsGroup: async (content) => void dc.send({ channelId: group, author: PEER, content }),
+      peerSendsThread: async (which, content) =>
+        void dc.send({ channelId: threads[which], author: PEER, content }),
       // No peerRedeliversDm: discord.js itself drops a MESSAGE_CREATE whose id it has cached (a
       // resume's replay); a message id is Discord's snowflake, the same after a restart.
       peerReceived: async () =>

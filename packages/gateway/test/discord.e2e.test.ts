@@ -1,4 +1,15 @@
-import { FakeDiscord, type FakeLlm, type RecordedRequest, type Step, startFakeLlm } from "@iris/testkit";
+// The gateway end to end over Discord: `iris gateway run`'s code path with discord.js inside the
+// adapter against the fake Discord in testkit (REST and Gateway) and the fake LLM server.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  FakeDiscord,
+  type FakeLlm,
+  type RecordedRequest,
+  type Step,
+  solidPng,
+  startFakeLlm,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayStatus } from "../src/commands.js";
 import { E2eGateway, until } from "./e2e-gateway.js";
@@ -8,6 +19,7 @@ const TOKEN = `${Buffer.from("1100000000004194304").toString("base64")}.fake.sec
 const MIN = { id: "1200000000000000501", username: "min", global_name: "Min" };
 const STRANGER = { id: "1200000000000000999", username: "stranger" };
 const STORM = `${"storm ".repeat(200)}END`;
+const CHART = solidPng(4, 3, [30, 30, 200]);
 
 function reply(req: RecordedRequest): Step {
   const { last, said } = lastMessage(req);
@@ -15,6 +27,8 @@ function reply(req: RecordedRequest): Step {
   if (said.endsWith("run danger"))
     return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
   if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
+  if (said.endsWith("send the chart"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "chart.png", caption: "the chart" } }] };
   return { text: `echo: ${said}` };
 }
 
@@ -48,6 +62,8 @@ describe("gateway over Discord (fake Discord)", () => {
       "gateway:",
       "  platforms:",
       `    discord: {api_base: "${dc.apiBase}", allowed_users: ["${MIN.id}"], request_timeout_seconds: 1}`,
+      // The other platform, which must keep running when Discord stops.
+      "    webchat: {port: 0}",
     ]);
   }, 60_000);
 
@@ -61,6 +77,8 @@ describe("gateway over Discord (fake Discord)", () => {
   it("answers an allowed user's DM with the platform's formatting hint in the prompt", async () => {
     dc.send({ channelId: dm, author: MIN, content: "hello" });
     await answered(dm, (t) => t === "echo: hello");
+    // "typing…" was shown while the answer was on its way.
+    expect(dc.typing.some((t) => t.channelId === dm)).toBe(true);
     const system = (fake.requests.at(-1)?.body as { messages: { role: string }[] } | undefined)?.messages[0];
     expect(textOf(system as never)).toContain("This chat is Discord");
   }, 60_000);
@@ -98,6 +116,37 @@ describe("gateway over Discord (fake Discord)", () => {
     await answered(dm, (t) => t.startsWith("done:"));
     expect(texts(dm)).toContain("approved (once)");
     expect(dc.interactionAnswered(press)).toBe(true);
+  }, 60_000);
+
+  it("saves attachments sent to the bot, names them to the model and shows it the picture", async () => {
+    dc.send({
+      channelId: dm,
+      author: MIN,
+      content: "look at these",
+      attachments: [
+        { filename: "chart.png", contentType: "image/png", bytes: CHART },
+        { filename: "notes.txt", contentType: "text/plain", bytes: Buffer.from("some notes") },
+      ],
+    });
+    await answered(dm, (t) => t.startsWith("echo:") && t.includes("look at these"));
+    const { last, said } = lastMessage(fake.requests.at(-1) as RecordedRequest);
+    expect(said).toContain("[image attached: chart.png, saved at ");
+    const notes = /\[file attached: notes\.txt, saved at (\S+)/.exec(said)?.[1] ?? "";
+    expect(readFileSync(notes, "utf8")).toBe("some notes");
+    expect(JSON.stringify(last?.content)).toContain(`data:image/png;base64,${CHART.toString("base64")}`);
+  }, 60_000);
+
+  it("sends a file the model asks for as an attachment, in the thread it was asked in", async () => {
+    writeFileSync(join(gw.home, "work", "chart.png"), CHART);
+    const thread = dc.addThread(general, "charts");
+    dc.send({ channelId: thread, author: MIN, content: "send the chart", mentionBot: true });
+    await answered(thread, (t) => t.startsWith("done:"));
+    const sent = dc.messages(thread).filter((m) => m.files?.length);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.texts[0]).toBe("the chart");
+    expect(sent[0]?.files?.[0]?.name).toBe("chart.png");
+    expect(sent[0]?.files?.[0]?.contentType).toBe("image/png");
+    expect(sent[0]?.files?.[0]?.bytes.equals(CHART)).toBe(true);
   }, 60_000);
 
   it("skips a malformed event and keeps answering", async () => {
@@ -146,12 +195,21 @@ describe("gateway over Discord (fake Discord)", () => {
 
   it("a connection that goes deaf is found by its heartbeat and resumed; nothing is lost", async () => {
     const resumes = dc.resumes;
-    dc.deaf(true);
+    dc.deaf();
     dc.send({ channelId: dm, author: MIN, content: "while deaf" });
-    await new Promise((r) => setTimeout(r, 1500));
-    dc.deaf(false);
+    // The unanswered heartbeat tells the client; it opens a new connection and resumes there,
+    // where the message missed on the deaf one is replayed.
     await answered(dm, (t) => t === "echo: while deaf");
     expect(dc.resumes).toBeGreaterThan(resumes);
+  }, 60_000);
+
+  it("a dropped connection is resumed (not identified anew); what was sent meanwhile arrives", async () => {
+    const resumes = dc.resumes;
+    dc.dropConnections();
+    dc.send({ channelId: dm, author: MIN, content: "while dropped" });
+    await answered(dm, (t) => t === "echo: while dropped");
+    expect(dc.resumes).toBeGreaterThan(resumes);
+    expect(texts(dm).filter((t) => t === "echo: while dropped")).toHaveLength(1);
   }, 60_000);
 
   it("a revoked token stops Discord, and status says so", async () => {
@@ -167,5 +225,8 @@ describe("gateway over Discord (fake Discord)", () => {
       "status to show discord stopped",
     );
     expect(out.join("")).toMatch(/discord: stopped since .*4004/);
+    expect(out.join("")).toContain("webchat: running");
+    const url = /web chat at (\S+)/.exec(gw.err)?.[1] ?? "";
+    expect((await fetch(url)).status).toBeLessThan(500);
   }, 60_000);
 });

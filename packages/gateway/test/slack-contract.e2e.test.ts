@@ -2,7 +2,7 @@
 // testkit (the Web API and the Socket Mode WebSocket on one port), reached through a DropProxy,
 // which drops the socket for the reconnect test. The peer is a user of the fake.
 import { getLogger } from "@iris/llm";
-import { FakeSlack } from "@iris/testkit";
+import { FakeSlack, tempDir } from "@iris/testkit";
 import { afterAll, describe } from "vitest";
 import { SlackAdapter } from "../src/platforms/slack/adapter.js";
 import { adapterContract } from "./contract.js";
@@ -14,9 +14,11 @@ const APP_TOKEN = "xapp-1-fake-app-secret";
 describe("slack adapter contract (fake Slack, Socket Mode)", () => {
   let fake: FakeSlack | undefined;
   let proxy: DropProxy | undefined;
+  const files = tempDir("iris-sl-contract");
   afterAll(async () => {
     await proxy?.close();
     await fake?.close();
+    files.cleanup();
   });
 
   adapterContract(async () => {
@@ -32,8 +34,11 @@ describe("slack adapter contract (fake Slack, Socket Mode)", () => {
       mode: "socket",
       appToken: APP_TOKEN,
       apiUrl: `http://127.0.0.1:${proxy.port}/api/`,
+      filesDir: files.path,
       logger: getLogger({ component: "test" }),
     });
+    // A thread is the replies under a message in the channel (its ts: the thread's id).
+    const roots: Partial<Record<"a" | "b", string>> = {};
     return {
       adapter,
       proxy: () => proxy as DropProxy,
@@ -48,6 +53,10 @@ describe("slack adapter contract (fake Slack, Socket Mode)", () => {
           // "@iris: …" as a person types it is <@BOT> in the event's text.
           text: text.replace(/^iris: /, `<@${sl.bot.userId}> `),
         }),
+      peerSendsThread: async (which, text) => {
+        roots[which] ??= sl.send({ channel: group, user: peer, text: `root of thread ${which}` });
+        sl.send({ channel: group, user: peer, text, threadTs: roots[which] });
+      },
       peerRedeliversDm: async () => sl.redeliverLast(),
       peerReceived: async () =>
         sl.botMessages(dm).flatMap((m) => (m.texts.at(-1) ?? "").split("\n").filter((l) => l !== "")),

@@ -1,4 +1,15 @@
-import { type FakeLlm, FakeSlack, type RecordedRequest, type Step, startFakeLlm } from "@iris/testkit";
+// The gateway end to end over Slack in Socket Mode: `iris gateway run`'s code path with Bolt inside
+// the adapter against the fake Slack in testkit (Web API and Socket Mode) and the fake LLM server.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  FakeSlack,
+  type RecordedRequest,
+  type Step,
+  solidPng,
+  startFakeLlm,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayStatus } from "../src/commands.js";
 import { E2eGateway, until } from "./e2e-gateway.js";
@@ -7,14 +18,23 @@ import { gatewayIo, lastMessage, textOf } from "./profile.js";
 const BOT_TOKEN = "xoxb-1-fake-bot-secret-part";
 const APP_TOKEN = "xapp-1-fake-app-secret-part";
 const STORM = `${"storm ".repeat(200)}END`;
+const CHART = solidPng(4, 3, [30, 200, 30]);
+/** What the model's slow answer waits for (released by the test). */
+let release = () => {};
+const slowAnswer = new Promise<void>((r) => {
+  release = r;
+});
 
-function reply(req: RecordedRequest): Step {
+function reply(req: RecordedRequest): Step | Promise<Step> {
   const { last, said } = lastMessage(req);
   if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
   if (said.endsWith("run danger"))
     return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
   if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
   if (said.endsWith("bold")) return { text: "a **bold** [link](https://example.org)" };
+  if (said.endsWith("take your time")) return slowAnswer.then(() => ({ text: "took my time" }));
+  if (said.endsWith("send the chart"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "chart.png", caption: "the **chart**" } }] };
   return { text: `echo: ${said}` };
 }
 
@@ -50,7 +70,13 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
       "iris-gw-slack",
       fake,
       `SLACK_BOT_TOKEN=${BOT_TOKEN}\nSLACK_APP_TOKEN=${APP_TOKEN}\n`,
-      ["gateway:", "  platforms:", `    slack: {api_url: "${sl.apiUrl}", allowed_users: ["${min}"]}`],
+      [
+        "gateway:",
+        "  platforms:",
+        `    slack: {api_url: "${sl.apiUrl}", allowed_users: ["${min}"]}`,
+        // The other platform, which must keep running when Slack stops.
+        "    webchat: {port: 0}",
+      ],
     );
   }, 60_000);
 
@@ -93,6 +119,70 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
     const body = fake.requests.at(-1)?.body as { messages: { role: string }[] } | undefined;
     const users = (body?.messages ?? []).filter((m) => m.role === "user").map((m) => textOf(m as never));
     expect(users.join()).not.toContain("are you there?");
+  }, 60_000);
+
+  it("saves files shared with the bot (fetched with its token), names them and shows the picture", async () => {
+    sl.send({
+      channel: dm,
+      user: min,
+      text: "look at these",
+      files: [
+        { name: "chart.png", mimetype: "image/png", bytes: CHART },
+        { name: "notes.txt", mimetype: "text/plain", bytes: Buffer.from("some notes") },
+      ],
+    });
+    await answered(dm, (t) => t.startsWith("echo:") && t.includes("look at these"));
+    const { last, said } = lastMessage(fake.requests.at(-1) as RecordedRequest);
+    expect(said).toContain("[image attached: chart.png, saved at ");
+    const notes = /\[file attached: notes\.txt, saved at (\S+)/.exec(said)?.[1] ?? "";
+    expect(readFileSync(notes, "utf8")).toBe("some notes");
+    expect(JSON.stringify(last?.content)).toContain(`data:image/png;base64,${CHART.toString("base64")}`);
+  }, 60_000);
+
+  it("sends a file the model asks for through Slack's upload flow, in the thread, and shows a status while it works", async () => {
+    writeFileSync(join(gw.home, "work", "chart.png"), CHART);
+    const from = sl.calls.length;
+    const asked = sl.send({ channel: general, user: min, text: "send the chart", mentionBot: true });
+    await answered(general, (t) => t.startsWith("done:"), asked);
+    const shared = sl.botMessages(general).filter((m) => m.files?.length);
+    expect(shared).toHaveLength(1);
+    expect(shared[0]?.threadTs).toBe(asked);
+    expect(shared[0]?.texts[0]).toBe("the *chart*");
+    expect(shared[0]?.files?.[0]?.name).toBe("chart.png");
+    expect(shared[0]?.files?.[0]?.bytes.equals(CHART)).toBe(true);
+    const methods = sl.calls.slice(from).map((c) => c.method);
+    expect(methods).toEqual(
+      expect.arrayContaining(["files.getUploadURLExternal", "files.completeUploadExternal"]),
+    );
+    expect(methods).not.toContain("files.upload");
+    // Slack has no typing indicator for bots: the thread showed "<app> is thinking…" instead,
+    // gone once the answer was there.
+    expect(sl.statuses(general, asked)).toContain("is thinking…");
+    await until(
+      () => sl.statuses(general, asked).at(-1),
+      (s) => s === "",
+      "the thread's status to be cleared",
+    );
+  }, 60_000);
+
+  it("acks an event at once, not when its answer is done: a slow turn is not delivered again", async () => {
+    const before = { redeliveries: sl.redeliveries, requests: fake.requests.length };
+    sl.send({ channel: dm, user: min, text: "take your time" });
+    // The turn is running (the model was asked) and Slack has its ack already.
+    await until(
+      () => fake.requests.length,
+      (n) => n > before.requests,
+      "the model to be asked",
+    );
+    await until(
+      () => sl.unacked,
+      (n) => n === 0,
+      "the event to be acked",
+    );
+    release();
+    await answered(dm, (t) => t === "took my time");
+    expect(sl.redeliveries).toBe(before.redeliveries);
+    expect(texts(dm).filter((t) => t === "took my time")).toHaveLength(1);
   }, 60_000);
 
   it("a redelivered event (same event_id, retry_attempt 1) is answered once", async () => {
@@ -159,5 +249,8 @@ describe("gateway over Slack (fake Slack, Socket Mode)", () => {
       "status to show slack stopped",
     );
     expect(out.join("")).toMatch(/slack: stopped since .*invalid_auth/);
+    expect(out.join("")).toContain("webchat: running");
+    const url = /web chat at (\S+)/.exec(gw.err)?.[1] ?? "";
+    expect((await fetch(url)).status).toBeLessThan(500);
   }, 60_000);
 });

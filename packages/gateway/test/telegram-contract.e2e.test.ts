@@ -1,5 +1,5 @@
 // The adapter contract for Telegram: grammY inside the adapter against the fake Bot API in
-// testkit (long polling, offsets, 4096-character limit), reached through a DropProxy, which
+// testkit (long polling, offsets, 4096-character limit, forum topics), reached through a DropProxy, which
 // drops its connections for the reconnect test. The peer is a user of the fake.
 import { getLogger } from "@iris/llm";
 import { FakeTelegram, tempDir } from "@iris/testkit";
@@ -10,6 +10,8 @@ import { DropProxy } from "./drop-proxy.js";
 
 const PEER = { id: 501, first_name: "Min", username: "min" };
 const GROUP = { id: -1001, type: "supergroup" as const, title: "team" };
+const FORUM = { id: -1002, type: "supergroup" as const, title: "forum", forum: true };
+const TOPICS = { a: 11, b: 22 };
 
 describe("telegram adapter contract (fake Bot API)", () => {
   let fake: FakeTelegram | undefined;
@@ -40,6 +42,8 @@ describe("telegram adapter contract (fake Bot API)", () => {
       group: String(GROUP.id),
       peerSendsDm: async (text) => void tg.send({ chat: { id: PEER.id, type: "private" }, from: PEER, text }),
       peerSendsGroup: async (text) => void tg.send({ chat: GROUP, from: PEER, text }),
+      peerSendsThread: async (which, text) =>
+        void tg.send({ chat: FORUM, from: PEER, text, threadId: TOPICS[which] }),
       peerRedeliversDm: async () => tg.redeliverLast(),
       peerReceived: async () =>
         tg

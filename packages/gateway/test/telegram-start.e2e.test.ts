@@ -1,5 +1,6 @@
 // Telegram at start: a wrong or missing token fails the start naming the platform (never showing
-// the token); a second gateway on the same bot token (another home) refuses to start, naming the first.
+// the token), as does a webhook Telegram refuses; a second gateway on the same bot token (another
+// home) refuses to start, naming the first.
 import { type FakeLlm, FakeTelegram, startFakeLlm } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StartHomes } from "./start-homes.js";
@@ -30,6 +31,24 @@ describe("telegram at start", () => {
     const r = homes.run(homes.home(undefined));
     expect(await r.running).toBe(1);
     expect(r.err()).toContain("gateway.platforms.telegram: TELEGRAM_BOT_TOKEN is not set");
+  });
+
+  it("a webhook URL Telegram refuses fails the start, naming Telegram and why", async () => {
+    const hooked = new StartHomes(
+      "iris-tg-hook",
+      fake,
+      `telegram: {api_root: "${tg.apiRoot}", webhook: {url: "http://bot.example.org/hook", listen_port: 0}}`,
+    );
+    try {
+      const r = hooked.run(hooked.home(`TELEGRAM_BOT_TOKEN=${TOKEN}\n`));
+      expect(await r.running).toBe(1);
+      expect(r.err()).toContain(
+        "telegram: 400 Bad Request: bad webhook: An HTTPS URL must be provided for webhook",
+      );
+      expect(tg.webhook.url).toBeUndefined();
+    } finally {
+      hooked.cleanup();
+    }
   });
 
   it("a second gateway on the same bot token refuses to start, naming the first", async () => {

@@ -1,8 +1,16 @@
 // The gateway end to end over Telegram: `iris gateway run`'s code path with grammY inside the
 // adapter against the fake Bot API in testkit and the fake LLM server. The bot token comes from
 // the profile's .env; the web chat runs beside it (the other platform that must keep running).
-import { existsSync, readFileSync } from "node:fs";
-import { type FakeLlm, FakeTelegram, type RecordedRequest, type Step, startFakeLlm } from "@iris/testkit";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FakeLlm,
+  FakeTelegram,
+  type RecordedRequest,
+  type Step,
+  solidPng,
+  startFakeLlm,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayStatus } from "../src/commands.js";
 import { E2eGateway, until } from "./e2e-gateway.js";
@@ -16,6 +24,7 @@ const dm = (u: { id: number }) => ({ id: u.id, type: "private" as const });
 const GROUP = { id: -1001, type: "supergroup" as const, title: "team" };
 const FORUM = { id: -1002, type: "supergroup" as const, title: "forum", forum: true };
 const STORM = `${"storm ".repeat(300)}END`;
+const CHART = solidPng(4, 3, [200, 30, 30]);
 
 function reply(req: RecordedRequest): Step {
   const { last, said } = lastMessage(req);
@@ -23,6 +32,14 @@ function reply(req: RecordedRequest): Step {
   if (said.endsWith("run danger"))
     return { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf ./scratch-dir" } }] };
   if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
+  if (said.endsWith("send the chart"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "chart.png", caption: "the chart" } }] };
+  if (said.endsWith("send the notes"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "notes.csv" } }] };
+  if (said.endsWith("send the missing"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "gone.pdf" } }] };
+  if (said.endsWith("send the profile's env"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "../.env" } }] };
   return { text: `echo: ${said}` };
 }
 
@@ -63,6 +80,9 @@ describe("gateway over Telegram (fake Bot API)", () => {
   it("answers an allowed user's DM, and registers the chat commands", async () => {
     tg.send({ chat: dm(MIN), from: MIN, text: "hello" });
     expect(await answered(MIN.id, (t) => t === "echo: hello")).toContain("echo: hello");
+    // "typing…" was shown while the answer was on its way.
+    const typing = tg.calls.filter((c) => c.method === "sendChatAction" && c.params.action === "typing");
+    expect(typing.map((c) => Number(c.params.chat_id))).toContain(MIN.id);
     expect(tg.commands.map((c) => c.command)).toEqual(expect.arrayContaining(["new", "approve", "deny"]));
     // The platform's formatting hint is in the prompt.
     const system = (fake.requests.at(-1)?.body as { messages: ChatMessage[] } | undefined)?.messages[0];
@@ -117,13 +137,67 @@ describe("gateway over Telegram (fake Bot API)", () => {
     expect(tg.callbackAnswered(press)).toBe(true);
   }, 60_000);
 
-  it("saves a photo sent to the bot and tells the model where it is", async () => {
-    tg.send({ chat: dm(MIN), from: MIN, caption: "look", photo: Buffer.from("fake-jpeg-bytes") });
-    await answered(MIN.id, (t) => t.startsWith("echo: look"));
-    const said = lastMessage(fake.requests.at(-1) as RecordedRequest).said;
+  it("saves a photo sent to the bot, tells the model where it is and shows it the picture", async () => {
+    tg.send({ chat: dm(MIN), from: MIN, caption: "look", photo: CHART });
+    // The message's content is text and a picture: the fake echoes it as JSON.
+    await answered(MIN.id, (t) => t.startsWith("echo:") && t.includes("look"));
+    const { last, said } = lastMessage(fake.requests.at(-1) as RecordedRequest);
     const path = /saved at (\S+)/.exec(said)?.[1] ?? "";
     expect(said).toContain("[image attached: photo-");
-    expect(existsSync(path) && readFileSync(path, "utf8")).toBe("fake-jpeg-bytes");
+    expect(existsSync(path) && readFileSync(path).equals(CHART)).toBe(true);
+    // The picture itself reaches the model, as an image part of the user's message.
+    expect(JSON.stringify(last?.content)).toContain(`data:image/png;base64,${CHART.toString("base64")}`);
+  }, 60_000);
+
+  it("saves a document sent to the bot and names it to the model", async () => {
+    tg.send({
+      chat: dm(MIN),
+      from: MIN,
+      caption: "read this",
+      document: { name: "notes.txt", bytes: Buffer.from("a,b\n1,2\n") },
+    });
+    await answered(MIN.id, (t) => t.startsWith("echo: read this"));
+    const said = lastMessage(fake.requests.at(-1) as RecordedRequest).said;
+    expect(said).toContain("[file attached: notes.txt, saved at ");
+    const path = /saved at (\S+)/.exec(said)?.[1] ?? "";
+    expect(readFileSync(path, "utf8")).toBe("a,b\n1,2\n");
+  }, 60_000);
+
+  it("sends a file the model asks for: a picture as a photo, other files as documents, in the topic", async () => {
+    writeFileSync(join(gw.home, "work", "chart.png"), CHART);
+    writeFileSync(join(gw.home, "work", "notes.csv"), "x,y\n1,2\n");
+    tg.send({ chat: FORUM, from: MIN, text: "send the chart", threadId: 33, mentionBot: true });
+    await answered(FORUM.id, (t) => t.startsWith("done:"), 33);
+    const photo = tg.messages(FORUM.id, 33).find((m) => m.file);
+    expect(photo?.file?.kind).toBe("photo");
+    expect(photo?.file?.bytes.equals(CHART)).toBe(true);
+    expect(photo?.texts[0]).toBe("the chart");
+    tg.send({ chat: dm(MIN), from: MIN, text: "send the notes" });
+    await answered(MIN.id, (t) => t.startsWith("done:") && t.includes("notes.csv"));
+    const doc = tg.messages(MIN.id).find((m) => m.file?.name === "notes.csv");
+    expect(doc?.file?.kind).toBe("document");
+    expect(doc?.file?.bytes.toString()).toBe("x,y\n1,2\n");
+    expect(tg.messages(MIN.id).filter((m) => m.file?.name === "notes.csv")).toHaveLength(1);
+  }, 60_000);
+
+  it("refuses a missing file naming it, and asks before sending a credential; denied, nothing is sent", async () => {
+    tg.send({ chat: dm(MIN), from: MIN, text: "send the missing" });
+    await answered(MIN.id, (t) => t.startsWith("done:") && t.includes("error"));
+    const tool = (fake.requests.at(-1)?.body as { messages: ChatMessage[] } | undefined)?.messages.at(-1);
+    expect(textOf(tool)).toMatch(/path: .*gone\.pdf/);
+    tg.send({ chat: dm(MIN), from: MIN, text: "send the profile's env" });
+    await answered(MIN.id, (t) => t.startsWith("Approval needed") && t.includes(".env"));
+    tg.send({ chat: dm(MIN), from: MIN, text: "/deny" });
+    await answered(MIN.id, (t) => t.startsWith("done:") && t.includes("not run"));
+    expect(tg.messages(MIN.id).filter((m) => m.file?.name === ".env")).toEqual([]);
+  }, 60_000);
+
+  it("keeps updates sent while the gateway was down and answers them after the restart", async () => {
+    expect(await gw.stop()).toBe(0);
+    tg.send({ chat: dm(MIN), from: MIN, text: "while you were out" });
+    expect(tg.pendingUpdates).toBeGreaterThan(0);
+    await gw.start();
+    await answered(MIN.id, (t) => t === "echo: while you were out");
   }, 60_000);
 
   it("skips a malformed update and keeps answering", async () => {
@@ -161,7 +235,8 @@ describe("gateway over Telegram (fake Bot API)", () => {
     );
     expect(out.join("")).toMatch(/telegram: stopped since .*401 Unauthorized/);
     expect(out.join("")).toContain("webchat: running");
-    const url = /web chat at (\S+)/.exec(gw.err)?.[1] ?? "";
+    // The web chat's address since the last start (the restart test started it again).
+    const url = [...gw.err.matchAll(/web chat at (\S+)/g)].at(-1)?.[1] ?? "";
     // The web chat still answers (its login page, without a token).
     expect((await fetch(url)).status).toBeLessThan(500);
   }, 60_000);

@@ -28,6 +28,9 @@ function port(config: { platforms: { irc: unknown } }): GatewayToolPort {
     platforms: () => ["irc", "webchat"],
     targets: (platform) => (platform === "irc" ? irc.sendTargets(ircConfig) : []),
     post: async () => {},
+    postFile: async () => true,
+    maxFileBytes: () => undefined,
+    currentChat: () => undefined,
   };
 }
 

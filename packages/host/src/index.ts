@@ -10,6 +10,7 @@ export * from "./app/events.js";
 export * from "./app/mcp-probe.js";
 export * from "./app/mcp-serve.js";
 export * from "./app/process.js";
+export type { RewindResult } from "./app/rewind.js";
 export * from "./app/route.js";
 export * from "./app/route-limiter.js";
 export * from "./app/session.js";

@@ -4,6 +4,7 @@
 // are refused by read_file and skipped by search_files within bounded memory and time.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, modelNeverSaw, openWorld, SECRET, type SecurityWorld, unattended } from "./security.js";
@@ -64,10 +65,12 @@ describe("symlink tricks", () => {
 });
 
 describe("devices and FIFOs", () => {
-  it("read_file refuses /dev/zero, /dev/urandom and a FIFO with no writer; search_files skips the FIFO", async () => {
+  it("read_file refuses /dev/zero, /dev/urandom, a FIFO with no writer and a socket; search_files skips them", async () => {
     world = await openWorld("iris-devices", "files: {outside_workdir: allow}\n");
     const { work } = world;
     execFileSync("mkfifo", [join(work, "pipe")]);
+    const socket = createServer();
+    await new Promise<void>((resolve) => socket.listen(join(work, "sock"), resolve));
     symlinkSync("/dev/zero", join(work, "zeros"));
     const { session, asked } = unattended(world);
     const rssBefore = process.memoryUsage().rss;
@@ -76,6 +79,7 @@ describe("devices and FIFOs", () => {
       ["/dev/urandom", /character device/],
       ["zeros", /character device/],
       ["pipe", /FIFO/],
+      ["sock", /socket/],
     ] as const) {
       const result = await session.send(call("read_file", { path }));
       expect(result.text, path).toMatch(kind);
@@ -83,6 +87,7 @@ describe("devices and FIFOs", () => {
     }
     const search = await session.send(call("search_files", { pattern: "x", path: "." }));
     expect(search.text).toMatch(/No matches/);
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
     expect(asked).toHaveLength(0);
     // Nothing was read into memory: far below the gigabytes an unbounded read would take.
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);

@@ -2,8 +2,8 @@
 // through the agent loop against the fake model, approvals manual and nobody to approve: each
 // path is asked about with its reason and denied, the key never reaches the model, and the
 // credential and self-modification questions are asked in mode off too.
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, modelNeverSaw, openWorld, SECRET, type SecurityWorld, unattended } from "./security.js";
 
@@ -19,9 +19,36 @@ afterEach(async () => {
   await world.close();
 });
 
+/** Key files of the fake home and the work folder, each holding the secret. */
+function writeKeyFiles(): void {
+  const home = world.home.path;
+  for (const [rel, body] of [
+    [".aws/credentials", `[default]\naws_secret_access_key = ${SECRET}\n`],
+    [".config/gcloud/application_default_credentials.json", `{"private_key": "${SECRET}"}\n`],
+    [".netrc", `machine x login y password ${SECRET}\n`],
+  ] as const) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), body);
+  }
+  writeFileSync(join(world.work, "server.pem"), `-----BEGIN PRIVATE KEY-----\n${SECRET}\n`);
+  writeFileSync(join(world.dir.path, "config.yaml"), `# ${SECRET}\n`);
+}
+
 const secretPaths = () => {
   const env = join(world.dir.path, ".env");
   return [
+    // The profile's own files, key files of the home and the work folder, another process's command line.
+    ["read_file", { path: join(world.dir.path, "state.db") }],
+    ["read_file", { path: join(world.dir.path, "config.yaml") }],
+    ["read_file", { path: "~/.aws/credentials" }],
+    ["read_file", { path: "~/.config/gcloud/application_default_credentials.json" }],
+    ["read_file", { path: "~/.netrc" }],
+    ["read_file", { path: "server.pem" }],
+    ["read_file", { path: "/proc/1/cmdline" }],
+    ["search_files", { pattern: "private_key", path: "~/.config/gcloud" }],
+    ["terminal", { command: "cat ~/.aws/credentials" }],
+    ["terminal", { command: "tr '\\0' ' ' < /proc/1/cmdline" }],
+    ["terminal", { command: "grep -r password ~" }],
     ["read_file", { path: env }],
     ["search_files", { pattern: "sk-", path: world.dir.path }],
     ["terminal", { command: `cat ${env}` }],
@@ -38,6 +65,7 @@ const secretPaths = () => {
 describe("secrets are out of the tools' reach", () => {
   for (const mode of ["manual", "off"] as const) {
     it(`read, search, terminal cat and /proc/*/environ ask "reads a credential" (mode ${mode}) and are denied`, async () => {
+      writeKeyFiles();
       const { session, asked } = unattended(world);
       session.setApprovalMode(mode);
       for (const [tool, args] of secretPaths()) {
@@ -78,6 +106,11 @@ describe("Iris's own configuration cannot be changed without the user", () => {
         call("write_file", { path: join(world.dir.path, ".env"), content: "OPENAI_API_KEY=stolen\n" }),
         call("terminal", { command: `printf 'mcp_servers: {x: {command: sh}}\\n' >> ${config()}` }),
         call("terminal", { command: "iris config set approvals.mode off" }),
+        call("terminal", { command: `sed -i s/manual/off/ ${config()}` }),
+        // Where code writes is only known when it runs: naming the profile is enough to ask.
+        call("terminal", {
+          command: `python3 -c 'import os; open(os.environ["IRIS_HOME"] + "/config.yaml", "w").write("approvals: {mode: off}")'`,
+        }),
         call("skill_manage", { action: "create", name: "evil", content: skill }),
         call("write_file", { path: join(world.dir.path, "skills", "evil", "SKILL.md"), content: skill }),
       ];

@@ -6,6 +6,7 @@ import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeHome, routeArgs, type TempHome } from "./helpers.js";
 import { trackedPtys } from "./pty.js";
+import { renderScreen } from "./vt-screen.js";
 
 let fake: FakeLlm;
 let home: TempHome;
@@ -41,7 +42,8 @@ describe("tool feedback in the chat", () => {
     await t.waitFor("› ");
     t.type("edit it\r");
     await t.waitFor(/all done[\s\S]*› $/);
-    const screen = t.screen().replace(/\r/g, "");
+    // As the terminal shows it (rendered): nothing drawn over the diff or the preview.
+    const screen = `${renderScreen(t.raw(), 100).join("\n")}\n`;
     expect(screen).toMatch(
       /✓ write_file[^\n]*\n\s+new file notes\.txt {2}\+2 -0\n\s+@@ -0,0 \+1,2 @@\n\s+\+alpha\n\s+\+beta\n/,
     );

@@ -1,7 +1,8 @@
 // /rewind in the chat: the conversation and the files that write_file and patch changed go back
 // to how they were before a user message. A real pseudo-terminal against the fake LLM server.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openStore } from "@iris/host";
 import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
@@ -77,7 +78,7 @@ describe("/rewind", () => {
     expect(await t.exited).toBe(0);
   }, 60_000);
 
-  it("rewinds in a resumed session what an earlier process changed (the copies are kept in the profile)", async () => {
+  it("rewinds in a resumed session what an earlier process changed, from the effect receipts", async () => {
     writeFileSync(join(home.home, "config.yaml"), "approvals:\n  mode: off\n");
     writeFileSync(join(work, "app.txt"), "version 1\n");
     fake.enqueue(
@@ -92,10 +93,12 @@ describe("/rewind", () => {
     first.type("/exit\r");
     expect(await first.exited).toBe(0);
     expect(read("app.txt")).toBe("version 2\n");
-    // The copy is the user's alone.
-    const [sessionDir] = readdirSync(join(home.home, "rewind"));
-    const [blob] = readdirSync(join(home.home, "rewind", sessionDir!, "blobs"));
-    expect(statSync(join(home.home, "rewind", sessionDir!, "blobs", blob!)).mode & 0o777).toBe(0o600);
+    // The file as it was before the write is part of the write's receipt, in state.db.
+    const kept = snapshotRows();
+    expect(kept).toEqual([
+      { tool: "write_file", status: "completed", path: join(work, "app.txt"), content: "version 1\n" },
+    ]);
+    const sessionId = sessionOfReceipts();
 
     const again = ptys.start([...routeArgs(fake.baseUrl, "chat_completions"), "-c"], env, work);
     await again.waitFor("› ");
@@ -105,9 +108,55 @@ describe("/rewind", () => {
     expect(read("app.txt")).toBe("version 1\n");
     again.type("/exit\r");
     expect(await again.exited).toBe(0);
-    // Deleting the session deletes its copies.
-    const del = await runIris(["sessions", "delete", sessionDir!], { env });
+    // Deleting the session deletes its receipts and their snapshots.
+    const del = await runIris(["sessions", "delete", sessionId], { env });
     expect(del.code).toBe(0);
-    expect(existsSync(join(home.home, "rewind", sessionDir!))).toBe(false);
+    expect(snapshotRows()).toEqual([]);
+  }, 60_000);
+
+  it("names a file whose copy was too large to keep, and leaves it as it is", async () => {
+    writeFileSync(join(home.home, "config.yaml"), "approvals:\n  mode: off\n");
+    const big = `${"x".repeat(9 * 1024 * 1024)}\n`;
+    writeFileSync(join(work, "big.txt"), big);
+    fake.enqueue(
+      { toolCalls: [{ name: "write_file", arguments: { path: "big.txt", content: "small\n" } }] },
+      { text: "one done" },
+    );
+    const t = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
+    await t.waitFor("› ");
+    t.type("first\r");
+    await answered(t, "one done");
+    t.type("/rewind\r");
+    await t.waitFor(`not restored: ${join(work, "big.txt")}: no copy was kept (larger than 8 MiB)`);
+    expect(read("big.txt")).toBe("small\n");
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
   }, 60_000);
 });
+
+type SnapshotRow = { tool: string; status: string; path: string; content: string | null };
+
+/** The file snapshots in the effect receipts of the profile's state.db. */
+function snapshotRows(): SnapshotRow[] {
+  const store = openStore(join(home.home, "state.db"));
+  try {
+    return (
+      store.db
+        .prepare(
+          "SELECT e.tool, e.status, s.path, s.content FROM effect_snapshots s JOIN effects e ON e.id = s.effect_id",
+        )
+        .all() as { tool: string; status: string; path: string; content: Buffer | null }[]
+    ).map((r) => ({ ...r, content: r.content ? r.content.toString("utf8") : null }));
+  } finally {
+    store.close();
+  }
+}
+
+function sessionOfReceipts(): string {
+  const store = openStore(join(home.home, "state.db"));
+  try {
+    return (store.db.prepare("SELECT session_id FROM effects").get() as { session_id: string }).session_id;
+  } finally {
+    store.close();
+  }
+}

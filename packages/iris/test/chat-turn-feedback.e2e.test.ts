@@ -63,6 +63,14 @@ describe("tool feedback in the chat", () => {
     await t.waitFor("[d]eny: ");
     // Long enough for a spinner (100 ms frames) to have drawn over the question many times.
     await pause(2500);
+    // The whole question is there, nothing drawn over it.
+    const asked = rows(t);
+    const at = asked.indexOf("⚠ terminal wants to run:");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(asked[at + 1]).toBe("    rm -rf build");
+    expect(asked.at(-1)).toMatch(
+      /^ {2}Allow \(within 60 s\)\? \[o\]nce, \[s\]ession, \[a\]lways, \[d\]eny:$/,
+    );
     t.type("o");
     await t.waitFor(() => rows(t).at(-1)?.endsWith("[d]eny: o") === true);
     t.type("\r");
@@ -101,9 +109,12 @@ describe("commands typed during a turn", () => {
     t.type("first question\r");
     await t.waitFor(() => fake.requests.length === 1);
     t.type("/status\r");
-    await t.waitFor(/session \w{8} · custom\/fake-model · working/);
+    // On the rendered screen: the answer is on a row of its own while the turn still runs.
+    const shown = (re: RegExp) => () => rows(t).some((r) => re.test(r));
+    await t.waitFor(shown(/^session \w{8} · custom\/fake-model · working/));
     t.type("/stop\r");
-    await t.waitFor("(interrupted");
+    await t.waitFor(shown(/\(interrupted/));
+    expect(fake.requests).toHaveLength(1);
     held.release();
     await t.waitFor(/› $/);
     t.type("next one\r");

@@ -22,6 +22,18 @@ describe("a config.yaml with an unknown key", () => {
     const list = await runIris(["sessions", "list"], { env: env() });
     expect(list.code).toBe(0);
     expect(list.stderr).toMatch(/warning: .*config\.yaml:3:1: compresion: .*left out/);
+    // The other commands that only read or list run too, each with the warning.
+    for (const [args, out] of [
+      [["usage"], /no sessions yet/],
+      [["models", "--provider", "openai"], /openai\/gpt-/],
+      [["skills", "list"], /./],
+      [["tools"], /read_file/],
+    ] as const) {
+      const r = await runIris([...args], { env: env() });
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(r.stdout).toMatch(out);
+      expect(r.stderr).toMatch(/warning: .*config\.yaml:3:1: compresion: .*left out/);
+    }
     const get = await runIris(["config", "get", "model.name"], { env: env() });
     expect(get.code).toBe(0);
     expect(get.stdout).toBe("gpt-5\n");
@@ -33,6 +45,24 @@ describe("a config.yaml with an unknown key", () => {
     expect(readFileSync(configFile(), "utf8")).toBe("model:\n  name: gpt-5\napprovals:\n  mode: off\n");
     const clean = await runIris(["sessions", "list"], { env: env() });
     expect(clean.stderr).toBe("");
+  });
+});
+
+describe("a config.yaml that is not valid YAML", () => {
+  it("is named with its file, line and column by every command, read-only ones included", async () => {
+    writeFileSync(configFile(), "model:\n  name: gpt-5\n approvals: [\n");
+    for (const args of [
+      ["sessions", "list"],
+      ["config", "get", "model.name"],
+      ["config", "set", "approvals.mode", "off"],
+    ]) {
+      const r = await runIris(args, { env: env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `${configFile()}:3:1: invalid YAML: All mapping items must start at the same column`,
+      );
+    }
+    expect(readFileSync(configFile(), "utf8")).toBe("model:\n  name: gpt-5\n approvals: [\n");
   });
 });
 

@@ -142,4 +142,47 @@ describe("user hooks", () => {
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
   }, 60_000);
+
+  it("in the chat: post_tool_use runs after each call and has finished before the model is asked again", async () => {
+    const log = join(home.home, "post.log");
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      [
+        "approvals:",
+        "  mode: off",
+        "hooks:",
+        "  post_tool_use:",
+        "    - matcher: terminal",
+        // Slow on purpose: the next request must wait for it, not race it.
+        `      command: sleep 0.5; cat >> '${log}'; echo >> '${log}'`,
+      ].join("\n"),
+    );
+    const seenAtRequest: string[] = [];
+    const replies: object[] = [
+      { toolCalls: [{ name: "terminal", arguments: { command: "echo from-the-tool" } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: "nothing.txt" } }] },
+      { text: "all seen" },
+    ];
+    fake.setHandler((req) => {
+      if (req.apiMode === "chat_completions")
+        seenAtRequest.push(existsSync(log) ? readFileSync(log, "utf8") : "");
+      return (replies.shift() ?? { text: "(nothing scripted)" }) as never;
+    });
+    const t = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
+    await t.waitFor("› ");
+    t.type("run it\r");
+    await t.waitFor(/all seen[\s\S]*› $/);
+    // The second request was sent after the hook had written its event; read_file matched no hook.
+    expect(seenAtRequest[0]).toBe("");
+    const [event] = seenAtRequest[1]!
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(event).toMatchObject({ hook_event_name: "post_tool_use", tool_name: "terminal", is_error: false });
+    expect(event.tool_input).toEqual({ command: "echo from-the-tool" });
+    expect(event.tool_result).toContain("from-the-tool");
+    expect(seenAtRequest[2]).toBe(seenAtRequest[1]);
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import { binScript } from "@iris/tools";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
 import { trackedPtys } from "./pty.js";
+import { renderScreen } from "./vt-screen.js";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
@@ -98,11 +99,28 @@ describe("exit does not wait on MCP servers", () => {
     expect(listSecs).toBeLessThan(40);
   });
 
-  it("the chat's /exit ends promptly with a stopped HTTP server", async () => {
+  it("the chat's /exit ends promptly with a stopped HTTP server and a slow stdio one", async () => {
     const url = await stoppedHttpServer();
-    writeFileSync(join(home.home, "config.yaml"), JSON.stringify({ mcp_servers: { down: { url } } }));
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      JSON.stringify({ mcp_servers: { down: { url }, slow: slowStdio } }),
+    );
     const t = ptys.start([...routeArgs(fake.baseUrl, "chat_completions")], { IRIS_HOME: home.home }, work);
     await t.waitFor("› ");
+    // /mcp names the server, its state and why it has no tools.
+    // (Asked again while the server is still being tried: its last error comes with the failure.)
+    for (let tries = 1; ; tries++) {
+      t.type("/mcp\r");
+      const failed = t.waitFor(/last error: .*(ECONNREFUSED|fetch failed|connect)/i, 3000);
+      if (
+        await failed.then(
+          () => true,
+          () => tries >= 5 && Promise.reject(new Error("no last error")),
+        )
+      )
+        break;
+    }
+    expect(renderScreen(t.raw()).some((r) => /^down {2}\S+ {2}http {2}0 tools$/.test(r))).toBe(true);
     t.type("/exit\r");
     const [code, secs] = await timed(t.exited);
     expect(code).toBe(0);

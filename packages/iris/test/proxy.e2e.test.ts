@@ -1,7 +1,10 @@
 // Provider requests honour HTTP_PROXY / NO_PROXY (issue 12) through the built bin: a small
 // forwarding proxy in the test counts what passes through it.
+
+import { writeFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";
@@ -53,4 +56,22 @@ it("NO_PROXY sends the request directly", async () => {
   });
   expect(r.stdout).toBe("direct\n");
   expect(seen).toEqual([]);
+});
+
+it("asks a custom endpoint for its models through HTTP_PROXY too, and directly under NO_PROXY", async () => {
+  writeFileSync(
+    join(home.home, "config.yaml"),
+    `model: {provider: mybox, name: fake-model}\nproviders:\n  mybox: {base_url: '${fake.baseUrl}', api_mode: chat_completions}\n`,
+  );
+  const viaProxy = await runIris(["models", "--provider", "mybox"], {
+    env: { IRIS_HOME: home.home, HTTP_PROXY: proxyUrl },
+  });
+  expect(viaProxy.stderr).toBe("");
+  expect(viaProxy.stdout).toContain("mybox/fake-model");
+  expect(seen).toEqual([{ url: `${fake.baseUrl}/models`, proxyAuth: undefined }]);
+  const direct = await runIris(["models", "--provider", "mybox"], {
+    env: { IRIS_HOME: home.home, HTTP_PROXY: proxyUrl, NO_PROXY: "127.0.0.1" },
+  });
+  expect(direct.stdout).toContain("mybox/fake-model");
+  expect(seen).toHaveLength(1);
 });

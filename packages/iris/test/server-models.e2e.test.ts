@@ -87,6 +87,19 @@ describe("iris models on a custom endpoint", () => {
     expect(all.stdout).toMatch(/anthropic\/claude[\s\S]*models served by mybox[\s\S]*mybox\/gpt-fake\n$/);
   });
 
+  it("asks a local server (vLLM moved to another port, with its key) instead of the catalogue", async () => {
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      `providers:\n  vllm: {base_url: '${fake.baseUrl}', api_key_env: VLLM_API_KEY}\n`,
+    );
+    const r = await iris(["models", "--provider", "vllm"], undefined, { VLLM_API_KEY: KEY });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(
+      `models served by vllm at ${fake.baseUrl}:\n  vllm/fake-model\n  vllm/Qwen/Qwen3-8B\n  vllm/gpt-fake\n`,
+    );
+    expect(modelGets().at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
   it("exits 1 with the server's error when the key is wrong, the key never shown", async () => {
     myboxHome(fake.baseUrl, "sk-wrong-key-0000");
     const r = await iris(["models", "--provider", "mybox"]);

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import type { FakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
-import { trackedPtys } from "./pty.js";
+import { type PtySession, trackedPtys } from "./pty.js";
+import { renderScreen } from "./vt-screen.js";
 
 let fake: FakeLlm;
 let home: TempHome;
@@ -91,4 +92,51 @@ describe("resuming", () => {
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
   }, 60_000);
+
+  it("/resume in the chat browses this folder's sessions with the arrow keys, Tab shows every folder's", async () => {
+    const elsewhere = join(home.home, "elsewhere");
+    mkdirSync(elsewhere);
+    await session("alpha task", work);
+    await session("beta task", work);
+    await session("gamma elsewhere", elsewhere);
+    const t = ptys.start(route(), env(), work);
+    await t.waitFor("› ");
+    t.type("/resume\r");
+    await t.waitFor("resume a session (this folder");
+    await t.waitFor("alpha task");
+    // Newest first, the first one marked; nothing of the other folder.
+    const marked = () => rows(t).filter((r) => /^[› ] \w{8} {2}/.test(r));
+    expect(marked().map((r) => r.slice(0, 2) + r.replace(/^.*\d\d:\d\d {2}/, ""))).toEqual([
+      "› beta task",
+      "  alpha task",
+    ]);
+    t.type(`${ESC}[B`); // ↓
+    await t.waitFor(() => marked().some((r) => r.startsWith("›") && r.endsWith("alpha task")));
+    expect(marked()).toHaveLength(2);
+    t.type("\r");
+    await t.waitFor(/resumed \w{8} · alpha task/);
+    fake.enqueue({ text: "alpha again" });
+    t.type("go on\r");
+    await t.waitFor(/alpha again[\s\S]*› $/);
+    const users = (fake.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content);
+    expect(users).toEqual(["alpha task", "go on"]);
+
+    t.type("/resume\r");
+    await t.waitFor(() => t.screen().split("resume a session (this folder").length === 3);
+    t.type("gam");
+    await t.waitFor("(none here: Tab shows every folder)");
+    t.type("\t");
+    await t.waitFor(() =>
+      marked().some((r) => r.startsWith("›") && r.endsWith(`gamma elsewhere  [${elsewhere}]`)),
+    );
+    t.type("\r");
+    await t.waitFor(/resumed \w{8} · gamma elsewhere/);
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
 });
+
+const ESC = "\u001b";
+const rows = (t: PtySession) => renderScreen(t.raw(), 100);

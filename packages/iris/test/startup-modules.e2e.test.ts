@@ -100,7 +100,7 @@ describe("iris -p start-up", () => {
     );
     expect(unwanted).toEqual([]);
     const unusedCjs = files.filter((f) =>
-      /[\\/]node_modules[\\/](yaml|ajv|irc-framework|lodash|mvdan-sh|@modelcontextprotocol|hono|@hono|croner|highlight\.js|diff)[\\/]/.test(
+      /[\\/]node_modules[\\/](yaml|ajv|irc-framework|lodash|@modelcontextprotocol|hono|@hono|croner|highlight\.js|diff)[\\/]/.test(
         f,
       ),
     );

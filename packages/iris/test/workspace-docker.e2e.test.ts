@@ -1,12 +1,21 @@
 // terminal.backend: docker end to end, as a user runs it: `iris -p` with config.yaml choosing a
 // real engine (podman system service on a unix socket, testkit/podman.ts). The model's commands
 // run in the container (its own /etc), the work folder is the same files on both sides, the
-// container is removed when the session ends, `iris context` names the workspace, and an engine
+// container is removed when the session ends, two Iris processes on one profile share none and a
+// killed one's is removed by the next start, `iris context` names the workspace, and an engine
 // that is gone fails at session start with the socket named, before any model call.
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { type FakeLlm, type Podman, skipWithoutPodman, startFakeLlm, startPodman } from "@iris/testkit";
+import {
+  type FakeLlm,
+  type Podman,
+  type RecordedRequest,
+  skipWithoutPodman,
+  startFakeLlm,
+  startPodman,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeArgs, runIris, tempHome } from "./helpers.js";
 
@@ -31,6 +40,9 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
     ].join("\n");
   const containers = () =>
     engine.podman(["ps", "-a", "-q", "--filter", "label=iris.profile=default"]).stdout.trim();
+  const until = async (ok: () => boolean) => {
+    while (!ok()) await new Promise((r) => setTimeout(r, 20));
+  };
 
   beforeAll(async () => {
     engine = await startPodman();
@@ -125,6 +137,86 @@ describe.skipIf(skipWithoutPodman())("terminal.backend: docker (real podman)", (
     expect(repaired.stdout).toContain("removed 1 container(s) left by an Iris process that is gone");
     expect(containers()).toBe("");
   }, 60_000);
+
+  it("two Iris processes on one profile get a container each; a killed one's goes at the next start", async () => {
+    const shared = join(home.home, "shared");
+    mkdirSync(shared, { recursive: true });
+    writeFileSync(join(shared, "note.txt"), "a shared note\n");
+    writeFileSync(
+      join(home.home, "config.yaml"),
+      config(engine.socket, ["    mounts:", `      - {host: ${shared}, container: /data, read_only: true}`]),
+    );
+    type Message = { role: string; content?: unknown };
+    const messagesOf = (r: RecordedRequest) => (r.body as { messages: Message[] }).messages;
+    const asked = (r: RecordedRequest, who: string) =>
+      messagesOf(r).some((m) => m.role === "user" && JSON.stringify(m.content).includes(who));
+    const afterTool = (r: RecordedRequest) => messagesOf(r).at(-1)?.role === "tool";
+    // A marks its container and then waits on the model; B looks for A's mark in its own.
+    fake.setHandler((r) => {
+      if (asked(r, "as A"))
+        return afterTool(r)
+          ? { fault: "stall" }
+          : {
+              toolCalls: [
+                {
+                  name: "terminal",
+                  arguments: {
+                    command:
+                      "echo from-A > /tmp/who; cat /data/note.txt; touch /data/new 2>/dev/null || echo ro",
+                  },
+                },
+              ],
+            };
+      if (asked(r, "as B"))
+        return afterTool(r)
+          ? { text: "B done" }
+          : { toolCalls: [{ name: "terminal", arguments: { command: "cat /tmp/who || echo no-mark" } }] };
+      return { text: "C done" };
+    });
+    try {
+      const env = { IRIS_HOME: home.home };
+      const route = routeArgs(fake.baseUrl, "chat_completions");
+      let a: ChildProcess | undefined;
+      const aRun = runIris(["-p", "as A", ...route], { env, cwd: work, onSpawn: (c) => (a = c) });
+      const from = fake.requests.length;
+      await until(() => fake.requests.slice(from).some((r) => asked(r, "as A") && afterTool(r)));
+      const aContainer = containers();
+      expect(aContainer.split("\n")).toHaveLength(1);
+      // terminal.docker's memory, pids and mounts (read-only) are the container's.
+      const limits = engine.podman([
+        "inspect",
+        aContainer,
+        "--format",
+        "{{.HostConfig.Memory}} {{.HostConfig.PidsLimit}}",
+      ]);
+      expect(limits.stdout.trim()).toBe(`${256 * 1024 * 1024} 128`);
+      const aSaw = JSON.stringify(
+        fake.requests.filter((r) => asked(r, "as A") && afterTool(r)).map((r) => messagesOf(r).at(-1)),
+      );
+      expect(aSaw).toContain("a shared note\\nro\\n");
+      expect(existsSync(join(shared, "new"))).toBe(false);
+
+      const b = await runIris(["-p", "as B", ...route], { env, cwd: work });
+      expect(b.stdout).toContain("B done");
+      const bSaw = fake.requests
+        .filter((r) => asked(r, "as B") && afterTool(r))
+        .map((r) => messagesOf(r).at(-1));
+      expect(JSON.stringify(bSaw)).toContain("no-mark");
+      expect(JSON.stringify(bSaw)).not.toContain("from-A");
+      // B's start left A's container alone (its owner lives) and B's own went with B.
+      expect(containers()).toBe(aContainer);
+
+      a?.kill("SIGKILL");
+      expect((await aRun).signal).toBe("SIGKILL");
+      // A could not clean up: its container runs on until the next start finds its owner gone.
+      expect(containers()).toBe(aContainer);
+      const c = await runIris(["-p", "as C", ...route], { env, cwd: work });
+      expect(c.stdout).toContain("C done");
+      expect(containers()).toBe("");
+    } finally {
+      fake.setHandler(undefined);
+    }
+  }, 120_000);
 
   it("iris context names the workspace", async () => {
     writeFileSync(join(home.home, "config.yaml"), config(engine.socket));

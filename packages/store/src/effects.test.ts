@@ -147,3 +147,41 @@ describe("effect look-ups", () => {
     expect(store.listEffects().map((e) => e.logicalOpId)).toEqual(["op-1", "op-2"]);
   });
 });
+
+describe("file snapshots in the receipts (/rewind)", () => {
+  it("keeps the files a new receipt's call writes, returns them newest call first, and deletes them with the session", () => {
+    const before = Buffer.from("version 1\n");
+    const first = store.beginEffect(
+      begin({
+        filesBefore: [
+          { path: "/w/app.txt", content: before },
+          { path: "/w/new.txt", content: null },
+        ],
+      }),
+    );
+    expect(first.kind).toBe("started");
+    // A re-entry of the same op (a replay) keeps the first snapshot, not what the file is now.
+    store.completeEffect(first.effect.id, "ok");
+    store.beginEffect(begin({ filesBefore: [{ path: "/w/app.txt", content: Buffer.from("version 2\n") }] }));
+    const second = store.beginEffect(
+      begin({
+        logicalOpId: "op-2",
+        callId: "call_2",
+        tool: "send_message",
+        filesBefore: [{ path: "/w/big.bin", content: Buffer.from("ignored"), skipped: "larger than 8 MiB" }],
+      }),
+    );
+    const rows = store.fileSnapshots([anchorId]);
+    expect(rows.map((r) => [r.effectId, r.path, r.content?.toString() ?? null, r.skipped ?? null])).toEqual([
+      [second.effect.id, "/w/big.bin", null, "larger than 8 MiB"],
+      [first.effect.id, "/w/app.txt", "version 1\n", null],
+      [first.effect.id, "/w/new.txt", null, null],
+    ]);
+    expect(rows[0]).toMatchObject({ nodeId: anchorId, tool: "send_message" });
+    expect(store.fileSnapshots(["another-node"])).toEqual([]);
+    expect(store.fileSnapshots([])).toEqual([]);
+
+    store.deleteSession(sessionId);
+    expect(store.db.prepare("SELECT count(*) AS n FROM effect_snapshots").get()).toEqual({ n: 0 });
+  });
+});

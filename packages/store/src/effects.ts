@@ -4,6 +4,7 @@
 // exactly-once delivery to the outside world.
 
 import type { Database, Statement, Transaction } from "./driver.js";
+import { EffectSnapshots, type FileBefore } from "./effect-snapshots.js";
 import { StoreError } from "./errors.js";
 import { newId } from "./ids.js";
 import type { NodeRepo } from "./nodes.js";
@@ -23,6 +24,8 @@ export interface BeginEffectInput {
   nodeId: string;
   /** The canonical call id inside that node, when the tool is called more than once. */
   callId?: string;
+  /** The files the call is about to write, as they are now: kept with a new receipt (`/rewind`). */
+  filesBefore?: readonly FileBefore[];
 }
 
 export interface EffectRow {
@@ -77,6 +80,7 @@ export class EffectRepo {
   private readonly finish: Statement;
   private readonly unresolved: Statement<EffectDbRow>;
   private readonly beginTx: Transaction<(input: BeginEffectInput) => BeginEffectResult>;
+  readonly snapshots: EffectSnapshots;
 
   constructor(
     private readonly db: Database,
@@ -94,6 +98,7 @@ export class EffectRepo {
     );
     this.unresolved = db.prepare("SELECT * FROM effects WHERE status = 'started' ORDER BY created_at, rowid");
     this.beginTx = db.transaction((input: BeginEffectInput) => this.beginInTx(input));
+    this.snapshots = new EffectSnapshots(db);
   }
 
   /**
@@ -219,6 +224,7 @@ export class EffectRepo {
       input.callId ?? null,
       Date.now(),
     );
+    if (input.filesBefore?.length) this.snapshots.add(id, input.filesBefore);
     return { kind: "started", effect: this.get(id) };
   }
 

@@ -11,6 +11,7 @@ export {
   type UsageTotals,
 } from "./dashboard-reads.js";
 export type { Database } from "./driver.js";
+export type { EffectSnapshotRow, FileBefore } from "./effect-snapshots.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
 export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
 export {

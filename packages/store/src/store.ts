@@ -10,6 +10,7 @@ import { AskBoard } from "./dashboard-asks.js";
 import { DashboardReads } from "./dashboard-reads.js";
 import { deleteSession } from "./delete-session.js";
 import { type Database, openDatabase } from "./driver.js";
+import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
 import { GatewayState } from "./gateway.js";
@@ -459,5 +460,9 @@ export class Store {
   }
   resolveEffect(id: string, outcome: "applied" | "not_applied", evidence: string): EffectRow {
     return this.effects.resolve(id, outcome, evidence);
+  }
+  /** The files receipted calls anchored on `nodeIds` wrote, as they were before (newest call first). */
+  fileSnapshots(nodeIds: readonly string[]): EffectSnapshotRow[] {
+    return this.effects.snapshots.onAnchors(nodeIds);
   }
 }

@@ -15,9 +15,11 @@ export { FakeMatrix, type FakeMatrixOptions, type MxEvent } from "./matrix/serve
 export {
   PODMAN_PYTHON_IMAGE,
   PODMAN_TEST_IMAGE,
+  PODMAN_TEST_USER,
   type Podman,
   podmanInstalled,
   skipWithoutPodman,
+  skipWithoutRootlessPodman,
   startPodman,
 } from "./podman.js";
 export { startFakeLlm } from "./server.js";

@@ -2,11 +2,14 @@
 // socket in a temp folder, with its own storage (vfs) and runtime (runc) there, so tests of other
 // engineers on the machine never see its containers. No registry is reachable, so the image is
 // imported from a rootfs built here out of this machine's own binaries (busybox-static for the
-// small tools, bash, setsid and ps with the libraries they load). Without podman the tests skip
-// on a developer's machine but fail under CI=true.
+// small tools, bash, setsid and ps with the libraries they load). `rootless`: run as root, the
+// engine is run by an unprivileged user of its own (iris-podman-test, its user namespace made by
+// newuidmap), as the README's rootless set-up has it. Without podman the tests skip on a
+// developer's machine but fail under CI=true.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
+  chownSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -23,6 +26,9 @@ import { basename, dirname, join } from "node:path";
 const PODMAN = "/usr/bin/podman";
 const RUNC = "/usr/sbin/runc";
 const BUSYBOX = "/bin/busybox";
+const NEWUIDMAP = "/usr/bin/newuidmap";
+const SETPRIV = "/usr/bin/setpriv";
+export const PODMAN_TEST_USER = "iris-podman-test";
 export const PODMAN_TEST_IMAGE = "localhost/iris-test:1";
 /** The same with this machine's python3 and its standard library (execute_code's tests). */
 export const PODMAN_PYTHON_IMAGE = "localhost/iris-test-py:1";
@@ -45,11 +51,36 @@ export function skipWithoutPodman(): boolean {
   return true;
 }
 
+/** describe.skipIf(…) argument for the rootless engine: podman's, and uidmap for its user namespace. */
+export function skipWithoutRootlessPodman(): boolean {
+  if (skipWithoutPodman()) return true;
+  if (existsSync(NEWUIDMAP)) return false;
+  if (process.env.CI === "true")
+    throw new Error(
+      "newuidmap is not installed: rootless podman needs it (apt-get install -y uidmap; .ci/run does)",
+    );
+  return true;
+}
+
+/** The unprivileged user a root test runs the rootless engine as (subuid ranges come with useradd). */
+function podmanUser(): { uid: number; gid: number } {
+  if (spawnSync("id", [PODMAN_TEST_USER], { stdio: "ignore" }).status !== 0)
+    spawnSync("useradd", ["-m", "-s", "/bin/bash", PODMAN_TEST_USER], { stdio: "ignore" });
+  const id = (flag: string) => Number(spawnSync("id", [flag, PODMAN_TEST_USER], { encoding: "utf8" }).stdout);
+  const uid = id("-u");
+  const gid = id("-g");
+  if (!Number.isInteger(uid) || uid === 0) throw new Error(`could not make the user ${PODMAN_TEST_USER}`);
+  return { uid, gid };
+}
+
 export interface Podman {
   /** The Engine API socket (dockerode's socketPath). */
   socket: string;
   image: string;
   dir: string;
+  /** Who runs the engine: a container's root is this uid on this machine when rootless. */
+  uid: number;
+  gid: number;
   /** `podman` with this engine's storage, for what a test does by hand (rm -f a container). */
   podman(args: string[]): { status: number | null; stdout: string; stderr: string };
   /** Stops the service (the socket goes away); the storage stays until close(). */
@@ -129,12 +160,26 @@ function waitSocket(socket: string, child: ChildProcess, log: () => string): Pro
   });
 }
 
-export async function startPodman(o: { withPython?: boolean } = {}): Promise<Podman> {
+export async function startPodman(o: { withPython?: boolean; rootless?: boolean } = {}): Promise<Podman> {
   const dir = mkdtempSync(join(tmpdir(), "iris-podman-"));
+  const asUser = o.rootless && process.getuid?.() === 0 ? podmanUser() : undefined;
   const conf = join(dir, "containers.conf");
   // This VM's limits: crun fails on RLIMIT_NOFILE and hybrid cgroups; runc with no default ulimits works.
   writeFileSync(conf, '[containers]\ndefault_ulimits = []\n\n[engine]\nruntime = "runc"\n');
-  const env = { ...process.env, CONTAINERS_CONF: conf, TMPDIR: dir };
+  const env: NodeJS.ProcessEnv = { ...process.env, CONTAINERS_CONF: conf, TMPDIR: dir };
+  // The engine's user owns its folder and has a runtime folder of its own there (XDG_RUNTIME_DIR).
+  const owner = asUser ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  if (asUser) {
+    const runtime = join(dir, "xdg");
+    mkdirSync(runtime, { mode: 0o700 });
+    for (const p of [dir, runtime, conf]) chownSync(p, asUser.uid, asUser.gid);
+    Object.assign(env, { HOME: dir, XDG_RUNTIME_DIR: runtime, USER: PODMAN_TEST_USER });
+  }
+  // setpriv execs podman itself (no process in between), so the service is stopped by its own pid.
+  const command = (args: string[]): [string, string[]] =>
+    asUser
+      ? [SETPRIV, [`--reuid=${asUser.uid}`, `--regid=${asUser.gid}`, "--init-groups", PODMAN, ...args]]
+      : [PODMAN, args];
   const base = [
     "--root",
     join(dir, "storage"),
@@ -152,7 +197,8 @@ export async function startPodman(o: { withPython?: boolean } = {}): Promise<Pod
     join(dir, "libpod-tmp"),
   ];
   const podman = (args: string[]) => {
-    const r = spawnSync(PODMAN, [...base, ...args], { encoding: "utf8", env });
+    const [bin, argv] = command([...base, ...args]);
+    const r = spawnSync(bin, argv, { encoding: "utf8", env });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const image = o.withPython ? PODMAN_PYTHON_IMAGE : PODMAN_TEST_IMAGE;
@@ -160,14 +206,8 @@ export async function startPodman(o: { withPython?: boolean } = {}): Promise<Pod
   if (imported.status !== 0) throw new Error(`podman import failed: ${imported.stderr}`);
   const socket = join(dir, "podman.sock");
   let log = "";
-  let child: ChildProcess | undefined = spawn(
-    PODMAN,
-    [...base, "system", "service", "--time", "0", `unix://${socket}`],
-    {
-      stdio: ["ignore", "ignore", "pipe"],
-      env,
-    },
-  );
+  const [bin, argv] = command([...base, "system", "service", "--time", "0", `unix://${socket}`]);
+  let child: ChildProcess | undefined = spawn(bin, argv, { stdio: ["ignore", "ignore", "pipe"], env });
   child.stderr?.on("data", (b: Buffer) => {
     log = (log + b.toString("utf8")).slice(-4000);
   });
@@ -186,6 +226,8 @@ export async function startPodman(o: { withPython?: boolean } = {}): Promise<Pod
     socket,
     image,
     dir,
+    uid: owner.uid,
+    gid: owner.gid,
     podman,
     stop,
     close: async () => {

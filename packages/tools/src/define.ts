@@ -80,8 +80,9 @@ export interface ToolContext {
    * Called by the dispatcher after the arguments are valid and the call is approved, right before
    * the tool runs: where the agent begins its effect receipt (SPEC D4), so a call that was denied
    * or never approved leaves no receipt. `run: false` answers the call with `result` instead.
+   * `filesBefore`: the files the call writes, as they are now (kept with the receipt, `/rewind`).
    */
-  beforeExecute?(): Promise<ExecuteGate>;
+  beforeExecute?(filesBefore: FileBefore[]): Promise<ExecuteGate>;
   /**
    * The profile's environment and secrets, a proxy-aware fetch behind the private-address guard,
    * and the web/browser settings. The dispatcher fills in the registry's when a caller gave none.
@@ -100,6 +101,16 @@ export interface ToolContext {
 export interface FileAccess {
   readText(path: string): Promise<string>;
   writeText(path: string, content: string): Promise<void>;
+}
+
+/** One file as it was right before a call wrote it (dispatch/files-before.ts reads it). */
+export interface FileBefore {
+  /** The real path (symlinks resolved), where the tool writes. */
+  path: string;
+  /** Its bytes; null when there was no file. */
+  content: Buffer | null;
+  /** Set when no copy was kept (too large, unreadable): why. */
+  skipped?: string;
 }
 
 export type ExecuteGate = { run: true } | { run: false; result: { content: string; isError: boolean } };

@@ -12,7 +12,6 @@ export { HARDLINE_RULES } from "./approval/hardline.js";
 export { ApprovalMemory } from "./approval/memory.js";
 export * from "./approval/policy.js";
 export type { CommandRule } from "./approval/rule.js";
-export { loadShellParser } from "./approval/shell-parser.js";
 export { fileWriteSubject, shellQuote } from "./approval/subjects.js";
 export * from "./approval/types.js";
 export { ChromiumMissingError, findChromium } from "./browser/find-chromium.js";

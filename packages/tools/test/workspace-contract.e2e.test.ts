@@ -1,10 +1,20 @@
 // One contract for every workspace: the same tool calls (terminal with cd, background processes,
-// read, write, patch, search) with the same expectations on the local workspace and on the ssh
-// workspace against a real sshd (test/sshd.ts). A backend that passes this is usable by the agent.
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+// read, write, patch, search) with the same expectations on the local workspace, on the ssh
+// workspace against a real sshd (testkit/sshd.ts) and on the docker workspace against a real
+// podman (testkit/podman.ts), run by root and rootless (an unprivileged user's engine). A backend
+// that passes this is usable by the agent.
+import { chownSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Sshd, skipWithoutPodman, skipWithoutSshd, startPodman, startSshd } from "@iris/testkit";
+import {
+  type Podman,
+  type Sshd,
+  skipWithoutPodman,
+  skipWithoutRootlessPodman,
+  skipWithoutSshd,
+  startPodman,
+  startSshd,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import patch from "../src/builtin/patch.js";
 import processTool from "../src/builtin/process.js";
@@ -71,34 +81,38 @@ const backends: [string, () => Promise<Backend>, boolean][] = [
     },
     skipWithoutSshd(),
   ],
+  ["docker", async () => dockerBackend(await startPodman()), skipWithoutPodman()],
   [
-    "docker",
-    async () => {
-      const engine = await startPodman();
-      const root = realpathSync(mkdtempSync(path.join(tmpdir(), "iris-contract-docker-")));
-      const ws = dockerWorkspace({
-        socket: engine.socket,
-        image: engine.image,
-        profile: "contract",
-        scope: "session",
-        sessionId: `contract-${process.pid}`,
-        hostRoot: root,
-      });
-      await ws.connect();
-      return {
-        ws,
-        root,
-        cwd: root,
-        close: async () => {
-          await ws.close();
-          await engine.close();
-          rmSync(root, { recursive: true, force: true });
-        },
-      };
-    },
-    skipWithoutPodman(),
+    "docker on rootless podman",
+    async () => dockerBackend(await startPodman({ rootless: true })),
+    skipWithoutRootlessPodman(),
   ],
 ];
+
+async function dockerBackend(engine: Podman): Promise<Backend> {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), "iris-contract-docker-")));
+  // The engine's user owns the work folder (a rootless container's root is that user here).
+  chownSync(root, engine.uid, engine.gid);
+  const ws = dockerWorkspace({
+    socket: engine.socket,
+    image: engine.image,
+    profile: "contract",
+    scope: "session",
+    sessionId: `contract-${process.pid}`,
+    hostRoot: root,
+  });
+  await ws.connect();
+  return {
+    ws,
+    root,
+    cwd: root,
+    close: async () => {
+      await ws.close();
+      await engine.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
 
 for (const [name, make, skip] of backends) {
   describe.skipIf(skip)(`workspace contract: ${name}`, () => {

@@ -1,11 +1,12 @@
 // The docker workspace against a real engine (podman system service, testkit/podman.ts): one
 // container per session found by its labels, made again when removed by hand, removed when the
 // session ends, none left by a killed Iris after the next start, no network by default, and an
-// engine that is gone said at session start with the socket named.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+// engine that is gone said at session start with the socket named; and an unprivileged user's
+// engine (rootless podman) serving the same workspace.
+import { chownSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
-import { type Podman, skipWithoutPodman, startPodman } from "@iris/testkit";
+import { type Podman, skipWithoutPodman, skipWithoutRootlessPodman, startPodman } from "@iris/testkit";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApprovalPolicy } from "../src/approval/policy.js";
@@ -179,4 +180,38 @@ describe.skipIf(skipWithoutPodman())("docker workspace on podman", () => {
     const e3 = await down.exec({ command: "true", cwd: root, timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(isWorkspaceUnavailable(e3)).toBe(true);
   });
+});
+
+describe.skipIf(skipWithoutRootlessPodman())("docker workspace on rootless podman", () => {
+  it("an unprivileged user's engine runs the session's container: root inside is that user here", async () => {
+    const engine = await startPodman({ rootless: true });
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), "iris-docker-rootless-")));
+    chownSync(root, engine.uid, engine.gid);
+    const ws = dockerWorkspace({
+      socket: engine.socket,
+      image: engine.image,
+      profile: "rootless",
+      scope: "session",
+      sessionId: "r-1",
+      hostRoot: root,
+    });
+    try {
+      await ws.connect();
+      const r = await ws.exec({
+        command: "touch made-inside; id -u; ls /sys/class/net",
+        cwd: root,
+        timeoutMs: 20_000,
+      });
+      expect(r.output).toBe("0\nlo\n");
+      // Run by root, the engine is iris-podman-test's: what the container's root makes is theirs.
+      if (process.getuid?.() === 0) expect(engine.uid).not.toBe(0);
+      expect(statSync(path.join(root, "made-inside")).uid).toBe(engine.uid);
+      await ws.close();
+      expect(engine.podman(["ps", "-a", "-q"]).stdout.trim()).toBe("");
+    } finally {
+      await ws.close();
+      await engine.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

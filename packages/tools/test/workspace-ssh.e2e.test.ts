@@ -1,7 +1,8 @@
-// The ssh workspace against a real sshd on a loopback port (test/sshd.ts): commands run on the
+// The ssh workspace against a real sshd on a loopback port (testkit/sshd.ts): commands run on the
 // remote side as its user, files go over SFTP, a dropped connection is opened again with the
-// task's directory kept, and a host key that is not in known_hosts is refused.
-import { existsSync, readFileSync } from "node:fs";
+// task's directory kept (a command that never started is sent again, one that ran never twice),
+// and a host key that is not the one in known_hosts, or not there at all, is refused.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { type Sshd, skipWithoutSshd, startSshd } from "@iris/testkit";
@@ -11,6 +12,7 @@ import terminal from "../src/builtin/terminal.js";
 import { makeTestContext } from "../src/fs/test-context.js";
 import { WorkspaceUnavailable } from "../src/workspace/errors.js";
 import { type SshWorkspace, sshWorkspace } from "../src/workspace/ssh.js";
+import { StallProxy } from "./stall-proxy.js";
 
 const text = (r: unknown) => (typeof r === "string" ? r : (r as { content: string }).content);
 
@@ -44,20 +46,17 @@ describe.skipIf(skipWithoutSshd())("ssh workspace (real sshd)", () => {
     await sshd?.close();
   });
 
-  it("runs the command on the remote side as its user, in remote_dir", async () => {
+  it("runs the command on the remote side as its user, in remote_dir; its marker file lands in the remote home", async () => {
     const ctx = makeTestContext({ cwd: "/nonexistent-local-dir", workspace: ws });
-    const out = text(
-      await terminal.execute({ command: "whoami; pwd; touch ~/iris-marker-$PPID; echo ok" }, ctx),
-    );
-    expect(out).toContain(`${sshd.user}\n${remoteDir}\nok`);
-    expect(out).toContain("[exit code: 0]");
+    const marker = `iris-marker-${process.pid}-${Date.now()}`;
+    const out = text(await terminal.execute({ command: `whoami; pwd; touch ~/${marker}; echo ok` }, ctx));
+    expect(out).toBe(`${sshd.user}\n${remoteDir}\nok\n[exit code: 0]`);
     expect(ws.home).toBe(sshd.home);
-    if (sshd.home !== homedir()) {
-      // The marker is in the remote user's home, not the test's own.
-      const found = text(await terminal.execute({ command: "ls ~ | grep -c iris-marker" }, ctx));
-      expect(Number(found.split("\n")[0])).toBeGreaterThan(0);
-      expect(readFileSyncSafe(path.join(homedir(), "iris-marker"))).toBe(false);
-    }
+    // The sshd is on loopback, so the remote user's home is a folder here: the marker is in it,
+    // and (run as root, the remote user is another one) not in the test's own home.
+    expect(existsSync(path.join(sshd.home, marker))).toBe(true);
+    if (sshd.home !== homedir()) expect(existsSync(path.join(homedir(), marker))).toBe(false);
+    await terminal.execute({ command: `rm ~/${marker}` }, ctx);
   });
 
   it("keeps cd per task, returns exit codes and reads the remote file", async () => {
@@ -93,13 +92,105 @@ describe.skipIf(skipWithoutSshd())("ssh workspace (real sshd)", () => {
     await terminal.execute({ command: `cd ${remoteDir} && mkdir -p kept && cd kept` }, ctx);
     const before = ws.connection.connects;
     sshd.dropConnections();
-    // The first call after the drop either finds the link gone or loses it; one more succeeds.
-    let out = "";
-    for (let i = 0; i < 3 && !out.includes("[exit code: 0]"); i++) {
-      out = await terminal.execute({ command: "pwd" }, ctx).then(text, (e: Error) => e.message);
-    }
-    expect(out).toBe(`${remoteDir}/kept\n[exit code: 0]`);
+    // The command never started on the dropped connection: it runs on the new one, in the kept cwd.
+    expect(text(await terminal.execute({ command: "pwd" }, ctx))).toBe(`${remoteDir}/kept\n[exit code: 0]`);
     expect(ws.connection.connects).toBeGreaterThan(before);
+  });
+
+  it("a command that was running when the connection dropped is said lost, not run again", async () => {
+    const count = path.posix.join(remoteDir, "ran-once.txt");
+    let up: () => void = () => {};
+    const isUp = new Promise<void>((resolve) => {
+      up = resolve;
+    });
+    const call = ws.exec({
+      command: `echo run >> ${count}; echo up; sleep 30`,
+      cwd: remoteDir,
+      timeoutMs: 60_000,
+      onData: (d) => d.includes("up") && up(),
+    });
+    await isUp;
+    sshd.dropConnections();
+    await expect(call).rejects.toThrow(/the connection was lost while the command ran/);
+    expect((await ws.exec({ command: `cat ${count}`, cwd: "/", timeoutMs: 10_000 })).output).toBe("run\n");
+  });
+
+  it("a command's claims do not pile up: each is removed once its end has come back", async () => {
+    const claims = async () =>
+      (await ws.exec({ command: `ls ${ws.processes.dir} | grep -c '^run-'`, cwd: "/", timeoutMs: 10_000 }))
+        .output;
+    // While one runs: its own claim and the one before it (removed when this one ends), besides
+    // those of commands lost to a dropped connection, which stay.
+    const before = await claims();
+    for (let i = 0; i < 4; i++) await ws.exec({ command: "true", cwd: "/", timeoutMs: 10_000 });
+    expect(await claims()).toBe(before);
+  });
+
+  describe("a link that goes quiet (a proxy holds the command in flight)", () => {
+    let proxy: StallProxy;
+    let pws: SshWorkspace;
+    beforeAll(async () => {
+      proxy = await StallProxy.start(sshd.port);
+      // The host key is the sshd's; known_hosts names the proxy's port.
+      const known = path.join(sshd.dir, "proxy_known_hosts");
+      const key = readFileSync(sshd.knownHosts, "utf8").trim().split(/\s+/).slice(1).join(" ");
+      writeFileSync(known, `[127.0.0.1]:${proxy.port} ${key}\n`);
+      pws = sshWorkspace(settings({ port: proxy.port, knownHosts: known }));
+      await pws.connect();
+    });
+    afterAll(async () => {
+      await pws?.close();
+      await proxy?.close();
+    });
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 10));
+    };
+    const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "");
+
+    it("a command the shell never got is sent again on a new connection and runs once", async () => {
+      const count = path.posix.join(remoteDir, "never-got.txt");
+      const link = proxy.last;
+      link.stall();
+      const call = pws.exec({ command: `echo run >> ${count}; echo ran`, cwd: remoteDir, timeoutMs: 20_000 });
+      await until(() => link.held.length > 0);
+      link.cut();
+      expect((await call).output).toBe("ran\n");
+      expect(lines(count)).toBe("run\n");
+      // The first copy reaches the old shell late after all: it finds the claim and does not run.
+      const answered = link.answered;
+      link.deliver();
+      await until(() => link.answered > answered);
+      expect(lines(count)).toBe("run\n");
+    });
+
+    it("a command whose time ran out while its link was quiet is given up: a late copy does not run", async () => {
+      const count = path.posix.join(remoteDir, "gave-up.txt");
+      const link = proxy.last;
+      link.stall();
+      const started = Date.now();
+      const call = pws.exec({ command: `echo run >> ${count}`, cwd: remoteDir, timeoutMs: 300 });
+      await until(() => link.held.length > 0 && Date.now() - started > 300);
+      link.cut();
+      await expect(call).rejects.toThrow(/lost before the command started \(it will not run\)/);
+      const answered = link.answered;
+      link.deliver();
+      await until(() => link.answered > answered);
+      expect(lines(count)).toBe("");
+    });
+
+    it("a command whose first copy ran after all is not run by the retry: it is said lost", async () => {
+      const count = path.posix.join(remoteDir, "ran-late.txt");
+      const link = proxy.last;
+      link.stall();
+      const call = pws.exec({ command: `echo run >> ${count}`, cwd: remoteDir, timeoutMs: 20_000 });
+      await until(() => link.held.length > 0);
+      link.deliver();
+      await until(() => lines(count) !== "");
+      link.cut();
+      await expect(call).rejects.toThrow(/it was not run again/);
+      expect(lines(count)).toBe("run\n");
+      expect((await pws.exec({ command: "echo fine", cwd: "/", timeoutMs: 10_000 })).output).toBe("fine\n");
+    });
   });
 
   it("refuses a host key that is not the one in known_hosts", async () => {
@@ -114,6 +205,19 @@ describe.skipIf(skipWithoutSshd())("ssh workspace (real sshd)", () => {
     await wrong.close();
   });
 
+  it("refuses a host that known_hosts does not list (no trust on first use)", async () => {
+    const known = path.join(sshd.dir, "other_hosts");
+    const key = readFileSync(sshd.knownHosts, "utf8").trim().split(/\s+/).slice(1).join(" ");
+    writeFileSync(known, `[127.0.0.1]:${sshd.port + 1} ${key}\nexample.org ${key}\n`);
+    const unknown = sshWorkspace(settings({ knownHosts: known }));
+    const err = await unknown.connect().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkspaceUnavailable);
+    expect((err as Error).message).toContain(
+      `the host key of 127.0.0.1:${sshd.port} is not in ${known}; add it (ssh-keyscan) to trust this host`,
+    );
+    await unknown.close();
+  });
+
   it("says the backend is down, naming host and port, when nothing listens", async () => {
     const down = sshWorkspace(settings({ port: 1 }));
     await expect(down.connect()).rejects.toThrow(
@@ -122,12 +226,3 @@ describe.skipIf(skipWithoutSshd())("ssh workspace (real sshd)", () => {
     await down.close();
   });
 });
-
-function readFileSyncSafe(file: string): boolean {
-  try {
-    readFileSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}

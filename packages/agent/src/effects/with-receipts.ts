@@ -7,7 +7,7 @@
 // under the outer call's operation (`<op>#<n>`), so one inner side effect is not run twice either.
 import type { Message, ToolCallPart } from "@iris/llm";
 import type { Store } from "@iris/store";
-import type { ExecuteGate } from "@iris/tools";
+import type { ExecuteGate, FileBefore } from "@iris/tools";
 import type { AgentEvents } from "../events.js";
 import type { InnerReceipt, ToolBox, ToolRunContext } from "../ports.js";
 import { argsFingerprint, callIndexOf, logicalOpId } from "./op-id.js";
@@ -91,12 +91,13 @@ function bracket(
 ): InnerReceipt {
   let receiptId: string | undefined;
   return {
-    beforeRun: async (): Promise<ExecuteGate> => {
+    beforeRun: async (filesBefore?: FileBefore[]): Promise<ExecuteGate> => {
       const found = op();
       if (typeof found === "string") return refuse(label, found);
       let begun: ReturnType<ReceiptStore["beginEffect"]>;
       try {
-        begun = store.beginEffect({ ...anchor, ...found });
+        // The files it writes, as they are now, go with a new receipt (`/rewind` restores them).
+        begun = store.beginEffect({ ...anchor, ...found, ...(filesBefore?.length ? { filesBefore } : {}) });
       } catch (err) {
         return refuse(label, `no effect receipt could be begun (${(err as Error).message})`);
       }

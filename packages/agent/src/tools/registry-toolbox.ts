@@ -37,6 +37,8 @@ export interface RegistryToolBoxOptions {
   approvalMemory?: ApprovalMemory;
 }
 
+type ToolBoxResult = Awaited<ReturnType<ToolBox["run"]>>;
+
 export class RegistryToolBox implements ToolBox {
   private readonly traitsByName = new Map<string, ToolTraits>();
   private ownWorkspace: Workspace | undefined;
@@ -58,20 +60,26 @@ export class RegistryToolBox implements ToolBox {
     return this.traitsByName.get(name);
   }
 
-  async run(
-    call: ToolCallPart,
-    ctx: ToolRunContext,
-  ): Promise<{ content: string; isError: boolean; images?: { mediaType: string; data: string }[] }> {
+  async run(call: ToolCallPart, ctx: ToolRunContext): Promise<ToolBoxResult> {
     // Only offered tools run: a name the model invents is unknown even if the registry has it.
     if (!this.traitsByName.has(call.name))
       return {
         content: JSON.stringify({ error: `unknown tool '${call.name}'; call only the tools you were given` }),
         isError: true,
       };
-    const { frontEnd, events } = this.opts;
+    const { frontEnd } = this.opts;
     const blocked = await frontEnd.beforeTool?.(call, ctx.signal);
-    if (blocked !== undefined)
-      return { content: JSON.stringify({ error: `blocked by a hook: ${blocked}` }), isError: true };
+    const result =
+      blocked !== undefined
+        ? { content: JSON.stringify({ error: `blocked by a hook: ${blocked}` }), isError: true }
+        : await this.runOffered(call, ctx);
+    // The user's post_tool_use hooks: awaited, so the model's next request waits for them.
+    await frontEnd.afterTool?.(call, result, ctx.signal);
+    return result;
+  }
+
+  private async runOffered(call: ToolCallPart, ctx: ToolRunContext): Promise<ToolBoxResult> {
+    const { frontEnd, events } = this.opts;
     if (!this.opts.workspace && !this.ownWorkspace) this.ownWorkspace = localWorkspace({ root: ctx.cwd });
     const base = this.opts.workspace ?? (this.ownWorkspace as Workspace);
     // An editor that owns the files (ACP) reads and writes them; commands stay on the base.

@@ -8,6 +8,7 @@ import { makeCompleter } from "../ui/composer.js";
 import { InputLineGuard, type TerminalView } from "../ui/input-line.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, PasteAwareInput } from "../ui/line-input.js";
 import { withdrawnNotice } from "../ui/prompts.js";
+import type { KeyInput } from "../ui/session-browser.js";
 
 export interface ChatInputOptions {
   style: Style;
@@ -82,6 +83,20 @@ export class ChatInput {
       signal?.addEventListener("abort", withdraw, { once: true });
       this.pendingAnswer = answer;
     });
+  }
+
+  /**
+   * Runs `use` with the keys to itself (a picker drawn in place): readline and the chat's own key
+   * listeners hear nothing until it ends, so the line being typed is left as it was.
+   */
+  async withKeys<T>(use: (keys: KeyInput) => Promise<T>): Promise<T> {
+    const held = this.input.listeners("keypress") as ((...args: unknown[]) => void)[];
+    for (const l of held) this.input.off("keypress", l);
+    try {
+      return await use(this.input as unknown as KeyInput); // readline made it emit keypress events
+    } finally {
+      for (const l of held) this.input.on("keypress", l);
+    }
   }
 
   /** Gives `line` to the question on screen; false when none is asked. */

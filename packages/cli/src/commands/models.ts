@@ -2,10 +2,11 @@
 // ✓ where the current keys (environment and the profile's .env) can reach the provider; a custom
 // or local provider's models are what its server lists.
 
-import { loadProfileOrExit, type Profile } from "@iris/host";
+import type { Profile } from "@iris/host";
 import { getProvider, listCatalogue, type ModelInfo } from "@iris/llm";
 import type { GlobalFlags } from "../flags.js";
 import { endpointOf, fetchServerModels, listsFromServer } from "../server-models.js";
+import { profileOrExit } from "./with-store.js";
 
 export type Reach = "key" | "local" | "no key";
 
@@ -62,15 +63,9 @@ async function serverListing(profile: Profile, flags: GlobalFlags, provider: str
 }
 
 export async function modelsCommand(flags: GlobalFlags, opts: { provider?: string }): Promise<number> {
-  const loaded = loadProfileOrExit({
-    env: process.env,
-    ...(flags.profile ? { profile: flags.profile } : {}),
-  });
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  const profile = loaded.profile;
+  // A listing: a config with errors gets a warning for each key left out, not an exit.
+  const profile = profileOrExit(flags, { readOnly: true });
+  if (typeof profile === "number") return profile;
   const id = opts.provider ? (getProvider(opts.provider)?.id ?? opts.provider) : undefined;
   if (id && listsFromServer(id, profile)) return serverListing(profile, flags, id);
   const models = listCatalogue(id);

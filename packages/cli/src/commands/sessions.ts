@@ -1,7 +1,5 @@
 // `iris sessions list|show|search|delete|export`: the profile's store, without starting a model.
 
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { SessionRow, Store } from "@iris/host";
 import { messagesOfPath } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
@@ -78,16 +76,14 @@ export function sessionsSearch(flags: GlobalFlags, query: string, limit: number)
 }
 
 export function sessionsDelete(flags: GlobalFlags, id: string): number {
-  return withStore(flags, (store, profile) => {
+  return withStore(flags, (store) => {
     const found = resolveSession(store, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
     try {
-      store.deleteSession(found.row.id);
-      // Its /rewind copies (rewind-copies.ts) go with it.
-      rmSync(join(profile.home.root, "rewind", found.row.id), { recursive: true, force: true });
+      store.deleteSession(found.row.id); // its receipts' file snapshots (for /rewind) with it
     } catch (err) {
       process.stderr.write(`iris: ${(err as Error).message}\n`);
       return 1;

@@ -5,22 +5,11 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { loadProfileOrExit, type Profile } from "@iris/host";
+import type { Profile } from "@iris/host";
 import { parseSkillFile, projectSkillRoots, SKILL_FILE, SkillLibrary } from "@iris/tools";
 import type { GlobalFlags } from "../flags.js";
 import { formatSkillList } from "./skills-view.js";
-
-function withProfile(flags: GlobalFlags, fn: (profile: Profile) => number): number {
-  const loaded = loadProfileOrExit({
-    env: process.env,
-    ...(flags.profile ? { profile: flags.profile } : {}),
-  });
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  return fn(loaded.profile);
-}
+import { withProfile } from "./with-store.js";
 
 function library(profile: Profile): SkillLibrary {
   return new SkillLibrary({
@@ -30,25 +19,33 @@ function library(profile: Profile): SkillLibrary {
 }
 
 export function skillsList(flags: GlobalFlags): number {
-  return withProfile(flags, (profile) => {
-    const lib = library(profile);
-    process.stdout.write(formatSkillList(lib));
-    return lib.problems.length ? 1 : 0;
-  });
+  return withProfile(
+    flags,
+    (profile) => {
+      const lib = library(profile);
+      process.stdout.write(formatSkillList(lib));
+      return lib.problems.length ? 1 : 0;
+    },
+    { readOnly: true },
+  );
 }
 
 export function skillsShow(flags: GlobalFlags, name: string): number {
-  return withProfile(flags, (profile) => {
-    try {
-      const view = library(profile).view(name);
-      const files = view.files.length ? `\n\nfiles: ${view.files.join(", ")}` : "";
-      process.stdout.write(`${view.content}${files}\n`);
-      return 0;
-    } catch (e) {
-      process.stderr.write(`${(e as Error).message}\n`);
-      return 1;
-    }
-  });
+  return withProfile(
+    flags,
+    (profile) => {
+      try {
+        const view = library(profile).view(name);
+        const files = view.files.length ? `\n\nfiles: ${view.files.join(", ")}` : "";
+        process.stdout.write(`${view.content}${files}\n`);
+        return 0;
+      } catch (e) {
+        process.stderr.write(`${(e as Error).message}\n`);
+        return 1;
+      }
+    },
+    { readOnly: true },
+  );
 }
 
 export function skillsInstall(flags: GlobalFlags, path: string): number {

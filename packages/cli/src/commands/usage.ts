@@ -2,13 +2,13 @@
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
 import type { SessionRow, Store } from "@iris/host";
-import { loadProfileOrExit } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
 import { openStoreForReading } from "./read-store.js";
 import { formatSessionTime } from "./session-time.js";
 import { formatUsageTotals, type UsageBy } from "./usage-totals.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
+import { profileOrExit } from "./with-store.js";
 
 export interface UsageOptions {
   session?: string;
@@ -24,15 +24,10 @@ const DEFAULT_SESSIONS = 10;
 const DEFAULT_DAYS = 30;
 
 export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
-  const loaded = loadProfileOrExit({
-    env: process.env,
-    ...(flags.profile ? { profile: flags.profile } : {}),
-  });
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  const dbPath = loaded.profile.home.paths.db;
+  // Reads the store only: a config with errors gets a warning, not an exit.
+  const profile = profileOrExit(flags, { readOnly: true });
+  if (typeof profile === "number") return profile;
+  const dbPath = profile.home.paths.db;
   if (!existsSync(dbPath)) {
     if (opts.session !== undefined) return noSession(opts.session);
     process.stdout.write(opts.by ? "no API calls yet\n" : "no sessions yet\n");
@@ -46,7 +41,7 @@ export function usageCommand(flags: GlobalFlags, opts: UsageOptions): number {
     }
     return opts.session === undefined
       ? listRecent(store, opts.last)
-      : showSession(store, opts.session, opts.last, loaded.profile.config.agent.session_budget_seconds);
+      : showSession(store, opts.session, opts.last, profile.config.agent.session_budget_seconds);
   } finally {
     store.close();
   }

@@ -9,11 +9,7 @@ import { openStoreForReading } from "./read-store.js";
  * The chosen profile (config and .env), or its error on stderr and the exit code. `readOnly`
  * commands run on a config with errors: the keys it rejects are left out, each with a warning.
  */
-export function withProfile(
-  flags: GlobalFlags,
-  fn: (profile: Profile) => number,
-  opts: { readOnly?: boolean } = {},
-): number {
+export function profileOrExit(flags: GlobalFlags, opts: { readOnly?: boolean } = {}): Profile | number {
   const loaded = loadProfileOrExit({
     env: process.env,
     ...(flags.profile ? { profile: flags.profile } : {}),
@@ -24,7 +20,16 @@ export function withProfile(
     return loaded.exitCode;
   }
   if (opts.readOnly) for (const w of loaded.profile.warnings) process.stderr.write(`iris: warning: ${w}\n`);
-  return fn(loaded.profile);
+  return loaded.profile;
+}
+
+export function withProfile(
+  flags: GlobalFlags,
+  fn: (profile: Profile) => number,
+  opts: { readOnly?: boolean } = {},
+): number {
+  const profile = profileOrExit(flags, opts);
+  return typeof profile === "number" ? profile : fn(profile);
 }
 
 /** The profile's store, for commands that read or settle state (they run beside a config error). */

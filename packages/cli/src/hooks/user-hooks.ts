@@ -1,8 +1,10 @@
 // The user's hooks (config.yaml `hooks:`, SPEC E1) around the CLI's turns, in the chat and in
 // `iris -p`: pre_tool_use before each call runs (exit 2 blocks it: the model is told the hook's
-// stderr), post_tool_use after it with its result, turn_end when a turn has ended. A hook that
-// fails otherwise (another exit code, a timeout) is reported and changes nothing.
-import type { AgentEvents, FrontEnd, IrisConfig } from "@iris/host";
+// stderr), post_tool_use after it with its result (the result goes to the model when they have
+// finished), turn_end when a turn has ended. A hook that fails otherwise (another exit code, a
+// timeout) is reported and changes nothing.
+import type { FrontEnd, IrisConfig } from "@iris/host";
+import type { ToolCallPart } from "@iris/llm";
 import { runHook } from "./run-hook.js";
 
 type ToolHook = IrisConfig["hooks"]["pre_tool_use"][number];
@@ -27,9 +29,6 @@ const firstLine = (s: string) => s.trim().split("\n")[0]?.slice(0, 300) ?? "";
 export class UserHooks {
   private readonly pre: { hook: ToolHook; matches: RegExp }[];
   private readonly post: { hook: ToolHook; matches: RegExp }[];
-  /** The arguments of calls in flight, for their post_tool_use event. */
-  private readonly calls = new Map<string, { name: string; argumentsJson: string }>();
-  private readonly running = new Set<Promise<unknown>>();
 
   constructor(
     private readonly config: IrisConfig["hooks"],
@@ -41,63 +40,53 @@ export class UserHooks {
     this.post = compile(config.post_tool_use);
   }
 
-  /** The front end with the pre_tool_use hooks in front of every call. */
+  /** The front end with the pre_tool_use hooks before every call and post_tool_use after it. */
   around(frontEnd: FrontEnd): FrontEnd {
-    if (!this.pre.length) return frontEnd;
+    const wrapped: FrontEnd = { ...frontEnd };
+    if (this.pre.length) wrapped.beforeTool = (call, signal) => this.beforeTool(call, signal);
+    if (this.post.length) wrapped.afterTool = (call, result, signal) => this.afterTool(call, result, signal);
+    return wrapped;
+  }
+
+  private async beforeTool(call: ToolCallPart, signal: AbortSignal): Promise<string | undefined> {
+    for (const { hook, matches } of this.pre) {
+      if (!matches.test(call.name)) continue;
+      const event = this.callEvent("pre_tool_use", call);
+      const r = await runHook(hook.command, event, this.options(hook, signal));
+      if (r.code === 2) return firstLine(r.stderr) || `the pre_tool_use hook '${hook.command}' refused it`;
+      if (r.code !== 0) this.failed("pre_tool_use", hook.command, r);
+    }
+    return undefined;
+  }
+
+  /** In order, each to its end (or its timeout): the model's next request waits for them. */
+  private async afterTool(
+    call: ToolCallPart,
+    result: { content: string; isError: boolean },
+    signal: AbortSignal,
+  ): Promise<void> {
+    const event = {
+      ...this.callEvent("post_tool_use", call),
+      tool_result: result.content,
+      is_error: result.isError,
+    };
+    for (const { hook, matches } of this.post)
+      if (matches.test(call.name)) await this.runReported("post_tool_use", hook, event, signal);
+  }
+
+  private callEvent(name: string, call: ToolCallPart) {
     return {
-      ...frontEnd,
-      beforeTool: async (call, signal) => {
-        for (const { hook, matches } of this.pre) {
-          if (!matches.test(call.name)) continue;
-          const event = {
-            hook_event_name: "pre_tool_use",
-            session_id: this.ctx.sessionId(),
-            cwd: this.ctx.cwd,
-            tool_name: call.name,
-            tool_call_id: call.callId,
-            tool_input: parseArgs(call.argumentsJson),
-          };
-          const r = await runHook(hook.command, event, this.options(hook, signal));
-          if (r.code === 2)
-            return firstLine(r.stderr) || `the pre_tool_use hook '${hook.command}' refused it`;
-          if (r.code !== 0) this.failed("pre_tool_use", hook.command, r);
-        }
-        return undefined;
-      },
+      hook_event_name: name,
+      session_id: this.ctx.sessionId(),
+      cwd: this.ctx.cwd,
+      tool_name: call.name,
+      tool_call_id: call.callId,
+      tool_input: parseArgs(call.argumentsJson),
     };
   }
 
-  /** post_tool_use after each finished call; detaches. */
-  attach(events: AgentEvents): () => void {
-    if (!this.post.length) return () => {};
-    const offs = [
-      events.on("tool_gen", ({ call }) => this.calls.set(call.callId, call)),
-      events.on("tool_progress", (p) => {
-        if (p.phase !== "after") return;
-        const call = this.calls.get(p.callId);
-        this.calls.delete(p.callId);
-        const event = {
-          hook_event_name: "post_tool_use",
-          session_id: this.ctx.sessionId(),
-          cwd: this.ctx.cwd,
-          tool_name: p.name,
-          tool_call_id: p.callId,
-          tool_input: call ? parseArgs(call.argumentsJson) : null,
-          tool_result: p.result ?? p.message ?? "",
-          is_error: p.isError === true,
-        };
-        for (const { hook, matches } of this.post)
-          if (matches.test(p.name)) this.track(this.runReported("post_tool_use", hook, event));
-      }),
-    ];
-    return () => {
-      for (const off of offs) off();
-    };
-  }
-
-  /** Runs the turn_end hooks, after the post_tool_use hooks still running have finished. */
+  /** Runs the turn_end hooks. */
   async turnEnded(result: { reason: string; text: string }): Promise<void> {
-    await this.settled();
     const event = {
       hook_event_name: "turn_end",
       session_id: this.ctx.sessionId(),
@@ -108,22 +97,13 @@ export class UserHooks {
     for (const hook of this.config.turn_end) await this.runReported("turn_end", hook, event);
   }
 
-  /** Waits for the hooks still running. */
-  async settled(): Promise<void> {
-    while (this.running.size) await Promise.all([...this.running]);
-  }
-
-  private track(p: Promise<unknown>): void {
-    this.running.add(p);
-    void p.finally(() => this.running.delete(p));
-  }
-
   private async runReported(
     kind: string,
     hook: { command: string; timeout_seconds: number },
     event: unknown,
+    signal?: AbortSignal,
   ) {
-    const r = await runHook(hook.command, event, this.options(hook));
+    const r = await runHook(hook.command, event, this.options(hook, signal));
     if (r.code !== 0) this.failed(kind, hook.command, r);
   }
 

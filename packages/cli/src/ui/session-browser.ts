@@ -1,4 +1,4 @@
-// `iris -r` without an id on a terminal: the sessions of the current folder first (Tab shows every
+// `iris -r` without an id on a terminal, and `/resume` without one in the chat: the sessions of the current folder first (Tab shows every
 // folder's), ↑/↓ to move, typed text filters by title or id, Enter resumes, Esc cancels. Sessions
 // that never got a message and have no title are left out: there is nothing to resume in them.
 import { emitKeypressEvents } from "node:readline";
@@ -88,12 +88,21 @@ export function pressKey(
   return undefined;
 }
 
-/** Runs the browser on a terminal; resolves with the row picked or undefined (cancelled). */
+/** Where the browser's keys come from: a stream that emits readline's `keypress` events. */
+export interface KeyInput {
+  on(event: "keypress", listener: (str: string | undefined, key: Key) => void): unknown;
+  off(event: "keypress", listener: (str: string | undefined, key: Key) => void): unknown;
+}
+
+/**
+ * Runs the browser on `keys` (in raw mode already: the chat's input, or stdin made raw by
+ * onRawTerminal); resolves with the row picked or undefined (cancelled).
+ */
 export function browseSessions(
   rows: readonly SessionRow[],
   cwd: string,
-  input: NodeJS.ReadStream,
-  output: NodeJS.WriteStream,
+  keys: KeyInput,
+  output: { write(s: string): unknown; columns?: number },
 ): Promise<SessionRow | undefined> {
   const here = rows.some((s) => worthResuming(s) && s.cwd === cwd);
   const st: BrowserState = { rows, cwd, allFolders: !here, filter: "", index: 0 };
@@ -105,20 +114,31 @@ export function browseSessions(
     drawn = lines.length;
   };
   return new Promise((resolve) => {
-    emitKeypressEvents(input);
-    const wasRaw = input.isRaw;
-    input.setRawMode(true);
-    input.resume();
-    const onKey = (str: string | undefined, key: Key) => {
+    const onKey = (str: string | undefined, key: Key | undefined) => {
       const picked = pressKey(st, str, key ?? {});
       if (picked === undefined) return draw();
-      input.off("keypress", onKey);
-      input.setRawMode(wasRaw);
-      input.pause();
+      keys.off("keypress", onKey);
       output.write("\n");
       resolve(picked === "cancel" ? undefined : picked);
     };
-    input.on("keypress", onKey);
+    keys.on("keypress", onKey);
     draw();
   });
+}
+
+/** Runs `use` with stdin in raw mode giving keypress events (before the chat owns the terminal). */
+export async function onRawTerminal<T>(
+  input: NodeJS.ReadStream,
+  use: (keys: KeyInput) => Promise<T>,
+): Promise<T> {
+  emitKeypressEvents(input);
+  const wasRaw = input.isRaw;
+  input.setRawMode(true);
+  input.resume();
+  try {
+    return await use(input);
+  } finally {
+    input.setRawMode(wasRaw);
+    input.pause();
+  }
 }

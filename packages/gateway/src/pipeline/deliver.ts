@@ -7,11 +7,13 @@
 
 import type { GatewayState } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import type { ActionButton, PlatformAdapter } from "../adapter.js";
+import type { ActionButton, OutboundFile, PlatformAdapter, SendOptions } from "../adapter.js";
 import type { ChatAddress } from "../message.js";
 import { splitMessage } from "./chunk.js";
 
 const SEND_ATTEMPTS = 3;
+/** The outbox key's end that marks a file: its bytes are not kept, so it is never sent again. */
+const FILE_PART = "#file";
 
 export class Deliverer {
   /** Told after each part: sent, or failed for good (the platform's health, SPEC G1). */
@@ -50,25 +52,42 @@ export class Deliverer {
         continue;
       }
       // Buttons go under the last part (the one that asks).
-      await this.sendRecorded(key, to, part, k === parts.length - 1 ? opts.buttons : undefined);
+      const buttons = k === parts.length - 1 ? opts.buttons : undefined;
+      await this.sendRecorded(key, (o) =>
+        this.adapter.send(to, part, { ...o, ...(buttons?.length ? { buttons } : {}) }),
+      );
       sent++;
     }
     return { sent, skipped };
   }
 
-  private async sendRecorded(
-    key: string,
-    to: ChatAddress,
-    text: string,
-    buttons?: readonly ActionButton[],
-  ): Promise<void> {
+  /**
+   * Sends a file once (the send_file tool): recorded like a reply's part, under `logicalKey`. A
+   * crash while it was on its way leaves it uncertain, never sent twice (its bytes are not kept).
+   */
+  async deliverFile(logicalKey: string, to: ChatAddress, file: OutboundFile): Promise<"sent" | "skipped"> {
+    const adapter = this.adapter;
+    if (!adapter.sendFile) throw new Error(`${adapter.platform} cannot send files`);
+    const sendFile = adapter.sendFile.bind(adapter);
+    const caption = file.caption && adapter.render ? adapter.render(file.caption) : file.caption;
+    const key = `${logicalKey}${FILE_PART}`;
+    const row = this.state.recordOutbound({
+      logicalKey: key,
+      platform: to.platform,
+      chatId: to.chatId,
+      threadId: to.threadId ?? null,
+      text: `📎 ${file.name}${caption ? `\n${caption}` : ""}`,
+    });
+    if (!row.fresh) return "skipped";
+    const shown = { ...file, ...(caption ? { caption } : {}) };
+    await this.sendRecorded(key, (o) => sendFile(to, shown, o));
+    return "sent";
+  }
+
+  private async sendRecorded(key: string, send: (opts: SendOptions) => Promise<unknown>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.adapter.send(to, text, {
-          key,
-          handingOver: () => this.state.markOutboundHanded(key),
-          ...(buttons?.length ? { buttons } : {}),
-        });
+        await send({ key, handingOver: () => this.state.markOutboundHanded(key) });
         this.state.markOutbound(key, "sent");
         this.health?.(true);
         return;
@@ -92,7 +111,7 @@ export class Deliverer {
     let uncertain = 0;
     for (const row of this.state.pendingOutbound(this.adapter.platform)) {
       const neverLeft = this.adapter.reportsHandOver === true && row.handedAt === null;
-      if (!this.adapter.idempotentSend && !neverLeft) {
+      if ((!this.adapter.idempotentSend && !neverLeft) || row.logicalKey.endsWith(FILE_PART)) {
         this.state.markOutbound(row.logicalKey, "uncertain");
         uncertain++;
         continue;
@@ -103,7 +122,7 @@ export class Deliverer {
         ...(row.threadId ? { threadId: row.threadId } : {}),
       };
       // A part the platform still refuses is left uncertain (sendRecorded marks it); the others go.
-      const ok = await this.sendRecorded(row.logicalKey, to, row.text).then(
+      const ok = await this.sendRecorded(row.logicalKey, (o) => this.adapter.send(to, row.text, o)).then(
         () => true,
         () => false,
       );

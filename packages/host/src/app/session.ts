@@ -34,6 +34,7 @@ import { ChildSlots } from "./delegate.js";
 import { imagesForRoute } from "./describe-image.js";
 import type { EventIdentity, HostEvent, HostEventListener, HostEventMap } from "./events.js";
 import { EventFanout } from "./events.js";
+import { type RewindResult, rewindSession } from "./rewind.js";
 import type { RouteFlags } from "./route.js";
 import { assembleAgent } from "./session-agent.js";
 import { FrozenPrompt } from "./session-frozen-prompt.js";
@@ -256,6 +257,14 @@ export class Session {
    * as after an edit or a cancelled turn: what came after stays in the tree as a branch. */
   rewindTo(leafId: string | null): void {
     this.record.rewindTo(leafId);
+  }
+
+  /** `/rewind`: back to before user message `n` (default: the last), with the files the receipted
+   * calls since then wrote put back as they were (rewind.ts). Not while a turn runs. */
+  async rewind(n?: number): Promise<RewindResult | { error: string }> {
+    if (this.running) return { error: "a turn is running; stop it first (/stop or Esc)" };
+    if (this.record.detached) return { error: "a conversation outside state.db cannot be rewound" };
+    return rewindSession(this.opts.store, this.session.id, n, this.workspace, (id) => this.rewindTo(id));
   }
 
   /**

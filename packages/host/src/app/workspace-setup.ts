@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   dockerWorkspace,
   localWorkspace,
+  type SshWorkspace,
   SwitchableWorkspace,
   sshWorkspace,
   type Workspace,
@@ -125,22 +126,29 @@ export async function switchSessionWorkspace(
   return ws.description;
 }
 
+/** An ssh workspace on terminal.ssh (`iris doctor`'s too); undefined when none is configured. */
+export function profileSshWorkspace(profile: Profile): SshWorkspace | undefined {
+  const ssh = profile.config.terminal.ssh;
+  if (!ssh) return undefined;
+  return sshWorkspace({
+    host: ssh.host,
+    port: ssh.port,
+    user: ssh.user,
+    keyPath: expandHome(ssh.key_path, profile.env),
+    knownHosts: expandHome(ssh.known_hosts, profile.env),
+    remoteDir: ssh.remote_dir,
+    connectTimeoutS: ssh.connect_timeout_seconds,
+    env: passthrough(profile),
+  });
+}
+
 function backendWorkspace(profile: Profile, cwd: string, backend?: WorkspaceBackend): Workspace {
   const t = profile.config.terminal;
   const chosen = backend ?? t.backend;
-  if (chosen === "ssh" && t.ssh) {
-    const ws = sshWorkspace({
-      host: t.ssh.host,
-      port: t.ssh.port,
-      user: t.ssh.user,
-      keyPath: expandHome(t.ssh.key_path, profile.env),
-      knownHosts: expandHome(t.ssh.known_hosts, profile.env),
-      remoteDir: t.ssh.remote_dir,
-      connectTimeoutS: t.ssh.connect_timeout_seconds,
-      env: passthrough(profile),
-    });
-    void ws.connect().catch(() => undefined);
-    return ws;
+  const ssh = chosen === "ssh" ? profileSshWorkspace(profile) : undefined;
+  if (ssh) {
+    void ssh.connect().catch(() => undefined);
+    return ssh;
   }
   if (chosen === "docker" && t.docker) {
     const d = t.docker;

@@ -68,9 +68,10 @@ export function loadConfig(path: string, opts: { lenient?: boolean } = {}): Conf
 
 /** The config with each rejected key left out, or the errors when that does not make it valid. */
 function withoutBadKeys(text: string, errors: ConfigError[]): ConfigResult {
+  // An error of the whole file (invalid YAML): nothing to leave out, and the text does not parse.
+  if (errors.some((e) => e.key === "")) return { ok: false, errors };
   const data = yaml().parse(text) as unknown;
-  if (errors.some((e) => e.key === "") || data === null || typeof data !== "object")
-    return { ok: false, errors };
+  if (data === null || typeof data !== "object") return { ok: false, errors };
   for (const e of errors) {
     const keys = e.key.split(".");
     let at: unknown = data;

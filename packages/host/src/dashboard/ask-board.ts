@@ -70,8 +70,12 @@ export function withAskBoard(frontEnd: FrontEnd, store: Store, sessionId: string
  * Object.create(frontEnd): that made each turn's front end a prototype, a cost of its own in every
  * API request. */
 function otherParts(frontEnd: FrontEnd): FrontEnd {
-  const { files, beforeTool } = frontEnd;
-  const out = { files, beforeTool: beforeTool?.bind(frontEnd) } satisfies Record<
+  const { files, beforeTool, afterTool } = frontEnd;
+  const out = {
+    files,
+    beforeTool: beforeTool?.bind(frontEnd),
+    afterTool: afterTool?.bind(frontEnd),
+  } satisfies Record<
     Exclude<keyof FrontEnd, "approve" | "clarify">,
     unknown
   >;

@@ -1,8 +1,9 @@
-// `iris doctor`'s workspace check (SPEC T6): the configured backend answers, and for docker the
-// session containers a killed Iris left behind (their owner process gone) are listed, and
-// removed with --repair. Async and after the rest, like the endpoint probe.
-import { dockerWorkspace, isWorkspaceUnavailable, orphanContainers, sshWorkspace } from "@iris/tools";
-import { dockerSocket } from "../app/workspace-setup.js";
+// `iris doctor`'s workspace check (SPEC T6): the configured backend answers, and what a killed
+// Iris left behind there (their owner process gone) is listed and removed with --repair: for
+// docker its session containers, for ssh its process folders (and what still runs from them).
+// Async and after the rest, like the endpoint probe.
+import { dockerWorkspace, isWorkspaceUnavailable, orphanContainers } from "@iris/tools";
+import { dockerSocket, profileSshWorkspace } from "../app/workspace-setup.js";
 import type { Profile } from "../config/index.js";
 import type { Finding } from "./types.js";
 
@@ -52,23 +53,30 @@ export async function checkWorkspace(profile: Profile, o: { repair?: boolean } =
       });
     return findings;
   }
-  if (t.backend === "ssh" && t.ssh) {
-    const ws = sshWorkspace({
-      host: t.ssh.host,
-      port: t.ssh.port,
-      user: t.ssh.user,
-      keyPath: t.ssh.key_path.replace(/^~(?=\/|$)/, profile.env.HOME ?? "~"),
-      knownHosts: t.ssh.known_hosts.replace(/^~(?=\/|$)/, profile.env.HOME ?? "~"),
-      remoteDir: t.ssh.remote_dir,
-      connectTimeoutS: t.ssh.connect_timeout_seconds,
-    });
+  const ssh = t.backend === "ssh" ? profileSshWorkspace(profile) : undefined;
+  if (ssh) {
     try {
-      await ws.connect();
-      return [{ status: "ok", subject: "ssh workspace", message: `${ws.connection.target} answers` }];
+      // Reached, host key checked; not connect(), which would sweep what only --repair removes.
+      await ssh.connection.get();
+      const orphans = o.repair ? await ssh.processes.sweepOrphans() : await ssh.processes.orphans();
+      const findings: Finding[] = [
+        { status: "ok", subject: "ssh workspace", message: `${ssh.connection.target} answers` },
+      ];
+      if (orphans.length)
+        findings.push({
+          status: o.repair ? "ok" : "warn",
+          subject: "ssh processes",
+          message: o.repair
+            ? `killed what ${orphans.length} Iris process(es) that are gone left running on ${ssh.connection.target}, and removed their folders`
+            : `${orphans.length} Iris process(es) that are gone left folders (and maybe processes) on ${ssh.connection.target}`,
+          details: orphans,
+          ...(o.repair ? {} : { fix: "iris doctor --repair" }),
+        });
+      return findings;
     } catch (e) {
       return [{ status: "fail", subject: "ssh workspace", message: (e as Error).message }];
     } finally {
-      await ws.close().catch(() => undefined);
+      await ssh.close().catch(() => undefined);
     }
   }
   return [];

@@ -10,6 +10,7 @@ import { MIGRATION_0024 } from "./0024_session_lookup.js";
 import { MIGRATION_0025 } from "./0025_identities.js";
 import { MIGRATION_0031 } from "./0031_dashboard.js";
 import { MIGRATION_0032 } from "./0032_mcp_state_web_pages.js";
+import { MIGRATION_0033 } from "./0033_effect_snapshots.js";
 
 export interface Migration {
   version: number;
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 25, name: "identities", sql: MIGRATION_0025 },
   { version: 31, name: "dashboard", sql: MIGRATION_0031 },
   { version: 32, name: "mcp_state_web_pages", sql: MIGRATION_0032 },
+  { version: 33, name: "effect_snapshots", sql: MIGRATION_0033 },
 ];
 
 // The highest number, not the count: versions may leave gaps (numbers are reserved per issue).

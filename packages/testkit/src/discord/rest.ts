@@ -2,12 +2,17 @@
 // @discordjs/rest: /gateway/bot, /users/@me, messages (send, edit, delete), typing and
 // interaction callbacks. As strict as Discord where Iris depends on it: `Authorization: Bot
 // TOKEN` or 401; contents over 2000 characters, empty messages and bad components are 400 with
-// code 50035 (slash commands too: names, descriptions, options); unknown channels 404 (10003), unknown messages 404 (10008); a 204 has no body and
-// no content type (undici fails to parse an empty JSON body).
+// code 50035 (slash commands too: names, descriptions, options); unknown channels 404 (10003),
+// unknown messages 404 (10008); a 204 has no body and no content type (undici fails to parse an
+// empty JSON body). A message with files is multipart: `payload_json` and one `files[n]` part per
+// file, each named by id n in the payload's `attachments`; a file over 10 MiB is a 413 (40005).
 import type { IncomingMessage } from "node:http";
+import { parseMultipart, type UploadedFile } from "../multipart.js";
 import type { DcBotMessage, DcChannel, DcCommand, DcUser } from "./types.js";
 
 export const DISCORD_MAX_CONTENT = 2000;
+/** A bot's upload limit where the server has no boost (and in DMs). */
+export const DISCORD_MAX_FILE = 10 * 1024 * 1024;
 
 export class RestError extends Error {
   constructor(
@@ -52,14 +57,54 @@ function channelOf(s: RestState, id: string): DcChannel {
   return c;
 }
 
+type DcFile = NonNullable<DcBotMessage["files"]>[number];
+
+/** The uploaded `files[n]` parts, each named by its id in `attachments` (Discord's upload rules). */
+function attachmentsOf(body: Record<string, unknown>, files: ReadonlyMap<string, UploadedFile>): DcFile[] {
+  const meta = body.attachments;
+  if (meta === undefined && files.size === 0) return [];
+  if (!Array.isArray(meta))
+    throw formError(
+      "attachments",
+      "BASE_TYPE_REQUIRED",
+      "The attachments of the uploaded files are required.",
+    );
+  if (meta.length > 10)
+    throw formError("attachments", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.");
+  const out: DcFile[] = [];
+  for (const [i, raw] of meta.entries()) {
+    const a = raw as { id?: unknown; filename?: unknown };
+    const file = files.get(String(a.id));
+    if (!file)
+      throw formError(
+        `attachments.${i}.id`,
+        "ATTACHMENT_NOT_FOUND",
+        "No files[n] part has this attachment's id.",
+      );
+    if (file.bytes.length > DISCORD_MAX_FILE)
+      throw new RestError(413, { message: "Request entity too large", code: 40005 });
+    const name = typeof a.filename === "string" && a.filename !== "" ? a.filename : file.name;
+    out.push({
+      id: String(a.id),
+      name,
+      bytes: file.bytes,
+      ...(file.contentType ? { contentType: file.contentType } : {}),
+    });
+  }
+  for (const n of files.keys())
+    if (!out.some((f) => f.id === n))
+      throw formError("attachments", "ATTACHMENT_NOT_FOUND", `files[${n}] is not named in attachments.`);
+  return out;
+}
+
 /** The message body's content and buttons, checked as Discord checks them. */
-function messageBody(body: Record<string, unknown>, editing: boolean) {
+function messageBody(body: Record<string, unknown>, editing: boolean, hasFiles = false) {
   const content = body.content;
   if (content !== undefined && typeof content !== "string")
     throw formError("content", "STRING_TYPE_CONVERT", "Could not interpret as string.");
   if (typeof content === "string" && content.length > DISCORD_MAX_CONTENT)
     throw formError("content", "BASE_TYPE_MAX_LENGTH", `Must be ${DISCORD_MAX_CONTENT} or fewer in length.`);
-  if (!editing && (content ?? "") === "" && !body.components)
+  if (!editing && (content ?? "") === "" && !body.components && !hasFiles)
     throw new RestError(400, { message: "Cannot send an empty message", code: 50006 });
   const buttons: { label: string; customId: string }[] = [];
   const rows = body.components;
@@ -123,7 +168,14 @@ export function messageJson(s: RestState, m: DcBotMessage) {
     mention_everyone: false,
     mentions: [],
     mention_roles: [],
-    attachments: [],
+    attachments: (m.files ?? []).map((f) => ({
+      id: f.id,
+      filename: f.name,
+      size: f.bytes.length,
+      url: `https://cdn.discordapp.com/attachments/${m.channelId}/${m.id}/${f.name}`,
+      proxy_url: `https://media.discordapp.net/attachments/${m.channelId}/${m.id}/${f.name}`,
+      ...(f.contentType ? { content_type: f.contentType } : {}),
+    })),
     embeds: [],
     pinned: false,
     type: m.replyTo ? 19 : 0,
@@ -159,6 +211,25 @@ function checkCommands(body: unknown): DcCommand[] {
   });
 }
 
+/** A request's JSON body, or a multipart one's `payload_json` and `files[n]` parts; throws when malformed. */
+export function parseBody(
+  raw: Buffer,
+  contentType: string,
+): { body: Record<string, unknown>; files: Map<string, UploadedFile> } {
+  const files = new Map<string, UploadedFile>();
+  if (raw.length === 0) return { body: {}, files };
+  if (!contentType.startsWith("multipart/form-data"))
+    return { body: JSON.parse(raw.toString("utf8")), files };
+  let body: Record<string, unknown> = {};
+  for (const [name, part] of Object.entries(parseMultipart(raw, contentType))) {
+    const n = /^files\[(\d+)\]$/.exec(name)?.[1];
+    if (name === "payload_json" && typeof part === "string") body = JSON.parse(part);
+    else if (n !== undefined && typeof part !== "string") files.set(n, part);
+    else throw new Error(`unexpected part ${name}`);
+  }
+  return { body, files };
+}
+
 /** Answers one REST call (after the token was checked). */
 export function route(
   s: RestState,
@@ -166,6 +237,7 @@ export function route(
   method: string,
   path: string,
   body: Record<string, unknown>,
+  files: ReadonlyMap<string, UploadedFile> = new Map(),
 ): RestReply {
   const messages = /^\/channels\/(\d+)\/messages$/.exec(path);
   const oneMessage = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
@@ -187,7 +259,8 @@ export function route(
   if (messages && method === "POST") {
     const m = messages;
     const channel = channelOf(s, m[1] as string);
-    const { content, buttons } = messageBody(body, false);
+    const attached = attachmentsOf(body, files);
+    const { content, buttons } = messageBody(body, false, attached.length > 0);
     const nonce = nonceOf(body);
     const seen = nonce === undefined ? undefined : s.nonces.get(`${channel.id}:${nonce}`);
     const again = seen && Date.now() - seen.at < NONCE_WINDOW_MS ? s.botMessages.get(seen.id) : undefined;
@@ -200,6 +273,7 @@ export function route(
       texts: [content ?? ""],
       buttons,
       ...(typeof ref?.message_id === "string" ? { replyTo: ref.message_id } : {}),
+      ...(attached.length ? { files: attached } : {}),
       deleted: false,
     };
     s.botMessages.set(msg.id, msg);

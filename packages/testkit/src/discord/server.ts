@@ -9,12 +9,12 @@
 //   closes the Gateway with 4004); `floodWait` answers the next calls with 429, `retry_after` in
 //   the body and a `Retry-After` header, and every call's time is recorded;
 // - faults for reconnect tests: `dropConnections` (no close frame: 1006), `sendReconnect` (op 7),
-//   `deaf` (heartbeats go unanswered and nothing is dispatched: a zombie connection).
+//   `deaf` (the connection's heartbeats go unanswered and nothing is dispatched to it: a zombie).
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
-import { messageJson, RestError, type RestState, route } from "./rest.js";
+import { messageJson, parseBody, RestError, type RestState, route } from "./rest.js";
 import type { DcBotMessage, DcCall, DcChannel, DcCommand, DcUser } from "./types.js";
 
 export interface FakeDiscordOptions {
@@ -58,7 +58,8 @@ export class FakeDiscord {
   private readonly files = new Map<string, Buffer>();
   private readonly wss = new WebSocketServer({ noServer: true });
   private session: Session | undefined;
-  private isDeaf = false;
+  /** The connection gone deaf (a zombie): a new one is healthy again. */
+  private deafSocket: WebSocket | undefined;
   private readonly floods: { route: RegExp; retryAfter: number; left: number }[] = [];
   private readonly stalls: { route: RegExp; ms: number; left: number }[] = [];
   private lastUserMessage: Record<string, unknown> | undefined;
@@ -355,9 +356,12 @@ export class FakeDiscord {
     this.session?.ws?.send(JSON.stringify({ op: 7, d: null }));
   }
 
-  /** While deaf the connection stays open but answers no heartbeat and dispatches nothing. */
-  deaf(on: boolean): void {
-    this.isDeaf = on;
+  /**
+   * The current connection goes deaf (a zombie): it stays open but answers no heartbeat and gets
+   * no dispatch. The connection the client opens instead (its resume) is healthy.
+   */
+  deaf(): void {
+    this.deafSocket = this.session?.ws;
   }
 
   async close(): Promise<void> {
@@ -399,7 +403,8 @@ export class FakeDiscord {
     const event = { s: ++s.seq, t, d };
     s.events.push(event);
     if (s.events.length > 1000) s.events.shift();
-    if (!this.isDeaf && s.ws?.readyState === WebSocket.OPEN) s.ws.send(JSON.stringify({ op: 0, ...event }));
+    if (s.ws && s.ws !== this.deafSocket && s.ws.readyState === WebSocket.OPEN)
+      s.ws.send(JSON.stringify({ op: 0, ...event }));
   }
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
@@ -416,7 +421,7 @@ export class FakeDiscord {
         return void ws.close(4002, "Error while decoding payload.");
       }
       if (p.op === 1) {
-        if (!this.isDeaf) ws.send(JSON.stringify({ op: 11 }));
+        if (ws !== this.deafSocket) ws.send(JSON.stringify({ op: 11 }));
       } else if (p.op === 2) this.identify(ws, req, p.d ?? {});
       else if (p.op === 6) this.resume(ws, p.d ?? {});
       else if (p.op === 3 || p.op === 4 || p.op === 8) {
@@ -540,16 +545,14 @@ export class FakeDiscord {
         { "retry-after": String(flood.retryAfter), "x-ratelimit-scope": "user" },
       );
     }
-    let body: Record<string, unknown> = {};
-    if (chunks.length) {
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        return answer(400, { message: "400: Bad Request", code: 50109 });
-      }
+    let request: ReturnType<typeof parseBody>;
+    try {
+      request = parseBody(Buffer.concat(chunks), req.headers["content-type"] ?? "");
+    } catch {
+      return answer(400, { message: "400: Bad Request", code: 50109 });
     }
     try {
-      const r = route(this.state, req, method, path, body);
+      const r = route(this.state, req, method, path, request.body, request.files);
       // A stalled answer: the call took effect, its reply comes late (a client may time out and retry).
       const stall = this.stalls.find((f) => f.left > 0 && f.route.test(`${method} ${path}`));
       if (stall) stall.left--;

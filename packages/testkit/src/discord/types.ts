@@ -26,6 +26,8 @@ export interface DcBotMessage {
   buttons: { label: string; customId: string }[];
   /** The message it replies to, when it is a reply. */
   replyTo?: string;
+  /** The files uploaded with it (`files[n]`, each named in `attachments`). */
+  files?: { id: string; name: string; bytes: Buffer; contentType?: string }[];
   deleted: boolean;
 }
 

@@ -42,10 +42,19 @@ export function eventCallback(
   };
 }
 
-/** A user's message as its `message` event (channel_type im or channel). */
-export function messageEvent(m: SlackMessage, team: Team, kind: "im" | "channel"): Record<string, unknown> {
+/**
+ * A user's message as its `message` event (channel_type im or channel); one with files is a
+ * `file_share` whose files name their private download URLs under `origin`.
+ */
+export function messageEvent(
+  m: SlackMessage,
+  team: Team,
+  kind: "im" | "channel",
+  origin = "https://files.slack.com",
+): Record<string, unknown> {
   return {
     type: "message",
+    ...(m.files?.length ? { subtype: "file_share", upload: false, display_as_bot: false } : {}),
     channel: m.channel,
     user: m.user,
     text: m.texts[0] ?? "",
@@ -53,11 +62,16 @@ export function messageEvent(m: SlackMessage, team: Team, kind: "im" | "channel"
     team: team.id,
     channel_type: kind,
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+    ...filesOf(m, team, origin),
   };
 }
 
 /** The `app_mention` event Slack sends besides `message` when the text mentions the bot. */
-export function mentionEvent(m: SlackMessage, team: Team): Record<string, unknown> {
+export function mentionEvent(
+  m: SlackMessage,
+  team: Team,
+  origin = "https://files.slack.com",
+): Record<string, unknown> {
   return {
     type: "app_mention",
     channel: m.channel,
@@ -66,6 +80,26 @@ export function mentionEvent(m: SlackMessage, team: Team): Record<string, unknow
     ts: m.ts,
     team: team.id,
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+    ...filesOf(m, team, origin),
+  };
+}
+
+/** A message's files as an event lists them, with their private download URLs under `origin`. */
+function filesOf(m: SlackMessage, team: Team, origin: string): Record<string, unknown> {
+  if (!m.files?.length) return {};
+  return {
+    files: m.files.map((f) => ({
+      id: f.id,
+      name: f.name,
+      title: f.name,
+      mimetype: f.mimetype ?? "application/octet-stream",
+      filetype: f.name.split(".").at(-1) ?? "binary",
+      size: f.bytes.length,
+      user: m.user,
+      is_external: false,
+      url_private: `${origin}/files-pri/${team.id}-${f.id}/${f.name}`,
+      url_private_download: `${origin}/files-pri/${team.id}-${f.id}/download/${f.name}`,
+    })),
   };
 }
 

@@ -11,13 +11,16 @@
 // - the Web API wants the right kind of token; `rateLimit` answers the next calls to a method
 //   with HTTP 429 and `Retry-After`, and every call's time is recorded;
 // - faults: `dropConnections` (no close frame), `sendDisconnect` (Slack's `disconnect` message),
-//   `revokeToken` (the app uninstalled: token_revoked, invalid_auth for apps.connections.open).
+//   `revokeToken` (the app uninstalled: token_revoked, invalid_auth for apps.connections.open);
+// - files (files.ts): the upload flow's upload_url and users' files' url_private_download are
+//   served here too.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
 import { blockActions, eventCallback, mentionEvent, messageEvent, signature } from "./events.js";
-import type { SlackCall, SlackConversation, SlackMessage } from "./types.js";
+import { newFileId, receiveUpload, serveFile } from "./files.js";
+import type { SlackCall, SlackConversation, SlackFile, SlackMessage } from "./types.js";
 import { callMethod, parseParams, SlackError, type WebApiState } from "./web-api.js";
 
 export interface FakeSlackOptions {
@@ -39,6 +42,8 @@ export interface SlackUserMessage {
   threadTs?: string;
   /** Put `<@BOT>` before the text (as Slack's client does for an @-mention). */
   mentionBot?: boolean;
+  /** Files shared with the message (a `file_share` message). */
+  files?: { name: string; mimetype: string; bytes: Buffer }[];
 }
 
 interface Envelope {
@@ -86,6 +91,9 @@ export class FakeSlack {
         this.tickets.add(ticket);
         return `ws://${host ?? `127.0.0.1:${this.port}`}/link/?ticket=${ticket}&app_id=${this.state.appId}`;
       },
+      files: { uploads: new Map(), shared: new Map() },
+      uploadUrl: (host, id) => `http://${host ?? `127.0.0.1:${this.port}`}/upload/v1/${id}`,
+      statuses: new Map(),
     };
   }
 
@@ -148,6 +156,16 @@ export class FakeSlack {
     return this.messages(channel).filter((m) => m.user === this.state.bot.userId && !m.deleted);
   }
 
+  /** Envelopes delivered and not acked yet (Slack delivers them again after `ackTimeoutMs`). */
+  get unacked(): number {
+    return this.pending.size;
+  }
+
+  /** The status lines set in a thread, in order ("" cleared it). */
+  statuses(channel: string, threadTs: string): readonly string[] {
+    return this.state.statuses.get(`${channel}:${threadTs}`) ?? [];
+  }
+
   /** Deliveries go to `url` as signed HTTP POSTs (the Events API) instead of the socket. */
   deliverTo(url: string | undefined): void {
     this.requestUrl = url;
@@ -157,6 +175,8 @@ export class FakeSlack {
   send(msg: SlackUserMessage): string {
     const c = this.conversation(msg.channel);
     const text = msg.mentionBot ? `<@${this.state.bot.userId}> ${msg.text}` : msg.text;
+    const files: SlackFile[] | undefined = msg.files?.map((f) => ({ id: newFileId(), ...f }));
+    for (const f of files ?? []) this.state.files.shared.set(f.id, f);
     const m: SlackMessage = {
       channel: c.id,
       ts: this.nextTs(),
@@ -164,13 +184,16 @@ export class FakeSlack {
       texts: [text],
       ...(msg.threadTs ? { threadTs: msg.threadTs } : {}),
       buttons: [],
+      ...(files ? { files } : {}),
       deleted: false,
     };
     this.state.messages.set(c.id, [...this.messages(c.id), m]);
     const { team, appId, bot } = this.state;
-    this.enqueue("events_api", eventCallback(team, appId, bot.userId, messageEvent(m, team, c.kind)));
+    const origin = `http://127.0.0.1:${this.port}`;
+    const event = messageEvent(m, team, c.kind, origin);
+    this.enqueue("events_api", eventCallback(team, appId, bot.userId, event));
     if (c.kind === "channel" && text.includes(`<@${bot.userId}>`))
-      this.enqueue("events_api", eventCallback(team, appId, bot.userId, mentionEvent(m, team)));
+      this.enqueue("events_api", eventCallback(team, appId, bot.userId, mentionEvent(m, team, origin)));
     return m.ts;
   }
 
@@ -369,8 +392,23 @@ export class FakeSlack {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString("utf8");
-    const method = /^\/api\/([\w.]+)$/.exec(new URL(req.url ?? "/", "http://x").pathname)?.[1];
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString("utf8");
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const upload = /^\/upload\/v1\/(F\w+)$/.exec(path)?.[1];
+    if (upload && req.method === "POST") {
+      const status = receiveUpload(this.state.files, upload, raw, req.headers["content-type"] ?? "");
+      res.writeHead(status, { "content-type": "text/plain" });
+      return void res.end(status === 200 ? `OK - ${raw.length}` : "upload refused");
+    }
+    const file = /^\/files-pri\/\w+-(F\w+)\/download\/[^/]+$/.exec(path)?.[1];
+    if (file && req.method === "GET") {
+      const authorised = req.headers.authorization === `Bearer ${this.state.botToken}` && !this.state.revoked;
+      const r = serveFile(this.state.files, file, authorised);
+      res.writeHead(r.status, { "content-type": r.type });
+      return void res.end(r.body);
+    }
+    const method = /^\/api\/([\w.]+)$/.exec(path)?.[1];
     const answer = (status: number, json: Record<string, unknown>, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       res.end(JSON.stringify(json));

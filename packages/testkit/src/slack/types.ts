@@ -1,5 +1,12 @@
 // The shapes the fake Slack keeps and reports (a subset of docs.slack.dev's Web API and events).
 
+/** A Web API call refused: HTTP 200 with `ok: false` and this code. */
+export class SlackError extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
 /** A message in a conversation, the bot's or a user's, with every text it had (edits appended). */
 export interface SlackMessage {
   channel: string;
@@ -11,7 +18,17 @@ export interface SlackMessage {
   threadTs?: string;
   /** The buttons of its Block Kit `actions` blocks. */
   buttons: { label: string; actionId: string; value?: string }[];
+  /** The files shared with it (an upload's message, or a user's `file_share`). */
+  files?: SlackFile[];
   deleted: boolean;
+}
+
+/** A file in a conversation. */
+export interface SlackFile {
+  id: string;
+  name: string;
+  bytes: Buffer;
+  mimetype?: string;
 }
 
 /** One Web API call as the fake received it (the tests check order and timing). */

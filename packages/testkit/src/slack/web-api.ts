@@ -3,13 +3,12 @@
 // Iris depends on it: answers are HTTP 200 with `ok: false` and Slack's error code (not_authed,
 // invalid_auth, token_revoked, not_allowed_token_type, channel_not_found, no_text, msg_too_long,
 // invalid_blocks, thread_not_found, message_not_found, cant_update_message, unknown_method, user_not_found).
-import type { SlackConversation, SlackMessage } from "./types.js";
+// Files: files.ts. assistant.threads.setStatus: a thread's status line ("<app> is thinking…"),
+// cleared by the app's next message in that thread, as Slack clears it.
+import { completeUpload, type FilesState, startUpload } from "./files.js";
+import { type SlackConversation, SlackError, type SlackMessage } from "./types.js";
 
-export class SlackError extends Error {
-  constructor(readonly code: string) {
-    super(code);
-  }
-}
+export { SlackError } from "./types.js";
 
 export interface WebApiState {
   botToken: string;
@@ -25,6 +24,11 @@ export interface WebApiState {
   nextTs(): string;
   /** The Socket Mode URL apps.connections.open hands out (through the Host the call came to). */
   socketUrl(host: string | undefined): string;
+  files: FilesState;
+  /** Where a file's bytes go (files.getUploadURLExternal's upload_url). */
+  uploadUrl(host: string | undefined, id: string): string;
+  /** Thread status lines as set, in order: `channel:thread_ts` → statuses ("" cleared it). */
+  statuses: Map<string, string[]>;
 }
 
 type Params = Record<string, unknown>;
@@ -99,6 +103,28 @@ function message(s: WebApiState, channel: string, p: Params): SlackMessage {
   return m;
 }
 
+/** A new bot message in `channel` (a reply in `threadTs`'s thread when given); clears its status. */
+function postBotMessage(s: WebApiState, channel: string, threadTs: string | undefined): SlackMessage {
+  const c = conversation(s, { channel });
+  const list = s.messages.get(c.id) ?? [];
+  if (threadTs && !list.some((m) => m.ts === threadTs && m.threadTs === undefined))
+    throw new SlackError("thread_not_found");
+  const m: SlackMessage = {
+    channel: c.id,
+    ts: s.nextTs(),
+    user: s.bot.userId,
+    texts: [],
+    ...(threadTs ? { threadTs } : {}),
+    buttons: [],
+    deleted: false,
+  };
+  list.push(m);
+  s.messages.set(c.id, list);
+  const status = s.statuses.get(`${c.id}:${threadTs}`);
+  if (status && status.at(-1) !== "") status.push("");
+  return m;
+}
+
 function text(p: Params, buttons: SlackMessage["buttons"] | undefined): string {
   const t = str(p, "text") ?? "";
   if (t === "" && buttons === undefined) throw new SlackError("no_text");
@@ -151,22 +177,27 @@ export function callMethod(
       const c = conversation(s, p);
       const buttons = parseBlocks(p.blocks);
       const t = text(p, buttons);
-      const threadTs = str(p, "thread_ts");
-      const list = s.messages.get(c.id) ?? [];
-      if (threadTs && !list.some((m) => m.ts === threadTs && m.threadTs === undefined))
-        throw new SlackError("thread_not_found");
-      const m: SlackMessage = {
-        channel: c.id,
-        ts: s.nextTs(),
-        user: s.bot.userId,
-        texts: [t],
-        ...(threadTs ? { threadTs } : {}),
-        buttons: buttons ?? [],
-        deleted: false,
-      };
-      list.push(m);
-      s.messages.set(c.id, list);
+      const m = postBotMessage(s, c.id, str(p, "thread_ts"));
+      m.texts = [t];
+      m.buttons = buttons ?? [];
       return { channel: c.id, ts: m.ts, message: { type: "message", user: m.user, text: t, ts: m.ts } };
+    }
+    case "files.upload":
+      // Retired in favour of getUploadURLExternal + completeUploadExternal.
+      throw new SlackError("method_deprecated");
+    case "files.getUploadURLExternal":
+      return startUpload(s.files, p, (id) => s.uploadUrl(host, id));
+    case "files.completeUploadExternal":
+      return completeUpload(s.files, p, (channel, threadTs) => postBotMessage(s, channel, threadTs));
+    case "assistant.threads.setStatus": {
+      const c = conversation(s, { channel: p.channel_id });
+      const threadTs = str(p, "thread_ts");
+      if (!(s.messages.get(c.id) ?? []).some((m) => m.ts === threadTs && m.threadTs === undefined))
+        throw new SlackError("invalid_thread_ts");
+      if (typeof p.status !== "string") throw new SlackError("invalid_arguments");
+      const key = `${c.id}:${threadTs}`;
+      s.statuses.set(key, [...(s.statuses.get(key) ?? []), p.status]);
+      return {};
     }
     case "chat.update": {
       const c = conversation(s, p);

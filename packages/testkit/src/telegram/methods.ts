@@ -16,6 +16,9 @@ export class ApiError extends Error {
 export const bad = (what: string) => new ApiError(400, `Bad Request: ${what}`);
 
 export const MAX_TEXT = 4096;
+const MAX_CAPTION = 1024;
+const MAX_UPLOAD = 50 * 1024 * 1024;
+const MAX_PHOTO = 10 * 1024 * 1024;
 const ACTIONS = new Set([
   "typing",
   "upload_photo",
@@ -51,7 +54,9 @@ function chatOf(s: MethodState, p: Record<string, unknown>) {
 }
 
 function threadOf(chat: TgChat & { topics: Set<number> }, p: Record<string, unknown>): number | undefined {
-  const t = p.message_thread_id;
+  // A multipart upload's fields are text: Telegram reads a number from them.
+  const raw = p.message_thread_id;
+  const t = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : raw;
   if (t === undefined) return undefined;
   if (typeof t !== "number" || !Number.isInteger(t)) throw bad("invalid message_thread_id");
   if (!chat.is_forum || !chat.topics.has(t)) throw bad("message thread not found");
@@ -112,49 +117,68 @@ function publicMessage(s: MethodState, m: TgBotMessage, chat: TgChat): TgMessage
   };
 }
 
+/** A new message of the bot in the chat (and topic) `p` names, with `text` and `fields`. */
+function postBotMessage(
+  s: MethodState,
+  p: Record<string, unknown>,
+  text: (p: Record<string, unknown>) => string,
+  fields: Partial<TgBotMessage> = {},
+): TgMessage {
+  const chat = chatOf(s, p);
+  const threadId = threadOf(chat, p);
+  const m: TgBotMessage = {
+    chatId: chat.id,
+    messageId: s.nextMessageId(chat.id),
+    ...(threadId !== undefined ? { threadId } : {}),
+    texts: [text(p)],
+    buttons: [],
+    deleted: false,
+    ...fields,
+  };
+  s.botMessages.set(keyOf(chat.id, m.messageId), m);
+  return publicMessage(s, m, chat);
+}
+
+/** A file's caption (0-1024 characters). */
+function captionOf(p: Record<string, unknown>): string {
+  const caption = p.caption === undefined ? "" : String(p.caption);
+  if (caption.length > MAX_CAPTION) throw bad("message caption is too long");
+  return caption;
+}
+
+/** sendPhoto and sendDocument: an uploaded file (a file_id or URL is not what the bot sends). */
+function sendFile(s: MethodState, p: Record<string, unknown>, kind: "photo" | "document"): TgMessage {
+  chatOf(s, p);
+  const file = fileParam(p, kind);
+  if (!file) throw bad(`there is no ${kind} in the request`);
+  if (file.bytes.length === 0) throw bad("file must be non-empty");
+  if (file.bytes.length > MAX_UPLOAD) throw new ApiError(413, "Request Entity Too Large");
+  if (kind === "photo") {
+    const jpeg = file.bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
+    const png = file.bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    if (!jpeg && !png) throw bad("IMAGE_PROCESS_FAILED");
+    if (file.bytes.length > MAX_PHOTO) throw bad("PHOTO_SAVE_FILE_INVALID");
+  }
+  return postBotMessage(s, p, captionOf, { file: { kind, name: file.name, bytes: file.bytes } });
+}
+
 export type Method = (s: MethodState, p: Record<string, unknown>) => unknown;
 
 export const methods: Record<string, Method> = {
   getMe: (s) => ({ ...s.botUser, is_bot: true, can_join_groups: true, can_read_all_group_messages: false }),
-  deleteWebhook: () => true,
-  sendMessage: (s, p) => {
-    const chat = chatOf(s, p);
-    const threadId = threadOf(chat, p);
-    const text = textOf(p);
-    const buttons = buttonsOf(p);
-    const m: TgBotMessage = {
-      chatId: chat.id,
-      messageId: s.nextMessageId(chat.id),
-      ...(threadId !== undefined ? { threadId } : {}),
-      texts: [text],
-      buttons,
-      deleted: false,
-    };
-    s.botMessages.set(keyOf(chat.id, m.messageId), m);
-    return publicMessage(s, m, chat);
-  },
+  sendMessage: (s, p) => postBotMessage(s, p, textOf, { buttons: buttonsOf(p) }),
   // A voice bubble is OGG with Opus (Telegram shows anything else as a file): checked here.
   sendVoice: (s, p) => {
-    const chat = chatOf(s, p);
-    const threadId = threadOf(chat, p);
+    chatOf(s, p);
     const file = fileParam(p, "voice");
     if (!file) throw bad("there is no voice in the request");
     const head = file.bytes.subarray(0, 200).toString("latin1");
     if (!head.startsWith("OggS") || !head.includes("OpusHead"))
       throw bad("VOICE_FORMAT_INVALID: not OGG/Opus");
-    const caption = typeof p.caption === "string" ? p.caption : "";
-    const m: TgBotMessage = {
-      chatId: chat.id,
-      messageId: s.nextMessageId(chat.id),
-      ...(threadId !== undefined ? { threadId } : {}),
-      texts: [caption],
-      buttons: [],
-      deleted: false,
-      voice: file.bytes,
-    };
-    s.botMessages.set(keyOf(chat.id, m.messageId), m);
-    return publicMessage(s, m, chat);
+    return postBotMessage(s, p, captionOf, { voice: file.bytes });
   },
+  sendPhoto: (s, p) => sendFile(s, p, "photo"),
+  sendDocument: (s, p) => sendFile(s, p, "document"),
   editMessageText: (s, p) => {
     const chat = chatOf(s, p);
     const m = s.botMessages.get(keyOf(chat.id, Number(p.message_id)));

@@ -8,17 +8,22 @@
 // - texts over 4096 characters, empty texts, unknown chats, threads and messages, unmodified
 //   edits, bad buttons and bad commands are 400s with Telegram's descriptions;
 // - `floodWait` answers the next calls with 429 and `parameters.retry_after`, and the fake records
-//   every call's time, so a test can check nothing reached a chat before the wait was over.
+//   every call's time, so a test can check nothing reached a chat before the wait was over;
+// - webhook mode (webhook.ts): setWebhook, deleteWebhook, getWebhookInfo, and updates POSTed to
+//   the webhook until it answers 2xx.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { parseMultipart } from "../multipart.js";
 import { ApiError, type MethodState, methods } from "./methods.js";
-import { parseMultipart } from "./multipart.js";
 import type { TgBotMessage, TgCall, TgChat, TgMessage, TgUpdate, TgUser } from "./types.js";
+import { WebhookSender } from "./webhook.js";
 
 export interface FakeTelegramOptions {
   token: string;
   botUsername?: string;
+  /** How long a webhook delivery that failed waits before it is tried again (Telegram: longer). */
+  webhookRetryMs?: number;
 }
 
 export interface UserMessage {
@@ -55,12 +60,19 @@ export class FakeTelegram {
   private readonly state: MethodState;
   private readonly messageIds = new Map<number, number>();
   private lastUserMessage: TgMessage | undefined;
+  /** Webhook mode's deliveries (its `url` is set while a webhook is). */
+  readonly webhook: WebhookSender;
 
   private constructor(
     private readonly server: Server,
     opts: FakeTelegramOptions,
   ) {
     this.token = opts.token;
+    this.webhook = new WebhookSender(
+      () => this.updates.find((u) => u.update_id >= this.confirmed),
+      (u) => this.updates.splice(this.updates.indexOf(u), 1),
+      opts.webhookRetryMs ?? 500,
+    );
     this.state = {
       chats: new Map(),
       botMessages: new Map(),
@@ -222,9 +234,11 @@ export class FakeTelegram {
   revokeToken(): void {
     this.token = `revoked-${randomUUID()}`;
     this.endPoll(401, "Unauthorized");
+    this.webhook.clear();
   }
 
   async close(): Promise<void> {
+    this.webhook.clear();
     this.endPoll(502, "Bad Gateway");
     this.server.closeAllConnections();
     await new Promise<void>((r) => this.server.close(() => r()));
@@ -260,6 +274,7 @@ export class FakeTelegram {
   private push(u: Omit<TgUpdate, "update_id"> & { update_id?: number }): void {
     this.updates.push({ ...u, update_id: u.update_id ?? this.nextUpdate++ } as TgUpdate);
     this.answerPoll();
+    this.webhook.kick();
   }
 
   private answerPoll(): void {
@@ -321,7 +336,23 @@ export class FakeTelegram {
         }),
       );
     }
+    if (method === "getUpdates" && this.webhook.url)
+      return fail(
+        new ApiError(
+          409,
+          "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+        ),
+      );
     if (method === "getUpdates") return this.getUpdates(params, res);
+    if (method === "setWebhook" || method === "deleteWebhook") {
+      // deleteWebhook is setWebhook with an empty URL, as in the Bot API.
+      const refused = this.webhook.set(method === "setWebhook" ? params : { url: "" });
+      if (refused) return fail(new ApiError(refused.code, refused.description));
+      if (String(params.drop_pending_updates) === "true") this.updates.length = 0;
+      return void json(res, 200, { ok: true, result: true });
+    }
+    if (method === "getWebhookInfo")
+      return void json(res, 200, { ok: true, result: this.webhook.info(this.pendingUpdates) });
     const impl = methods[method];
     if (!impl) return fail(new ApiError(404, "Not Found"));
     try {

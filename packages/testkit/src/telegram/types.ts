@@ -80,4 +80,6 @@ export interface TgBotMessage {
   deleted: boolean;
   /** The OGG/Opus bytes of a voice note the bot sent. */
   voice?: Buffer;
+  /** A photo or document the bot sent (its caption is `texts[0]`). */
+  file?: { kind: "photo" | "document"; name: string; bytes: Buffer };
 }

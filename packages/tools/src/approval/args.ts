@@ -26,7 +26,7 @@ export function isRecursiveFlagged(cmd: Command): boolean {
   return hasFlag(cmd.args, "r", "--recursive") || hasFlag(cmd.args, "R");
 }
 
-const WRITE_REDIRECT = /^(?:>|>>|>\||&>|&>>)$/;
+const WRITE_REDIRECT = /^(?:>|>>|>\||&>|&>>|<>)$/;
 
 /** Files the command writes to: redirects, tee, cp/mv/install/ln destinations, sed -i, dd of=. */
 export function writeTargets(cmd: Command): string[] {

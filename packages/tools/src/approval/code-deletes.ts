@@ -11,7 +11,7 @@ const SHELL_RM =
   /\brm\s+(?:(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive|-[A-Za-z]+|--[a-z-]+)\s+)*?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:(?:-[A-Za-z]+|--[a-z-]+)\s+)*([^\s"'`;|&)}\]]+)/g;
 /** Library calls that delete a tree, with their first argument as a plain string. */
 const TREE_DELETE =
-  /\b(?:rmtree|rm_rf|rm_r|remove_tree|rimraf(?:\.sync)?|rmSync|rmdirSync|removeSync|emptyDirSync|remove_dir_all|RemoveAll)\s*\(\s*(?:r?["'`]([^"'`]*)["'`]|(os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\)|Dir\.home|\$ENV\{HOME\}|os\.environ\[["']HOME["']\]|ENV\[["']HOME["']\]))/g;
+  /\b(?:rmtree|rm_rf|rm_r|remove_tree|rimraf(?:\.sync)?|rmSync|rmdirSync|removeSync|emptyDirSync|remove_dir_all|RemoveAll)\s*\(\s*(?:r?["'`]([^"'`]*)["'`]|(os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\)|Path\(\s*["']~\/?["']\s*\)\.expanduser\(\)|(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)|homedir\(\)|process\.env\.HOME\b|process\.env\[["']HOME["']\]|Dir\.home|\$ENV\{HOME\}|os\.environ\[["']HOME["']\]|os\.getenv\(\s*["']HOME["']\s*\)|ENV\[["']HOME["']\]))/g;
 
 function isRoot(target: string, home: string): boolean {
   const t = target

@@ -18,19 +18,21 @@ import {
   SHELL_NAMES,
   WRAPPER_NAMES,
 } from "./concerns.js";
-import { fastAnalyse } from "./fast-path.js";
 import { FILE_ACCESS_REASONS } from "./file-access.js";
 import { HARDLINE_RULES } from "./hardline.js";
 import { type Place, WRITE_REASONS } from "./locations.js";
 import { type ParsedCommand, parseCommand } from "./parse.js";
 import { COMMAND_PATTERNS } from "./patterns-commands.js";
 import { FILE_PATTERNS } from "./patterns-files.js";
+import { profileMention } from "./profile-mention.js";
 import { UNPROVEN } from "./program-rule.js";
 import { proveCommand } from "./proof.js";
 import type { CommandRule } from "./rule.js";
 import { runtimeCredentialRead } from "./runtime-reads.js";
 import { analyseShell } from "./shell-analyse.js";
-import { loadShellParser, shellParserLoaded } from "./shell-parser.js";
+import { shellParser } from "./shell-parser.js";
+import { argumentScripts, argumentTails } from "./tails.js";
+import { writtenScripts } from "./written-scripts.js";
 
 export interface PatternMatch {
   key: string;
@@ -70,12 +72,10 @@ export interface DetectOptions {
   workdir?: string;
   /** The Iris profile folder (its config, keys and skills). Default `~/.iris`. */
   profile?: string;
-  /** Skip the fast path (tests compare both readings). */
-  fullParse?: boolean;
 }
 
 /**
- * Parses `command` with a real bash parser (loaded on the first call) and returns the hard block
+ * Parses `command` with the bash parser (bash/parse.ts) and returns the hard block
  * and every pattern or concern that needs approval. Fails closed: what the parser cannot read,
  * or what is only known at run time, is a concern (asked about), never silently allowed.
  */
@@ -90,25 +90,22 @@ async function detectAt(command: string, options: DetectOptions, depth: number):
     ...((options.workdir ?? options.cwd) ? { workdir: options.workdir ?? options.cwd } : {}),
     ...(options.profile ? { profile: options.profile } : {}),
   };
-  // Plain words, pipes and lists need no full parser (fast-path.ts); the rest loads it once.
-  const fast = options.fullParse ? undefined : fastAnalyse(command, home, options.cwd);
-  if (fast) return judge(fast.parsed, place, fast.concerns);
-  const parser = await loadShellParser();
-  const analysis = analyseShell(parser, command, home, options.cwd);
+  const analysis = analyseShell(shellParser(), command, home, options.cwd);
   // Text bash cannot parse is still read by the old lexer, so a hard block stays a block.
   const parsed = analysis.concerns.some((c) => c.key === "parse_error")
     ? mergeParsed(analysis.parsed, parseCommand(command, home, options.cwd))
     : analysis.parsed;
   const judged = judge(parsed, place, analysis.concerns);
   if (judged.blocked || depth >= 2) return judged;
-  // `echo OigpeyA6fDomIH07Og== | base64 -d | sh`: decoded text run as code is judged as typed.
-  for (const text of decodedScripts(parsed)) {
+  // `echo OigpeyA6fDomIH07Og== | base64 -d | sh`, `echo reboot > x.sh; sh x.sh`: decoded text run
+  // as code, and a script the line writes and runs, are judged as typed.
+  for (const text of [...decodedScripts(parsed), ...writtenScripts(parsed), ...argumentScripts(parsed)]) {
     const inner = await detectAt(text, options, depth + 1);
     if (inner.blocked)
       return {
         blocked: {
           key: "hidden_block",
-          description: `hides a hard block in encoded text (${inner.blocked.description})`,
+          description: `hides a hard block in encoded text or a script it writes (${inner.blocked.description})`,
         },
         matches: judged.matches,
       };
@@ -134,27 +131,6 @@ function decodedScripts(parsed: ParsedCommand): string[] {
   return out.slice(0, 8);
 }
 
-let warmTimer: NodeJS.Timeout | undefined;
-
-/**
- * Runs one full check `afterMs` from now, unless a check already loaded the parser: an approval
- * policy asks for it when it is made, so in a process whose first turn waits on its model
- * (`iris -p`, a chat) the first command that needs the full bash parser finds it loaded and its
- * code compiled (the load is ~0.1 s of Go runtime start-up that no cache removes). A second is
- * later than a short run's tool round trips (bench/harness.ts); unref'd, so a process that is
- * done sooner never pays for it.
- */
-export function warmCommandCheckSoon(afterMs = 1000): void {
-  if (shellParserLoaded() || warmTimer) return;
-  warmTimer = setTimeout(() => {
-    detectCommand('for f in *; do test -f "$f" && echo "$f"; done', {
-      home: "/nonexistent",
-      fullParse: true,
-    }).catch(() => {});
-  }, afterMs);
-  warmTimer.unref();
-}
-
 /** Programs concerns.ts judges on their own (shells, interpreters, wrappers, eval). */
 const judgedElsewhere = (name: string): boolean =>
   SHELL_NAMES.has(name) || INTERPRETER_NAMES.has(name) || WRAPPER_NAMES.has(name) || EVAL_NAMES.has(name);
@@ -165,14 +141,21 @@ function mergeParsed(a: ParsedCommand, b: ParsedCommand): ParsedCommand {
 
 function judge(parsed: ParsedCommand, place: Place, concerns: readonly Concern[]): Detection {
   const { home } = place;
-  const hit = HARDLINE_RULES.find((r) => r.test(parsed, home)) ?? hiddenBlock(parsed, concerns);
+  const tails = argumentTails(parsed);
+  const hit =
+    HARDLINE_RULES.find((r) => r.test(parsed, home) || (tails.commands.length > 0 && r.test(tails, home))) ??
+    hiddenBlock(parsed, concerns);
   const matches: PatternMatch[] = DANGEROUS_PATTERNS.filter((r) => r.test(parsed, home)).map(
     ({ key, description }) => ({ key, description }),
   );
   for (const c of concerns) matches.push({ key: c.key, description: c.description });
-  for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, judgedElsewhere));
+  const functions = new Set(parsed.functions ?? []);
+  const known = (name: string) => judgedElsewhere(name) || functions.has(name);
+  for (const cmd of parsed.commands) matches.push(...proveCommand(cmd, place, known));
   const runtimeRead = runtimeCredentialRead(parsed, place);
   if (runtimeRead) matches.push(runtimeRead);
+  const selfModification = profileMention(parsed, place, matches);
+  if (selfModification) matches.push(selfModification);
   const unique = dedupeByKey(matches);
   return hit
     ? { blocked: { key: hit.key, description: hit.description }, matches: unique }
@@ -187,7 +170,7 @@ function dedupeByKey(matches: PatternMatch[]): PatternMatch[] {
 
 /** Names of hard-blocked programs and devices, as text. */
 const BLOCKED_WORDS =
-  /(?:^|[\s;|&(/`])(?:mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkexfatfs|mkswap|wipefs|blkdiscard|kexec|poweroff|reboot|halt|shutdown|telinit|hibernate)(?=[\s;|&)`]|$)|\/dev\/(?:sd[a-z]|nvme|vd[a-z]|xvd|hd[a-z]|mmcblk|disk\/|mapper\/|md\d|dm-)|sysrq-trigger|:\s*\|\s*:\s*&/;
+  /(?:^|[\s;|&(/`=])(?:mkfs[\w.]*|mke2fs|mkdosfs|mkntfs|mkexfatfs|mkswap|wipefs|blkdiscard|kexec|poweroff|reboot|halt|shutdown|telinit|hibernate)(?=[\s;|&)`]|$)|\/dev\/(?:sd|nvme|vd|xvd|hd[a-z]|mmcblk|disk\/|mapper\/|md\d|dm-|block\/|root\b|\$)|sysrq-trigger|:\s*\|\s*:\s*&/;
 
 /**
  * A program or argument only known at run time, in a line whose text names a hard-blocked program

@@ -72,7 +72,14 @@ function unbounded(parser: ShellParser, node: ShNode, type: string): boolean {
   if (type === "WhileClause") return true;
   const loop = (node as unknown as { Loop: ShNode | null }).Loop;
   if (!loop) return true;
-  if (parser.type(loop) === "CStyleLoop") return !(loop as unknown as { Cond: unknown }).Cond;
+  if (parser.type(loop) === "CStyleLoop") {
+    // `for ((i=0; i<10; i++))` ends soon; no condition, a variable bound or a big one does not.
+    const cond = (loop as unknown as { Cond: ShWord | null }).Cond;
+    if (!cond) return true;
+    const text = cond.Parts.map((p) => (parser.type(p) === "Lit" ? (p as ShLit).Value : "$")).join("");
+    const numbers = [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
+    return text.includes("$") || numbers.length === 0 || numbers.some((n) => n > 256);
+  }
   const items = (loop as unknown as { Items: ShWord[] | null }).Items ?? [];
   return items.some((w) =>
     w.Parts.some((p) => {

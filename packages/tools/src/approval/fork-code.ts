@@ -64,7 +64,10 @@ const STRINGS = /"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
 
 /** Whether `code` reads like a fork bomb or a process flood in some language. */
 export function forksWithoutEnd(code: string): boolean {
-  const bare = code.replace(STRINGS, '""');
+  // Code that runs a string (`exec('while 1: os.fork()')`, `eval "fork while 1"`) is judged with its strings.
+  const bare = /\b(?:exec|eval|compile|Function|instance_eval|class_eval)\s*[("'`]/.test(code)
+    ? code.replace(/\\[ntr]/g, "\n")
+    : code.replace(STRINGS, '""');
   const forks = FORK.test(bare);
   // A spawn's command is a string (`system("sleep 9 &")`), so spawns are looked for in the whole code.
   if (!forks && !SPAWN.test(code)) return false;
@@ -124,7 +127,21 @@ export function codeOf(parsed: ParsedCommand): string[] | undefined {
     ...c.args.flatMap((a) => (/^-[A-Za-z]{1,2}\S/.test(a) ? [a, a.slice(2), a.slice(3)] : [a])),
     ...c.heredocs,
   ]);
-  return [...words, words.join("\n"), ...ansiC(parsed.texts ?? [parsed.raw])];
+  const all = [...words, words.join("\n"), ...ansiC(parsed.texts ?? [parsed.raw])];
+  return [...all, ...decodedLiterals(all)];
+}
+
+/** Code that decodes base64 (`b64decode`, `atob`, `Buffer.from(…, "base64")`, `unpack("m")`): its literals, decoded. */
+function decodedLiterals(code: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const text of code) {
+    if (!/b64decode|atob|base64|decode64|unpack\s*\(\s*["']m/.test(text)) continue;
+    for (const m of text.matchAll(/[A-Za-z0-9+/]{12,}={0,2}/g)) {
+      const decoded = Buffer.from(m[0], "base64").toString("utf8");
+      if (/^[\t\n\r\x20-\x7e]+$/.test(decoded)) out.push(decoded);
+    }
+  }
+  return out.slice(0, 16);
 }
 
 /** Whether a program of the line that runs code is given code that forks without end. */

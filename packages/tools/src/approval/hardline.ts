@@ -16,6 +16,11 @@ function deletesProtectedRoot(cmd: Command, home: string): boolean {
       isRecursiveFlagged(cmd) && operands(cmd.args).some((p) => isProtectedRoot(resolveIn(cmd, p), home))
     );
   }
+  // rsync --delete from an empty folder into / or ~ empties it.
+  if (cmd.name === "rsync" && cmd.args.some((a) => /^--(?:delete|del$|delete-\w+)/.test(a))) {
+    const dest = operands(cmd.args).at(-1);
+    return dest !== undefined && !/^[^/]*:/.test(dest) && isProtectedRoot(resolveIn(cmd, dest), home);
+  }
   if (cmd.name === "find") {
     const start = operands(cmd.args)[0];
     // -delete, or -exec/-execdir/-ok running rm on what it finds.
@@ -62,9 +67,34 @@ const POWER_VERBS =
   /^(?:poweroff|reboot|halt|kexec|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep|soft-reboot|rescue|emergency|isolate|default|exit|switch-root)$/;
 const POWER_DBUS = /PowerOff|Reboot|Halt|Suspend|Hibernate|HybridSleep|KExec|SetWallMessage|ScheduleShutdown/;
 
+/** Files whose writing suspends, hibernates or reboots the machine. */
+const POWER_FILES =
+  /^\/sys\/power\/(?:state|disk|mem_sleep)$|^\/proc\/sys\/kernel\/(?:ctrl-alt-del|poweroff_cmd)$/;
+
+/** Desktop sessions' own power-off and reboot commands. */
+const SESSION_POWER: Record<string, RegExp> = {
+  "gnome-session-quit": /^--(?:power-off|reboot)$/,
+  "xfce4-session-logout": /^(?:--halt|--reboot|--suspend|--hibernate|-h|-r)$/,
+  "lxqt-leave": /^--(?:shutdown|reboot)$/,
+  "mate-session-save": /^--shutdown-dialog$/,
+};
+
+/** `kill -INT 1` makes init reboot (ctrl-alt-del); any signal to pid 1 is a power change. */
+function signalsInit(cmd: Command): boolean {
+  if (cmd.name !== "kill") return false;
+  const args = [...cmd.args];
+  if (args[0] === "-s" || args[0] === "-n") args.splice(0, 2);
+  else if (args[0]?.startsWith("-") && args[0] !== "--") args.splice(0, 1);
+  return args.filter((a) => a !== "--").includes("1");
+}
+
 /** Power state, kexec and runlevel changes, whatever the program that asks for them. */
 function shutsDown(cmd: Command): boolean {
-  if (POWER_PROGRAMS.has(cmd.name)) return true;
+  if (POWER_PROGRAMS.has(cmd.name) || signalsInit(cmd)) return true;
+  const session = SESSION_POWER[cmd.name];
+  if (session && cmd.args.some((a) => session.test(a))) return true;
+  const targets = [...writeTargets(cmd), ...(PROGRAMS[cmd.name]?.writes?.(cmd.args, cmd) ?? [])];
+  if (targets.some((t) => POWER_FILES.test(realPath(t, cmd.cwd) ?? t))) return true;
   // `init 1`, `telinit s`: any runlevel but a reload (q).
   if (cmd.name === "init" || cmd.name === "telinit")
     return /^[0-6sSaAbBcCuU]$|^(?:single|emergency|rescue)$/.test(cmd.args[0] ?? "");
@@ -87,6 +117,9 @@ function makesFilesystem(cmd: Command): boolean {
   )
     return !/^mkisofs$|^mksquashfs$/.test(n);
   if (n === "zpool") return ["create", "destroy", "labelclear"].includes(cmd.args[0] ?? "");
+  // LVM and software RAID labels written on (or wiped from) a disk.
+  if (n === "pvcreate" || n === "pvremove" || n === "vgremove" || n === "lvremove") return true;
+  if (n === "mdadm") return cmd.args.some((a) => /^(?:--create|-C|--build|-B|--zero-superblock)$/.test(a));
   if (n === "cryptsetup") return cmd.args.some((a) => /^(?:luksFormat|erase|luksErase|reencrypt)$/.test(a));
   if (n === "nvme") return ["format", "sanitize"].includes(cmd.args[0] ?? "");
   if (n === "hdparm")
@@ -108,7 +141,30 @@ function writesDevice(cmd: Command): boolean {
   );
 }
 
-// Partition tools also list (`fdisk -l`): they are asked about (partition_disk), not blocked.
+/** Options with which each partition tool only prints (the disk's name aside); anything else may write. */
+const PARTITION_LISTING: Record<string, RegExp> = {
+  fdisk: /^(?:-l|--list|-x|--list-details|-s|--getsz|-V|--version|-h|--help)$/,
+  gdisk: /^(?:-l|-V|--version|-h|--help)$/,
+  sfdisk:
+    /^(?:-l|--list|-d|--dump|-s|--show-size|-J|--json|-F|--list-free|-V|--verify|-g|--show-geometry|-r|--reorder-dry)$/,
+  sgdisk:
+    /^(?:-p|--print|-v|--verify|-i|--info(?:=\d+)?|-O|--print-mbr|-L|--list-types|-V|--version|-\?|--help|\d+)$/,
+  parted: /^(?:-l|--list|-s|--script|-m|--machine|print|unit|s|B|MiB|GiB|-v|--version|-h|--help)$/,
+  cfdisk: /^(?:-V|--version|-h|--help)$/,
+};
+
+/** A partition tool that may write the disk's table (`sgdisk --zap-all`, `parted mklabel`, `echo w | fdisk`). */
+function writesPartitionTable(cmd: Command): boolean {
+  const listing = PARTITION_LISTING[cmd.name];
+  if (!listing) return false;
+  // An image file is a file like any other (the partition_disk pattern asks about it).
+  const disk = (a: string) => isBlockDevice(a) || isDeviceWrite(a);
+  if (!cmd.args.some(disk)) return false;
+  // A disk alone opens the tool's editor (or reads a new table from its input).
+  const rest = cmd.args.filter((a) => !disk(a));
+  return rest.length === 0 || !rest.every((a) => listing.test(a));
+}
+
 const DEVICE_TOOLS = new Set(["shred", "wipefs", "blkdiscard", "ddrescue"]);
 
 /** `xargs -P 0` / `parallel -j0` in the text (xargs' own options are gone once it is stripped). */
@@ -167,6 +223,7 @@ export const HARDLINE_RULES: readonly CommandRule[] = [
     "writes directly to a disk or device, by any path (dd, redirect, cp, tee, sort -o, shred, wipefs)",
     (c) =>
       writesDevice(c) ||
+      writesPartitionTable(c) ||
       (DEVICE_TOOLS.has(c.name) && operands(c.args).some((p) => isBlockDevice(p) || isDeviceWrite(p))),
   ),
   {

@@ -4,6 +4,7 @@
 // terminal's redirections and the file tools share them.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { posix } from "node:path";
+import { expandGlob, globMayMatch } from "./globs.js";
 import { isCredentialPath, isShellStartupPath, isSystemPath, normalizePath } from "./paths.js";
 
 /** What the check knows of where a command runs and whose files it must keep. */
@@ -82,6 +83,10 @@ function credentialFolders(place: Place): string[] {
     `${h}/.password-store`,
     `${h}/.local/share/keyrings`,
     `${h}/.config/gh`,
+    // Containers' and clusters' mounted secrets, and the system's private TLS keys.
+    "/run/secrets",
+    "/var/run/secrets",
+    "/etc/ssl/private",
   ].map(normalizePath);
 }
 
@@ -120,22 +125,62 @@ function inProfile(path: string, place: Place): boolean {
 
 const GLOB = /[*?[]/;
 
+/** Names credentials are kept under, wherever they are: a glob that may match one may read it. */
+const CREDENTIAL_NAMES = [
+  ".env",
+  ".env.local",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".pgpass",
+  ".git-credentials",
+  "credentials",
+  "id_rsa",
+  "id_ed25519",
+  "server.key",
+  "cert.pem",
+  "keystore.jks",
+];
+
 /**
- * A glob's matches cannot be known before the shell expands it (`~/.iris/.en?`): it is judged
- * like a search from the folder above its first wildcard, which may reach a credential.
+ * A glob's matches (`~/.iris/.en?`, `cat .en?`, a star for the user in /home): expanded here when its
+ * folders exist, else matched against where credentials are kept and the names they have.
  */
 function globMayReadCredential(p: string, place: Place): boolean {
+  if (!GLOB.test(p)) return false;
+  const expanded = p.startsWith("/") ? expandGlob(p) : undefined;
+  if (expanded) return expanded.some((m) => !GLOB.test(m) && readsCredential(m, place));
   const parts = p.split("/");
   const at = parts.findIndex((s) => GLOB.test(s));
-  if (at < 0) return false;
   const base = parts.slice(0, at).join("/") || (p.startsWith("/") ? "/" : ".");
-  return searchReachesCredentials(base, place);
+  const samples = [
+    ...credentialFolders(place),
+    profileOf(place),
+    ...CREDENTIAL_NAMES.map((n) => posix.join(base, n)),
+  ];
+  return globMayMatch(p, samples);
 }
+
+// Files a glob under /proc could match: `/proc/<star>/env<star>`, `/proc/[0-9]<star>/cmdl?ne`.
+const PROC_SAMPLES = ["environ", "cmdline", "mem", "auxv"].flatMap((f) => [
+  `/proc/1/${f}`,
+  `/proc/self/${f}`,
+  `/proc/1/task/1/${f}`,
+]);
 
 /** Reading this file would show a credential. */
 export function readsCredential(path: string, place: Place): boolean {
   const p = normalizePath(path);
-  if (PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x"))) return true;
+  // /proc/PID/root/… and /proc/PID/cwd/… are another way into the whole filesystem.
+  const through = /^\/proc\/[^/]+\/(?:root|cwd)(\/.*)$/.exec(p);
+  if (through?.[1] && readsCredential(through[1], place)) return true;
+  if (
+    PROC_SECRET.test(p.replace(/\[[^\]]*\]|\*/g, "x")) ||
+    (p.startsWith("/proc/") && globMayMatch(p, PROC_SAMPLES))
+  )
+    return true;
+  // A raw disk or the memory holds every file's and process's secrets.
+  if (isDeviceWrite(p) || /^\/dev\/(?:mem|kmem|port)$|^\/proc\/kcore$/.test(p)) return true;
   if (globMayReadCredential(p, place)) return true;
   if (isCredentialPath(p) || KEY_FILE.test(p) || /(?:^|\/)\.netrc$|(?:^|\/)\.git-credentials$/.test(p))
     return true;
@@ -156,7 +201,14 @@ export function searchReachesCredentials(path: string, place: Place): boolean {
 const PERSISTENCE: readonly RegExp[] = [
   /(?:^|\/)\.git\/(?:hooks(?:\/|$)|config$)/,
   /(?:^|\/)\.envrc$/,
-  /\/\.config\/(?:systemd|autostart|environment\.d)(?:\/|$)/,
+  /\/\.config\/(?:systemd|autostart|autostart-scripts|environment\.d|plasma-workspace\/(?:env|shutdown)|upstart)(?:\/|$)/,
+  /\/\.config\/[^/]+(?:\/[^/]+)?\/autostart(?:\.sh)?$|\/\.kde4?\/Autostart(?:\/|$)/,
+  /\/\.local\/share\/(?:systemd\/user|dbus-1\/services|applications)(?:\/|$)/,
+  // Python runs .pth files and usercustomize.py of the user site at every start.
+  /\/\.local\/lib\/python[^/]*\/site-packages\/(?:[^/]+\.pth|usercustomize\.py|sitecustomize\.py)$/,
+  // Build tools' per-user scripts and wrappers that run with every build.
+  /\/\.gradle\/(?:init\.d(?:\/|$)|init\.gradle(?:\.kts)?$)|\/\.cargo\/config(?:\.toml)?$|\/\.m2\/extensions\.xml$/,
+  /\/\.ssh\/environment$|\/\.(?:xsession|gnomerc|Xsession)$/,
   /\/\.local\/bin(?:\/|$)/,
   /^\/home\/[^/]+\/bin(?:\/|$)|^\/root\/bin(?:\/|$)/,
   /\/\.(?:gitconfig|bash_logout|xprofile|xsessionrc|xinitrc|pam_environment|inputrc|vimrc|exrc|tmux\.conf|screenrc|npmrc|yarnrc|curlrc|wgetrc)$/,
@@ -185,6 +237,8 @@ export function judgeWrite(
   /** Whether temp folders count as ordinary (the terminal's `> /tmp/x`); the file tools ask. */
   tempIsOrdinary = true,
 ): WriteJudgement | undefined {
+  // `> /dev/stderr`: the command's own output, wherever that link points.
+  if (HARMLESS_DEVICES.test(normalizePath(path))) return undefined;
   const real = realPath(path, cwd);
   if (real === undefined)
     return { key: "write_unknown_place", description: WRITE_REASONS.write_unknown_place };

@@ -32,6 +32,8 @@ export interface ParsedCommand {
   commands: Command[];
   /** Fork bombs and process floods found in the tree (flood.ts). */
   floods?: string[];
+  /** Functions the line defines: calling one runs its body, which is judged where it is written. */
+  functions?: string[];
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox"]);
@@ -178,6 +180,22 @@ function stripWrappers(input: string[]): { words: string[]; stripped: string[] }
     const name = baseName(first);
     const takesValue = WRAPPERS[name];
     if (!takesValue) break;
+    // `env -S 'rm -rf x'`: the string is split into the command and its arguments.
+    if (name === "env") {
+      const at = words.findIndex((w) => w === "-S" || w.startsWith("--split-string") || /^-S./.test(w));
+      if (at > 0) {
+        const w = words[at] as string;
+        const separate = w === "-S" || w === "--split-string";
+        const value = separate
+          ? (words[at + 1] ?? "")
+          : w.startsWith("--")
+            ? w.slice(w.indexOf("=") + 1)
+            : w.slice(2);
+        const split = value.split(/\s+/).filter(Boolean);
+        words = [...words.slice(0, at), ...split, ...words.slice(at + (separate ? 2 : 1))];
+        continue;
+      }
+    }
     // `command -v x` only looks a name up: x is not run.
     if (name === "command" && /^-[vV]$/.test(words[1] ?? "")) break;
     stripped.push(name);
@@ -211,6 +229,11 @@ export function innerScripts(cmd: Command): { text: string; via: string }[] {
     }
     for (const doc of cmd.heredocs) scripts.push({ text: doc, via: "heredoc" });
   }
+  // `sudo -s <<< reboot`, `su - root <<EOF`: a shell of another user reads its input.
+  const otherUsersShell =
+    (cmd.name === "" && cmd.via.some((v) => v === "sudo" || v === "doas")) ||
+    ((cmd.name === "su" || cmd.name === "runuser") && !cmd.args.some((a) => a === "-c" || a === "--command"));
+  if (otherUsersShell) for (const doc of cmd.heredocs) scripts.push({ text: doc, via: "heredoc" });
   const remote = sshRemoteCommand(cmd);
   if (remote !== undefined) scripts.push({ text: remote, via: "ssh" });
   for (const text of optionCommands(cmd)) scripts.push({ text, via: `${cmd.name}-option` });
@@ -239,9 +262,18 @@ const COMMAND_OPTIONS: Record<string, { long: string[]; short?: string }> = {
   zip: { long: ["--unzip-command"], short: "-TT" },
 };
 
+/** git config keys whose value is a command line git runs (an alias's `!…`, a pager, an editor, a helper). */
+const GIT_COMMAND_KEY =
+  /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|credential\.(?:[^=]*\.)?helper|alias\.[^=]+|pager\.[^=]+|[^=]+\.(?:command|cmd|textconv|clean|smudge|process|driver))$/i;
+
 function optionCommands(cmd: Command): string[] {
   const spec = COMMAND_OPTIONS[cmd.name];
   const out: string[] = [];
+  if (cmd.name === "git")
+    cmd.args.forEach((a, i) => {
+      const m = cmd.args[i - 1] === "-c" ? /^([^=]+)=(.*)$/s.exec(a) : null;
+      if (m && GIT_COMMAND_KEY.test(m[1] as string)) out.push((m[2] as string).replace(/^!/, ""));
+    });
   if (spec) {
     cmd.args.forEach((a, i) => {
       const next = cmd.args[i + 1];

@@ -96,11 +96,25 @@ const CREDENTIAL = [
   /(?:^|\/)\.gnupg(?:\/|$)/,
   /(?:^|\/)\.config\/gh\/hosts\.yml$/,
   /(?:^|\/)authorized_keys$/,
+  // Database, storage and cloud tools' saved passwords and tokens.
+  /(?:^|\/)\.(?:my|mylogin)\.cnf$|(?:^|\/)\.(?:s3cfg|boto|vault-token|authinfo(?:\.gpg)?|msmtprc|fetchmailrc|dockercfg|terraformrc)$/,
+  /(?:^|\/)\.config\/(?:rclone\/rclone\.conf|hcloud\/cli\.toml|doctl\/config\.yaml|netlify\/config\.json|ngrok\/ngrok\.yml|hub|configstore\/firebase-tools\.json|composer\/auth\.json|sops\/age\/keys\.txt)$/,
+  /(?:^|\/)\.(?:terraform\.d\/credentials\.tfrc\.json|cargo\/credentials(?:\.toml)?|gem\/credentials|composer\/auth\.json|ngrok2\/ngrok\.yml|pulumi\/credentials\.json|fly\/config\.yml|oci\/config)$/,
+  // Build tools' settings that hold repository passwords and signing keys.
+  /(?:^|\/)\.m2\/settings(?:-security)?\.xml$|(?:^|\/)\.gradle\/gradle\.properties$|(?:^|\/)\.yarnrc\.yml$/,
+  // Tokens of model hubs and coding agents.
+  /(?:^|\/)huggingface\/(?:token|stored_tokens)$|(?:^|\/)\.codex\/auth\.json$|(?:^|\/)\.claude\/\.credentials\.json$|(?:^|\/)\.config\/github-copilot\/(?:hosts|apps)\.json$/,
+  // Browsers' saved passwords, keys and cookies.
+  /\/\.mozilla\/firefox\/[^/]+\/(?:logins\.json|key[34]\.db|cookies\.sqlite)$/,
+  /\/\.config\/(?:google-chrome|chromium|BraveSoftware\/[^/]+|microsoft-edge)\/[^/]+\/(?:Login Data|Cookies|Web Data)$/,
 ];
 
 const SHELL_STARTUP = [
-  /(?:^|\/)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|kshrc|cshrc|tcshrc)$/,
-  /(?:^|\/)\.config\/fish\/config\.fish$/,
+  /(?:^|\/)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|logout|bash_aliases)$/,
+  // Folders a start-up file reads every file of (Fedora's ~/.bashrc.d, fish's conf.d and functions).
+  /(?:^|\/)\.(?:bashrc\.d|zshrc\.d|profile\.d)(?:\/|$)/,
+  /(?:^|\/)\.config\/fish\/(?:config\.fish$|conf\.d(?:\/|$)|functions(?:\/|$))/,
+  /(?:^|\/)\.oh-my-zsh\/custom(?:\/|$)|(?:^|\/)\.config\/zsh\/\.z(?:shrc|shenv|profile|login)$/,
 ];
 
 export function isCredentialPath(path: string): boolean {

@@ -35,6 +35,26 @@ describe("createApprovalPolicy", () => {
     expect(asked).toHaveLength(0);
   });
 
+  it("a skill's allowed_tools and 'always' never cover credentials or Iris's own configuration", async () => {
+    const policy = createApprovalPolicy({
+      mode: "manual",
+      home,
+      allowKeys: ["reads_credential", "self_modification", "recursive_delete"],
+    });
+    const memory = new ApprovalMemory();
+    memory.preapproveTools("tidy", ["terminal"]);
+    const { ctx, asked } = context([], { approvalMemory: memory, cwd: `${home}/proj` });
+    // The skill's tool runs what it was made for, unasked…
+    expect(await policy.check(terminal, "rm -r build", ctx)).toEqual({ allowed: true });
+    expect(asked).toHaveLength(0);
+    // …but a key file or the profile's configuration is still the user's to allow.
+    for (const command of ["cat ~/.ssh/id_ed25519", "echo 'approvals: {mode: off}' > ~/.iris/config.yaml"]) {
+      const d = await policy.check(terminal, command, ctx);
+      expect(d.allowed, command).toBe(false);
+    }
+    expect(asked.map((r) => r.patternKeys)).toEqual([["reads_credential"], ["self_modification"]]);
+  });
+
   it("off still blocks every hard-blocked command, without asking", async () => {
     const policy = createApprovalPolicy({
       mode: "off",

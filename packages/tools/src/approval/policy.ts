@@ -4,7 +4,7 @@
 
 import { homedir } from "node:os";
 import type { ApprovalRequest, ToolContext } from "../define.js";
-import { type Detection, detectCommand, patternCatalogue, warmCommandCheckSoon } from "./detect.js";
+import { type Detection, detectCommand, patternCatalogue } from "./detect.js";
 import { type FileAccessCheck, judgeFileAccess, STRICT_KEYS } from "./file-access.js";
 import type {
   ApprovalDecision,
@@ -46,8 +46,6 @@ type Timed<T> = T | typeof TIMEOUT;
 
 export function createApprovalPolicy(options: ApprovalPolicyOptions): ApprovalPolicy {
   const allowed = new Set(options.allowKeys ?? []);
-  // While the first turn waits on its model, the bash parser loads (T4: the first check stays cheap).
-  warmCommandCheckSoon();
   const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const judgeTimeoutMs = options.judgeTimeoutMs ?? 30_000;
   const emit = (event: ApprovalEvent): void => {

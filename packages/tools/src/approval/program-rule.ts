@@ -58,7 +58,11 @@ export function opt(args: readonly string[], shorts: string, ...longs: string[])
   return false;
 }
 
-/** The value of `-o X`, `-oX`, `--output X` or `--output=X` (every occurrence). */
+/**
+ * The value of `-o X`, `-oX`, `--output X` or `--output=X` (every occurrence), also inside a
+ * cluster of short options (`-sSo X`, `-sSoX`): the letter takes the rest of the cluster or the
+ * next argument, as getopt reads it.
+ */
 export function optValues(args: readonly string[], short: string | undefined, ...longs: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -69,9 +73,11 @@ export function optValues(args: readonly string[], short: string | undefined, ..
       if (a === l && next !== undefined) out.push(next);
       else if (a.startsWith(`${l}=`)) out.push(a.slice(l.length + 1));
     }
-    if (short !== undefined && a.startsWith(`-${short}`) && !a.startsWith("--")) {
-      if (a.length === 2 && next !== undefined) out.push(next);
-      else if (a.length > 2) out.push(a.slice(2));
+    const at = short ? a.indexOf(short) : -1;
+    if (at > 0 && a.startsWith("-") && !a.startsWith("--") && /^-[A-Za-z0-9]*$/.test(a.slice(0, at))) {
+      if (at === a.length - 1) {
+        if (next !== undefined) out.push(next);
+      } else out.push(a.slice(at + 1));
     }
   }
   return out;

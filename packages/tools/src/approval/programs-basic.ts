@@ -24,7 +24,7 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
     reader,
   ),
   ...same(
-    "ls dir vdir pwd echo printf true false : test [ seq yes sleep stat realpath readlink basename dirname whoami id groups uptime w who users nproc lscpu lsblk lsusb lspci free vmstat iostat uname arch tty locale getconf which whereis du df pgrep pidof lsof cal printenv logname hostid whatis apropos info tldr help history jobs wait",
+    "ls dir vdir pwd echo printf true false : test [ seq yes sleep stat realpath readlink basename dirname whoami id groups uptime w who users nproc lscpu lsblk lsusb lspci free vmstat iostat uname arch tty locale getconf which whereis du df pgrep pidof lsof cal printenv logname hostid whatis apropos info tldr help jobs wait",
     names,
   ),
   ...same(
@@ -45,6 +45,12 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
     reason: "lists or forgets remembered program paths",
     namesOnly: true,
     unsafe: (a) => (opt(a, "p") ? "hash -p makes a name run another program" : undefined),
+  },
+  // `history -w FILE` / `-a FILE` write the history list into FILE (a start-up file, say).
+  history: {
+    reason: NAMES,
+    namesOnly: true,
+    writes: (a) => (opt(a, "wa") ? plain(a, ["-d"]).slice(0, 1) : []),
   },
   date: {
     reason: NAMES,
@@ -149,7 +155,10 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
   cp: copyRule("copies files, the destination judged by where it is"),
   mv: {
     ...copyRule("moves files: the sources and the destination are judged by where they are"),
-    writes: (a) => plain(a, ["-t", "-S", "--target-directory", "--suffix"]),
+    writes: (a) => [
+      ...plain(a, ["-t", "-S", "--target-directory", "--suffix"]),
+      ...optValues(a, "t", "--target-directory"),
+    ],
   },
   // A link is a way to write where it points later in the line (`ln -s ~/.bashrc rc && echo x > rc`):
   // its target is judged as written too.
@@ -161,7 +170,13 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
         optValues(a, "t", "--target-directory"),
       ),
   },
-  install: copyRule("copies files with modes, the destination judged by where it is"),
+  install: {
+    ...copyRule("copies files with modes, the destination judged by where it is"),
+    unsafe: (a) =>
+      optValues(a, "m", "--mode").some(specialBits) || opt(a, "og", "--owner", "--group")
+        ? { key: "permission_change", description: "install sets setuid/setgid bits or an owner" }
+        : undefined,
+  },
   rsync: {
     ...copyRule("copies files, the destination judged by where it is"),
     unsafe: (a) => {
@@ -198,21 +213,24 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
   },
   patch: {
     reason: "applies a diff to files of the folder it runs in",
+    // `-d DIR` applies the diff inside DIR: that folder is where it writes.
     writes: (a) => [
       ...optValues(a, "o", "--output"),
       ...plain(a, ["-p", "-i", "-d", "-o", "-B", "-r"]).slice(0, 1),
-      ".",
+      ...(optValues(a, "d", "--directory").length ? optValues(a, "d", "--directory") : ["."]),
     ],
   },
   chmod: {
     reason: "changes modes of files judged by where they are; setuid/setgid bits are asked about",
     namesOnly: true,
-    writes: (a) => plain(a).slice(1),
+    writes: (a) => plain(a).slice(opt(a, "", "--reference") ? 0 : 1),
     unsafe: (a) => {
-      const mode = plain(a)[0] ?? "";
-      if (/^[=+-]?0*[1-7][0-7]{3}$/.test(mode) || /[ugoa]*[+=][^,]*[st]/.test(mode))
-        return { key: "permission_change", description: "sets setuid, setgid or sticky bits" };
-      return undefined;
+      // --reference copies another file's bits, setuid included.
+      if (opt(a, "", "--reference"))
+        return { key: "permission_change", description: "copies another file's mode (chmod --reference)" };
+      return specialBits(plain(a)[0] ?? "")
+        ? { key: "permission_change", description: "sets setuid, setgid or sticky bits" }
+        : undefined;
     },
   },
   tar: {
@@ -248,19 +266,23 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
         "--rmt-command",
         "--absolute-names",
         "--index-file",
+        "--remove-files",
       )
-        ? "tar runs a program or writes outside the folder (--to-command, --checkpoint-action, -I, -F, -P)"
+        ? "tar runs a program, deletes its sources or writes outside the folder (--to-command, --checkpoint-action, -I, -F, -P, --remove-files)"
         : undefined,
   },
   zip: {
     reason: "packs an archive judged by where it is",
     recursive: (a) => opt(a, "r", "--recurse-paths"),
     writes: (a) => plain(a, ["-b", "-n", "-t", "-tt", "-P"]).slice(0, 1),
-    unsafe: (a) =>
-      opt(a, "T", "--test", "--unzip-command") &&
-      a.some((x) => x === "-TT" || x.startsWith("--unzip-command"))
-        ? "zip -TT runs a program"
-        : undefined,
+    unsafe: (a) => {
+      if (a.some((x) => x === "-TT" || x.startsWith("--unzip-command"))) return "zip -TT runs a program";
+      // -m moves the files into the archive: the originals are deleted.
+      const short = a.filter((x) => /^-[A-Za-z0-9]+$/.test(x) && x !== "-TT");
+      return opt(short, "m", "--move") || a.includes("--move")
+        ? "zip -m deletes the files it packs"
+        : undefined;
+    },
   },
   unzip: {
     reason: "lists an archive, or extracts it below the folder it runs in",
@@ -282,6 +304,11 @@ export const BASIC_PROGRAMS: Record<string, ProgramRule> = {
     },
   },
 };
+
+/** A chmod mode that sets setuid, setgid or sticky bits (`4755`, `u+s`, `g=rxs`, `+t`). */
+function specialBits(mode: string): boolean {
+  return /^[=+-]?0*[1-7][0-7]{3}$/.test(mode) || /[ugoa]*[+=][^,]*[st]/.test(mode);
+}
 
 function copyRule(reason: string): ProgramRule {
   return {

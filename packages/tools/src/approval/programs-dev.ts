@@ -31,8 +31,8 @@ const GIT: Record<string, Check> = {
       ? "git apply --directory writes outside the repository"
       : undefined,
   branch: (a) =>
-    opt(a, "D") || (opt(a, "d", "--delete") && opt(a, "f", "--force")) || opt(a, "M", "--force")
-      ? destructive("git branch -D/-M deletes or overwrites a branch")
+    opt(a, "D") || (opt(a, "d", "--delete") && opt(a, "f", "--force")) || opt(a, "Mf", "--force")
+      ? destructive("git branch -D/-M/-f deletes, overwrites or moves a branch")
       : undefined,
   tag: (a) =>
     opt(a, "d", "--delete") || opt(a, "f", "--force") ? destructive("deletes or moves a tag") : undefined,
@@ -40,6 +40,12 @@ const GIT: Record<string, Check> = {
     ["add", "set-url", "remove", "rm", "rename", "set-head", "prune"].includes(a[0] ?? "")
       ? "changes where git fetches from and pushes to"
       : undefined,
+  // `git credential fill` prints the stored password for a host.
+  credential: () => finding("reads_credential", "git credential prints stored passwords"),
+  "credential-store": () => finding("reads_credential", "git credential-store prints stored passwords"),
+  "credential-cache": () => finding("reads_credential", "git credential-cache prints stored passwords"),
+  notes: (a) =>
+    ["remove", "prune"].includes(plain(a, ["--ref"])[0] ?? "") ? destructive("deletes notes") : undefined,
   stash: (a) =>
     ["clear", "drop"].includes(a[0] ?? "")
       ? destructive(`git stash ${a[0]} deletes stashed work`)
@@ -123,10 +129,18 @@ const GIT_VALUED = new Set([
   "--super-prefix",
 ]);
 
+/** `git -c` settings that only change how output looks or who commits: they run nothing. */
+const HARMLESS_GIT_SETTING =
+  /^(?:color\.[\w.-]+|user\.\w+|advice\.\w+|log\.\w+|format\.pretty|init\.defaultBranch|diff\.(?:algorithm|renames|colorMoved|noprefix|mnemonicPrefix)|merge\.conflictStyle|core\.quotePath|column\.ui|commit\.gpgSign|tag\.gpgSign)=/i;
+
 function gitUnsafe(args: readonly string[]): Finding | string | undefined {
   let i = 0;
   while (i < args.length && (args[i] as string).startsWith("-")) {
     const a = args[i] as string;
+    if (a === "-c" && HARMLESS_GIT_SETTING.test(args[i + 1] ?? "")) {
+      i += 2;
+      continue;
+    }
     if (a === "-c" || a.startsWith("--exec-path") || a === "--config-env")
       return "git -c/--exec-path sets options that may run programs";
     i += GIT_VALUED.has(a) ? 2 : 1;
@@ -151,6 +165,11 @@ function packageUnsafe(tool: string): Check {
     if (!PACKAGE_SUBS.has(sub) && !(tool === "yarn" || tool === "pnpm" || tool === "bun"))
       return finding("unproven_arguments", `${tool} ${sub}`);
     if (opt(a, "g", "--global", "--location=global")) return finding("package_global", `${tool} --global`);
+    // Another folder's package.json: its scripts are code the check has not seen.
+    const elsewhere = optValues(a, "C", "--prefix", "--cwd", "--dir").find((d) =>
+      /^[/~]|(?:^|\/)\.\.(?:\/|$)/.test(d),
+    );
+    if (elsewhere !== undefined) return finding("runs_code", `${tool} in ${elsewhere}`);
     const installing = nodeInstall(tool, a);
     if (installing) return installing;
     if (sub === "config")
@@ -172,7 +191,9 @@ const NPX_TOOLS = new Set(
 );
 
 const npx: Check = (a) => {
-  if (opt(a, "yp", "--yes", "--package", "--call", "-c"))
+  // npx's own options come before the tool; what follows the tool is the tool's (`tsc -p`).
+  const at = a.findIndex((x) => !x.startsWith("-"));
+  if (opt(at === -1 ? a : a.slice(0, at), "yp", "--yes", "--package", "--call", "-c"))
     return finding("runs_code", "npx --yes/--package installs and runs a package");
   const tool = plain(a)[0] ?? "";
   return NPX_TOOLS.has(tool) ? undefined : finding("runs_code", `npx ${tool} may download and run a package`);
@@ -202,7 +223,23 @@ function installTarget(tool: string): Check | undefined {
       : undefined;
 }
 
-const compilerOut = (a: readonly string[]) => optValues(a, "o", "--output", "--outDir", "--out-dir");
+/** Where a build writes its output (`-o`, `--outDir`, `--outFile`, `--target-dir`, …): judged by where it lands. */
+const compilerOut = (a: readonly string[]) =>
+  optValues(
+    a,
+    "o",
+    "--output",
+    "--outDir",
+    "--out-dir",
+    "--outFile",
+    "--outfile",
+    "--outdir",
+    "--out-file",
+    "--target-dir",
+    "--declarationDir",
+  );
+/** javac/kotlinc: `-d DIR` is where the classes go. */
+const classesOut = (a: readonly string[]) => [...compilerOut(a), ...optValues(a, "d")];
 
 const pip: Check = subs(
   "install uninstall list show freeze check download wheel hash inspect index --version help",
@@ -214,11 +251,37 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
   git: {
     reason: "git by subcommand: reading, committing, branching and fetching keep all work recoverable",
     unsafe: gitUnsafe,
-    // `git log/diff --output=FILE`, `format-patch -o DIR`: judged by where they land.
-    writes: (a) => [
-      ...optValues(a, undefined, "--output", "--output-directory"),
-      ...(a.includes("format-patch") ? optValues(a.slice(a.indexOf("format-patch")), "o") : []),
-    ],
+    // `git log/diff --output=FILE`, `format-patch -o DIR`, `archive -o FILE`, `bundle create FILE`:
+    // judged by where they land.
+    writes: (a) => {
+      const after = (sub: string) => a.slice(a.indexOf(sub) + 1);
+      return [
+        ...optValues(a, undefined, "--output", "--output-directory"),
+        ...(a.includes("format-patch") ? optValues(after("format-patch"), "o") : []),
+        ...(a.includes("archive") ? optValues(after("archive"), "o") : []),
+        ...(a.includes("bundle") && after("bundle")[0] === "create"
+          ? plain(after("bundle")).slice(1, 2)
+          : []),
+      ];
+    },
+    // `git clone URL DIR`, `git init DIR`: a new folder, asked about only in protected places.
+    creates: (a) => {
+      const sub = plain(a, [...GIT_VALUED])[0];
+      if (sub !== "clone" && sub !== "init") return [];
+      const ops = plain(a.slice(a.indexOf(sub) + 1), [
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "--depth",
+        "--template",
+        "-c",
+        "--config",
+        "--reference",
+        "--separate-git-dir",
+      ]);
+      return sub === "clone" ? ops.slice(1, 2) : ops.slice(0, 1);
+    },
   },
   npm: rule(BUILD, packageUnsafe("npm")),
   pnpm: rule(BUILD, packageUnsafe("pnpm")),
@@ -269,6 +332,7 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
       "cargo",
       (a) => addsDependency("cargo", a),
     ),
+    compilerOut,
   ),
   go: rule(
     BUILD,
@@ -278,13 +342,13 @@ export const DEV_PROGRAMS: Record<string, ProgramRule> = {
       (a) =>
         a[0] === "env" && opt(a, "wu") ? finding("package_global", "go env -w") : addsDependency("go", a),
     ),
+    compilerOut,
   ),
   rustc: rule(BUILD, undefined, compilerOut),
   ...Object.fromEntries(
-    "gcc g++ cc c++ clang clang++ javac kotlinc swiftc zig"
-      .split(" ")
-      .map((n) => [n, rule(BUILD, undefined, compilerOut)]),
+    "gcc g++ cc c++ clang clang++ swiftc zig".split(" ").map((n) => [n, rule(BUILD, undefined, compilerOut)]),
   ),
+  ...Object.fromEntries("javac kotlinc".split(" ").map((n) => [n, rule(BUILD, undefined, classesOut)])),
   pip: rule(BUILD, pip),
   pip3: rule(BUILD, pip),
   uv: rule(

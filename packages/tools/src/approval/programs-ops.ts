@@ -14,8 +14,14 @@ const CHANGE_VERB =
 const VERB_FIRST = new Set(["kubectl", "oc", "helm", "terraform", "tofu", "pulumi", "eksctl"]);
 const VERB_SECOND = new Set(["gh", "glab"]);
 
+/** A cloud call that prints a secret, a password or a token (`secretsmanager get-secret-value`, `--with-decryption`). */
+const SECRET_READ =
+  /secret|password|passw|token|credential|decrypt|access-key|private-key|kubeconfig|get-login|\bauth\b|api-key|apikey|keyvault|vault/i;
+
 function cloudVerbs(tool: string): Check {
   return (a) => {
+    const secret = a.find((w) => SECRET_READ.test(w));
+    if (secret !== undefined) return finding("reads_credential", `${tool} … ${secret}`);
     const words = plain(a, [
       "--profile",
       "--region",
@@ -218,6 +224,19 @@ export const OPS_PROGRAMS: Record<string, ProgramRule> = {
     },
   },
   getfacl: rule("prints ACLs"),
+  // Password managers, secret stores and decrypters: printing secrets is what they are for.
+  ...Object.fromEntries(
+    "pass gopass op bw lpass vault secret-tool security keyring kwallet-query aws-vault chamber doppler infisical sops age gpg gpg2 ansible-vault"
+      .split(" ")
+      .map((n) => [
+        n,
+        rule("a secret store; only its version or help runs unasked", (a) =>
+          a.length > 0 && a.every((x) => /^(?:--version|-V|--help|-h)$/.test(x))
+            ? undefined
+            : finding("reads_credential", `${n} prints or decrypts secrets`),
+        ),
+      ]),
+  ),
   // Iris itself: changing its configuration is self-modification, asked about in every mode.
   iris: {
     reason: "Iris's own read-only commands (sessions, usage, doctor)",

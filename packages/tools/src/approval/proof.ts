@@ -6,7 +6,7 @@
 import { installerFinding } from "./installers.js";
 import { judgeWrite, type Place, readsCredential, realPath, searchReachesCredentials } from "./locations.js";
 import type { Command } from "./parse.js";
-import { type Finding, finding, type ProgramRule, plain } from "./program-rule.js";
+import { type Finding, finding, opt, type ProgramRule, plain } from "./program-rule.js";
 import { BASIC_PROGRAMS } from "./programs-basic.js";
 import { DEV_PROGRAMS } from "./programs-dev.js";
 import { OPS_PROGRAMS } from "./programs-ops.js";
@@ -19,6 +19,8 @@ export const PROGRAMS: Readonly<Record<string, ProgramRule>> = {
 };
 
 const WRITE_REDIRECT = /^(?:>|>>|>\||&>|&>>|<>)$/;
+/** Programs whose first operand is a pattern to search for, unless -e/-f give it. */
+const SEARCHERS = new Set(["grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "git-grep"]);
 const READ_REDIRECT = /^(?:<|<>)$/;
 
 /**
@@ -60,22 +62,16 @@ export function proveCommand(cmd: Command, place: Place, known: (name: string) =
 function readsCredentialIn(cmd: Command, rule: ProgramRule | undefined, place: Place): string | undefined {
   const cwd = cmd.cwd ?? place.workdir;
   const candidates = cmd.redirects.filter((r) => READ_REDIRECT.test(r.op)).map((r) => r.target);
-  if (!rule?.namesOnly) candidates.push(...cmd.args.flatMap(pathsIn));
+  // A search's pattern (`rg "import .* from" src`) is text, not a file it reads.
+  const pattern =
+    SEARCHERS.has(cmd.name) && !opt(cmd.args, "ef", "--regexp", "--file") ? plain(cmd.args)[0] : undefined;
+  if (!rule?.namesOnly) candidates.push(...cmd.args.filter((a) => a !== pattern).flatMap(pathsIn));
   for (const c of candidates) {
     const real = realPath(c, cwd);
     if (readsCredential(c, place) || (real !== undefined && readsCredential(real, place))) return c;
   }
   if (rule?.recursive?.(cmd.args)) {
-    const roots = plain(cmd.args).slice(
-      cmd.name === "grep" ||
-        cmd.name === "egrep" ||
-        cmd.name === "fgrep" ||
-        cmd.name === "rg" ||
-        cmd.name === "ag" ||
-        cmd.name === "ack"
-        ? 1
-        : 0,
-    );
+    const roots = plain(cmd.args).slice(pattern !== undefined ? 1 : 0);
     for (const root of roots.length ? roots : ["."]) {
       const real = realPath(root, cwd);
       if (real !== undefined && searchReachesCredentials(real, place)) return `a search of ${root}`;

@@ -32,6 +32,7 @@ interface Walk {
   texts: string[];
   concerns: Concern[];
   floods: string[];
+  functions: Set<string>;
   /** `hash -p PATH NAME`: NAME runs PATH from then on. */
   hashed: Map<string, string>;
   via: string[];
@@ -48,6 +49,7 @@ export function analyseShell(parser: ShellParser, raw: string, home: string, cwd
     texts: [],
     concerns: [],
     floods: [],
+    functions: new Set(),
     hashed: new Map(),
     via: [],
     depth: 0,
@@ -56,7 +58,13 @@ export function analyseShell(parser: ShellParser, raw: string, home: string, cwd
   };
   analyseText(raw, walk);
   return {
-    parsed: { raw, commands: walk.out, texts: walk.texts, floods: walk.floods },
+    parsed: {
+      raw,
+      commands: walk.out,
+      texts: walk.texts,
+      floods: walk.floods,
+      functions: [...walk.functions],
+    },
     concerns: dedupe(walk.concerns),
   };
 }
@@ -69,6 +77,12 @@ function analyseText(text: string, walk: Walk): void {
     return;
   }
   walk.floods.push(...findFloods(walk.parser, r.file));
+  walk.parser.walk(r.file, (n) => {
+    const name =
+      walk.parser.type(n) === "FuncDecl" ? (n as unknown as { Name: ShLit | null }).Name?.Value : undefined;
+    if (name) walk.functions.add(name);
+    return true;
+  });
   for (const stmt of r.file.Stmts) visitStmt(stmt, walk, undefined);
 }
 
@@ -186,12 +200,23 @@ interface CallExpr {
   Args: ShWord[];
 }
 
+/** Variables whose value is a command line a program runs (`GIT_EDITOR='…' git commit`). */
+const COMMAND_VARIABLE =
+  /^(?:GIT_(?:EDITOR|PAGER|SSH_COMMAND|SSH|ASKPASS|EXTERNAL_DIFF|SEQUENCE_EDITOR|PROXY_COMMAND)|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|PROMPT_COMMAND|SUDO_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE)$/;
+
 function checkAssigns(assigns: readonly Assign[], walk: Walk): void {
   for (const a of assigns) {
     const name = a.Name?.Value ?? "";
     if (CODE_ENV.test(name)) walk.concerns.push(concern("code_env", name));
     const value = wordValue(walk.parser, a.Value, walk.home);
     if (/\$\(|`/.test(value.text) && !value.dynamic) walk.concerns.push(concern("deferred_code", name));
+    // The command it holds runs later as if typed: judged now, so a hard block stays one.
+    if (COMMAND_VARIABLE.test(name) && !value.dynamic && value.text.trim() !== "" && walk.depth < MAX_DEPTH)
+      analyseText(value.text.replace(/^\|/, ""), {
+        ...walk,
+        via: [...walk.via, `${name}-command`],
+        depth: walk.depth + 1,
+      });
   }
 }
 
@@ -246,10 +271,13 @@ function visitCall(stmt: ShStmt, call: CallExpr, walk: Walk, pipe: PipeSlot | un
   const nameWord = words[first];
   addWordConcerns(cmd, words, first, walk);
   walk.concerns.push(...commandConcerns(cmd, nameWord?.text ?? ""));
-  if (cmd.name === "cd") {
+  if (cmd.name === "cd" || cmd.name === "pushd") {
     const target = words.slice(first + 1).find((w) => !w.text.startsWith("-"));
-    walk.cwd.value = target?.dynamic ? undefined : changeDirectory(walk.cwd.value, target?.text, home);
+    // `pushd` alone or `pushd +N` swaps to a folder of the stack: not known here.
+    const unknown = target?.dynamic || (cmd.name === "pushd" && (!target || /^[+-]\d/.test(target.text)));
+    walk.cwd.value = unknown ? undefined : changeDirectory(walk.cwd.value, target?.text, home);
   }
+  if (cmd.name === "popd") walk.cwd.value = undefined;
   openInnerScripts(cmd, walk);
 }
 
@@ -262,13 +290,29 @@ function addWordConcerns(cmd: Command, words: WordValue[], first: number, walk: 
       walk.concerns.push(concern("dynamic_command", "a pattern as the program name"));
   }
   if (first >= 0 && first < words.length && !READ_ONLY.has(cmd.name)) {
-    const late = words.slice(first + 1).find((w) => w.dynamic);
+    const late = words
+      .slice(first + 1)
+      .find((w, i, rest) => w.dynamic && !isMessage(cmd.name, rest[i - 1], w));
     if (late?.dynamic) walk.concerns.push(concern("dynamic_argument", `${cmd.name}: ${late.dynamic}`));
   }
 }
 
+/**
+ * A commit or tag message computed at run time (`git commit -m "$(cat <<'EOF' … EOF)"`) is only
+ * text: the commands that compute it are judged on their own.
+ */
+function isMessage(program: string, before: WordValue | undefined, w: WordValue): boolean {
+  if (program !== "git") return false;
+  return before?.text === "-m" || before?.text === "--message" || /^(?:-m|--message=)/.test(w.text);
+}
+
 function readRedirect(r: ShRedirect, walk: Walk, redirects: Redirect[], heredocs: string[]): void {
-  const op = walk.parser.ops.redirects.get(r.Op) ?? "?";
+  const written = walk.parser.ops.redirects.get(r.Op) ?? "?";
+  // `>&FILE` (not a descriptor) writes stdout and stderr to FILE, like `&>FILE`; `<&FILE` reads it.
+  const fileTarget =
+    (written === ">&" || written === "<&") &&
+    !/^(?:\d+-?|-)$/.test(wordValue(walk.parser, r.Word, walk.home).text);
+  const op = fileTarget ? (written === ">&" ? "&>" : "<") : written;
   if (op === "<<" || op === "<<-") {
     heredocs.push(wordValue(walk.parser, r.Hdoc, walk.home).text);
     return;

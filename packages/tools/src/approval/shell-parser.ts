@@ -1,19 +1,13 @@
-// The bash parser behind the approval check: mvdan/sh (the parser of shfmt) in its official
-// JavaScript build, `mvdan-sh`. Loaded on first use only, so start-up never pays for its 1.5 MB.
-//
-// Why not `sh-syntax` (mvdan/sh as WASM): its JSON tree keeps only positions for commands
-// (`Stmt.Cmd` is `{Pos, End}`), so there is nothing to analyse, and it starts a fresh Go runtime
-// for every call (13–800 ms a call here). `mvdan-sh` gives the whole tree and parses in ~1 ms.
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { Script } from "node:vm";
+// The bash parser behind the approval check: bash/parse.ts, written for it in TypeScript. It is
+// part of the bundle, so the first check of a process costs no more than a later one (issue 25:
+// mvdan-sh, a 1.5 MB GopherJS build, took 40–400 ms to load). Its tree has mvdan/sh's node kinds
+// and field names, which the analysis (shell-analyse.ts, shell-words.ts, flood.ts) reads.
+import { type BashNode, OPS, REDIRECT_OPS, walk } from "./bash/nodes.js";
+import { parseBash } from "./bash/parse.js";
+import { BashSyntaxError } from "./bash/reader.js";
 
-/** The few fields of mvdan/sh's nodes the analysis reads (Go field names, as the JS build has). */
-export interface ShNode {
-  readonly __shNode?: never;
-}
+/** The few fields of the nodes the analysis reads. */
+export type ShNode = BashNode;
 export interface ShFile extends ShNode {
   Stmts: ShStmt[];
 }
@@ -36,7 +30,6 @@ export interface ShLit extends ShNode {
   Value: string;
 }
 
-/** Operators are Go token numbers; they are learnt from samples at load (see `calibrate`). */
 export interface ShOps {
   and: number;
   or: number;
@@ -47,131 +40,28 @@ export interface ShOps {
 }
 
 export interface ShellParser {
-  /** The tree, or the parser's message when the text is not valid bash. */
+  /** The tree, or why the text is not valid bash. */
   parse(text: string): { ok: true; file: ShFile } | { ok: false; error: string };
-  /** The node's Go type name: CallExpr, Word, Lit, BinaryCmd, … */
+  /** The node's kind: CallExpr, Word, Lit, BinaryCmd, … ("" for none). */
   type(node: unknown): string;
   walk(node: ShNode, visit: (node: ShNode | null) => boolean): void;
   ops: ShOps;
 }
 
-interface MvdanSyntax {
-  NewParser(...options: unknown[]): { Parse(text: string, name: string): ShFile };
-  KeepComments(keep: boolean): unknown;
-  Variant(v: unknown): unknown;
-  LangBash: unknown;
-  NodeType(node: unknown): string;
-  Walk(node: unknown, visit: (node: ShNode | null) => boolean): void;
-}
-
-let loaded: ShellParser | undefined;
-let loading: Promise<ShellParser> | undefined;
-
-/** True once the parser is in memory (the bench reports cold and warm separately). */
-export function shellParserLoaded(): boolean {
-  return loaded !== undefined;
-}
-
-/** The parser, loading it on the first call. */
-export function loadShellParser(): Promise<ShellParser> {
-  if (loaded) return Promise.resolve(loaded);
-  loading ??= Promise.resolve().then(() => {
-    loaded = makeParser(requireWithCodeCache().syntax);
-    return loaded;
-  });
-  return loading;
-}
-
-/**
- * `require("mvdan-sh")` through a V8 code cache: compiling its 1.5 MB is most of the first
- * check's cost, so the compiled code is kept in `node_modules/.cache/iris/` (beside the package,
- * owned by whoever installed it) and reused while the source and the Node version match. Any
- * failure falls back to a plain require. The package is CommonJS and stays external to the bundle.
- */
-function requireWithCodeCache(): { syntax: MvdanSyntax } {
-  const req = createRequire(import.meta.url);
-  try {
-    const file = req.resolve("mvdan-sh");
-    const source = readFileSync(file, "utf8");
-    const id = createHash("sha256").update(source).update(process.version).digest("hex").slice(0, 16);
-    const cacheDir = join(dirname(dirname(file)), ".cache", "iris");
-    const cacheFile = join(cacheDir, `mvdan-sh-${id}.v8cache`);
-    let cachedData: Buffer | undefined;
+const parser: ShellParser = {
+  parse(text) {
     try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      // No cache yet: written below.
-    }
-    const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-    const script = new Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
-    const module = { exports: {} as { syntax: MvdanSyntax } };
-    const run = script.runInThisContext() as (...args: unknown[]) => void;
-    run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-    if (!cachedData || script.cachedDataRejected) {
-      try {
-        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, cacheFile);
-      } catch {
-        // A read-only install: every process compiles it, as before.
-      }
-    }
-    if (module.exports.syntax) return module.exports;
-  } catch {
-    // Fall through to the plain require.
-  }
-  return req("mvdan-sh") as { syntax: MvdanSyntax };
-}
-
-function makeParser(syntax: MvdanSyntax): ShellParser {
-  const parser = syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash));
-  const parse = (text: string): ReturnType<ShellParser["parse"]> => {
-    try {
-      return { ok: true, file: parser.Parse(text, "") };
+      return { ok: true, file: parseBash(text) as unknown as ShFile };
     } catch (e) {
-      return { ok: false, error: parseErrorText(e) };
+      if (e instanceof BashSyntaxError) return { ok: false, error: e.message };
+      throw e;
     }
-  };
-  const ops = calibrate(parse, syntax);
-  return {
-    parse,
-    type: (node) => (node ? syntax.NodeType(node) : ""),
-    walk: (node, visit) => syntax.Walk(node, visit),
-    ops,
-  };
-}
+  },
+  type: (node) => (node && typeof node === "object" ? String((node as { type?: unknown }).type ?? "") : ""),
+  walk: (node, visit) => walk(node, visit),
+  ops: { ...OPS, redirects: new Map(REDIRECT_OPS.map((op, i) => [i, op])) },
+};
 
-function parseErrorText(e: unknown): string {
-  if (e && typeof e === "object") {
-    const o = e as { Text?: unknown; Pos?: { Line?: () => number; Col?: () => number } };
-    if (typeof o.Text === "string") return o.Text;
-    if (e instanceof Error) return e.message;
-  }
-  return "not valid bash";
-}
-
-/** Learns the token numbers of the operators from tiny samples, so no number is hard-coded. */
-function calibrate(parse: ShellParser["parse"], syntax: MvdanSyntax): ShOps {
-  const binaryOp = (src: string): number => {
-    const r = parse(src);
-    const cmd = r.ok ? (r.file.Stmts[0]?.Cmd as { Op?: number } | null) : null;
-    if (!r.ok || typeof cmd?.Op !== "number" || syntax.NodeType(cmd) !== "BinaryCmd")
-      throw new Error(`shell parser: cannot learn the operator of ${src}`);
-    return cmd.Op;
-  };
-  const redirects = new Map<number, string>();
-  for (const op of [">", ">>", "<", "<<", "<<-", "<<<", "&>", "&>>", ">|", "<>", ">&", "<&"]) {
-    const src = op.startsWith("<<") && op !== "<<<" ? `x ${op}E\nE\n` : `x ${op} y`;
-    const r = parse(src);
-    const redir = r.ok ? r.file.Stmts[0]?.Redirs[0] : undefined;
-    if (redir) redirects.set(redir.Op, op);
-  }
-  return {
-    and: binaryOp("a && b"),
-    or: binaryOp("a || b"),
-    pipe: binaryOp("a | b"),
-    pipeAll: binaryOp("a |& b"),
-    redirects,
-  };
+export function shellParser(): ShellParser {
+  return parser;
 }

@@ -41,7 +41,7 @@ function addPart(
   quoted: boolean,
 ): void {
   const type = parser.type(part);
-  const node = part as Record<string, unknown>;
+  const node = part as unknown as Record<string, unknown>;
   switch (type) {
     case "Lit": {
       const raw = (part as ShLit).Value;
@@ -55,6 +55,9 @@ function addPart(
         const m = /^~([^/]*)/.exec(raw);
         if (m && m[1] === "") text = home + text.slice(1);
         else dynamic(out, "tilde expansion");
+      } else if (first && /^[A-Za-z_][A-Za-z0-9_]*=~(?:\/|$)/.test(raw)) {
+        // bash expands `~` after the `=` of a word that looks like an assignment (`dd of=~/x`).
+        text = text.replace("=~", `=${home}`);
       }
       out.text += text;
       return;

@@ -9,6 +9,7 @@ import type { ToolRegistry } from "../registry/registry.js";
 import { sessionDirOf } from "../terminal/scope.js";
 import { capResult, DEFAULT_MAX_RESULT_CHARS } from "./cap.js";
 import { errorResult, messageOf, type ToolCallResult } from "./errors.js";
+import { filesBefore } from "./files-before.js";
 import { parseArguments } from "./validate.js";
 
 export type { ToolCallResult } from "./errors.js";
@@ -78,7 +79,8 @@ async function dispatch(
   }
 
   if (ctx.beforeExecute) {
-    const gate = await ctx.beforeExecute();
+    // The receipt keeps the files this call writes as they are now (`/rewind`).
+    const gate = await ctx.beforeExecute(await filesBefore(access, ctx));
     if (!gate.run) return gate.result;
   }
 

@@ -3,7 +3,7 @@
 // waits for a writer, and the type is checked on the opened descriptor, so a swap after the
 // check cannot slip one in), at most `maxBytes`, and within `timeoutMs`.
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 
 export type BoundedRead =
   | { ok: true; data: Buffer }
@@ -53,6 +53,15 @@ export async function readRegularFile(
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return { ok: false, reason: "missing", message: `file not found: ${file}` };
       if (code === "EISDIR") return { ok: false, reason: "directory", message: `${file} is a directory` };
+      // A socket cannot be opened at all (ENXIO): say what it is.
+      const st =
+        code === "ENXIO" || code === "EOPNOTSUPP" ? await stat(file).catch(() => undefined) : undefined;
+      if (st && !st.isFile())
+        return {
+          ok: false,
+          reason: "special",
+          message: `${file} is ${kindOf(st)}, not a regular file; only regular files are read`,
+        };
       return { ok: false, reason: "error", message: `cannot open ${file}: ${(e as Error).message}` };
     }
     const st = await handle.stat();

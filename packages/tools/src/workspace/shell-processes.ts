@@ -184,18 +184,22 @@ export class ShellProcesses implements BackgroundProcesses {
     await this.refresh(p);
   }
 
-  /**
-   * Kills the background processes of sessions whose Iris process is gone (killed, crashed) and
-   * removes their folders: the start of a session on the same workspace leaves none behind. The
-   * process groups killed, by folder.
-   */
-  async sweepOrphans(): Promise<string[]> {
+  /** The folders of sessions whose Iris process is gone (killed, crashed): what `iris doctor` lists. */
+  async orphans(): Promise<string[]> {
     const out = await this.sh(`for d in ${PROCS_ROOT}*; do [ -d "$d" ] && echo "$d"; done; true`);
-    const gone = out
+    return out
       .split("\n")
       .map((l) => l.trim())
       .filter((d) => d.startsWith(PROCS_ROOT) && d !== this.dir)
       .filter((d) => ownerGone(d.slice(PROCS_ROOT.length).replace(/-[0-9a-f]+$/, "")));
+  }
+
+  /**
+   * Kills the processes of sessions whose Iris process is gone and removes their folders: the
+   * start of a session on the same workspace leaves none behind. The folders swept.
+   */
+  async sweepOrphans(): Promise<string[]> {
+    const gone = await this.orphans();
     if (!gone.length) return [];
     const script = gone
       .map(

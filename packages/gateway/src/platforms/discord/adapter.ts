@@ -6,8 +6,6 @@
 // @discordjs/rest inside the call, so nothing else reaches that channel before `retry_after`.
 // Approvals carry buttons keyed by the request id; the chat's commands are slash commands.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Logger } from "@iris/llm";
 import {
   Client,
@@ -18,13 +16,22 @@ import {
   type Message,
   Partials,
   RateLimitError,
+  type RESTOptions,
   Routes,
 } from "discord.js";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
+import { download, withSavedAttachments } from "../saved-attachments.js";
 import { normaliseCommand, slashCommands } from "./commands.js";
 import { approvalData, normaliseMessage, normalisePress, PLATFORM } from "./normalise.js";
 
@@ -46,6 +53,8 @@ export interface DiscordOptions {
 
 export const DISCORD_MAX_CONTENT = 2000;
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
+/** A bot's upload limit in a server without boosts and in DMs. */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** The channel a message to `to` goes to: the thread, where there is one. */
 const channelOf = (to: ChatAddress) => to.threadId ?? to.chatId;
@@ -73,6 +82,7 @@ export class DiscordAdapter implements PlatformAdapter {
     minEditIntervalMs: 1000,
     // "typing…" lasts ten seconds; the runner shows it again this often until the first token.
     typingRepeatMs: 8000,
+    maxFileBytes: MAX_UPLOAD_BYTES,
   };
   private readonly client: Client;
   // Five messages per five seconds in a channel (Discord's per-channel bucket).
@@ -94,6 +104,10 @@ export class DiscordAdapter implements PlatformAdapter {
       // A DM channel is not cached before its first message: without this its messages are dropped.
       partials: [Partials.Channel],
       rest: {
+        // Node's own fetch, not @discordjs/rest's undici 6: a client loaded before it (Slack's
+        // socket mode, undici 7) may own the process's global dispatcher, which cannot send
+        // undici 6's multipart bodies (file uploads failed with "action is not a function").
+        makeRequest: fetch as unknown as NonNullable<RESTOptions["makeRequest"]>,
         ...(opts.apiBase ? { api: opts.apiBase } : {}),
         ...(opts.requestTimeoutMs ? { timeout: opts.requestTimeoutMs } : {}),
       },
@@ -210,6 +224,28 @@ export class DiscordAdapter implements PlatformAdapter {
     });
   }
 
+  /**
+   * A message with the file attached (multipart: `payload_json` and `files[0]`, named in
+   * `attachments`), its caption as the content; the nonce drops a repeated create here too.
+   */
+  sendFile(to: ChatAddress, file: OutboundFile, opts: SendOptions = {}): Promise<SendResult> {
+    const channel = channelOf(to);
+    return this.queue.run(channel, async () => {
+      opts.handingOver?.();
+      const m = (await this.client.rest.post(Routes.channelMessages(channel), {
+        body: {
+          content: (file.caption ?? "").slice(0, DISCORD_MAX_CONTENT),
+          attachments: [{ id: 0, filename: file.name }],
+          allowed_mentions: { parse: [] },
+          nonce: nonceFor(opts.key),
+          enforce_nonce: true,
+        },
+        files: [{ name: file.name, data: file.data }],
+      })) as { id: string };
+      return { messageId: m.id };
+    });
+  }
+
   draft(to: ChatAddress, text: string): void {
     const channel = channelOf(to);
     const draft = this.drafts.of(channel);
@@ -264,27 +300,13 @@ export class DiscordAdapter implements PlatformAdapter {
   }
 
   /** Downloads the message's attachments into the files folder and says where they are. */
-  private async withFiles(msg: InboundMessage): Promise<string> {
-    const lines = [msg.text];
-    for (const a of msg.attachments) {
-      if (!a.url) continue;
-      try {
-        const res = await fetch(a.url);
-        if (!res.ok) throw new Error(`download answered HTTP ${res.status}`);
-        const bytes = Buffer.from(await res.arrayBuffer());
-        if (bytes.length > MAX_FILE_BYTES) throw new Error("larger than 25 MB");
-        mkdirSync(this.opts.filesDir, { recursive: true, mode: 0o700 });
-        const path = join(this.opts.filesDir, `${msg.messageId}-${safeName(a.name)}`);
-        writeFileSync(path, bytes, { mode: 0o600 });
-        a.url = path;
-        lines.push(
-          `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
-        );
-      } catch (err) {
-        lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${this.explain(err)})]`);
-      }
-    }
-    return lines.filter((l) => l !== "").join("\n");
+  private withFiles(msg: InboundMessage): Promise<string> {
+    return withSavedAttachments(msg, {
+      dir: this.opts.filesDir,
+      maxBytes: MAX_FILE_BYTES,
+      fetch: (a) => download(a.url ?? ""),
+      explain: (err) => this.explain(err),
+    });
   }
 
   /**
@@ -310,13 +332,4 @@ export class DiscordAdapter implements PlatformAdapter {
     else text = err instanceof Error ? err.message : String(err);
     return text.split(this.opts.token).join("<token>");
   }
-}
-
-function safeName(name: string): string {
-  return (
-    name
-      .replace(/[^0-9A-Za-z._-]/g, "_")
-      .replace(/^\.+/, "")
-      .slice(0, 100) || "file"
-  );
 }

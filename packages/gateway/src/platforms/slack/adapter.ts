@@ -5,15 +5,25 @@
 // edits and deletes to one conversation go through one per-chat queue; a 429 is waited out by
 // @slack/web-api inside the call (its Retry-After), so nothing else reaches that chat before it.
 // Replies in a channel go to the message's thread (thread_ts); approvals are Block Kit buttons
-// keyed by the request id. A token Slack stops accepting stops this adapter alone.
+// keyed by the request id. A token Slack stops accepting stops this adapter alone. Files in and
+// out: files.ts; the thread status line that stands in for typing: thread-status.ts.
 import type { Logger } from "@iris/llm";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from "@slack/bolt";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
+import { withSavedAttachments } from "../saved-attachments.js";
 import { boltLogger } from "./bolt-logger.js";
+import { downloadPrivate, fileOrigins, SLACK_MAX_FILE } from "./files.js";
 import { toMrkdwn } from "./mrkdwn.js";
 import {
   approvalData,
@@ -23,6 +33,7 @@ import {
   PLATFORM,
   type SlackMessageEvent,
 } from "./normalise.js";
+import { ThreadStatus } from "./thread-status.js";
 
 export interface SlackOptions {
   token: string;
@@ -35,6 +46,8 @@ export interface SlackOptions {
   signingSecret?: string;
   http?: { host: string; port: number };
   apiUrl?: string;
+  /** Where files sent to the bot are saved. */
+  filesDir: string;
   logger: Logger;
 }
 
@@ -69,6 +82,9 @@ export class SlackAdapter implements PlatformAdapter {
     measure: utf16Length,
     // chat.update is a Tier 3 method (about 50 a minute).
     minEditIntervalMs: 1200,
+    // The thread status is cleared by the app's own posts (the draft): set again this often.
+    typingRepeatMs: 5000,
+    maxFileBytes: SLACK_MAX_FILE,
   };
   private readonly app: App;
   private readonly client: webApi.WebClient;
@@ -80,6 +96,7 @@ export class SlackAdapter implements PlatformAdapter {
   private bot = { userId: "", name: "" };
   private stopping = false;
   private host: AdapterHost | undefined;
+  private readonly status: ThreadStatus;
 
   constructor(private readonly opts: SlackOptions) {
     const secrets = [opts.token, opts.appToken, opts.signingSecret].filter((s): s is string => !!s);
@@ -102,6 +119,7 @@ export class SlackAdapter implements PlatformAdapter {
       new HTTPReceiver({ signingSecret: opts.signingSecret ?? "", endpoints: "/slack/events", logger });
     this.app = new App({ token: opts.token, receiver, clientOptions, logger, deferInitialization: true });
     this.client = this.app.client;
+    this.status = new ThreadStatus(this.client, opts.logger, (err) => this.explain(err));
   }
 
   botNames(): string[] {
@@ -122,6 +140,7 @@ export class SlackAdapter implements PlatformAdapter {
         const msg = normaliseEvent(event, this.bot);
         if (!msg) return;
         msg.userName = await this.nameOf(msg.userId);
+        if (msg.attachments.length) msg.text = await this.withFiles(msg);
         onMessage(msg);
       } catch (err) {
         this.opts.logger.warn("slack event skipped", { error: this.explain(err) });
@@ -169,6 +188,8 @@ export class SlackAdapter implements PlatformAdapter {
     const lane = laneOf(to);
     return this.queue.run(lane, async () => {
       opts.handingOver?.();
+      // A part of the turn's answer (it has an outbox key) ends the thread's status line.
+      if (opts.key) await this.status.clear(to);
       // The streamed draft becomes the reply's first part; an ask is a new message (a post
       // notifies, an edit does not), and the draft goes.
       const d = this.drafts.take(lane);
@@ -188,9 +209,33 @@ export class SlackAdapter implements PlatformAdapter {
     });
   }
 
+  /** The file shared in the conversation (its thread), with the caption as its message. */
+  sendFile(to: ChatAddress, file: OutboundFile, opts: SendOptions = {}): Promise<SendResult> {
+    return this.queue.run(laneOf(to), async () => {
+      opts.handingOver?.();
+      const base = {
+        channel_id: to.chatId,
+        file: file.data,
+        filename: file.name,
+        ...(file.caption ? { initial_comment: file.caption.slice(0, SLACK_MAX_TEXT) } : {}),
+      };
+      const res = (await this.call(() =>
+        this.client.files.uploadV2(to.threadId ? { ...base, thread_ts: to.threadId } : base),
+      )) as { files?: { files?: { id?: string }[] }[] };
+      const id = res.files?.[0]?.files?.[0]?.id;
+      return id ? { messageId: id } : {};
+    });
+  }
+
+  /** The thread's status line ("<app> is thinking…"), where the chat is a thread. */
+  typing(to: ChatAddress): void {
+    void this.queue.latest(laneOf(to), "typing", () => this.status.show(to)).catch(() => {});
+  }
+
   draft(to: ChatAddress, text: string): void {
     const lane = laneOf(to);
     const draft = this.drafts.of(lane);
+    if (text === "") void this.status.clear(to);
     this.queue
       .latest(lane, "draft", () =>
         this.drafts.show(lane, draft, text, {
@@ -273,6 +318,17 @@ export class SlackAdapter implements PlatformAdapter {
         this.died(`Socket Mode could not reconnect: ${this.explain(err)}`);
         return undefined as never;
       });
+  }
+
+  /** Downloads the message's files into the files folder and says where they are. */
+  private withFiles(msg: InboundMessage): Promise<string> {
+    const origins = fileOrigins(this.opts.apiUrl);
+    return withSavedAttachments(msg, {
+      dir: this.opts.filesDir,
+      maxBytes: SLACK_MAX_FILE,
+      fetch: (a) => downloadPrivate(a, this.opts.token, origins),
+      explain: (err) => this.explain(err),
+    });
   }
 
   private async nameOf(userId: string): Promise<string> {

@@ -3,8 +3,9 @@
 // of the thread the reply goes to, so each conversation in a channel stays in its thread. The
 // message id is channel:ts, which a redelivery (same event_id) and the `app_mention` twin of a
 // `message` event share: the runner's inbound ledger claims it once, across restarts too. The
-// speaker is their member id; bots' messages, edits and other subtypes are skipped (undefined).
-import type { ApprovalAction, InboundMessage } from "../../message.js";
+// speaker is their member id; bots' messages, edits and other subtypes are skipped (undefined). A
+// `file_share` message's files are its attachments (their private download URLs, fetched later).
+import type { ApprovalAction, Attachment, InboundMessage } from "../../message.js";
 
 export const PLATFORM = "slack";
 
@@ -23,17 +24,31 @@ export interface SlackMessageEvent {
   text?: string;
   ts?: string;
   thread_ts?: string;
+  files?: { name?: string; title?: string; mimetype?: string; url_private_download?: string }[];
+}
+
+const SUBTYPES = new Set([undefined, "thread_broadcast", "file_share"]);
+
+function attachmentsOf(e: SlackMessageEvent): Attachment[] {
+  return (e.files ?? [])
+    .filter((f) => typeof f.url_private_download === "string")
+    .map((f) => ({
+      kind: f.mimetype?.startsWith("image/") ? "image" : f.mimetype?.startsWith("audio/") ? "audio" : "file",
+      name: f.name ?? f.title ?? "file",
+      url: f.url_private_download,
+    }));
 }
 
 export function normaliseEvent(e: SlackMessageEvent, bot: Bot): InboundMessage | undefined {
-  if (e.subtype !== undefined && e.subtype !== "thread_broadcast") return undefined;
+  if (!SUBTYPES.has(e.subtype)) return undefined;
   if (e.bot_id || !e.user || e.user === bot.userId || !e.channel || !e.ts) return undefined;
   const mention = new RegExp(`<@${bot.userId}(\\|[^>]*)?>`, "g");
   const raw = e.text ?? "";
   const mentionsBot = e.type === "app_mention" || mention.test(raw);
   // "<@U0BOT> hi" → "@iris hi": the runner's mention filter cuts the name off.
   const text = unescapeControl(raw.replace(mention, `@${bot.name}`)).trim();
-  if (text === "") return undefined;
+  const attachments = attachmentsOf(e);
+  if (text === "" && attachments.length === 0) return undefined;
   const dm = e.channel_type === "im" || (e.channel_type === undefined && e.channel.startsWith("D"));
   const threadId = e.thread_ts ?? (dm ? undefined : e.ts);
   return {
@@ -45,7 +60,7 @@ export function normaliseEvent(e: SlackMessageEvent, bot: Bot): InboundMessage |
     userName: e.user,
     handle: e.user,
     text,
-    attachments: [],
+    attachments,
     messageId: `${e.channel}:${e.ts}`,
     ...(mentionsBot ? { mentionsBot: true } : {}),
   };

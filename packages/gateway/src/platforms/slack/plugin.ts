@@ -1,6 +1,7 @@
 // Slack as a gateway platform: one connection per bot token on the machine (two Socket Mode
 // connections split the events between them; two HTTP receivers cannot share a request URL).
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { definePlatform, type PlatformPlace } from "../plugin.js";
 import { SlackAdapter } from "./adapter.js";
 import { config, type SlackConfig } from "./config.js";
@@ -42,6 +43,7 @@ export default definePlatform<SlackConfig>({
             http: { host: c.http_host, port: c.http_port },
           }),
       ...(c.api_url ? { apiUrl: c.api_url } : {}),
+      filesDir: join(ctx.home, "gateway-files", "slack"),
       logger: ctx.logger,
     }),
   identity: (c, place) => `slack:${createHash("sha256").update(tokenOf(c, place)).digest("hex")}`,

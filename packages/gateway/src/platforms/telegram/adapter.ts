@@ -1,21 +1,30 @@
 // Telegram through grammY (SPEC G1): long polling with grammY's own loop, which asks for the next
 // batch only after every update of this one was handed over (and claimed in the store), so a
-// killed gateway gets its unconfirmed updates again; pending updates are never dropped. Every
-// call to a chat (sends, draft edits, typing) goes through one per-chat queue that keeps
-// Telegram's pace and holds the chat for a 429's retry_after; @grammyjs/auto-retry retries the
-// call itself after the wait. A reply streams as one message edited in place, which the
-// delivered reply then becomes. Approvals carry inline buttons keyed by the request id.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// killed gateway gets its unconfirmed updates again; pending updates are never dropped. Or, when
+// configured, a webhook (webhook.ts) Telegram posts updates to. A 401 on any call (a token
+// revoked in @BotFather) stops this adapter alone. Every call to a chat (sends, draft edits,
+// typing, files) goes through one per-chat queue that keeps Telegram's pace and holds the chat
+// for a 429's retry_after; @grammyjs/auto-retry retries the call itself after the wait. A reply
+// streams as one message edited in place, which the delivered reply then becomes. Approvals carry
+// inline buttons keyed by the request id.
+import type { Server } from "node:http";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { CHAT_COMMANDS } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { Bot, GrammyError, InputFile } from "grammy";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
+import { download, withSavedAttachments } from "../saved-attachments.js";
 import type { Speech } from "../voice/speech.js";
 import {
   approvalData,
@@ -26,6 +35,7 @@ import {
   parseApprovalData,
   type TgMessageLike,
 } from "./normalise.js";
+import { ALLOWED_UPDATES, portOf, startWebhook, type WebhookOptions } from "./webhook.js";
 
 export interface TelegramOptions {
   token: string;
@@ -33,6 +43,8 @@ export interface TelegramOptions {
   tokenEnv: string;
   apiRoot?: string;
   pollTimeoutSeconds: number;
+  /** Webhook mode instead of long polling. */
+  webhook?: WebhookOptions;
   /** Where photos and documents sent to the bot are saved. */
   filesDir: string;
   logger: Logger;
@@ -43,6 +55,16 @@ export interface TelegramOptions {
 export const TELEGRAM_MAX_TEXT = 4096;
 /** The Bot API's download limit. */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** The Bot API's upload limits: any file, and a photo (a larger picture goes as a document). */
+const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+const MAX_CAPTION = 1024;
+
+/** JPEG and PNG are shown as photos; anything else (and a photo Telegram refuses) as a document. */
+const isPhoto = (data: Buffer) =>
+  data.length <= MAX_PHOTO_BYTES &&
+  (data.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) ||
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])));
 
 const chatKey = (to: ChatAddress) => (to.threadId ? `${to.chatId}/${to.threadId}` : to.chatId);
 const thread = (to: ChatAddress) => (to.threadId ? { message_thread_id: Number(to.threadId) } : {});
@@ -57,6 +79,7 @@ export class TelegramAdapter implements PlatformAdapter {
     minEditIntervalMs: 1000,
     // "typing…" lasts five seconds; the runner shows it again this often until the first token.
     typingRepeatMs: 4500,
+    maxFileBytes: MAX_UPLOAD_BYTES,
   };
   private readonly bot: Bot;
   // About one message a second in a chat, twenty a minute in a group (Telegram's bot FAQ).
@@ -69,6 +92,9 @@ export class TelegramAdapter implements PlatformAdapter {
   });
   private readonly drafts = new EditedDrafts<number>(TELEGRAM_MAX_TEXT);
   private polling: Promise<void> | undefined;
+  private webhook: Server | undefined;
+  private host: AdapterHost | undefined;
+  private started = false;
   /** Chats whose latest message was a voice note (answered with one too, SPEC G1). */
   private readonly voiceIn = new Set<string>();
   private stopping = false;
@@ -79,6 +105,20 @@ export class TelegramAdapter implements PlatformAdapter {
     // A network error is not retried here: an unreachable api_root fails the start at once, the
     // polling loop retries getUpdates itself, and the outbox's deliverer retries sends.
     this.bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60, rethrowHttpErrors: true }));
+    // A token refused while running (revoked in @BotFather) stops the adapter, whichever call saw it.
+    this.bot.api.config.use(async (prev, method, payload, signal) => {
+      const res = await prev(method, payload, signal);
+      if (!res.ok && res.error_code === 401 && this.started)
+        this.died(
+          `the bot token in ${this.opts.tokenEnv} was refused (401 Unauthorized): it is wrong or was revoked`,
+        );
+      return res;
+    });
+  }
+
+  /** The webhook's port (webhook mode). */
+  get webhookPort(): number | undefined {
+    return portOf(this.webhook);
   }
 
   botNames(): string[] {
@@ -87,6 +127,7 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
     const { bot } = this;
+    this.host = host;
     try {
       await bot.init();
     } catch (err) {
@@ -129,22 +170,40 @@ export class TelegramAdapter implements PlatformAdapter {
       onMessage({ ...base, messageId: `cb:${q.id}`, action, mentionsBot: true });
     });
     bot.catch((err) => this.opts.logger.warn("telegram update skipped", { error: this.explain(err.error) }));
+    if (this.opts.webhook) {
+      try {
+        this.webhook = await startWebhook(bot, this.opts.webhook, this.opts.logger);
+      } catch (err) {
+        throw new Error(`telegram: ${this.explain(err)}`);
+      }
+      this.started = true;
+      return;
+    }
+    this.started = true;
     this.polling = bot
       .start({
         drop_pending_updates: false,
-        allowed_updates: ["message", "callback_query"],
+        allowed_updates: ALLOWED_UPDATES,
         timeout: this.opts.pollTimeoutSeconds,
       })
-      .catch((err) => {
-        if (this.stopping) return;
-        host?.stopped?.(`telegram: ${this.explain(err)}`);
-      });
+      .catch((err) => this.died(this.explain(err)));
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.bot.isRunning()) await this.bot.stop().catch(() => {});
     await this.polling;
+    // The webhook stays set at Telegram: what comes while the gateway is down waits there.
+    await new Promise<void>((resolve) => (this.webhook ? this.webhook.close(() => resolve()) : resolve()));
+  }
+
+  /** Stopped for good while running: the other platforms keep running, status says why. */
+  private died(reason: string): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.host?.stopped?.(`telegram: ${reason}`);
+    if (this.bot.isRunning()) void this.bot.stop().catch(() => {});
+    this.webhook?.close();
   }
 
   send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
@@ -199,6 +258,24 @@ export class TelegramAdapter implements PlatformAdapter {
     }
   }
 
+  /** A picture as a photo, anything else as a document, in the chat's topic. */
+  sendFile(to: ChatAddress, file: OutboundFile, opts: SendOptions = {}): Promise<SendResult> {
+    const chat = Number(to.chatId);
+    const extra = { ...thread(to), ...(file.caption ? { caption: file.caption.slice(0, MAX_CAPTION) } : {}) };
+    const document = () => this.bot.api.sendDocument(chat, new InputFile(file.data, file.name), extra);
+    return this.queue.run(chatKey(to), async () => {
+      opts.handingOver?.();
+      const m = isPhoto(file.data)
+        ? await this.bot.api.sendPhoto(chat, new InputFile(file.data, file.name), extra).catch((err) => {
+            // PHOTO_INVALID_DIMENSIONS and the like: the same file still goes, as a document.
+            if (err instanceof GrammyError && err.error_code === 400) return document();
+            throw err;
+          })
+        : await document();
+      return { messageId: String(m.message_id) };
+    });
+  }
+
   draft(to: ChatAddress, text: string): void {
     const k = chatKey(to);
     const draft = this.drafts.of(k);
@@ -230,36 +307,20 @@ export class TelegramAdapter implements PlatformAdapter {
   }
 
   /** Downloads the message's files into the files folder and says where they are. */
-  private async withFiles(msg: InboundMessage): Promise<string> {
-    const lines = [msg.text];
-    for (const a of msg.attachments) {
-      if (!a.url?.startsWith(FILE_URL)) continue;
-      try {
-        const file = await this.bot.api.getFile(a.url.slice(FILE_URL.length));
+  private withFiles(msg: InboundMessage): Promise<string> {
+    return withSavedAttachments(msg, {
+      dir: this.opts.filesDir,
+      maxBytes: MAX_FILE_BYTES,
+      fetch: async (a) => {
+        const file = await this.bot.api.getFile((a.url ?? "").slice(FILE_URL.length));
         if (!file.file_path || (file.file_size ?? 0) > MAX_FILE_BYTES) throw new Error("larger than 20 MB");
         const root = this.opts.apiRoot ?? "https://api.telegram.org";
-        const res = await fetch(`${root}/file/bot${this.opts.token}/${file.file_path}`);
-        if (!res.ok) throw new Error(`download answered HTTP ${res.status}`);
-        const bytes = Buffer.from(await res.arrayBuffer());
-        mkdirSync(this.opts.filesDir, { recursive: true, mode: 0o700 });
-        const path = join(
-          this.opts.filesDir,
-          `${msg.messageId.replace(/[^0-9A-Za-z-]/g, "_")}-${safeName(a.name)}`,
-        );
-        writeFileSync(path, bytes, { mode: 0o600 });
-        a.url = path;
-        if (a.kind === "audio") {
-          lines.push(await this.transcribed(msg, bytes, a.name, path));
-          continue;
-        }
-        lines.push(
-          `[${a.kind === "image" ? "image" : "file"} attached: ${a.name}, saved at ${path} (${bytes.length} bytes)]`,
-        );
-      } catch (err) {
-        lines.push(`[${a.kind} attached: ${a.name} (not downloaded: ${this.explain(err)})]`);
-      }
-    }
-    return lines.filter((l) => l !== "").join("\n");
+        return download(`${root}/file/bot${this.opts.token}/${file.file_path}`);
+      },
+      explain: (err) => this.explain(err),
+      describe: (a, bytes, path) =>
+        a.kind === "audio" ? this.transcribed(msg, bytes, a.name, path) : Promise.resolve(undefined),
+    });
   }
 
   /** A voice note as text: its transcript (shown back when configured), else where it was saved. */
@@ -293,13 +354,4 @@ export class TelegramAdapter implements PlatformAdapter {
     else text = err instanceof Error ? err.message : String(err);
     return text.split(this.opts.token).join("<token>");
   }
-}
-
-function safeName(name: string): string {
-  return (
-    name
-      .replace(/[^0-9A-Za-z._-]/g, "_")
-      .replace(/^\.+/, "")
-      .slice(0, 100) || "file"
-  );
 }
