@@ -55,6 +55,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Vitest's default on a 2-core machine is one worker (cores - 1), and most e2e files wait on
+    // child processes and sockets: two workers took the suite from ~30 to ~20 minutes here.
+    maxWorkers: 2,
     reporters: ["default", summaryLine],
   },
 });

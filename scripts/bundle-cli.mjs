@@ -61,6 +61,8 @@ const EXTERNAL = [
   "@slack/bolt",
   // The ssh workspace's client (native parts), loaded on its first connection.
   "ssh2",
+  // The work queue (BullMQ with its Postgres and Redis drivers), loaded when a queue is opened.
+  "bullmq",
   // The chat's code-block highlighter and edit diffs (CommonJS builds), loaded with the chat.
   "highlight.js",
   "diff",

@@ -22,6 +22,8 @@ export interface BatchOptions {
   jsonSummary?: string;
   itemTimeoutSeconds?: number;
   keepWorkdirs?: boolean;
+  /** Hand the items to `iris worker` processes through the profile's work queue (config `queue:`). */
+  queue?: boolean;
   /** The rows' conversation layout (default sharegpt). */
   format?: TrajectoryFormat;
   env?: Record<string, string | undefined>;

@@ -23,3 +23,4 @@ export {
   toShareGpt,
   trajectoryRowSchema,
 } from "./trajectory.js";
+export { runWorker, type WorkerOptions } from "./worker.js";

@@ -7,6 +7,8 @@ import { basename, dirname, join } from "node:path";
 
 export interface RunMeta {
   version: 1;
+  /** The run's id, kept across resumes: `--queue` names its jobs by it (absent before it existed). */
+  run_id?: string;
   input: { path: string; sha256: string; lines: number };
   options: Record<string, unknown>;
   runs: { started_at: string; resumed: boolean }[];

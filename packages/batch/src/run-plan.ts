@@ -1,6 +1,7 @@
 // What a batch run is about to do, worked out before anything runs: the input read and checked
 // against what OUT already holds (resume, edited items, a changed format), the main route
 // resolved, and the run's meta file written. Bad input or options throw a UsageError.
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import {
   type IrisConfig,
@@ -22,6 +23,8 @@ import type { TrajectoryFormat } from "./trajectory.js";
 export class UsageError extends Error {}
 
 export interface BatchPlan {
+  /** The run's id (OUT.meta.json), the same on every resume. */
+  runId: string;
   concurrency: number;
   input: ParsedInput;
   paths: BatchPaths;
@@ -37,6 +40,10 @@ function hasContent(path: string): boolean {
 
 export function planRun(opts: BatchOptions, profile: Profile, stderr: NodeJS.WritableStream): BatchPlan {
   const cfg = profile.config.batch;
+  if (opts.queue && opts.concurrency !== undefined)
+    throw new UsageError(
+      "--concurrency is for a run in this process; with --queue each worker has its own (iris worker --concurrency N)",
+    );
   const concurrency = opts.concurrency ?? cfg.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError("--concurrency must be 1 or more");
@@ -95,14 +102,16 @@ export function planRun(opts: BatchOptions, profile: Profile, stderr: NodeJS.Wri
   const main = resolveMainRoute(route, profile.config, profile.env);
   if (!main.ok) throw new UsageError(main.error);
 
+  const runId = meta?.run_id ?? randomUUID();
   writeMeta(paths.meta, {
     version: 1,
+    run_id: runId,
     input: { path: opts.input, sha256: input.sha256, lines: input.lines },
     options: trajectoryOptions,
     runs: [...(meta?.runs ?? []), { started_at: new Date().toISOString(), resumed: opts.resume === true }],
   });
 
-  return { concurrency, input, paths, ledger, format, route, mainRuntime: main.runtime };
+  return { runId, concurrency, input, paths, ledger, format, route, mainRuntime: main.runtime };
 }
 
 /** --model PROVIDER/MODEL names the provider too, unless --provider does. */

@@ -5,13 +5,14 @@
 // config; 130 interrupted.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { loadProfileOrExit, type Profile } from "@iris/host";
+import { loadProfileOrExit, type Profile, QueueConfigError, QueueUnavailableError } from "@iris/host";
 import type { BatchOptions } from "./batch-options.js";
 import type { BatchItem } from "./input.js";
 import { DurableJsonl, JsonlFileError } from "./jsonl-file.js";
 import { batchPaths, failureOf } from "./ledger.js";
 import { BatchProcesses } from "./processes.js";
 import { Progress } from "./progress.js";
+import { runViaQueue } from "./queue-producer.js";
 import { emptyRow, runItem } from "./run-item.js";
 import { RunLockError, takeRunLock } from "./run-lock.js";
 import { type BatchPlan, planRun, UsageError } from "./run-plan.js";
@@ -27,9 +28,18 @@ export async function runBatch(opts: BatchOptions): Promise<number> {
     release = takeRunLock(batchPaths(opts.out, opts.failed).lock);
     return await run(opts, stderr);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof JsonlFileError || err instanceof RunLockError) {
+    if (
+      err instanceof UsageError ||
+      err instanceof JsonlFileError ||
+      err instanceof RunLockError ||
+      err instanceof QueueConfigError
+    ) {
       stderr.write(`iris batch: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof QueueUnavailableError) {
+      stderr.write(`iris batch: ${err.message}\n`);
+      return 1;
     }
     throw err;
   } finally {
@@ -101,7 +111,14 @@ class BatchRun {
   /** Runs what is left and writes the summary; the exit code. */
   async execute(): Promise<number> {
     await this.knownFailures();
-    const { todo, plan, opts } = this;
+    const reached = this.opts.queue ? await this.viaQueue() : await this.inProcess();
+    this.progress.finish();
+    return this.summarise(reached);
+  }
+
+  /** Runs the items with this process's own workers; true when the budget stopped the run. */
+  private async inProcess(): Promise<boolean> {
+    const { todo, plan } = this;
     const workers = Math.min(plan.concurrency, Math.max(1, todo.length));
     await Promise.all(Array.from({ length: workers }, () => this.worker()));
     this.interrupted ||= this.stop.signal.aborted;
@@ -110,13 +127,41 @@ class BatchRun {
       for (const item of todo.slice(this.next))
         await this.record(
           emptyRow(item, "budget_exceeded", "batch_budget_reached", {
-            error: `--budget-usd ${opts.budgetUsd} was reached before this item started`,
+            error: this.budgetError(),
             format: plan.format,
           }),
           item,
         );
-    this.progress.finish();
-    return this.summarise(reached);
+    return reached;
+  }
+
+  /** Hands the items to `iris worker` processes through the work queue (queue-producer.ts). */
+  private async viaQueue(): Promise<boolean> {
+    const { opts, plan } = this;
+    const { interrupted } = await runViaQueue({
+      profile: this.profile,
+      runId: plan.runId,
+      todo: this.todo,
+      options: {
+        route: plan.route,
+        ...(opts.toolsets ? { toolsets: opts.toolsets } : {}),
+        ...(opts.maxRounds !== undefined ? { maxRounds: opts.maxRounds } : {}),
+        ...(opts.itemTimeoutSeconds !== undefined ? { itemTimeoutSeconds: opts.itemTimeoutSeconds } : {}),
+        keepWorkdirs: opts.keepWorkdirs === true,
+        format: plan.format,
+      },
+      record: (row, item) => this.record(row, item),
+      budgetReached: () => this.budgetReached(),
+      budgetError: this.budgetError(),
+      stop: this.stop.signal,
+      note: (m) => this.progress.note(m),
+    });
+    this.interrupted = interrupted;
+    return !interrupted && this.budgetReached();
+  }
+
+  private budgetError(): string {
+    return `--budget-usd ${this.opts.budgetUsd} was reached before this item started`;
   }
 
   async close(): Promise<void> {

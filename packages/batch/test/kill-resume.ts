@@ -4,7 +4,7 @@
 // effect — and started again with --resume until it finishes. Shared by the e2e test (a few kills)
 // and bench/batch-kill-soak.ts (200 items, ten kills).
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FakeLlm, RecordedRequest, Step } from "@iris/testkit";
@@ -70,7 +70,11 @@ export async function killAndResume(opts: {
   const keys = Array.from({ length: opts.items }, (_, i) => `item-${i + 1}`);
   const input = join(dir, "in.jsonl");
   writeFileSync(input, keys.map((k) => `${JSON.stringify({ id: k, prompt: `effect ${k}` })}\n`).join(""));
-  writeFileSync(join(dir, "config.yaml"), "batch:\n  approvals: allow\n");
+  // The profile has its own folder: a command naming the profile folder (the effects file, were it
+  // there) is Iris's own state, asked about in every mode.
+  const home = join(dir, "home");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, "config.yaml"), "batch:\n  approvals: allow\n");
   const out = join(dir, "out.jsonl");
   const pending = [...opts.kills].sort((a, b) => a.at - b.at);
   let pid = 0;
@@ -96,7 +100,7 @@ export async function killAndResume(opts: {
     }
     return { toolCalls: [{ name: "terminal", arguments: { command } }] };
   });
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", IRIS_HOME: dir };
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", IRIS_HOME: home };
   const route = ["--provider", "custom", "--base-url", fake.baseUrl, "--model", "fake-model"];
   const common = [input, "--out", out, ...route, "--api-mode", "chat_completions"];
   let runs = 0;

@@ -4,6 +4,12 @@
 import type { GatewayIdentities } from "@iris/host";
 import type { ApprovalAction, ChatAddress, InboundMessage } from "./message.js";
 
+/** What the runner did with an inbound message ("duplicate": it was taken in before). */
+export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
+
+/** Where an adapter hands each inbound message: the runner's returns a Promise<HandleOutcome>. */
+export type OnMessage = (msg: InboundMessage) => unknown;
+
 export interface SendResult {
   /** The platform's id of the sent message, when it gives one (needed to edit it later). */
   messageId?: string;
@@ -52,6 +58,11 @@ export interface AdapterHost {
   stopped?(reason: string): void;
   /** The connection was lost (degraded, with why) or is back (connected): shown on the dashboard. */
   health?(state: "connected" | "degraded", error?: string): void;
+  /**
+   * Something at start the operator should see on the terminal, not only in the log: what cannot
+   * work as configured (a voice note's missing STT endpoint or ffmpeg).
+   */
+  warn?(line: string): void;
   /** Sends through a running platform's outbox (a webhook's answer to a chat), once per key. */
   post?(logicalKey: string, to: ChatAddress, text: string): Promise<void>;
 }
@@ -105,8 +116,11 @@ export interface PlatformAdapter {
    * allowlists and pairing do not apply to them.
    */
   readonly authenticated?: boolean;
-  /** Connects and delivers every inbound event to `onMessage` until stop(). */
-  start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void>;
+  /**
+   * Connects and delivers every inbound event to `onMessage` until stop(). Its promise tells
+   * what the runner did (a webhook answers a redelivery after a restart as a duplicate).
+   */
+  start(onMessage: OnMessage, host?: AdapterHost): Promise<void>;
   stop(): Promise<void>;
   send(to: ChatAddress, text: string, opts?: SendOptions): Promise<SendResult>;
   /** The platform's own formatting of a Markdown reply (IRC: formatting codes); absent: Markdown as is. */

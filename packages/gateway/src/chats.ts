@@ -2,6 +2,7 @@
 // to at most one open Session in memory. Open sessions are bounded and closed when idle, so a
 // gateway serving many chats for days stays flat; a closed chat resumes from the store.
 import type { GatewayState, IrisProcess, Session } from "@iris/host";
+import { chatIdOfKey } from "./pipeline/session-key.js";
 
 export interface ChatEntry {
   key: string;
@@ -19,6 +20,8 @@ export interface ChatSessionsOptions {
   platform: string;
   /** The platform's formatting hint, added to each turn's system prompt (never stored). */
   hint?: string;
+  /** The toolsets a chat's sessions are limited to (undefined: the gateway's menu). */
+  toolsets?(chatId: string): readonly string[] | undefined;
   cwd: string;
   idleMs: number;
   maxOpen: number;
@@ -62,10 +65,12 @@ export class ChatSessions {
     }
     const { iris, state, platform, cwd } = this.opts;
     const source = `gateway:${platform}`;
+    const toolsets = this.opts.toolsets?.(chatIdOfKey(key) ?? "");
     const session = iris.openSession({
       source,
       cwd,
       ...(this.opts.hint ? { ephemeralSystemPrompt: this.opts.hint } : {}),
+      ...(toolsets ? { toolsets } : {}),
     });
     const stored = this.liveChatSession(key, source);
     if (!stored || !session.resumeSession(stored)) {

@@ -2,11 +2,11 @@
 // gateway config and the callbacks a front end watches the platforms with.
 import type { GatewayConfig, IrisProcess } from "@iris/host";
 import type { Logger } from "@iris/llm";
-import type { PlatformAdapter } from "./adapter.js";
+import type { HandleOutcome, PlatformAdapter } from "./adapter.js";
 import type { PlatformRules } from "./platforms/configured.js";
 import type { GatewayTools } from "./tools.js";
 
-export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";
+export type { HandleOutcome };
 
 export interface GatewayOptions {
   iris: IrisProcess;
@@ -27,6 +27,8 @@ export interface GatewayOptions {
   cronTickMs?: number;
   /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
   pruneEveryMs?: number;
+  /** A platform's start-up warning, for the operator's terminal (AdapterHost.warn). */
+  onWarning?: (platform: string, line: string) => void;
   /** A platform stopped for good while running (the others keep running). */
   onPlatformStopped?: (platform: string, reason: string) => void;
   /** A platform's health changed: degraded (sends failing, connection lost, with why) or connected again. */

@@ -2,7 +2,13 @@
 // and every bot identity's machine-wide lock, connects the configured platforms, and on SIGTERM
 // or SIGINT stops taking messages, lets running turns end, and releases everything.
 
-import { type IrisProcess, loadProfileOrExit, IrisProcess as Process, resolveMainRoute } from "@iris/host";
+import {
+  type IrisProcess,
+  loadProfileOrExit,
+  IrisProcess as Process,
+  resolveMainRoute,
+  unknownToolsets,
+} from "@iris/host";
 import type { CommandIo } from "./commands.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { registerGatewayPlatforms } from "./platform-configs.js";
@@ -88,12 +94,22 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     const platforms: ConfiguredPlatform[] = loadedPlatforms.map((p) => createPlatform(p, { ...ctx, logger }));
     const rules: Record<string, PlatformRules> = {};
     for (const p of platforms) rules[p.adapter.platform] = rulesOf(p);
+    for (const p of platforms)
+      for (const [chat, names] of Object.entries(rules[p.adapter.platform]?.toolsets ?? {})) {
+        const unknown = unknownToolsets(
+          names,
+          iris.tools,
+          `gateway.platforms.${p.plugin.id} (${chat}): toolsets`,
+        );
+        if (unknown) throw new Error(unknown);
+      }
     const health = new HealthFile(
       healthPath(profile.home.root),
       platforms.map((p) => p.adapter.platform),
     );
     const opened = iris;
     gateway = new Gateway({
+      onWarning: (_platform, line) => opts.err(`iris gateway: warning: ${line}\n`),
       onPlatformStopped: (platform, reason) => {
         health.stopped(platform, reason);
         if (iris) iris.recordPlatformHealth(platform, "stopped", reason);

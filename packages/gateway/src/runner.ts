@@ -92,6 +92,10 @@ export class Gateway {
         state: this.state,
         platform: adapter.platform,
         ...(rules[adapter.platform]?.formattingHint ? { hint: rules[adapter.platform]?.formattingHint } : {}),
+        toolsets: (chatId) => {
+          const limits = rules[adapter.platform]?.toolsets;
+          return limits && Object.hasOwn(limits, chatId) ? limits[chatId] : undefined;
+        },
         cwd: opts.cwd,
         idleMs: cfg.idle_session_minutes * 60_000,
         maxOpen: opts.maxOpenChats ?? 200,
@@ -136,11 +140,11 @@ export class Gateway {
       chatHistory(stored, this.state, this.opts.config.group_sessions, to, chatType, userId);
     for (const p of this.platforms.values()) {
       await p.adapter.start(
-        (msg) => {
-          this.handle(msg).catch((err) =>
-            this.opts.logger.error("gateway message failed", { error: String(err) }),
-          );
-        },
+        (msg) =>
+          this.handle(msg).catch((err) => {
+            this.opts.logger.error("gateway message failed", { error: String(err) });
+            return undefined;
+          }),
         {
           history,
           identities: this.identities,
@@ -150,6 +154,7 @@ export class Gateway {
             this.opts.onPlatformStopped?.(p.adapter.platform, reason);
           },
           health: (state, error) => this.platformHealth(p.adapter.platform, state, error),
+          warn: (line) => this.opts.onWarning?.(p.adapter.platform, line),
           post: (key, to, text) => this.toolPort.post(key, to, text),
         },
       );

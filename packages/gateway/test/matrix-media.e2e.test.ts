@@ -67,8 +67,8 @@ describe.skipIf(skipWithoutVoiceTools())("matrix media and voice messages", () =
     const before = fake.requests.length;
     mx.userSendsMedia(DM, MIN, { msgtype: "m.image", bytes: PNG, mime: "image/png", filename: "dot.png" });
     await until(
-      () => mx.botMessages(DM).length,
-      (n) => n >= 1,
+      () => mx.botMessages(DM).map((m) => m.text),
+      (t) => t.some((x) => x.startsWith("echo: ")),
       "the image's answer",
     );
     expect(JSON.stringify(fake.requests.slice(before).map((r) => r.body))).toContain(

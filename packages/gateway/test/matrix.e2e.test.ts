@@ -7,6 +7,7 @@ const BOT = "@iris:fake.test";
 const MIN = "@min:fake.test";
 const DM = "!dm:fake.test";
 const TEAM = "!team:fake.test";
+const STORM = `${"storm ".repeat(200)}END`;
 
 describe("gateway over Matrix (fake homeserver)", () => {
   let mx: FakeMatrix;
@@ -23,7 +24,10 @@ describe("gateway over Matrix (fake homeserver)", () => {
       }),
       startFakeLlm(),
     ]);
-    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${lastMessage(req).said}` }));
+    fake.setHandler((req: RecordedRequest) => {
+      const { said } = lastMessage(req);
+      return said.endsWith("storm") ? { text: STORM, chunkSize: 50 } : { text: `echo: ${said}` };
+    });
     gw = await E2eGateway.start("iris-gw-matrix", fake, "MATRIX_ACCESS_TOKEN=mx-secret-token\n", [
       "gateway:",
       "  platforms:",
@@ -54,6 +58,23 @@ describe("gateway over Matrix (fake homeserver)", () => {
     );
     expect(texts(TEAM).join()).not.toContain("just chatting");
     expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("This chat is Matrix");
+  }, 60_000);
+
+  it("a reply streams into one message edited in place (m.replace), whole at the end", async () => {
+    mx.userSends(DM, MIN, "storm");
+    await until(
+      () => texts(DM),
+      (t) => t.includes(STORM),
+      "the streamed answer",
+    );
+    expect(texts(DM).filter((t) => t.startsWith("storm"))).toEqual([STORM]);
+    const streamed = mx.botMessages(DM).find((m) => m.text === STORM)?.eventId;
+    const edits = mx.events.filter(
+      (e) =>
+        (e.content["m.relates_to"] as { rel_type?: string; event_id?: string } | undefined)?.event_id ===
+        streamed,
+    );
+    expect(edits.length).toBeGreaterThan(0);
   }, 60_000);
 
   it("a thread is its own session, answered in the thread", async () => {

@@ -1,5 +1,14 @@
 // The chat platforms' fakes set up for runPlatformSoak: `users` people, each with a DM.
-import { FakeDiscord, FakeSignal, FakeSlack, FakeTelegram } from "@iris/testkit";
+import { createServer } from "node:net";
+import {
+  FakeDiscord,
+  FakeMatrix,
+  FakeMattermost,
+  FakeSignal,
+  FakeSlack,
+  FakeTelegram,
+  FakeWhatsapp,
+} from "@iris/testkit";
 import type { SoakPlatform } from "./platform-soak.js";
 
 export async function telegramSoak(users: number): Promise<SoakPlatform> {
@@ -79,5 +88,73 @@ export async function signalSoak(users: number): Promise<SoakPlatform> {
       botTexts: () => sg.sentTo(number).map((m) => ({ id: String(m.timestamp), text: m.message })),
     })),
     close: () => sg.close(),
+  };
+}
+
+export async function mattermostSoak(users: number): Promise<SoakPlatform> {
+  const token = "mm-soak-secret-token";
+  const mm = await FakeMattermost.start({ token });
+  return {
+    configLine: `mattermost: {url: "${mm.url}"}`,
+    env: `MATTERMOST_TOKEN=${token}\n`,
+    users: Array.from({ length: users }, (_, i) => {
+      const user = mm.addUser(`user${i}`);
+      const channel = mm.dm(user);
+      return {
+        ask: (message: string) => void mm.userPosts({ channel, user, message }),
+        botTexts: () => mm.botPosts(channel).map((p) => ({ id: p.id, text: p.message })),
+      };
+    }),
+    close: () => mm.close(),
+  };
+}
+
+/** A port free now (the WhatsApp webhook keeps one address across the restart, as behind a proxy). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const a = server.address();
+  await new Promise<void>((r) => server.close(() => r()));
+  return typeof a === "object" && a ? a.port : 0;
+}
+
+export async function whatsappSoak(users: number): Promise<SoakPlatform> {
+  const [token, appSecret, verify] = ["wa-soak-token", "wa-soak-app-secret", "wa-soak-verify"];
+  const wa = await FakeWhatsapp.start({ token, appSecret, phoneNumberId: "1111", retryMs: 500 });
+  const port = await freePort();
+  wa.webhook = `http://127.0.0.1:${port}/whatsapp`;
+  return {
+    configLine: `whatsapp: {phone_number_id: "1111", api_root: "${wa.apiRoot}", port: ${port}}`,
+    env: `WHATSAPP_TOKEN=${token}\nWHATSAPP_APP_SECRET=${appSecret}\nWHATSAPP_VERIFY_TOKEN=${verify}\n`,
+    users: Array.from({ length: users }, (_, i) => {
+      const from = `4915${String(10000000 + i)}`;
+      return {
+        ask: (text: string) => void wa.userSends({ from, name: `user${i}`, text }),
+        botTexts: () => wa.sent.filter((m) => m.to === from).map((m) => ({ id: m.id, text: m.text ?? "" })),
+      };
+    }),
+    close: () => wa.close(),
+  };
+}
+
+export async function matrixSoak(users: number): Promise<SoakPlatform> {
+  const [bot, token] = ["@iris:fake.test", "mx-soak-secret-token"];
+  const people = Array.from({ length: users }, (_, i) => ({
+    id: `@user${i}:fake.test`,
+    room: `!dm${i}:fake.test`,
+  }));
+  const mx = await FakeMatrix.start({
+    botUserId: bot,
+    token,
+    rooms: Object.fromEntries(people.map((p) => [p.room, [bot, p.id]])),
+  });
+  return {
+    configLine: `matrix: {homeserver: "${mx.baseUrl}", user_id: "${bot}"}`,
+    env: `MATRIX_ACCESS_TOKEN=${token}\n`,
+    users: people.map((p) => ({
+      ask: (text: string) => void mx.userSends(p.room, p.id, text),
+      botTexts: () => mx.botMessages(p.room).map((m) => ({ id: m.eventId, text: m.text })),
+    })),
+    close: () => mx.close(),
   };
 }

@@ -1,8 +1,8 @@
 // WhatsApp (Cloud API) end to end: `iris gateway run`'s code path with the webhook on a loopback
 // port, the fake Graph API in testkit calling it signed as Meta does, and the fake LLM server.
 // Covers the verification handshake, a forged call (401, nothing runs), a retried call (answered
-// once), an image to the model, pairing, and the 24-hour window (a template instead, the answer
-// when the user writes again).
+// once), an image to the model, pairing, the 24-hour window (a template instead, the answer
+// when the user writes again), and a restart while Meta's deliveries fail (retried, answered once).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -169,5 +169,43 @@ describe("gateway over WhatsApp (fake Cloud API)", () => {
       "the answer after the window opened",
     );
     expect(textsTo(JO)).toEqual(["template:answer_ready", "echo: a day-old question", "echo: I am back"]);
+  }, 60_000);
+
+  it("a restart of the gateway mid-conversation: a message Meta could not deliver meanwhile is answered once", async () => {
+    await wa.userSends({ from: MIN, text: "before the restart" });
+    await until(
+      () => textsTo(MIN),
+      (t) => t.includes("echo: before the restart"),
+      "the answer before the restart",
+    );
+    gateway.stop();
+    expect(await gateway.running).toBe(0);
+    const from = err.length;
+    // The webhook is down: Meta's delivery fails and is tried again later.
+    expect((await wa.userSends({ from: MIN, text: "while you were away" })).status).toBe(0);
+    gateway = runGateway(dir.path, (s) => {
+      err += s;
+    });
+    await until(
+      () => err.slice(from),
+      (e) => e.includes("running (pid"),
+      "the gateway to start again",
+    );
+    // The same public URL in front of the new port (a reverse proxy keeps it).
+    wa.webhook = /WhatsApp webhook at (\S+)/.exec(err.slice(from))?.[1] ?? "";
+    await until(
+      () => textsTo(MIN),
+      (t) => t.includes("echo: while you were away"),
+      "the answer after the restart",
+    );
+    await wa.userSends({ from: MIN, text: "and now" });
+    await until(
+      () => textsTo(MIN),
+      (t) => t.includes("echo: and now"),
+      "the next answer",
+    );
+    for (const t of ["echo: before the restart", "echo: while you were away", "echo: hello"])
+      expect(textsTo(MIN).filter((x) => x === t)).toHaveLength(1);
+    expect(wa.redeliveries).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -7,6 +7,7 @@ export * from "./app/context-control.js";
 export * from "./app/context-report.js";
 export * from "./app/delegate.js";
 export * from "./app/events.js";
+export * from "./app/job-queue.js";
 export * from "./app/mcp-probe.js";
 export * from "./app/mcp-serve.js";
 export * from "./app/process.js";

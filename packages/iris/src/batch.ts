@@ -75,6 +75,10 @@ export function buildBatchProgram(): Command {
     .option("--failed <file>", "the failure file (default OUT.failed.jsonl)")
     .option("--json-summary <file>", "also write the end-of-run summary as JSON")
     .option("--keep-workdirs", "keep each item's temp working directory")
+    .option(
+      "--queue",
+      "hand the items to `iris worker` processes through the work queue (config queue:) and write OUT as they finish",
+    )
     .option("--profile <name>", "use ~/.iris/profiles/NAME");
 }
 
@@ -97,6 +101,7 @@ interface BatchFlags {
   jsonSummary?: string;
   keepWorkdirs?: boolean;
   format?: "sharegpt" | "openai";
+  queue?: boolean;
   profile?: string;
 }
 
@@ -121,7 +126,11 @@ export async function batchMain(args: string[]): Promise<number> {
   const onSignal = () => {
     signals += 1;
     if (signals > 1) process.exit(130);
-    process.stderr.write("\niris batch: stopping; items in flight leave no row and continue on --resume\n");
+    process.stderr.write(
+      flags.queue
+        ? "\niris batch: stopping; the queued items stay queued and --resume collects their rows\n"
+        : "\niris batch: stopping; items in flight leave no row and continue on --resume\n",
+    );
     controller.abort();
   };
   process.on("SIGINT", onSignal);
@@ -148,6 +157,7 @@ export async function batchMain(args: string[]): Promise<number> {
       ...(flags.itemTimeout !== undefined ? { itemTimeoutSeconds: flags.itemTimeout } : {}),
       keepWorkdirs: flags.keepWorkdirs === true,
       ...(flags.format ? { format: flags.format } : {}),
+      queue: flags.queue === true,
       signal: controller.signal,
     });
   } finally {

@@ -28,10 +28,14 @@ export function addGatewayCommands(
     .action(async (o: { replace?: boolean }) => {
       // With gateway.dashboard the dashboard runs beside it (commands/gateway-dashboard.ts).
       const { gatewayRunWithDashboard } = await import("./commands/gateway-dashboard.js");
-      process.exitCode = await gatewayRunWithDashboard({
+      const code = await gatewayRunWithDashboard({
         ...io(program),
         ...(o.replace ? { replace: true } : {}),
       });
+      // Stopped and released: exit now. A client library's timers would otherwise hold the
+      // process (matrix-js-sdk leaves each request's 80–110 s timeout running), past a service
+      // manager's stop timeout.
+      process.exit(code);
     });
   gateway
     .command("stop")

@@ -37,6 +37,12 @@ function intArg(value: string): number {
   return n;
 }
 
+function positiveIntArg(value: string): number {
+  const n = intArg(value);
+  if (n < 1) throw new InvalidArgumentError("expected a whole number ≥ 1");
+  return n;
+}
+
 export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>> = {}): Command {
   const program = new Command("iris")
     .description("An LLM agent harness: chat, tools, sessions, all in one home folder.")
@@ -273,6 +279,16 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .action(async () => {
       const { hashKeyCommand } = await import("./commands/serve.js");
       process.exitCode = await hashKeyCommand();
+    });
+  program
+    .command("worker")
+    .description(
+      "run batch items from the work queue (config queue:) until SIGTERM; any number of workers on any machine",
+    )
+    .option("--concurrency <n>", "items run at once (default: config batch.concurrency, 4)", positiveIntArg)
+    .action(async (o: { concurrency?: number }) => {
+      const { workerCommand } = await import("./commands/worker.js");
+      process.exitCode = await workerCommand(program.opts(), o);
     });
   program
     .command("dashboard")

@@ -1,7 +1,7 @@
 // SIGTERM during a running command, and several processes on one session (issue 12), with the
 // built bin against the fake LLM server.
-import { existsSync, readFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type NodeRow, openStore } from "@iris/host";
 import type { FakeLlm } from "@iris/testkit";
@@ -11,10 +11,17 @@ import { fakeHome, routeArgs, runIris, type TempHome } from "./helpers.js";
 let fake: FakeLlm;
 let home: TempHome;
 let close: () => Promise<void>;
+// The commands' own folder, outside the profile: a command that names the profile folder is
+// Iris's own state, asked about in every mode (also under --yolo).
+let work: string;
 beforeEach(async () => {
   ({ fake, home, close } = await fakeHome());
+  work = mkdtempSync(join(tmpdir(), "iris-signals-work-"));
 });
-afterEach(() => close());
+afterEach(async () => {
+  await close();
+  rmSync(work, { recursive: true, force: true });
+});
 
 const env = () => ({ IRIS_HOME: home.home });
 const route = () => routeArgs(fake.baseUrl, "chat_completions");
@@ -37,14 +44,13 @@ function alternates(path: readonly NodeRow[]): boolean {
 
 describe("SIGTERM", () => {
   it("during a running command: no child left, every call answered, store closed, exit 143", async () => {
-    const pidFile = join(home.home, "child-pid.txt");
+    const pidFile = join(work, "child-pid.txt");
     // exec: the pid written is the sleeping process itself, in the command's process group.
-    // (Not `*.pid`: a pid file in the profile folder is Iris's own state, asked about in every mode.)
     const command = `sh -c 'echo $$ > ${pidFile}; exec sleep 60'`;
     fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command } }] });
     const run = await runIris(["-p", "start it", "--yolo", ...route()], {
       env: env(),
-      cwd: home.home,
+      cwd: work,
       onSpawn: (child) => {
         void until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "").then(() =>
           child.kill("SIGTERM"),
@@ -130,10 +136,10 @@ describe("one live turn per session", () => {
 describe("SIGTERM in the interactive chat", () => {
   it("stops the running command, keeps a complete history and exits 143", async () => {
     const { startPty } = await import("./pty.js");
-    const pidFile = join(home.home, "child-pid.txt");
+    const pidFile = join(work, "child-pid.txt");
     const command = `sh -c 'echo $$ > ${pidFile}; exec sleep 60'`;
     fake.enqueue({ toolCalls: [{ name: "terminal", arguments: { command } }] });
-    const t = startPty(["--yolo", ...route()], { IRIS_HOME: home.home }, home.home);
+    const t = startPty(["--yolo", ...route()], { IRIS_HOME: home.home }, work);
     await t.waitFor("› ");
     t.type("start it\r");
     await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");

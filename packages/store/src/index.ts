@@ -40,6 +40,19 @@ export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 export type { NodeInput } from "./nodes.js";
 export { PlatformHealth, type PlatformHealthRow, type PlatformState } from "./platform-health.js";
+export { redactUrl } from "./queue/bullmq-connection.js";
+export { openBullMqQueue as openJobQueue, QueueUnavailableError } from "./queue/bullmq-queue.js";
+export type {
+  ConnectionEvent,
+  JobContext,
+  JobInfo,
+  JobQueue,
+  JobQueueBackend,
+  JobQueueOptions,
+  JobState,
+  QueueWorker,
+  WorkOptions,
+} from "./queue/job-queue.js";
 export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export { checkDatabase, type SalvageReport, salvageDatabase } from "./salvage.js";

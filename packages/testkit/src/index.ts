@@ -1,7 +1,7 @@
 /**
  * @iris/testkit: a fake LLM server speaking the real wire protocols (OpenAI Chat Completions,
  * OpenAI Responses, Anthropic Messages, /v1/models) for tests and benchmarks, and fakes of the chat
- * platforms the gateway talks to (the Telegram Bot API, an SMTP sink and a real Dovecot for e-mail). Node built-ins only.
+ * platforms the gateway talks to (Telegram, Discord, Slack, Matrix, Mattermost, Signal, WhatsApp; an SMTP sink and a real Dovecot for e-mail). Node built-ins only.
  */
 
 export { audioFormat, type SpeechRequest, type Transcriber, type Transcription } from "./audio.js";
@@ -13,6 +13,12 @@ export { type Dovecot, dovecotInstalled, skipWithoutDovecot, startDovecot } from
 export { type SmtpSink, type SmtpSinkOptions, type SunkMail, startSmtpSink } from "./mail/smtp-sink.js";
 export { FakeMatrix, type FakeMatrixOptions, type MxEvent } from "./matrix/server.js";
 export {
+  FakeMattermost,
+  type FakeMattermostOptions,
+  type MattermostUserPost,
+  type MmCall,
+} from "./mattermost/server.js";
+export {
   PODMAN_PYTHON_IMAGE,
   PODMAN_TEST_IMAGE,
   PODMAN_TEST_USER,
@@ -23,6 +29,13 @@ export {
   startPodman,
 } from "./podman.js";
 export { startFakeLlm } from "./server.js";
+export {
+  type PostgresServer,
+  postgresInstalled,
+  skipWithoutPostgres,
+  startPostgres,
+} from "./services/postgres-server.js";
+export { type RedisServer, redisInstalled, skipWithoutRedis, startRedis } from "./services/redis-server.js";
 export {
   type Envelope as SignalEnvelope,
   FakeSignal,

@@ -4,9 +4,10 @@
 // test's own home. Without sshd the tests skip on a developer's machine but fail under CI=true.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./services/net.js";
 
 const SSHD = "/usr/sbin/sshd";
 export const SSH_TEST_USER = "iris-ssh-test";
@@ -23,17 +24,6 @@ export function skipWithoutSshd(): boolean {
       "sshd is not installed: the ssh workspace tests need it (apt-get install -y openssh-server; .ci/run does)",
     );
   return true;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
 }
 
 function keygen(file: string): void {

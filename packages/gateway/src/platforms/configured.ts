@@ -16,6 +16,8 @@ export interface PlatformRules {
   allowedUsers: readonly string[];
   sendTargets: readonly string[];
   formattingHint: string;
+  /** Chats whose sessions are limited to these toolsets, by chat id. */
+  toolsets?: Readonly<Record<string, readonly string[]>>;
 }
 
 export function rulesOf(p: ConfiguredPlatform): PlatformRules {
@@ -23,6 +25,7 @@ export function rulesOf(p: ConfiguredPlatform): PlatformRules {
     allowedUsers: p.plugin.allowedUsers(p.config),
     sendTargets: p.plugin.sendTargets(p.config),
     formattingHint: p.plugin.formattingHint,
+    ...(p.plugin.toolsets ? { toolsets: p.plugin.toolsets(p.config) } : {}),
   };
 }
 

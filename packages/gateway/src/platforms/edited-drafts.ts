@@ -1,6 +1,7 @@
 // The streamed draft of a platform that edits messages in place (Telegram, Discord): one message
 // per chat, sent on the first text and edited after, removed when the text goes empty. The reply
 // takes the draft over (see take()). The platform gives the three calls; its own queue paces them.
+import type { ChatQueue } from "../pipeline/chat-queue.js";
 
 export interface DraftCalls<Id> {
   post(text: string): Promise<Id>;
@@ -28,6 +29,12 @@ export class EditedDrafts<Id> {
       this.drafts.set(chat, d);
     }
     return d;
+  }
+
+  /** The chat's draft brought to `text` in its turn of `queue` (a newer text replaces a waiting one). */
+  stream(queue: ChatQueue, chat: string, text: string, calls: DraftCalls<Id>): Promise<void> {
+    const draft = this.of(chat);
+    return queue.latest(chat, "draft", () => this.show(chat, draft, text, calls));
   }
 
   /** Brings the draft's message to `text` (skipped when nothing changed or the reply took it). */

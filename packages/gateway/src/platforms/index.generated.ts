@@ -4,6 +4,7 @@ import { config as discordConfig } from "./discord/config.js";
 import { config as emailConfig } from "./email/config.js";
 import { config as ircConfig } from "./irc/config.js";
 import { config as matrixConfig } from "./matrix/config.js";
+import { config as mattermostConfig } from "./mattermost/config.js";
 import { config as signalConfig } from "./signal/config.js";
 import { config as slackConfig } from "./slack/config.js";
 import { config as telegramConfig } from "./telegram/config.js";
@@ -18,6 +19,7 @@ export const platformConfigs = {
   email: emailConfig,
   irc: ircConfig,
   matrix: matrixConfig,
+  mattermost: mattermostConfig,
   signal: signalConfig,
   slack: slackConfig,
   telegram: telegramConfig,
@@ -40,6 +42,7 @@ export const platformPlugins: Readonly<Record<string, () => Promise<{ default: P
   email: () => import("./email/plugin.js") as Promise<{ default: PlatformPlugin }>,
   irc: () => import("./irc/plugin.js") as Promise<{ default: PlatformPlugin }>,
   matrix: () => import("./matrix/plugin.js") as Promise<{ default: PlatformPlugin }>,
+  mattermost: () => import("./mattermost/plugin.js") as Promise<{ default: PlatformPlugin }>,
   signal: () => import("./signal/plugin.js") as Promise<{ default: PlatformPlugin }>,
   slack: () => import("./slack/plugin.js") as Promise<{ default: PlatformPlugin }>,
   telegram: () => import("./telegram/plugin.js") as Promise<{ default: PlatformPlugin }>,

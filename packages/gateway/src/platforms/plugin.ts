@@ -38,6 +38,11 @@ export interface PlatformPlugin<C = unknown> {
   allowedUsers(config: C): readonly string[];
   /** Chats `send_message` and cron may post to without having talked there first. */
   sendTargets(config: C): readonly string[];
+  /**
+   * Chats (by id) whose sessions are limited to these toolsets: their text comes from outside
+   * (a webhook route's JSON body), so they get only what the config allows them.
+   */
+  toolsets?(config: C): Readonly<Record<string, readonly string[]>>;
   /** How the platform shows text, for the model (added to each turn's system prompt). */
   readonly formattingHint: string;
   /** An example `send_message` target on this platform ("PLATFORM:CHAT"). */

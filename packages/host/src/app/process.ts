@@ -97,6 +97,12 @@ export interface OpenSessionOptions {
    * file (batch trajectories). Compression, receipts and shaping work the same on each.
    */
   log?: LogChoice;
+  /**
+   * Limits the session's tools to these toolsets (composites expanded), within what the process
+   * offers: a turn whose text comes from outside (a webhook's body) gets only what its route
+   * allows. `[]`: no tools. The limit holds for every turn, resumed or not, and its subagents.
+   */
+  toolsets?: readonly string[];
 }
 
 /** Distinct route flags remembered (API clients choose routes by model name). */
@@ -191,6 +197,7 @@ export class IrisProcess implements SessionParent {
       ...(opts.ephemeralSystemPrompt ? { ephemeralSystemPrompt: opts.ephemeralSystemPrompt } : {}),
       ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.toolsets ? { toolsets: opts.toolsets } : {}),
     });
     this.sessions.add(session);
     return session;

@@ -5,7 +5,7 @@
 import type { Runtime } from "@iris/llm";
 import { type Menu, projectSkillRoots, SkillLibrary } from "@iris/tools";
 import type { Profile } from "../config/index.js";
-import { followMenu, readOnlyMenu, withoutEmptySkills } from "./session-menu.js";
+import { followMenu, limitedMenu, readOnlyMenu, withoutEmptySkills } from "./session-menu.js";
 import { defaultSystemPrompt, type PromptWorkspace, withInstructions } from "./session-system-prompt.js";
 import type { SharedPrompts } from "./shared-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -20,6 +20,8 @@ export interface FrozenPromptOptions {
   workspace?: () => PromptWorkspace;
   /** `--system-prompt` replaces the built prompt, `--append-system-prompt` adds to it. */
   promptEdits?: { replace?: string; append?: string };
+  /** The session's tools are limited to these toolsets (the prompt names only those). */
+  toolsets?: readonly string[];
 }
 
 export class FrozenPrompt {
@@ -55,10 +57,11 @@ export class FrozenPrompt {
   menuForTurn(): Menu {
     const { tools } = this.opts;
     const live = tools.liveMenu?.() ?? tools.menu;
-    this.menu = withoutEmptySkills(
-      this.menu ? followMenu(this.menu, live, tools.registry) : live,
-      this.skills,
-    );
+    const followed = this.menu ? followMenu(this.menu, live, tools.registry) : live;
+    const limited = this.opts.toolsets
+      ? limitedMenu(followed, this.opts.toolsets, tools, this.opts.profile.config)
+      : followed;
+    this.menu = withoutEmptySkills(limited, this.skills);
     return this.readOnly ? readOnlyMenu(this.menu) : this.menu;
   }
 
@@ -78,7 +81,8 @@ export class FrozenPrompt {
     const { cwd, source, profile } = this.opts;
     const rt = this.opts.runtime();
     const where = this.opts.workspace?.().description ?? "";
-    const key = [cwd, source.split(":")[0], rt.provider, rt.model, this.readOnly, where].join("\0");
+    const limit = this.opts.toolsets?.join(",") ?? "";
+    const key = [cwd, source.split(":")[0], rt.provider, rt.model, this.readOnly, where, limit].join("\0");
     const { soul, memory, user } = profile.home.paths;
     const got = shared.get(key, [soul, memory, user], () => {
       this.skillLibrary = undefined;

@@ -7,7 +7,16 @@
 // their own specs, not by the prompt, so the prompt is rebuilt only at session start, after a
 // compression and on a model switch. A changed menu costs the cache of the tool list only when
 // it actually changes; an unchanged one yields the same bytes.
-import type { Menu, SkillLibrary, ToolRegistry } from "@iris/tools";
+import {
+  DEFAULT_COMPOSITE_TOOLSETS,
+  expandToolsets,
+  type Menu,
+  type SkillLibrary,
+  type ToolRegistry,
+} from "@iris/tools";
+import type { IrisConfig } from "../config/index.js";
+import { selectionConfig } from "./mcp-setup.js";
+import type { ToolSetup } from "./tools-setup.js";
 
 /**
  * A session with no skills is offered only `skill_manage` of the skills tools (a short schema), so
@@ -55,6 +64,31 @@ export function followMenu(previous: Menu, live: Menu, registry: ToolRegistry): 
  */
 export function readOnlyMenu(menu: Menu): Menu {
   const keep = menu.tools.map((t) => t.effect === "read");
+  return {
+    tools: menu.tools.filter((_, i) => keep[i]),
+    specs: menu.specs.filter((_, i) => keep[i]),
+    unavailable: menu.unavailable,
+  };
+}
+
+/**
+ * A limited session's menu (OpenSessionOptions.toolsets): the tools of `menu` whose toolset the
+ * names reach, through the same composites as config.yaml's toolsets (`safe`, `core`, `mcp`, …).
+ * A tool not offered does not run, whatever the model calls.
+ */
+export function limitedMenu(
+  menu: Menu,
+  toolsets: readonly string[],
+  tools: Pick<ToolSetup, "registry" | "mcp">,
+  config: IrisConfig,
+): Menu {
+  const composites = {
+    ...DEFAULT_COMPOSITE_TOOLSETS,
+    ...selectionConfig(config, tools.mcp).compositeToolsets,
+  };
+  const known = new Set(tools.registry.list().map((t) => t.toolset));
+  const reach = expandToolsets(toolsets, composites, known);
+  const keep = menu.tools.map((t) => reach.all || reach.basic.has(t.toolset));
   return {
     tools: menu.tools.filter((_, i) => keep[i]),
     specs: menu.specs.filter((_, i) => keep[i]),

@@ -85,7 +85,8 @@ export function sessionToolBox(o: SessionToolBoxOptions): ToolBox {
       model: o.model,
       frontEnd: o.frontEnd,
       approvals: o.approvals,
-      parentMenu: tools.menu,
+      // The session's own menu (plan mode's, a limited session's): a child never gets more.
+      parentMenu: o.menu,
       slots: o.slots,
     }),
   });

@@ -72,6 +72,8 @@ export interface SessionOptions {
   log?: LogChoice;
   /** Where its tools run (IrisProcess builds it from terminal.backend). */
   workspace: Workspace;
+  /** Its menu limited to these toolsets (OpenSessionOptions.toolsets). */
+  toolsets?: readonly string[];
 }
 
 /** What a turn ended with, and the messages typed during it that no round took (send them next). */
@@ -127,6 +129,7 @@ export class Session {
       runtime: () => this.currentRuntime,
       workspace: () => promptWorkspaceOf(this.workspace),
       ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
+      ...(opts.toolsets ? { toolsets: opts.toolsets } : {}),
     });
     // Every raw event goes out again tagged with this session and the running task.
     this.events.onAny((name, payload) => this.tag(name, payload, { taskId: this.taskId }));

@@ -116,16 +116,25 @@ export async function setUpTools(opts: {
   return setup;
 }
 
-/** A message naming the toolsets no tool or composite answers to, or undefined when all are known. */
-export function unknownToolsets(names: readonly string[] | undefined, tools: ToolSetup): string | undefined {
+/**
+ * A message naming the toolsets no tool or composite answers to, or undefined when all are known;
+ * `where` names the option or config key they came from.
+ */
+export function unknownToolsets(
+  names: readonly string[] | undefined,
+  tools: ToolSetup,
+  where = "iris: --toolsets",
+): string | undefined {
   if (!names) return undefined;
   const known = new Set([
     ...tools.registry.list().map((t) => t.toolset),
     ...Object.keys(DEFAULT_COMPOSITE_TOOLSETS),
+    // Every MCP server's tools (mcp-setup.ts); each server's own toolset is its tools' toolset.
+    "mcp",
     ALL_TOOLSETS,
   ]);
   const unknown = names.filter((n) => !known.has(n));
   return unknown.length
-    ? `iris: --toolsets: unknown toolset ${unknown.map((n) => `'${n}'`).join(", ")} (known: ${[...known].sort().join(", ")})`
+    ? `${where}: unknown toolset ${unknown.map((n) => `'${n}'`).join(", ")} (known: ${[...known].sort().join(", ")})`
     : undefined;
 }

@@ -12,4 +12,11 @@ export const batchSchema = z.strictObject({
     .positive()
     .default(600)
     .describe("Wall-clock limit of one item; a stalled item is stopped and recorded as failed."),
+  worker_dir: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Where `iris worker` keeps the conversation logs (with receipts) of the items it runs until their row is handed over (default: batch-worker/ in the profile). Workers on several machines that share this folder continue one another's items after a crash without running a recorded effect again.",
+    ),
 });

@@ -8,6 +8,7 @@ import { batchSchema } from "./batch-schema.js";
 import { dashboardSchema } from "./dashboard-schema.js";
 import { gatewaySchema } from "./gateway-schema.js";
 import { hooksSchema } from "./hooks-schema.js";
+import { queueSchema } from "./queue-schema.js";
 import { serveSchema } from "./serve-schema.js";
 import { codeExecutionSchema, terminalSchema } from "./terminal-schema.js";
 import { browserSchema, visionSchema, webSchema } from "./web-schema.js";
@@ -217,6 +218,7 @@ export const configSchema = z.strictObject({
   terminal: terminalSchema.prefault({}),
   code_execution: codeExecutionSchema.prefault({}),
   hooks: hooksSchema.prefault({}),
+  queue: queueSchema.prefault({}),
 });
 
 /** config.yaml after defaults are applied. */

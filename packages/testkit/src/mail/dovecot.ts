@@ -6,9 +6,10 @@
 // developer's machine but fail under CI=true (.ci/run installs dovecot-imapd).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../services/net.js";
 
 const DOVECOT = "/usr/sbin/dovecot";
 
@@ -24,17 +25,6 @@ export function skipWithoutDovecot(): boolean {
       "dovecot is not installed: the e-mail tests need it (apt-get install -y dovecot-imapd; .ci/run does)",
     );
   return true;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
 }
 
 /** uid and gid of a system user, from /etc/passwd. */

@@ -7,6 +7,7 @@
 // /_matrix/media/v3/upload (a Content-Type is required; 50 MB at most, 413 M_TOO_LARGE) gives an
 // mxc:// URI, served back only with the token by the authenticated
 // GET /_matrix/client/v1/media/download/{server}/{id} (404 M_NOT_FOUND for an unknown one).
+// Redactions (PUT .../redact/{event}/{txnId}) of the bot's own events only (403 M_FORBIDDEN).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -117,7 +118,11 @@ export class FakeMatrix {
       (e) => e.room_id === room && e.sender === this.opts.botUserId && e.type === "m.room.message",
     );
     const out: { eventId: string; text: string; content: Record<string, unknown> }[] = [];
+    const redacted = new Set(
+      this.events.filter((e) => e.type === "m.room.redaction").map((e) => String(e.content.redacts)),
+    );
     for (const e of mine) {
+      if (redacted.has(e.event_id)) continue;
       const rel = e.content["m.relates_to"] as { rel_type?: string; event_id?: string } | undefined;
       if (rel?.rel_type === "m.replace") {
         const target = out.find((o) => o.eventId === rel.event_id);
@@ -271,6 +276,24 @@ export class FakeMatrix {
           joined: Object.fromEntries(members.map((m) => [m, { display_name: m.slice(1).split(":")[0] }])),
         });
       if (rest.startsWith("typing/")) return json(res, 200, {});
+      const redact = /^redact\/([^/]+)\/([^/]+)$/.exec(rest);
+      if (redact && req.method === "PUT") {
+        const txn = `${token}/${decodeURIComponent(redact[2] ?? "")}`;
+        const seen = this.txns.get(txn);
+        if (seen) return json(res, 200, { event_id: seen });
+        const target = this.events.find((e) => e.event_id === decodeURIComponent(redact[1] ?? ""));
+        if (!target || target.room_id !== roomId)
+          return json(res, 404, { errcode: "M_NOT_FOUND", error: "Event not found" });
+        // The bot has no power to redact others' events.
+        if (target.sender !== me)
+          return json(res, 403, {
+            errcode: "M_FORBIDDEN",
+            error: "You don't have permission to redact events",
+          });
+        const e = this.append(roomId, me, "m.room.redaction", { ...body, redacts: target.event_id });
+        this.txns.set(txn, e.event_id);
+        return json(res, 200, { event_id: e.event_id });
+      }
       const send = /^send\/([^/]+)\/([^/]+)$/.exec(rest);
       if (send && req.method === "PUT") {
         const txn = `${token}/${decodeURIComponent(send[2] ?? "")}`;

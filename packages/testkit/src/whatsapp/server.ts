@@ -4,7 +4,9 @@
 // (401, code 190), messaging_product, a digits-only recipient, 4096 characters of text, and the
 // 24-hour customer-service window (outside it only an approved template: code 131047, which the
 // real API reports a moment later in a status; here the send itself fails). Media are served
-// from GET /{version}/{media-id} and their URL, both with the token.
+// from GET /{version}/{media-id} and their URL, both with the token. A delivery the webhook does
+// not answer 200 (or cannot be made: the bot is down) is tried again until it is, as Meta does
+// (for days, less and less often; here every `retryMs`).
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +17,8 @@ export interface FakeWhatsappOptions {
   phoneNumberId: string;
   /** Approved template names. */
   templates?: string[];
+  /** How long a failed delivery waits before it is tried again (default 1000 ms). */
+  retryMs?: number;
 }
 
 export interface WaSent {
@@ -46,6 +50,10 @@ export class FakeWhatsapp {
   /** Each user's latest message time (Unix seconds). */
   private readonly last = new Map<string, number>();
   private lastPayload: Buffer | undefined;
+  /** Deliveries waiting to be tried again. */
+  private readonly retries = new Set<NodeJS.Timeout>();
+  /** Deliveries tried again after a failure. */
+  redeliveries = 0;
   webhook = "";
 
   private constructor(
@@ -123,13 +131,26 @@ export class FakeWhatsapp {
       }),
     );
     this.lastPayload = payload;
-    return { status: await this.call(payload, this.sign(payload)), id };
+    return { status: await this.deliver(payload), id };
   }
 
   /** Meta retries the last webhook call (same message id). */
   redeliverLast(): Promise<number> {
-    const p = this.lastPayload ?? Buffer.from("{}");
-    return this.call(p, this.sign(p));
+    return this.deliver(this.lastPayload ?? Buffer.from("{}"));
+  }
+
+  /** Meta's delivery: its status (0: the webhook could not be reached), tried again until 200. */
+  private async deliver(payload: Buffer): Promise<number> {
+    const status = await this.call(payload, this.sign(payload)).catch(() => 0);
+    if (status !== 200) {
+      const timer = setTimeout(() => {
+        this.retries.delete(timer);
+        this.redeliveries++;
+        void this.deliver(payload);
+      }, this.opts.retryMs ?? 1000);
+      this.retries.add(timer);
+    }
+    return status;
   }
 
   /** A call to the webhook signed with another secret (a forger's). */
@@ -164,6 +185,8 @@ export class FakeWhatsapp {
   }
 
   close(): Promise<void> {
+    for (const t of this.retries) clearTimeout(t);
+    this.retries.clear();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }

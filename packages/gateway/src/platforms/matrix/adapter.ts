@@ -3,7 +3,8 @@
 // is claimed once); a fresh start takes no history. Rooms of two members are DMs; in larger rooms
 // the bot answers when mentioned (m.mentions, its name, or a reply to it). A thread is its own
 // session. Sends carry a transaction id made from the outbox's key, so a repeated send after a
-// crash is the same event; progress lines are edited in place (m.replace).
+// crash is the same event; the reply streams into one message edited in place (m.replace), which
+// the reply itself then edits under its own transaction id; progress lines are edited too.
 import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -20,11 +21,16 @@ import {
 import { logger as sdkLogger } from "matrix-js-sdk/lib/logger.js";
 import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
+import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
+import { EditedDrafts } from "../edited-drafts.js";
 import type { Speech } from "../voice/speech.js";
+import { laneOf, replacement, textContent } from "./content.js";
 import { isMedia, readMedia, voiceContent } from "./media.js";
 
 export const PLATFORM = "matrix";
+/** Longer replies are split (an event holds 65,536 bytes, its body with the rest). */
+const MATRIX_MAX_TEXT = 16_000;
 
 // The SDK logs through loglevel to the console (stdout): silenced, stdout is the user's.
 (sdkLogger as unknown as { methodFactory: () => () => void; rebuild?: () => void }).methodFactory =
@@ -80,12 +86,19 @@ class ResumingStore extends MemoryStore {
 export class MatrixAdapter implements PlatformAdapter {
   readonly platform = PLATFORM;
   readonly idempotentSend = true;
-  readonly limits: PlatformLimits = { maxMessage: 16_000, measure: utf16Length, minEditIntervalMs: 1000 };
+  readonly limits: PlatformLimits = {
+    maxMessage: MATRIX_MAX_TEXT,
+    measure: utf16Length,
+    minEditIntervalMs: 1000,
+  };
   private client: MatrixClient | undefined;
   private readonly mine = new Set<string>();
   private readonly members = new Map<string, number>();
   /** Rooms whose latest message was a voice note (answered with one too). */
   private readonly voiceIn = new Set<string>();
+  /** Sends and draft edits of one thread, in order. */
+  private readonly queue = new ChatQueue({ intervalMs: () => 0, retryAfterMs: () => undefined });
+  private readonly drafts = new EditedDrafts<string>(MATRIX_MAX_TEXT);
 
   constructor(private readonly opts: MatrixOptions) {}
 
@@ -95,7 +108,10 @@ export class MatrixAdapter implements PlatformAdapter {
   }
 
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
-    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
+    for (const w of this.opts.speech?.warnings() ?? []) {
+      this.opts.logger.warn(w);
+      host?.warn?.(w);
+    }
     const resuming = await new ResumingStore(this.opts.syncFile).getSavedSyncToken();
     const client = createClient({
       baseUrl: this.opts.homeserver,
@@ -134,22 +150,45 @@ export class MatrixAdapter implements PlatformAdapter {
   }
 
   async send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
-    const content: Record<string, unknown> = { msgtype: "m.text", body: text };
-    if (to.threadId)
-      content["m.relates_to"] = {
-        rel_type: "m.thread",
-        event_id: to.threadId,
-        is_falling_back: true,
-        "m.in_reply_to": { event_id: to.threadId },
-      };
     // The same outbox key is the same transaction: the homeserver keeps one event for it.
     const txn = opts.key
       ? `iris-${createHash("sha256").update(opts.key).digest("hex").slice(0, 32)}`
       : `iris-${randomUUID()}`;
-    const r = await this.http(to.chatId, "m.room.message", txn, content);
-    this.mine.add(r);
-    await this.sendVoice(to, text, `${txn}-voice`);
-    return { messageId: r };
+    const lane = laneOf(to);
+    return this.queue.run(lane, async () => {
+      const d = this.drafts.take(lane);
+      let id: string;
+      if (d?.messageId !== undefined) {
+        // The streamed draft becomes the reply: an edit under the reply's own transaction, so a
+        // repeat after a crash (no draft known then) is that same event, not a second message.
+        await this.http(to.chatId, "m.room.message", txn, replacement(d.messageId, text));
+        id = d.messageId;
+      } else {
+        id = await this.http(to.chatId, "m.room.message", txn, textContent(to, text));
+        this.mine.add(id);
+      }
+      await this.sendVoice(to, text, `${txn}-voice`);
+      return { messageId: id };
+    });
+  }
+
+  /** The reply as it is written: one message, edited (m.replace) as it grows. */
+  draft(to: ChatAddress, text: string): void {
+    this.drafts
+      .stream(this.queue, laneOf(to), text, {
+        post: async (t) => {
+          const id = await this.http(to.chatId, "m.room.message", `iris-${randomUUID()}`, textContent(to, t));
+          this.mine.add(id);
+          return id;
+        },
+        edit: (id, t) => this.edit(to, id, t),
+        remove: (id) => this.redact(to.chatId, id),
+      })
+      .catch((err) =>
+        this.opts.logger.warn("matrix draft not shown", {
+          error: String(err).split(this.opts.token).join("<token>"),
+        }),
+      );
   }
 
   /** The answer as a voice message too, where the room asked for it; a failure is logged only. */
@@ -173,12 +212,16 @@ export class MatrixAdapter implements PlatformAdapter {
   }
 
   async edit(to: ChatAddress, messageId: string, text: string): Promise<void> {
-    await this.http(to.chatId, "m.room.message", `iris-${randomUUID()}`, {
-      msgtype: "m.text",
-      body: `* ${text}`,
-      "m.new_content": { msgtype: "m.text", body: text },
-      "m.relates_to": { rel_type: "m.replace", event_id: messageId },
-    });
+    await this.http(to.chatId, "m.room.message", `iris-${randomUUID()}`, replacement(messageId, text));
+  }
+
+  /** PUT /rooms/{room}/redact/{event}/{txn}: a draft taken back (an interrupted turn). */
+  private async redact(room: string, eventId: string): Promise<void> {
+    const client = this.client;
+    if (!client) throw new Error("matrix: not started");
+    const path = `/rooms/${encodeURIComponent(room)}/redact/${encodeURIComponent(eventId)}/iris-${randomUUID()}`;
+    // biome-ignore lint/suspicious/noExplicitAny: the SDK's typed authedRequest needs its Method enum
+    await client.http.authedRequest("PUT" as any, path, undefined, {});
   }
 
   typing(to: ChatAddress): void {

@@ -51,7 +51,10 @@ export class SignalAdapter implements PlatformAdapter {
   }
 
   async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
-    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
+    for (const w of this.opts.speech?.warnings() ?? []) {
+      this.opts.logger.warn(w);
+      host?.warn?.(w);
+    }
     const check = await fetch(`${this.base}/api/v1/check`, { signal: AbortSignal.timeout(10_000) }).catch(
       (err: Error) => {
         throw new Error(

@@ -134,7 +134,10 @@ export class TelegramAdapter implements PlatformAdapter {
       throw new Error(`telegram: ${this.explain(err)}`);
     }
     const me = { id: bot.botInfo.id, username: bot.botInfo.username };
-    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
+    for (const w of this.opts.speech?.warnings() ?? []) {
+      this.opts.logger.warn(w);
+      host?.warn?.(w);
+    }
     await bot.api
       .setMyCommands(
         CHAT_COMMANDS.filter((c) => c.surfaces.includes("gateway")).map((c) => ({

@@ -2,13 +2,21 @@
 // signature (or shared secret) is right: anything else is answered 401 before its body is read as
 // JSON, and runs nothing. Bodies over the cap get 413 and are not read further. Each delivery is
 // its own session (chat: the route, thread: the delivery id), and a delivery id seen before
-// runs once (here while the process lives, and by the runner's inbound dedupe across restarts).
+// runs once (here while the process lives, and by the runner's inbound dedupe across restarts,
+// whose "duplicate" answers the waiting request at once).
 // The answer is the HTTP response (within the route's timeout, else a 202) or goes to the
 // configured chat of another platform through that platform's outbox.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "@iris/llm";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OnMessage,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import type { WebhookRoute } from "./config.js";
 import { renderPrompt, signatureValid, tokenValid } from "./verify.js";
@@ -51,7 +59,7 @@ export class WebhookAdapter implements PlatformAdapter {
     return [];
   }
 
-  async start(onMessage: (msg: InboundMessage) => void, host?: AdapterHost): Promise<void> {
+  async start(onMessage: OnMessage, host?: AdapterHost): Promise<void> {
     this.host = host;
     const server = createServer((req, res) => {
       this.handle(req, res, onMessage).catch((err) => {
@@ -112,11 +120,7 @@ export class WebhookAdapter implements PlatformAdapter {
     return {};
   }
 
-  private async handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    onMessage: (msg: InboundMessage) => void,
-  ): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse, onMessage: OnMessage): Promise<void> {
     const m = /^\/hooks\/([a-z0-9][a-z0-9_-]*)\/?$/.exec((req.url ?? "").split("?")[0] ?? "");
     const name = m?.[1] ?? "";
     const route = Object.hasOwn(this.opts.routes, name) ? this.opts.routes[name] : undefined;
@@ -175,7 +179,14 @@ export class WebhookAdapter implements PlatformAdapter {
       }, route.response_timeout_seconds * 1000);
       this.waiting.set(key, { res, timer, delivery });
     } else reply(res, 202, { delivery, status: "accepted" });
-    onMessage(msg);
+    const outcome = await onMessage(msg);
+    // Taken in before this process started (a sender's retry after a restart): nothing runs.
+    const waiting = this.waiting.get(`${name}/${delivery}`);
+    if (outcome === "duplicate" && waiting) {
+      clearTimeout(waiting.timer);
+      this.waiting.delete(`${name}/${delivery}`);
+      reply(res, 200, { delivery, status: "duplicate" });
+    }
   }
 }
 

@@ -35,6 +35,12 @@ const route = z
       .union([z.literal("http"), z.string().regex(/^[a-z][a-z0-9]*:.+$/, "http or PLATFORM:CHAT")])
       .default("http")
       .describe("Where the answer goes: http (the response to the request) or a chat (PLATFORM:CHAT)."),
+    toolsets: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        "The toolsets this route's turns may use ([]: none). Its prompt carries another system's text, which may try to steer the model: give it only what the task needs, e.g. [safe] (web and vision) or [file].",
+      ),
     response_timeout_seconds: z
       .int()
       .min(1)

@@ -51,9 +51,12 @@ export class WhatsappAdapter implements PlatformAdapter {
     return [];
   }
 
-  async start(onMessage: (msg: InboundMessage) => void, _host?: AdapterHost): Promise<void> {
+  async start(onMessage: (msg: InboundMessage) => void, gateway?: AdapterHost): Promise<void> {
     const { host, port } = this.opts.config;
-    for (const w of this.opts.speech?.warnings() ?? []) this.opts.logger.warn(w);
+    for (const w of this.opts.speech?.warnings() ?? []) {
+      this.opts.logger.warn(w);
+      gateway?.warn?.(w);
+    }
     const server = createServer((req, res) => {
       this.handle(req, res, onMessage).catch((err) => {
         this.opts.logger.warn("whatsapp webhook failed", { error: this.explain(err) });
