@@ -39,7 +39,7 @@ import { findSession, type LookupOptions, listLiveSessions, type SessionLookup }
 import { forkSession } from "./session-fork.js";
 import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
-import { TurnLocks } from "./session-turn-lock.js";
+import { type SessionBusyError, TurnLocks } from "./session-turn-lock.js";
 import { SharedPrompts } from "./shared-prompts.js";
 import { type McpStateRecorder, mcpStateRecorder, storePageIndex } from "./store-services.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
@@ -249,7 +249,7 @@ export class IrisProcess implements SessionParent {
   }
 
   /** The refusal a turn in `sessionId` would get now (another turn holds it), if any. */
-  turnRefusal(sessionId: string) {
+  turnRefusal(sessionId: string): SessionBusyError | undefined {
     return this.turns.refusal(this.store, sessionId);
   }
 
