@@ -75,10 +75,7 @@ function otherParts(frontEnd: FrontEnd): FrontEnd {
     files,
     beforeTool: beforeTool?.bind(frontEnd),
     afterTool: afterTool?.bind(frontEnd),
-  } satisfies Record<
-    Exclude<keyof FrontEnd, "approve" | "clarify">,
-    unknown
-  >;
+  } satisfies Record<Exclude<keyof FrontEnd, "approve" | "clarify">, unknown>;
   return out;
 }
 
