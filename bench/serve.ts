@@ -15,12 +15,17 @@
 //                           serve at concurrency 16, as the fake bills them (it caches the longest
 //                           byte prefix shared with a recent request, as OpenAI does)
 // With --server-process the server runs in its own process (bench/serve-child.ts), as deployed:
-// the fake and the load generator then do not share its CPU, the RSS figures are left out, and
-// --cpu-prof-dir DIR writes the server's own CPU profile there (node --cpu-prof).
+// the fake and the load generator then do not share its CPU, the RSS figures are left out, the
+// fake alone's CPU per request over the server's own is printed (the req/s ratio of a quiet
+// 2-core machine, where each process has a core), and --cpu-prof-dir DIR writes the server's own
+// CPU profile there (node --cpu-prof). --warmup N requests (default 5000) go through iris serve
+// and to the fake before anything is measured (a fresh process spends its first thousand requests
+// compiling); --bursts K measures each level in K alternating bursts of fake alone, minimal and
+// iris serve, so all three come from the same minutes of a shared machine.
 // The server's own packages are imported through their dist (@iris/host …): build first
 // (`npx tsc -b packages/iris packages/gateway packages/testkit`) or a change is not measured.
-// Run: npx tsx bench/serve.ts [--requests 400] [--concurrency N] [--soak 10000]
-//        [--server-process [--cpu-prof-dir DIR]]
+// Run: npx tsx bench/serve.ts [--requests 400] [--concurrency N] [--soak 10000] [--warmup 5000]
+//        [--bursts K] [--server-process [--cpu-prof-dir DIR]]
 import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -45,6 +50,11 @@ function arg(name: string, fallback: number): number {
   return v;
 }
 const REQUESTS = arg("requests", 400);
+/** Requests through iris serve and to the fake before anything is measured. */
+const WARMUP = arg("warmup", 5000);
+/** Each level's figures are measured in this many alternating bursts (fake alone, minimal, iris). */
+const BURSTS = arg("bursts", 1);
+const perBurst = Math.max(1, Math.round(REQUESTS / BURSTS));
 const SOAK = arg("soak", 10_000);
 /** One concurrency only (default: 1, 16 and 64). */
 const ONLY = process.argv.includes("--concurrency") ? arg("concurrency", 16) : undefined;
@@ -157,7 +167,18 @@ async function serverCpu(): Promise<number | undefined> {
   return "cpuMs" in server && server.cpuMs ? await server.cpuMs() : undefined;
 }
 
-async function run(url: string, payload: string, n: number, concurrency: number) {
+/** What one burst of requests took: summed over bursts, then made into figures. */
+interface Burst {
+  n: number;
+  seconds: number;
+  latencies: number[];
+  /** This process's CPU time (ms): server, fake and client, or fake and client with --server-process. */
+  cpuMs: number;
+  /** The server process's own CPU time (ms), with --server-process. */
+  serverMs: number | undefined;
+}
+
+async function burst(url: string, payload: string, n: number, concurrency: number): Promise<Burst> {
   const latencies: number[] = [];
   let next = 0;
   const t = performance.now();
@@ -174,13 +195,46 @@ async function run(url: string, payload: string, n: number, concurrency: number)
   const seconds = (performance.now() - t) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const serverMs = server0 === undefined ? undefined : ((await serverCpu()) ?? 0) - server0;
-  /** CPU time of this process (server, fake and client) per request: steadier than req/s on a shared machine. */
-  const cpuMs = (cpu.user + cpu.system) / 1000 / n;
-  latencies.sort((a, b) => a - b);
+  return { n, seconds, latencies, cpuMs: (cpu.user + cpu.system) / 1000, serverMs };
+}
+
+function figures(bursts: readonly Burst[]) {
+  const n = bursts.reduce((s, b) => s + b.n, 0);
+  const seconds = bursts.reduce((s, b) => s + b.seconds, 0);
+  const latencies = bursts.flatMap((b) => b.latencies).sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  /** The server process's own CPU per request (with --server-process). */
-  const serverCpuMs = serverMs === undefined ? undefined : serverMs / n;
-  return { rps: n / seconds, p50: at(0.5), p99: at(0.99), cpuMs, serverCpuMs };
+  const serverMs = bursts.every((b) => b.serverMs !== undefined)
+    ? bursts.reduce((s, b) => s + (b.serverMs ?? 0), 0)
+    : undefined;
+  return {
+    rps: n / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    /** CPU time of this process per request: steadier than req/s on a shared machine. */
+    cpuMs: bursts.reduce((s, b) => s + b.cpuMs, 0) / n,
+    /** The server process's own CPU per request (with --server-process). */
+    serverCpuMs: serverMs === undefined ? undefined : serverMs / n,
+  };
+}
+
+async function run(url: string, payload: string, n: number, concurrency: number) {
+  return figures([await burst(url, payload, n, concurrency)]);
+}
+
+/**
+ * `runs` measured in BURSTS alternating bursts of `n / BURSTS` requests each, so every figure of
+ * the comparison comes from the same minutes of a machine whose load changes from minute to minute.
+ */
+async function interleaved(
+  runs: readonly { url: string; payload: string }[],
+  n: number,
+  concurrency: number,
+) {
+  const bursts = runs.map((): Burst[] => []);
+  const per = n === REQUESTS ? perBurst : Math.max(1, Math.round(n / BURSTS));
+  for (let i = 0; i < BURSTS; i++)
+    for (const [k, r] of runs.entries()) bursts[k]?.push(await burst(r.url, r.payload, per, concurrency));
+  return bursts.map(figures);
 }
 
 process.stdout.write(
@@ -190,24 +244,36 @@ process.stdout.write(
 );
 const irisUrl = `${server.url}/v1/chat/completions`;
 const fakeUrl = `${fake.baseUrl}/chat/completions`;
-await run(irisUrl, body, 50, 4); // warm-up; its first upstream request is the one replayed
+await run(irisUrl, body, 50, 4); // its first upstream request is the one replayed
 if (upstream === undefined) throw new Error("iris serve sent nothing upstream");
 const same: string = upstream;
+// A deployed server has run its code many times: the first thousand requests of a fresh process
+// spend much of their time compiling it (V8's optimising compiler runs on threads of the process,
+// and --server-process counts them).
+await run(irisUrl, body, WARMUP, 16);
 const exchange = JSON.parse(same) as { stream?: boolean; messages?: unknown[] };
 process.stdout.write(
   `the exchange iris makes upstream: ${Buffer.byteLength(same)} bytes, ${exchange.messages?.length ?? 0} messages, ` +
     `${exchange.stream ? "streamed" : "not streamed"} reply; "fake alone" replays it; "minimal" is the old ` +
     `figure (the client's own ${Buffer.byteLength(direct)}-byte request, non-streamed)\n`,
 );
-await run(fakeUrl, same, 50, 4);
-await run(fakeUrl, direct, 50, 4);
+await run(fakeUrl, same, WARMUP, 16);
+await run(fakeUrl, direct, WARMUP, 16);
 for (const c of ONLY ? [ONLY] : [1, 16, 64]) {
-  const base = await run(fakeUrl, same, REQUESTS, c);
-  const minimal = await run(fakeUrl, direct, REQUESTS, c);
   Object.assign(prompt, { tokens: 0, cached: 0 });
   const before = answered;
-  const through = await run(irisUrl, body, REQUESTS, c);
-  const calls = (answered - before) / REQUESTS;
+  const [base, minimal, through] = (await interleaved(
+    [
+      { url: fakeUrl, payload: same },
+      { url: fakeUrl, payload: direct },
+      { url: irisUrl, payload: body },
+    ],
+    REQUESTS,
+    c,
+  )) as [ReturnType<typeof figures>, ReturnType<typeof figures>, ReturnType<typeof figures>];
+  // Upstream calls per request through iris serve: the fake answered the direct ones too.
+  const sent = BURSTS * perBurst;
+  const calls = (answered - before - 2 * sent) / sent;
   const hits = prompt.tokens ? prompt.cached / prompt.tokens : 0;
   process.stdout.write(
     `concurrency ${String(c).padStart(2)}: ${through.rps.toFixed(0)} req/s through iris serve ` +
@@ -220,7 +286,8 @@ for (const c of ONLY ? [ONLY] : [1, 16, 64]) {
       `${(base.cpuMs / through.cpuMs).toFixed(2)})` +
       (through.serverCpuMs === undefined
         ? ""
-        : `; the server process's own CPU per request ${through.serverCpuMs.toFixed(2)} ms`) +
+        : `; the server process's own CPU per request ${through.serverCpuMs.toFixed(2)} ms ` +
+          `(fake alone's CPU over it: ${(base.cpuMs / through.serverCpuMs).toFixed(2)})`) +
       "\n",
   );
 }

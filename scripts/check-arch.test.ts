@@ -124,6 +124,28 @@ describe("check-imports", () => {
     );
     expect(r.stderr).toContain("reaches outside its package");
   });
+  it("keeps front ends off a store reached through the process or a session", () => {
+    for (const code of [
+      "export const f = (iris) => iris.store.listSessions({ limit: 1 });\n",
+      "export const f = (session) => session.store.activePath(session.id);\n",
+    ]) {
+      const r = run("check-imports.mjs", tree({ "packages/gateway/src/a.ts": code }));
+      expect(r.status, code).toBe(1);
+      expect(r.stderr).toContain("reaches into a store");
+    }
+    const ok = tree({
+      // Its own scratch store, and host reaching into its own.
+      "packages/batch/src/a.ts": "export class A { f() { return this.store.close(); } }\n",
+      // The config's `store:` section.
+      "packages/gateway/src/b.ts": "export const f = (profile) => profile.config.store.backend;\n",
+      "packages/host/src/a.ts": "export const f = (iris) => iris.store.listSessions({ limit: 1 });\n",
+      // A front end's test looks at what was stored.
+      "packages/serve/test/a.e2e.test.ts":
+        "export const f = (iris) => iris.store.listSessions({ limit: 1 });\n",
+    });
+    expect(run("check-imports.mjs", ok).status).toBe(0);
+  });
+
   it("fails on database access outside packages/store", () => {
     for (const [code, what] of [
       ["export const f = (store) => store.db;\n", "store.db"],

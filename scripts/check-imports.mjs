@@ -4,9 +4,10 @@
 // all count (a type cycle is a design cycle too). Tests and benches may import testkit.
 // Front ends are clients of host only (ARCHITECTURE.md): their code imports neither the store
 // nor the agent, and neither do their tests (they look at what was stored through what host
-// re-exports), and no code outside packages/store touches the database itself (a `.db` handle, a
-// raw transaction, a driver, SQL text): the rest of Iris sees the async state interface only
-// (store/src/state.ts). Inside packages/store each driver is loaded by its own engine only.
+// re-exports); a front end's code reaches no store through the process or a session (`iris.store.…`:
+// host offers a method); and no code outside packages/store touches the database itself (a `.db`
+// handle, a raw transaction, a driver, SQL text): the rest of Iris sees the async state interface
+// only (store/src/state.ts). Inside packages/store each driver is loaded by its own engine only.
 // Both `src/` and `test/` of every package are read.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -64,6 +65,12 @@ const driverHomes = [
   ],
 ];
 
+/** Front ends hold no store: a `.store.` reached through another object (the process, a session)
+ * is host's to offer as a method. A front end's own `this.store` (batch's scratch store) is its own,
+ * and `config.store.…` is the config's `store:` section (which engine), not a store. */
+const frontEnds = new Set(Object.keys(allowed).filter((p) => allowed[p].includes("host")));
+const reachedStore = /\b(\w+)\.store\.\w/g;
+
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -116,6 +123,12 @@ for (const pkg of Object.keys(allowed)) {
       }
     }
     if (!isTest) fileGraph.set(file, edges);
+    if (!isTest && frontEnds.has(pkg))
+      for (const m of text.matchAll(reachedStore))
+        if (m[1] !== "this" && m[1] !== "config")
+          errors.push(
+            `${relative(root, file)}: reaches into a store (${m[0]}…); front ends use the methods of host's process and sessions`,
+          );
     if (!isTest && pkg !== "store")
       for (const [re, what] of rawDb)
         if (re.test(text))

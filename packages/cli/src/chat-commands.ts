@@ -3,7 +3,7 @@
 // send now as the next turn.
 import { writeFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
-import { branchBefore, type Session, userTurns } from "@iris/host";
+import type { Session } from "@iris/host";
 import { assistantText, type Message } from "@iris/llm";
 import { EXPORT_FORMATS, type ExportFormat, exportSession } from "./commands/session-export.js";
 import { shortId } from "./session-ref.js";
@@ -25,9 +25,9 @@ const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
 /** The last answer of the session's active path, as text. */
 async function lastAnswer(session: Session): Promise<string | undefined> {
-  const path = await session.history();
-  for (let i = path.length - 1; i >= 0; i--) {
-    const m = path[i];
+  const history = await session.history();
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
     if (m?.role === "assistant") {
       const text = assistantText(m).trim();
       if (text) return text;
@@ -37,7 +37,7 @@ async function lastAnswer(session: Session): Promise<string | undefined> {
 }
 
 async function retry(session: Session, out: Out): Promise<ChatCommandOutcome> {
-  const turns = await userTurns(session.store, session.id);
+  const turns = await session.stored.userTurns();
   const last = turns.at(-1);
   if (!last) {
     out.write("nothing to retry yet\n");
@@ -54,7 +54,7 @@ async function retry(session: Session, out: Out): Promise<ChatCommandOutcome> {
     out.write(`retrying in new session ${shortId(s.id)} (message 1 opens a session)\n`);
     return { send: text };
   }
-  const moved = await branchBefore(session.store, session.id, last.number);
+  const moved = await session.stored.branchBefore(last.number);
   if (!moved.ok) {
     out.write(`! ${moved.error}\n`);
     return true;
@@ -77,9 +77,13 @@ async function exportTo(session: Session, out: Out, arg: string): Promise<boolea
     out.write(`! ${file}: the name ends in .${ext}; /export writes .md, .json or .jsonl\n`);
     return true;
   }
-  const row = await session.row();
+  const history = await session.history();
+  if (!history.length) {
+    out.write("nothing to export yet\n");
+    return true;
+  }
   try {
-    writeFileSync(file, await exportSession(session.store, row, ext as ExportFormat));
+    writeFileSync(file, exportSession(await session.row(), history, ext as ExportFormat));
   } catch (err) {
     out.write(`! cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
     return true;

@@ -53,10 +53,16 @@ async function bootHost(config: string): Promise<Session> {
   });
   if (!booted.ok) throw new Error(booted.message);
   iris = booted.process;
-  return booted.host;
+  return booted.session;
 }
 
 const origin = { provider: "custom", apiMode: "chat_completions" as const, model: "fake-model" };
+/** The booted process's store (what was stored is read there, not through the session). */
+function storeNow() {
+  if (!iris) throw new Error("no process booted");
+  return iris.store;
+}
+
 function prose(i: number, words: number): AssistantMessage {
   return {
     role: "assistant",
@@ -71,7 +77,7 @@ function prose(i: number, words: number): AssistantMessage {
 async function seed(h: Session): Promise<void> {
   const messages: Message[] = [];
   for (let i = 0; i < 30; i++) messages.push({ role: "user", content: `question ${i}` }, prose(i, 2_000));
-  await h.store.appendNodes(
+  await storeNow().appendNodes(
     h.session.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -122,7 +128,7 @@ describe("compression in the running agent", () => {
     const child = h.session;
     expect(child.id).not.toBe(parent.id);
     expect(child.parentSessionId).toBe(parent.id);
-    expect((await h.store.getSession(parent.id)).endReason).toBe("compressed");
+    expect((await storeNow().getSession(parent.id)).endReason).toBe("compressed");
     expect(child.systemPrompt).toBeTruthy();
     // The model saw the summary (with AGENTS.md re-injected) and not the summarised middle.
     const main = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
@@ -131,10 +137,10 @@ describe("compression in the running agent", () => {
     expect(main).not.toContain("answer 5:");
     expect(main).toContain("question 30");
     // The reply went into the child; the parent keeps the originals only.
-    const childTexts = (await h.store.activePath(child.id)).map((n) => JSON.stringify(n.message));
+    const childTexts = (await storeNow().activePath(child.id)).map((n) => JSON.stringify(n.message));
     expect(childTexts.some((t) => t.includes("The answer."))).toBe(true);
     expect(
-      (await h.store.activePath(parent.id)).some((n) => JSON.stringify(n.message).includes("The answer.")),
+      (await storeNow().activePath(parent.id)).some((n) => JSON.stringify(n.message).includes("The answer.")),
     ).toBe(false);
     // The report reads the measured prompt of the child and counts the compression.
     const report = await h.context.report();
@@ -172,8 +178,8 @@ describe("compression in the running agent", () => {
     expect(critical[0]?.limit).toBe(51_000);
     expect(critical[0]?.promptTokens).toBeGreaterThan(51_000);
     // The store keeps every original (send-time shaping may still drop old turns to fit, H5).
-    expect((await h.store.getSession(s.id)).endReason).toBeNull();
-    const stored = (await h.store.activePath(s.id)).map((n) => JSON.stringify(n.message));
+    expect((await storeNow().getSession(s.id)).endReason).toBeNull();
+    const stored = (await storeNow().activePath(s.id)).map((n) => JSON.stringify(n.message));
     expect(stored.some((t) => t.includes("answer 5:"))).toBe(true);
     expect(stored.some((t) => t.includes("still here"))).toBe(true);
     expect(fake.requests.at(-1)?.rawBody.toString("utf8")).toContain("answer 29:");
@@ -198,7 +204,7 @@ describe("/compress", () => {
     const s = await h.startSession();
     const messages: Message[] = [];
     for (let i = 0; i < 30; i++) messages.push({ role: "user", content: `q ${i}` }, prose(i, 300));
-    await h.store.appendNodes(
+    await storeNow().appendNodes(
       s.id,
       messages.map((message) => ({ kind: "message" as const, message })),
     );
@@ -210,7 +216,7 @@ describe("/compress", () => {
     );
     expect(written).toMatch(/^compressed \(phase 2\): \d+ → about \d+ tokens; now in session /);
     expect(h.session.parentSessionId).toBe(s.id);
-    const path = await h.store.activePath(h.session.id);
+    const path = await storeNow().activePath(h.session.id);
     expect(path[0]?.kind).toBe("compaction");
     expect(path[0]?.text).toContain("SUMMARY: thirty short answers.");
   });
@@ -253,7 +259,7 @@ describe("/model after compaction (H7)", () => {
     const s = await h.startSession();
     const messages: Message[] = [];
     for (let i = 0; i < 55; i++) messages.push({ role: "user", content: `q ${i}` }, prose(i, 2_000));
-    await h.store.appendNodes(
+    await storeNow().appendNodes(
       s.id,
       messages.map((message) => ({ kind: "message" as const, message })),
     );

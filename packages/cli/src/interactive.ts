@@ -134,7 +134,7 @@ export class InteractiveChat {
         this.input.close();
       },
       // Best effort before a forced exit: the store is closed synchronously.
-      () => this.iris.store.close(),
+      () => this.iris.closeStoreNow(),
     );
     await this.banner();
     await this.bar.start();
@@ -163,7 +163,7 @@ export class InteractiveChat {
       `${style.bold("iris")} · ${r.provider}/${r.model} · session ${shortId(session.id)} · ${style.dim("/help for commands")}\n`,
     );
     if (this.flags.resume !== undefined || this.flags.continue) {
-      const lines = await replayLines(session.store, session.id, 3, Math.max(40, (out.columns ?? 100) - 1));
+      const lines = replayLines(await session.history(), 3, Math.max(40, (out.columns ?? 100) - 1));
       if (lines.length) out.write(`${style.dim(lines.join("\n"))}\n\n`);
     }
   }

@@ -9,7 +9,6 @@ import { UserHooks } from "./hooks/user-hooks.js";
 import { withImages } from "./image-input.js";
 import { recordToolCalls, resultObject, streamJsonEvents } from "./output-format.js";
 import { readPrompt } from "./prompt-input.js";
-import { ensureTitle } from "./session-title.js";
 import { onEndSignals } from "./signals.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
@@ -39,7 +38,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
   const ended = onEndSignals(
     () => controller.abort(),
     // Best effort before a forced exit: the store is closed synchronously.
-    () => iris.store.close(),
+    () => iris.closeStoreNow(),
   );
   const progress = format === "stream-json" ? undefined : attachProgress(session.events, process.stderr);
   const detachers = [
@@ -93,7 +92,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     const result = sent;
     await hooks.turnEnded(result);
     // After a store failure the title waits (the store may still be down); the ending is said.
-    if (result.reason !== "store_error") await ensureTitle(session.store, session.id, prompt.text);
+    if (result.reason !== "store_error") await session.ensureTitle(prompt.text);
     if (format === "text") {
       if (result.reason === "natural") process.stdout.write(`${result.text}\n`);
       else process.stderr.write(`iris: ${result.reason}: ${result.text}\n`);

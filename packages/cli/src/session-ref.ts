@@ -4,24 +4,39 @@
 // reference typed by the user may be the full id, the short id (any unique tail of 6+ characters),
 // a unique prefix of 4+ characters, or a unique prefix of the short id (3+ characters:
 // `--resume 9be1` for 9be1c3f0).
-import { findSession, type SessionRow, type Store, shortId } from "@iris/host";
+import { findSession, type SessionRow, type Store, type StoredSessions, shortId } from "@iris/host";
 
 export { shortId };
 
 export type SessionLookup = { ok: true; row: SessionRow } | { ok: false; error: string };
 
+/** Where sessions are looked up: the chat's own session (Session.stored) or a store a command opened. */
+type Sessions = Pick<StoredSessions, "lookUp" | "recent">;
+
+function sessionsOf(store: Store): Sessions {
+  return {
+    lookUp: (ref, opts) => findSession(store, ref, opts),
+    recent: (opts) => store.listSessions(opts),
+  };
+}
+
 /** The session `ref` names, as stored (`follow`: the live one a compression moved it to). */
-export async function resolveSession(store: Store, ref: string, follow = false): Promise<SessionLookup> {
-  const found = await findSession(store, ref, { follow, listHint: "see: iris sessions list" });
+export async function resolveSession(
+  from: Store | Sessions,
+  ref: string,
+  follow = false,
+): Promise<SessionLookup> {
+  const sessions = "lookUp" in from ? from : sessionsOf(from);
+  const found = await sessions.lookUp(ref, { follow, listHint: "see: iris sessions list" });
   if (found.ok) return found;
-  const byShort = await byShortIdPrefix(store, ref.trim().toLowerCase());
+  const byShort = await byShortIdPrefix(sessions, ref.trim().toLowerCase());
   return byShort ?? { ok: false, error: found.error };
 }
 
 /** A short id's first characters name a session too; the look-up indexes tails, so this scans. */
-async function byShortIdPrefix(store: Store, want: string): Promise<SessionLookup | undefined> {
+async function byShortIdPrefix(sessions: Sessions, want: string): Promise<SessionLookup | undefined> {
   if (want.length < 3 || want.length >= 8) return undefined;
-  const hits = (await store.listSessions({ limit: 1_000_000 })).filter((s) =>
+  const hits = (await sessions.recent({ limit: 1_000_000 })).filter((s) =>
     shortId(s.id).toLowerCase().startsWith(want),
   );
   if (hits.length === 1) return { ok: true, row: hits[0]! };

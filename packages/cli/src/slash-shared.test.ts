@@ -30,7 +30,7 @@ it("/status, /stop and /reset come from the shared registry", async () => {
   });
   if (!booted.ok) throw new Error(booted.message);
   iris = booted.process;
-  const session = booted.host;
+  const session = booted.session;
   await session.startSession();
   let written = "";
   const ctx: SlashContext = {

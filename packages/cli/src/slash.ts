@@ -79,7 +79,7 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
   const { session, out, style } = ctx;
   let id: string | undefined;
   if (arg) {
-    const found = await resolveSession(session.store, arg, true);
+    const found = await resolveSession(session.stored, arg, true);
     if (!found.ok) {
       out.write(`${found.error}\n`);
       return;
@@ -88,14 +88,12 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
   } else if (ctx.pickSession) {
     // On a terminal: this folder's sessions first, arrows, a filter (the browser of `iris -r`).
     // Not awaited first: the picker takes the keys now, so a filter typed straight after is kept.
-    const rows = session.store
-      .listSessions({ limit: 500 })
-      .then((all) => all.filter((s) => s.id !== session.id));
+    const rows = session.stored.recent({ limit: 500 }).then((all) => all.filter((s) => s.id !== session.id));
     const picked = await ctx.pickSession(rows);
     if (!picked) return;
     id = picked.id;
   } else {
-    const rows = await recentForPicker(session.store, process.cwd());
+    const rows = await recentForPicker(session.stored, process.cwd());
     out.write(`${pickerList(rows, width(out), session.id)}\n`);
     const picked = pickedRow(rows, await ctx.ask(PICKER_QUESTION));
     if (picked === "cancel") return;
@@ -105,13 +103,14 @@ async function resume(ctx: SlashContext, arg: string): Promise<void> {
     }
     id = picked.id;
   }
-  const row = await session.store.findSession(id);
-  if (!row) return;
+  const found = await session.stored.lookUp(id, { follow: false });
+  if (!found.ok) return;
+  const row = found.row;
   const note = await resumeOnItsModel(session, row, {});
   if (note) out.write(`! ${note}\n`);
   const s = session.session;
   out.write(`resumed ${shortId(s.id)}${s.title ? ` · ${s.title}` : ""}\n`);
-  out.write(`${style.dim((await replayLines(session.store, s.id, 3, width(out))).join("\n"))}\n\n`);
+  out.write(`${style.dim(replayLines(await session.history(), 3, width(out)).join("\n"))}\n\n`);
 }
 
 /** Whether the chat goes on, or a message to send now as the next turn (/edit). */
@@ -186,7 +185,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
       await resume(ctx, arg);
       return true;
     case "/sessions":
-      out.write(`${pickerList(await session.store.listSessions({ limit: 10 }), width(out), session.id)}\n`);
+      out.write(`${pickerList(await session.stored.recent({ limit: 10 }), width(out), session.id)}\n`);
       return true;
     case "/reasoning":
       out.write(
@@ -199,10 +198,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<SlashOu
     case "/usage":
       out.write(formatUsage(await session.row(), await session.usage()));
       out.write(
-        formatSessionTime(
-          await session.store.activeTime.get(session.id),
-          session.config.agent.session_budget_seconds,
-        ),
+        formatSessionTime(await session.stored.activeTime(), session.config.agent.session_budget_seconds),
       );
       return true;
     case "/model": {

@@ -36,12 +36,12 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
   }
   for (const w of booted.warnings)
     if (!/no API key is sent/.test(w)) process.stderr.write(`iris: warning: ${w}\n`);
-  const { host: session, process: iris } = booted;
+  const { session, process: iris } = booted;
   if (flags.resume !== undefined) {
     const id =
       flags.resume === true
         ? await pickOnTerminal(session)
-        : await resolveSession(session.store, flags.resume, true);
+        : await resolveSession(session.stored, flags.resume, true);
     if (!id.ok) {
       if (id.error) process.stderr.write(`iris: ${id.error}\n`);
       await iris.close();
@@ -50,7 +50,7 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     const note = await resumeOnItsModel(session, id.row, flags);
     if (note) process.stderr.write(`iris: warning: ${note}\n`);
   } else if (flags.continue) {
-    const last = (await session.store.listSessions({ limit: 1, source: "cli" }))[0];
+    const last = (await session.stored.recent({ limit: 1, source: "cli" }))[0];
     if (last) {
       const note = await resumeOnItsModel(session, last, flags);
       if (note) process.stderr.write(`iris: warning: ${note}\n`);
@@ -61,7 +61,7 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
 
 /** `iris -r` without an id: browse the sessions (this folder first) and pick one; Esc cancels. */
 async function pickOnTerminal(session: Session): Promise<SessionLookup> {
-  const rows = (await session.store.listSessions({ limit: 500 })).filter(worthResuming);
+  const rows = (await session.stored.recent({ limit: 500 })).filter(worthResuming);
   if (!rows.length) return { ok: false, error: "no sessions to resume yet" };
   if (!process.stdin.isTTY)
     return { ok: false, error: "-r without an id needs a terminal to pick on; give an id" };

@@ -11,16 +11,16 @@ export const WORKSPACE_HELP: [string, string] = [
 ];
 
 export async function workspaceCommand(
-  host: Session,
+  session: Session,
   arg: string,
   out: Out,
   busy: boolean,
 ): Promise<boolean> {
-  const configured = availableBackends(host.config);
+  const configured = availableBackends(session.config);
   const name = arg.trim();
   if (!name) {
-    out.write(`workspace: ${host.workspace.description}\n`);
-    out.write(`configured: ${configured.join(", ")} (profile default: ${host.config.terminal.backend})\n`);
+    out.write(`workspace: ${session.workspace.description}\n`);
+    out.write(`configured: ${configured.join(", ")} (profile default: ${session.config.terminal.backend})\n`);
     return true;
   }
   if (!WORKSPACE_BACKENDS.includes(name as WorkspaceBackend)) {
@@ -31,15 +31,15 @@ export async function workspaceCommand(
     out.write("! a turn is running: /workspace waits until it has ended (or /stop it)\n");
     return true;
   }
-  if (name === host.workspace.kind) {
-    out.write(`already on ${host.workspace.description}\n`);
+  if (name === session.workspace.kind) {
+    out.write(`already on ${session.workspace.description}\n`);
     return true;
   }
   try {
-    const now = await host.switchWorkspace(name as WorkspaceBackend);
+    const now = await session.switchWorkspace(name as WorkspaceBackend);
     out.write(`this session's tools now run on ${now}\n`);
   } catch (e) {
-    out.write(`! ${(e as Error).message}; still on ${host.workspace.description}\n`);
+    out.write(`! ${(e as Error).message}; still on ${session.workspace.description}\n`);
   }
   return true;
 }

@@ -2,8 +2,7 @@
 // assistant lines of the chat's session in the store, tool traffic left out. It is read from the
 // store, never from memory, so it survives a restart of the gateway as well as of the page.
 
-import type { GatewayState, Store } from "@iris/host";
-import { storedHistory } from "@iris/host";
+import type { GatewayState } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
 import type { HistoryLine } from "./adapter.js";
 import type { ChatAddress, ChatType } from "./message.js";
@@ -12,8 +11,9 @@ import { type GroupSessions, sessionKey } from "./pipeline/session-key.js";
 /** Lines shown at most (the newest). */
 const MAX_LINES = 200;
 
+/** `stored(sessionId)`: a stored session's conversation (IrisProcess.storedHistory). */
 export async function chatHistory(
-  store: Store,
+  stored: (sessionId: string) => Promise<Message[]>,
   state: GatewayState,
   groupSessions: GroupSessions,
   to: ChatAddress,
@@ -27,7 +27,7 @@ export async function chatHistory(
   const sessionId = await state.chatSession(key);
   if (!sessionId) return [];
   const lines: HistoryLine[] = [];
-  for (const m of await storedHistory(store, sessionId)) {
+  for (const m of await stored(sessionId)) {
     const text = lineText(m);
     if (text !== undefined && text.trim() !== "") lines.push({ role: m.role as HistoryLine["role"], text });
   }

@@ -5,7 +5,7 @@
 // by the resume's repair, from their receipts: nothing recorded runs again); an answer the model
 // finished but that was never delivered is delivered; a call whose effect is uncertain, a second
 // crash during the continuation, or a message the session never took in is reported instead.
-import type { GatewayState, Session, Store } from "@iris/host";
+import type { GatewayState, Session } from "@iris/host";
 import type { InboundMessage } from "./message.js";
 
 /** The once-marker's message id: a second inbound row for the same message, claimed once. */
@@ -57,7 +57,6 @@ export async function unansweredByChat(
  * resume repairs what the crash left, and its notices say whether an effect is uncertain.
  */
 export async function planRecovery(
-  store: Store,
   state: GatewayState,
   rows: UnansweredRow[],
   open: () => Promise<Session>,
@@ -83,7 +82,7 @@ export async function planRecovery(
     return all(
       `${RESTARTED} while ${uncertain.map((u) => u.tool).join(", ")} ran, and whether it finished is unknown`,
     );
-  const path = await store.activePath(session.id);
+  const path = await session.stored.path();
   const lastUser = path.findLastIndex((n) => n.message?.role === "user");
   const takenAt = path[lastUser]?.createdAt ?? -1;
   const taken = rows.filter((r) => r.receivedAt <= takenAt);

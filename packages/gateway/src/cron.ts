@@ -99,8 +99,8 @@ export class CronScheduler {
     private readonly logger: Logger,
     private readonly tickMs = TICK_MS,
   ) {
-    this.state = iris.store.cronState;
-    this.control = iris.store.cronControl;
+    this.state = iris.cronState;
+    this.control = iris.cronControl;
   }
 
   start(): void {

@@ -1,5 +1,5 @@
 // The runner's per-platform and per-chat state (runner.ts), and the small helpers its parts share.
-import type { Store } from "@iris/host";
+import type { Message } from "@iris/llm";
 import type { ActionButton, PlatformAdapter } from "./adapter.js";
 import type { ChatSessions } from "./chats.js";
 import type { ChatLane } from "./lane.js";
@@ -33,11 +33,11 @@ export interface Chat {
   render?: ChatTurnRender;
 }
 
-/** The model calls of the session's last turn that the store kept (assistant messages after its last user message). */
-export async function roundsStored(store: Store, sessionId: string): Promise<number> {
-  const path = await store.activePath(sessionId);
-  const lastUser = path.findLastIndex((n) => n.message?.role === "user");
-  return path.slice(lastUser + 1).filter((n) => n.message?.role === "assistant").length;
+/** The model calls of the session's last turn that the store kept (assistant messages after its
+ * last user message); `history`: the session's (Session.history()). */
+export function roundsStored(history: readonly Message[]): number {
+  const lastUser = history.findLastIndex((m) => m.role === "user");
+  return history.slice(lastUser + 1).filter((m) => m.role === "assistant").length;
 }
 
 export function approvalButtons(requestId: string): ActionButton[] {

@@ -1,7 +1,7 @@
 // What a crash left unanswered on one platform, settled at start (runner.ts): a turn is continued
 // once where nothing it did is uncertain (continue-unanswered.ts); the others are told so, once,
 // never lost silently.
-import type { GatewayState, Store } from "@iris/host";
+import type { GatewayState } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { type ChatRecovery, notAnsweredText, planRecovery, unansweredByChat } from "./continue-unanswered.js";
 import { addressOf, type Chat, type Platform } from "./gateway-chat.js";
@@ -9,7 +9,6 @@ import type { TurnOutcome } from "./lane.js";
 import type { ChatAddress, InboundMessage } from "./message.js";
 
 export interface RecoveryPort {
-  store: Store;
   state: GatewayState;
   logger: Logger;
   deliverReply(p: Platform, addr: ChatAddress, o: TurnOutcome & { reply: string }): Promise<void>;
@@ -17,11 +16,11 @@ export interface RecoveryPort {
 }
 
 export async function recoverUnanswered(port: RecoveryPort, p: Platform): Promise<void> {
-  const { store, state, logger } = port;
+  const { state, logger } = port;
   for (const [key, rows] of await unansweredByChat(state, p.adapter.platform)) {
     let plan: ChatRecovery;
     try {
-      plan = await planRecovery(store, state, rows, () => p.chats.get(key));
+      plan = await planRecovery(state, rows, () => p.chats.get(key));
     } catch (err) {
       logger.warn("gateway: an unanswered turn could not be looked at", { error: String(err) });
       plan = { kind: "report", report: rows.map((row) => ({ row, why: "the gateway restarted" })) };

@@ -6,7 +6,6 @@ import {
   type IrisProcess,
   loadProfileOrExit,
   IrisProcess as Process,
-  recordPlatformHealth,
   resolveMainRoute,
   unknownToolsets,
 } from "@iris/host";
@@ -120,7 +119,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       onWarning: (_platform, line) => opts.err(`iris gateway: warning: ${line}\n`),
       onPlatformStopped: (platform, reason) => {
         health.stopped(platform, reason);
-        if (iris) void recordPlatformHealth(iris.store, platform, "stopped", reason);
+        if (iris) void iris.recordPlatformHealth(platform, "stopped", reason);
         opts.err(`iris gateway: ${platform} stopped: ${reason}\n`);
       },
       tools,
@@ -131,10 +130,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       config: profile.config.gateway,
       cwd: opts.cwd ?? process.cwd(),
       logger,
-      health: (platform, state, error) => void recordPlatformHealth(opened.store, platform, state, error),
+      health: (platform, state, error) => void opened.recordPlatformHealth(platform, state, error),
     });
     await gateway.start();
-    for (const p of platforms) await recordPlatformHealth(opened.store, p.adapter.platform, "connected");
+    for (const p of platforms) await opened.recordPlatformHealth(p.adapter.platform, "connected");
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
@@ -148,7 +147,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     const signalledStop = opts.until === undefined;
     const graceMs = signalledStop ? profile.config.gateway.stop_grace_seconds * 1000 : 0;
     const { abandoned } = await gateway.stop({ graceMs, abandon: signalledStop });
-    for (const p of platforms) await recordPlatformHealth(opened.store, p.adapter.platform, "stopped");
+    for (const p of platforms) await opened.recordPlatformHealth(p.adapter.platform, "stopped");
     if (abandoned > 0) {
       opts.err(
         `iris gateway: stopped with ${abandoned} turn(s) still running; they are continued after the restart\n`,
@@ -161,12 +160,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     // The dashboard shows why (a port in use, a refused connection), never a secret: errors name no keys.
     if (iris)
       for (const id of platformIds)
-        await recordPlatformHealth(
-          iris.store,
-          id,
-          "stopped",
-          err instanceof Error ? err.message : String(err),
-        );
+        await iris.recordPlatformHealth(id, "stopped", err instanceof Error ? err.message : String(err));
     // A platform that started before another failed (IRC, then a web chat port in use) would keep
     // the process alive, unlocked, on a closed store.
     await gateway?.stop().catch(() => {});

@@ -55,8 +55,8 @@ export class Gateway {
   private abandoned = false;
 
   constructor(private readonly opts: GatewayOptions) {
-    this.state = opts.iris.store.gatewayState;
-    this.identities = opts.iris.store.gatewayIdentities;
+    this.state = opts.iris.gatewayState;
+    this.identities = opts.iris.gatewayIdentities;
     this.hooks = new Hooks(
       opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
       opts.logger.child({ component: "hooks" }),
@@ -135,9 +135,9 @@ export class Gateway {
   /** Connects every platform, then settles what a crash left on it. */
   async start(): Promise<void> {
     await this.pruneOld();
-    const { store } = this.opts.iris;
+    const stored = (sessionId: string) => this.opts.iris.storedHistory(sessionId);
     const history = (to: ChatAddress, chatType: "dm" | "group", userId: string) =>
-      chatHistory(store, this.state, this.opts.config.group_sessions, to, chatType, userId);
+      chatHistory(stored, this.state, this.opts.config.group_sessions, to, chatType, userId);
     for (const p of this.platforms.values()) {
       await p.adapter.start(
         (msg) =>
@@ -162,7 +162,6 @@ export class Gateway {
       await p.deliverer.recover();
       await recoverUnanswered(
         {
-          store,
           state: this.state,
           logger: this.opts.logger,
           deliverReply: (pl, addr, o) => this.deliverReply(pl, addr, o),
@@ -357,7 +356,7 @@ export class Gateway {
     attached: readonly Attachment[] = [],
   ): Promise<{ text: string; interrupted: boolean; kept?: boolean; unsent: string[]; streamed?: boolean }> {
     const chat = this.chats.get(key);
-    if (chat) await openTurnOutputs(chat, last, text, this.opts.iris.store, session.id);
+    if (chat) await openTurnOutputs(chat, last, text, session);
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
     try {

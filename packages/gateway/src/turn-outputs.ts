@@ -2,7 +2,7 @@
 // platform can do, a streamed draft (web chat), nothing extra (edits: the render edits the
 // progress) or a paragraph feed (IRC); opened at the turn's start, closed at its end.
 import { createHash } from "node:crypto";
-import type { Store } from "@iris/host";
+import type { Session } from "@iris/host";
 import { type Chat, roundsStored } from "./gateway-chat.js";
 import type { InboundMessage } from "./message.js";
 import { ParagraphFeed } from "./paragraph-feed.js";
@@ -16,11 +16,8 @@ export async function openTurnOutputs(
   chat: Chat,
   last: InboundMessage,
   text: string | null,
-  store: Store,
-  sessionId: string,
+  session: Session,
 ): Promise<void> {
-  // A continued turn's earlier rounds were delivered already: its paragraphs count on from them.
-  const roundsBefore = text === null ? await roundsStored(store, sessionId) : 0;
   chat.userId = last.userId;
   chat.progress = new ProgressMessage(chat.platform.adapter, chat.addr);
   chat.render = new ChatTurnRender(chat);
@@ -33,7 +30,9 @@ export async function openTurnOutputs(
     chat.draft = new StreamDraft(adapter, addr);
     // The web chat's own typing indicator: the draft says so before the model is even called.
     chat.draft.status("✍ writing…");
-  } else if (!adapter.edit)
+  } else if (!adapter.edit) {
+    // A continued turn's earlier rounds were delivered already: its paragraphs count on from them.
+    const roundsBefore = text === null ? roundsStored(await session.history()) : 0;
     chat.feed = new ParagraphFeed(async ({ round, index }, part) => {
       const digest = createHash("sha256").update(part).digest("hex").slice(0, 12);
       await deliverer.deliver(
@@ -42,6 +41,7 @@ export async function openTurnOutputs(
         part,
       );
     }, roundsBefore);
+  }
 }
 
 /** Ends the turn's outputs; `replied`: the draft gives way to the delivered answer. */

@@ -22,6 +22,7 @@ export * from "./app/session-lease.js";
 export type * from "./app/session-log.js";
 export { withoutEmptySkills } from "./app/session-menu.js";
 export * from "./app/session-prompts.js";
+export type { StoredSessions } from "./app/session-stored.js";
 export * from "./app/session-title.js";
 export * from "./app/session-turn-lock.js";
 export * from "./app/tool-call-text.js";

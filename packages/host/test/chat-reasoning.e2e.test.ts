@@ -44,12 +44,12 @@ async function setUp(
   if (!booted.ok) throw new Error(booted.message);
   const iris: IrisProcess = booted.process;
   open.push(() => iris.close());
-  const host = booted.host;
-  await host.startSession();
+  const session = booted.session;
+  await session.startSession();
   return {
     fake,
     run: async (text) => {
-      const r = await host.send(text);
+      const r = await session.send(text);
       expect(r.reason).toBe("natural");
       return r.text;
     },

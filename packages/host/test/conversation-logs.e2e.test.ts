@@ -84,7 +84,7 @@ async function openOn(kind: "store" | "memory" | "jsonl"): Promise<{ session: Se
   const session = iris.openSession({ source: "test", cwd: work, route, log });
   await session.startSession();
   if (kind === "store")
-    await session.store.appendNodes(
+    await iris.store.appendNodes(
       session.id,
       history.map((message) => ({ kind: "message" as const, message })),
     );
@@ -135,23 +135,23 @@ describe("a host Session on each conversation log", () => {
       }
       expect(session.session.systemPrompt).toBeTruthy();
 
-      const stored = await session.store.listSessions({ limit: 10 });
+      const stored = await iris.store.listSessions({ limit: 10 });
       if (kind === "store") {
         // The old session ended, the child holds the history, the receipt is in state.db.
         expect(stored.map((s) => s.id).sort()).toEqual([first, session.id].sort());
-        const effects = await session.store.listEffects();
+        const effects = await iris.store.listEffects();
         expect(effects.map((e) => [e.tool, e.status])).toEqual([["write_file", "completed"]]);
         // Every call is billed where it was made (F3): the summary call in the session it
         // summarised, the turn's two calls in the child.
         const summaries = fake.requests.length - calls.length;
         expect(summaries).toBeGreaterThan(0);
-        expect(await session.store.usageForSession(first)).toHaveLength(summaries);
-        expect(await session.store.usageForSession(session.id)).toHaveLength(calls.length);
+        expect(await iris.store.usageForSession(first)).toHaveLength(summaries);
+        expect(await iris.store.usageForSession(session.id)).toHaveLength(calls.length);
         return;
       }
       // Nothing of a memory or JSONL conversation lands in state.db.
       expect(stored).toEqual([]);
-      expect(await session.store.listEffects()).toEqual([]);
+      expect(await iris.store.listEffects()).toEqual([]);
       if (kind !== "jsonl" || !jsonl) return;
       // The file holds the split, the receipt (begun, then completed) and the compacted history:
       // reopened, it reads as the session does, under the child's id, with its prompt.
@@ -193,7 +193,7 @@ describe("a host Session on each conversation log", () => {
     const result = await session.send("ask a child");
     expect(result.reason, result.text).toBe("natural");
     expect(result.text).toContain("the child's answer");
-    expect(await session.store.listSessions({ limit: 10 })).toEqual([]);
+    expect(await iris.store.listSessions({ limit: 10 })).toEqual([]);
     expect((await session.history()).map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 

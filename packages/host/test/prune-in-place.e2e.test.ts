@@ -42,7 +42,7 @@ async function bootHost(): Promise<Session> {
   });
   if (!booted.ok) throw new Error(booted.message);
   iris = booted.process;
-  return booted.host;
+  return booted.session;
 }
 
 const origin = { provider: "custom", apiMode: "chat_completions" as const, model: "fake-model" };
@@ -75,7 +75,7 @@ async function seed(h: Session): Promise<void> {
     usage: { ...ZERO_USAGE },
     stopReason: "end",
   });
-  await h.store.appendNodes(
+  await (iris as IrisProcess).store.appendNodes(
     h.session.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -101,24 +101,26 @@ describe("a phase-1-only compression", () => {
 
     // Same session, still open, the only one.
     expect(h.session.id).toBe(session.id);
-    expect((await h.store.getSession(session.id)).endedAt).toBeNull();
-    expect((await h.store.listSessions({ limit: 10 })).map((s) => s.id)).toEqual([session.id]);
+    expect((await (iris as IrisProcess).store.getSession(session.id)).endedAt).toBeNull();
+    expect((await (iris as IrisProcess).store.listSessions({ limit: 10 })).map((s) => s.id)).toEqual([
+      session.id,
+    ]);
     // The model saw the old outputs pruned; the active path holds them pruned, the turn appended.
     const sent = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
     expect(sent).not.toContain("line 0 of the log");
     expect(sent).toContain("anything alarming?");
-    const path = await h.store.activePath(session.id);
+    const path = await (iris as IrisProcess).store.activePath(session.id);
     const texts = path.map((n) => JSON.stringify(n.message));
     expect(texts.some((t) => t.includes("line 0 of the log"))).toBe(false);
     expect(texts.at(-1)).toContain("Nothing alarming.");
     expect(path.filter((n) => n.kind === "message")).toHaveLength(1 + 48 + 1 + 2);
     // The originals are kept on the old branch.
-    const branches = await h.store.listBranches(session.id);
+    const branches = await (iris as IrisProcess).store.listBranches(session.id);
     expect(branches).toHaveLength(2);
     const old = branches.find((b) => b.id !== path.at(-1)?.id);
-    expect(JSON.stringify((await h.store.pathToRoot(old?.id ?? "")).map((n) => n.message))).toContain(
-      "line 0 of the log",
-    );
+    expect(
+      JSON.stringify((await (iris as IrisProcess).store.pathToRoot(old?.id ?? "")).map((n) => n.message)),
+    ).toContain("line 0 of the log");
 
     // A resumed session reads the pruned path: the next turn's request is the small one.
     const before = fake.requests.length;
@@ -138,7 +140,7 @@ describe("a phase-1-only compression", () => {
     const done = await h.compressNow();
     expect(done).toMatchObject({ ok: true, phase: 1, sessionId: session.id });
     expect(h.session.id).toBe(session.id);
-    expect(await h.store.listBranches(session.id)).toHaveLength(2);
+    expect(await (iris as IrisProcess).store.listBranches(session.id)).toHaveLength(2);
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -105,7 +105,7 @@ async function seed(s: Session, n: number): Promise<void> {
     };
     messages.push({ role: "user", content: `question ${i} [S${n}]` }, answer);
   }
-  await s.store.appendNodes(
+  await iris.store.appendNodes(
     s.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -163,7 +163,7 @@ describe("one process, 200 concurrent sessions", () => {
     // Every session's stored history holds only its own messages (compressed ones in the child).
     for (const [n, s] of sessions.entries()) {
       if (n === CLOSED_MID_TURN) continue;
-      const texts = (await s.store.activePath(s.id)).map((node) => JSON.stringify(node.message));
+      const texts = (await iris.store.activePath(s.id)).map((node) => JSON.stringify(node.message));
       const markers = new Set(texts.flatMap((t) => [...t.matchAll(/\[S(\d+)\]/g)].map((m) => m[1])));
       expect([...markers], `session ${n}`).toEqual([String(n)]);
     }

@@ -113,7 +113,7 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     fake.enqueue({ text: "third answer" });
     const third = await runIris(["-p", "third question", "-c", ...route], { env: m.env });
     expect(third.code).toBe(0);
-    const roles = (fake.requests.at(-1)?.body as { messages: { role: string; content: string }[] }).messages
+    const roles = (fake.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages
       .filter((x) => x.role !== "system")
       .map((x) => `${x.role}: ${x.content}`);
     expect(roles.slice(0, 2)).toEqual(["user: first question", "assistant: first answer"]);

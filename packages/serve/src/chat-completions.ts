@@ -16,23 +16,13 @@ import { chatUsage, turnHeaders } from "./wire-usage.js";
 
 export async function chatCompletions(c: Context<ServeEnv>, deps: ServeDeps): Promise<Response> {
   const req = await readBody(c, chatRequest);
-  const route = deps.models.resolve(req.model);
-  const spec = turnSpecOf(c, deps, req);
+  // The request's own signal: the client going away stops the turn (a stream gets its own).
+  const spec = turnSpecOf(c, deps, req, c.req.raw.signal);
   const meta = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: req.model };
-  if (req.stream)
-    return streamChat(
-      c,
-      deps,
-      { ...spec, ...(route ? { route } : {}) },
-      meta,
-      req.stream_options?.include_usage === true,
-    );
-  const release = await deps.limits.acquire(c.get("caller"), c.req.raw.signal);
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  c.req.raw.signal.addEventListener("abort", onAbort, { once: true });
+  if (req.stream) return streamChat(c, deps, spec, meta, req.stream_options?.include_usage === true);
+  const release = await deps.limits.acquire(c.get("caller"), spec.signal);
   try {
-    const out = await deps.runner.run({ ...spec, ...(route ? { route } : {}), signal: controller.signal });
+    const out = await deps.runner.run(spec);
     failIfUpstream(out);
     c.set("complete", out.result.reason !== "user_cancelled");
     const answered = answeredBy(req.model, out);
@@ -41,12 +31,13 @@ export async function chatCompletions(c: Context<ServeEnv>, deps: ServeDeps): Pr
       ...answered.headers,
     });
   } finally {
-    c.req.raw.signal.removeEventListener("abort", onAbort);
     release();
   }
 }
 
-function turnSpecOf(c: Context<ServeEnv>, deps: ServeDeps, req: ChatRequest): Omit<TurnSpec, "signal"> {
+/** Written field by field: spreads here were a share of every request's own cost. */
+function turnSpecOf(c: Context<ServeEnv>, deps: ServeDeps, req: ChatRequest, signal: AbortSignal): TurnSpec {
+  const route = deps.models.resolve(req.model);
   const clientTools = clientToolSpecs(
     (req.tools ?? []).map((t) => t.function),
     deps.ownToolNames,
@@ -55,17 +46,27 @@ function turnSpecOf(c: Context<ServeEnv>, deps: ServeDeps, req: ChatRequest): Om
   const sessionId = c.req.header("x-iris-session-id")?.trim();
   const caller = c.get("caller");
   const noTools = deps.models.toolless(req.model) || req.tool_choice === "none";
-  const base = { caller, clientTools, ...(noTools ? { noTools } : {}) };
+  let spec: TurnSpec;
   if (sessionId) {
     const { input, answers } = trailingTurn(req.messages);
     const instructions = req.messages
       .filter((m) => m.role === "system" || m.role === "developer")
       .map((m) => textOfContent(m.content))
       .join("\n\n");
-    return { ...base, conversation: { kind: "stored", sessionId, answers, instructions }, input };
+    spec = {
+      caller,
+      clientTools,
+      conversation: { kind: "stored", sessionId, answers, instructions },
+      input,
+      signal,
+    };
+  } else {
+    const { instructions, history, input } = convertChatMessages(req.messages);
+    spec = { caller, clientTools, conversation: { kind: "memory", history, instructions }, input, signal };
   }
-  const { instructions, history, input } = convertChatMessages(req.messages);
-  return { ...base, conversation: { kind: "memory", history, instructions }, input };
+  if (noTools) spec.noTools = true;
+  if (route) spec.route = route;
+  return spec;
 }
 
 function completionBody(meta: { id: string; created: number; model: string }, out: TurnOutcome) {

@@ -57,7 +57,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.env ? { env: opts.env } : {}),
     ...(cfg.approvals === "off" ? { yolo: true } : {}),
   });
-  const state = iris.store.serveState;
+  const state = iris.serveState;
   const deps: ServeDeps = {
     iris,
     config: cfg,

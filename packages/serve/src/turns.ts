@@ -107,11 +107,13 @@ export class TurnRunner {
     const stored = conv.kind === "stored" ? await this.claim(spec.caller, conv.sessionId) : undefined;
     let cwd: { path: string; temporary: boolean } | undefined;
     let session: Session | undefined;
+    /** A tool ran in the request's directory (only a tool writes there). */
+    let toolRan = false;
     let disposed: Promise<void> | undefined;
     const dispose = () => {
       disposed ??= (async () => {
         await session?.close("request done");
-        if (cwd?.temporary) this.workdirs.release(cwd.path);
+        if (cwd?.temporary) this.workdirs.release(cwd.path, toolRan);
       })();
       return disposed;
     };
@@ -122,7 +124,7 @@ export class TurnRunner {
           "messages",
         );
       // Refused before a stream starts; a turn that wins the race in between is refused by send.
-      const refused = stored?.id ? await this.iris.turns.refusal(this.iris.store, stored.id) : undefined;
+      const refused = stored?.id ? await this.iris.turnRefusal(stored.id) : undefined;
       if (refused) throw refused;
       const answers =
         stored?.id && conv.kind === "stored" ? await this.answersFor(stored.id, conv.answers) : [];
@@ -133,6 +135,9 @@ export class TurnRunner {
         ...(spec.route ? { route: spec.route } : {}),
       });
       session = opened;
+      opened.events.on("tool_exec_started", () => {
+        toolRan = true;
+      });
       if (conv.kind === "memory") opened.startInMemory(conv.history, conv.instructions || undefined);
       else if (!stored?.id) await opened.startSession(conv.instructions || undefined);
       else await opened.resumeSession(stored.id, answers);

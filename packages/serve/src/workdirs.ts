@@ -2,7 +2,8 @@
 // (`serve/sessions/<random>`, kept), and a temporary one per stateless request
 // (`serve/requests/<random>`). A request's directory that is still empty afterwards is reused
 // by a later request (it holds nothing to leak); one with files in it is removed. Creating and
-// removing a directory per request was most of the server's own CPU time on a loaded disk.
+// removing a directory per request was most of the server's own CPU time on a loaded disk, and
+// a request that ran no tool left its directory as it got it: it is not even read.
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -24,13 +25,15 @@ export class Workdirs {
     return this.idle.pop() ?? this.make(join(this.root, "requests"));
   }
 
-  release(path: string): void {
-    let empty = false;
-    try {
-      empty = readdirSync(path).length === 0;
-    } catch {
-      return; // already gone
-    }
+  /** `written`: a tool ran there (without one, the directory is as empty as it was given). */
+  release(path: string, written = true): void {
+    let empty = !written;
+    if (written)
+      try {
+        empty = readdirSync(path).length === 0;
+      } catch {
+        return; // already gone
+      }
     if (empty && this.idle.length < POOL_MAX) this.idle.push(path);
     else rmSync(path, { recursive: true, force: true });
   }

@@ -94,6 +94,30 @@ describe("stored sessions", () => {
     expect(bobToolResult).not.toContain("mine.txt");
   });
 
+  it("a stateless request's directory is reused only when no tool wrote into it", async () => {
+    h = await startHarness();
+    const requestsDir = join(h.home.path, "serve", "requests");
+    h.fake.enqueue({ text: "one" }, { text: "two" });
+    await chat([{ role: "user", content: "hi" }]);
+    await chat([{ role: "user", content: "hi again" }]);
+    // No tool ran: the second request got the first one's (still empty) directory.
+    const [first] = readdirSync(requestsDir);
+    expect(readdirSync(requestsDir)).toEqual([first]);
+    h.fake.enqueue(
+      { toolCalls: [{ name: "terminal", arguments: { command: "echo secret > left.txt && pwd" } }] },
+      { text: "wrote" },
+      { toolCalls: [{ name: "terminal", arguments: { command: "pwd && ls -a" } }] },
+      { text: "looked" },
+    );
+    await chat([{ role: "user", content: "write" }]);
+    await chat([{ role: "user", content: "look" }]);
+    // The directory written into is gone; the next request's `ls` saw none of it.
+    expect(existsSync(join(requestsDir, first ?? "", "left.txt"))).toBe(false);
+    expect(sentBodies(h.fake)[3]).toContain(first);
+    expect(sentBodies(h.fake)[5]).not.toContain("left.txt");
+    expect(sentBodies(h.fake)[5]).not.toContain(first);
+  });
+
   it("dangerous commands are denied by default (serve.approvals: deny)", async () => {
     h = await startHarness();
     h.fake.enqueue(

@@ -10,27 +10,38 @@ import { type LlmError, llmError } from "@iris/llm";
 export const DEFAULT_CALL_DEADLINE_MS = 600_000;
 
 export class CallDeadline {
+  // One controller for both ends, the caller's abort forwarded to it: AbortSignal.any keeps weak
+  // references to its sources, a cost to every model call and to the collector after it.
   private readonly controller = new AbortController();
   private readonly timer: ReturnType<typeof setTimeout>;
+  private timedOut = false;
   /** The caller's signal or the deadline, whichever fires first. */
-  readonly signal: AbortSignal;
+  readonly signal: AbortSignal = this.controller.signal;
 
   private readonly endsAt: number;
+  private readonly callerAborted = () => this.controller.abort(this.callerSignal.reason);
 
   /** Real time (Date.now), whatever clock a caller injects elsewhere: the timer runs on it too. */
   constructor(
-    callerSignal: AbortSignal,
+    private readonly callerSignal: AbortSignal,
     readonly totalMs: number,
   ) {
     this.endsAt = Date.now() + totalMs;
-    this.timer = setTimeout(() => this.controller.abort(), Math.max(0, totalMs));
+    this.timer = setTimeout(
+      () => {
+        this.timedOut = !this.controller.signal.aborted;
+        this.controller.abort();
+      },
+      Math.max(0, totalMs),
+    );
     this.timer.unref?.();
-    this.signal = AbortSignal.any([callerSignal, this.controller.signal]);
+    if (callerSignal.aborted) this.callerAborted();
+    else callerSignal.addEventListener("abort", this.callerAborted, { once: true });
   }
 
   /** Whether the deadline (not the caller) ended the call. */
   get expired(): boolean {
-    return this.controller.signal.aborted;
+    return this.timedOut;
   }
 
   /** Whether a wait of `ms` would end after the deadline. */
@@ -47,5 +58,6 @@ export class CallDeadline {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.callerSignal.removeEventListener("abort", this.callerAborted);
   }
 }

@@ -4,6 +4,12 @@
 // ago instead of retrying it for 15 s first.
 
 export const DEFAULT_COOLDOWN_MS = 60_000;
+/**
+ * How long a store read that found no cooldown stands: a healthy route is read at most once in
+ * this time, not once per model call (an API server makes hundreds a second); another process's
+ * new cooldown shows here within it.
+ */
+export const STORED_READ_FRESH_MS = 1_000;
 
 /** Where cooldowns are kept beyond this process (the store). Failures here never fail a call. */
 export interface RouteHealth {
@@ -21,6 +27,8 @@ export class CooldownBook {
   private readonly until = new Map<string, number>();
   /** The store writes, one after another (a clear never overtakes the mark before it). */
   private writes: Promise<void> = Promise.resolve();
+  /** When the store last had no cooldown for a route (STORED_READ_FRESH_MS). */
+  private readonly noneStoredAt = new Map<string, number>();
 
   constructor(
     private readonly cooldownMs: number = DEFAULT_COOLDOWN_MS,
@@ -32,6 +40,7 @@ export class CooldownBook {
   mark(key: string, reason?: string): void {
     const end = this.now() + this.cooldownMs;
     this.until.set(key, end);
+    this.noneStoredAt.delete(key);
     this.persist((h) => h.set(key, end, reason));
   }
 
@@ -42,20 +51,28 @@ export class CooldownBook {
   }
 
   /**
-   * Loads the cooldowns other processes stored for `keys` (one read each, at once). A store that
-   * cannot be read (read-only, busy, gone) leaves this process with its own cooldowns.
+   * Loads the cooldowns other processes stored for `keys` (one read each, at once; a route found
+   * without one is not read again for STORED_READ_FRESH_MS). A store that cannot be read
+   * (read-only, busy, gone) leaves this process with its own cooldowns.
    */
   async refresh(keys: readonly string[]): Promise<void> {
     const health = this.health;
     if (!health) return;
+    const at = this.now();
+    const stale = keys.filter((key) => {
+      const none = this.noneStoredAt.get(key);
+      return none === undefined || at < none || at - none >= STORED_READ_FRESH_MS;
+    });
     await Promise.all(
-      keys.map(async (key) => {
+      stale.map(async (key) => {
         let end: number | undefined;
         try {
           end = (await health.get(key))?.untilMs;
         } catch {
           return;
         }
+        if (end === undefined) this.noneStoredAt.set(key, at);
+        else this.noneStoredAt.delete(key);
         if (end !== undefined && end > this.now() && end > (this.until.get(key) ?? 0))
           this.until.set(key, end);
       }),

@@ -40,9 +40,11 @@ export interface GatherOptions {
   workspace?: string;
 }
 
+// A missing file is the common case (most folders hold no AGENTS.md): stat answers undefined for it
+// rather than throwing, since an exception per missing file was most of a prompt's build.
 function readIfFile(path: string): string | undefined {
   try {
-    if (!statSync(path).isFile()) return undefined;
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
     return readFileSync(path, "utf8");
   } catch {
     // Missing or unreadable: treated as absent (the prompt must build anyway).
@@ -52,10 +54,9 @@ function readIfFile(path: string): string | undefined {
 
 function exists(path: string): boolean {
   try {
-    statSync(path);
-    return true;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
-    return false;
+    return false; // unreadable (EACCES, ENOTDIR): as absent
   }
 }
 

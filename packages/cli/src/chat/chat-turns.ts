@@ -4,7 +4,6 @@
 import { type FrontEnd, type Session, SessionBusyError } from "@iris/host";
 import { textOf } from "@iris/llm";
 import { withImages } from "../image-input.js";
-import { ensureTitle } from "../session-title.js";
 import type { ChatScreen } from "../ui/chat-screen.js";
 import type { Style } from "../ui/colors.js";
 import { attachFiles } from "../ui/composer.js";
@@ -128,7 +127,7 @@ export class ChatTurns {
       // After a store failure the status line and title wait (the store may still be down).
       if (result.reason !== "store_error") {
         out.write(`${style.dim(await statusLine(session))}\n`);
-        await ensureTitle(session.store, session.id, typed);
+        await session.ensureTitle(typed);
       }
       await this.opts.turnEnded?.(result);
     } catch (err) {

@@ -1,8 +1,7 @@
-// `/branch [N]` and `/edit N TEXT` in the chat (SPEC D3): the store's branch API, through
-// app/branching.ts. The old branch stays in the store.
+// `/branch [N]` and `/edit N TEXT` in the chat (SPEC D3): the store's branch API, through the
+// session (Session.stored). The old branch stays in the store.
 
 import type { Session } from "@iris/host";
-import { branchBefore, userTurns } from "@iris/host";
 
 export async function branchCommand(
   cmd: "/branch" | "/edit",
@@ -10,10 +9,9 @@ export async function branchCommand(
   session: Session,
   out: { write(s: string): unknown },
 ): Promise<boolean | { send: string }> {
-  const sessionId = session.id;
   const [first, ...text] = words;
   if (cmd === "/branch" && first === undefined) {
-    const turns = await userTurns(session.store, sessionId);
+    const turns = await session.stored.userTurns();
     if (!turns.length) out.write("no messages yet\n");
     for (const t of turns) out.write(`  ${String(t.number).padStart(3)}  ${t.preview}\n`);
     return true;
@@ -23,7 +21,7 @@ export async function branchCommand(
     out.write("usage: /edit N TEXT (/branch lists the numbers)\n");
     return true;
   }
-  const moved = await branchBefore(session.store, sessionId, n);
+  const moved = await session.stored.branchBefore(n);
   if (!moved.ok) {
     out.write(`! ${moved.error}\n`);
     return true;

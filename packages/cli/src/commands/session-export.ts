@@ -5,8 +5,8 @@
 //          conversations: [{from: system|human|gpt|tool, value}]}; tool calls are
 //          <tool_call>{"name","arguments"}</tool_call> in the gpt value, results <tool_response>
 
-import type { SessionRow, Store } from "@iris/host";
-import { exportSessionAs, messagesOfPath } from "@iris/host";
+import type { SessionRow } from "@iris/host";
+import { exportMessagesAs } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
 
 export type ExportFormat = "md" | "json" | "jsonl";
@@ -15,7 +15,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "json", "jsonl"];
 const toolText = (m: Extract<Message, { role: "tool" }>) =>
   typeof m.content === "string" ? m.content : textOf(m.content);
 
-function markdown(s: SessionRow, messages: Message[]): string {
+function markdown(s: SessionRow, messages: readonly Message[]): string {
   const out = [
     `# ${s.title ?? `Session ${s.id}`}`,
     "",
@@ -40,10 +40,10 @@ function markdown(s: SessionRow, messages: Message[]): string {
   return `${out.join("\n")}\n`;
 }
 
-export async function exportSession(store: Store, s: SessionRow, format: ExportFormat): Promise<string> {
-  const messages = messagesOfPath(await store.activePath(s.id));
+/** `messages`: the session's active path as messages (Session.history()). */
+export function exportSession(s: SessionRow, messages: readonly Message[], format: ExportFormat): string {
   if (format === "md") return markdown(s, messages);
-  if (format === "jsonl") return exportSessionAs(store, s, "sharegpt");
+  if (format === "jsonl") return exportMessagesAs(s, messages, "sharegpt");
   const meta = {
     id: s.id,
     title: s.title,

@@ -111,11 +111,12 @@ export function sessionsExport(
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
+    const messages = messagesOfPath(await store.activePath(found.row.id));
     process.stdout.write(
       format !== "openai"
-        ? await exportSession(store, found.row, format)
+        ? exportSession(found.row, messages, format)
         : openAiExport
-          ? openAiExport(found.row, messagesOfPath(await store.activePath(found.row.id)))
+          ? openAiExport(found.row, messages)
           : "",
     );
     return 0;

@@ -1,6 +1,6 @@
 // A session picker (`iris -r` without an id, `/resume` without an id): the recent sessions,
 // numbered, newest first, with their titles; the answer is a number, a short id or empty (cancel).
-import type { SessionRow, Store } from "@iris/host";
+import type { SessionRow, StoredSessions } from "@iris/host";
 import { shortId } from "../session-ref.js";
 import { worthResuming } from "./session-browser.js";
 import { padToWidth, truncateToWidth } from "./width.js";
@@ -21,8 +21,11 @@ export function pickerList(rows: readonly SessionRow[], width: number, current?:
 }
 
 /** For `/resume`: the sessions worth resuming, this folder's first. */
-export async function recentForPicker(store: Store, cwd?: string): Promise<SessionRow[]> {
-  const rows = (await store.listSessions({ limit: 200 })).filter(worthResuming);
+export async function recentForPicker(
+  sessions: Pick<StoredSessions, "recent">,
+  cwd?: string,
+): Promise<SessionRow[]> {
+  const rows = (await sessions.recent({ limit: 200 })).filter(worthResuming);
   const here = rows.filter((s) => s.cwd === cwd);
   return [...here, ...rows.filter((s) => s.cwd !== cwd)].slice(0, 15);
 }

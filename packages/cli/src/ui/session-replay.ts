@@ -1,20 +1,13 @@
 // On resume, the last few exchanges are shown again so the user sees where the conversation
 // stopped: each user message, the tools that ran (one line each) and the answer, shortened.
 
-import type { Store } from "@iris/host";
-import { messagesOfPath } from "@iris/host";
-import { assistantText, textOf } from "@iris/llm";
+import { assistantText, type Message, textOf } from "@iris/llm";
 import { truncateToWidth } from "./width.js";
 
 const ANSWER_LINES = 12;
 
-export async function replayLines(
-  store: Store,
-  sessionId: string,
-  exchanges: number,
-  width: number,
-): Promise<string[]> {
-  const messages = messagesOfPath(await store.activePath(sessionId));
+/** `messages`: the conversation as it stands (Session.history()). */
+export function replayLines(messages: readonly Message[], exchanges: number, width: number): string[] {
   const userAt = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
   const from = userAt.length > exchanges ? userAt[userAt.length - exchanges]! : 0;
   const lines: string[] = [];

@@ -25,7 +25,7 @@ export interface BootOptions {
 }
 
 export type BootResult =
-  | { ok: true; host: Session; process: IrisProcess; warnings: string[] }
+  | { ok: true; session: Session; process: IrisProcess; warnings: string[] }
   | { ok: false; exitCode: number; message: string };
 
 export function loadProfileOrExit(
@@ -66,7 +66,7 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     await iris.close();
     return { ok: false, exitCode: 2, message: unknown };
   }
-  const host = iris.openSession({
+  const session = iris.openSession({
     runtime: route.runtime,
     source: opts.source,
     cwd: opts.cwd,
@@ -75,5 +75,5 @@ export async function boot(opts: BootOptions): Promise<BootResult> {
     ...(opts.promptEdits ? { promptEdits: opts.promptEdits } : {}),
   });
   const mcp = mcpStartProblems(iris.tools.mcp);
-  return { ok: true, host, process: iris, warnings: [...profile.warnings, ...route.notes, ...mcp] };
+  return { ok: true, session, process: iris, warnings: [...profile.warnings, ...route.notes, ...mcp] };
 }

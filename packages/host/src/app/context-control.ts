@@ -68,12 +68,20 @@ interface Measurement {
  * process, since a stateless API request is a session of its own. */
 const budgetsByConfig = new WeakMap<object, Map<string, ContextBudget>>();
 
-/** The newest system prompt's estimate: stateless requests share one prompt (SPEC S2), and
- * walking its characters again for every request was a share of each request's own cost. */
-let lastSystem = { text: "", tokens: 0 };
+/** System prompts' estimates: stateless requests share a few prompts (one per working directory,
+ * SPEC S2), and walking a prompt's characters again for every request was a share of each
+ * request's own cost. The oldest estimate goes first. */
+const systemEstimates = new Map<string, number>();
+const MAX_SYSTEM_ESTIMATES = 64;
 function systemTokens(system: string): number {
-  if (system !== lastSystem.text) lastSystem = { text: system, tokens: estimateMessagesTokens([], system) };
-  return lastSystem.tokens;
+  let tokens = systemEstimates.get(system);
+  if (tokens === undefined) {
+    tokens = estimateMessagesTokens([], system);
+    systemEstimates.set(system, tokens);
+    if (systemEstimates.size > MAX_SYSTEM_ESTIMATES)
+      systemEstimates.delete(systemEstimates.keys().next().value as string);
+  }
+  return tokens;
 }
 
 export type CompressOutcome =

@@ -1,5 +1,7 @@
 // The session row of a conversation that lives only in memory (stateless API requests): the
-// same shape the store hands out, so the session reads it like any other, never written.
+// same shape the store hands out, so the session reads it like any other, never written. Written
+// out field by field: in a CPU profile of stateless requests the spread form (a spread, then
+// fourteen more fields) was 1 % of each request; this form does not show.
 import type { SessionRow } from "@iris/store";
 
 export function inMemoryRow(fields: {
@@ -11,7 +13,12 @@ export function inMemoryRow(fields: {
   provider: string;
 }): SessionRow {
   return {
-    ...fields,
+    id: fields.id,
+    source: fields.source,
+    cwd: fields.cwd,
+    systemPrompt: fields.systemPrompt,
+    model: fields.model,
+    provider: fields.provider,
     title: null,
     parentSessionId: null,
     startedAt: Date.now(),

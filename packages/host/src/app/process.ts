@@ -15,10 +15,19 @@ import {
   type Message,
   type Runtime,
 } from "@iris/llm";
-import type { Store } from "@iris/store";
+import type {
+  CronControl,
+  CronState,
+  GatewayIdentities,
+  GatewayState,
+  PlatformState,
+  ServeState,
+  Store,
+} from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import { closeBrowsers } from "@iris/tools";
 import type { Profile } from "../config/index.js";
+import { recordPlatformHealth } from "../dashboard/platform-health.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { EventFanout, type HostEventListener } from "./events.js";
@@ -30,7 +39,7 @@ import { findSession, type LookupOptions, listLiveSessions, type SessionLookup }
 import { forkSession } from "./session-fork.js";
 import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
-import { TurnLocks } from "./session-turn-lock.js";
+import { type SessionBusyError, TurnLocks } from "./session-turn-lock.js";
 import { SharedPrompts } from "./shared-prompts.js";
 import { type McpStateRecorder, mcpStateRecorder, storePageIndex } from "./store-services.js";
 import { setUpTools, type ToolSetup } from "./tools-setup.js";
@@ -146,6 +155,8 @@ export class IrisProcess implements SessionParent {
 
   private constructor(
     readonly profile: Profile,
+    /** Host's own, and tests' (they look at what was stored): a front end goes through the methods
+     * of its sessions and the accessors below, never the store itself. */
     readonly store: Store,
     readonly tools: ToolSetup,
     readonly logger: Logger,
@@ -240,6 +251,40 @@ export class IrisProcess implements SessionParent {
     return forkSession(this.store, sourceId, cwd, source);
   }
 
+  /** The refusal a turn in `sessionId` would get now (another turn holds it), if any. */
+  turnRefusal(sessionId: string): Promise<SessionBusyError | undefined> {
+    return this.turns.refusal(this.store, sessionId);
+  }
+
+  /** The tables front ends keep their own state in: serve's stored responses and idempotency keys,
+   * the gateway's chats and outbox, its logins and identities, the cron jobs and their control. */
+  get serveState(): ServeState {
+    return this.store.serveState;
+  }
+  get gatewayState(): GatewayState {
+    return this.store.gatewayState;
+  }
+  get gatewayIdentities(): GatewayIdentities {
+    return this.store.gatewayIdentities;
+  }
+  get cronState(): CronState {
+    return this.store.cronState;
+  }
+  get cronControl(): CronControl {
+    return this.store.cronControl;
+  }
+
+  /** A messaging platform's state, for the dashboard (best effort: a busy store skips it). */
+  recordPlatformHealth(platform: string, state: PlatformState, error?: string): Promise<void> {
+    return recordPlatformHealth(this.store, platform, state, error);
+  }
+
+  /** Closes the store at once: the last thing before a forced exit (a signal). SQLite's file is
+   * closed before this returns; a Postgres pool ends its connections as the process goes. */
+  closeStoreNow(): void {
+    void this.store.close();
+  }
+
   /** Every session's tagged events (front ends serving many conversations). */
   subscribe(fn: HostEventListener): () => void {
     return this.events.subscribe(fn);
@@ -265,6 +310,7 @@ export class IrisProcess implements SessionParent {
       await Promise.all([...this.sessions].map((s) => s.close("process closing")));
       await this.tools.mcp.close();
       await this.mcpStates?.clear();
+      this.sharedPrompts.close();
       await closeBrowsers(this.tools.registry.environment);
       // Cooldown writes still on their way land before the store closes.
       await this.cooldowns.settled();

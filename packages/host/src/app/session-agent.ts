@@ -31,8 +31,9 @@ export interface AgentParts {
   model: ResilientModelClient;
   log: SessionLog;
   context: ContextControl;
-  /** The tool box's parts, less what this file fills in itself. */
-  box: Omit<SessionToolBoxOptions, "profile" | "store" | "cwd" | "frontEnd" | "events" | "model">;
+  /** The tool box's parts (the same profile, store, cwd, front end, events and model as above):
+   * whole, since spreading them into another object was a cost of its own in every request. */
+  box: SessionToolBoxOptions;
   clientTools?: ClientTools;
   /** The frozen prompt with the ephemeral one after it, now (a compression changes it). */
   systemPrompt: () => string;
@@ -43,15 +44,7 @@ export interface AgentParts {
 export function assembleAgent(p: AgentParts): Agent {
   const { profile, runtime, model, log } = p;
   const info = modelInfoFor(runtime.provider, runtime.model, profile.config).info;
-  const ownBox = sessionToolBox({
-    ...p.box,
-    profile,
-    store: p.store,
-    cwd: p.cwd,
-    frontEnd: p.frontEnd,
-    events: p.events,
-    model,
-  });
+  const ownBox = sessionToolBox(p.box);
   const box =
     p.clientTools === "none"
       ? NO_TOOLS

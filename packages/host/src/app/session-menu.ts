@@ -26,13 +26,20 @@ import type { ToolSetup } from "./tools-setup.js";
 export function withoutEmptySkills(menu: Menu, skills: SkillLibrary): Menu {
   const idle = (t: { name: string; toolset: string }) => t.toolset === "skills" && t.name !== "skill_manage";
   if (skills.skills.length > 0 || !menu.tools.some(idle)) return menu;
-  const keep = menu.tools.map((t) => !idle(t));
-  return {
-    tools: menu.tools.filter((_, i) => keep[i]),
-    specs: menu.specs.filter((_, i) => keep[i]),
-    unavailable: menu.unavailable,
-  };
+  // One menu per menu: every turn then offers the same specs array (its wire form is kept, llm).
+  let less = withoutSkills.get(menu);
+  if (!less) {
+    const keep = menu.tools.map((t) => !idle(t));
+    less = {
+      tools: menu.tools.filter((_, i) => keep[i]),
+      specs: menu.specs.filter((_, i) => keep[i]),
+      unavailable: menu.unavailable,
+    };
+    withoutSkills.set(menu, less);
+  }
+  return less;
 }
+const withoutSkills = new WeakMap<Menu, Menu>();
 
 export function followMenu(previous: Menu, live: Menu, registry: ToolRegistry): Menu {
   const offered = new Set(live.tools.map((t) => t.name));

@@ -8,10 +8,26 @@ import {
   resolverFromConfig,
 } from "@iris/agent";
 import { estimateCost, type Runtime } from "@iris/llm";
-import { loadDotenv, mergeEnv, type Profile } from "../config/index.js";
+import { type IrisConfig, loadDotenv, mergeEnv, type Profile } from "../config/index.js";
 import { modelInfoFor, routingConfigOf } from "./route.js";
 import { limitedClient } from "./route-limiter.js";
 import type { SessionParent } from "./session-parent.js";
+
+/** The fallback chain and the routing view of a loaded config (never changed in place), parsed
+ * once: an API server makes a model client per request. */
+const routingOf = new WeakMap<
+  IrisConfig,
+  { fallbacks: ReturnType<typeof parseFallbackProviders>; routing: ReturnType<typeof routingConfigOf> }
+>();
+
+function routing(config: IrisConfig) {
+  let got = routingOf.get(config);
+  if (!got) {
+    got = { fallbacks: parseFallbackProviders(config.fallback_providers), routing: routingConfigOf(config) };
+    routingOf.set(config, got);
+  }
+  return got;
+}
 
 export function makeResilientClient(
   profile: Profile,
@@ -21,13 +37,13 @@ export function makeResilientClient(
   onRouteChange: ((rt: Runtime) => void) | undefined,
 ): ResilientModelClient {
   const config = profile.config;
-  const fallbacks = parseFallbackProviders(config.fallback_providers);
+  const { fallbacks, routing: routingConfig } = routing(config);
   return new ResilientModelClient({
     primary,
     fallbacks: fallbacks.ok ? fallbacks.routes : [],
     // Credentials are read again when a fallback activates (SPEC F2): a key rotated in .env
     // since start, or a .env that became unreadable, shows at that moment, not at restart.
-    resolve: resolverFromConfig(routingConfigOf(config), () => freshEnv(profile)),
+    resolve: resolverFromConfig(routingConfig, () => freshEnv(profile)),
     makeClient: (rt) => {
       const client = new LlmModelClient(rt, {
         costOf: (u) => estimateCost(u, modelInfoFor(rt.provider, rt.model, config).info),

@@ -45,6 +45,7 @@ import { SessionPrompts } from "./session-prompts.js";
 import { SessionRecord } from "./session-record.js";
 import { repairNow, resumeStored } from "./session-resume.js";
 import { judgeClient, resolveSwitch } from "./session-routes.js";
+import { StoredSessions } from "./session-stored.js";
 import { type HeldTurn, SessionBusyError } from "./session-turn-lock.js";
 import { settledWithin } from "./settled-within.js";
 import type { ToolSetup } from "./tools-setup.js";
@@ -91,6 +92,8 @@ export class Session {
   readonly events = new AgentEvents();
   /** Where this session's tools run (terminal.backend), with its processes and per-task directories. */
   readonly workspace: Workspace;
+  /** This conversation's stored turns and the other stored sessions (branch, look-up, picker). */
+  readonly stored: StoredSessions;
   private readonly tagged = new EventFanout();
   private readonly prompts = new SessionPrompts();
   private readonly prompt: FrozenPrompt;
@@ -117,6 +120,7 @@ export class Session {
     this.currentRuntime = opts.runtime;
     this.workspace = opts.workspace;
     this.record = new SessionRecord(opts.store, opts.source, opts.cwd);
+    this.stored = new StoredSessions(opts.store, () => this.session.id);
     this.childSlots = new ChildSlots(opts.profile.config.delegation.max_concurrent_children);
     this.prompt = new FrozenPrompt({
       profile: opts.profile,
@@ -182,10 +186,6 @@ export class Session {
 
   get runtime(): Runtime {
     return this.currentRuntime;
-  }
-  /** @deprecated Front ends use the session's methods (history, usage, title, rewindTo). */
-  get store(): Store {
-    return this.opts.store;
   }
   get session(): SessionRow {
     return this.record.row;
@@ -479,6 +479,7 @@ export class Session {
     frontEnd = await withAskBoard(frontEnd, store, session.id, this.opts.source);
     for (const r of this.repairNotices.splice(0))
       this.events.emit("status", { level: r.outcome === "uncertain" ? "warn" : "info", message: r.message });
+    const model = this.modelClient();
     return assembleAgent({
       runtime: this.runtime,
       profile,
@@ -486,10 +487,16 @@ export class Session {
       cwd,
       events: this.events,
       frontEnd,
-      model: this.modelClient(),
+      model,
       log: await this.record.logForTurn(),
       context: this.context,
       box: {
+        profile,
+        store,
+        cwd,
+        frontEnd,
+        events: this.events,
+        model,
         tools,
         menu: this.prompt.menuForTurn(),
         workspace: this.workspace,

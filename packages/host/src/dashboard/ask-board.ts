@@ -39,7 +39,7 @@ export async function withAskBoard(
   // A front end that asks both kinds itself needs no presence read (an API server's every request).
   const dashboard = frontEnd.approve && frontEnd.clarify ? false : await present();
   if (!frontEnd.approve && !frontEnd.clarify && !dashboard) return frontEnd;
-  const out: FrontEnd = Object.create(frontEnd) as FrontEnd;
+  const out = otherParts(frontEnd);
   const ownApprove = frontEnd.approve?.bind(frontEnd);
   if (ownApprove || dashboard)
     out.approve = (request, signal) =>
@@ -68,6 +68,19 @@ export async function withAskBoard(
         waitMs: BOARD_ONLY_WAIT_MS,
         signal,
       });
+  return out;
+}
+
+/** The front end's parts other than its two asks, as they are. A plain object, not one made with
+ * Object.create(frontEnd): that made each turn's front end a prototype, a cost of its own in every
+ * API request. */
+function otherParts(frontEnd: FrontEnd): FrontEnd {
+  const { files, beforeTool, afterTool } = frontEnd;
+  const out = {
+    files,
+    beforeTool: beforeTool?.bind(frontEnd),
+    afterTool: afterTool?.bind(frontEnd),
+  } satisfies Record<Exclude<keyof FrontEnd, "approve" | "clarify">, unknown>;
   return out;
 }
 

@@ -46,7 +46,15 @@ export async function exportSessionAs(
   s: SessionRow,
   format: SessionExportFormat,
 ): Promise<string> {
-  const messages = messagesOfPath(await store.activePath(s.id));
+  return exportMessagesAs(s, messagesOfPath(await store.activePath(s.id)), format);
+}
+
+/** `messages` (a session's history as it stands, Session.history()) as the file. */
+export function exportMessagesAs(
+  s: SessionRow,
+  messages: readonly Message[],
+  format: SessionExportFormat,
+): string {
   if (format === "sharegpt") return `${JSON.stringify(shareGpt(s, messages))}\n`;
   return messages.map((m) => `${JSON.stringify(m)}\n`).join("");
 }

@@ -20,5 +20,5 @@ export type {
 export * from "./ask-board.js";
 export * from "./config-file.js";
 export * from "./data.js";
-export { exportSessionAs, type SessionExportFormat } from "./export.js";
+export { exportMessagesAs, exportSessionAs, type SessionExportFormat } from "./export.js";
 export * from "./platform-health.js";

@@ -7,6 +7,7 @@ import type { Runtime } from "../runtime.js";
 import type { BuiltRequest } from "./adapter.js";
 import { classifyHttpError, classifyTransportFailure, type StopCause, scrubSecrets } from "./classify.js";
 import { type Exchange, fetchSender, type Sender, sendHttp } from "./exchange.js";
+import { bodyJson } from "./wire-json.js";
 
 export interface TransportOptions {
   signal?: AbortSignal;
@@ -37,12 +38,21 @@ export function joinUrl(baseUrl: string, path: string): string {
   return path.startsWith("/") ? base + path : `${base}/${path}`;
 }
 
+/** Origins of the URLs seen lately: a route's URL is parsed once, not three times per call. */
+const origins = new Map<string, string | undefined>();
+const MAX_ORIGINS = 64;
+
 function originOf(url: string): string | undefined {
+  if (origins.has(url)) return origins.get(url);
+  let origin: string | undefined;
   try {
-    return new URL(url).origin;
+    origin = new URL(url).origin;
   } catch {
-    return undefined;
+    origin = undefined;
   }
+  if (origins.size >= MAX_ORIGINS) origins.clear();
+  origins.set(url, origin);
+  return origin;
 }
 
 /** Request headers for `url`; the key only when `url` shares the origin of runtime.baseUrl. */
@@ -101,7 +111,7 @@ export async function openRequest(
   // The first-byte timeout bounds the head and the first body byte together: a route that sends
   // its head and then nothing (a stalled stream) is as dead as one that sends no head.
   const firstByteBy = opts.stream ? Date.now() + headWaitMs : undefined;
-  const body = JSON.stringify(built.body);
+  const body = bodyJson(built.body);
   const setStop = (stop: () => void) => control.setStop(stop);
   control.arm("connect_timeout", headWaitMs);
   try {

@@ -20,10 +20,22 @@ export interface LocalWorkspaceOptions {
   env?: () => NodeJS.ProcessEnv;
 }
 
+/** The account's home folder, looked up once: without $HOME, os.homedir() reads the password
+ * database on every call, and an API server makes a workspace per request. */
+let accountHome: string | undefined;
+
+/** $HOME, else the account's home folder (what os.homedir() answers). */
+function homeFolder(): string {
+  const fromEnv = process.env.HOME;
+  if (fromEnv) return fromEnv;
+  accountHome ??= homedir();
+  return accountHome;
+}
+
 export class LocalWorkspace implements Workspace {
   readonly kind: "local" | "editor" = "local";
   readonly root: string;
-  readonly home = homedir();
+  readonly home = homeFolder();
   readonly hostPaths = true;
   readonly cwds = new TaskCwds();
   readonly processes: LocalProcesses;

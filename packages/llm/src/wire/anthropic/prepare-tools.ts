@@ -1,8 +1,17 @@
 // Canonical tools and tool choice → Anthropic `tools` / `tool_choice`.
 import type { ToolChoice, ToolSpec } from "../../types.js";
+import { perSpec } from "../wire-json.js";
+
+const wireTool = perSpec(
+  (t): Record<string, unknown> => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters,
+  }),
+);
 
 export function prepareTools(tools: readonly ToolSpec[] | undefined): Record<string, unknown>[] {
-  return (tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  return (tools ?? []).map(wireTool);
 }
 
 export function prepareToolChoice(choice: ToolChoice | undefined): Record<string, unknown> | undefined {

@@ -1,10 +1,16 @@
 // Canonical tool specs and tool choice → Chat Completions `tools` / `tool_choice`.
 import type { ToolChoice, ToolSpec } from "../../types.js";
+import { perSpecList } from "../wire-json.js";
 
 export interface PreparedTools {
-  tools?: Record<string, unknown>[];
+  tools?: readonly object[];
   tool_choice?: string | Record<string, unknown>;
 }
+
+const wireTools = perSpecList((t) => ({
+  type: "function",
+  function: { name: t.name, description: t.description, parameters: t.parameters },
+}));
 
 export function prepareTools(
   tools: readonly ToolSpec[] | undefined,
@@ -13,10 +19,7 @@ export function prepareTools(
 ): PreparedTools {
   if (!routeAcceptsTools || !tools || tools.length === 0) return {};
   const out: PreparedTools = {
-    tools: tools.map((t) => ({
-      type: "function",
-      function: { name: t.name, description: t.description, parameters: t.parameters },
-    })),
+    tools: wireTools(tools),
   };
   if (choice !== undefined) {
     out.tool_choice =
