@@ -173,6 +173,58 @@ describe("check-imports", () => {
     expect(run("check-imports.mjs", prose).status).toBe(0);
   });
 
+  it("lets a front end's state folder hold its SQL and transactions, and nothing more", () => {
+    const ok = tree({
+      "packages/serve/src/state/sqlite.ts":
+        'export const f = (t) => t.transaction(() => t.run("DELETE FROM serve_responses WHERE seq = ?", 1));\n',
+      "packages/gateway/src/state/postgres.ts":
+        "export const f = (t) => t.transaction(async (tx) => tx.query(`SELECT id FROM gateway_chats WHERE k = $1`, [1]));\n",
+    });
+    const okRun = run("check-imports.mjs", ok);
+    expect(okRun.stderr).not.toContain("problem");
+    expect(okRun.status).toBe(0);
+    for (const [file, code, what] of [
+      // A driver, a handle or the engine stay the store's, state folder or not.
+      [
+        "packages/serve/src/state/pg.ts",
+        'import pg from "pg";\nexport const p = pg;\n',
+        "opens Postgres itself",
+      ],
+      [
+        "packages/serve/src/state/db.ts",
+        "export const f = (s) => s.db.prepare('x');\n",
+        "raw database handle",
+      ],
+      [
+        "packages/serve/src/state/e.ts",
+        "export const f = (s) => s.engine.db;\n",
+        "reaches into the SQLite engine",
+      ],
+      // SQL elsewhere in the front end, and in host's or the agent's own "state" folder.
+      [
+        "packages/serve/src/responses.ts",
+        'export const q = "SELECT id FROM serve_responses WHERE k = 1";\n',
+        "holds SQL",
+      ],
+      ["packages/serve/src/stateful.ts", 'export const q = "DELETE FROM serve_idempotency";\n', "holds SQL"],
+      [
+        "packages/host/src/state/a.ts",
+        'export const q = "SELECT id FROM sessions WHERE id = ?";\n',
+        "holds SQL",
+      ],
+      [
+        "packages/agent/src/state/a.ts",
+        "export const f = (d) => d.transaction(() => 1);\n",
+        "raw transaction",
+      ],
+    ]) {
+      const r = run("check-imports.mjs", tree({ [file as string]: code as string }));
+      expect(r.status, file).toBe(1);
+      expect(r.stderr).toContain(`${file}: `);
+      expect(r.stderr).toContain(what as string);
+    }
+  });
+
   it("lets each driver be loaded by its own engine only, inside packages/store", () => {
     const ok = tree({
       "packages/store/src/driver.ts": 'import Database from "better-sqlite3";\nexport const d = Database;\n',

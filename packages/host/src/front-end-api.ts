@@ -3,8 +3,9 @@
 // enforces it). Types first; the values are the few a front end's own commands read from a store
 // they open (the CLI's `sessions`/`usage`/`effects` listings, `iris gateway cron` and the web chat's
 // user commands) until those move behind host methods. A running front end reaches its own tables
-// through IrisProcess (serveState, gatewayState, cronState, …) and stored sessions through its
-// sessions (Session.stored, history()).
+// through IrisProcess (serveState, gatewayState, cronState, …) or, once moved, its own table set
+// (IrisProcess.openTables: the types below), and stored sessions through its sessions
+// (Session.stored, history()).
 export type {
   Agent,
   FrontEnd,
@@ -39,13 +40,22 @@ export type {
   LoginRow,
   NodeInput,
   NodeRow,
+  PostgresQuery,
+  PostgresTables,
+  QueryResult,
   RecordedAnswerRow,
+  RunInfo,
   ServeState,
   SessionRow,
   SessionTotals,
   SqliteStore,
+  SqliteTables,
   Store,
+  TableAccess,
+  TableMigration,
+  TableSet,
+  TableSetVersion,
   UsageRow,
 } from "@iris/store";
-export { LOGIN_TOKEN_PREFIX, openStore, StoreError, shortId } from "@iris/store";
+export { LOGIN_TOKEN_PREFIX, openPostgresStore, openStore, StoreError, shortId } from "@iris/store";
 export type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";

@@ -202,10 +202,13 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     });
   program
     .command("migrate")
-    .description("bring the profile's store (store: in config.yaml) to this Iris's schema")
+    .description(
+      "bring the profile's store (store: in config.yaml) and the front ends' tables to this Iris's schema",
+    )
     .action(async () => {
       const { migrateCommand } = await cliParts.migrate();
-      process.exitCode = await migrateCommand(program.opts());
+      const { FRONT_END_TABLE_SETS } = await import("./table-sets.js");
+      process.exitCode = await migrateCommand(program.opts(), FRONT_END_TABLE_SETS);
     });
   const skills = program.command("skills").description("skills of the profile and of .iris/skills here");
   skills.command("list").action(async () => {

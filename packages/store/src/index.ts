@@ -91,5 +91,17 @@ export type {
   UsageState,
 } from "./state.js";
 export type { OpenStoreOptions } from "./store.js";
+export type {
+  PostgresQuery,
+  PostgresTables,
+  QueryResult,
+  RunInfo,
+  SqliteTables,
+  TableAccess,
+  TableHost,
+  TableMigration,
+  TableSet,
+  TableSetVersion,
+} from "./tables/table-set.js";
 export type { UsageInput, UsageRow } from "./usage.js";
 export { WEB_PAGES_KEPT, type WebPageHit, type WebPageInput } from "./web-pages.js";

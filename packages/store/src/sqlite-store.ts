@@ -24,6 +24,8 @@ import type {
   StoreBackend,
 } from "./state.js";
 import { type OpenStoreOptions, openSqliteEngine, type SqliteEngine } from "./store.js";
+import { migrateSqliteTables, sqliteTables, sqliteTablesVersion } from "./tables/sqlite-tables.js";
+import type { SqliteTables, TableSet, TableSetVersion } from "./tables/table-set.js";
 import type { UsageInput, UsageRow } from "./usage.js";
 
 /** Opens (creating and migrating as needed) the SQLite store at `path`. */
@@ -61,6 +63,17 @@ export class SqliteStore implements Store {
 
   async schemaVersion(): Promise<{ version: number; latest: number }> {
     return { version: schemaVersion(this.engine.db), latest: LATEST_SCHEMA_VERSION };
+  }
+
+  // Front ends' own table sets: one port over the engine's connection, made on first use.
+  private tables: SqliteTables | undefined;
+  async openTables(set: TableSet): Promise<SqliteTables> {
+    migrateSqliteTables(this.engine.db, set, this.engine.db.name, this.engine.isReadonly);
+    this.tables ??= sqliteTables(this.engine.db);
+    return this.tables;
+  }
+  async tablesVersion(set: TableSet): Promise<TableSetVersion> {
+    return sqliteTablesVersion(this.engine.db, set);
   }
 
   // Front-end state, each made on first use.

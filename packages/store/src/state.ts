@@ -16,6 +16,7 @@ import type { NodeRow, SessionRow } from "./rows.js";
 import type { SearchHit, SearchOptions } from "./search.js";
 import type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";
 import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from "./sessions.js";
+import type { TableHost } from "./tables/table-set.js";
 import type { UsageInput, UsageRow } from "./usage.js";
 
 /** Which engine holds the state. */
@@ -159,5 +160,8 @@ export interface ConversationStore extends SessionState, NodeTreeState, SearchSt
   close(): Promise<void>;
 }
 
-/** Everything a profile keeps: the conversations and, for now, the front ends' own tables. */
-export interface Store extends ConversationStore, FrontEndStates {}
+/**
+ * Everything a profile keeps: the conversations, the front ends' own table sets (TableHost:
+ * tables/table-set.ts) and, until each moves onto a table set, the front-end tables still here.
+ */
+export interface Store extends ConversationStore, FrontEndStates, TableHost {}

@@ -1,12 +1,16 @@
-// `iris migrate` (issue 30): brings the profile's store to this Iris's schema and says where it
-// stands. Idempotent; on Postgres safe when several machines run it at once (an advisory lock
-// lets one migrate while the others wait and then find the work done). SQLite migrates on every
-// open already: there it only reports.
-import { openProfileStore } from "@iris/host";
+// `iris migrate` (issue 30): brings the profile's store to this Iris's schema — its own tables and
+// the front ends' table sets (the bin passes them: the CLI imports no other front end) — and says
+// where each stands. Idempotent; on Postgres safe when several machines run it at once (an
+// advisory lock lets one migrate while the others wait and then find the work done). SQLite
+// migrates its own tables on every open already, and a front end its set when it starts.
+import { openProfileStore, type TableSet } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 import { profileOrExit } from "./with-store.js";
 
-export async function migrateCommand(flags: GlobalFlags): Promise<number> {
+export async function migrateCommand(
+  flags: GlobalFlags,
+  tableSets: readonly TableSet[] = [],
+): Promise<number> {
   const profile = profileOrExit(flags);
   if (typeof profile === "number") return profile;
   const { backend, schema } = profile.config.store;
@@ -23,7 +27,22 @@ export async function migrateCommand(flags: GlobalFlags): Promise<number> {
     process.stdout.write(
       `store: ${where} at schema version ${version}${version === latest ? " (the newest)" : ""}\n`,
     );
-    return version === latest ? 0 : 1;
+    let current = version === latest;
+    for (const set of tableSets) {
+      try {
+        await store.openTables(set);
+      } catch (err) {
+        process.stderr.write(`iris: ${(err as Error).message}\n`);
+        current = false;
+        continue;
+      }
+      const v = await store.tablesVersion(set);
+      process.stdout.write(
+        `${set.owner}'s tables at version ${v.version}${v.version === v.latest ? " (the newest)" : ""}\n`,
+      );
+      current &&= v.version === v.latest;
+    }
+    return current ? 0 : 1;
   } finally {
     await store.close();
   }

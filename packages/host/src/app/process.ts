@@ -23,6 +23,8 @@ import type {
   PlatformState,
   ServeState,
   Store,
+  TableAccess,
+  TableSet,
 } from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import { closeBrowsers } from "@iris/tools";
@@ -254,6 +256,15 @@ export class IrisProcess implements SessionParent {
   /** The refusal a turn in `sessionId` would get now (another turn holds it), if any. */
   turnRefusal(sessionId: string): Promise<SessionBusyError | undefined> {
     return this.turns.refusal(this.store, sessionId);
+  }
+
+  /**
+   * A front end's own tables (a table set: its migrations for each engine), brought to their
+   * newest version in this profile's store and handed out through the store's narrow port. Only
+   * the front end's state folder (src/state/) writes SQL for it (check-imports.mjs).
+   */
+  openTables(set: TableSet): Promise<TableAccess> {
+    return this.store.openTables(set);
   }
 
   /** The tables front ends keep their own state in: serve's stored responses and idempotency keys,

@@ -3,7 +3,7 @@
 // each takes the schema's advisory lock first, so exactly one migrates and the others find the
 // work done. `TRGM` is the schema pg_trgm lives in (an extension is installed once per database).
 import { StoreError } from "../errors.js";
-import type { Pool } from "./pool.js";
+import type { Pool, PoolClient } from "./pool.js";
 
 interface PgMigration {
   version: number;
@@ -161,47 +161,57 @@ export async function pgSchemaVersion(pool: Pool, schema: string): Promise<numbe
  * Brings `schema` up to the newest version under the schema's advisory lock (held on one
  * connection, released with it): safe when several processes start at once. Returns the version.
  */
-export async function migratePostgres(pool: Pool, schema: string): Promise<number> {
+export function migratePostgres(pool: Pool, schema: string): Promise<number> {
+  return underMigrationLock(pool, async (client) => {
+    const current = await pgSchemaVersion(pool, schema);
+    if (current > PG_LATEST_VERSION)
+      throw new StoreError(
+        "db_too_new",
+        `the Postgres schema ${schema} has version ${current}, but this Iris supports up to ` +
+          `${PG_LATEST_VERSION}; upgrade Iris to use it (nothing was changed)`,
+      );
+    if (current === PG_LATEST_VERSION) return current;
+    await client.query("BEGIN");
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+      const trgm = await trigramSchema(client);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${schema}.schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
+      );
+      await client.query(`SET LOCAL search_path = ${schema}`);
+      for (const m of PG_MIGRATIONS) {
+        if (m.version <= current) continue;
+        await client.query(m.sql(trgm));
+        await client.query("INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)", [
+          m.version,
+          m.name,
+          Date.now(),
+        ]);
+      }
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw new StoreError(
+        "migration_failed",
+        `migrating the Postgres schema ${schema} failed (nothing was changed): ${(err as Error).message}`,
+      );
+    }
+    return PG_LATEST_VERSION;
+  });
+}
+
+/**
+ * Runs `fn` holding the database's migration lock (an advisory lock on one connection, released
+ * with it): one process migrates while the others wait, then find the work done. One lock for the
+ * whole database: pg_trgm is installed once for every schema. Front ends' table sets take it too.
+ */
+export async function underMigrationLock<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    // One lock for the database: pg_trgm is installed once for every schema.
     await client.query("SELECT pg_advisory_lock(hashtext('iris-migrate'))");
     try {
-      const current = await pgSchemaVersion(pool, schema);
-      if (current > PG_LATEST_VERSION)
-        throw new StoreError(
-          "db_too_new",
-          `the Postgres schema ${schema} has version ${current}, but this Iris supports up to ` +
-            `${PG_LATEST_VERSION}; upgrade Iris to use it (nothing was changed)`,
-        );
-      if (current === PG_LATEST_VERSION) return current;
-      await client.query("BEGIN");
-      try {
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-        await client.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
-        const trgm = await trigramSchema(client);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${schema}.schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
-        );
-        await client.query(`SET LOCAL search_path = ${schema}`);
-        for (const m of PG_MIGRATIONS) {
-          if (m.version <= current) continue;
-          await client.query(m.sql(trgm));
-          await client.query("INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)", [
-            m.version,
-            m.name,
-            Date.now(),
-          ]);
-        }
-        await client.query("COMMIT");
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw new StoreError(
-          "migration_failed",
-          `migrating the Postgres schema ${schema} failed (nothing was changed): ${(err as Error).message}`,
-        );
-      }
-      return PG_LATEST_VERSION;
+      return await fn(client);
     } finally {
       await client.query("SELECT pg_advisory_unlock(hashtext('iris-migrate'))");
     }

@@ -20,6 +20,7 @@ import type {
   Store,
   StoreBackend,
 } from "../state.js";
+import type { PostgresTables, TableSet, TableSetVersion } from "../tables/table-set.js";
 import type { UsageInput, UsageRow } from "../usage.js";
 import { requireString } from "../validate.js";
 import * as fx from "./effects.js";
@@ -30,6 +31,7 @@ import { inTransaction, openPool, type Pool, type PostgresOptions } from "./pool
 import { searchNodes } from "./search.js";
 import { pgActiveTime, pgCooldowns, pgLeases } from "./session-extras.js";
 import * as sessions from "./sessions.js";
+import { migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
 import { recordUsage, usageForSession } from "./usage.js";
 
 /** Connects, migrates the schema when needed (advisory lock: safe from several processes), opens. */
@@ -96,7 +98,18 @@ export class PostgresStore implements Store {
     return out as T;
   }
 
-  // Front-end state: not on Postgres yet (issue 30, the next phase).
+  // Front ends' own table sets (tables/table-set.ts).
+  private tables: PostgresTables | undefined;
+  async openTables(set: TableSet): Promise<PostgresTables> {
+    await this.run(() => migratePgTables(this.pool, this.schema, set));
+    this.tables ??= pgTables(this.pool, this.server);
+    return this.tables;
+  }
+  tablesVersion(set: TableSet): Promise<TableSetVersion> {
+    return this.run(() => pgTablesVersion(this.pool, this.schema, set));
+  }
+
+  // Front-end state still in this package: not on Postgres (each moves onto a table set).
   get gatewayState(): FrontEndStates["gatewayState"] {
     return notYet("the gateway's tables");
   }
