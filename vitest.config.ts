@@ -44,6 +44,8 @@ export default defineConfig({
         "@iris/gateway/platform-configs",
         fileURLToPath(new URL("./packages/gateway/src/platform-configs.ts", import.meta.url)),
       ],
+      // Serve's table set, for `iris migrate` (without the server).
+      ["@iris/serve/tables", fileURLToPath(new URL("./packages/serve/src/state/tables.ts", import.meta.url))],
       ...pkgs.map((p) => [
         `@iris/${p}`,
         fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url)),

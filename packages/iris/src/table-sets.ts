@@ -1,6 +1,7 @@
 // The front ends' own table sets (each front end's src/state/), for `iris migrate`: the bin is
 // the one package that may import every front end. A front end that moves its tables onto the
-// store's table-set mechanism adds its set here.
+// store's table-set mechanism adds its set here (from a light entry of its package: no server).
 import type { TableSet } from "@iris/host";
+import { SERVE_TABLES } from "@iris/serve/tables";
 
-export const FRONT_END_TABLE_SETS: readonly TableSet[] = [];
+export const FRONT_END_TABLE_SETS: readonly TableSet[] = [SERVE_TABLES];

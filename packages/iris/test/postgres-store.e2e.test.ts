@@ -49,7 +49,9 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     ]);
     for (const m of migrated) {
       expect(m.stderr).toBe("");
-      expect(m.stdout).toMatch(/^store: postgres schema team at schema version \d+ \(the newest\)\n$/);
+      expect(m.stdout).toMatch(
+        /^store: postgres schema team at schema version \d+ \(the newest\)\nserve's tables at version \d+ \(the newest\)\n$/,
+      );
       expect(m.code).toBe(0);
     }
     const route = routeArgs(fake.baseUrl, "chat_completions");

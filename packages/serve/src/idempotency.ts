@@ -1,11 +1,12 @@
 // Idempotency-Key (SPEC E3): the first complete answer for the same (API key, endpoint, key) is
 // replayed within a TTL; a second request while the first runs waits for it. Entries are never
 // shared across API keys. Failed or aborted requests are not remembered, so a retry runs again.
-// Recorded answers live in state.db: a client that retries because the server restarted (the
-// usual reason a retry comes at all) gets the answer, not a second run of the turn's tools.
-import type { RecordedAnswerRow, ServeState } from "@iris/host";
+// Recorded answers live in the profile's store (state/): a client that retries because the server
+// restarted (the usual reason a retry comes at all) gets the answer, not a second run of the
+// turn's tools.
+import type { RecordedAnswer, ServeState } from "./state/index.js";
 
-export type RecordedAnswer = RecordedAnswerRow;
+export type { RecordedAnswer };
 
 const MAX_ENTRIES = 10_000;
 

@@ -2,7 +2,11 @@
 // window). Over the per-minute limit the answer is 429 with Retry-After at once. Over the running
 // limit a request waits in its key's bounded FIFO queue (a chat UI sends all its users' requests
 // on one key) and gets its 429 only when the queue is full or its wait times out (SPEC E3).
+// The minute's count is the serve state's (state/: shared by the replicas of a Postgres profile);
+// requests running at once are this process's own.
 import { ApiError } from "./errors.js";
+import { MinuteWindows } from "./state/minute-windows.js";
+import type { RequestCounter } from "./state/serve-state.js";
 
 export interface QueueLimits {
   /** Requests that may wait for a slot per key (0: none wait). */
@@ -18,7 +22,6 @@ const NO_QUEUE: QueueLimits = { size: 0, timeoutMs: 0 };
 
 export class KeyLimits {
   private readonly running = new Map<string, number>();
-  private readonly recent = new Map<string, MinuteWindow>();
   private readonly waiting = new Map<string, Waiter[]>();
 
   constructor(
@@ -26,6 +29,7 @@ export class KeyLimits {
     private readonly perMinute: number,
     private readonly now: () => number = Date.now,
     private readonly queue: QueueLimits = NO_QUEUE,
+    private readonly counter: RequestCounter = new MinuteWindows(),
   ) {}
 
   /**
@@ -34,10 +38,11 @@ export class KeyLimits {
    * returned release exactly once.
    */
   async acquire(key: string, signal?: AbortSignal): Promise<() => void> {
-    this.countRequest(key);
+    await this.countRequest(key);
     if ((this.running.get(key) ?? 0) < this.maxConcurrent) return this.take(key);
     const queue = this.waiting.get(key) ?? [];
     if (queue.length >= this.queue.size) throw this.concurrencyError();
+    if (signal?.aborted) throw clientGone();
     this.waiting.set(key, queue);
     await new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
@@ -54,8 +59,7 @@ export class KeyLimits {
         reject(error);
       };
       const timer = setTimeout(() => leave(this.concurrencyError()), this.queue.timeoutMs);
-      const onAbort = () =>
-        leave(new ApiError(499, "the client closed the request while it waited", "request_cancelled"));
+      const onAbort = () => leave(clientGone());
       const cleanup = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
@@ -71,25 +75,17 @@ export class KeyLimits {
     return this.waiting.get(key)?.length ?? 0;
   }
 
-  private countRequest(key: string): void {
-    const t = this.now();
-    let window = this.recent.get(key);
-    if (!window) {
-      window = new MinuteWindow();
-      this.recent.set(key, window);
-    }
-    if (window.count(t) >= this.perMinute) {
-      const wait = Math.max(1, Math.ceil(((window.oldest() ?? t) + 60_000 - t) / 1000));
+  private async countRequest(key: string): Promise<void> {
+    const waitMs = await this.counter.countRequest(key, this.perMinute, this.now());
+    if (waitMs !== undefined)
       throw new ApiError(
         429,
         `rate limit: ${this.perMinute} requests per minute for this key`,
         "rate_limit_error",
         "rate_limit_exceeded",
         null,
-        { "retry-after": String(wait) },
+        { "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))) },
       );
-    }
-    window.push(t);
   }
 
   private concurrencyError(): ApiError {
@@ -131,31 +127,6 @@ export class KeyLimits {
   }
 }
 
-/**
- * One key's request times of the last minute, oldest first. Times only grow, so the expired ones
- * are at the front and are stepped over: filtering the whole minute on every request cost time in
- * proportion to the key's rate (18,000 entries at 300 requests/s).
- */
-class MinuteWindow {
-  private times: number[] = [];
-  private head = 0;
-
-  /** Requests within the minute before `now`. */
-  count(now: number): number {
-    while (this.head < this.times.length && (this.times[this.head] ?? 0) <= now - 60_000) this.head++;
-    // The stepped-over part is dropped once it is most of the array.
-    if (this.head > 1024 && this.head * 2 > this.times.length) {
-      this.times = this.times.slice(this.head);
-      this.head = 0;
-    }
-    return this.times.length - this.head;
-  }
-
-  oldest(): number | undefined {
-    return this.times[this.head];
-  }
-
-  push(at: number): void {
-    this.times.push(at);
-  }
+function clientGone(): ApiError {
+  return new ApiError(499, "the client closed the request while it waited", "request_cancelled");
 }

@@ -1,13 +1,14 @@
 // What `previous_response_id` and `conversation` continue (SPEC E3): the conversation after each
-// response, kept in the profile's state.db (so it survives a restart of `iris serve`), bounded in
+// response, kept in the profile's store (so it survives a restart of `iris serve`, and every
+// replica on a Postgres profile sees it: state/), bounded in
 // count (the oldest go first) and expiring after a TTL. Beside it each entry keeps the response
 // object and its input items, for GET /v1/responses/{id} and /input_items. Entries belong to the
 // API key that made them (name and key hash: a new key under an old name does not inherit);
 // another key gets "not found".
 
-import type { ServeState } from "@iris/host";
 import type { Message } from "@iris/llm";
 import type { ResponseRecord } from "./response-items.js";
+import type { ServeState } from "./state/index.js";
 
 export type { ResponseRecord };
 
@@ -43,7 +44,7 @@ export class ResponseStore {
     const now = this.now();
     return this.state.putResponse(
       owner,
-      key,
+      typeof key === "string" ? [key] : key,
       history,
       { expiresAt: now + this.ttlMs, max: this.max, now },
       record,

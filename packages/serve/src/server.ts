@@ -2,7 +2,7 @@
 // loopback by default, any other address only with API keys — and serves the app on HTTP.
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { IrisProcess, type Profile, requireSqliteFor, resolveMainRoute } from "@iris/host";
+import { IrisProcess, type Profile, resolveMainRoute } from "@iris/host";
 import { createApp } from "./app.js";
 import type { ServeDeps } from "./deps.js";
 import { IdempotencyCache } from "./idempotency.js";
@@ -10,6 +10,7 @@ import { isLoopback, resolveApiKeys } from "./keys.js";
 import { KeyLimits } from "./limits.js";
 import { ModelIds } from "./models.js";
 import { ResponseStore } from "./response-store.js";
+import { openServeState } from "./state/index.js";
 import { TurnRunner } from "./turns.js";
 
 export interface ServeOptions {
@@ -45,19 +46,21 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     );
   const route = resolveMainRoute({}, profile.config, profile.env);
   if (!route.ok) throw new ServeStartError(route.error);
-  // Stored responses and Idempotency-Key answers are in state.db's tables (not on Postgres yet).
-  try {
-    requireSqliteFor(profile, "iris serve");
-  } catch (err) {
-    throw new ServeStartError((err as Error).message);
-  }
   const iris = await IrisProcess.open({
     profile,
     platform: "api",
     ...(opts.env ? { env: opts.env } : {}),
     ...(cfg.approvals === "off" ? { yolo: true } : {}),
   });
-  const state = iris.serveState;
+  // Stored responses, Idempotency-Key answers and request counts: serve's own tables in the
+  // profile's store (SQLite, or Postgres shared by replicas).
+  let state: Awaited<ReturnType<typeof openServeState>>;
+  try {
+    state = await openServeState(iris);
+  } catch (err) {
+    await iris.close();
+    throw new ServeStartError(`cannot open serve's tables: ${(err as Error).message}`);
+  }
   const deps: ServeDeps = {
     iris,
     config: cfg,
@@ -70,10 +73,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     models: new ModelIds(route.runtime, profile.config),
     responses: new ResponseStore(state, cfg.responses_max, cfg.responses_ttl_seconds * 1000),
     idempotency: new IdempotencyCache(state, cfg.idempotency_ttl_seconds * 1000),
-    limits: new KeyLimits(cfg.max_concurrent_per_key, cfg.requests_per_minute, Date.now, {
-      size: cfg.queue_per_key,
-      timeoutMs: cfg.queue_timeout_seconds * 1000,
-    }),
+    limits: new KeyLimits(
+      cfg.max_concurrent_per_key,
+      cfg.requests_per_minute,
+      Date.now,
+      { size: cfg.queue_per_key, timeoutMs: cfg.queue_timeout_seconds * 1000 },
+      state,
+    ),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     ownToolNames: new Set(iris.tools.menu.specs.map((s) => s.name)),
   };

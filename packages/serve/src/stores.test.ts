@@ -2,22 +2,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore, type ServeState, type SqliteStore } from "@iris/host";
+import { openStore, type SqliteStore } from "@iris/host";
 import type { Message } from "@iris/llm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IdempotencyCache } from "./idempotency.js";
 import { KeyLimits } from "./limits.js";
 import { ResponseStore } from "./response-store.js";
+import { openServeState, type ServeState } from "./state/index.js";
 
 const history: Message[] = [{ role: "user", content: "hi" }];
 
 let dir: string;
 let store: SqliteStore;
 let state: ServeState;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "iris-serve-stores-"));
   store = openStore(join(dir, "state.db"));
-  state = store.serveState;
+  state = await openServeState(store);
 });
 afterEach(async () => {
   await store.close();
@@ -119,7 +120,7 @@ describe("KeyLimits", () => {
     };
     const second = limits.acquire("k").then(granted("second"));
     const third = limits.acquire("k").then(granted("third"));
-    expect(limits.queued("k")).toBe(2);
+    await vi.waitFor(() => expect(limits.queued("k")).toBe(2));
     await expect(limits.acquire("k")).rejects.toThrow(
       /concurrency limit: 1 requests at once for this key \(and 2 waiting/,
     );

@@ -17,7 +17,7 @@ export interface Harness {
   home: TempDir;
   baseURL: string;
   client(key?: string): OpenAI;
-  /** Stops the server and starts it again on the same port, home and state.db (a restart). */
+  /** Stops the server and starts it again on the same port, home and store (a restart). */
   restart(): Promise<void>;
   /** Resolves with the first process-wide event that matches. */
   nextEvent(match: (e: HostEvent) => boolean): Promise<HostEvent>;
@@ -36,6 +36,8 @@ export interface HarnessOptions {
   providers?: string[];
   /** More top-level config lines (`fallback_providers:` …). */
   config?: string[];
+  /** The profile's store on Postgres (store.backend: postgres) instead of state.db. */
+  postgres?: { url: string; schema: string };
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -62,6 +64,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       "    api_mode: chat_completions",
       ...(opts.providers ?? []),
       ...(opts.config ?? []),
+      ...(opts.postgres ? ["store:", "  backend: postgres", `  schema: ${opts.postgres.schema}`] : []),
       ...(keys.length || opts.serve?.length ? ["serve:", ...keys, ...(opts.serve ?? [])] : []),
       "",
     ].join("\n"),
@@ -71,6 +74,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     IRIS_HOME: home.path,
     PATH: process.env.PATH ?? "",
     IRIS_LOG_LEVEL: opts.logLevel ?? "silent",
+    ...(opts.postgres ? { IRIS_DATABASE_URL: opts.postgres.url } : {}),
   };
   const profile = loadProfile({ env });
   if (!profile.ok) throw new Error(JSON.stringify(profile.errors));

@@ -1,7 +1,8 @@
-// Front-end state that still lives in this package (gateway, cron, serve, the dashboard's tables,
+// Front-end state that still lives in this package (gateway, cron, the dashboard's tables,
 // MCP server states, read web pages): each table set behind its own async view, so callers are
-// written as they will be once each moves into its front end's package with an engine per
-// backend (issue 30). Until then the SQLite repositories answer, wrapped by `promised`.
+// written as they will be once each moves into its front end's package as a table set
+// (tables/table-set.ts; serve's has). Until then the SQLite repositories answer, wrapped by
+// `promised`.
 
 import type { CronControl as CronControlTables } from "./cron-control.js";
 import type { AskBoard as AskTables } from "./dashboard-asks.js";
@@ -11,7 +12,6 @@ import type { CronState as CronTables } from "./gateway-cron.js";
 import type { GatewayIdentities as IdentityTables } from "./gateway-identities.js";
 import type { McpStates as McpTables } from "./mcp-state.js";
 import type { PlatformHealth as HealthTables } from "./platform-health.js";
-import type { ServeState as ServeTables } from "./serve-state.js";
 import type { WebPages as WebPageTables } from "./web-pages.js";
 
 /** The gateway's chats, inbound dedupe, outbox and pairing. */
@@ -20,8 +20,6 @@ export type GatewayState = Promised<GatewayTables>;
 export type CronState = Promised<CronTables>;
 /** The gateway's logins and identity bindings. */
 export type GatewayIdentities = Promised<IdentityTables>;
-/** `iris serve`'s stored responses and Idempotency-Key answers. */
-export type ServeState = Promised<ServeTables>;
 export type DashboardReads = Promised<DashboardQueries>;
 export type AskBoard = Promised<AskTables>;
 export type CronControl = Promised<CronControlTables>;
@@ -39,7 +37,6 @@ export interface DashboardState {
 export interface FrontEndStates {
   readonly gatewayState: GatewayState;
   readonly cronState: CronState;
-  readonly serveState: ServeState;
   readonly gatewayIdentities: GatewayIdentities;
   /** The dashboard's reads and its tables (ask board, cron control, platform health). */
   readonly dashboard: DashboardState;

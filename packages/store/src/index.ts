@@ -24,7 +24,6 @@ export type {
   McpStates,
   PlatformHealth,
   Promised,
-  ServeState,
   WebPages,
 } from "./front-end-state.js";
 export {
@@ -72,7 +71,6 @@ export type { RouteCooldownRow } from "./route-cooldowns.js";
 export type { NodeKind, NodeRow, SessionRow, SessionTotals } from "./rows.js";
 export { checkDatabase, type SalvageReport, salvageDatabase } from "./salvage.js";
 export type { SearchHit, SearchOptions } from "./search.js";
-export type { RecordedAnswerRow } from "./serve-state.js";
 export type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease } from "./session-leases.js";
 export type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from "./sessions.js";
 export { openStore, SqliteStore } from "./sqlite-store.js";

@@ -86,10 +86,6 @@ export class SqliteStore implements Store {
     this.frontEnds.cronState ??= promised(this.engine.cronState);
     return this.frontEnds.cronState;
   }
-  get serveState(): FrontEndStates["serveState"] {
-    this.frontEnds.serveState ??= promised(this.engine.serveState);
-    return this.frontEnds.serveState;
-  }
   get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
     this.frontEnds.gatewayIdentities ??= promised(this.engine.gatewayIdentities);
     return this.frontEnds.gatewayIdentities;

@@ -29,7 +29,6 @@ import { RouteCooldownRepo } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import { NodeSearch, SEARCH_CATCH_UP_SPAN, type SearchHit, type SearchOptions } from "./search.js";
 import { SearchIndexer } from "./search-index.js";
-import { ServeState } from "./serve-state.js";
 import { SessionLeaseRepo } from "./session-leases.js";
 import {
   type CreateSessionInput,
@@ -168,7 +167,6 @@ export class SqliteEngine {
 
   private gatewayRepo: GatewayState | undefined;
   private cronRepo: CronState | undefined;
-  private serveRepo: ServeState | undefined;
   private identitiesRepo: GatewayIdentities | undefined;
   private dashboardRepos:
     | { reads: DashboardReads; asks: AskBoard; cron: CronControl; health: PlatformHealth }
@@ -216,11 +214,6 @@ export class SqliteEngine {
   get cronState(): CronState {
     this.cronRepo ??= new CronState(this.db);
     return this.cronRepo;
-  }
-  /** `iris serve`'s tables (stored responses, Idempotency-Key answers), made on first use. */
-  get serveState(): ServeState {
-    this.serveRepo ??= new ServeState(this.db);
-    return this.serveRepo;
   }
 
   /** Runs after the database is closed (a read-only snapshot removes itself). */

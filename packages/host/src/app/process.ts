@@ -21,7 +21,6 @@ import type {
   GatewayIdentities,
   GatewayState,
   PlatformState,
-  ServeState,
   Store,
   TableAccess,
   TableSet,
@@ -267,11 +266,8 @@ export class IrisProcess implements SessionParent {
     return this.store.openTables(set);
   }
 
-  /** The tables front ends keep their own state in: serve's stored responses and idempotency keys,
-   * the gateway's chats and outbox, its logins and identities, the cron jobs and their control. */
-  get serveState(): ServeState {
-    return this.store.serveState;
-  }
+  /** The tables front ends keep their own state in until each moves onto a table set: the
+   * gateway's chats and outbox, its logins and identities, the cron jobs and their control. */
   get gatewayState(): GatewayState {
     return this.store.gatewayState;
   }

@@ -1,7 +1,8 @@
 // The Postgres engine behind the state interface (state.ts): one schema of one database shared by
 // any number of processes on any number of machines. Every write that must land together is one
-// transaction here; reads go straight to the pool. Front-end tables (gateway, cron, serve, the
-// dashboard's) are not on Postgres yet: their calls are refused with a message that says so.
+// transaction here; reads go straight to the pool. Front ends' table sets are migrated and reached
+// through tables.ts; the front-end tables still in this package (gateway, cron, the dashboard's)
+// are not on Postgres: their calls are refused with a message that says so.
 import type { Message } from "@iris/llm";
 import { type CompactionExpansion, expandCompaction } from "../compaction.js";
 import type { EffectSnapshotRow } from "../effect-snapshots.js";
@@ -115,9 +116,6 @@ export class PostgresStore implements Store {
   }
   get cronState(): FrontEndStates["cronState"] {
     return notYet("the cron jobs");
-  }
-  get serveState(): FrontEndStates["serveState"] {
-    return notYet("iris serve's stored responses");
   }
   get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
     return notYet("the gateway's logins");
