@@ -18,6 +18,8 @@ export interface ServeDeps {
   limits: KeyLimits;
   /** Comment keep-alives while tools run (and once at each tool start). */
   keepAliveMs: number;
+  /** How often a replica running a background response says so (readers elsewhere wait 5 beats). */
+  streamBeatMs: number;
   /** Names of Iris's own tools: a client tool may not take one. */
   ownToolNames: ReadonlySet<string>;
 }

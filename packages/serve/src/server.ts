@@ -21,6 +21,8 @@ export interface ServeOptions {
   env?: Record<string, string | undefined>;
   /** Default 15 s. */
   keepAliveMs?: number;
+  /** A background stream's beat; default 2 s. */
+  streamBeatMs?: number;
 }
 
 export interface RunningServer {
@@ -81,6 +83,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       state,
     ),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
+    streamBeatMs: opts.streamBeatMs ?? 2_000,
     ownToolNames: new Set(iris.tools.menu.specs.map((s) => s.name)),
   };
   const app = createApp(deps);

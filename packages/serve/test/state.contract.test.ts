@@ -92,3 +92,37 @@ describeServeEngines("serve state", (ctx) => {
     },
   );
 });
+
+describeServeEngines("serve state: recorded streams", (ctx) => {
+  const ev = (seq: number) => ({ seq, type: `t${seq}`, data: `{"sequence_number":${seq}}` });
+
+  it("keeps a stream's events in order for its owner, readable from another process while it runs", async () => {
+    const s = ctx.state.streams;
+    await s.open("alice", "resp_1", { expiresAt: 10_000, max: 10, now: 0 });
+    await s.append("resp_1", [ev(0), ev(1), ev(2)], { done: false, now: 5 });
+    const other = (await ctx.openAnother()).streams;
+    expect(await other.status("alice", "resp_1", 10)).toEqual({ done: false, aliveAt: 5 });
+    expect(await other.status("bob", "resp_1", 10)).toBeUndefined();
+    expect((await other.after("resp_1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
+    expect(await other.after("resp_1", -1, 1)).toEqual([ev(0)]);
+    await s.append("resp_1", [], { done: false, now: 7 }); // a beat
+    expect((await other.status("alice", "resp_1", 10))?.aliveAt).toBe(7);
+    await s.append("resp_1", [ev(3)], { done: true, now: 9 });
+    expect(await other.status("alice", "resp_1", 10)).toEqual({ done: true, aliveAt: 9 });
+    expect((await other.after("resp_1", 2, 10)).map((e) => e.type)).toEqual(["t3"]);
+    expect(await other.status("alice", "resp_1", 10_000)).toBeUndefined(); // expired
+  });
+
+  it("drops expired streams and the oldest over the bound, with their events", async () => {
+    const s = ctx.state.streams;
+    await s.open("a", "resp_old", { expiresAt: 100, max: 2, now: 0 });
+    await s.append("resp_old", [ev(0)], { done: true, now: 0 });
+    await s.open("a", "resp_1", { expiresAt: 1000, max: 2, now: 0 });
+    await s.open("a", "resp_2", { expiresAt: 2000, max: 2, now: 0 });
+    expect(await s.status("a", "resp_old", 0)).toBeUndefined();
+    expect(await s.after("resp_old", -1, 10)).toEqual([]);
+    await s.open("a", "resp_3", { expiresAt: 3000, max: 10, now: 1500 }); // resp_1 expired
+    expect(await s.status("a", "resp_1", 0)).toBeUndefined();
+    expect(await s.status("a", "resp_2", 1500)).toBeDefined();
+  });
+});

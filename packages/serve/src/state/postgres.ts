@@ -4,6 +4,7 @@
 // together allow `requests_per_minute`.
 import type { PostgresQuery, PostgresTables } from "@iris/host";
 import type { Message } from "@iris/llm";
+import { PostgresStreamLog } from "./postgres-streams.js";
 import {
   type Bounds,
   entryJson,
@@ -14,7 +15,11 @@ import {
 } from "./serve-state.js";
 
 export class PostgresServeState implements ServeState {
-  constructor(private readonly tables: PostgresTables) {}
+  readonly streams: PostgresStreamLog;
+
+  constructor(private readonly tables: PostgresTables) {
+    this.streams = new PostgresStreamLog(tables);
+  }
 
   async responseEntry(owner: string, key: string, now: number): Promise<StoredEntry | undefined> {
     const { rows } = await this.tables.query<{ history: string }>(

@@ -5,6 +5,7 @@
 // transaction, so replicas of one profile never leave more than `max` rows. Engines: sqlite.ts,
 // postgres.ts; the tables: tables.ts.
 import type { Message } from "@iris/llm";
+import type { StreamLog } from "./stream-log.js";
 
 export interface RecordedAnswer {
   status: number;
@@ -35,6 +36,8 @@ export interface RequestCounter {
 }
 
 export interface ServeState extends RequestCounter {
+  /** Responses streamed in the background, event by event (Last-Event-ID resumes them). */
+  readonly streams: StreamLog;
   /** The conversation under (owner, key), unless missing or expired at `now`. */
   responseEntry(owner: string, key: string, now: number): Promise<StoredEntry | undefined>;
   /** Stores (or replaces, as the newest) the conversation under each key, in one transaction. */

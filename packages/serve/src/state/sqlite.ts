@@ -11,11 +11,15 @@ import {
   type ServeState,
   type StoredEntry,
 } from "./serve-state.js";
+import { SqliteStreamLog } from "./sqlite-streams.js";
 
 export class SqliteServeState implements ServeState {
   private readonly windows = new MinuteWindows();
+  readonly streams: SqliteStreamLog;
 
-  constructor(private readonly tables: SqliteTables) {}
+  constructor(private readonly tables: SqliteTables) {
+    this.streams = new SqliteStreamLog(tables);
+  }
 
   async responseEntry(owner: string, key: string, now: number): Promise<StoredEntry | undefined> {
     const row = this.tables.get<{ history: string }>(
