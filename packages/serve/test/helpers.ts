@@ -19,6 +19,8 @@ export interface Harness {
   client(key?: string): OpenAI;
   /** Stops the server and starts it again on the same port, home and store (a restart). */
   restart(): Promise<void>;
+  /** Another server on the same profile and store (a replica), on its own port; closed with the harness. */
+  replica(): Promise<RunningServer>;
   /** Resolves with the first process-wide event that matches. */
   nextEvent(match: (e: HostEvent) => boolean): Promise<HostEvent>;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const keepAliveMs = opts.keepAliveMs ?? 15_000;
   const first = await startServer({ profile, port: 0, env, keepAliveMs });
   const baseURL = `${first.url}/v1`;
+  const replicas: RunningServer[] = [];
   const h: Harness = {
     fake,
     server: first,
@@ -94,6 +97,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (!again.ok) throw new Error(JSON.stringify(again.errors));
       h.server = await startServer({ profile: again, port: first.port, env, keepAliveMs });
     },
+    replica: async () => {
+      const r = await startServer({ profile, port: 0, env, keepAliveMs });
+      replicas.push(r);
+      return r;
+    },
     nextEvent: (match) =>
       new Promise((resolve) => {
         const off = h.server.deps.iris.subscribe((e) => {
@@ -103,6 +111,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         });
       }),
     close: async () => {
+      for (const r of replicas) await r.close();
       await h.server.close();
       await fake.close();
       home.cleanup();
