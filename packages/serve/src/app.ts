@@ -159,9 +159,9 @@ async function idempotent(
       "Idempotency-Key",
     );
   const scope = IdempotencyCache.scope(c.get("owner"), c.req.path, key);
-  const earlier = await deps.idempotency.lookup(scope);
-  if (earlier) return replay(earlier);
-  const settle = deps.idempotency.begin(scope);
+  const claim = await deps.idempotency.begin(scope);
+  if ("answer" in claim) return replay(claim.answer);
+  const { settle } = claim;
   let res: Response;
   try {
     res = await handle();
@@ -176,7 +176,13 @@ async function idempotent(
     throw err;
   }
   const copy = res.clone();
-  // A stream is recorded as it goes out; only a turn that ended as it should is kept.
+  // A whole body is recorded before it goes out, so a retry on any replica finds it; a stream is
+  // recorded as it goes out. Only a turn that ended as it should is kept.
+  if (!res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    const body = await copy.text();
+    await settle(c.get("complete") ? { status: res.status, headers: headersOf(res), body } : undefined);
+    return res;
+  }
   void copy
     .text()
     .then((body) =>

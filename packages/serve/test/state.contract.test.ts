@@ -126,3 +126,22 @@ describeServeEngines("serve state: recorded streams", (ctx) => {
     expect(await s.status("a", "resp_2", 1500)).toBeDefined();
   });
 });
+
+describeServeEngines("serve state: Idempotency-Key claims", (ctx) => {
+  it("a claim holds the key off other replicas until the answer, its release or its expiry", async () => {
+    const claim = { expiresAt: 1000, now: 0 };
+    expect(await ctx.state.claimAnswer("k", claim)).toBe("claimed");
+    const other = await ctx.openAnother();
+    // SQLite serves from one process (its requests wait in memory): it writes no claim.
+    const held = ctx.engine === "postgres" ? "running" : "claimed";
+    expect(await other.claimAnswer("k", claim)).toBe(held);
+    expect(await other.answer("k", 0)).toBeUndefined(); // a claim is no answer
+    await ctx.state.releaseClaim("k");
+    expect(await other.claimAnswer("k", claim)).toBe("claimed");
+    expect(await ctx.state.claimAnswer("k", { expiresAt: 3000, now: 1000 })).toBe("claimed"); // expired
+    await ctx.state.putAnswer("k", answer, { expiresAt: 5000, max: 10, now: 1000 });
+    expect(await other.claimAnswer("k", { expiresAt: 6000, now: 1000 })).toEqual(answer);
+    await other.releaseClaim("k"); // never drops an answer
+    expect(await ctx.state.answer("k", 1000)).toEqual(answer);
+  });
+});

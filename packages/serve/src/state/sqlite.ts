@@ -98,6 +98,12 @@ export class SqliteServeState implements ServeState {
     });
   }
 
+  async claimAnswer(scope: string, claim: { now: number }): Promise<RecordedAnswer | "claimed"> {
+    return (await this.answer(scope, claim.now)) ?? "claimed";
+  }
+
+  async releaseClaim(): Promise<void> {}
+
   async answerCount(): Promise<number> {
     return this.tables.get<{ n: number }>("SELECT COUNT(*) AS n FROM serve_idempotency")?.n ?? 0;
   }
