@@ -104,11 +104,16 @@ describe.skipIf(skipWithoutPostgres())("scale-out on one PostgreSQL", () => {
     const hold = new Promise<void>((r) => {
       releaseHold = r;
     });
+    let releaseKey!: () => void;
+    const holdKey = new Promise<void>((r) => {
+      releaseKey = r;
+    });
     fake.setHandler(async (req) => {
       const asked = lastUser(req);
       // The background answer waits until its reader has moved to another replica.
       if (asked.includes("slowly")) await gate;
       if (asked === "hold on") await hold;
+      if (asked === "hold the key") await holdKey;
       return { text: `answer to ${asked}`, chunkSize: 4 };
     });
     // Three replicas started at once: each brings serve's tables up to date under the store's lock.
@@ -166,6 +171,7 @@ describe.skipIf(skipWithoutPostgres())("scale-out on one PostgreSQL", () => {
     }
 
     // Stored sessions (chat completions, X-Iris-Session-Id) through the same round robin.
+    const sessions: string[] = [];
     for (const c of [0, 1]) {
       let session = "new";
       const served: string[] = [];
@@ -184,7 +190,30 @@ describe.skipIf(skipWithoutPostgres())("scale-out on one PostgreSQL", () => {
       const said = JSON.stringify(fake.requests.find((r) => lastUser(r) === `session ${c} step 3`)?.body);
       expect(said).toContain(`answer to session ${c} step 1`);
       expect(said).toContain(`answer to session ${c} step 2`);
+      sessions.push(session);
     }
+    // One turn at a time per session across replicas: a second request while the first runs on
+    // another replica is a 409 session_busy; the session then holds the first turn only.
+    const chat = (origin: string | undefined, session: string, content: string) =>
+      fetch(`${origin}/v1/chat/completions`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          "content-type": "application/json",
+          "x-iris-session-id": session,
+        },
+        body: JSON.stringify({ model: "iris", messages: [{ role: "user", content }] }),
+      });
+    const busyFirst = chat(origins[0], sessions[0] ?? "", "hold on");
+    await until(
+      () => fake.requests.some((r) => lastUser(r) === "hold on"),
+      "the first turn to reach the model",
+    );
+    const busy = await chat(origins[1], sessions[0] ?? "", "me too");
+    expect(busy.status).toBe(409);
+    expect(await busy.json()).toMatchObject({ error: { code: "session_busy" } });
+    releaseHold();
+    expect((await busyFirst).status).toBe(200);
 
     // An Idempotency-Key retry that lands on another replica gets the first answer, no second turn.
     const asked = fake.requests.length;
@@ -212,21 +241,21 @@ describe.skipIf(skipWithoutPostgres())("scale-out on one PostgreSQL", () => {
         },
         body: JSON.stringify({ model: "iris", input }),
       });
-    const running = post(origins[0], "hold on", "team-inflight");
+    const running = post(origins[0], "hold the key", "team-inflight");
     await until(
-      () => fake.requests.some((r) => lastUser(r) === "hold on"),
+      () => fake.requests.some((r) => lastUser(r) === "hold the key"),
       "the first request to reach the model",
     );
-    const early = await post(origins[1], "hold on", "team-inflight");
+    const early = await post(origins[1], "hold the key", "team-inflight");
     expect(early.status).toBe(409);
     expect(early.headers.get("retry-after")).toBe("1");
     expect(await early.json()).toMatchObject({ error: { code: "idempotency_key_in_use" } });
-    releaseHold();
+    releaseKey();
     const firstAnswer = (await (await running).json()) as { id: string };
-    const late = await post(origins[2], "hold on", "team-inflight");
+    const late = await post(origins[2], "hold the key", "team-inflight");
     expect(late.headers.get("idempotent-replayed")).toBe("true");
     expect(((await late.json()) as { id: string }).id).toBe(firstAnswer.id);
-    expect(fake.requests.filter((r) => lastUser(r) === "hold on")).toHaveLength(1);
+    expect(fake.requests.filter((r) => lastUser(r) === "hold the key")).toHaveLength(1);
 
     // A background stream: read on replica 0 up to response.in_progress, the connection lost,
     // resumed on replica 1 with Last-Event-ID while the turn still runs on replica 0.

@@ -7,7 +7,7 @@ import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError, badRequest } from "./errors.js";
 import { itemsPage } from "./response-items.js";
 import type { ResponseRecord } from "./response-store.js";
-import { resumeStream } from "./responses-resume.js";
+import { resumeStream, runningResponse } from "./responses-resume.js";
 
 export async function retrieveResponse(c: Context<ServeEnv>, deps: ServeDeps): Promise<Response> {
   if (c.req.query("stream") === "true") {
@@ -21,6 +21,9 @@ export async function retrieveResponse(c: Context<ServeEnv>, deps: ServeDeps): P
       "stream",
     );
   }
+  const id = c.req.param("id") ?? "";
+  const running = isResponseId(id) ? await runningResponse(deps, c.get("owner"), id) : undefined;
+  if (running) return c.json(running);
   return c.json((await recordOf(c, deps)).response);
 }
 

@@ -66,6 +66,23 @@ export async function resumeStream(
   });
 }
 
+/**
+ * A background response still running (here or on another replica), as `responses.retrieve`
+ * shows one: the response object it started with, `in_progress`. Undefined once it ended (then
+ * the stored response answers) or when there is no such stream.
+ */
+export async function runningResponse(
+  deps: ServeDeps,
+  owner: string,
+  id: string,
+): Promise<Record<string, unknown> | undefined> {
+  const log = deps.responses.streams;
+  const status = await log.status(owner, id, Date.now());
+  if (!status || status.done) return undefined;
+  const created = (await log.after(id, -1, 1))[0];
+  return created ? (JSON.parse(created.data) as { response?: Record<string, unknown> }).response : undefined;
+}
+
 /** Where to start: after Last-Event-ID, else after starting_after, else from the first event. */
 function cursorOf(c: Context<ServeEnv>): number {
   const header = c.req.header("last-event-id");

@@ -104,6 +104,9 @@ describe.each((["sqlite", "postgres"] as const).filter((e) => e === "sqlite" || 
       if (engine === "postgres") {
         // Another replica follows the turn still running on the first one.
         const other = await h.replica();
+        // Retrieved meanwhile, it is in progress.
+        const meanwhile = await fetch(`${other.url}/v1/responses/${id}`, { headers: auth() });
+        expect(await meanwhile.json()).toMatchObject({ id, status: "in_progress" });
         const res = await resume(other.url, id, "1");
         expect(res.status).toBe(200);
         const reading = framesOf(res);
@@ -112,7 +115,7 @@ describe.each((["sqlite", "postgres"] as const).filter((e) => e === "sqlite" || 
       } else {
         // One process: the turn ends without its client, the server restarts, the record stays.
         release();
-        await until(async () => (await fetch(`${h.baseURL}/responses/${id}`, { headers: auth() })).ok);
+        await completed(id);
         await h.restart();
         rest = await framesOf(await resume(h.server.url, id, "1"));
       }
@@ -147,7 +150,7 @@ describe("resuming: what is refused", () => {
     h = await startHarness();
     h.fake.enqueue({ text: "in the background" }, { text: "in the foreground" });
     const { id } = await startAndDrop(h.server.url, 1);
-    await until(async () => (await fetch(`${h.baseURL}/responses/${id}`, { headers: auth() })).ok);
+    await completed(id);
 
     const bad = await resume(h.server.url, id, "abc");
     expect(bad.status).toBe(400);
@@ -188,6 +191,14 @@ describe("resuming: what is refused", () => {
     },
   );
 });
+
+/** Waits until the response is stored as completed (retrieve shows a running one in progress). */
+async function completed(id: string): Promise<void> {
+  await until(async () => {
+    const res = await fetch(`${h.baseURL}/responses/${id}`, { headers: auth() });
+    return res.ok && ((await res.json()) as { status: string }).status === "completed";
+  });
+}
 
 async function until(test: () => Promise<boolean>): Promise<void> {
   const end = Date.now() + 30_000;
