@@ -3,8 +3,16 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HostEvent, loadProfile } from "@iris/host";
-import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import {
+  type FakeLlm,
+  type PostgresServer,
+  startFakeLlm,
+  startPostgres,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
 import OpenAI from "openai";
+import { afterAll } from "vitest";
 import { hashKey } from "../src/keys.js";
 import { type RunningServer, startServer } from "../src/server.js";
 
@@ -123,4 +131,21 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 /** The text of every request body the fake server received, joined. */
 export function sentBodies(fake: FakeLlm): string[] {
   return fake.requests.map((r) => r.rawBody.toString("utf8"));
+}
+
+/**
+ * The harness options for an engine: a state.db, or a fresh schema (`<prefix>_N`) of one Postgres
+ * server the test file starts when first asked and stops after its tests.
+ */
+export function engineOptions(prefix: string): (engine: "sqlite" | "postgres") => Promise<HarnessOptions> {
+  let pg: Promise<PostgresServer> | undefined;
+  let schemas = 0;
+  afterAll(async () => {
+    await (await pg)?.close();
+  });
+  return async (engine) => {
+    if (engine === "sqlite") return {};
+    pg ??= startPostgres();
+    return { postgres: { url: (await pg).url(), schema: `${prefix}_${++schemas}` } };
+  };
 }

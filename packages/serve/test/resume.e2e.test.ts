@@ -5,32 +5,18 @@
 // which a chain then continues. The official SDK resumes with `starting_after`. Bad cursors,
 // foreground responses and other keys are refused by name; a replica that stops beating ends the
 // reader's stream with an error instead of a wait.
-import {
-  type PostgresServer,
-  type SseFrame,
-  skipWithoutPostgres,
-  sseFrames,
-  startPostgres,
-} from "@iris/testkit";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type SseFrame, skipWithoutPostgres, sseFrames } from "@iris/testkit";
+import { afterEach, describe, expect, it } from "vitest";
 import { type ApiKey, ownerOf } from "../src/keys.js";
-import { ALICE, BOB, type Harness, type HarnessOptions, sentBodies, startHarness } from "./helpers.js";
+import { ALICE, BOB, engineOptions, type Harness, sentBodies, startHarness } from "./helpers.js";
 
 let h: Harness;
 afterEach(async () => {
   await h?.close();
 });
-let pg: Promise<PostgresServer> | undefined;
-let schemas = 0;
-afterAll(async () => {
-  await (await pg)?.close();
-});
 
-async function on(engine: "sqlite" | "postgres"): Promise<HarnessOptions> {
-  if (engine === "sqlite") return {};
-  pg ??= startPostgres();
-  return { postgres: { url: (await pg).url(), schema: `resume_${++schemas}` } };
-}
+/** The harness on `engine`: a state.db, or a fresh schema of the file's Postgres server. */
+const on = engineOptions("resume");
 
 const ANSWER = "a long answer that arrives in many small pieces";
 const auth = (key = ALICE) => ({ authorization: `Bearer ${key}` });
