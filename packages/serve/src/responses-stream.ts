@@ -39,6 +39,17 @@ export function streamResponse(c: Context<ServeEnv>, deps: ServeDeps, parts: Res
   const named = namedEventsOn(c.req.header("x-iris-events"), deps.config.named_events, "responses");
   c.header("x-iris-tool-progress", style);
   c.header("x-accel-buffering", "no");
+  let ended: (() => void) | undefined;
+  if (recorder) {
+    const turn = {
+      stop: () => controller.abort(),
+      ended: new Promise<void>((resolve) => {
+        ended = resolve;
+      }),
+    };
+    deps.background.add(turn);
+    void turn.ended.then(() => deps.background.delete(turn));
+  }
   return streamSSE(c, async (stream) => {
     if (!recorder) stream.onAbort(() => controller.abort());
     let queue: Promise<unknown> = Promise.resolve();
@@ -115,10 +126,14 @@ export function streamResponse(c: Context<ServeEnv>, deps: ServeDeps, parts: Res
       if (recorder) builder.fail("server_error", "internal server error");
       throw err;
     } finally {
-      if (timer) clearInterval(timer);
-      await recorder?.finish();
-      await prepared.dispose();
-      release();
+      try {
+        if (timer) clearInterval(timer);
+        await recorder?.finish();
+        await prepared.dispose();
+        release();
+      } finally {
+        ended?.();
+      }
     }
   });
 }

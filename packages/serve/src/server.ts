@@ -84,6 +84,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     streamBeatMs: opts.streamBeatMs ?? 2_000,
+    background: new Set(),
     ownToolNames: new Set(iris.tools.menu.specs.map((s) => s.name)),
   };
   const app = createApp(deps);
@@ -112,6 +113,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           // Streams still open (a client that never reads) must not hold the shutdown.
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        // Background turns outlive their clients, not the server: each is stopped and its record
+        // ends with response.failed while the store is still open, so readers elsewhere know.
+        for (const turn of deps.background) turn.stop();
+        await Promise.all([...deps.background].map((t) => t.ended));
         await iris.close();
       })();
       return closing;

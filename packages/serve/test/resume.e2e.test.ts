@@ -18,6 +18,7 @@ afterEach(async () => {
 /** The harness on `engine`: a state.db, or a fresh schema of the file's Postgres server. */
 const on = engineOptions("resume");
 
+const ENGINES = (["sqlite", "postgres"] as const).filter((e) => e === "sqlite" || !skipWithoutPostgres());
 const ANSWER = "a long answer that arrives in many small pieces";
 const auth = (key = ALICE) => ({ authorization: `Bearer ${key}` });
 
@@ -69,10 +70,69 @@ function checkWhole(frames: SseFrame[]): void {
   expect(frames.at(-1)?.event).toBe("response.completed");
 }
 
-describe.each((["sqlite", "postgres"] as const).filter((e) => e === "sqlite" || !skipWithoutPostgres()))(
-  "a background stream resumed with Last-Event-ID (%s)",
-  (engine) => {
-    it("gets the rest once and in order, and the chain goes on from it", async () => {
+describe.each(ENGINES)("a background stream resumed with Last-Event-ID (%s)", (engine) => {
+  it("gets the rest once and in order, and the chain goes on from it", async () => {
+    h = await startHarness(await on(engine));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    h.fake.setHandler(async () => {
+      await gate;
+      return { text: ANSWER, chunkSize: 3 };
+    });
+    // The client sees response.created and response.in_progress, then its connection drops while
+    // the model has not answered yet.
+    const { id, seen } = await startAndDrop(h.server.url, 1);
+    expect(id).toMatch(/^resp_/);
+    let rest: SseFrame[];
+    if (engine === "postgres") {
+      // Another replica follows the turn still running on the first one.
+      const other = await h.replica();
+      // Retrieved meanwhile, it is in progress.
+      const meanwhile = await fetch(`${other.url}/v1/responses/${id}`, { headers: auth() });
+      expect(await meanwhile.json()).toMatchObject({ id, status: "in_progress" });
+      const res = await resume(other.url, id, "1");
+      expect(res.status).toBe(200);
+      const reading = framesOf(res);
+      release();
+      rest = await reading;
+    } else {
+      // One process: the turn ends without its client, the server restarts, the record stays.
+      release();
+      await completed(id);
+      await h.restart();
+      rest = await framesOf(await resume(h.server.url, id, "1"));
+    }
+    checkWhole([...seen, ...rest]);
+    // The official SDK's way: retrieve with stream and starting_after.
+    const client = h.client();
+    const events = await client.responses.retrieve(id, { stream: true, starting_after: 3 });
+    const types: string[] = [];
+    let first: number | undefined;
+    for await (const e of events) {
+      first ??= e.sequence_number;
+      types.push(e.type);
+    }
+    expect(first).toBe(4);
+    expect(types.at(-1)).toBe("response.completed");
+    // response.completed means stored: the chain continues from it (on the first server).
+    h.fake.setHandler(undefined);
+    h.fake.enqueue({ text: "the end" });
+    const next = await client.responses.create({
+      model: "iris",
+      input: "And then?",
+      previous_response_id: id,
+    });
+    expect(next.output_text).toBe("the end");
+    expect(sentBodies(h.fake).at(-1)).toContain(ANSWER);
+  });
+});
+
+describe("a background turn and its server", () => {
+  it.each(ENGINES)(
+    "a server that stops ends its background streams for their readers, at once (%s)",
+    async (engine) => {
       h = await startHarness(await on(engine));
       let release!: () => void;
       const gate = new Promise<void>((r) => {
@@ -80,56 +140,21 @@ describe.each((["sqlite", "postgres"] as const).filter((e) => e === "sqlite" || 
       });
       h.fake.setHandler(async () => {
         await gate;
-        return { text: ANSWER, chunkSize: 3 };
+        return { text: ANSWER };
       });
-      // The client sees response.created and response.in_progress, then its connection drops while
-      // the model has not answered yet.
-      const { id, seen } = await startAndDrop(h.server.url, 1);
-      expect(id).toMatch(/^resp_/);
-      let rest: SseFrame[];
-      if (engine === "postgres") {
-        // Another replica follows the turn still running on the first one.
-        const other = await h.replica();
-        // Retrieved meanwhile, it is in progress.
-        const meanwhile = await fetch(`${other.url}/v1/responses/${id}`, { headers: auth() });
-        expect(await meanwhile.json()).toMatchObject({ id, status: "in_progress" });
-        const res = await resume(other.url, id, "1");
-        expect(res.status).toBe(200);
-        const reading = framesOf(res);
-        release();
-        rest = await reading;
-      } else {
-        // One process: the turn ends without its client, the server restarts, the record stays.
-        release();
-        await completed(id);
-        await h.restart();
-        rest = await framesOf(await resume(h.server.url, id, "1"));
-      }
-      checkWhole([...seen, ...rest]);
-      // The official SDK's way: retrieve with stream and starting_after.
-      const client = h.client();
-      const events = await client.responses.retrieve(id, { stream: true, starting_after: 3 });
-      const types: string[] = [];
-      let first: number | undefined;
-      for await (const e of events) {
-        first ??= e.sequence_number;
-        types.push(e.type);
-      }
-      expect(first).toBe(4);
-      expect(types.at(-1)).toBe("response.completed");
-      // response.completed means stored: the chain continues from it (on the first server).
-      h.fake.setHandler(undefined);
-      h.fake.enqueue({ text: "the end" });
-      const next = await client.responses.create({
-        model: "iris",
-        input: "And then?",
-        previous_response_id: id,
+      const { id } = await startAndDrop(h.server.url, 1);
+      await until(async () => h.fake.requests.length > 0);
+      // Restarted while the model has not answered: the turn stops, its record ends as failed.
+      await h.restart();
+      release();
+      const rest = await framesOf(await resume(h.server.url, id, "1"));
+      expect(rest.map((f) => f.event)).toEqual(["response.failed"]);
+      expect(JSON.parse(rest[0]?.data ?? "{}")).toMatchObject({
+        response: { status: "failed", error: { code: "cancelled" } },
       });
-      expect(next.output_text).toBe("the end");
-      expect(sentBodies(h.fake).at(-1)).toContain(ANSWER);
-    });
-  },
-);
+    },
+  );
+});
 
 describe("resuming: what is refused", () => {
   it("names a bad cursor, a foreground response, another key's, and background without a stream", async () => {
