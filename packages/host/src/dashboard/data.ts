@@ -1,6 +1,7 @@
 // The profile's state as the dashboard reads and steers it (a front end imports host only): one
-// writable store connection with the dashboard's indexed reads (store/dashboard-reads.ts), the ask
-// board, cron jobs, search, and the few edits the pages offer (rename, delete).
+// writable store (SQLite or Postgres, as the profile's store: says) with the dashboard's indexed
+// reads, the ask board, cron jobs, search, and the few edits the pages offer (rename, delete).
+import { hostname } from "node:os";
 import {
   type AskBoard,
   type AskRow,
@@ -16,6 +17,8 @@ import {
   type Store,
 } from "@iris/store";
 import type { ApprovalAnswer } from "@iris/tools";
+import { openProfileStore } from "../app/profile-store.js";
+import type { Profile } from "../config/index.js";
 import { exportSessionAs, type SessionExportFormat } from "./export.js";
 
 export class DashboardData {
@@ -31,8 +34,14 @@ export class DashboardData {
     this.cronControl = store.dashboard.cron;
   }
 
+  /** The SQLite store at `dbPath`. */
   static open(dbPath: string): DashboardData {
     return new DashboardData(openStore(dbPath));
+  }
+
+  /** The profile's store, whichever engine its config names. */
+  static async openProfile(profile: Pick<Profile, "config" | "env" | "home">): Promise<DashboardData> {
+    return new DashboardData(await openProfileStore(profile));
   }
 
   close(): Promise<void> {
@@ -97,7 +106,7 @@ export class DashboardData {
   /** Platforms as the gateway last recorded them; a gateway that died shows its platforms stopped. */
   async platformHealth(): Promise<PlatformHealthRow[]> {
     return (await this.store.dashboard.health.list()).map((h) =>
-      h.state !== "stopped" && !isAlive(h.pid)
+      h.state !== "stopped" && !isAliveHere(h)
         ? { ...h, state: "stopped", lastError: h.lastError ?? "the gateway process is gone" }
         : h,
     );
@@ -109,7 +118,7 @@ export class DashboardData {
    */
   async mcpStates(): Promise<McpStateRow[]> {
     return (await this.store.mcpStates.list()).map((r) =>
-      isAlive(r.pid) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
+      isAliveHere(r) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
     );
   }
 
@@ -128,6 +137,14 @@ export class DashboardData {
     const ask = await this.board.get(id);
     return ask?.kind === "clarify" && (await this.board.answer(id, answer, by));
   }
+}
+
+/**
+ * Whether the process a row names still runs. A process on another machine sharing the store
+ * (Postgres) cannot be looked at from here: its row is taken as it says.
+ */
+function isAliveHere(row: { pid: number; host?: string }): boolean {
+  return (row.host !== undefined && row.host !== hostname()) || isAlive(row.pid);
 }
 
 function isAlive(pid: number): boolean {
