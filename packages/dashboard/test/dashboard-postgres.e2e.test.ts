@@ -16,9 +16,9 @@ import {
   type TempDir,
   tempDir,
 } from "@iris/testkit";
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, skipWithoutChromium } from "./chromium.js";
+import { type Browsing, logIn } from "./browse.js";
+import { skipWithoutChromium } from "./chromium.js";
 import { runIris, type Started, startIris } from "./cli.js";
 
 const KOREAN = "부산의 여름 바다는 정말 따뜻합니다";
@@ -37,20 +37,8 @@ describe.skipIf(skip)(
     let env: Record<string, string>;
     let dashboard: Started;
     let url = "";
-    let browser: Browser;
-    let context: BrowserContext;
-    const consoleErrors: string[] = [];
-
-    const openPage = async (path: string): Promise<Page> => {
-      const page = await context.newPage();
-      page.on("console", (m) => {
-        if (m.type() === "error") consoleErrors.push(`${path}: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => consoleErrors.push(`${path}: ${e.message}`));
-      await page.goto(`${url}${path}`);
-      await page.waitForSelector("body[data-ready='1']", WAIT);
-      return page;
-    };
+    let browsing: Browsing;
+    const openPage = (path: string) => browsing.openPage(path);
 
     beforeAll(async () => {
       pg = await startPostgres();
@@ -84,17 +72,11 @@ describe.skipIf(skip)(
       dashboard = startIris(["dashboard", "--port", "0"], env, work);
       url = (await dashboard.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
       const token = readFileSync(join(dir.path, "dashboard.token"), "utf8").trim();
-      browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const login = await context.newPage();
-      await login.goto(`${url}/login`);
-      await login.fill("input[name=token]", token);
-      await Promise.all([login.waitForURL(`${url}/`), login.click("button")]);
-      await login.close();
+      browsing = await logIn(url, token);
     }, 180_000);
 
     afterAll(async () => {
-      await browser?.close();
+      await browsing?.close();
       dashboard?.child.kill("SIGTERM");
       await dashboard?.exited;
       await fake?.close();
@@ -152,7 +134,7 @@ describe.skipIf(skip)(
     it("kept nothing in a state.db, showed no password and logged no console error", () => {
       expect(existsSync(join(dir.path, "state.db"))).toBe(false);
       expect(dashboard.stderr() + dashboard.stdout()).not.toContain(PASSWORD);
-      expect(consoleErrors).toEqual([]);
+      expect(browsing.consoleErrors).toEqual([]);
     });
   },
   300_000,

@@ -1,19 +1,11 @@
 // The dashboard's reads over the conversation tables (SPEC E1, F3) through the state interface, on
 // every engine: daily usage sums that follow each call and each deleted session, keyset pages of
 // sessions, a session's nodes, forks and branch tips, and the running turns.
-import type { AssistantMessage, Message } from "@iris/llm";
 import { expect, it } from "vitest";
 import type { Store } from "../../src/state.js";
 import { describeEngines } from "./engines.js";
+import { assistant, user } from "./messages.js";
 
-const user = (text: string): Message => ({ role: "user", content: text });
-const assistant = (text: string): AssistantMessage => ({
-  role: "assistant",
-  parts: [{ type: "text", text }],
-  origin: { provider: "p", apiMode: "chat_completions", model: "m" },
-  usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-  stopReason: "end",
-});
 const today = () => Math.floor(Date.now() / 86_400_000);
 
 async function call(
