@@ -42,7 +42,7 @@ export async function startDashboard(opts: DashboardOptions): Promise<RunningDas
   const token = loadOrCreateToken(tokenFile);
   let data: DashboardData;
   try {
-    data = await DashboardData.openProfile(opts.profile);
+    data = await DashboardData.open(opts.profile);
   } catch (err) {
     // An unreachable or too new store: said as the store says it (never the URL's password).
     if (err instanceof StoreError) throw new DashboardStartError(err.message);

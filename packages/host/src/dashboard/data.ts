@@ -2,19 +2,18 @@
 // writable store (SQLite or Postgres, as the profile's store: says) with the dashboard's indexed
 // reads, the ask board, cron jobs, search, and the few edits the pages offer (rename, delete).
 import { hostname } from "node:os";
-import {
-  type AskBoard,
-  type AskRow,
-  type CronControl,
-  type CronState,
-  type DashboardReads,
-  type McpStateRow,
-  type NodeRow,
-  openStore,
-  type PlatformHealthRow,
-  type SearchHit,
-  type SessionRow,
-  type Store,
+import type {
+  AskBoard,
+  AskRow,
+  CronControl,
+  CronState,
+  DashboardReads,
+  McpStateRow,
+  NodeRow,
+  PlatformHealthRow,
+  SearchHit,
+  SessionRow,
+  Store,
 } from "@iris/store";
 import type { ApprovalAnswer } from "@iris/tools";
 import { openProfileStore } from "../app/profile-store.js";
@@ -34,13 +33,8 @@ export class DashboardData {
     this.cronControl = store.dashboard.cron;
   }
 
-  /** The SQLite store at `dbPath`. */
-  static open(dbPath: string): DashboardData {
-    return new DashboardData(openStore(dbPath));
-  }
-
   /** The profile's store, whichever engine its config names. */
-  static async openProfile(profile: Pick<Profile, "config" | "env" | "home">): Promise<DashboardData> {
+  static async open(profile: Pick<Profile, "config" | "env" | "home">): Promise<DashboardData> {
     return new DashboardData(await openProfileStore(profile));
   }
 
