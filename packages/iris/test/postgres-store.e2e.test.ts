@@ -1,7 +1,7 @@
 // A profile whose state lives in PostgreSQL (`store: {backend: postgres}`), as a user runs it: the
 // built bin, a throw-away Postgres server, the fake LLM. Two homes (two machines, say) share one
 // database: a conversation started on one is continued on the other; `iris migrate`, `iris
-// sessions`, `iris doctor` work on it; nothing lands in a state.db; the password never shows.
+// sessions`, `iris usage` (by model and by day too), `iris doctor` work on it; nothing lands in a state.db; the password never shows.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -75,6 +75,13 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     expect(words.stdout).toContain("[answer]");
     const usage = await runIris(["usage"], { env: a.env });
     expect(usage.code).toBe(0);
+    // Totals by model and by day come from the daily sums both machines' calls wrote.
+    const byModel = await runIris(["usage", "--by", "model"], { env: b.env });
+    expect(byModel.stderr).toBe("");
+    expect(byModel.stdout).toMatch(/^custom\/fake-model\s+2\s/m);
+    expect(byModel.stdout).toMatch(/^total\s+2\s/m);
+    const byDay = await runIris(["usage", "--by", "day", "--days", "2"], { env: a.env });
+    expect(byDay.stdout).toMatch(/^\d{4}-\d\d-\d\d\s+2\s/m);
 
     const doctor = await runIris(["doctor", "--offline"], { env: a.env });
     expect(doctor.stdout).toMatch(

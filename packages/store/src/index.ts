@@ -1,4 +1,5 @@
 export type { ActiveTime } from "./active-time.js";
+export type { BranchTip } from "./branch-tips.js";
 export type { CompactionExpansion } from "./compaction.js";
 export type { CronControlRow, CronRunResultRow } from "./cron-control.js";
 export type { AskKind, AskRow, AskState } from "./dashboard-asks.js";
@@ -13,18 +14,12 @@ export type { EffectSnapshotRow, FileBefore } from "./effect-snapshots.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
 export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
 export type {
-  AskBoard,
   CronControl,
   CronState,
-  DashboardReads,
-  DashboardState,
   FrontEndStates,
   GatewayIdentities,
   GatewayState,
-  McpStates,
-  PlatformHealth,
   Promised,
-  WebPages,
 } from "./front-end-state.js";
 export {
   type ApprovedRow,
@@ -76,17 +71,24 @@ export type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from
 export { openStore, SqliteStore } from "./sqlite-store.js";
 export type {
   ActiveTimeState,
+  AskBoard,
   ConversationStore,
   CooldownState,
+  DashboardReads,
+  DashboardState,
   EffectState,
   LeaseState,
+  McpStates,
   NodeTreeState,
+  PlatformHealth,
   SearchState,
   SessionState,
+  SharedStates,
   StartSessionInput,
   Store,
   StoreBackend,
   UsageState,
+  WebPages,
 } from "./state.js";
 export type { OpenStoreOptions } from "./store.js";
 export type {

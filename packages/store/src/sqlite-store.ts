@@ -8,7 +8,7 @@ import type { CompactionExpansion } from "./compaction.js";
 import type { Database } from "./driver.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
-import { type DashboardState, type FrontEndStates, promised } from "./front-end-state.js";
+import { type FrontEndStates, promised } from "./front-end-state.js";
 import { schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import type { NodeInput } from "./nodes.js";
@@ -18,10 +18,13 @@ import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from
 import type {
   ActiveTimeState,
   CooldownState,
+  DashboardState,
   LeaseState,
+  McpStates,
   StartSessionInput,
   Store,
   StoreBackend,
+  WebPages,
 } from "./state.js";
 import { type OpenStoreOptions, openSqliteEngine, type SqliteEngine } from "./store.js";
 import { migrateSqliteTables, sqliteTables, sqliteTablesVersion } from "./tables/sqlite-tables.js";
@@ -76,8 +79,9 @@ export class SqliteStore implements Store {
     return sqliteTablesVersion(this.engine.db, set);
   }
 
-  // Front-end state, each made on first use.
+  // Front-end and shared state, each made on first use.
   private frontEnds: Partial<{ -readonly [K in keyof FrontEndStates]: FrontEndStates[K] }> = {};
+  private shared: { dashboard?: DashboardState; mcpStates?: McpStates; webPages?: WebPages } = {};
   get gatewayState(): FrontEndStates["gatewayState"] {
     this.frontEnds.gatewayState ??= promised(this.engine.gatewayState);
     return this.frontEnds.gatewayState;
@@ -91,27 +95,27 @@ export class SqliteStore implements Store {
     return this.frontEnds.gatewayIdentities;
   }
   get dashboard(): DashboardState {
-    if (!this.frontEnds.dashboard) {
+    if (!this.shared.dashboard) {
       const d = this.engine.dashboard;
-      this.frontEnds.dashboard = {
+      this.shared.dashboard = {
         reads: promised(d.reads),
         asks: promised(d.asks),
         cron: promised(d.cron),
         health: promised(d.health),
       };
     }
-    return this.frontEnds.dashboard;
+    return this.shared.dashboard;
   }
   get cronControl(): FrontEndStates["cronControl"] {
     return this.dashboard.cron;
   }
-  get mcpStates(): FrontEndStates["mcpStates"] {
-    this.frontEnds.mcpStates ??= promised(this.engine.mcpStates);
-    return this.frontEnds.mcpStates;
+  get mcpStates(): McpStates {
+    this.shared.mcpStates ??= promised(this.engine.mcpStates);
+    return this.shared.mcpStates;
   }
-  get webPages(): FrontEndStates["webPages"] {
-    this.frontEnds.webPages ??= promised(this.engine.webPages);
-    return this.frontEnds.webPages;
+  get webPages(): WebPages {
+    this.shared.webPages ??= promised(this.engine.webPages);
+    return this.shared.webPages;
   }
 
   // Sessions

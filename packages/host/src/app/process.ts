@@ -139,11 +139,9 @@ export class IrisProcess implements SessionParent {
         logger: logger.child({ component: "tools" }),
         env: profile.env,
         ...(opts.extraTools ? { extraTools: opts.extraTools } : {}),
-        // Read pages and MCP states are state.db tables; on Postgres pages stay in this process.
-        ...(store.backend === "sqlite"
-          ? { pages: storePageIndex(store, logger.child({ component: "tools" })) }
-          : {}),
-        onMcpStatus: (statuses) => (store.backend === "sqlite" ? mcpStates.record(statuses) : undefined),
+        // Read pages and MCP states are kept in the store (either engine) for other processes.
+        pages: storePageIndex(store, logger.child({ component: "tools" })),
+        onMcpStatus: (statuses) => mcpStates.record(statuses),
       });
       const proc = new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
       proc.mcpStates = mcpStates;

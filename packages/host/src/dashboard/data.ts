@@ -1,21 +1,23 @@
 // The profile's state as the dashboard reads and steers it (a front end imports host only): one
-// writable store connection with the dashboard's indexed reads (store/dashboard-reads.ts), the ask
-// board, cron jobs, search, and the few edits the pages offer (rename, delete).
-import {
-  type AskBoard,
-  type AskRow,
-  type CronControl,
-  type CronState,
-  type DashboardReads,
-  type McpStateRow,
-  type NodeRow,
-  openStore,
-  type PlatformHealthRow,
-  type SearchHit,
-  type SessionRow,
-  type Store,
+// writable store (SQLite or Postgres, as the profile's store: says) with the dashboard's indexed
+// reads, the ask board, cron jobs, search, and the few edits the pages offer (rename, delete).
+import { hostname } from "node:os";
+import type {
+  AskBoard,
+  AskRow,
+  CronControl,
+  CronState,
+  DashboardReads,
+  McpStateRow,
+  NodeRow,
+  PlatformHealthRow,
+  SearchHit,
+  SessionRow,
+  Store,
 } from "@iris/store";
 import type { ApprovalAnswer } from "@iris/tools";
+import { openProfileStore } from "../app/profile-store.js";
+import type { Profile } from "../config/index.js";
 import { exportSessionAs, type SessionExportFormat } from "./export.js";
 
 export class DashboardData {
@@ -31,8 +33,9 @@ export class DashboardData {
     this.cronControl = store.dashboard.cron;
   }
 
-  static open(dbPath: string): DashboardData {
-    return new DashboardData(openStore(dbPath));
+  /** The profile's store, whichever engine its config names. */
+  static async open(profile: Pick<Profile, "config" | "env" | "home">): Promise<DashboardData> {
+    return new DashboardData(await openProfileStore(profile));
   }
 
   close(): Promise<void> {
@@ -97,7 +100,7 @@ export class DashboardData {
   /** Platforms as the gateway last recorded them; a gateway that died shows its platforms stopped. */
   async platformHealth(): Promise<PlatformHealthRow[]> {
     return (await this.store.dashboard.health.list()).map((h) =>
-      h.state !== "stopped" && !isAlive(h.pid)
+      h.state !== "stopped" && !isAliveHere(h)
         ? { ...h, state: "stopped", lastError: h.lastError ?? "the gateway process is gone" }
         : h,
     );
@@ -109,7 +112,7 @@ export class DashboardData {
    */
   async mcpStates(): Promise<McpStateRow[]> {
     return (await this.store.mcpStates.list()).map((r) =>
-      isAlive(r.pid) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
+      isAliveHere(r) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
     );
   }
 
@@ -128,6 +131,14 @@ export class DashboardData {
     const ask = await this.board.get(id);
     return ask?.kind === "clarify" && (await this.board.answer(id, answer, by));
   }
+}
+
+/**
+ * Whether the process a row names still runs. A process on another machine sharing the store
+ * (Postgres) cannot be looked at from here: its row is taken as it says.
+ */
+function isAliveHere(row: { pid: number; host?: string }): boolean {
+  return (row.host !== undefined && row.host !== hostname()) || isAlive(row.pid);
 }
 
 function isAlive(pid: number): boolean {

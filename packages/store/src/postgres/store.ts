@@ -1,14 +1,14 @@
 // The Postgres engine behind the state interface (state.ts): one schema of one database shared by
 // any number of processes on any number of machines. Every write that must land together is one
 // transaction here; reads go straight to the pool. Front ends' table sets are migrated and reached
-// through tables.ts; the front-end tables still in this package (gateway, cron, the dashboard's)
-// are not on Postgres: their calls are refused with a message that says so.
+// through tables.ts; the front-end tables still in this package (gateway, cron) are not on
+// Postgres: their calls are refused with a message that says so.
 import type { Message } from "@iris/llm";
 import { type CompactionExpansion, expandCompaction } from "../compaction.js";
 import type { EffectSnapshotRow } from "../effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "../effects.js";
 import { StoreError } from "../errors.js";
-import type { DashboardState, FrontEndStates } from "../front-end-state.js";
+import type { FrontEndStates } from "../front-end-state.js";
 import type { NodeInput } from "../nodes.js";
 import type { NodeRow, SessionRow } from "../rows.js";
 import type { SearchHit, SearchOptions } from "../search.js";
@@ -16,16 +16,22 @@ import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from
 import type {
   ActiveTimeState,
   CooldownState,
+  DashboardState,
   LeaseState,
+  McpStates,
   StartSessionInput,
   Store,
   StoreBackend,
+  WebPages,
 } from "../state.js";
 import type { PostgresTables, TableSet, TableSetVersion } from "../tables/table-set.js";
 import type { UsageInput, UsageRow } from "../usage.js";
 import { requireString } from "../validate.js";
+import { pgDashboardReads } from "./dashboard-reads.js";
+import { pgAskBoard, pgPlatformHealth } from "./dashboard-tables.js";
 import * as fx from "./effects.js";
 import { describeServer, pgError } from "./errors.js";
+import { pgMcpStates, pgWebPages } from "./mcp-web.js";
 import { migratePostgres, PG_LATEST_VERSION, pgSchemaVersion } from "./migrations.js";
 import * as nodes from "./nodes.js";
 import { inTransaction, openPool, type Pool, type PostgresOptions } from "./pool.js";
@@ -55,6 +61,9 @@ export class PostgresStore implements Store {
   readonly leases: LeaseState;
   readonly routeCooldowns: CooldownState;
   readonly activeTime: ActiveTimeState;
+  readonly dashboard: DashboardState;
+  readonly mcpStates: McpStates;
+  readonly webPages: WebPages;
 
   constructor(
     readonly pool: Pool,
@@ -65,6 +74,14 @@ export class PostgresStore implements Store {
     this.leases = this.guarded(pgLeases(pool));
     this.routeCooldowns = this.guarded(pgCooldowns(pool));
     this.activeTime = this.guarded(pgActiveTime(pool));
+    this.dashboard = {
+      reads: this.guarded(pgDashboardReads(pool)),
+      asks: this.guarded(pgAskBoard(pool)),
+      cron: notYet("the cron jobs"),
+      health: this.guarded(pgPlatformHealth(pool)),
+    };
+    this.mcpStates = this.guarded(pgMcpStates(pool));
+    this.webPages = this.guarded(pgWebPages(pool));
   }
 
   async close(): Promise<void> {
@@ -120,22 +137,8 @@ export class PostgresStore implements Store {
   get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
     return notYet("the gateway's logins");
   }
-  get dashboard(): DashboardState {
-    return {
-      reads: notYet("the dashboard"),
-      asks: notYet("the dashboard's ask board"),
-      cron: notYet("the cron jobs"),
-      health: notYet("the platforms' health"),
-    };
-  }
   get cronControl(): FrontEndStates["cronControl"] {
     return notYet("the cron jobs");
-  }
-  get mcpStates(): FrontEndStates["mcpStates"] {
-    return notYet("MCP server states");
-  }
-  get webPages(): FrontEndStates["webPages"] {
-    return notYet("the pages the web tools read");
   }
 
   // Sessions
