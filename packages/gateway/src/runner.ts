@@ -3,13 +3,7 @@
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
 
 import { join } from "node:path";
-import {
-  findCommand,
-  type GatewayIdentities,
-  type GatewayState,
-  type HostEvent,
-  type Session,
-} from "@iris/host";
+import { findCommand, type HostEvent, type Session } from "@iris/host";
 import { redact, textOf } from "@iris/llm";
 import { PendingAsks } from "./asks.js";
 import { withImages } from "./attachments.js";
@@ -29,6 +23,7 @@ import { filterMention } from "./pipeline/mention.js";
 import { sessionKey } from "./pipeline/session-key.js";
 import { recoverUnanswered } from "./recover-platform.js";
 import { postAsk } from "./session-asks.js";
+import type { GatewayIdentities, GatewayState } from "./state/index.js";
 import type { GatewayToolPort } from "./tools.js";
 import { closeTurnOutputs, openTurnOutputs } from "./turn-outputs.js";
 
@@ -55,8 +50,8 @@ export class Gateway {
   private abandoned = false;
 
   constructor(private readonly opts: GatewayOptions) {
-    this.state = opts.iris.gatewayState;
-    this.identities = opts.iris.gatewayIdentities;
+    this.state = opts.tables.state;
+    this.identities = opts.tables.identities;
     this.hooks = new Hooks(
       opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
       opts.logger.child({ component: "hooks" }),
@@ -171,7 +166,7 @@ export class Gateway {
       );
     }
     this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
-    this.cron.start();
+    if (this.opts.cron !== false) this.cron.start();
     this.sweeper = setInterval(() => {
       for (const p of this.platforms.values()) void p.chats.sweep();
     }, 60_000);

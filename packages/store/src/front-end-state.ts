@@ -1,25 +1,19 @@
-// Front-end state that still lives in this package (gateway, cron, the dashboard's tables,
-// MCP server states, read web pages): each table set behind its own async view, so callers are
-// written as they will be once each moves into its front end's package as a table set
-// (tables/table-set.ts; serve's has). Until then the SQLite repositories answer, wrapped by
+// Front-end state that still lives in this package (cron, the dashboard's tables, MCP server
+// states, read web pages): each table set behind its own async view, so callers are written as
+// they will be once each moves into its front end's package as a table set
+// (tables/table-set.ts; serve's and the gateway's have). Until then the SQLite repositories answer, wrapped by
 // `promised`.
 
 import type { CronControl as CronControlTables } from "./cron-control.js";
 import type { AskBoard as AskTables } from "./dashboard-asks.js";
 import type { DashboardReads as DashboardQueries } from "./dashboard-reads.js";
-import type { GatewayState as GatewayTables } from "./gateway.js";
 import type { CronState as CronTables } from "./gateway-cron.js";
-import type { GatewayIdentities as IdentityTables } from "./gateway-identities.js";
 import type { McpStates as McpTables } from "./mcp-state.js";
 import type { PlatformHealth as HealthTables } from "./platform-health.js";
 import type { WebPages as WebPageTables } from "./web-pages.js";
 
-/** The gateway's chats, inbound dedupe, outbox and pairing. */
-export type GatewayState = Promised<GatewayTables>;
 /** The cron jobs and their claimed slots. */
 export type CronState = Promised<CronTables>;
-/** The gateway's logins and identity bindings. */
-export type GatewayIdentities = Promised<IdentityTables>;
 export type DashboardReads = Promised<DashboardQueries>;
 export type AskBoard = Promised<AskTables>;
 export type CronControl = Promised<CronControlTables>;
@@ -35,9 +29,7 @@ export interface DashboardState {
 }
 
 export interface FrontEndStates {
-  readonly gatewayState: GatewayState;
   readonly cronState: CronState;
-  readonly gatewayIdentities: GatewayIdentities;
   /** The dashboard's reads and its tables (ask board, cron control, platform health). */
   readonly dashboard: DashboardState;
   readonly cronControl: CronControl;

@@ -19,31 +19,12 @@ export type {
   DashboardReads,
   DashboardState,
   FrontEndStates,
-  GatewayIdentities,
-  GatewayState,
   McpStates,
   PlatformHealth,
   Promised,
   WebPages,
 } from "./front-end-state.js";
-export {
-  type ApprovedRow,
-  type ApproveResult,
-  type InboundRow,
-  type IssueResult,
-  type OutboxRow,
-  PAIRING_CODE_LENGTH,
-  PAIRING_LOCKOUT_MS,
-  PAIRING_MAX_FAILURES,
-  type PairingRow,
-} from "./gateway.js";
 export type { CronJobRow } from "./gateway-cron.js";
-export {
-  type BindingRow,
-  LOGIN_TOKEN_PREFIX,
-  type Login,
-  type LoginRow,
-} from "./gateway-identities.js";
 export { shortId } from "./ids.js";
 export type { McpStateInput, McpStateRow } from "./mcp-state.js";
 export { migrate, schemaVersion } from "./migrate.js";
@@ -90,6 +71,7 @@ export type {
 } from "./state.js";
 export type { OpenStoreOptions } from "./store.js";
 export type {
+  HeldLock,
   PostgresQuery,
   PostgresTables,
   QueryResult,

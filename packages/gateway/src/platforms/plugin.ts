@@ -3,11 +3,12 @@
 // bin can register every schema without loading a client library) and a plugin.ts (the rest).
 // The generated index (index.generated.ts) lists them; nothing outside a platform's folder names
 // its id, so adding one is a new folder and `node scripts/gen-platform-index.mjs`.
-import type { GatewayIdentities } from "@iris/host";
+
 import type { Logger } from "@iris/llm";
 import type { z } from "zod";
 import type { PlatformAdapter } from "../adapter.js";
 import type { CommandIo } from "../commands.js";
+import type { GatewayIdentities } from "../state/index.js";
 
 /** Where a platform runs: enough to name its lock before anything else starts. */
 export interface PlatformPlace {

@@ -32,7 +32,7 @@ import { inTransaction, openPool, type Pool, type PostgresOptions } from "./pool
 import { searchNodes } from "./search.js";
 import { pgActiveTime, pgCooldowns, pgLeases } from "./session-extras.js";
 import * as sessions from "./sessions.js";
-import { migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
+import { type HeldLocks, migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
 import { recordUsage, usageForSession } from "./usage.js";
 
 /** Connects, migrates the schema when needed (advisory lock: safe from several processes), opens. */
@@ -68,6 +68,8 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    // A held lock's connection is out of the pool: it ends with the store (the lock goes with it).
+    for (const drop of this.heldLocks) drop();
     await this.pool.end();
   }
 
@@ -101,9 +103,10 @@ export class PostgresStore implements Store {
 
   // Front ends' own table sets (tables/table-set.ts).
   private tables: PostgresTables | undefined;
+  private readonly heldLocks: HeldLocks = new Set();
   async openTables(set: TableSet): Promise<PostgresTables> {
     await this.run(() => migratePgTables(this.pool, this.schema, set));
-    this.tables ??= pgTables(this.pool, this.server);
+    this.tables ??= pgTables(this.pool, this.server, this.schema, this.heldLocks);
     return this.tables;
   }
   tablesVersion(set: TableSet): Promise<TableSetVersion> {
@@ -111,14 +114,8 @@ export class PostgresStore implements Store {
   }
 
   // Front-end state still in this package: not on Postgres (each moves onto a table set).
-  get gatewayState(): FrontEndStates["gatewayState"] {
-    return notYet("the gateway's tables");
-  }
   get cronState(): FrontEndStates["cronState"] {
     return notYet("the cron jobs");
-  }
-  get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
-    return notYet("the gateway's logins");
   }
   get dashboard(): DashboardState {
     return {

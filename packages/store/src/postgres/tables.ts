@@ -4,6 +4,7 @@
 import { StoreError } from "../errors.js";
 import {
   checkTableSet,
+  type HeldLock,
   type PostgresQuery,
   type PostgresTables,
   type QueryResult,
@@ -70,8 +71,77 @@ export async function migratePgTables(pool: Pool, schema: string, set: TableSet)
   });
 }
 
+/** The held locks' connections, ended when the store closes (each entry destroys one). */
+export type HeldLocks = Set<() => void>;
+
+/**
+ * Takes `name`'s advisory lock (two keys: the schema's, the name's; a namespace of its own apart
+ * from the one-key migration lock) on a connection kept out of the pool while it is held.
+ */
+async function tryLock(
+  pool: Pool,
+  schema: string,
+  name: string,
+  registry: HeldLocks,
+): Promise<HeldLock | undefined> {
+  const client = await pool.connect();
+  let released = false;
+  let onLost: (err: Error) => void = () => {};
+  const lost = new Promise<Error>((resolve) => {
+    onLost = resolve;
+  });
+  const drop = (err: Error) => {
+    if (!released) onLost(new Error(`the lock ${name} was lost with its connection: ${err.message}`));
+  };
+  const onError = (err: Error) => drop(err);
+  const onEnd = () => drop(new Error("the connection ended"));
+  client.on("error", onError);
+  client.on("end", onEnd);
+  try {
+    const { rows } = await client.query<{ held: boolean }>(
+      "SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS held",
+      [`iris:${schema}`, name],
+    );
+    if (rows[0]?.held !== true) {
+      released = true;
+      client.off("error", onError);
+      client.off("end", onEnd);
+      client.release();
+      return undefined;
+    }
+  } catch (err) {
+    released = true;
+    client.release(err as Error);
+    throw err;
+  }
+  const destroy = () => {
+    registry.delete(destroy);
+    drop(new Error("the store was closed"));
+    released = true;
+    client.release(true);
+  };
+  registry.add(destroy);
+  return {
+    lost,
+    async release() {
+      if (released) return;
+      released = true;
+      registry.delete(destroy);
+      try {
+        await client.query("SELECT pg_advisory_unlock(hashtext($1), hashtext($2))", [`iris:${schema}`, name]);
+        client.off("error", onError);
+        client.off("end", onEnd);
+        client.release();
+      } catch (err) {
+        // The connection is gone, and the lock with it.
+        client.release(err as Error);
+      }
+    },
+  };
+}
+
 /** The port over the pool; `server` (user@host:port/database) names the server in errors. */
-export function pgTables(pool: Pool, server: string): PostgresTables {
+export function pgTables(pool: Pool, server: string, schema: string, locks: HeldLocks): PostgresTables {
   const on = (db: Queryable | PoolClient): PostgresQuery => ({
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       try {
@@ -88,6 +158,13 @@ export function pgTables(pool: Pool, server: string): PostgresTables {
     async transaction<T>(fn: (tx: PostgresQuery) => Promise<T>): Promise<T> {
       try {
         return await inTransaction(pool, (client) => fn(on(client)));
+      } catch (err) {
+        throw pgError(err, server);
+      }
+    },
+    async tryLock(name: string): Promise<HeldLock | undefined> {
+      try {
+        return await tryLock(pool, schema, name, locks);
       } catch (err) {
         throw pgError(err, server);
       }
