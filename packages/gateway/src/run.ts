@@ -122,10 +122,14 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     const tools = new GatewayTools(loadedPlatforms.map((p) => p.plugin.targetExample));
     iris = await Process.open({ profile, platform: "gateway", env: opts.env, extraTools: tools.definitions });
     const tables = await openGatewayTables(iris);
+    void tables.processLock?.lost.then(loseLock);
     if (tables.tryLock) {
+      // A platform whose events come as webhooks is served by every process (inbound dedupe
+      // keeps a redelivery from running twice); one that connects or polls, by one at a time.
+      const connected = loadedPlatforms.filter((p) => !p.plugin.webhooks?.(p.config));
       const held = await waitForConnectionLocks(
         tables.tryLock,
-        loadedPlatforms.map((p) => ({
+        connected.map((p) => ({
           name: connectionLockName(p.plugin.identity(p.config, ctx)),
           what: `${p.plugin.id} ${p.plugin.describe(p.config, ctx)}`,
         })),

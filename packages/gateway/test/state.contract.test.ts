@@ -19,6 +19,7 @@ describeGatewayEngines("gateway state", (ctx) => {
     expect(await s.claimInbound(msg("m1"), 11)).toBe(false);
     expect(await s.claimInbound(msg("m2"), 12)).toBe(true);
     await s.finishInbound("irc", "m2");
+    await ctx.storeOf(ctx.tables).close();
     const restarted = (await ctx.openAnother()).state;
     expect(await restarted.claimInbound(msg("m1"))).toBe(false);
     expect(await restarted.unansweredInbound("irc")).toEqual([
@@ -43,6 +44,7 @@ describeGatewayEngines("gateway state", (ctx) => {
     expect((await s.recordOutbound(part, 5)).fresh).toBe(true);
     expect(await s.recordOutbound(part)).toMatchObject({ fresh: false, state: "pending", handedAt: null });
     await s.markOutboundHanded(part.logicalKey, 7);
+    await ctx.storeOf(ctx.tables).close();
     const restarted = (await ctx.openAnother()).state;
     expect(await restarted.pendingOutbound("irc")).toEqual([{ ...part, state: "pending", handedAt: 7 }]);
     await restarted.markOutbound(part.logicalKey, "sent", 9);
@@ -195,6 +197,34 @@ describeGatewayEngines("gateway state", (ctx) => {
   );
 
   it.runIf(ctx.engine === "postgres")(
+    "leaves a live process's unsettled messages and replies to it, and adopts a dead one's once",
+    async () => {
+      const first = ctx.tables;
+      expect(await first.state.claimInbound(msg("own1"))).toBe(true);
+      await first.state.recordOutbound(part);
+      const [second, third] = [await ctx.openAnother(), await ctx.openAnother()];
+      // Another process starting beside a live one finds nothing of its to settle or resend.
+      expect(await second.state.unansweredInbound("irc")).toEqual([]);
+      expect(await second.state.pendingOutbound("irc")).toEqual([]);
+      expect((await first.state.unansweredInbound("irc")).map((r) => r.messageId)).toEqual(["own1"]);
+      // The first dies: once the server has seen its connection end (its lock free), exactly one
+      // of the others takes its rows up (and keeps them: the other never sees them).
+      await ctx.storeOf(first).close();
+      const both = async <T>(read: (t: typeof second) => Promise<T[]>): Promise<T[]> => {
+        for (;;) {
+          const found = (await Promise.all([read(second), read(third)])).flat();
+          if (found.length > 0) return found;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      expect((await both((t) => t.state.unansweredInbound("irc"))).map((r) => r.messageId)).toEqual(["own1"]);
+      expect((await both((t) => t.state.pendingOutbound("irc"))).map((r) => r.logicalKey)).toEqual([
+        part.logicalKey,
+      ]);
+    },
+  );
+
+  it.runIf(ctx.engine === "postgres")(
     "gives a connection lock one holder, free again on release or when the holder's store closes",
     async () => {
       const other = await ctx.openAnother();
@@ -209,8 +239,11 @@ describeGatewayEngines("gateway state", (ctx) => {
       // The holder dies (its connections end): the lock is free, and the holder learns it lost it.
       const lost = second?.lost;
       await ctx.storeOf(other).close();
-      expect((await lost)?.message).toMatch(/irc-bot was lost/);
-      const third = await ctx.tables.tryLock?.("irc-bot");
+      expect((await lost)?.message).toMatch(/lost with their connection/);
+      // Free once the server has seen the connection end.
+      let third = await ctx.tables.tryLock?.("irc-bot");
+      while (!third)
+        third = await new Promise((r) => setTimeout(r, 20)).then(() => ctx.tables.tryLock?.("irc-bot"));
       expect(third).toBeDefined();
       await third?.release();
     },

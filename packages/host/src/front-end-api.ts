@@ -33,7 +33,7 @@ export type {
   CronJobRow,
   CronState,
   EffectRow,
-  HeldLock,
+  LockSession,
   NodeInput,
   NodeRow,
   PostgresQuery,

@@ -71,7 +71,7 @@ export type {
 } from "./state.js";
 export type { OpenStoreOptions } from "./store.js";
 export type {
-  HeldLock,
+  LockSession,
   PostgresQuery,
   PostgresTables,
   QueryResult,

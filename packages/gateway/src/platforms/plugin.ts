@@ -35,6 +35,12 @@ export interface PlatformPlugin<C = unknown> {
   identity(config: C, place: PlatformPlace): string;
   /** How the refusal of a second gateway names the bot ("bot @iris_bot"), never a secret. */
   describe(config: C, place: PlatformPlace): string;
+  /**
+   * Whether its events come as HTTP requests to this process (webhooks) rather than over a
+   * connection or a poll it holds. On a store several processes share (Postgres) every gateway
+   * process serves them, no connection lock taken; inbound dedupe runs a redelivery once.
+   */
+  webhooks?(config: C): boolean;
   /** User ids or names allowed without pairing. */
   allowedUsers(config: C): readonly string[];
   /** Chats `send_message` and cron may post to without having talked there first. */

@@ -2,8 +2,11 @@
 // a message is claimed by INSERT … ON CONFLICT DO NOTHING (the process whose insert lands runs
 // it, any other sees a duplicate), a reply part is recorded the same way (only the process that
 // created the row sends it), and pairing's check-and-set runs in one transaction under a lock on
-// the platform's codes (issue) or on the failure count (approve).
-import type { PostgresQuery, PostgresTables } from "@iris/host";
+// the platform's codes (issue) or on the failure count (approve). Claimed rows name their process
+// (`owner`, whose advisory lock it holds while it lives): what a crash left unsettled is taken up
+// only by a process that finds its owner dead (the owner's lock free) and adopts its rows, so a
+// process starting beside live ones never settles their messages or resends their replies.
+import type { LockSession, PostgresQuery, PostgresTables } from "@iris/host";
 import {
   APPROVED_COLUMNS,
   type ApprovedDbRow,
@@ -40,8 +43,37 @@ import {
 export const lockFor = (tx: PostgresQuery, what: string) =>
   tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`iris-gateway:${what}`]);
 
+/** The advisory lock a gateway process holds while it lives, named by its owner id. */
+export const processLockName = (owner: string) => `gateway-process:${owner}`;
+
 export class PostgresGatewayState implements GatewayState {
-  constructor(private readonly t: PostgresTables) {}
+  /** `owner`: this process's id, whose lock (processLockName) `locks` holds. */
+  constructor(
+    private readonly t: PostgresTables,
+    private readonly owner: string,
+    private readonly locks: LockSession,
+  ) {}
+
+  /** Moves the unsettled rows of `table` whose owner is dead (its lock free) to this process. */
+  private async adoptOrphans(table: "gateway_inbound" | "gateway_outbox", open: string, platform: string) {
+    const { rows } = await this.t.query<{ owner: string }>(
+      `SELECT DISTINCT owner FROM ${table} WHERE ${open} AND platform = $1 AND owner <> $2`,
+      [platform, this.owner],
+    );
+    for (const { owner } of rows) {
+      const name = processLockName(owner);
+      if (!(await this.locks.tryLock(name))) continue; // alive: its rows are its own
+      try {
+        await this.t.query(`UPDATE ${table} SET owner = $1 WHERE ${open} AND platform = $2 AND owner = $3`, [
+          this.owner,
+          platform,
+          owner,
+        ]);
+      } finally {
+        await this.locks.unlock(name);
+      }
+    }
+  }
 
   async chatSession(chatKey: string): Promise<string | undefined> {
     const { rows } = await this.t.query<{ session_id: string }>(
@@ -74,9 +106,9 @@ export class PostgresGatewayState implements GatewayState {
 
   async claimInbound(m: InboundClaim, now = Date.now()): Promise<boolean> {
     const r = await this.t.query(
-      "INSERT INTO gateway_inbound (platform, message_id, chat_key, chat_id, thread_id, state, received_at) " +
-        "VALUES ($1, $2, $3, $4, $5, 'received', $6) ON CONFLICT DO NOTHING",
-      [m.platform, m.messageId, m.chatKey, m.chatId, m.threadId ?? null, now],
+      "INSERT INTO gateway_inbound (platform, message_id, chat_key, chat_id, thread_id, state, received_at, owner) " +
+        "VALUES ($1, $2, $3, $4, $5, 'received', $6, $7) ON CONFLICT DO NOTHING",
+      [m.platform, m.messageId, m.chatKey, m.chatId, m.threadId ?? null, now, this.owner],
     );
     return r.rowCount === 1;
   }
@@ -91,10 +123,12 @@ export class PostgresGatewayState implements GatewayState {
       messageId,
     ]);
   }
+  /** This process's unanswered messages, and those of dead processes (adopted). */
   async unansweredInbound(platform: string): Promise<InboundRow[]> {
+    await this.adoptOrphans("gateway_inbound", "state = 'received'", platform);
     const { rows } = await this.t.query<InboundDbRow>(
-      `SELECT ${INBOUND_COLUMNS} FROM gateway_inbound WHERE state = 'received' AND platform = $1 ORDER BY received_at, message_id`,
-      [platform],
+      `SELECT ${INBOUND_COLUMNS} FROM gateway_inbound WHERE state = 'received' AND platform = $1 AND owner = $2 ORDER BY received_at, message_id`,
+      [platform, this.owner],
     );
     return rows.map(inboundOf);
   }
@@ -111,9 +145,9 @@ export class PostgresGatewayState implements GatewayState {
     now = Date.now(),
   ): Promise<OutboxRow & { fresh: boolean }> {
     const inserted = await this.t.query(
-      "INSERT INTO gateway_outbox (logical_key, platform, chat_id, thread_id, state, created_at, text) " +
-        "VALUES ($1, $2, $3, $4, 'pending', $5, $6) ON CONFLICT DO NOTHING",
-      [row.logicalKey, row.platform, row.chatId, row.threadId, now, row.text],
+      "INSERT INTO gateway_outbox (logical_key, platform, chat_id, thread_id, state, created_at, text, owner) " +
+        "VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7) ON CONFLICT DO NOTHING",
+      [row.logicalKey, row.platform, row.chatId, row.threadId, now, row.text, this.owner],
     );
     if (inserted.rowCount === 1) return { ...row, state: "pending", handedAt: null, fresh: true };
     const found = await this.outbound(row.logicalKey);
@@ -140,10 +174,12 @@ export class PostgresGatewayState implements GatewayState {
       [now, logicalKey],
     );
   }
+  /** This process's pending parts, and those of dead processes (adopted). */
   async pendingOutbound(platform: string): Promise<OutboxRow[]> {
+    await this.adoptOrphans("gateway_outbox", "state = 'pending'", platform);
     const { rows } = await this.t.query<OutboxDbRow>(
-      `SELECT ${OUTBOX_COLUMNS} FROM gateway_outbox WHERE state = 'pending' AND platform = $1 ORDER BY created_at, logical_key`,
-      [platform],
+      `SELECT ${OUTBOX_COLUMNS} FROM gateway_outbox WHERE state = 'pending' AND platform = $1 AND owner = $2 ORDER BY created_at, logical_key`,
+      [platform, this.owner],
     );
     return rows.map(outboxOf);
   }

@@ -177,6 +177,11 @@ export interface GatewayTables {
    * files (lock.ts) keep one process per bot.
    */
   tryLock?: (name: string) => Promise<ConnectionLock | undefined>;
+  /**
+   * On a shared store: this process's own lock, held while it lives. Rows it claimed are its own
+   * while it is held; once lost, other processes may adopt them, so the process must stop.
+   */
+  processLock?: ConnectionLock;
 }
 
 /** Unambiguous characters (no 0/O, 1/I/L): a code read aloud or retyped survives. */

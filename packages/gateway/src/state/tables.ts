@@ -75,7 +75,9 @@ CREATE TABLE IF NOT EXISTS gateway_bindings (
 ) WITHOUT ROWID;
 `;
 
-// The same tables on Postgres, shared by every gateway process of the profile.
+// The same tables on Postgres, shared by every gateway process of the profile. An inbound message
+// and a reply part name the process that claimed them (`owner`, held as an advisory lock while it
+// lives): only the owner settles them, or a process that finds the owner dead and adopts them.
 const POSTGRES_V1 = `
 CREATE TABLE gateway_chats (
   chat_key TEXT PRIMARY KEY,
@@ -92,9 +94,10 @@ CREATE TABLE gateway_inbound (
   thread_id TEXT,
   state TEXT NOT NULL CHECK (state IN ('received', 'done', 'reported')),
   received_at BIGINT NOT NULL,
+  owner TEXT NOT NULL,
   PRIMARY KEY (platform, message_id)
 );
-CREATE INDEX gateway_inbound_open ON gateway_inbound (platform, received_at) WHERE state = 'received';
+CREATE INDEX gateway_inbound_open ON gateway_inbound (platform, owner, received_at) WHERE state = 'received';
 
 CREATE TABLE gateway_outbox (
   logical_key TEXT PRIMARY KEY,
@@ -104,9 +107,10 @@ CREATE TABLE gateway_outbox (
   state TEXT NOT NULL CHECK (state IN ('pending', 'sent', 'uncertain')),
   created_at BIGINT NOT NULL,
   sent_at BIGINT,
-  text TEXT NOT NULL
+  text TEXT NOT NULL,
+  owner TEXT NOT NULL
 );
-CREATE INDEX gateway_outbox_pending ON gateway_outbox (platform, created_at) WHERE state = 'pending';
+CREATE INDEX gateway_outbox_pending ON gateway_outbox (platform, owner, created_at) WHERE state = 'pending';
 
 CREATE TABLE gateway_pairing (
   code TEXT PRIMARY KEY,

@@ -32,7 +32,7 @@ import { inTransaction, openPool, type Pool, type PostgresOptions } from "./pool
 import { searchNodes } from "./search.js";
 import { pgActiveTime, pgCooldowns, pgLeases } from "./session-extras.js";
 import * as sessions from "./sessions.js";
-import { type HeldLocks, migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
+import { type LockSessions, migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
 import { recordUsage, usageForSession } from "./usage.js";
 
 /** Connects, migrates the schema when needed (advisory lock: safe from several processes), opens. */
@@ -69,7 +69,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     // A held lock's connection is out of the pool: it ends with the store (the lock goes with it).
-    for (const drop of this.heldLocks) drop();
+    for (const drop of this.lockSessions) drop();
     await this.pool.end();
   }
 
@@ -103,10 +103,10 @@ export class PostgresStore implements Store {
 
   // Front ends' own table sets (tables/table-set.ts).
   private tables: PostgresTables | undefined;
-  private readonly heldLocks: HeldLocks = new Set();
+  private readonly lockSessions: LockSessions = new Set();
   async openTables(set: TableSet): Promise<PostgresTables> {
     await this.run(() => migratePgTables(this.pool, this.schema, set));
-    this.tables ??= pgTables(this.pool, this.server, this.schema, this.heldLocks);
+    this.tables ??= pgTables(this.pool, this.server, this.schema, this.lockSessions);
     return this.tables;
   }
   tablesVersion(set: TableSet): Promise<TableSetVersion> {

@@ -4,7 +4,7 @@
 import { StoreError } from "../errors.js";
 import {
   checkTableSet,
-  type HeldLock,
+  type LockSession,
   type PostgresQuery,
   type PostgresTables,
   type QueryResult,
@@ -71,77 +71,75 @@ export async function migratePgTables(pool: Pool, schema: string, set: TableSet)
   });
 }
 
-/** The held locks' connections, ended when the store closes (each entry destroys one). */
-export type HeldLocks = Set<() => void>;
+/** The lock sessions' connections, ended when the store closes (each entry destroys one). */
+export type LockSessions = Set<() => void>;
 
 /**
- * Takes `name`'s advisory lock (two keys: the schema's, the name's; a namespace of its own apart
- * from the one-key migration lock) on a connection kept out of the pool while it is held.
+ * A connection kept out of the pool for advisory locks (two keys: the schema's, the name's; a
+ * namespace apart from the one-key migration lock). Its locks live as long as it does: a holder
+ * that dies frees them all at once, when the server sees its connection end.
  */
-async function tryLock(
+async function lockSession(
   pool: Pool,
   schema: string,
-  name: string,
-  registry: HeldLocks,
-): Promise<HeldLock | undefined> {
+  server: string,
+  registry: LockSessions,
+): Promise<LockSession> {
   const client = await pool.connect();
-  let released = false;
+  let closed = false;
   let onLost: (err: Error) => void = () => {};
   const lost = new Promise<Error>((resolve) => {
     onLost = resolve;
   });
   const drop = (err: Error) => {
-    if (!released) onLost(new Error(`the lock ${name} was lost with its connection: ${err.message}`));
+    if (!closed) onLost(new Error(`the gateway's locks were lost with their connection: ${err.message}`));
   };
   const onError = (err: Error) => drop(err);
   const onEnd = () => drop(new Error("the connection ended"));
   client.on("error", onError);
   client.on("end", onEnd);
-  try {
-    const { rows } = await client.query<{ held: boolean }>(
-      "SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS held",
-      [`iris:${schema}`, name],
-    );
-    if (rows[0]?.held !== true) {
-      released = true;
-      client.off("error", onError);
-      client.off("end", onEnd);
-      client.release();
-      return undefined;
-    }
-  } catch (err) {
-    released = true;
-    client.release(err as Error);
-    throw err;
-  }
   const destroy = () => {
     registry.delete(destroy);
     drop(new Error("the store was closed"));
-    released = true;
+    closed = true;
     client.release(true);
   };
   registry.add(destroy);
+  const keys = (name: string) => [`iris:${schema}`, name];
+  const run = async <Row>(sql: string, name: string): Promise<Row | undefined> => {
+    if (closed) throw new StoreError("db_io", `the lock session on ${server} is closed`);
+    try {
+      return (await client.query(sql, keys(name))).rows[0] as Row | undefined;
+    } catch (err) {
+      throw pgError(err, server);
+    }
+  };
   return {
     lost,
-    async release() {
-      if (released) return;
-      released = true;
+    async tryLock(name) {
+      const row = await run<{ held: boolean }>(
+        "SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS held",
+        name,
+      );
+      return row?.held === true;
+    },
+    async unlock(name) {
+      await run("SELECT pg_advisory_unlock(hashtext($1), hashtext($2))", name);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
       registry.delete(destroy);
-      try {
-        await client.query("SELECT pg_advisory_unlock(hashtext($1), hashtext($2))", [`iris:${schema}`, name]);
-        client.off("error", onError);
-        client.off("end", onEnd);
-        client.release();
-      } catch (err) {
-        // The connection is gone, and the lock with it.
-        client.release(err as Error);
-      }
+      client.off("error", onError);
+      client.off("end", onEnd);
+      // Ended, not returned to the pool: its locks go with it.
+      client.release(true);
     },
   };
 }
 
 /** The port over the pool; `server` (user@host:port/database) names the server in errors. */
-export function pgTables(pool: Pool, server: string, schema: string, locks: HeldLocks): PostgresTables {
+export function pgTables(pool: Pool, server: string, schema: string, locks: LockSessions): PostgresTables {
   const on = (db: Queryable | PoolClient): PostgresQuery => ({
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       try {
@@ -162,9 +160,9 @@ export function pgTables(pool: Pool, server: string, schema: string, locks: Held
         throw pgError(err, server);
       }
     },
-    async tryLock(name: string): Promise<HeldLock | undefined> {
+    async lockSession(): Promise<LockSession> {
       try {
-        return await tryLock(pool, schema, name, locks);
+        return await lockSession(pool, schema, server, locks);
       } catch (err) {
         throw pgError(err, server);
       }
