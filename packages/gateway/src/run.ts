@@ -126,7 +126,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     if (tables.tryLock) {
       // A platform whose events come as webhooks is served by every process (inbound dedupe
       // keeps a redelivery from running twice); one that connects or polls, by one at a time.
-      const connected = loadedPlatforms.filter((p) => !p.plugin.webhooks?.(p.config));
+      const connected = loadedPlatforms.filter((p) => !p.plugin.eventsOverHttp?.(p.config));
       const held = await waitForConnectionLocks(
         tables.tryLock,
         connected.map((p) => ({

@@ -4,9 +4,6 @@
 // Several users ask at once and every question is answered exactly once. The holder is SIGKILLed
 // with a turn running: the other takes the connection over, continues the cut turn, and answers
 // what comes next; nothing is answered twice or lost.
-import { type ChildProcess, spawn } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type FakeLlm,
   type PostgresServer,
@@ -22,8 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestIrcClient } from "./irc-client.js";
 import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import { writeGatewayProfile } from "./profile.js";
+import { type SpawnedGateway, spawnGateway, stopGateways } from "./spawned-gateway.js";
 
-const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
 const BOT = "irisbot";
 const skip = skipWithoutNgircd() || skipWithoutPostgres();
 
@@ -31,57 +28,18 @@ type ChatMessage = { role: string; content?: unknown };
 const lastUser = (req: RecordedRequest) =>
   JSON.stringify((req.body as { messages: ChatMessage[] }).messages.filter((m) => m.role === "user").at(-1));
 
-interface Running {
-  child: ChildProcess;
-  stderr: () => string;
-  /** Resolves when the process says `text` on stderr. */
-  said: (text: string) => Promise<void>;
-}
-
 describe.skipIf(skip)("two gateway processes on one Postgres share one IRC bot (SIGKILL takeover)", () => {
   let fake: FakeLlm;
   let ircd: Ngircd;
   let pg: PostgresServer;
   let homes: TempDir[] = [];
-  const procs: ChildProcess[] = [];
+  const procs: SpawnedGateway[] = [];
   let stall = true;
 
-  const start = (home: string): Running => {
-    const child = spawn(process.execPath, [IRIS_BIN, "gateway", "run"], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: home,
-        IRIS_HOME: home,
-        IRIS_LOCK_DIR: join(home, "locks"),
-        IRIS_DATABASE_URL: pg.url(),
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-      cwd: join(home, "work"),
-    });
-    procs.push(child);
-    let err = "";
-    const waiters: { text: string; resolve: () => void }[] = [];
-    child.stderr?.on("data", (d) => {
-      err += d;
-      for (const w of waiters.filter((x) => err.includes(x.text))) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-    });
-    const said = (text: string) =>
-      new Promise<void>((resolve, reject) => {
-        if (err.includes(text)) return resolve();
-        waiters.push({ text, resolve });
-        child.once("exit", (code, signal) =>
-          reject(new Error(`gateway exited (${code ?? signal}) before saying "${text}": ${err}`)),
-        );
-      });
-    return { child, stderr: () => err, said };
-  };
-  const kill = async (child: ChildProcess) => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
+  const start = (home: string) => {
+    const g = spawnGateway(home, pg.url());
+    procs.push(g);
+    return g;
   };
 
   beforeAll(async () => {
@@ -107,12 +65,7 @@ describe.skipIf(skip)("two gateway processes on one Postgres share one IRC bot (
   }, 120_000);
 
   afterAll(async () => {
-    for (const p of procs)
-      if (p.exitCode === null && p.signalCode === null) {
-        const exited = new Promise((resolve) => p.once("exit", resolve));
-        p.kill("SIGTERM");
-        await exited;
-      }
+    await stopGateways(procs);
     await ircd?.stop();
     await fake?.close();
     await pg?.close();
@@ -153,7 +106,7 @@ describe.skipIf(skip)("two gateway processes on one Postgres share one IRC bot (
       ask(ann, "ann-50", true);
       while (!fake.requests.some((r) => lastUser(r).includes("ann-50")))
         await new Promise((r) => setTimeout(r, 20));
-      await kill(a.child);
+      await a.kill();
       stall = false;
 
       // B takes the connection over, continues the cut turn, and answers what comes next.

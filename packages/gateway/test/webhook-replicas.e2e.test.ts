@@ -3,10 +3,8 @@
 // platform whose events come as HTTP requests. A delivery sent to both at once (a sender's retry
 // landing on another replica) runs once: one replica answers it, the other says "duplicate".
 // Deliveries spread over both are each answered once, by whichever replica took them in.
-import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import {
   type FakeLlm,
   type PostgresServer,
@@ -18,40 +16,22 @@ import {
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastMessage, writeGatewayProfile } from "./profile.js";
+import { type SpawnedGateway, spawnGateway, stopGateways } from "./spawned-gateway.js";
 
-const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
 const TOKEN = "replica-token-31bf";
 
 describe.skipIf(skipWithoutPostgres())("webhooks served by two gateway processes on one Postgres", () => {
   let fake: FakeLlm;
   let pg: PostgresServer;
   let homes: TempDir[] = [];
-  const procs: ChildProcess[] = [];
+  const procs: SpawnedGateway[] = [];
   const bases: string[] = [];
 
   /** Starts a replica; resolves with its routes' base URL once it runs. */
-  const start = (home: string): Promise<string> => {
-    const child = spawn(process.execPath, [IRIS_BIN, "gateway", "run"], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: home,
-        IRIS_HOME: home,
-        IRIS_LOCK_DIR: join(home, "locks"),
-        IRIS_DATABASE_URL: pg.url(),
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-      cwd: join(home, "work"),
-    });
-    procs.push(child);
-    let err = "";
-    return new Promise((resolve, reject) => {
-      child.stderr?.on("data", (d) => {
-        err += d;
-        const base = /webhooks at (\S+)<route>/.exec(err)?.[1];
-        if (base) resolve(base);
-      });
-      child.once("exit", (code) => reject(new Error(`gateway exited (${code}): ${err}`)));
-    });
+  const start = async (home: string): Promise<string> => {
+    const g = spawnGateway(home, pg.url());
+    procs.push(g);
+    return (await g.said(/webhooks at (\S+)<route>/))[1] ?? "";
   };
   const post = (base: string, delivery: string, build: number) =>
     fetch(`${base}ci`, {
@@ -86,12 +66,7 @@ describe.skipIf(skipWithoutPostgres())("webhooks served by two gateway processes
   }, 120_000);
 
   afterAll(async () => {
-    for (const p of procs)
-      if (p.exitCode === null && p.signalCode === null) {
-        const exited = new Promise((resolve) => p.once("exit", resolve));
-        p.kill("SIGTERM");
-        await exited;
-      }
+    await stopGateways(procs);
     await fake?.close();
     await pg?.close();
     for (const h of homes) h.cleanup();

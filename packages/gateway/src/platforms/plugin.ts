@@ -40,7 +40,7 @@ export interface PlatformPlugin<C = unknown> {
    * connection or a poll it holds. On a store several processes share (Postgres) every gateway
    * process serves them, no connection lock taken; inbound dedupe runs a redelivery once.
    */
-  webhooks?(config: C): boolean;
+  eventsOverHttp?(config: C): boolean;
   /** User ids or names allowed without pairing. */
   allowedUsers(config: C): readonly string[];
   /** Chats `send_message` and cron may post to without having talked there first. */
