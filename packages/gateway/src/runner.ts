@@ -392,12 +392,16 @@ export class Gateway {
    * replicas); this turn waits for it, as the chat's lane waits within one process.
    */
   private async sendWhenFree(session: Session, input: Parameters<Session["send"]>[0]) {
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       try {
         return await session.send(input);
       } catch (err) {
         // Within one process the lane keeps turns apart: a busy session there is a fault, said so.
         if (!(err instanceof SessionBusyError) || !this.opts.tables.tryLock || this.stopping) throw err;
+        if (!waited)
+          this.opts.logger.info("gateway: waiting for the turn another gateway process runs in the session", {
+            session: session.id,
+          });
         await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
       }
     }
