@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import type { ConnectionLock, GatewayTables } from "./state/index.js";
 
-/** How often a waiting process asks for the lock again (tests make it shorter). */
-export const LOCK_RETRY_MS = 1000;
+/** How often a waiting process asks for the lock again. */
+const LOCK_RETRY_MS = 1000;
 
 /** The lock's name: a hash of the identity (a token never appears in the database). */
 export function connectionLockName(identity: string): string {
@@ -19,7 +19,6 @@ export interface WaitOptions {
   until: Promise<void>;
   /** Told once per lock another process holds: this one waits for it. */
   onWait: (what: string) => void;
-  retryMs?: number;
 }
 
 /**
@@ -55,7 +54,7 @@ export async function waitForConnectionLocks(
       await Promise.race([
         opts.until,
         new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, opts.retryMs ?? LOCK_RETRY_MS);
+          timer = setTimeout(resolve, LOCK_RETRY_MS);
         }),
       ]);
       clearTimeout(timer);

@@ -39,8 +39,6 @@ export interface RunOptions extends CommandIo {
   cwd?: string;
   /** The cron tick (default 60 s; tests make it shorter). */
   cronTickMs?: number;
-  /** How often a waiting process asks for a connection lock again (Postgres; default 1 s). */
-  lockRetryMs?: number;
 }
 
 /** Whether the cron jobs' tables answer on this store (they are not on Postgres yet). */
@@ -139,7 +137,6 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
             opts.err(
               `iris gateway: waiting: another gateway process holds ${what}; taking over when it stops\n`,
             ),
-          ...(opts.lockRetryMs ? { retryMs: opts.lockRetryMs } : {}),
         },
       );
       if (!held) return 0;
