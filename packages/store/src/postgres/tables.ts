@@ -105,6 +105,14 @@ async function lockSession(
     client.release(true);
   };
   registry.add(destroy);
+  // A holder whose machine dies sends no FIN: the server's keepalives find it within about 25 s
+  // (the OS default is hours), so its locks are free for the others that soon.
+  await client
+    .query("SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3")
+    .catch((err: unknown) => {
+      destroy();
+      throw pgError(err, server);
+    });
   const keys = (name: string) => [`iris:${schema}`, name];
   const run = async <Row>(sql: string, name: string): Promise<Row | undefined> => {
     if (closed) throw new StoreError("db_io", `the lock session on ${server} is closed`);
