@@ -174,7 +174,15 @@ export async function withGatewayTables(
     return 1;
   }
   try {
-    return await fn(await openGatewayTables(store));
+    let tables: GatewayTables;
+    try {
+      tables = await openGatewayTables(store);
+    } catch (err) {
+      // A store newer than this Iris, a migration that failed, a server gone: said, not thrown.
+      io.err(`iris: ${(err as Error).message}\n`);
+      return 1;
+    }
+    return await fn(tables);
   } finally {
     await store.close();
   }

@@ -92,7 +92,7 @@ async function lockSession(
     onLost = resolve;
   });
   const drop = (err: Error) => {
-    if (!closed) onLost(new Error(`the gateway's locks were lost with their connection: ${err.message}`));
+    if (!closed) onLost(new Error(`the advisory locks were lost with their connection: ${err.message}`));
   };
   const onError = (err: Error) => drop(err);
   const onEnd = () => drop(new Error("the connection ended"));
