@@ -3,17 +3,16 @@
 // exit code.
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import {
-  type GatewayIdentities,
-  type GatewayState,
-  loadProfileOrExit,
-  openStore,
-  resolveHome,
-  type Store,
-} from "@iris/host";
+import { loadProfileOrExit, openProfileStore, openStore, resolveHome, type Store } from "@iris/host";
 import { parseSchedule } from "./cron.js";
 import { isAlive, readLock, stopOwner } from "./lock.js";
 import { healthPath, readHealth } from "./platform-health.js";
+import {
+  type GatewayIdentities,
+  type GatewayState,
+  type GatewayTables,
+  openGatewayTables,
+} from "./state/index.js";
 
 export interface CommandIo {
   env: Record<string, string | undefined>;
@@ -154,27 +153,46 @@ export function cronRemove(io: CommandIo, id: string): Promise<number> {
   });
 }
 
-async function withState(
+/**
+ * Runs `fn` on the gateway's tables in the profile's store (state.db or the Postgres schema),
+ * brought up to date first, as a running gateway reaches them.
+ */
+export async function withGatewayTables(
   io: CommandIo,
-  fn: (state: GatewayState, ids: GatewayIdentities) => Promise<number>,
+  fn: (tables: GatewayTables) => Promise<number>,
 ): Promise<number> {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
     return loaded.exitCode;
   }
-  if (loaded.profile.config.store.backend !== "sqlite") {
-    io.err(
-      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
-    );
-    return 2;
-  }
-  const store = openStore(loaded.profile.home.paths.db);
+  let store: Store;
   try {
-    return await fn(store.gatewayState, store.gatewayIdentities);
+    store = await openProfileStore(loaded.profile);
+  } catch (err) {
+    io.err(`iris: ${(err as Error).message}\n`);
+    return 1;
+  }
+  try {
+    let tables: GatewayTables;
+    try {
+      tables = await openGatewayTables(store);
+    } catch (err) {
+      // A store newer than this Iris, a migration that failed, a server gone: said, not thrown.
+      io.err(`iris: ${(err as Error).message}\n`);
+      return 1;
+    }
+    return await fn(tables);
   } finally {
     await store.close();
   }
+}
+
+function withState(
+  io: CommandIo,
+  fn: (state: GatewayState, ids: GatewayIdentities) => Promise<number>,
+): Promise<number> {
+  return withGatewayTables(io, (t) => fn(t.state, t.identities));
 }
 
 export function pairingList(io: CommandIo): Promise<number> {

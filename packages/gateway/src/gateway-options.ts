@@ -4,12 +4,15 @@ import type { GatewayConfig, IrisProcess } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import type { HandleOutcome, PlatformAdapter } from "./adapter.js";
 import type { PlatformRules } from "./platforms/configured.js";
+import type { GatewayTables } from "./state/index.js";
 import type { GatewayTools } from "./tools.js";
 
 export type { HandleOutcome };
 
 export interface GatewayOptions {
   iris: IrisProcess;
+  /** The gateway's own tables (state/: chats, dedupe, outbox, pairing, logins), opened on `iris`. */
+  tables: GatewayTables;
   adapters: PlatformAdapter[];
   /** Per platform id: its allowed users, send targets and formatting hint (from its plugin). */
   rules?: Readonly<Record<string, PlatformRules>>;
@@ -25,6 +28,8 @@ export interface GatewayOptions {
   tools?: GatewayTools;
   /** The cron tick (default 60 s; tests make it shorter). */
   cronTickMs?: number;
+  /** false: the cron jobs are not run (their tables are not on this store's engine yet). */
+  cron?: boolean;
   /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
   pruneEveryMs?: number;
   /** A platform's start-up warning, for the operator's terminal (AdapterHost.warn). */

@@ -10,6 +10,7 @@ import { getLogger } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Gateway } from "../src/runner.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
@@ -46,6 +47,7 @@ it("a chat message while a terminal's turn holds the chat's session gets a busy 
   const adapter = new MemoryAdapter();
   gateway = new Gateway({
     iris,
+    tables: await openGatewayTables(iris),
     adapters: [adapter],
     config: profile.config.gateway,
     cwd: dir.path,

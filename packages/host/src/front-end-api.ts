@@ -3,7 +3,7 @@
 // enforces it). Types first; the values are the few a front end's own commands read from a store
 // they open (the CLI's `sessions`/`usage`/`effects` listings, `iris gateway cron` and the web chat's
 // user commands) until those move behind host methods. A running front end reaches its own tables
-// through IrisProcess (serveState, gatewayState, cronState, …) or, once moved, its own table set
+// through IrisProcess (cronState, cronControl, …) or, once moved, its own table set
 // (IrisProcess.openTables: the types below), and stored sessions through its sessions
 // (Session.stored, history()).
 export type {
@@ -29,15 +29,11 @@ export {
 } from "@iris/agent";
 export type {
   ActiveTime,
-  BindingRow,
   CronControl,
   CronJobRow,
   CronState,
   EffectRow,
-  GatewayIdentities,
-  GatewayState,
-  Login,
-  LoginRow,
+  LockSession,
   NodeInput,
   NodeRow,
   PostgresQuery,
@@ -55,5 +51,5 @@ export type {
   TableSetVersion,
   UsageRow,
 } from "@iris/store";
-export { LOGIN_TOKEN_PREFIX, openPostgresStore, openStore, StoreError, shortId } from "@iris/store";
+export { openPostgresStore, openStore, StoreError, shortId } from "@iris/store";
 export type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";

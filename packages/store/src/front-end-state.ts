@@ -1,25 +1,17 @@
-// Front-end state that still lives in this package (gateway, cron): each table set behind its own
-// async view, so callers are written as they will be once each moves into its front end's package
-// as a table set (tables/table-set.ts; serve's has). Until then the SQLite repositories answer,
-// wrapped by `promised`.
+// Front-end state that still lives in this package (cron): behind its own async view, so callers
+// are written as they will be once it moves into its front end's package as a table set
+// (tables/table-set.ts; serve's and the gateway's have). Until then the SQLite repositories
+// answer, wrapped by `promised`.
 
 import type { CronControl as CronControlTables } from "./cron-control.js";
-import type { GatewayState as GatewayTables } from "./gateway.js";
 import type { CronState as CronTables } from "./gateway-cron.js";
-import type { GatewayIdentities as IdentityTables } from "./gateway-identities.js";
 
-/** The gateway's chats, inbound dedupe, outbox and pairing. */
-export type GatewayState = Promised<GatewayTables>;
 /** The cron jobs and their claimed slots. */
 export type CronState = Promised<CronTables>;
-/** The gateway's logins and identity bindings. */
-export type GatewayIdentities = Promised<IdentityTables>;
 export type CronControl = Promised<CronControlTables>;
 
 export interface FrontEndStates {
-  readonly gatewayState: GatewayState;
   readonly cronState: CronState;
-  readonly gatewayIdentities: GatewayIdentities;
   readonly cronControl: CronControl;
 }
 

@@ -17,28 +17,9 @@ export type {
   CronControl,
   CronState,
   FrontEndStates,
-  GatewayIdentities,
-  GatewayState,
   Promised,
 } from "./front-end-state.js";
-export {
-  type ApprovedRow,
-  type ApproveResult,
-  type InboundRow,
-  type IssueResult,
-  type OutboxRow,
-  PAIRING_CODE_LENGTH,
-  PAIRING_LOCKOUT_MS,
-  PAIRING_MAX_FAILURES,
-  type PairingRow,
-} from "./gateway.js";
 export type { CronJobRow } from "./gateway-cron.js";
-export {
-  type BindingRow,
-  LOGIN_TOKEN_PREFIX,
-  type Login,
-  type LoginRow,
-} from "./gateway-identities.js";
 export { shortId } from "./ids.js";
 export type { McpStateInput, McpStateRow } from "./mcp-state.js";
 export { migrate, schemaVersion } from "./migrate.js";
@@ -92,6 +73,7 @@ export type {
 } from "./state.js";
 export type { OpenStoreOptions } from "./store.js";
 export type {
+  LockSession,
   PostgresQuery,
   PostgresTables,
   QueryResult,

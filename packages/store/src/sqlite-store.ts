@@ -82,17 +82,9 @@ export class SqliteStore implements Store {
   // Front-end and shared state, each made on first use.
   private frontEnds: Partial<{ -readonly [K in keyof FrontEndStates]: FrontEndStates[K] }> = {};
   private shared: { dashboard?: DashboardState; mcpStates?: McpStates; webPages?: WebPages } = {};
-  get gatewayState(): FrontEndStates["gatewayState"] {
-    this.frontEnds.gatewayState ??= promised(this.engine.gatewayState);
-    return this.frontEnds.gatewayState;
-  }
   get cronState(): FrontEndStates["cronState"] {
     this.frontEnds.cronState ??= promised(this.engine.cronState);
     return this.frontEnds.cronState;
-  }
-  get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
-    this.frontEnds.gatewayIdentities ??= promised(this.engine.gatewayIdentities);
-    return this.frontEnds.gatewayIdentities;
   }
   get dashboard(): DashboardState {
     if (!this.shared.dashboard) {

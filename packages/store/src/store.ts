@@ -15,9 +15,7 @@ import { type Database, openDatabase } from "./driver.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
-import { GatewayState } from "./gateway.js";
 import { CronState } from "./gateway-cron.js";
-import { GatewayIdentities } from "./gateway-identities.js";
 import { McpStates } from "./mcp-state.js";
 import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
@@ -165,9 +163,7 @@ export class SqliteEngine {
     this.leases = new SessionLeaseRepo(db);
   }
 
-  private gatewayRepo: GatewayState | undefined;
   private cronRepo: CronState | undefined;
-  private identitiesRepo: GatewayIdentities | undefined;
   private dashboardRepos:
     | { reads: DashboardReads; asks: AskBoard; cron: CronControl; health: PlatformHealth }
     | undefined;
@@ -188,11 +184,6 @@ export class SqliteEngine {
   get isReadonly(): boolean {
     return this.db.readonly;
   }
-  /** The gateway's logins and identity bindings (web chat users, IRC masks), made on first use. */
-  get gatewayIdentities(): GatewayIdentities {
-    this.identitiesRepo ??= new GatewayIdentities(this.db);
-    return this.identitiesRepo;
-  }
   private mcpStatesRepo: McpStates | undefined;
   private webPagesRepo: WebPages | undefined;
   /** Each running process's MCP server states (the dashboard reads them), made on first use. */
@@ -204,11 +195,6 @@ export class SqliteEngine {
   get webPages(): WebPages {
     this.webPagesRepo ??= new WebPages(this.db);
     return this.webPagesRepo;
-  }
-  /** The gateway's own tables (chats, outbox, pairing), made on first use. */
-  get gatewayState(): GatewayState {
-    this.gatewayRepo ??= new GatewayState(this.db);
-    return this.gatewayRepo;
   }
   /** The cron jobs' tables, made on first use. */
   get cronState(): CronState {

@@ -15,16 +15,7 @@ import {
   type Message,
   type Runtime,
 } from "@iris/llm";
-import type {
-  CronControl,
-  CronState,
-  GatewayIdentities,
-  GatewayState,
-  PlatformState,
-  Store,
-  TableAccess,
-  TableSet,
-} from "@iris/store";
+import type { CronControl, CronState, PlatformState, Store, TableAccess, TableSet } from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import { closeBrowsers } from "@iris/tools";
 import type { Profile } from "../config/index.js";
@@ -264,14 +255,8 @@ export class IrisProcess implements SessionParent {
     return this.store.openTables(set);
   }
 
-  /** The tables front ends keep their own state in until each moves onto a table set: the
-   * gateway's chats and outbox, its logins and identities, the cron jobs and their control. */
-  get gatewayState(): GatewayState {
-    return this.store.gatewayState;
-  }
-  get gatewayIdentities(): GatewayIdentities {
-    return this.store.gatewayIdentities;
-  }
+  /** The tables front ends keep their own state in until each moves onto a table set: the cron
+   * jobs and their control. */
   get cronState(): CronState {
     return this.store.cronState;
   }

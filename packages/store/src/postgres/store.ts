@@ -38,7 +38,7 @@ import { inTransaction, openPool, type Pool, type PostgresOptions } from "./pool
 import { searchNodes } from "./search.js";
 import { pgActiveTime, pgCooldowns, pgLeases } from "./session-extras.js";
 import * as sessions from "./sessions.js";
-import { migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
+import { type LockSessions, migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
 import { recordUsage, usageForSession } from "./usage.js";
 
 /** Connects, migrates the schema when needed (advisory lock: safe from several processes), opens. */
@@ -85,6 +85,8 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    // A held lock's connection is out of the pool: it ends with the store (the lock goes with it).
+    for (const drop of this.lockSessions) drop();
     await this.pool.end();
   }
 
@@ -118,9 +120,10 @@ export class PostgresStore implements Store {
 
   // Front ends' own table sets (tables/table-set.ts).
   private tables: PostgresTables | undefined;
+  private readonly lockSessions: LockSessions = new Set();
   async openTables(set: TableSet): Promise<PostgresTables> {
     await this.run(() => migratePgTables(this.pool, this.schema, set));
-    this.tables ??= pgTables(this.pool, this.server);
+    this.tables ??= pgTables(this.pool, this.server, this.schema, this.lockSessions);
     return this.tables;
   }
   tablesVersion(set: TableSet): Promise<TableSetVersion> {
@@ -128,14 +131,8 @@ export class PostgresStore implements Store {
   }
 
   // Front-end state still in this package: not on Postgres (each moves onto a table set).
-  get gatewayState(): FrontEndStates["gatewayState"] {
-    return notYet("the gateway's tables");
-  }
   get cronState(): FrontEndStates["cronState"] {
     return notYet("the cron jobs");
-  }
-  get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
-    return notYet("the gateway's logins");
   }
   get cronControl(): FrontEndStates["cronControl"] {
     return notYet("the cron jobs");
