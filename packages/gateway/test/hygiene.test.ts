@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IrisProcess, loadProfile } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { createLogger, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -41,7 +42,7 @@ it("compresses an oversized chat history before the turn and re-points the chat"
   await gateway.start();
   await gateway.handle(message({ text: "start" }));
   await gateway.settled();
-  const state = iris.store.gatewayState;
+  const state = storeOf(iris).gatewayState;
   const before = (await state.chatSession("mem:dm:ann")) ?? "";
   // A history far over 0.85 of the 8,000-token window, as a broken agent layer would leave it.
   const seeded: Message[] = [];
@@ -56,7 +57,7 @@ it("compresses an oversized chat history before the turn and re-points the chat"
         stopReason: "end",
       },
     );
-  await iris.store.appendNodes(
+  await storeOf(iris).appendNodes(
     before,
     seeded.map((m) => ({ kind: "message" as const, message: m })),
   );

@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IrisProcess, loadProfile } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import {
   type FakeLlm,
@@ -99,7 +100,7 @@ describe("exactly once", () => {
   it("never sends a recorded reply twice: retries, a second attempt, a restart", async () => {
     const adapter = new MemoryAdapter();
     const { iris } = await startGateway(adapter);
-    const state = iris.store.gatewayState;
+    const state = storeOf(iris).gatewayState;
     const deliverer = new Deliverer(state, adapter, getLogger(), async () => {});
     const to = { platform: "mem", chatId: "ann" };
     adapter.failNext = 2; // two failed sends before the platform takes it
@@ -112,7 +113,7 @@ describe("exactly once", () => {
     for (const idempotent of [false, true]) {
       const adapter = new MemoryAdapter(idempotent);
       const first = await startGateway(adapter);
-      const state = first.iris.store.gatewayState;
+      const state = storeOf(first.iris).gatewayState;
       const key = `mem:crash-${idempotent}#0`;
       await state.recordOutbound({
         logicalKey: key,
@@ -132,7 +133,7 @@ describe("exactly once", () => {
     const adapter = new MemoryAdapter();
     adapter.reportsHandOver = true;
     const first = await startGateway(adapter);
-    const state = first.iris.store.gatewayState;
+    const state = storeOf(first.iris).gatewayState;
     const part = (k: string, text: string) => ({
       logicalKey: k,
       platform: "mem",
@@ -145,7 +146,7 @@ describe("exactly once", () => {
     await state.markOutboundHanded("mem:handed#0"); // its request had left: the platform may have it
     await first.crash();
     await startGateway(adapter).then((g) => g.crash());
-    const after = (await startGateway(adapter)).iris.store.gatewayState;
+    const after = storeOf((await startGateway(adapter)).iris).gatewayState;
     expect(adapter.textsTo("ann")).toEqual(["still in line"]);
     expect((await after.outbound("mem:handed#0"))?.state).toBe("uncertain");
     expect((await after.outbound("mem:queued#0"))?.state).toBe("sent");
@@ -154,7 +155,7 @@ describe("exactly once", () => {
   it("reports a message a crash left unanswered, once", async () => {
     const adapter = new MemoryAdapter();
     const first = await startGateway(adapter);
-    const state = first.iris.store.gatewayState;
+    const state = storeOf(first.iris).gatewayState;
     await state.claimInbound({ platform: "mem", messageId: "lost1", chatKey: "mem:dm:ann", chatId: "ann" });
     await first.crash();
     await startGateway(adapter).then((g) => g.crash());
@@ -167,11 +168,14 @@ describe("exactly once", () => {
   /** What a kill during a model call leaves: the message claimed, its turn stored up to it. */
   async function cutTurn(adapter: MemoryAdapter, text: string, continuedOnce = false) {
     const first = await startGateway(adapter);
-    const state = first.iris.store.gatewayState;
+    const state = storeOf(first.iris).gatewayState;
     await state.claimInbound({ platform: "mem", messageId: "cut1", chatKey: "mem:dm:ann", chatId: "ann" });
     const session = first.iris.openSession({ source: "gateway:mem", cwd: dir.path });
     const row = await session.startSession();
-    await first.iris.store.appendNode(row.id, { kind: "message", message: { role: "user", content: text } });
+    await storeOf(first.iris).appendNode(row.id, {
+      kind: "message",
+      message: { role: "user", content: text },
+    });
     await state.setChatSession("mem:dm:ann", row.id);
     // A restart that claimed its one continuation and was killed during it.
     if (continuedOnce)
@@ -268,7 +272,7 @@ describe("busy chats and many speakers", () => {
     expect(replies[0]).toContain("[bob] never mind, this instead");
     expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("[ann] slow question");
     // Both messages are settled: neither is reported as lost after a restart.
-    expect(await iris.store.gatewayState.unansweredInbound("mem")).toEqual([]);
+    expect(await storeOf(iris).gatewayState.unansweredInbound("mem")).toEqual([]);
   });
 });
 
@@ -288,7 +292,7 @@ describe("steer", () => {
     const texts = adapter.textsTo("#s");
     expect(texts[0]).toBe("echo: [ann] first");
     expect(texts.at(-1)).toContain("[bob] also this");
-    expect(await iris.store.gatewayState.unansweredInbound("mem")).toEqual([]);
+    expect(await storeOf(iris).gatewayState.unansweredInbound("mem")).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@ import { openStore, type SqliteStore } from "@iris/store";
 import { startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadProfile } from "../config/index.js";
+import { storeOf } from "../testing.js";
 import { IrisProcess } from "./process.js";
 
 let dir: TempDir;
@@ -69,7 +70,7 @@ describe("IrisProcess", () => {
     await Promise.all([iris.close(), iris.close()]);
     expect(a.isClosed && b.isClosed).toBe(true);
     expect(iris.openSessions).toBe(0);
-    expect((iris.store as SqliteStore).db.open).toBe(false);
+    expect((storeOf(iris) as SqliteStore).db.open).toBe(false);
     expect(() => iris.openSession({ source: "test", cwd: dir.path, route })).toThrow(/closing/);
   });
 
@@ -91,7 +92,7 @@ describe("IrisProcess", () => {
       const result = await s.send("wait a while");
       await closed;
       expect(result.reason).toBe("user_cancelled");
-      expect((iris.store as SqliteStore).db.open).toBe(false);
+      expect((storeOf(iris) as SqliteStore).db.open).toBe(false);
       const again = openStore(join(dir.path, "state.db"));
       // The interrupted call got its result before the store closed: the history stays whole.
       expect((await again.activePath(s.id)).map((n) => n.message?.role)).toEqual([
