@@ -8,6 +8,7 @@ import { startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadProfile } from "../config/index.js";
 import { storeOf } from "../testing.js";
+import { InMemoryState } from "./in-memory-state.js";
 import { IrisProcess } from "./process.js";
 
 let dir: TempDir;
@@ -72,6 +73,27 @@ describe("IrisProcess", () => {
     expect(iris.openSessions).toBe(0);
     expect((storeOf(iris) as SqliteStore).db.open).toBe(false);
     expect(() => iris.openSession({ source: "test", cwd: dir.path, route })).toThrow(/closing/);
+  });
+
+  it("processes on one in-memory state share it, keep nothing in state.db, and leave it open at close", async () => {
+    const state = InMemoryState.open();
+    const p = profile();
+    const first = await IrisProcess.open({ profile: p, platform: "batch", env: {}, inMemory: state });
+    const second = await IrisProcess.open({ profile: p, platform: "batch", env: {}, inMemory: state });
+    const route = { provider: "custom", model: "m", baseUrl: "http://127.0.0.1:9/v1" };
+    const row = await first.openSession({ source: "batch", cwd: dir.path, route }).startSession();
+    expect(storeOf(second)).toBe(storeOf(first));
+    await first.close();
+    // The other process still reads what the first wrote: closing one left the state open.
+    expect((await second.findSession(row.id)).ok).toBe(true);
+    await second.close();
+    const store = storeOf(second) as SqliteStore;
+    expect(store.db.open).toBe(true);
+    await state.close();
+    expect(store.db.open).toBe(false);
+    const disk = openStore(join(dir.path, "state.db"));
+    expect(await disk.listSessions({ limit: 10 })).toEqual([]);
+    await disk.close();
   });
 
   it("close() during a tool call lets the turn write its results first, then closes the store", async () => {
