@@ -5,7 +5,8 @@
 // Front ends are clients of host only (ARCHITECTURE.md): their code imports neither the store
 // nor the agent, and neither do their tests (they look at what was stored through what host
 // re-exports); a front end's code reaches no store through the process or a session (`iris.store.…`:
-// host offers a method); and no code outside packages/store touches the database itself (a `.db`
+// host offers a method), opens no store and holds none (host opens it: IrisProcess, StoredRecords,
+// InMemoryState), and imports no `@iris/host/testing` (tests only); and no code outside packages/store touches the database itself (a `.db`
 // handle, a raw transaction, a driver, SQL text): the rest of Iris sees the async state interface
 // only (store/src/state.ts). One exception: a front end's own state folder
 // (`packages/<front end>/src/state/`) holds the SQL of the front end's table set and runs it, with
