@@ -102,6 +102,24 @@ describe("check-imports", () => {
     expect(okRun.stderr).not.toContain("problem");
     expect(okRun.status).toBe(0);
   });
+  it("fails on a package.json dependency a package may not import", () => {
+    const bad = tree({
+      "packages/serve/package.json": JSON.stringify({
+        dependencies: { "@iris/host": "0.1.0", "@iris/store": "0.1.0" },
+      }),
+      "packages/serve/src/a.ts": "export const a = 1;\n",
+    });
+    const r = run("check-imports.mjs", bad);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("packages/serve/package.json: depends on '@iris/store'");
+    const ok = tree({
+      "packages/cli/package.json": JSON.stringify({
+        dependencies: { "@iris/host": "0.1.0", "@iris/llm": "0.1.0" },
+        devDependencies: { "@iris/testkit": "0.1.0" },
+      }),
+    });
+    expect(run("check-imports.mjs", ok).status).toBe(0);
+  });
   it("keeps front-end tests clients of host too, in test/ and beside the sources", () => {
     for (const [file, target] of [
       ["packages/acp/test/one-turn.e2e.test.ts", "agent"],

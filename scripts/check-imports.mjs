@@ -116,6 +116,18 @@ const fileGraph = new Map();
 for (const pkg of Object.keys(allowed)) {
   const pkgDir = join(root, "packages", pkg);
   const srcDir = join(pkgDir, "src");
+  // Its package.json depends on no workspace package it may not import (testkit: for its tests).
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  } catch {
+    manifest = {};
+  }
+  for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) {
+    const target = /^@iris\/([a-z]+)$/.exec(dep)?.[1];
+    if (target && target !== pkg && !allowed[pkg].includes(target) && !testMayImport(target))
+      errors.push(`packages/${pkg}/package.json: depends on '${dep}', which '${pkg}' must not import`);
+  }
   const files = [];
   for (const dir of [srcDir, join(pkgDir, "test")]) {
     try {
