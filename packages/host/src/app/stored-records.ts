@@ -13,6 +13,7 @@ import type {
   Store,
   TableSet,
   TableSetVersion,
+  UsageDayRow,
   UsageRow,
 } from "@iris/store";
 import { StoreError } from "@iris/store";
@@ -23,18 +24,6 @@ import { findSession, type LookupOptions, type SessionLookup } from "./session-f
 
 /** Errors that mean "this home cannot be written", not "this store is broken". */
 const NEEDS_WRITE = new Set(["db_readonly", "db_unopenable", "db_io"]);
-
-/** One day's (or one model's) usage totals (`iris usage --by`). */
-export interface UsageDayTotals {
-  day: string;
-  /** provider/model */
-  key: string;
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  costUsd: number;
-}
 
 export class StoredRecords {
   private constructor(private readonly store: Store) {}
@@ -110,8 +99,8 @@ export class StoredRecords {
     return this.store.activeTime.get(sessionId);
   }
 
-  /** Usage per UTC day and provider/model between two day numbers (days since the epoch). */
-  usageByDay(fromDay: number, toDay: number): Promise<UsageDayTotals[]> {
+  /** Usage per UTC day and provider/model (`key`) between two day numbers (days since the epoch). */
+  usageByDay(fromDay: number, toDay: number): Promise<UsageDayRow[]> {
     return this.store.dashboard.reads.usageByDay(fromDay, toDay, "model");
   }
 
