@@ -22,6 +22,7 @@ import { performance } from "node:perf_hooks";
 import { Gateway } from "../packages/gateway/src/index.js";
 import { MemoryAdapter, message } from "../packages/gateway/test/memory-adapter.js";
 import { IrisProcess, loadProfile } from "../packages/host/src/index.js";
+import { storeOf } from "../packages/host/src/testing.js";
 import { getLogger } from "../packages/llm/src/index.js";
 
 import { type RecordedRequest, startFakeLlm, tempDir } from "../packages/testkit/src/index.js";
@@ -162,7 +163,7 @@ const latencies = [...startedAt].map((s, t) => (sentAt[t] ?? Number.NaN) - s).so
 const answered = latencies.filter((l) => !Number.isNaN(l)).length;
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-const unsettled = (await iris.store.gatewayState.unansweredInbound("mem")).length;
+const unsettled = (await storeOf(iris).gatewayState.unansweredInbound("mem")).length;
 // Least-squares slope of RSS over the samples, per 1,000 messages (the samples' x is messages).
 const rssSlope = slope(rss.map((y, k) => [(k + 1) * EVERY, y] as const)) * 1000;
 console.log(`messages               ${MESSAGES} from ${USERS} users in ${chats.length} chats`);

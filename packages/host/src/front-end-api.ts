@@ -8,7 +8,6 @@
 // tests, which arrange and look at what was stored, and for the gateway's own commands until the
 // gateway's state moves (the named exceptions in check-imports.mjs).
 export type {
-  Agent,
   FrontEnd,
   RepairedCall,
   TerminationReason,
