@@ -12,8 +12,7 @@ export * from "./app/job-queue.js";
 export * from "./app/mcp-probe.js";
 export * from "./app/mcp-serve.js";
 export * from "./app/process.js";
-// The profile's store is host's to open (IrisProcess, StoredRecords): front ends get the refusal only.
-export { requireSqliteFor } from "./app/profile-store.js";
+export * from "./app/profile-store.js";
 export type { RewindResult } from "./app/rewind.js";
 export * from "./app/route.js";
 export * from "./app/route-limiter.js";
