@@ -95,6 +95,9 @@ const holdsStore = [
 const holdsStoreForNow = new Set([
   "packages/gateway/src/commands.ts",
   "packages/gateway/src/platforms/webchat/commands.ts",
+  // `iris cron list|add|remove` once cron's state moves out of commands.ts (issue 30): it can open
+  // its tables through StoredRecords.open(profile) and its openTables(set) instead.
+  "packages/gateway/src/cron-commands.ts",
 ]);
 
 function walk(dir, out = []) {

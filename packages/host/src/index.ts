@@ -12,6 +12,8 @@ export * from "./app/job-queue.js";
 export * from "./app/mcp-probe.js";
 export * from "./app/mcp-serve.js";
 export * from "./app/process.js";
+// openProfileStore stays for the gateway's own commands until they read through StoredRecords
+// (check-imports.mjs names them); every other front-end file is refused it.
 export * from "./app/profile-store.js";
 export type { RewindResult } from "./app/rewind.js";
 export * from "./app/route.js";

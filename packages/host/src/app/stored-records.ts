@@ -11,6 +11,7 @@ import type {
   SearchHit,
   SessionRow,
   Store,
+  TableAccess,
   TableSet,
   TableSetVersion,
   UsageDayRow,
@@ -117,6 +118,12 @@ export class StoredRecords {
   /** Where the store's own schema stands (`iris migrate`). */
   schemaVersion(): Promise<{ version: number; latest: number }> {
     return this.store.schemaVersion();
+  }
+
+  /** A front end's own tables (its table set, brought to its newest version), for a command of
+   * that front end that runs without a process (IrisProcess.openTables does the same). */
+  openTables(set: TableSet): Promise<TableAccess> {
+    return this.store.openTables(set);
   }
 
   /** Brings a front end's table set to its newest version and says where it stands. */
