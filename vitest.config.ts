@@ -51,6 +51,8 @@ export default defineConfig({
         "@iris/gateway/tables",
         fileURLToPath(new URL("./packages/gateway/src/state/tables.ts", import.meta.url)),
       ],
+      // What tests look at under a running process (the store itself); front ends' code may not.
+      ["@iris/host/testing", fileURLToPath(new URL("./packages/host/src/testing.ts", import.meta.url))],
       ...pkgs.map((p) => [
         `@iris/${p}`,
         fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url)),

@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMPRESSED_END_REASON, IrisProcess, loadProfile, StoreConversation } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -57,7 +58,7 @@ it("a chat follows its session's compression split to the child, and never reach
   const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
   if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
   iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
-  const store = iris.store;
+  const store = storeOf(iris);
   await startGateway();
   await say("hi");
   const first = (await store.listSessions({ limit: 1 }))[0];

@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IrisProcess, loadProfile } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { createLogger, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -58,7 +59,7 @@ it("compresses an oversized chat history before the turn and re-points the chat"
         stopReason: "end",
       },
     );
-  await iris.store.appendNodes(
+  await storeOf(iris).appendNodes(
     before,
     seeded.map((m) => ({ kind: "message" as const, message: m })),
   );

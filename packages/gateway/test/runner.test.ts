@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IrisProcess, loadProfile } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import {
   type FakeLlm,
@@ -173,7 +174,10 @@ describe("exactly once", () => {
     await state.claimInbound({ platform: "mem", messageId: "cut1", chatKey: "mem:dm:ann", chatId: "ann" });
     const session = first.iris.openSession({ source: "gateway:mem", cwd: dir.path });
     const row = await session.startSession();
-    await first.iris.store.appendNode(row.id, { kind: "message", message: { role: "user", content: text } });
+    await storeOf(first.iris).appendNode(row.id, {
+      kind: "message",
+      message: { role: "user", content: text },
+    });
     await state.setChatSession("mem:dm:ann", row.id);
     // A restart that claimed its one continuation and was killed during it.
     if (continuedOnce)

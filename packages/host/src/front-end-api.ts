@@ -1,13 +1,13 @@
 // What front ends need from the layers below host, re-exported so that a front end imports
 // `@iris/host` only (ARCHITECTURE.md: llm ← tools ← agent ← host ← front ends; check-imports.mjs
-// enforces it). Types first; the values are the few a front end's own commands read from a store
-// they open (the CLI's `sessions`/`usage`/`effects` listings, `iris gateway cron` and the web chat's
-// user commands) until those move behind host methods. A running front end reaches its own tables
-// through IrisProcess (cronState, cronControl, …) or, once moved, its own table set
-// (IrisProcess.openTables: the types below), and stored sessions through its sessions
-// (Session.stored, history()).
+// enforces it). A front end never opens or holds a store: a running one reaches stored sessions
+// through its sessions (Session.stored, history()) and IrisProcess's methods, its own tables
+// through IrisProcess (cronState, cronControl until cron moves) or its own table set
+// (IrisProcess.openTables: the types below), and a command without a model through StoredRecords.
+// The store's values below (openStore, openPostgresStore, the Store types) are for front ends'
+// tests, which arrange and look at what was stored, and for the gateway's own commands until the
+// gateway's state moves (the named exceptions in check-imports.mjs).
 export type {
-  Agent,
   FrontEnd,
   RepairedCall,
   TerminationReason,
@@ -19,10 +19,7 @@ export {
   COMPRESSED_END_REASON,
   EFFECT_OUTCOME_UNCERTAIN,
   exitCodeFor,
-  findEffect,
   JsonlConversation,
-  listAllEffects,
-  messagesOfPath,
   StoreConversation,
   sessionHygiene,
   storedHistory,

@@ -7,10 +7,13 @@ export * from "./app/context-control.js";
 export * from "./app/context-report.js";
 export * from "./app/delegate.js";
 export * from "./app/events.js";
+export { InMemoryState } from "./app/in-memory-state.js";
 export * from "./app/job-queue.js";
 export * from "./app/mcp-probe.js";
 export * from "./app/mcp-serve.js";
 export * from "./app/process.js";
+// openProfileStore stays for the gateway's own commands until they read through StoredRecords
+// (check-imports.mjs names them); every other front-end file is refused it.
 export * from "./app/profile-store.js";
 export type { RewindResult } from "./app/rewind.js";
 export * from "./app/route.js";
@@ -25,6 +28,7 @@ export * from "./app/session-prompts.js";
 export type { StoredSessions } from "./app/session-stored.js";
 export * from "./app/session-title.js";
 export * from "./app/session-turn-lock.js";
+export * from "./app/stored-records.js";
 export * from "./app/tool-call-text.js";
 export * from "./app/tools-report.js";
 export * from "./app/tools-setup.js";

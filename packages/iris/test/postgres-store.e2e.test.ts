@@ -91,6 +91,19 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     expect(byModel.stdout).toMatch(/^total\s+2\s/m);
     const byDay = await runIris(["usage", "--by", "day", "--days", "2"], { env: a.env });
     expect(byDay.stdout).toMatch(/^\d{4}-\d\d-\d\d\s+2\s/m);
+    // The commands that read without a model go through host's records, as on SQLite.
+    const short = listed.stdout.trim().split(/\s+/)[0] ?? "";
+    const shown = await runIris(["sessions", "show", short], { env: b.env });
+    expect(shown.stdout).toContain("› 한국어로 질문: what is the answer?");
+    expect(shown.stdout).toContain("still 42");
+    const calls = await runIris(["usage", "--session", short], { env: b.env });
+    expect(calls.stderr).toBe("");
+    expect(calls.stdout).toMatch(/^session \S+: [1-9]\d* API calls/m);
+    const context = await runIris(["context", "--session", short], { env: a.env });
+    expect(context.stderr).toBe("");
+    expect(context.stdout).toMatch(/^ {2}compressions {7}0 so far$/m);
+    const effects = await runIris(["effects", "list"], { env: a.env });
+    expect(effects.stdout).toBe("no unresolved effects\n");
 
     const doctor = await runIris(["doctor", "--offline"], { env: a.env });
     expect(doctor.stdout).toMatch(
