@@ -356,7 +356,7 @@ for (const c of ONLY ? [ONLY] : [1, 16, 64]) {
   process.stdout.write(
     `responses, concurrency 16 (each stored in state.db): ${through.rps.toFixed(0)} req/s; added latency p50 ` +
       `${(through.p50 - base.p50).toFixed(1)} ms, p99 ${(through.p99 - base.p99).toFixed(1)} ms; ` +
-      `${server.deps?.responses.size ?? "?"} stored (serve.responses_max)\n`,
+      `${(await server.deps?.responses.size()) ?? "?"} stored (serve.responses_max)\n`,
   );
 }
 
