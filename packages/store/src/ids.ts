@@ -26,8 +26,17 @@ export function newId(): string {
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${seq}${random.slice(18)}`;
 }
 
+/** The first string after every string that starts with `prefix` (its last character plus one):
+ *  a prefix is the range `>= prefix AND < prefixEnd(prefix)` of a byte-ordered index. */
+export function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** How many characters a short id has (shortId). */
+export const SHORT_ID_LENGTH = 8;
+
 /** The name people see for a session: its last 8 characters, which are random (the first 8 are
  *  a timestamp shared by every id made within about a minute). */
 export function shortId(id: string): string {
-  return id.length > 12 ? id.slice(-8) : id;
+  return id.length > 12 ? id.slice(-SHORT_ID_LENGTH) : id;
 }

@@ -20,7 +20,7 @@ export type {
   Promised,
 } from "./front-end-state.js";
 export type { CronJobRow } from "./gateway-cron.js";
-export { shortId } from "./ids.js";
+export { SHORT_ID_LENGTH, shortId } from "./ids.js";
 export type { McpStateInput, McpStateRow } from "./mcp-state.js";
 export { migrate, schemaVersion } from "./migrate.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations/index.js";

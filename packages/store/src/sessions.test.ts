@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "./driver.js";
+import { SHORT_ID_PREFIX_SQL } from "./sessions.js";
 import { openSqliteEngine as openStore, type SqliteEngine as Store } from "./store.js";
 
 let dir: string;
@@ -148,5 +150,21 @@ describe("usage", () => {
     expect(() => store.recordUsage({ ...bad, usage: usage(1, 1), sessionId: "nope" })).toThrow(/no session/);
     expect(store.getSession(s.id)).toMatchObject({ apiCalls: 0, inputTokens: 0, costUsd: 0 });
     expect(store.usageForSession(s.id)).toEqual([]);
+  });
+});
+
+describe("the look-up by a short id's first characters", () => {
+  it("reads a range of the short-id index, not every session", () => {
+    for (let i = 0; i < 50; i++) store.createSession({ source: "cli" });
+    const db = openDatabase(path, { readonly: true });
+    const plan = db
+      .prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${SHORT_ID_PREFIX_SQL}`)
+      .all("9be1", "9be2", 6)
+      .map((r) => r.detail);
+    db.close();
+    expect(plan.join("\n")).toMatch(
+      /SEARCH sessions USING INDEX sessions_by_short_id_8 \(<expr>>\? AND <expr><\?\)/,
+    );
+    expect(plan.join("\n")).not.toMatch(/SCAN sessions|TEMP B-TREE/);
   });
 });

@@ -2,9 +2,13 @@
 
 import type { Database, Statement } from "./driver.js";
 import { StoreError } from "./errors.js";
-import { newId } from "./ids.js";
+import { newId, prefixEnd, SHORT_ID_LENGTH } from "./ids.js";
 import { SESSION_COLUMNS, type SessionDbRow, type SessionRow, toSessionRow } from "./rows.js";
 import { optionalString, requireString } from "./validate.js";
+
+/** Sessions whose short id starts with a prefix: a range of migration 0034's index (a test
+ *  reads its query plan). */
+export const SHORT_ID_PREFIX_SQL = `SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, -8) >= ? AND substr(id, -8) < ? ORDER BY substr(id, -8) LIMIT ?`;
 
 export interface CreateSessionInput {
   title?: string;
@@ -71,6 +75,7 @@ export class SessionRepo {
   private readonly title: Statement;
   private readonly byPrefix: Statement<SessionDbRow>;
   private readonly byShortId: Statement<SessionDbRow>;
+  private readonly byShortIdPrefix: Statement<SessionDbRow>;
   private readonly byParent: Statement<SessionDbRow>;
   private readonly sourcePage: Statement<SessionDbRow>;
 
@@ -99,6 +104,7 @@ export class SessionRepo {
     // A range of the primary key (a LIKE would scan: SQLite's LIKE is case-insensitive).
     this.byPrefix = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id >= ? AND id < ? LIMIT ?`);
     this.byShortId = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, -6) = ? LIMIT ?`);
+    this.byShortIdPrefix = db.prepare(SHORT_ID_PREFIX_SQL);
     this.byParent = db.prepare(
       `SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id = ? ORDER BY started_at DESC, rowid DESC`,
     );
@@ -106,9 +112,14 @@ export class SessionRepo {
 
   /** Sessions whose id starts with `prefix` (at most `limit`), read from the primary key's index. */
   withPrefix(prefix: string, limit: number): SessionRow[] {
-    // The next string after every id starting with the prefix: its last character plus one.
-    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-    return this.byPrefix.all(prefix, end, limit).map(toSessionRow);
+    return this.byPrefix.all(prefix, prefixEnd(prefix), limit).map(toSessionRow);
+  }
+
+  /** Sessions whose short id (last 8 characters) starts with `prefix`: a range of migration
+   *  0034's index, not a scan. */
+  withShortIdPrefix(prefix: string, limit: number): SessionRow[] {
+    if (!prefix || prefix.length > SHORT_ID_LENGTH) return [];
+    return this.byShortIdPrefix.all(prefix, prefixEnd(prefix), limit).map(toSessionRow);
   }
 
   /** Sessions whose id ends with `tail` (6+ characters; migration 0024's index on the last 6). */

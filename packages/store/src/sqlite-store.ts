@@ -141,6 +141,9 @@ export class SqliteStore implements Store {
   async sessionsWithTail(tail: string, limit?: number): Promise<SessionRow[]> {
     return this.engine.sessionsWithTail(tail, limit);
   }
+  async sessionsWithShortIdPrefix(prefix: string, limit?: number): Promise<SessionRow[]> {
+    return this.engine.sessionsWithShortIdPrefix(prefix, limit);
+  }
   async childSessions(parentId: string): Promise<SessionRow[]> {
     return this.engine.childSessions(parentId);
   }

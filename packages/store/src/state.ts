@@ -57,6 +57,8 @@ export interface SessionState {
   sessionsWithPrefix(prefix: string, limit?: number): Promise<SessionRow[]>;
   /** Sessions whose id ends with `tail`, 6+ characters (a short id). */
   sessionsWithTail(tail: string, limit?: number): Promise<SessionRow[]>;
+  /** Sessions whose short id (last 8 characters) starts with `prefix`: an indexed range. */
+  sessionsWithShortIdPrefix(prefix: string, limit?: number): Promise<SessionRow[]>;
   /** Sessions started from `parentId`: a compression's child, subagents, newest first. */
   childSessions(parentId: string): Promise<SessionRow[]>;
   /** Ends the session (search indexing of its nodes follows off the request path). */

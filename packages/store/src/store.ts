@@ -264,6 +264,10 @@ export class SqliteEngine {
   sessionsWithTail(tail: string, limit = 10): SessionRow[] {
     return this.sessions.withTail(tail, limit);
   }
+  /** Sessions whose short id starts with `prefix` (`--resume 9be1`; an indexed range). */
+  sessionsWithShortIdPrefix(prefix: string, limit = 10): SessionRow[] {
+    return this.sessions.withShortIdPrefix(prefix, limit);
+  }
   /** Sessions started from `parentId`: a compression's child, subagents (indexed), newest first. */
   childSessions(parentId: string): SessionRow[] {
     return this.sessions.children(parentId);

@@ -5,6 +5,7 @@ import { type PostgresServer, skipWithoutPostgres, startPostgres } from "@iris/t
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PG_LATEST_VERSION, PG_MIGRATIONS } from "../src/postgres/migrations.js";
 import { probePostgres } from "../src/postgres/probe.js";
+import { PG_SHORT_ID_PREFIX_SQL } from "../src/postgres/sessions.js";
 import { openPostgresStore } from "../src/postgres/store.js";
 
 let pg: PostgresServer;
@@ -50,10 +51,11 @@ describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
   it("sums the usage a version-1 schema already holds when migration 2 adds the daily sums", async () => {
     const store = await openPostgresStore({ url: pg.url(), schema: "from_v1" });
     const s = await store.createSession({ source: "cli" });
-    // Back to version 1 (migration 2's tables gone), then calls recorded as a version-1 Iris did.
+    // Back to version 1 (what migrations 2 and 3 made gone), then calls recorded as a version-1 Iris did.
     await store.pool.query(
       "DROP TABLE usage_daily, dashboard_asks, dashboard_presence, gateway_platform_health, mcp_server_state, web_pages",
     );
+    await store.pool.query("DROP INDEX sessions_by_short_id_8");
     await store.pool.query("DELETE FROM schema_version WHERE version > 1");
     const now = Date.now();
     for (const cost of [0.25, 0.5])
@@ -135,5 +137,20 @@ describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
         .parentId,
     ).toBeNull();
     await Promise.all([store.close(), other.close()]);
+  });
+
+  it("answers a short id's first characters from the index on the short id, not a scan", async () => {
+    const store = await openPostgresStore({ url: pg.url(), schema: "short_ids" });
+    for (let i = 0; i < 2000; i++) await store.createSession({ source: "cli" });
+    await store.pool.query("ANALYZE sessions");
+    const plan = await store.pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${PG_SHORT_ID_PREFIX_SQL}`, [
+      "9be1",
+      "9be2",
+      6,
+    ]);
+    const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    expect(text).toMatch(/Index Scan using sessions_by_short_id_8/);
+    expect(text).not.toMatch(/Seq Scan/);
+    await store.close();
   });
 });

@@ -1,11 +1,11 @@
 // The one session look-up every front end uses (ARCHITECTURE.md "Process scope and session
 // scope"): a reference is a full id, a short id (a unique tail of 6+ characters; ids are UUID v7,
-// so their first characters are a shared timestamp and the last 8 are random) or a unique prefix
-// of 4+ characters. A session that compression ended goes on in a child: the look-up follows
+// so their first characters are a shared timestamp and the last 8 are random), a unique prefix
+// of 4+ characters, or a unique prefix of the short id (3+ characters: `9be1` for 9be1c3f0). A session that compression ended goes on in a child: the look-up follows
 // the chain to the live one by the indexed parent link. An owner check makes another owner's
 // session look exactly like a missing one (an API key, an ACP client, a chat).
 import { COMPRESSED_END_REASON } from "@iris/agent";
-import { type SessionRow, type Store, shortId } from "@iris/store";
+import { type SessionRow, SHORT_ID_LENGTH, type Store, shortId } from "@iris/store";
 
 export type SessionLookup =
   | { ok: true; row: SessionRow }
@@ -34,10 +34,14 @@ export async function findSession(
   const exact = await store.findSession(want);
   if (exact && owned(exact)) return { ok: true, row: await live(exact) };
   const lower = want.toLowerCase();
-  const byTail = lower.length >= 6 ? (await store.sessionsWithTail(lower, MATCH_LIMIT)).filter(owned) : [];
-  const byPrefix =
-    lower.length >= 4 ? (await store.sessionsWithPrefix(lower, MATCH_LIMIT)).filter(owned) : [];
-  for (const hits of [byTail, byPrefix]) {
+  // In this order, each an indexed read; the first that names anyone decides.
+  const reads: (() => Promise<SessionRow[]>)[] = [];
+  if (lower.length >= 6) reads.push(() => store.sessionsWithTail(lower, MATCH_LIMIT));
+  if (lower.length >= 4) reads.push(() => store.sessionsWithPrefix(lower, MATCH_LIMIT));
+  if (lower.length >= 3 && lower.length < SHORT_ID_LENGTH)
+    reads.push(() => store.sessionsWithShortIdPrefix(lower, MATCH_LIMIT));
+  for (const read of reads) {
+    const hits = (await read()).filter(owned);
     if (hits.length === 1) return { ok: true, row: await live(hits[0] as SessionRow) };
     if (hits.length > 1)
       return {

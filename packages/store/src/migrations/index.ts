@@ -11,6 +11,7 @@ import { MIGRATION_0025 } from "./0025_identities.js";
 import { MIGRATION_0031 } from "./0031_dashboard.js";
 import { MIGRATION_0032 } from "./0032_mcp_state_web_pages.js";
 import { MIGRATION_0033 } from "./0033_effect_snapshots.js";
+import { MIGRATION_0034 } from "./0034_short_id_prefix.js";
 
 export interface Migration {
   version: number;
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 31, name: "dashboard", sql: MIGRATION_0031 },
   { version: 32, name: "mcp_state_web_pages", sql: MIGRATION_0032 },
   { version: 33, name: "effect_snapshots", sql: MIGRATION_0033 },
+  { version: 34, name: "short_id_prefix", sql: MIGRATION_0034 },
 ];
 
 // The highest number, not the count: versions may leave gaps (numbers are reserved per issue).

@@ -229,6 +229,14 @@ CREATE TABLE web_pages (
 CREATE INDEX web_pages_by_read ON web_pages (read_at);
 CREATE INDEX web_pages_search ON web_pages USING gin (search);`,
   },
+  {
+    version: 3,
+    name: "short_id_prefix",
+    // A short id's first characters are one range of this index (SQLite: migration 0034). The id
+    // column is COLLATE "C", so the range compares byte by byte like SQLite's.
+    sql: () => `
+CREATE INDEX sessions_by_short_id_8 ON sessions (right(id, 8));`,
+  },
 ];
 
 export const PG_LATEST_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,5 +1,6 @@
 // Sessions on Postgres (SPEC D2): the same rows and rules as the SQLite engine's sessions.ts.
 import { StoreError } from "../errors.js";
+import { prefixEnd, SHORT_ID_LENGTH } from "../ids.js";
 import { type SessionDbRow, type SessionRow, toSessionRow } from "../rows.js";
 import {
   type CreateSessionInput,
@@ -73,11 +74,24 @@ export async function sessionPage(db: Db, o: SessionPageOptions): Promise<Sessio
 /** A range of the primary key (ids compare byte by byte: the column is COLLATE "C"). */
 export async function sessionsWithPrefix(db: Db, prefix: string, limit: number): Promise<SessionRow[]> {
   if (!prefix) return [];
-  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   const { rows } = await db.query<SessionDbRow>(
     `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id >= $1 AND id < $2 ORDER BY id LIMIT $3`,
-    [prefix, end, limit],
+    [prefix, prefixEnd(prefix), limit],
   );
+  return rows.map(toSessionRow);
+}
+
+/** A range of migration 3's index on the short id (a test reads its query plan). */
+export const PG_SHORT_ID_PREFIX_SQL = `SELECT ${SESSION_COLUMNS} FROM sessions WHERE right(id, 8) >= $1 AND right(id, 8) < $2 ORDER BY right(id, 8) LIMIT $3`;
+
+/** Sessions whose short id (last 8 characters) starts with `prefix`: a range of the index on it. */
+export async function sessionsWithShortIdPrefix(
+  db: Db,
+  prefix: string,
+  limit: number,
+): Promise<SessionRow[]> {
+  if (!prefix || prefix.length > SHORT_ID_LENGTH) return [];
+  const { rows } = await db.query<SessionDbRow>(PG_SHORT_ID_PREFIX_SQL, [prefix, prefixEnd(prefix), limit]);
   return rows.map(toSessionRow);
 }
 

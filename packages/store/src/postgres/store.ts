@@ -168,6 +168,9 @@ export class PostgresStore implements Store {
   sessionsWithTail(tail: string, limit = 10): Promise<SessionRow[]> {
     return this.run(() => sessions.sessionsWithTail(this.pool, tail, limit));
   }
+  sessionsWithShortIdPrefix(prefix: string, limit = 10): Promise<SessionRow[]> {
+    return this.run(() => sessions.sessionsWithShortIdPrefix(this.pool, prefix, limit));
+  }
   childSessions(parentId: string): Promise<SessionRow[]> {
     return this.run(() => sessions.childSessions(this.pool, parentId));
   }

@@ -57,6 +57,24 @@ describeEngines("sessions", (ctx) => {
     });
   });
 
+  it("finds sessions by the first characters of their short id (the last 8 of the id)", async () => {
+    const { store } = ctx;
+    const id = (tail: string) => `0190f3a2-7c41-7000-8000-0000${tail}`;
+    for (const tail of ["9be1c3f0", "9be1d000", "9bf00000", "aaaa9be1"])
+      await store.createSession({ source: "cli", id: id(tail) });
+    const tails = async (prefix: string, limit?: number) =>
+      (await store.sessionsWithShortIdPrefix(prefix, limit)).map((s) => s.id.slice(-8));
+    expect(await tails("9be1")).toEqual(["9be1c3f0", "9be1d000"]);
+    expect(await tails("9be1c")).toEqual(["9be1c3f0"]);
+    expect(await tails("9b")).toEqual(["9be1c3f0", "9be1d000", "9bf00000"]);
+    expect(await tails("9b", 2)).toEqual(["9be1c3f0", "9be1d000"]);
+    expect(await tails("9be1c3f0")).toEqual(["9be1c3f0"]);
+    // Nothing in the middle of a short id, nothing longer than one, nothing for an empty prefix.
+    expect(await tails("be1")).toEqual([]);
+    expect(await tails("9be1c3f0x")).toEqual([]);
+    expect(await tails("")).toEqual([]);
+  });
+
   it("sets title, prompt and model, and refuses a missing session", async () => {
     const { store } = ctx;
     const s = await store.createSession({ source: "cli" });
