@@ -93,7 +93,7 @@ describe("a phase-1-only compression", () => {
     iris?.subscribe((e) => hostEvents.push(e));
     fake.setHandler(() => ({ text: "Nothing alarming." }));
 
-    const result = await (await h.newAgent()).run("anything alarming?");
+    const result = await h.send("anything alarming?");
     expect(result.reason).toBe("natural");
     expect(actions.map((a) => a.action)).toEqual(["compressed"]);
     expect(actions[0]?.detail).toMatch(/^phase 1: \d+ → about \d+ tokens .*same session$/);
@@ -125,7 +125,7 @@ describe("a phase-1-only compression", () => {
 
     // A resumed session reads the pruned path: the next turn's request is the small one.
     const before = fake.requests.length;
-    const again = await (await h.newAgent()).run("and now?");
+    const again = await h.send("and now?");
     expect(again.reason).toBe("natural");
     const next = fake.requests.slice(before);
     expect(next).toHaveLength(1);
