@@ -24,3 +24,9 @@ export async function resolveSession(
   const found = await sessions.lookUp(ref, { follow, listHint: "see: iris sessions list" });
   return found.ok ? found : { ok: false, error: found.error };
 }
+
+/** The row `ref` names, or undefined when it names none or several (commands that only say "no session"). */
+export async function sessionRowOf(sessions: Sessions, ref: string): Promise<SessionRow | undefined> {
+  const found = await resolveSession(sessions, ref);
+  return found.ok ? found.row : undefined;
+}

@@ -1,16 +1,10 @@
 // `iris context [--session ID]`: the context budget of the current (provider, model) (SPEC M3),
 // read from config and store without starting a model.
 
-import type { SessionRow, StoredRecords } from "@iris/host";
 import { formatContextReport, loadProfileOrExit, resolveMainRoute } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
-import { resolveSession } from "../session-ref.js";
+import { sessionRowOf } from "../session-ref.js";
 import { readRecords } from "./with-records.js";
-
-async function findSession(records: StoredRecords, id: string): Promise<SessionRow | undefined> {
-  const found = await resolveSession(records, id);
-  return found.ok ? found.row : undefined;
-}
 
 export async function contextCommand(flags: GlobalFlags, opts: { session?: string }): Promise<number> {
   const loaded = loadProfileOrExit({
@@ -23,7 +17,7 @@ export async function contextCommand(flags: GlobalFlags, opts: { session?: strin
   }
   const { profile } = loaded;
   return readRecords(profile, async (records) => {
-    const session = opts.session ? await findSession(records, opts.session) : undefined;
+    const session = opts.session ? await sessionRowOf(records, opts.session) : undefined;
     if (opts.session && !session) {
       process.stderr.write(`iris: no session '${opts.session}' (see: iris sessions list)\n`);
       return 2;

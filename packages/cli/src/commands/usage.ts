@@ -1,9 +1,9 @@
 // `iris usage [--session ID] [--last N] [--by day|model [--days N]]` (SPEC F3): what the recorded API calls cost, read from
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
-import type { SessionRow, StoredRecords } from "@iris/host";
+import type { StoredRecords } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
-import { resolveSession } from "../session-ref.js";
+import { sessionRowOf } from "../session-ref.js";
 import { formatSessionTime } from "./session-time.js";
 import { formatUsageTotals, type UsageBy } from "./usage-totals.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
@@ -55,7 +55,7 @@ async function showSession(
   last: number | undefined,
   budgetSeconds: number,
 ): Promise<number> {
-  const session = await findSession(records, id);
+  const session = await sessionRowOf(records, id);
   if (!session) return noSession(id);
   const calls = await records.usageForSession(session.id);
   const shown = last !== undefined && last > 0 && last < calls.length ? calls.slice(-last) : calls;
@@ -63,12 +63,6 @@ async function showSession(
   process.stdout.write(formatUsage(session, shown, { firstNumber: calls.length - shown.length + 1 }));
   process.stdout.write(formatSessionTime(await records.activeTime(session.id), budgetSeconds));
   return 0;
-}
-
-/** The full id, the short id, or a unique prefix (session-ref.ts). */
-async function findSession(records: StoredRecords, id: string): Promise<SessionRow | undefined> {
-  const found = await resolveSession(records, id);
-  return found.ok ? found.row : undefined;
 }
 
 function noSession(id: string): number {
