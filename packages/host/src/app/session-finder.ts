@@ -1,9 +1,10 @@
 // The one session look-up every front end uses (ARCHITECTURE.md "Process scope and session
 // scope"): a reference is a full id, a short id (a unique tail of 6+ characters; ids are UUID v7,
 // so their first characters are a shared timestamp and the last 8 are random), a unique prefix
-// of 4+ characters, or a unique prefix of the short id (3+ characters: `9be1` for 9be1c3f0). A session that compression ended goes on in a child: the look-up follows
-// the chain to the live one by the indexed parent link. An owner check makes another owner's
-// session look exactly like a missing one (an API key, an ACP client, a chat).
+// of 4+ characters, or a unique prefix of the short id (3+ characters: `9be1` for 9be1c3f0).
+// Each is an indexed read, never a scan. A session that compression ended goes on in a child:
+// the look-up follows the chain to the live one by the indexed parent link. An owner check makes
+// another owner's session look exactly like a missing one (an API key, an ACP client, a chat).
 import { COMPRESSED_END_REASON } from "@iris/agent";
 import { type SessionRow, SHORT_ID_LENGTH, type Store, shortId } from "@iris/store";
 
