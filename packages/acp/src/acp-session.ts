@@ -7,10 +7,11 @@ import {
   type SessionConfigOption,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk/unstable";
-import { type FrontEnd, type Session, SessionBusyError } from "@iris/host";
+import { type Session, SessionBusyError } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
-import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
+import type { Clarify } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
+import { EditorAsks } from "./editor-asks.js";
 import { type AskEditor, EditorApprovals } from "./permissions.js";
 import { type PromptBlock, promptToMessage } from "./prompt-content.js";
 import { needsExplanation, type StopReason, stopReasonOf } from "./stop-reason.js";
@@ -153,23 +154,17 @@ export class AcpSession {
         })
         .catch((err: unknown) => this.opts.channel.log(`session/update failed: ${String(err)}`));
     });
-    const frontEnd: FrontEnd = {
-      // The policy's signal withdraws the dialog on its timeout; the turn's, on cancel.
-      approve: (request, signal) =>
-        this.approvals.approve(
-          request,
-          signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
-        ),
-      clarify: (question, choices, _signal, callId) => {
-        const ask = this.opts.channel.clarify;
-        return ask ? ask(question, choices, controller.signal, callId) : Promise.resolve(NO_WAY_TO_ASK);
-      },
-      ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
-    };
+    // The session's questions as the editor's dialogs, answered through session.answer().
+    const asks = new EditorAsks(session, this.approvals, this.opts.channel.clarify, this.opts.channel.log);
+    const stopAsking = session.subscribe((event) => asks.onEvent(event));
+    const files = this.opts.channel.files;
     // Where the conversation stood before this prompt: a refusal rewinds to it.
     const before = { sessionId: session.id, leaf: (await session.row()).activeLeafId };
     try {
-      const result = await session.send(message, { frontEnd, signal: controller.signal });
+      const result = await session.send(message, {
+        ...(files ? { frontEnd: { files } } : {}),
+        signal: controller.signal,
+      });
       await updating;
       for (const u of updates.finish(
         result.reason === "user_cancelled" ? "the turn was cancelled" : "the turn ended",
@@ -190,6 +185,8 @@ export class AcpSession {
       return "end_turn";
     } finally {
       unsubscribe();
+      stopAsking();
+      asks.close();
     }
   }
 

@@ -1,7 +1,8 @@
-// Approval and clarify questions on a terminal (SPEC T4, E5). Used by the one-shot mode; the
-// interactive chat asks through its own line editor.
+// Approval and clarify questions on a terminal (SPEC T4, E5), asked from the session's ask events
+// and answered through Session.answer (the one ask protocol). The one-shot mode asks on stdin; the
+// interactive chat through its own line editor.
 import { createInterface } from "node:readline/promises";
-import type { FrontEnd } from "@iris/host";
+import type { AskWithdrawnReason, Session } from "@iris/host";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 
 /** Asks one line; when `signal` aborts, the question is withdrawn and resolves with "". */
@@ -47,21 +48,56 @@ export function parseClarify(answer: string, choices?: string[]): string {
   return answer.trim();
 }
 
-export function frontEndFromAsk(ask: Ask): FrontEnd {
-  return {
-    approve: async (req, signal) => parseApproval(await ask(approvalQuestion(req), signal)),
-    clarify: async (question, choices, signal) =>
-      parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
+/**
+ * Asks the session's questions with `ask` and answers each by its request id; an `ask_withdrawn`
+ * event (the policy's timeout, a stopped turn, the dashboard answering first) withdraws the prompt,
+ * so the next line typed is not taken as its answer. Returns the unsubscribe.
+ */
+export function answerOnTerminal(session: Session, ask: Ask): () => void {
+  const open = new Map<string, AbortController>();
+  const show = (requestId: string, question: (signal: AbortSignal) => Promise<ApprovalAnswer | string>) => {
+    const prompt = new AbortController();
+    open.set(requestId, prompt);
+    void question(prompt.signal)
+      .then((answer) => {
+        if (!prompt.signal.aborted) session.answer(requestId, answer);
+      })
+      .catch(() => {
+        if (!prompt.signal.aborted) session.answer(requestId, "deny"); // the terminal went away
+      })
+      .finally(() => open.delete(requestId));
+  };
+  const unsubscribe = session.subscribe((e) => {
+    if (e.name === "approval_requested") {
+      const { requestId, request } = e.payload;
+      show(requestId, async (signal) => parseApproval(await ask(approvalQuestion(request), signal)));
+    } else if (e.name === "clarify_requested") {
+      const { requestId, question, choices } = e.payload;
+      show(requestId, async (signal) =>
+        parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
+      );
+    } else if (e.name === "ask_withdrawn") {
+      open.get(e.payload.requestId)?.abort(abortReason(e.payload.reason));
+    }
+  });
+  return () => {
+    unsubscribe();
+    for (const prompt of open.values()) prompt.abort("cancelled");
   };
 }
 
+/** The reasons withdrawnNotice tells apart. */
+function abortReason(reason: AskWithdrawnReason): string {
+  return reason === "answered-elsewhere" ? "answered-on-dashboard" : reason;
+}
+
 /** Asks on the given streams, one question at a time. */
-export function terminalFrontEnd(
+export function terminalAsk(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   /** Called while a question is open (the progress spinner stops); returns the release. */
   hold: () => () => void = () => () => undefined,
-): FrontEnd {
+): Ask {
   let queue: Promise<unknown> = Promise.resolve();
   const ask: Ask = (question, signal) => {
     const next = queue.then(async () => {
@@ -82,5 +118,5 @@ export function terminalFrontEnd(
     queue = next.catch(() => undefined);
     return next;
   };
-  return frontEndFromAsk(ask);
+  return ask;
 }

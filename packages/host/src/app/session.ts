@@ -41,7 +41,7 @@ import { FrozenPrompt } from "./session-frozen-prompt.js";
 import type { LogChoice } from "./session-log.js";
 import { makeResilientClient } from "./session-model-client.js";
 import type { SessionParent } from "./session-parent.js";
-import { SessionPrompts } from "./session-prompts.js";
+import { SessionPrompts, type TurnAsks, type TurnHooks } from "./session-prompts.js";
 import { SessionRecord } from "./session-record.js";
 import { repairNow, resumeStored } from "./session-resume.js";
 import { judgeClient, resolveSwitch } from "./session-routes.js";
@@ -80,8 +80,10 @@ export interface SessionOptions {
 export type SendResult = TurnResult & { unsent: UserMessage[] };
 
 export interface SendOptions {
-  /** The front end's own way to ask; without one, questions go out as events (answer()). */
-  frontEnd?: FrontEnd;
+  /** What the front end adds to the turn besides asking (files, tool hooks). */
+  frontEnd?: TurnHooks;
+  /** Who answers approvals and clarify questions (default `events`, answered by answer()). */
+  asks?: TurnAsks;
   signal?: AbortSignal;
   /** An API client's own tools: their calls end the turn (`client_tool_calls`). */
   clientTools?: ClientTools;
@@ -274,9 +276,9 @@ export class Session {
   /**
    * One user message as one Agent turn, under the session's turn lease (one turn at a time per
    * session, across processes: a second writer gets SessionBusyError). `null` continues the
-   * history as it stands (an API client answered the calls of its own tools). Without a front end
-   * of its own the session asks through events: `approval_requested` / `clarify_requested`,
-   * answered by answer().
+   * history as it stands (an API client answered the calls of its own tools). Questions go out as
+   * `approval_requested` / `clarify_requested` events, answered by answer() (unless `asks` says
+   * nobody is asked), and `ask_withdrawn` when the session stops waiting.
    */
   async send(input: string | UserMessage | null, opts: SendOptions = {}): Promise<SendResult> {
     if (this.closed) throw new Error("the session is closed");
@@ -299,7 +301,7 @@ export class Session {
       const taskId = newTaskId();
       const emit = this.emitTagged.bind(this);
       const agent = await this.newAgent(
-        opts.frontEnd ?? this.prompts.frontEnd(emit, () => taskId),
+        this.prompts.turnFrontEnd(opts.frontEnd ?? {}, opts.asks ?? "events", emit, () => taskId),
         () => taskId,
         opts.clientTools,
       );
