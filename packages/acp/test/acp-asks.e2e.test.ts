@@ -179,9 +179,10 @@ it("a clarify choice dialog is keyed to the clarify call its request names, and 
     expect(asked.payload.callId).toBe(calls[0]?.toolCallId);
     expect(e.permissions.map((p) => p.toolCall.toolCallId)).toEqual([asked.payload.callId]);
     // The editor's pick reached the model as the call's result.
-    const messages = (fake.requests.at(-1)?.body as { messages: { role: string; content?: unknown }[] })
-      .messages;
-    expect(JSON.stringify(messages.find((m) => m.role === "tool")?.content)).toContain("tabs");
+    const body = fake.requests.at(-1)?.body as
+      | { messages: { role: string; content?: unknown }[] }
+      | undefined;
+    expect(JSON.stringify(body?.messages.find((m) => m.role === "tool")?.content)).toContain("tabs");
   });
 });
 
