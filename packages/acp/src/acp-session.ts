@@ -7,11 +7,10 @@ import {
   type SessionConfigOption,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk/unstable";
-import { type Session, SessionBusyError } from "@iris/host";
+import { answerAsks, type Session, SessionBusyError } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
-import type { Clarify } from "./clarify.js";
+import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
-import { EditorAsks } from "./editor-asks.js";
 import { type AskEditor, EditorApprovals } from "./permissions.js";
 import { type PromptBlock, promptToMessage } from "./prompt-content.js";
 import { needsExplanation, type StopReason, stopReasonOf } from "./stop-reason.js";
@@ -154,9 +153,15 @@ export class AcpSession {
         })
         .catch((err: unknown) => this.opts.channel.log(`session/update failed: ${String(err)}`));
     });
-    // The session's questions as the editor's dialogs, answered through session.answer().
-    const asks = new EditorAsks(session, this.approvals, this.opts.channel.clarify, this.opts.channel.log);
-    const stopAsking = session.subscribe((event) => asks.onEvent(event));
+    // The session's questions as the editor's dialogs (permission requests keyed to their tool
+    // calls, forms), answered by request id; a withdrawn one is cancelled ($/cancel_request).
+    const { clarify, log } = this.opts.channel;
+    const stopAsking = answerAsks(session, {
+      approval: (request, signal) => this.approvals.approve(request, signal),
+      clarify: (q, signal) =>
+        clarify ? clarify(q.question, q.choices, signal, q.callId) : Promise.resolve(NO_WAY_TO_ASK),
+      failed: (err) => log(`asking the editor failed: ${String(err)}`),
+    });
     const files = this.opts.channel.files;
     // Where the conversation stood before this prompt: a refusal rewinds to it.
     const before = { sessionId: session.id, leaf: (await session.row()).activeLeafId };
@@ -186,7 +191,6 @@ export class AcpSession {
     } finally {
       unsubscribe();
       stopAsking();
-      asks.close();
     }
   }
 

@@ -3,7 +3,7 @@
 // one tool get two dialogs with their own ids), so rejecting one call rejects only that call; the
 // rest of the batch goes on. A question the session withdraws (the policy's timeout, a cancelled
 // turn) stops waiting at once (the pending request is withdrawn with `$/cancel_request`) and the
-// call is denied. editor-asks.ts shows them from the session's events.
+// call is denied. acp-session.ts shows them from the session's ask events (answerAsks).
 import type {
   PermissionOption,
   RequestPermissionResponse,

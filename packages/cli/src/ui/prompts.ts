@@ -2,7 +2,7 @@
 // and answered through Session.answer (the one ask protocol). The one-shot mode asks on stdin; the
 // interactive chat through its own line editor.
 import { createInterface } from "node:readline/promises";
-import type { AskWithdrawnReason, Session } from "@iris/host";
+import { answerAsks, type Session } from "@iris/host";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 
 /** Asks one line; when `signal` aborts, the question is withdrawn and resolves with "". */
@@ -23,7 +23,7 @@ export function approvalQuestion(req: ApprovalRequest): string {
 
 /** Said when a question is withdrawn, so the user knows their next line is not its answer. */
 export function withdrawnNotice(signal: AbortSignal): string {
-  if (signal.reason === "answered-on-dashboard") return "\n(answered in the dashboard)\n";
+  if (signal.reason === "answered-elsewhere") return "\n(answered in the dashboard)\n";
   return signal.reason === "timeout"
     ? "\n(no answer in time: the command was denied and not run; what you type next is a new message)\n"
     : "\n(approval question withdrawn: the command was not run)\n";
@@ -49,46 +49,16 @@ export function parseClarify(answer: string, choices?: string[]): string {
 }
 
 /**
- * Asks the session's questions with `ask` and answers each by its request id; an `ask_withdrawn`
- * event (the policy's timeout, a stopped turn, the dashboard answering first) withdraws the prompt,
- * so the next line typed is not taken as its answer. Returns the unsubscribe.
+ * Asks the session's questions with `ask`, each answered by its request id; a withdrawn one (the
+ * policy's timeout, a stopped turn, the dashboard answering first) stops prompting, so the next
+ * line typed is not taken as its answer. Returns the unsubscribe.
  */
 export function answerOnTerminal(session: Session, ask: Ask): () => void {
-  const open = new Map<string, AbortController>();
-  const show = (requestId: string, question: (signal: AbortSignal) => Promise<ApprovalAnswer | string>) => {
-    const prompt = new AbortController();
-    open.set(requestId, prompt);
-    void question(prompt.signal)
-      .then((answer) => {
-        if (!prompt.signal.aborted) session.answer(requestId, answer);
-      })
-      .catch(() => {
-        if (!prompt.signal.aborted) session.answer(requestId, "deny"); // the terminal went away
-      })
-      .finally(() => open.delete(requestId));
-  };
-  const unsubscribe = session.subscribe((e) => {
-    if (e.name === "approval_requested") {
-      const { requestId, request } = e.payload;
-      show(requestId, async (signal) => parseApproval(await ask(approvalQuestion(request), signal)));
-    } else if (e.name === "clarify_requested") {
-      const { requestId, question, choices } = e.payload;
-      show(requestId, async (signal) =>
-        parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
-      );
-    } else if (e.name === "ask_withdrawn") {
-      open.get(e.payload.requestId)?.abort(abortReason(e.payload.reason));
-    }
+  return answerAsks(session, {
+    approval: async (request, signal) => parseApproval(await ask(approvalQuestion(request), signal)),
+    clarify: async ({ question, choices }, signal) =>
+      parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
   });
-  return () => {
-    unsubscribe();
-    for (const prompt of open.values()) prompt.abort("cancelled");
-  };
-}
-
-/** The reasons withdrawnNotice tells apart. */
-function abortReason(reason: AskWithdrawnReason): string {
-  return reason === "answered-elsewhere" ? "answered-on-dashboard" : reason;
 }
 
 /** Asks on the given streams, one question at a time. */
