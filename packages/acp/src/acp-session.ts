@@ -7,7 +7,7 @@ import {
   type SessionConfigOption,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk/unstable";
-import { type FrontEnd, type Session, SessionBusyError } from "@iris/host";
+import { answerAsks, type Session, SessionBusyError } from "@iris/host";
 import type { FileAccess, McpInput } from "@iris/tools";
 import { type Clarify, NO_WAY_TO_ASK } from "./clarify.js";
 import { parseCommand, runCommand } from "./commands.js";
@@ -153,23 +153,23 @@ export class AcpSession {
         })
         .catch((err: unknown) => this.opts.channel.log(`session/update failed: ${String(err)}`));
     });
-    const frontEnd: FrontEnd = {
-      // The policy's signal withdraws the dialog on its timeout; the turn's, on cancel.
-      approve: (request, signal) =>
-        this.approvals.approve(
-          request,
-          signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
-        ),
-      clarify: (question, choices, _signal, callId) => {
-        const ask = this.opts.channel.clarify;
-        return ask ? ask(question, choices, controller.signal, callId) : Promise.resolve(NO_WAY_TO_ASK);
-      },
-      ...(this.opts.channel.files ? { files: this.opts.channel.files } : {}),
-    };
+    // The session's questions as the editor's dialogs (permission requests keyed to their tool
+    // calls, forms), answered by request id; a withdrawn one is cancelled ($/cancel_request).
+    const { clarify, log } = this.opts.channel;
+    const stopAsking = answerAsks(session, {
+      approval: (request, signal) => this.approvals.approve(request, signal),
+      clarify: (q, signal) =>
+        clarify ? clarify(q.question, q.choices, signal, q.callId) : Promise.resolve(NO_WAY_TO_ASK),
+      failed: (err) => log(`asking the editor failed: ${String(err)}`),
+    });
+    const files = this.opts.channel.files;
     // Where the conversation stood before this prompt: a refusal rewinds to it.
     const before = { sessionId: session.id, leaf: (await session.row()).activeLeafId };
     try {
-      const result = await session.send(message, { frontEnd, signal: controller.signal });
+      const result = await session.send(message, {
+        ...(files ? { frontEnd: { files } } : {}),
+        signal: controller.signal,
+      });
       await updating;
       for (const u of updates.finish(
         result.reason === "user_cancelled" ? "the turn was cancelled" : "the turn ended",
@@ -190,6 +190,7 @@ export class AcpSession {
       return "end_turn";
     } finally {
       unsubscribe();
+      stopAsking();
     }
   }
 

@@ -1,8 +1,9 @@
 // Iris's dangerous-command approval (SPEC T4) as the editor's `session/request_permission`.
 // Each request names the tool call it is about (the request's callId, so two parallel calls of
 // one tool get two dialogs with their own ids), so rejecting one call rejects only that call; the
-// rest of the batch goes on. A turn that is cancelled stops waiting at once (the pending request
-// is withdrawn with `$/cancel_request`) and the call is denied.
+// rest of the batch goes on. A question the session withdraws (the policy's timeout, a cancelled
+// turn) stops waiting at once (the pending request is withdrawn with `$/cancel_request`) and the
+// call is denied. acp-session.ts shows them from the session's ask events (answerAsks).
 import type {
   PermissionOption,
   RequestPermissionResponse,
@@ -22,8 +23,8 @@ export type AskEditor = (toolCall: ToolCallUpdate, signal: AbortSignal) => Promi
 
 /**
  * One session's approvals as the editor's permission dialogs. The dialog is keyed to the call the
- * request is about (its `callId`). Iris's approval policy owns the timeout (it withdraws the
- * question through `signal`) and the session's ApprovalMemory the "reject for this session".
+ * request is about (its `callId`). Iris's approval policy owns the timeout (the session withdraws
+ * the question: `signal`) and the session's ApprovalMemory the "reject for this session".
  */
 export class EditorApprovals {
   constructor(private readonly ask: AskEditor) {}

@@ -3,6 +3,7 @@
 // dialogs keyed to their own calls, and each answer reaches its own call.
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { HostEvent } from "@iris/host";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { defineTool, type ToolDefinition } from "@iris/tools";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -115,3 +116,76 @@ it("two calls of one tool in one reply are asked about and answered by their own
     expect(existsSync(join(e.work, "b"))).toBe(false);
   });
 });
+
+/** The session's ask events of the editor's process, as they happen. */
+async function askEvents(e: ReturnType<typeof editor>): Promise<HostEvent[]> {
+  const seen: HostEvent[] = [];
+  (await e.iris).subscribe((ev) => {
+    if (ev.name === "approval_requested" || ev.name === "clarify_requested" || ev.name === "ask_withdrawn")
+      seen.push(ev);
+  });
+  return seen;
+}
+
+it("a dialog the approval policy times out is withdrawn: the session's ask_withdrawn names its request", async () => {
+  let withdrawn: unknown;
+  const e = editor(fake, dir, {
+    config: "approvals: {timeout_seconds: 1}\n",
+    // Never answers: only Iris's timeout ends the dialog.
+    permission: (_req, signal) =>
+      new Promise((resolve) => {
+        signal.addEventListener("abort", () => {
+          withdrawn = true;
+          resolve({ outcome: { outcome: "cancelled" } });
+        });
+      }),
+  });
+  const seen = await askEvents(e);
+  mkdirSync(join(e.work, "junk"));
+  fake.enqueue({ toolCalls: [terminal("rm -rf junk")] }, { text: "not removed" });
+  await e.run(async (ctx) => {
+    const s = await ctx.buildSession(e.work).start();
+    expect((await s.prompt("clean")).stopReason).toBe("end_turn");
+    // The dialog was asked from the session's event, keyed to the call the event names.
+    const asked = seen.find((ev) => ev.name === "approval_requested");
+    if (asked?.name !== "approval_requested") throw new Error("the session asked no approval_requested");
+    expect(e.permissions.map((p) => p.toolCall.toolCallId)).toEqual([asked.payload.request.callId]);
+    expect(seen.filter((ev) => ev.name === "ask_withdrawn").map((ev) => ev.payload)).toEqual([
+      { requestId: asked.payload.requestId, reason: "timeout" },
+    ]);
+    await waitFor(() => withdrawn === true);
+    expect(existsSync(join(e.work, "junk"))).toBe(true);
+  });
+});
+
+it("a clarify choice dialog is keyed to the clarify call its request names, and answered by id", async () => {
+  const e = editor(fake, dir, {
+    permission: () => ({ outcome: { outcome: "selected", optionId: "choice_1" } }),
+  });
+  const seen = await askEvents(e);
+  fake.enqueue(
+    {
+      toolCalls: [{ name: "clarify", arguments: { question: "Indent with?", choices: ["spaces", "tabs"] } }],
+    },
+    { text: "ok" },
+  );
+  await e.run(async (ctx) => {
+    const s = await ctx.buildSession(e.work).start();
+    expect((await s.prompt("ask")).stopReason).toBe("end_turn");
+    const asked = seen.find((ev) => ev.name === "clarify_requested");
+    if (asked?.name !== "clarify_requested") throw new Error("the session asked no clarify_requested");
+    const calls = ofKind(e.updates, "tool_call");
+    expect(calls).toHaveLength(1);
+    expect(asked.payload.callId).toBe(calls[0]?.toolCallId);
+    expect(e.permissions.map((p) => p.toolCall.toolCallId)).toEqual([asked.payload.callId]);
+    // The editor's pick reached the model as the call's result.
+    const body = fake.requests.at(-1)?.body as
+      | { messages: { role: string; content?: unknown }[] }
+      | undefined;
+    expect(JSON.stringify(body?.messages.find((m) => m.role === "tool")?.content)).toContain("tabs");
+  });
+});
+
+async function waitFor(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 10));
+}

@@ -153,7 +153,7 @@ export async function runItem(item: BatchItem, ctx: ItemContext): Promise<ItemOu
       // No front end: nobody can be asked, so approvals take `batch.approvals` (deny by default).
       // A resumed item goes on from its repaired log: no second user message.
       const input = left.kind === "continue" ? null : item.prompt;
-      result = await session.send(input, { frontEnd: {}, signal: controller.signal });
+      result = await session.send(input, { asks: "nobody", signal: controller.signal });
     } catch (err) {
       crash = err instanceof Error ? err.message : String(err);
     }

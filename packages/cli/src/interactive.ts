@@ -24,7 +24,7 @@ import { runUserShell } from "./ui/composer.js";
 import { EditDiffs } from "./ui/edit-diff.js";
 import { restoreNewlines } from "./ui/line-input.js";
 import { attachProgress } from "./ui/progress.js";
-import { frontEndFromAsk } from "./ui/prompts.js";
+import { answerOnTerminal } from "./ui/prompts.js";
 import { browseSessions } from "./ui/session-browser.js";
 import { replayLines } from "./ui/session-replay.js";
 import { StatusBar } from "./ui/status-bar.js";
@@ -76,6 +76,8 @@ export class InteractiveChat {
     this.progress = attachProgress(session.events, out, style, { edits, previews: true });
     const ask = (question: string, signal?: AbortSignal) =>
       this.input.ask(question, () => this.progress.hold(), signal);
+    // The session's approvals and clarify questions, asked in the line editor, answered by id.
+    this.detach.push(answerOnTerminal(session, ask));
     const hooks = new UserHooks(session.config.hooks, {
       sessionId: () => session.id,
       cwd,
@@ -87,7 +89,7 @@ export class InteractiveChat {
       style,
       cwd,
       screen: this.screen,
-      frontEnd: hooks.around(frontEndFromAsk(ask)),
+      frontEnd: hooks.around(),
       turnEnded: (result) => hooks.turnEnded(result),
       idle: () => this.idle(),
     });

@@ -12,7 +12,7 @@ import { readPrompt } from "./prompt-input.js";
 import { onEndSignals } from "./signals.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
-import { terminalFrontEnd } from "./ui/prompts.js";
+import { answerOnTerminal, terminalAsk } from "./ui/prompts.js";
 import { attachVerbose } from "./ui/verbose.js";
 
 export async function runOneShot(arg: string | true, flags: GlobalFlags): Promise<number> {
@@ -69,9 +69,10 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
         tools: session.toolNames,
       });
     // Questions need a terminal to answer on; stdin may be the prompt itself.
-    const frontEnd = hooks.around(
-      process.stdin.isTTY ? terminalFrontEnd(process.stdin, process.stderr, progress?.hold) : {},
-    );
+    const asking = process.stdin.isTTY;
+    if (asking)
+      detachers.push(answerOnTerminal(session, terminalAsk(process.stdin, process.stderr, progress?.hold)));
+    const frontEnd = hooks.around();
     const withImage = await withImages(input.text, flags.image ?? [], process.cwd());
     if ("error" in withImage) {
       process.stderr.write(`${withImage.error}\n`);
@@ -80,7 +81,7 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     for (const n of withImage.notes) process.stderr.write(`· ${n}\n`);
     // One live turn per session, across processes and front ends (SPEC D1): send takes it.
     const sent = await session
-      .send(withImage.input, { frontEnd, signal: controller.signal })
+      .send(withImage.input, { frontEnd, asks: asking ? "events" : "nobody", signal: controller.signal })
       .catch((err: unknown) => {
         if (err instanceof SessionBusyError) return err;
         throw err;

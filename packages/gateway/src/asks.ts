@@ -55,6 +55,13 @@ export class PendingAsks {
     return w.session.answer(w.requestId, text);
   }
 
+  /** The session stopped waiting for `requestId` (ask_withdrawn); true when it waited here. */
+  withdraw(chatKey: string, requestId: string): boolean {
+    const w = this.byChat.get(chatKey)?.find((x) => x.requestId === requestId);
+    if (w) this.take(chatKey, w);
+    return w !== undefined;
+  }
+
   /** The turn ended: whatever it asked is void. */
   clear(chatKey: string): void {
     this.byChat.delete(chatKey);

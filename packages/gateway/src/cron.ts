@@ -151,10 +151,7 @@ export class CronScheduler {
       await session.startSession();
       const result = await session.send(job.prompt, {
         // Nobody is there to answer: dangerous commands are refused, questions get a note.
-        frontEnd: {
-          approve: async () => "deny",
-          clarify: async () => "(no one can answer: this is a scheduled job; decide yourself)",
-        },
+        asks: { approval: "deny", clarify: "(no one can answer: this is a scheduled job; decide yourself)" },
       });
       return { text: result.text, sessionId: session.id };
     } finally {

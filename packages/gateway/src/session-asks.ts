@@ -1,5 +1,6 @@
 // A session's approval and clarify requests shown in its chat (runner.ts): recorded as waiting
-// (asks.ts) and posted through the outbox, approvals with buttons keyed by the request id.
+// (asks.ts) and posted through the outbox, approvals with buttons keyed by the request id; one the
+// session withdraws (the policy's timeout) leaves the list, and a timeout is said in the chat.
 import type { HostEvent, Session } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import type { ActionButton } from "./adapter.js";
@@ -37,6 +38,16 @@ export function postAsk(
     asks.ask(key, { kind: "clarify", requestId: e.payload.requestId, userId: chat.userId, session });
     const choices = e.payload.choices?.length ? ` (${e.payload.choices.join(" / ")})` : "";
     post(`${platform}:${e.taskId}:${e.payload.requestId}:ask`, `Question: ${e.payload.question}${choices}`);
+    return true;
+  }
+  if (e.name === "ask_withdrawn") {
+    // Off the list, so `/approve` goes to a question still waiting; a timeout is said in the chat.
+    const { requestId, reason } = e.payload;
+    if (asks.withdraw(key, requestId) && reason === "timeout")
+      post(
+        `${platform}:${e.taskId}:${requestId}:withdrawn`,
+        `No answer in time: ${requestId} was not approved (denied).`,
+      );
     return true;
   }
   return false;

@@ -394,6 +394,19 @@ describe("questions in chat", () => {
     expect(texts.find((t) => t.startsWith("result:"))).toMatch(/denied|not run|refused/i);
   });
 
+  it("an approval nobody answers in time is withdrawn from the chat, and the chat is told", async () => {
+    const adapter = new MemoryAdapter();
+    const { gateway } = await startGateway(adapter, "  allow_all: true\napprovals: {timeout_seconds: 1}\n");
+    asking({ name: "terminal", arguments: { command: "rm -rf ./nothing-here" } });
+    await gateway.handle(group("ann", "clean up"));
+    await until(() => adapter.textsTo("#q").some((t) => t.startsWith("Approval needed")));
+    await until(() => adapter.textsTo("#q").some((t) => t.startsWith("No answer in time: approval_1")));
+    await gateway.settled();
+    expect(adapter.textsTo("#q").find((t) => t.startsWith("result:"))).toMatch(/no answer|denied|not run/i);
+    await gateway.handle(group("ann", "/approve"));
+    expect(adapter.textsTo("#q").at(-1)).toBe("nothing is waiting for your approval");
+  });
+
   it("every chat's approval is shown, though each session numbers its requests from 1", async () => {
     const adapter = new MemoryAdapter();
     const { gateway } = await startGateway(adapter);

@@ -1,6 +1,7 @@
 // The application core every front end uses (ARCHITECTURE.md "Process scope and session scope"):
 // config and profiles, the process scope, the session scope, and doctor.
 export * from "./app/approval-modes.js";
+export * from "./app/ask-client.js";
 export * from "./app/boot.js";
 export * from "./app/branching.js";
 export * from "./app/context-control.js";

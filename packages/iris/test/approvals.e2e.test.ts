@@ -1,7 +1,7 @@
 // Issue 13, item 3, end to end in a terminal: a timed-out approval says so and lets go of the
 // input (the next line, `/new`, is a command again); "session" approvals die with the session;
 // "always" says what it allows and writes config.yaml keeping its comments and order.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -69,5 +69,40 @@ describe("approvals in the interactive CLI", () => {
     expect(await t.exited).toBe(0);
     const after = readFileSync(join(home.home, "config.yaml"), "utf8");
     expect(after).toBe(`${config}    - recursive_delete\n`);
+  }, 60_000);
+
+  it("iris -p in a terminal asks on it: the answers reach their calls; an unanswered one times out", async () => {
+    writeFileSync(join(home.home, "config.yaml"), "approvals:\n  timeout_seconds: 2\n");
+    const work = join(home.home, "work");
+    mkdirSync(join(work, "build"), { recursive: true });
+    mkdirSync(join(work, "keep"), { recursive: true });
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: "clarify", arguments: { question: "Which folder?", choices: ["build", "keep"] } },
+        ],
+      },
+      rmBuild,
+      { toolCalls: [{ name: "terminal", arguments: { command: "rm -rf keep" } }] },
+      { text: "cleaned" },
+    );
+    const t = startPty(
+      ["-p", "clean up", ...routeArgs(fake.baseUrl, "chat_completions")],
+      { IRIS_HOME: home.home },
+      work,
+    );
+    await t.waitFor("? Which folder?");
+    t.type("1\r");
+    await t.waitFor(/rm -rf build[\s\S]*Allow \(within 2 s\)\?/);
+    t.type("o\r");
+    await t.waitFor(/rm -rf keep[\s\S]*Allow \(within 2 s\)\?/);
+    await t.waitFor("no answer in time: the command was denied and not run");
+    await t.waitFor("cleaned");
+    expect(await t.exited).toBe(0);
+    // The clarify call's result is the picked choice.
+    const body = fake.requests[1]?.body as { messages: { role: string; content?: unknown }[] } | undefined;
+    expect(JSON.stringify(body?.messages.at(-1))).toMatch(/"role":"tool".*build/);
+    expect(existsSync(join(work, "build"))).toBe(false);
+    expect(existsSync(join(work, "keep"))).toBe(true);
   }, 60_000);
 });

@@ -166,10 +166,7 @@ export class TurnRunner {
         .send(spec.input, {
           signal: spec.signal,
           clientTools: spec.noTools ? "none" : spec.clientTools,
-          frontEnd: {
-            approve: async () => (this.opts.approvals === "off" ? "once" : "deny"),
-            clarify: async () => NOBODY_TO_ASK,
-          },
+          asks: { approval: this.opts.approvals === "off" ? "once" : "deny", clarify: NOBODY_TO_ASK },
         })
         .catch((err: unknown) => {
           throw err instanceof SessionBusyError ? busyAnswer(err) : err;

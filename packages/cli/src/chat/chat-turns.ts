@@ -1,7 +1,7 @@
 // The chat's turns: one at a time through Session.send (which takes the session's turn lease,
 // SPEC D1), the lines typed meanwhile steered into the running turn (Session.inject) or queued as
 // the next one (L9), and the interrupt that Esc, Ctrl-C and /stop share.
-import { type FrontEnd, type Session, SessionBusyError } from "@iris/host";
+import { type Session, SessionBusyError, type TurnHooks } from "@iris/host";
 import { textOf } from "@iris/llm";
 import { withImages } from "../image-input.js";
 import type { ChatScreen } from "../ui/chat-screen.js";
@@ -22,7 +22,8 @@ export interface ChatTurnsOptions {
   style: Style;
   cwd: string;
   screen: ChatScreen;
-  frontEnd: FrontEnd;
+  /** The turn's tool hooks; questions come as the session's events (answerOnTerminal). */
+  frontEnd: TurnHooks;
   /** After each turn (the user's turn_end hooks). */
   turnEnded?: (result: { reason: string; text: string }) => Promise<void>;
   /** Called when the turns (and what was queued after them) are done. */

@@ -3,7 +3,7 @@
 // stderr), post_tool_use after it with its result (the result goes to the model when they have
 // finished), turn_end when a turn has ended. A hook that fails otherwise (another exit code, a
 // timeout) is reported and changes nothing.
-import type { FrontEnd, IrisConfig } from "@iris/host";
+import type { IrisConfig, TurnHooks } from "@iris/host";
 import type { ToolCallPart } from "@iris/llm";
 import { runHook } from "./run-hook.js";
 
@@ -40,9 +40,9 @@ export class UserHooks {
     this.post = compile(config.post_tool_use);
   }
 
-  /** The front end with the pre_tool_use hooks before every call and post_tool_use after it. */
-  around(frontEnd: FrontEnd): FrontEnd {
-    const wrapped: FrontEnd = { ...frontEnd };
+  /** The turn's hooks: pre_tool_use before every call and post_tool_use after it. */
+  around(frontEnd: TurnHooks = {}): TurnHooks {
+    const wrapped: TurnHooks = { ...frontEnd };
     if (this.pre.length) wrapped.beforeTool = (call, signal) => this.beforeTool(call, signal);
     if (this.post.length) wrapped.afterTool = (call, result, signal) => this.afterTool(call, result, signal);
     return wrapped;

@@ -1,7 +1,8 @@
-// Approval and clarify questions on a terminal (SPEC T4, E5). Used by the one-shot mode; the
-// interactive chat asks through its own line editor.
+// Approval and clarify questions on a terminal (SPEC T4, E5), asked from the session's ask events
+// and answered through Session.answer (the one ask protocol). The one-shot mode asks on stdin; the
+// interactive chat through its own line editor.
 import { createInterface } from "node:readline/promises";
-import type { FrontEnd } from "@iris/host";
+import { answerAsks, type Session } from "@iris/host";
 import type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";
 
 /** Asks one line; when `signal` aborts, the question is withdrawn and resolves with "". */
@@ -22,7 +23,7 @@ export function approvalQuestion(req: ApprovalRequest): string {
 
 /** Said when a question is withdrawn, so the user knows their next line is not its answer. */
 export function withdrawnNotice(signal: AbortSignal): string {
-  if (signal.reason === "answered-on-dashboard") return "\n(answered in the dashboard)\n";
+  if (signal.reason === "answered-elsewhere") return "\n(answered in the dashboard)\n";
   return signal.reason === "timeout"
     ? "\n(no answer in time: the command was denied and not run; what you type next is a new message)\n"
     : "\n(approval question withdrawn: the command was not run)\n";
@@ -47,21 +48,26 @@ export function parseClarify(answer: string, choices?: string[]): string {
   return answer.trim();
 }
 
-export function frontEndFromAsk(ask: Ask): FrontEnd {
-  return {
-    approve: async (req, signal) => parseApproval(await ask(approvalQuestion(req), signal)),
-    clarify: async (question, choices, signal) =>
+/**
+ * Asks the session's questions with `ask`, each answered by its request id; a withdrawn one (the
+ * policy's timeout, a stopped turn, the dashboard answering first) stops prompting, so the next
+ * line typed is not taken as its answer. Returns the unsubscribe.
+ */
+export function answerOnTerminal(session: Session, ask: Ask): () => void {
+  return answerAsks(session, {
+    approval: async (request, signal) => parseApproval(await ask(approvalQuestion(request), signal)),
+    clarify: async ({ question, choices }, signal) =>
       parseClarify(await ask(clarifyQuestion(question, choices), signal), choices),
-  };
+  });
 }
 
 /** Asks on the given streams, one question at a time. */
-export function terminalFrontEnd(
+export function terminalAsk(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   /** Called while a question is open (the progress spinner stops); returns the release. */
   hold: () => () => void = () => () => undefined,
-): FrontEnd {
+): Ask {
   let queue: Promise<unknown> = Promise.resolve();
   const ask: Ask = (question, signal) => {
     const next = queue.then(async () => {
@@ -82,5 +88,5 @@ export function terminalFrontEnd(
     queue = next.catch(() => undefined);
     return next;
   };
-  return frontEndFromAsk(ask);
+  return ask;
 }

@@ -19,11 +19,20 @@ export interface HostEventMap extends AgentEventMap {
   session_split: { from: string; to: string };
   /** The session waits for `answer(requestId, …)`. */
   approval_requested: { requestId: string; request: ApprovalRequest };
-  /** The session waits for `answer(requestId, …)`. */
-  clarify_requested: { requestId: string; question: string; choices?: string[] };
+  /** The session waits for `answer(requestId, …)`; `callId`: the clarify call asking. */
+  clarify_requested: { requestId: string; question: string; choices?: string[]; callId?: string };
+  /**
+   * A question the session stopped waiting for: the front end withdraws its dialog (an editor's
+   * permission request, a terminal prompt), and an answer to it is ignored. `timeout`: the
+   * approval policy's time ran out (the call was denied); `cancelled`: the turn was stopped or
+   * ended; `answered-elsewhere`: the dashboard answered it first.
+   */
+  ask_withdrawn: { requestId: string; reason: AskWithdrawnReason };
   /** The session was closed; no more events come from it. */
   session_closed: { reason: string };
 }
+
+export type AskWithdrawnReason = "timeout" | "cancelled" | "answered-elsewhere";
 
 export type HostEventName = keyof HostEventMap;
 

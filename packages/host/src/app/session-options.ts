@@ -1,5 +1,5 @@
 // What a Session is opened with, and what its send() takes and gives back.
-import type { ClientTools, FrontEnd, TurnResult } from "@iris/agent";
+import type { ClientTools, TurnResult } from "@iris/agent";
 import type { Runtime, UserMessage } from "@iris/llm";
 import type { Store } from "@iris/store";
 import type { Workspace } from "@iris/tools";
@@ -7,6 +7,7 @@ import type { Profile } from "../config/index.js";
 import type { RouteFlags } from "./route.js";
 import type { LogChoice } from "./session-log.js";
 import type { SessionParent } from "./session-parent.js";
+import type { TurnAsks, TurnHooks } from "./session-prompts.js";
 import type { ToolSetup } from "./tools-setup.js";
 
 export interface SessionOptions {
@@ -38,8 +39,10 @@ export interface SessionOptions {
 export type SendResult = TurnResult & { unsent: UserMessage[] };
 
 export interface SendOptions {
-  /** The front end's own way to ask; without one, questions go out as events (answer()). */
-  frontEnd?: FrontEnd;
+  /** What the front end adds to the turn besides asking (files, tool hooks). */
+  frontEnd?: TurnHooks;
+  /** Who answers approvals and clarify questions (default `events`, answered by answer()). */
+  asks?: TurnAsks;
   signal?: AbortSignal;
   /** An API client's own tools: their calls end the turn (`client_tool_calls`). */
   clientTools?: ClientTools;

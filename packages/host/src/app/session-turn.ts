@@ -50,12 +50,12 @@ export class SessionTurn {
       opts.signal?.addEventListener("abort", onAbort, { once: true });
       const taskId = newTaskId();
       if (this.isClosed()) throw new Error("the session is closed");
-      const frontEnd =
-        opts.frontEnd ??
-        parts.prompts.frontEnd(
-          (n, p, id) => parts.tags.emit(n, p, id),
-          () => taskId,
-        );
+      const frontEnd = parts.prompts.turnFrontEnd(
+        opts.frontEnd ?? {},
+        opts.asks ?? "events",
+        (n, p, id) => parts.tags.emit(n, p, id),
+        () => taskId,
+      );
       const agent = await newTurnAgent(parts, frontEnd, () => taskId, opts.clientTools);
       running.agent = agent;
       parts.tags.taskId = taskId;

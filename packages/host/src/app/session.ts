@@ -175,9 +175,9 @@ export class Session {
   /**
    * One user message as one Agent turn, under the session's turn lease (one turn at a time per
    * session, across processes: a second writer gets SessionBusyError). `null` continues the
-   * history as it stands (an API client answered the calls of its own tools). Without a front end
-   * of its own the session asks through events: `approval_requested` / `clarify_requested`,
-   * answered by answer().
+   * history as it stands (an API client answered the calls of its own tools). Questions go out as
+   * `approval_requested` / `clarify_requested` events, answered by answer() (unless `asks` says
+   * nobody is asked), and `ask_withdrawn` when the session stops waiting.
    */
   send(input: string | UserMessage | null, opts: SendOptions = {}): Promise<SendResult> {
     return this.turn.send(input, opts);
