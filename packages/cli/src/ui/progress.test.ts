@@ -8,13 +8,19 @@ import { turnFeed } from "./turn-feed.js";
 const parent = { sessionId: "s", taskId: "t1" };
 const child = { sessionId: "s", taskId: "t2", parentTaskId: "t1", parentCallId: "d1" };
 
-function setup() {
+function setup(isTTY = false) {
   const fanout = new EventFanout();
   let written = "";
   const feed = turnFeed((fn) => fanout.subscribe(fn));
-  attachProgress(feed, { write: (s: string) => (written += s) });
+  const detach = attachProgress(feed, { write: (s: string) => (written += s), isTTY, columns: 100 });
   const emit = (e: HostEvent) => fanout.emit(e);
-  return { emit, lines: () => written.split("\n").filter(Boolean), reset: () => (written = "") };
+  // What stays on screen: a line rewritten in place ("\r", erase) keeps its last text.
+  const lines = () =>
+    written
+      .split("\n")
+      .map((l) => l.split("\r").at(-1)?.replace("\u001b[K", "") ?? "")
+      .filter(Boolean);
+  return { emit, lines, reset: () => (written = ""), detach };
 }
 
 describe("progress from the turn view", () => {
@@ -36,8 +42,11 @@ describe("progress from the turn view", () => {
     expect(lines()).toEqual([]);
   });
 
-  it("folds a subagent's finished calls under its delegate_task call, as the turn view words them", () => {
-    const { emit, lines } = setup();
+  it.each([
+    ["off a terminal", false],
+    ["on a terminal", true],
+  ])("folds a subagent's finished calls under its delegate_task call (%s)", (_where, isTTY) => {
+    const { emit, lines, detach } = setup(isTTY);
     const goal = '{"goal":"read the notes"}';
     emit({
       ...parent,
@@ -66,6 +75,7 @@ describe("progress from the turn view", () => {
       name: "tool_progress",
       payload: { phase: "after", callId: "d1", name: "delegate_task", isError: false, result: "{}" },
     });
+    detach();
     const shown = lines().map((l) => l.replace(/\(\d+\.\ds\)$/, "(Ns)"));
     expect(shown).toEqual([
       `⚙ delegate_task  ${goal}`,

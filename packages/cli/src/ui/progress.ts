@@ -49,6 +49,8 @@ export function attachProgress(
   let holds = 0;
   let muted = 0;
   let openLine: string | undefined;
+  /** The parent call whose subagent lines were last shown under it. */
+  let foldedUnder: string | undefined;
   const width = () => Math.max(20, (out.columns ?? 100) - 1);
   const spinner = new Spinner(out, (frame, label, secs) =>
     truncateToWidth(`${style.cyan(frame)} ${label}`, width() - 8).concat(style.dim(` ${secs}s`)),
@@ -58,6 +60,7 @@ export function attachProgress(
       spinner.stop();
       const s = started.get(openLine);
       if (s) out.write(`${truncateToWidth(`⚙ ${s.name}  ${s.preview}`, width())}\n`);
+      foldedUnder = undefined;
     }
     openLine = undefined;
   };
@@ -79,24 +82,31 @@ export function attachProgress(
     waitingShown = false;
     nextWaitPrint = 5;
   };
-  /** The parent call whose subagent lines were last shown under it (re-headed when another's come). */
-  let foldedUnder: string | undefined;
+  /**
+   * A subagent's finished call, under the line of the parent's call that runs it ("⚙ delegate_task
+   * …", written again when other lines came between). On a terminal the parent's clock goes on
+   * below its children's lines.
+   */
   const subagentCall = (sub: SubagentView, call: ToolCallView) => {
     clearWaiting();
     const parent = sub.parentCallId;
-    if (parent !== undefined && foldedUnder !== parent) {
-      if (openLine === parent) closeOpen();
-      else {
-        const s = started.get(parent);
-        if (s) {
-          closeOpen();
-          out.write(`${truncateToWidth(`⚙ ${s.name}  ${s.preview}`, width())}\n`);
-        }
-      }
-      foldedUnder = parent;
+    const s = parent !== undefined ? started.get(parent) : undefined;
+    if (openLine !== undefined && openLine === parent && foldedUnder === parent) {
+      spinner.stop(); // the parent's resumed clock: its header is written already
+      openLine = undefined;
     }
+    // An open line of the parent's own is closed with its header: written once.
+    const headed = openLine !== undefined && openLine === parent;
+    closeOpen();
+    if (s && !headed && foldedUnder !== parent)
+      out.write(`${truncateToWidth(`⚙ ${s.name}  ${s.preview}`, width())}\n`);
+    foldedUnder = parent;
     const mark = call.status === "failed" ? style.red("✗") : style.green("✓");
     out.write(`  ↳ ${mark} ${truncateToWidth(call.text, width() - 6)}\n`);
+    if (s && out.isTTY) {
+      openLine = parent;
+      if (holds === 0) spinner.start(`${s.name}  ${s.preview}`, s.at);
+    }
   };
   const off = feed.on((c) => {
     switch (c.kind) {
@@ -129,6 +139,7 @@ export function attachProgress(
         if (muted > 0) return;
         clearWaiting();
         closeOpen();
+        foldedUnder = undefined;
         const mark = c.level === "info" ? "·" : c.level === "warn" ? style.yellow("!") : style.red("✗");
         out.write(`${mark} ${c.message}\n`);
         return;
@@ -166,7 +177,7 @@ export function attachProgress(
       out.write(`${line}${why}\n`);
     }
     if (openLine === call.callId) openLine = undefined;
-    if (foldedUnder === call.callId) foldedUnder = undefined;
+    foldedUnder = undefined;
   };
   const detach = () => {
     spinner.stop();
