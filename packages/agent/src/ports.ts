@@ -67,6 +67,8 @@ export interface ToolRunContext {
   taskId: string;
   sessionId: string;
   cwd: string;
+  /** The call being run (a subagent's events name it: its front end folds them under the call). */
+  callId?: string;
   /** The node id of the checkpointed assistant message carrying this call. */
   assistantNodeId: string;
   stepId: number;

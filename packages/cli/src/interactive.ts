@@ -29,6 +29,7 @@ import { browseSessions } from "./ui/session-browser.js";
 import { replayLines } from "./ui/session-replay.js";
 import { StatusBar } from "./ui/status-bar.js";
 import { statusLine } from "./ui/status-line.js";
+import { turnFeed } from "./ui/turn-feed.js";
 
 /** `first`: the message of `iris "PROMPT"`, sent as soon as the chat is up. */
 export async function runInteractive(flags: GlobalFlags, first?: string): Promise<number> {
@@ -71,9 +72,11 @@ export class InteractiveChat {
     const out = this.input.out;
     this.screen = new ChatScreen(out, style, { showReasoning: session.config.display.show_reasoning });
     // The screen hears each event first: it ends the streamed line before progress writes below it.
-    this.detach.push(this.screen.attach(session.events));
+    // Every renderer reads host's turn view (SPEC E5), as the other front ends do.
+    const feed = turnFeed((fn) => session.subscribe(fn));
+    this.detach.push(this.screen.attach(feed));
     const edits = new EditDiffs(cwd, style);
-    this.progress = attachProgress(session.events, out, style, { edits, previews: true });
+    this.progress = attachProgress(feed, out, style, { edits, previews: true });
     const ask = (question: string, signal?: AbortSignal) =>
       this.input.ask(question, () => this.progress.hold(), signal);
     // The session's approvals and clarify questions, asked in the line editor, answered by id.
@@ -98,8 +101,9 @@ export class InteractiveChat {
     // recorded right after the event) and when a tool starts (the call's usage is in by then).
     const redraw = () => setImmediate(() => void this.bar.draw());
     this.detach.push(
-      session.events.on("llm_call_ended", redraw),
-      session.events.on("tool_exec_started", redraw),
+      feed.on((c) => {
+        if (c.kind === "usage" || (c.kind === "tool" && c.phase === "before")) redraw();
+      }),
     );
     this.slash = {
       session,
@@ -117,7 +121,11 @@ export class InteractiveChat {
           }
         : {}),
     };
-    this.detach.push(edits.attach(session.events), () => this.progress());
+    this.detach.push(
+      edits.attach(feed),
+      () => this.progress(),
+      () => feed.close(),
+    );
   }
 
   async run(first?: string): Promise<number> {

@@ -13,6 +13,7 @@ import { onEndSignals } from "./signals.js";
 import { startCli } from "./start.js";
 import { attachProgress } from "./ui/progress.js";
 import { answerOnTerminal, terminalAsk } from "./ui/prompts.js";
+import { turnFeed } from "./ui/turn-feed.js";
 import { attachVerbose } from "./ui/verbose.js";
 
 export async function runOneShot(arg: string | true, flags: GlobalFlags): Promise<number> {
@@ -40,12 +41,15 @@ export async function runOneShot(arg: string | true, flags: GlobalFlags): Promis
     // Best effort before a forced exit: the store is closed synchronously.
     () => iris.closeStoreNow(),
   );
-  const progress = format === "stream-json" ? undefined : attachProgress(session.events, process.stderr);
+  // Every renderer reads host's turn view (SPEC E5), as the other front ends do.
+  const feed = turnFeed((fn) => session.subscribe(fn));
+  const progress = format === "stream-json" ? undefined : attachProgress(feed, process.stderr);
   const detachers = [
-    progress ?? streamJsonEvents(session.events, line),
-    ...(flags.verbose ? [attachVerbose(session.events, process.stderr)] : []),
+    progress ?? streamJsonEvents(feed, line),
+    ...(flags.verbose ? [attachVerbose(feed, process.stderr)] : []),
+    () => feed.close(),
   ];
-  const tools = recordToolCalls(session.events);
+  const tools = recordToolCalls(feed);
   const hooks = new UserHooks(session.config.hooks, {
     sessionId: () => session.id,
     cwd: process.cwd(),

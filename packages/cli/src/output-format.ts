@@ -5,8 +5,10 @@
 //                (thinking, stream_delta, reasoning, tool_gen, tool_progress, step, status,
 //                stream_reset), `tool_result` (what each call returned to the model), then
 //                exactly one `result`
-import type { AgentEvents, TurnResult } from "@iris/host";
+// Both read the turn as host's turn view reports it (ui/turn-feed.ts), as every front end does.
+import type { TurnChange, TurnResult } from "@iris/host";
 import { exitCodeFor } from "@iris/host";
+import type { TurnFeed } from "./ui/turn-feed.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
@@ -54,32 +56,28 @@ function parsedArgs(json: string): unknown {
 }
 
 /** Records every tool call of the turn, in order, with its outcome. */
-export function recordToolCalls(events: AgentEvents): { calls: ToolCallRecord[]; detach(): void } {
+export function recordToolCalls(feed: TurnFeed): { calls: ToolCallRecord[]; detach(): void } {
   const calls: ToolCallRecord[] = [];
   const byId = new Map<string, ToolCallRecord>();
-  const offs = [
-    events.on("tool_gen", ({ call }) => {
+  const detach = feed.on((c) => {
+    if (c.kind !== "tool") return;
+    const { call } = c;
+    if (c.phase === "generated") {
       const rec: ToolCallRecord = {
         id: call.callId,
         name: call.name,
-        arguments: parsedArgs(call.argumentsJson),
+        arguments: parsedArgs(call.argumentsJson ?? ""),
         is_error: null,
         duration_ms: null,
       };
       byId.set(call.callId, rec);
       calls.push(rec);
-    }),
-    events.on("tool_exec_ended", (e) => {
-      const rec = byId.get(e.callId);
-      if (rec) Object.assign(rec, { is_error: e.isError, duration_ms: e.durationMs });
-    }),
-  ];
-  return {
-    calls,
-    detach: () => {
-      for (const off of offs) off();
-    },
-  };
+    } else if (c.phase === "after") {
+      const rec = byId.get(call.callId);
+      if (rec) Object.assign(rec, { is_error: c.isError === true, duration_ms: call.durationMs ?? null });
+    }
+  });
+  return { calls, detach };
 }
 
 export function resultObject(
@@ -117,43 +115,58 @@ export function resultObject(
   };
 }
 
-/** Writes the E5 callbacks as JSON lines while the turn runs. */
-export function streamJsonEvents(events: AgentEvents, line: (obj: object) => void): () => void {
-  const offs = [
-    events.on("thinking", (e) => line({ type: "thinking", active: e.active })),
-    events.on("stream_delta", (e) => line({ type: "stream_delta", text: e.text })),
-    events.on("reasoning", (e) => line({ type: "reasoning", text: e.text })),
-    events.on("tool_gen", ({ call }) =>
-      line({
-        type: "tool_gen",
-        call: { id: call.callId, name: call.name, arguments: parsedArgs(call.argumentsJson) },
-      }),
-    ),
-    events.on("tool_progress", (e) => {
-      line({
-        type: "tool_progress",
-        phase: e.phase,
-        call_id: e.callId,
-        name: e.name,
-        ...(e.preview !== undefined ? { preview: e.preview } : {}),
-        ...(e.message !== undefined ? { message: e.message } : {}),
-        ...(e.isError !== undefined ? { is_error: e.isError } : {}),
-      });
-      // What the model got back from the call, as Claude Code's `tool_result` events carry it.
-      if (e.phase === "after" && e.result !== undefined)
-        line({
-          type: "tool_result",
-          call_id: e.callId,
-          name: e.name,
-          content: e.result,
-          is_error: e.isError === true,
-        });
-    }),
-    events.on("step", (e) => line({ type: "step", step_id: e.stepId, round: e.round })),
-    events.on("status", (e) => line({ type: "status", level: e.level, message: e.message })),
-    events.on("stream_reset", (e) => line({ type: "stream_reset", step_id: e.stepId, reason: e.reason })),
-  ];
-  return () => {
-    for (const off of offs) off();
-  };
+/**
+ * Writes the E5 callbacks as JSON lines while the turn runs. An empty text or reasoning delta
+ * (nothing to show) is no line: the turn view reports none.
+ */
+export function streamJsonEvents(feed: TurnFeed, line: (obj: object) => void): () => void {
+  return feed.on((c) => {
+    switch (c.kind) {
+      case "thinking":
+        return line({ type: "thinking", active: c.active });
+      case "text":
+        return line({ type: "stream_delta", text: c.delta });
+      case "reasoning":
+        return line({ type: "reasoning", text: c.delta });
+      case "step":
+        return line({ type: "step", step_id: c.stepId, round: c.round });
+      case "notice":
+        return line({ type: "status", level: c.level, message: c.message });
+      case "reset":
+        return line({ type: "stream_reset", step_id: c.stepId, reason: c.reason });
+      case "tool":
+        return toolLines(c, line);
+      default:
+        return;
+    }
+  });
+}
+
+function toolLines(c: Extract<TurnChange, { kind: "tool" }>, line: (obj: object) => void): void {
+  const { call } = c;
+  if (c.phase === "generated") {
+    line({
+      type: "tool_gen",
+      call: { id: call.callId, name: call.name, arguments: parsedArgs(call.argumentsJson ?? "") },
+    });
+    return;
+  }
+  line({
+    type: "tool_progress",
+    phase: c.phase,
+    call_id: call.callId,
+    name: call.name,
+    ...(c.preview !== undefined ? { preview: c.preview } : {}),
+    ...(c.message !== undefined ? { message: c.message } : {}),
+    ...(c.isError !== undefined ? { is_error: c.isError } : {}),
+  });
+  // What the model got back from the call, as Claude Code's `tool_result` events carry it.
+  if (c.phase === "after" && c.result !== undefined)
+    line({
+      type: "tool_result",
+      call_id: call.callId,
+      name: call.name,
+      content: c.result,
+      is_error: c.isError === true,
+    });
 }

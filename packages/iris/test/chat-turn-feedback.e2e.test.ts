@@ -211,4 +211,26 @@ describe("/tools and /mcp", () => {
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
   }, 60_000);
+
+  it("folds a subagent's calls under its delegate_task line, from the turn view as iris -p does", async () => {
+    writeFileSync(join(home.home, "config.yaml"), "toolsets:\n  cli: [file, delegation]\n");
+    writeFileSync(join(work, "notes.md"), "the notes\n");
+    fake.enqueue(
+      { toolCalls: [{ name: "delegate_task", arguments: { goal: "read the notes", toolsets: ["file"] } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: "notes.md" } }] },
+      { text: "child done" },
+      { text: "parent done" },
+    );
+    const t = chat();
+    await t.waitFor("› ");
+    t.type("delegate it\r");
+    await t.waitFor(/parent done[\s\S]*› /);
+    const screen = rows(t);
+    const at = screen.findIndex((r) => r.startsWith("⚙ delegate_task"));
+    expect(at, screen.join("\n")).toBeGreaterThanOrEqual(0);
+    expect(screen[at + 1]).toBe("  ↳ ✓ read_file: notes.md");
+    expect(screen[at + 2]).toMatch(/^✓ delegate_task .*\(\d+\.\ds\)$/);
+    t.type("/exit\r");
+    expect(await t.exited).toBe(0);
+  }, 60_000);
 });

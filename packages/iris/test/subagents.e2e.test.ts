@@ -123,4 +123,25 @@ describe("subagents inside their parent", () => {
     expect(next.stderr).toMatch(/cost_budget_exceeded/);
     expect(fake.requests).toHaveLength(4);
   }, 90_000);
+
+  it("shows a child's calls folded under its delegate_task line, as the turn view words them", async () => {
+    writeFileSync(join(home.home, "config.yaml"), "toolsets:\n  cli: [file, delegation]\n");
+    writeFileSync(join(work, "notes.md"), "the notes\n");
+    fake.enqueue(
+      { toolCalls: [{ name: "delegate_task", arguments: { goal: "read the notes", toolsets: ["file"] } }] },
+      // One call a round: read-only calls of one round run at once and may end in either order.
+      { toolCalls: [{ name: "read_file", arguments: { path: "notes.md" } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: "missing.md" } }] },
+      { text: "child done" },
+      { text: "parent done" },
+    );
+    const r = await run();
+    expect(r.code, r.stderr).toBe(0);
+    // The parent's line is opened above its child's calls and closed below them; the child's
+    // text never reaches the answer on stdout.
+    expect(r.stderr).toMatch(
+      /⚙ delegate_task {2}[^\n]*read the notes[^\n]*\n {2}↳ ✓ read_file: notes\.md\n {2}↳ ✗ read_file: missing\.md\n(?: {4}[^\n]*\n)*✓ delegate_task {2}[^\n]*\(\d+\.\ds\)\n/,
+    );
+    expect(r.stdout).toBe("parent done\n");
+  }, 60_000);
 });

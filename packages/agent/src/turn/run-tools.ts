@@ -73,6 +73,7 @@ async function runOne(
       signal: snap.signal,
       taskId: state.taskId,
       sessionId: env.log.sessionId,
+      callId: call.callId,
       cwd: env.cwd,
       assistantNodeId,
       stepId: snap.stepId,

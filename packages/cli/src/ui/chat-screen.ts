@@ -1,12 +1,13 @@
 // What the chat shows while a turn runs (SPEC E1, E5): the answer streamed and, on a terminal with
 // colours, each finished line re-drawn as Markdown; a spinner with elapsed time while the model
 // thinks; reasoning collapsed to one line when display.show_reasoning is set (/reasoning shows all);
-// a Markdown table drawn again with its columns aligned once its last row is in.
-import type { AgentEvents } from "@iris/host";
+// a Markdown table drawn again with its columns aligned once its last row is in. It reads the turn
+// as host's turn view reports it (turn-feed.ts).
 import type { Style } from "./colors.js";
 import { MarkdownLines } from "./markdown.js";
 import { alignTable, isTableRow } from "./markdown-table.js";
 import { Spinner } from "./spinner.js";
+import type { TurnFeed } from "./turn-feed.js";
 import { displayWidth, truncateToWidth } from "./width.js";
 
 interface Out {
@@ -50,38 +51,52 @@ export class ChatScreen {
     return this.partial.length > 0;
   }
 
-  attach(events: AgentEvents): () => void {
-    const offs = [
-      events.on("llm_call_started", () => {
-        if (!this.midLine && !this.quiet) this.spinner.start("thinking");
-      }),
-      events.on("reasoning", (r) => {
-        this.reasoning += r.text;
-        if (this.spinner.active) this.spinner.relabel("reasoning");
-      }),
-      events.on("stream_delta", (d) => {
-        this.settle();
-        this.write(d.text);
-      }),
-      events.on("tool_gen", () => this.settle(true)),
-      events.on("tool_progress", () => this.settle(true)),
-      events.on("status", () => this.settle(true)),
-      events.on("llm_call_ended", () => this.settle()),
-      events.on("llm_call_failed", () => this.settle()),
-      // A failed attempt's partial text is already on screen: end its line; the retry's answer
-      // is the one that counts.
-      events.on("stream_reset", () => {
-        // After Esc or /stop the text stays as it was and the interruption notice ended its
-        // line: no retry follows, so no ⟲.
-        if (this.midLine && !this.stopped) this.out.write(" ⟲\n");
-        this.partial = "";
-        this.table = undefined;
-        this.md = new MarkdownLines(this.style);
-      }),
-    ];
+  attach(feed: TurnFeed): () => void {
+    const off = feed.on((c) => {
+      switch (c.kind) {
+        case "waiting":
+          // A model call starts (a wait after that keeps the spinner as it is).
+          if (c.stepId !== undefined && !this.midLine && !this.quiet) this.spinner.start("thinking");
+          return;
+        case "reasoning":
+          this.reasoning += c.delta;
+          if (this.spinner.active) this.spinner.relabel("reasoning");
+          return;
+        case "text":
+          this.settle();
+          this.write(c.delta);
+          return;
+        case "tool":
+          this.settle(true);
+          return;
+        case "notice":
+          this.settle(true);
+          return;
+        // The progress writes a subagent's finished call on a line of its own.
+        case "subagent":
+          if (c.tool?.phase === "after") this.settle(true);
+          return;
+        case "usage":
+        case "call_failed":
+          this.settle();
+          return;
+        // A failed attempt's partial text is already on screen: end its line; the retry's answer
+        // is the one that counts.
+        case "reset":
+          // After Esc or /stop the text stays as it was and the interruption notice ended its
+          // line: no retry follows, so no ⟲.
+          if (this.midLine && !this.stopped) this.out.write(" ⟲\n");
+          this.partial = "";
+          this.table = undefined;
+          this.md = new MarkdownLines(this.style);
+          return;
+        default:
+          return;
+      }
+    });
     return () => {
       this.spinner.stop();
-      for (const off of offs) off();
+      off();
     };
   }
 

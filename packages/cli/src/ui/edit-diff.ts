@@ -4,9 +4,9 @@
 // screenful. A file that cannot be read here (a remote workspace, a folder) shows no diff.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { AgentEvents } from "@iris/host";
 import { structuredPatch } from "diff";
 import type { Style } from "./colors.js";
+import type { TurnFeed } from "./turn-feed.js";
 import { truncateToWidth } from "./width.js";
 
 const EDITORS = new Set(["write_file", "patch"]);
@@ -40,12 +40,14 @@ export class EditDiffs {
   ) {}
 
   /** Reads each edited file before its call runs. */
-  attach(events: AgentEvents): () => void {
-    return events.on("tool_gen", ({ call }) => {
+  attach(feed: TurnFeed): () => void {
+    return feed.on((c) => {
+      if (c.kind !== "tool" || c.phase !== "generated") return;
+      const { call } = c;
       if (!EDITORS.has(call.name)) return;
       let path: unknown;
       try {
-        path = (JSON.parse(call.argumentsJson) as { path?: unknown }).path;
+        path = (JSON.parse(call.argumentsJson ?? "") as { path?: unknown }).path;
       } catch {
         return; // refused by the dispatcher: nothing is written
       }

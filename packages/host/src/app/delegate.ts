@@ -143,7 +143,11 @@ export function makeDelegate(opts: DelegateOptions) {
       const childEvents = new AgentEvents();
       childEvents.onAny((name, payload) => {
         if (FORWARDED_CHILD_EVENTS.has(name))
-          port.forward(name, payload, { taskId: childTask, parentTaskId: ctx.taskId });
+          port.forward(name, payload, {
+            taskId: childTask,
+            parentTaskId: ctx.taskId,
+            ...(ctx.callId !== undefined ? { parentCallId: ctx.callId } : {}),
+          });
       });
       const agent = new Agent({
         log: memory ?? (await StoreConversation.open(store, child.id)),

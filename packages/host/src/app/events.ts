@@ -12,6 +12,8 @@ export interface EventIdentity {
   taskId: string;
   /** Set on a subagent's events: the task of the parent that delegated. */
   parentTaskId?: string;
+  /** Set on a subagent's events when known: the parent's tool call (delegate_task) it runs under. */
+  parentCallId?: string;
 }
 
 export interface HostEventMap extends AgentEventMap {

@@ -23,6 +23,7 @@ describe("TurnView", () => {
     expect(v.apply(ev({ name: "step", payload: { stepId: 1, round: 1 } }))).toEqual({
       kind: "step",
       stepId: 1,
+      round: 1,
     });
     expect(v.apply(ev({ name: "stream_delta", payload: { text: "Hel" } }))).toEqual({
       kind: "text",
@@ -35,6 +36,7 @@ describe("TurnView", () => {
       kind: "reset",
       text: "Hello. ",
       stepId: 2,
+      reason: "503",
     });
     const before = v.apply(
       ev({
@@ -66,13 +68,15 @@ describe("TurnView", () => {
     ).toEqual({
       kind: "ended",
       reason: "natural",
+      taskId: "t",
+      rounds: 2,
     });
     expect(v.state.text).toBe("Hello. ");
   });
 
   it("folds a subagent's events under its task, never into the answer", () => {
     const v = new TurnView();
-    const child = { taskId: "child", parentTaskId: "t" };
+    const child = { taskId: "child", parentTaskId: "t", parentCallId: "d1" };
     v.apply(ev({ name: "stream_delta", payload: { text: "looking" } }));
     const change = v.apply(ev({ name: "stream_delta", payload: { text: "sub text" } }, child));
     expect(change).toMatchObject({ kind: "subagent", subagent: { taskId: "child", text: "sub text" } });
@@ -87,6 +91,8 @@ describe("TurnView", () => {
     expect(v.state.subagents).toEqual([
       {
         taskId: "child",
+        parentTaskId: "t",
+        parentCallId: "d1",
         text: "sub text",
         tools: [{ callId: "k", name: "terminal", text: "terminal", status: "running", stepId: 0 }],
         done: true,
@@ -102,10 +108,15 @@ describe("TurnView", () => {
     ).toEqual({
       kind: "waiting",
       seconds: 0,
+      provider: "p",
+      model: "m",
+      stepId: 3,
     });
     expect(v.apply(ev({ name: "waiting", payload: { seconds: 4, provider: "p", model: "m" } }))).toEqual({
       kind: "waiting",
       seconds: 4,
+      provider: "p",
+      model: "m",
     });
     const call = {
       type: "tool_call" as const,
@@ -146,5 +157,37 @@ describe("TurnView", () => {
         ev({ name: "tool_progress", payload: { phase: "before", callId: "k", name: "web_search" } }, child),
       ),
     ).toMatchObject({ kind: "subagent", tool: { phase: "before", call: { callId: "k" } } });
+  });
+
+  it("reports the lifecycle a log shows: a call's duration, retries, route moves, approvals", () => {
+    const v = new TurnView();
+    v.apply(ev({ name: "tool_progress", payload: { phase: "before", callId: "c1", name: "terminal" } }));
+    expect(
+      v.apply(
+        ev({
+          name: "tool_exec_ended",
+          payload: { callId: "c1", name: "terminal", isError: false, durationMs: 7 },
+        }),
+      ),
+    ).toBeUndefined();
+    expect(
+      v.apply(ev({ name: "tool_progress", payload: { phase: "after", callId: "c1", name: "terminal" } })),
+    ).toMatchObject({ kind: "tool", phase: "after", call: { durationMs: 7 } });
+    const error = { kind: "rate_limit", message: "slow down", retryable: true } as const;
+    expect(
+      v.apply(ev({ name: "llm_call_retried", payload: { stepId: 2, attempt: 1, delayMs: 50, error } })),
+    ).toEqual({ kind: "retry", stepId: 2, attempt: 1, delayMs: 50, errorKind: "rate_limit" });
+    expect(
+      v.apply(ev({ name: "fallback_activated", payload: { from: "a/x", to: "b/y", reason: "429" } })),
+    ).toEqual({ kind: "route", phase: "fallback", from: "a/x", to: "b/y", reason: "429" });
+    expect(
+      v.apply(
+        ev({ name: "tool_approval_granted", payload: { tool: "terminal", command: "ls", scope: "once" } }),
+      ),
+    ).toEqual({ kind: "approval", phase: "granted", tool: "terminal", command: "ls", scope: "once" });
+    expect(v.apply(ev({ name: "thinking", payload: { active: true } }))).toEqual({
+      kind: "thinking",
+      active: true,
+    });
   });
 });

@@ -6,29 +6,10 @@
 import { type Usage, ZERO_USAGE } from "@iris/llm";
 import type { HostEvent } from "./events.js";
 import { toolCallText } from "./tool-call-text.js";
+import type { SubagentView, ToolCallView, TurnChange } from "./turn-change.js";
+import { lifecycleChange } from "./turn-lifecycle.js";
 
-export type ToolCallStatus = "running" | "done" | "failed";
-
-export interface ToolCallView {
-  callId: string;
-  name: string;
-  /** The call as a person reads it: its main argument, no absolute path (tool-call-text.ts). */
-  text: string;
-  status: ToolCallStatus;
-  /** The latest progress message of a running call. */
-  message?: string;
-  /** The model call (step) that asked for it. */
-  stepId: number;
-  /** The arguments as the model streamed them, when the call was seen before it ran. */
-  argumentsJson?: string;
-}
-
-export interface SubagentView {
-  taskId: string;
-  text: string;
-  tools: ToolCallView[];
-  done: boolean;
-}
+export type { SubagentView, ToolCallStatus, ToolCallView, ToolPhase, TurnChange } from "./turn-change.js";
 
 export interface TurnViewState {
   text: string;
@@ -40,26 +21,6 @@ export interface TurnViewState {
   /** Set when the turn ended (its termination reason). */
   ended?: string;
 }
-
-export type ToolPhase = "generated" | "before" | "progress" | "after";
-
-export type TurnChange =
-  | { kind: "text"; delta: string }
-  | { kind: "reasoning"; delta: string }
-  /** A model call (step) begins. */
-  | { kind: "step"; stepId: number }
-  /** Waiting for the model: 0 as a call starts, then the seconds it has been silent. */
-  | { kind: "waiting"; seconds: number }
-  /** Step `stepId` failed and is retried: its partial text was withdrawn, `text` is what stands now. */
-  | { kind: "reset"; text: string; stepId: number }
-  /** `generated`: the model asked for the call (not run yet); `after`: its result, as the model gets it. */
-  | { kind: "tool"; phase: ToolPhase; call: ToolCallView; result?: string; isError?: boolean }
-  /** A subagent's activity; `tool` when a call of its own moved. */
-  | { kind: "subagent"; subagent: SubagentView; tool?: { phase: ToolPhase; call: ToolCallView } }
-  /** One model call's usage, and the turn's so far. */
-  | { kind: "usage"; call: Usage; total: Usage }
-  | { kind: "notice"; level: "info" | "warn" | "error"; message: string }
-  | { kind: "ended"; reason: string };
 
 export class TurnView {
   private readonly s: TurnViewState = {
@@ -84,11 +45,15 @@ export class TurnView {
       case "step":
         this.textAtStep = this.s.text.length;
         this.stepId = e.payload.stepId;
-        return { kind: "step", stepId: e.payload.stepId };
-      case "llm_call_started":
-        return { kind: "waiting", seconds: 0 };
+        return { kind: "step", stepId: e.payload.stepId, round: e.payload.round };
+      case "thinking":
+        return { kind: "thinking", active: e.payload.active };
+      case "llm_call_started": {
+        const { stepId, provider, model } = e.payload;
+        return { kind: "waiting", seconds: 0, provider, model, stepId };
+      }
       case "waiting":
-        return { kind: "waiting", seconds: e.payload.seconds };
+        return { kind: "waiting", ...e.payload };
       case "status":
         return { kind: "notice", level: e.payload.level, message: e.payload.message };
       case "stream_delta":
@@ -101,7 +66,7 @@ export class TurnView {
         return { kind: "reasoning", delta: e.payload.text };
       case "stream_reset":
         this.s.text = this.s.text.slice(0, this.textAtStep);
-        return { kind: "reset", text: this.s.text, stepId: e.payload.stepId };
+        return { kind: "reset", text: this.s.text, ...e.payload };
       case "tool_gen": {
         const { callId, name, argumentsJson } = e.payload.call;
         const call = generated(this.s.tools, callId, name, argumentsJson, this.stepId);
@@ -114,26 +79,42 @@ export class TurnView {
           kind: "tool",
           phase: p.phase,
           call,
+          ...(p.preview !== undefined ? { preview: p.preview } : {}),
+          ...(p.message !== undefined ? { message: p.message } : {}),
           ...(p.phase === "after" ? { result: p.result ?? "", isError: p.isError === true } : {}),
         };
       }
+      case "tool_exec_ended": {
+        // Comes just before the call's "after" progress, which then carries the duration.
+        const call = this.s.tools.find((t) => t.callId === e.payload.callId);
+        if (call) call.durationMs = e.payload.durationMs;
+        return undefined;
+      }
       case "llm_call_ended": {
-        const call = e.payload.message.usage;
-        this.s.usage = sum(this.s.usage, call);
-        return { kind: "usage", call, total: this.s.usage };
+        const { message, stepId, latencyMs } = e.payload;
+        this.s.usage = sum(this.s.usage, message.usage);
+        return {
+          kind: "usage",
+          call: message.usage,
+          total: this.s.usage,
+          stepId,
+          latencyMs,
+          stopReason: message.stopReason,
+        };
       }
       case "turn_completed":
         this.s.ended = e.payload.reason;
-        return { kind: "ended", reason: e.payload.reason };
+        return { kind: "ended", ...e.payload };
       default:
-        return undefined;
+        return lifecycleChange(e);
     }
   }
 
   private subagent(e: HostEvent): TurnChange | undefined {
     let sub = this.s.subagents.find((x) => x.taskId === e.taskId);
     if (!sub) {
-      sub = { taskId: e.taskId, text: "", tools: [], done: false };
+      sub = { taskId: e.taskId, parentTaskId: e.parentTaskId ?? "", text: "", tools: [], done: false };
+      if (e.parentCallId !== undefined) sub.parentCallId = e.parentCallId;
       this.s.subagents.push(sub);
     }
     if (e.name === "stream_delta") sub.text += e.payload.text;
