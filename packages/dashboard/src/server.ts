@@ -9,6 +9,7 @@ import { DashboardData, type Profile, requireSqliteFor } from "@iris/host";
 import { createApp } from "./app.js";
 import { loadAssets } from "./assets.js";
 import { allowedHosts, DashboardAuth, loadOrCreateToken } from "./auth.js";
+import type { DashboardCron } from "./cron-port.js";
 import type { DashboardDeps } from "./deps.js";
 
 export interface DashboardOptions {
@@ -18,6 +19,9 @@ export interface DashboardOptions {
   host?: string;
   port?: number;
   version: string;
+  /** Opens the gateway's cron jobs on the dashboard's connection (the iris command passes the
+   * gateway's; without it the cron page says it cannot show them). */
+  openCron?: (data: DashboardData) => Promise<DashboardCron>;
 }
 
 export interface RunningDashboard {
@@ -45,10 +49,18 @@ export async function startDashboard(opts: DashboardOptions): Promise<RunningDas
     throw new DashboardStartError((err as Error).message);
   }
   const data = DashboardData.open(opts.profile.home.paths.db);
+  let cron: DashboardCron | undefined;
+  try {
+    cron = await opts.openCron?.(data);
+  } catch (err) {
+    await data.close();
+    throw new DashboardStartError(`the cron jobs' tables cannot be opened: ${(err as Error).message}`);
+  }
   const deps: DashboardDeps = {
     profile: opts.profile,
     env: opts.env,
     data,
+    ...(cron ? { cron } : {}),
     auth: new DashboardAuth(token),
     hosts: new Set(),
     startedAt: Date.now(),

@@ -9,9 +9,7 @@ import {
   loadProfileOrExit,
   openStore,
   resolveHome,
-  type Store,
 } from "@iris/host";
-import { parseSchedule } from "./cron.js";
 import { isAlive, readLock, stopOwner } from "./lock.js";
 import { healthPath, readHealth } from "./platform-health.js";
 
@@ -71,87 +69,6 @@ export function gatewayStatus(io: CommandIo): number {
   }
   io.out(`gateway of profile ${profile}: not running${lock ? ` (stale pid file of pid ${lock.pid})` : ""}\n`);
   return 3;
-}
-
-async function withStore(io: CommandIo, fn: (store: Store) => Promise<number>): Promise<number> {
-  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
-  if (!loaded.ok) {
-    io.err(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  if (loaded.profile.config.store.backend !== "sqlite") {
-    io.err(
-      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
-    );
-    return 2;
-  }
-  const store = openStore(loaded.profile.home.paths.db);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
-export function cronList(io: CommandIo): Promise<number> {
-  return withStore(io, async (store) => {
-    const jobs = await store.cronState.list();
-    if (jobs.length === 0) io.out("No scheduled jobs.\n");
-    for (const j of jobs) {
-      const last = j.lastSlot ? new Date(j.lastSlot).toISOString() : "never";
-      io.out(
-        `${j.id}  ${j.schedule}  → ${j.platform}:${j.chatId}  (missed: ${j.missed}; last ${last})  ${j.prompt}\n`,
-      );
-    }
-    return 0;
-  });
-}
-
-export async function cronAdd(
-  io: CommandIo,
-  schedule: string,
-  to: string,
-  prompt: string,
-  missed: "run" | "skip",
-): Promise<number> {
-  const parsed = parseSchedule(schedule);
-  if (!parsed.ok) {
-    io.err(`iris: ${parsed.error}\n`);
-    return 2;
-  }
-  const m = /^([a-z]+):(.+)$/.exec(to);
-  if (!m) {
-    io.err(
-      `iris: --to ${to}: expected PLATFORM:CHAT, e.g. PLATFORM:#team (a channel) or PLATFORM:alice (a user)\n`,
-    );
-    return 2;
-  }
-  if (!prompt.trim()) {
-    io.err("iris: the job needs a prompt\n");
-    return 2;
-  }
-  return withStore(io, async (store) => {
-    const job = await store.cronState.add({
-      schedule,
-      platform: m[1] ?? "",
-      chatId: m[2] ?? "",
-      missed,
-      prompt,
-    });
-    io.out(`added job ${job.id}: ${schedule} → ${to}\n`);
-    return 0;
-  });
-}
-
-export function cronRemove(io: CommandIo, id: string): Promise<number> {
-  return withStore(io, async (store) => {
-    if (await store.cronState.remove(id)) {
-      io.out(`removed job ${id}\n`);
-      return 0;
-    }
-    io.err(`iris: no job ${id}\n`);
-    return 1;
-  });
 }
 
 async function withState(

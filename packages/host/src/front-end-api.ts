@@ -1,9 +1,9 @@
 // What front ends need from the layers below host, re-exported so that a front end imports
 // `@iris/host` only (ARCHITECTURE.md: llm ← tools ← agent ← host ← front ends; check-imports.mjs
 // enforces it). Types first; the values are the few a front end's own commands read from a store
-// they open (the CLI's `sessions`/`usage`/`effects` listings, `iris gateway cron` and the web chat's
+// they open (the CLI's `sessions`/`usage`/`effects` listings, `iris cron` and the web chat's
 // user commands) until those move behind host methods. A running front end reaches its own tables
-// through IrisProcess (serveState, gatewayState, cronState, …) or, once moved, its own table set
+// through IrisProcess (gatewayState, …) or, once moved, its own table set
 // (IrisProcess.openTables: the types below), and stored sessions through its sessions
 // (Session.stored, history()).
 export type {
@@ -30,9 +30,6 @@ export {
 export type {
   ActiveTime,
   BindingRow,
-  CronControl,
-  CronJobRow,
-  CronState,
   EffectRow,
   GatewayIdentities,
   GatewayState,

@@ -1,14 +1,12 @@
-// Front-end state that still lives in this package (gateway, cron, the dashboard's tables,
+// Front-end state that still lives in this package (gateway, the dashboard's tables,
 // MCP server states, read web pages): each table set behind its own async view, so callers are
 // written as they will be once each moves into its front end's package as a table set
 // (tables/table-set.ts; serve's has). Until then the SQLite repositories answer, wrapped by
 // `promised`.
 
-import type { CronControl as CronControlTables } from "./cron-control.js";
 import type { AskBoard as AskTables } from "./dashboard-asks.js";
 import type { DashboardReads as DashboardQueries } from "./dashboard-reads.js";
 import type { GatewayState as GatewayTables } from "./gateway.js";
-import type { CronState as CronTables } from "./gateway-cron.js";
 import type { GatewayIdentities as IdentityTables } from "./gateway-identities.js";
 import type { McpStates as McpTables } from "./mcp-state.js";
 import type { PlatformHealth as HealthTables } from "./platform-health.js";
@@ -16,13 +14,10 @@ import type { WebPages as WebPageTables } from "./web-pages.js";
 
 /** The gateway's chats, inbound dedupe, outbox and pairing. */
 export type GatewayState = Promised<GatewayTables>;
-/** The cron jobs and their claimed slots. */
-export type CronState = Promised<CronTables>;
 /** The gateway's logins and identity bindings. */
 export type GatewayIdentities = Promised<IdentityTables>;
 export type DashboardReads = Promised<DashboardQueries>;
 export type AskBoard = Promised<AskTables>;
-export type CronControl = Promised<CronControlTables>;
 export type PlatformHealth = Promised<HealthTables>;
 export type McpStates = Promised<McpTables>;
 export type WebPages = Promised<WebPageTables>;
@@ -30,17 +25,14 @@ export type WebPages = Promised<WebPageTables>;
 export interface DashboardState {
   reads: DashboardReads;
   asks: AskBoard;
-  cron: CronControl;
   health: PlatformHealth;
 }
 
 export interface FrontEndStates {
   readonly gatewayState: GatewayState;
-  readonly cronState: CronState;
   readonly gatewayIdentities: GatewayIdentities;
-  /** The dashboard's reads and its tables (ask board, cron control, platform health). */
+  /** The dashboard's reads and its tables (ask board, platform health). */
   readonly dashboard: DashboardState;
-  readonly cronControl: CronControl;
   /** Each running process's MCP server states (the dashboard reads them). */
   readonly mcpStates: McpStates;
   /** The pages the web tools read (the local search backend). */

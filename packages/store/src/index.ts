@@ -1,6 +1,5 @@
 export type { ActiveTime } from "./active-time.js";
 export type { CompactionExpansion } from "./compaction.js";
-export type { CronControlRow, CronRunResultRow } from "./cron-control.js";
 export type { AskKind, AskRow, AskState } from "./dashboard-asks.js";
 export type {
   SessionCursor,
@@ -14,8 +13,6 @@ export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } fro
 export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
 export type {
   AskBoard,
-  CronControl,
-  CronState,
   DashboardReads,
   DashboardState,
   FrontEndStates,
@@ -37,7 +34,6 @@ export {
   PAIRING_MAX_FAILURES,
   type PairingRow,
 } from "./gateway.js";
-export type { CronJobRow } from "./gateway-cron.js";
 export {
   type BindingRow,
   LOGIN_TOKEN_PREFIX,

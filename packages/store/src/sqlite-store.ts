@@ -82,10 +82,6 @@ export class SqliteStore implements Store {
     this.frontEnds.gatewayState ??= promised(this.engine.gatewayState);
     return this.frontEnds.gatewayState;
   }
-  get cronState(): FrontEndStates["cronState"] {
-    this.frontEnds.cronState ??= promised(this.engine.cronState);
-    return this.frontEnds.cronState;
-  }
   get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
     this.frontEnds.gatewayIdentities ??= promised(this.engine.gatewayIdentities);
     return this.frontEnds.gatewayIdentities;
@@ -96,14 +92,10 @@ export class SqliteStore implements Store {
       this.frontEnds.dashboard = {
         reads: promised(d.reads),
         asks: promised(d.asks),
-        cron: promised(d.cron),
         health: promised(d.health),
       };
     }
     return this.frontEnds.dashboard;
-  }
-  get cronControl(): FrontEndStates["cronControl"] {
-    return this.dashboard.cron;
   }
   get mcpStates(): FrontEndStates["mcpStates"] {
     this.frontEnds.mcpStates ??= promised(this.engine.mcpStates);

@@ -16,8 +16,6 @@ import {
   type Runtime,
 } from "@iris/llm";
 import type {
-  CronControl,
-  CronState,
   GatewayIdentities,
   GatewayState,
   PlatformState,
@@ -267,18 +265,12 @@ export class IrisProcess implements SessionParent {
   }
 
   /** The tables front ends keep their own state in until each moves onto a table set: the
-   * gateway's chats and outbox, its logins and identities, the cron jobs and their control. */
+   * gateway's chats and outbox, its logins and identities. */
   get gatewayState(): GatewayState {
     return this.store.gatewayState;
   }
   get gatewayIdentities(): GatewayIdentities {
     return this.store.gatewayIdentities;
-  }
-  get cronState(): CronState {
-    return this.store.cronState;
-  }
-  get cronControl(): CronControl {
-    return this.store.cronControl;
   }
 
   /** A messaging platform's state, for the dashboard (best effort: a busy store skips it). */

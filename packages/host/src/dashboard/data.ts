@@ -1,11 +1,10 @@
 // The profile's state as the dashboard reads and steers it (a front end imports host only): one
 // writable store connection with the dashboard's indexed reads (store/dashboard-reads.ts), the ask
-// board, cron jobs, search, and the few edits the pages offer (rename, delete).
+// board, search, the few edits the pages offer (rename, delete), and front ends' table sets (the
+// gateway's cron jobs) opened on the same connection.
 import {
   type AskBoard,
   type AskRow,
-  type CronControl,
-  type CronState,
   type DashboardReads,
   type McpStateRow,
   type NodeRow,
@@ -14,6 +13,8 @@ import {
   type SearchHit,
   type SessionRow,
   type Store,
+  type TableAccess,
+  type TableSet,
 } from "@iris/store";
 import type { ApprovalAnswer } from "@iris/tools";
 import { exportSessionAs, type SessionExportFormat } from "./export.js";
@@ -21,18 +22,19 @@ import { exportSessionAs, type SessionExportFormat } from "./export.js";
 export class DashboardData {
   readonly reads: DashboardReads;
   readonly board: AskBoard;
-  readonly cron: CronState;
-  readonly cronControl: CronControl;
 
   private constructor(private readonly store: Store) {
     this.reads = store.dashboard.reads;
     this.board = store.dashboard.asks;
-    this.cron = store.cronState;
-    this.cronControl = store.dashboard.cron;
   }
 
   static open(dbPath: string): DashboardData {
     return new DashboardData(openStore(dbPath));
+  }
+
+  /** A front end's own tables on this connection (the gateway's cron jobs: the cron page). */
+  openTables(set: TableSet): Promise<TableAccess> {
+    return this.store.openTables(set);
   }
 
   close(): Promise<void> {

@@ -114,9 +114,6 @@ export class PostgresStore implements Store {
   get gatewayState(): FrontEndStates["gatewayState"] {
     return notYet("the gateway's tables");
   }
-  get cronState(): FrontEndStates["cronState"] {
-    return notYet("the cron jobs");
-  }
   get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
     return notYet("the gateway's logins");
   }
@@ -124,12 +121,8 @@ export class PostgresStore implements Store {
     return {
       reads: notYet("the dashboard"),
       asks: notYet("the dashboard's ask board"),
-      cron: notYet("the cron jobs"),
       health: notYet("the platforms' health"),
     };
-  }
-  get cronControl(): FrontEndStates["cronControl"] {
-    return notYet("the cron jobs");
   }
   get mcpStates(): FrontEndStates["mcpStates"] {
     return notYet("MCP server states");
