@@ -44,7 +44,12 @@ export default defineConfig({
         "@iris/gateway/platform-configs",
         fileURLToPath(new URL("./packages/gateway/src/platform-configs.ts", import.meta.url)),
       ],
-      // The gateway's cron tables, for `iris migrate`, the dashboard and `iris worker`.
+      // `iris worker`'s cron part (light: no platform library).
+      [
+        "@iris/gateway/cron-worker",
+        fileURLToPath(new URL("./packages/gateway/src/cron-worker.ts", import.meta.url)),
+      ],
+      // The gateway's cron tables, for `iris migrate` and the dashboard.
       [
         "@iris/gateway/cron-state",
         fileURLToPath(new URL("./packages/gateway/src/state/cron-open.ts", import.meta.url)),
