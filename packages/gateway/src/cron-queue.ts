@@ -11,9 +11,13 @@ import type { Logger } from "@iris/llm";
 import { dueSlot, nextSlot, runCronJob, TICK_MS } from "./cron.js";
 import type { CronLeaderLock, CronState } from "./state/cron-open.js";
 
-/** The queue of cron ticks is `<queue.name>-cron`; the gateway's deliveries `<queue.name>-deliveries`. */
+/** What the leader needs of its lock (state/cron-leader.ts). */
+export type LeaderLock = Pick<CronLeaderLock, "lead" | "release">;
+
+/** The queue of cron ticks is `<queue.name>-cron`. */
 export const CRON_QUEUE = "cron";
-export const DELIVERY_QUEUE = "deliveries";
+/** A platform's answers for the gateway wait on `<queue.name>-deliveries-<platform>`. */
+export const deliveryQueue = (platform: string): string => `deliveries-${platform}`;
 
 export interface CronTick {
   jobId: string;
@@ -47,7 +51,7 @@ export class CronLeader {
 
   constructor(
     private readonly state: CronState,
-    private readonly lock: CronLeaderLock,
+    private readonly lock: LeaderLock,
     private readonly ticks: Pick<JobQueue<CronTick, CronTickResult>, "add">,
     private readonly logger: Logger,
     private readonly onLead: (leading: boolean) => void = () => {},
@@ -115,7 +119,8 @@ export async function runCronTick(
     iris: IrisProcess;
     cwd: string;
     state: CronState;
-    deliveries: Pick<JobQueue<Delivery, unknown>, "add">;
+    /** The delivery queue of a platform. */
+    deliveries: (platform: string) => Promise<Pick<JobQueue<Delivery, unknown>, "add">>;
   },
   tick: JobContext<CronTick>,
 ): Promise<CronTickResult> {
@@ -131,6 +136,7 @@ export async function runCronTick(
     text = run.text;
     sessionId = run.sessionId;
   }
-  await deps.deliveries.add(cronJobId(jobId, slot), { platform: job.platform, chatId: job.chatId, text });
+  const queue = await deps.deliveries(job.platform);
+  await queue.add(cronJobId(jobId, slot), { platform: job.platform, chatId: job.chatId, text });
   return { ran: !recorded, ...(sessionId ? { sessionId } : {}) };
 }

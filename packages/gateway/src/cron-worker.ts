@@ -18,8 +18,8 @@ import {
   CronLeader,
   type CronTick,
   type CronTickResult,
-  DELIVERY_QUEUE,
   type Delivery,
+  deliveryQueue,
   runCronTick,
 } from "./cron-queue.js";
 import { openCron } from "./state/cron-open.js";
@@ -63,19 +63,32 @@ export async function runCronWorker(opts: CronWorkerOptions): Promise<number> {
       onError: (message: string) => say(`cron queue: ${message}`),
     };
     let ticks: JobQueue<CronTick, CronTickResult>;
-    let deliveries: JobQueue<Delivery, unknown>;
     try {
-      const t = await openProfileQueue<CronTick, CronTickResult>(profile, CRON_QUEUE, queueOpts);
+      ticks = await openProfileQueue<CronTick, CronTickResult>(profile, CRON_QUEUE, queueOpts);
+      const t = ticks;
       closers.push(() => t.close());
-      const d = await openProfileQueue<Delivery, unknown>(profile, DELIVERY_QUEUE, queueOpts);
-      closers.push(() => d.close());
-      ticks = t;
-      deliveries = d;
     } catch (err) {
       if (!(err instanceof QueueConfigError || err instanceof QueueUnavailableError)) throw err;
       say(err.message);
       return err instanceof QueueConfigError ? 2 : 1;
     }
+    // Each platform's delivery queue, opened when its first answer is handed over.
+    const opened = new Map<string, Promise<JobQueue<Delivery, unknown>>>();
+    const deliveries = (platform: string) => {
+      let q = opened.get(platform);
+      if (!q) {
+        q = openProfileQueue<Delivery, unknown>(profile, deliveryQueue(platform), queueOpts);
+        opened.set(platform, q);
+        const open = q;
+        closers.push(() =>
+          open.then(
+            (x) => x.close(),
+            () => {},
+          ),
+        );
+      }
+      return q;
+    };
     const logger = iris.logger.child({ component: "cron" });
     const leader = new CronLeader(state, leaderLock, ticks, logger, (leading) =>
       say(leading ? "leads cron now (enqueues the due slots)" : "no longer leads cron"),

@@ -5,11 +5,14 @@
 import {
   type IrisProcess,
   loadProfileOrExit,
+  openProfileQueue,
   IrisProcess as Process,
   resolveMainRoute,
   unknownToolsets,
 } from "@iris/host";
 import type { CommandIo } from "./commands.js";
+import { deliveryQueue } from "./cron-queue.js";
+import { cronRunsOnQueue } from "./cron-worker.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { registerGatewayPlatforms } from "./platform-configs.js";
 import { HealthFile, healthPath } from "./platform-health.js";
@@ -124,6 +127,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       },
       tools,
       ...(opts.cronTickMs ? { cronTickMs: opts.cronTickMs } : {}),
+      // On Postgres cron runs under the leader in `iris worker`s; this gateway sends the answers.
+      ...(cronRunsOnQueue(profile)
+        ? { deliveries: (platform: string) => openProfileQueue(profile, deliveryQueue(platform)) }
+        : {}),
       iris,
       adapters: platforms.map((p) => p.adapter),
       rules,
