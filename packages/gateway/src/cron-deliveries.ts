@@ -34,7 +34,8 @@ export class CronDeliveries {
           this.logger.info("cron answer delivered", { key: job.id, sent, skipped });
           return { sent, skipped };
         },
-        { concurrency: 1 },
+        // A sent delivery's job goes: handed over again, the outbox knows its key.
+        { concurrency: 1, onCompleted: (key) => void queue.remove(key).catch(() => {}) },
       );
       this.open.push({ queue, worker });
     }

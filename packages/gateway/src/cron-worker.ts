@@ -99,7 +99,13 @@ export async function runCronWorker(opts: CronWorkerOptions): Promise<number> {
         if (!data.success) throw new Error(`cron tick ${job.id}: not a cron tick (${data.error.message})`);
         return runCronTick({ iris, cwd: opts.cwd, state, deliveries }, { ...job, data: data.data });
       },
-      { concurrency: opts.concurrency, identity: `${hostname()}/${process.pid}` },
+      {
+        concurrency: opts.concurrency,
+        identity: `${hostname()}/${process.pid}`,
+        // A finished tick's job goes (one per slot would pile up): a slot enqueued again after
+        // that finds its run recorded and only hands the answer over again (runCronTick).
+        onCompleted: (id) => void ticks.remove(id).catch(() => {}),
+      },
     );
     leader.start();
     say(`running cron ticks from the ${ticks.backend} queue ${ticks.name}`);

@@ -115,10 +115,10 @@ describe.skipIf(skipWithoutPostgres())("cron under one leader on Postgres (iris 
     expect(asked).toBeGreaterThanOrEqual(runs.length);
     expect(asked).toBeLessThanOrEqual(runs.length + 1);
     expect(runs.every((r) => r.output === "tick answered")).toBe(true);
-    // One delivery job per run for the gateway (keyed cron:<job>:<slot>), none twice.
+    // One delivery job per run for the gateway running irc (keyed cron:<job>:<slot>), none twice.
     const profile = loadProfile({ env: a, registerSecret: () => {} });
     if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-    const deliveries = await openProfileQueue(profile, "deliveries");
+    const deliveries = await openProfileQueue(profile, "deliveries-irc");
     cleanups.push(() => deliveries.close());
     for (const slot of slots) expect(await deliveries.get(`cron:${jobId}:${slot}`)).toBeDefined();
     const counts = await deliveries.counts();
