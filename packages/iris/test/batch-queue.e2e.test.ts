@@ -4,7 +4,6 @@
 // waits for the model right after its tool ran. Then every item is in OUT exactly once, every
 // recorded effect ran once, and the killed worker's item was finished by another worker from its
 // log (its tool not called again). The same on Redis with fewer items.
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -18,7 +17,7 @@ import {
   startRedis,
 } from "@iris/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { IRIS_BIN, tempHome } from "./helpers.js";
+import { type IrisProc, startIris, tempHome, until } from "./helpers.js";
 
 type Msg = { role: string; content?: unknown };
 const messagesOf = (r: RecordedRequest) => (r.body as { messages: Msg[] }).messages;
@@ -33,36 +32,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface Proc {
-  child: ChildProcess;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type Proc = IrisProc;
 
 function start(args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [IRIS_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let err = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    err += d.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal })),
-  );
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  return { child, stderr: () => err, exited };
-}
-
-async function until(test: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const proc = startIris(args, env);
+  cleanups.push(proc.kill);
+  return proc;
 }
 
 async function scenario(backend: "postgres" | "redis", url: string, items: number): Promise<void> {

@@ -4,50 +4,23 @@
 // next slots still run, each once: one recorded run and one delivery job per slot, and the model
 // asked once per slot (once more at most, for a run the kill cut short and the survivor retried).
 // `iris cron add|list` work on the Postgres profile.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openCronState } from "@iris/gateway/cron-state";
 import { loadProfile, openPostgresStore, openProfileQueue } from "@iris/host";
 import { type FakeLlm, skipWithoutPostgres, startFakeLlm, startPostgres } from "@iris/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { IRIS_BIN, runIris, tempHome } from "./helpers.js";
+import { type IrisProc, runIris, startIris, tempHome, until } from "./helpers.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface Proc {
-  child: ChildProcess;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function start(args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [IRIS_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let err = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    err += d.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal })),
-  );
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  return { child, stderr: () => err, exited };
-}
-
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function start(args: string[], env: Record<string, string>): IrisProc {
+  const proc = startIris(args, env);
+  cleanups.push(proc.kill);
+  return proc;
 }
 
 const PROMPT = "say the time of this tick";
@@ -90,10 +63,10 @@ describe.skipIf(skipWithoutPostgres())("cron under one leader on Postgres (iris 
     const finished = async () => (await cron.runs(jobId, 1000)).filter((r) => r.finishedAt !== null);
 
     const workers = [start(["worker"], a), start(["worker"], b)];
-    const leads = (w: Proc) => /leads cron now/.test(w.stderr());
+    const leads = (w: IrisProc) => /leads cron now/.test(w.stderr());
     await until(() => workers.some(leads), "a worker to lead cron");
-    const leader = workers.find(leads) as Proc;
-    const other = workers.find((w) => w !== leader) as Proc;
+    const leader = workers.find(leads) as IrisProc;
+    const other = workers.find((w) => w !== leader) as IrisProc;
     expect(leads(other)).toBe(false);
     await until(async () => (await finished()).length >= 2, "two slots to run");
 
