@@ -1,7 +1,7 @@
 // The cron part of `iris worker` on a Postgres profile (cron-queue.ts): the process is a candidate
 // for cron leader and runs cron ticks from the queue `<queue.name>-cron`, each answer handed to
-// the gateway on `<queue.name>-deliveries`. On the SQLite default there is nothing to do here:
-// the gateway process runs cron itself.
+// the gateway running its platform on `<queue.name>-deliveries-<platform>`. On the SQLite default
+// there is nothing to do here: the gateway process runs cron itself.
 import { hostname } from "node:os";
 import {
   IrisProcess,

@@ -19,7 +19,7 @@ export type Schedule =
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 export const TICK_MS = 60_000;
 /** A slot found later than this after its time was missed (the tick itself is 60 s). */
-export const LATE_MS = 2 * TICK_MS;
+const LATE_MS = 2 * TICK_MS;
 
 export function parseSchedule(text: string): { ok: true; schedule: Schedule } | { ok: false; error: string } {
   const t = text.trim();
