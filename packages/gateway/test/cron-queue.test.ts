@@ -10,9 +10,12 @@ import { getLogger } from "@iris/llm";
 import {
   type FakeLlm,
   type PostgresServer,
+  type RedisServer,
   skipWithoutPostgres,
+  skipWithoutRedis,
   startFakeLlm,
   startPostgres,
+  startRedis,
   type TempDir,
   tempDir,
 } from "@iris/testkit";
@@ -32,6 +35,7 @@ import { openCronState } from "../src/state/cron-open.js";
 import { MemoryAdapter } from "./memory-adapter.js";
 
 let pg: PostgresServer;
+let redis: RedisServer | undefined;
 let fake: FakeLlm;
 let dir: TempDir;
 let schemas = 0;
@@ -44,6 +48,7 @@ beforeAll(async () => {
   fake.setHandler(() => ({ text: "the report" }));
 }, 60_000);
 afterAll(async () => {
+  await redis?.close();
   await fake?.close();
   await pg?.close();
 });
@@ -52,7 +57,7 @@ afterEach(async () => {
 });
 
 /** A profile on its own schema and queue name; `sqlite`: its store stays state.db. */
-function profileOf(sqlite = false): Profile {
+function profileOf(sqlite = false, queue: "postgres" | "redis" = "postgres"): Profile {
   dir = tempDir("iris-cron-queue");
   cleanups.push(() => dir.cleanup());
   const n = ++schemas;
@@ -60,10 +65,10 @@ function profileOf(sqlite = false): Profile {
     join(dir.path, "config.yaml"),
     `model: {provider: fake, name: fake-model}\nproviders: {fake: {base_url: "${fake.baseUrl}", api_mode: chat_completions}}\n` +
       (sqlite ? "" : `store: {backend: postgres, schema: cronq_${n}}\n`) +
-      `queue: {name: cronq-${process.pid}-${n}}\ngateway: {allow_all: true}\n`,
+      `queue: {backend: ${queue}, name: cronq-${process.pid}-${n}}\ngateway: {allow_all: true}\n`,
   );
   const p = loadProfile({
-    env: { IRIS_HOME: dir.path, IRIS_DATABASE_URL: pg.url() },
+    env: { IRIS_HOME: dir.path, IRIS_DATABASE_URL: pg.url(), IRIS_REDIS_URL: redis?.url ?? "" },
     registerSecret: () => {},
   });
   if (!p.ok) throw new Error(JSON.stringify(p.errors));
@@ -89,57 +94,66 @@ const MIN = 60_000;
 const alwaysLeads = { lead: async () => true, release: async () => {} };
 
 describe.skipIf(skipWithoutPostgres())("cron ticks as queue jobs", () => {
-  it("two leaders in a race enqueue a slot once; it runs once, and a retried tick does not run again", async () => {
-    const profile = profileOf();
-    const iris = await IrisProcess.open({ profile, platform: "cron", env: {} });
-    cleanups.push(() => iris.close());
-    const state = await openCronState(iris);
-    const job = await state.add(
-      { schedule: "every 30m", platform: "irc", chatId: "#team", missed: "run", prompt: "report" },
-      T0,
-    );
-    const ticks = await queueOf<CronTick, CronTickResult>(profile, CRON_QUEUE);
-    const leaders = [0, 1].map(() => new CronLeader(state, alwaysLeads, ticks, getLogger()));
-    const waits = await Promise.all(leaders.map((l) => l.enqueueDue(T0 + 30 * MIN + 5)));
-    // Both look again within a tick (the next slot is further), for new jobs and "run now".
-    expect(waits).toEqual([MIN, MIN]);
-    const counts = await ticks.counts();
-    expect(counts.waiting + counts.delayed + counts.active).toBe(1);
-    const slot = T0 + 30 * MIN;
-    expect((await ticks.get(cronJobId(job.id, slot)))?.state).toBe("waiting");
+  // The queue on BullMQ's Postgres backend, and on Redis (its tested twin); the lock is Postgres's.
+  it.each(["postgres", "redis"] as const)(
+    "two leaders in a race enqueue a slot once; it runs once, and a retried tick does not run again (queue on %s)",
+    async (backend) => {
+      if (backend === "redis") {
+        if (skipWithoutRedis()) return;
+        redis ??= await startRedis();
+      }
+      const requestsBefore = fake.requests.length;
+      const profile = profileOf(false, backend);
+      const iris = await IrisProcess.open({ profile, platform: "cron", env: {} });
+      cleanups.push(() => iris.close());
+      const state = await openCronState(iris);
+      const job = await state.add(
+        { schedule: "every 30m", platform: "irc", chatId: "#team", missed: "run", prompt: "report" },
+        T0,
+      );
+      const ticks = await queueOf<CronTick, CronTickResult>(profile, CRON_QUEUE);
+      const leaders = [0, 1].map(() => new CronLeader(state, alwaysLeads, ticks, getLogger()));
+      const waits = await Promise.all(leaders.map((l) => l.enqueueDue(T0 + 30 * MIN + 5)));
+      // Both look again within a tick (the next slot is further), for new jobs and "run now".
+      expect(waits).toEqual([MIN, MIN]);
+      const counts = await ticks.counts();
+      expect(counts.waiting + counts.delayed + counts.active).toBe(1);
+      const slot = T0 + 30 * MIN;
+      expect((await ticks.get(cronJobId(job.id, slot)))?.state).toBe("waiting");
 
-    const delivered = await queueOf<Delivery, unknown>(profile, deliveryQueue("irc"));
-    const deps = { iris, cwd: dir.path, state, deliveries: async () => delivered };
-    const worker = await ticks.work((t) => runCronTick(deps, t), { concurrency: 2 });
-    await until(async () => (await ticks.get(cronJobId(job.id, slot)))?.state === "completed", "the tick");
-    await worker.close("finish");
-    expect((await ticks.get(cronJobId(job.id, slot)))?.result).toMatchObject({ ran: true });
-    expect(fake.requests).toHaveLength(1);
-    expect(await state.runs(job.id)).toMatchObject([{ slot, output: "the report" }]);
-    expect(await delivered.get(cronJobId(job.id, slot))).toBeDefined();
+      const delivered = await queueOf<Delivery, unknown>(profile, deliveryQueue("irc"));
+      const deps = { iris, cwd: dir.path, state, deliveries: async () => delivered };
+      const worker = await ticks.work((t) => runCronTick(deps, t), { concurrency: 2 });
+      await until(async () => (await ticks.get(cronJobId(job.id, slot)))?.state === "completed", "the tick");
+      await worker.close("finish");
+      expect((await ticks.get(cronJobId(job.id, slot)))?.result).toMatchObject({ ran: true });
+      expect(fake.requests.length - requestsBefore).toBe(1);
+      expect(await state.runs(job.id)).toMatchObject([{ slot, output: "the report" }]);
+      expect(await delivered.get(cronJobId(job.id, slot))).toBeDefined();
 
-    // The same tick again (its worker died after recording the run): handed over, not run again.
-    const again = await runCronTick(deps, {
-      id: cronJobId(job.id, slot),
-      data: { jobId: job.id, slot },
-      attempt: 2,
-      signal: new AbortController().signal,
-    });
-    expect(again.ran).toBe(false);
-    expect(fake.requests).toHaveLength(1);
-    expect(Object.values(await delivered.counts()).reduce((a, b) => a + b, 0)).toBe(1);
-    // A removed job's tick runs nothing.
-    await state.remove(job.id);
-    expect(
-      await runCronTick(deps, {
-        id: "x",
-        data: { jobId: job.id, slot: slot + 30 * MIN },
-        attempt: 1,
+      // The same tick again (its worker died after recording the run): handed over, not run again.
+      const again = await runCronTick(deps, {
+        id: cronJobId(job.id, slot),
+        data: { jobId: job.id, slot },
+        attempt: 2,
         signal: new AbortController().signal,
-      }),
-    ).toEqual({ ran: false });
-    expect(fake.requests).toHaveLength(1);
-  });
+      });
+      expect(again.ran).toBe(false);
+      expect(fake.requests.length - requestsBefore).toBe(1);
+      expect(Object.values(await delivered.counts()).reduce((a, b) => a + b, 0)).toBe(1);
+      // A removed job's tick runs nothing.
+      await state.remove(job.id);
+      expect(
+        await runCronTick(deps, {
+          id: "x",
+          data: { jobId: job.id, slot: slot + 30 * MIN },
+          attempt: 1,
+          signal: new AbortController().signal,
+        }),
+      ).toEqual({ ran: false });
+      expect(fake.requests.length - requestsBefore).toBe(1);
+    },
+  );
 
   it("the gateway sends a cron answer through its outbox once, also when it is handed over twice", async () => {
     const profile = profileOf(true);
