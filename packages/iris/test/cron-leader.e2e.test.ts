@@ -62,7 +62,8 @@ describe.skipIf(skipWithoutPostgres())("cron under one leader on Postgres (iris 
     const cron = await openCronState(store);
     const finished = async () => (await cron.runs(jobId, 1000)).filter((r) => r.finishedAt !== null);
 
-    const workers = [start(["worker"], a), start(["worker"], b)];
+    // One tick at a time each: a killed worker cuts at most one run short.
+    const workers = [start(["worker", "--concurrency", "1"], a), start(["worker", "--concurrency", "1"], b)];
     const leads = (w: IrisProc) => /leads cron now/.test(w.stderr());
     await until(() => workers.some(leads), "a worker to lead cron");
     const leader = workers.find(leads) as IrisProc;
