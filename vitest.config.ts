@@ -56,6 +56,13 @@ export default defineConfig({
       ],
       // Serve's table set, for `iris migrate` (without the server).
       ["@iris/serve/tables", fileURLToPath(new URL("./packages/serve/src/state/tables.ts", import.meta.url))],
+      // The gateway's table set, for `iris migrate` (without the platforms).
+      [
+        "@iris/gateway/tables",
+        fileURLToPath(new URL("./packages/gateway/src/state/tables.ts", import.meta.url)),
+      ],
+      // What tests look at under a running process (the store itself); front ends' code may not.
+      ["@iris/host/testing", fileURLToPath(new URL("./packages/host/src/testing.ts", import.meta.url))],
       ...pkgs.map((p) => [
         `@iris/${p}`,
         fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url)),

@@ -20,6 +20,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Gateway } from "../packages/gateway/src/index.js";
+import { openGatewayTables } from "../packages/gateway/src/state/index.js";
 import { MemoryAdapter, message } from "../packages/gateway/test/memory-adapter.js";
 import { IrisProcess, loadProfile } from "../packages/host/src/index.js";
 import { getLogger } from "../packages/llm/src/index.js";
@@ -86,6 +87,7 @@ adapter.send = async (to, text) => {
 let duplicates = 0;
 const gateway = new Gateway({
   iris,
+  tables: await openGatewayTables(iris),
   adapters: [adapter],
   config: profile.config.gateway,
   cwd: dir.path,
@@ -162,7 +164,7 @@ const latencies = [...startedAt].map((s, t) => (sentAt[t] ?? Number.NaN) - s).so
 const answered = latencies.filter((l) => !Number.isNaN(l)).length;
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-const unsettled = (await iris.store.gatewayState.unansweredInbound("mem")).length;
+const unsettled = (await gateway.state.unansweredInbound("mem")).length;
 // Least-squares slope of RSS over the samples, per 1,000 messages (the samples' x is messages).
 const rssSlope = slope(rss.map((y, k) => [(k + 1) * EVERY, y] as const)) * 1000;
 console.log(`messages               ${MESSAGES} from ${USERS} users in ${chats.length} chats`);

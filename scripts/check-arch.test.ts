@@ -102,6 +102,24 @@ describe("check-imports", () => {
     expect(okRun.stderr).not.toContain("problem");
     expect(okRun.status).toBe(0);
   });
+  it("fails on a package.json dependency a package may not import", () => {
+    const bad = tree({
+      "packages/serve/package.json": JSON.stringify({
+        dependencies: { "@iris/host": "0.1.0", "@iris/store": "0.1.0" },
+      }),
+      "packages/serve/src/a.ts": "export const a = 1;\n",
+    });
+    const r = run("check-imports.mjs", bad);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("packages/serve/package.json: depends on '@iris/store'");
+    const ok = tree({
+      "packages/cli/package.json": JSON.stringify({
+        dependencies: { "@iris/host": "0.1.0", "@iris/llm": "0.1.0" },
+        devDependencies: { "@iris/testkit": "0.1.0" },
+      }),
+    });
+    expect(run("check-imports.mjs", ok).status).toBe(0);
+  });
   it("keeps front-end tests clients of host too, in test/ and beside the sources", () => {
     for (const [file, target] of [
       ["packages/acp/test/one-turn.e2e.test.ts", "agent"],
@@ -134,7 +152,7 @@ describe("check-imports", () => {
       expect(r.stderr).toContain("reaches into a store");
     }
     const ok = tree({
-      // Its own scratch store, and host reaching into its own.
+      // A front end's own `store` field (not a Store: the rule below), and host reaching into its own.
       "packages/batch/src/a.ts": "export class A { f() { return this.store.close(); } }\n",
       // The config's `store:` section.
       "packages/gateway/src/b.ts": "export const f = (profile) => profile.config.store.backend;\n",
@@ -144,6 +162,66 @@ describe("check-imports", () => {
         "export const f = (iris) => iris.store.listSessions({ limit: 1 });\n",
     });
     expect(run("check-imports.mjs", ok).status).toBe(0);
+  });
+
+  it("keeps front ends from opening or holding a store: host opens it", () => {
+    for (const [file, code, what] of [
+      [
+        "packages/batch/src/a.ts",
+        'import { openStore } from "@iris/host";\nexport const s = openStore(":memory:");\n',
+        "opens a store itself",
+      ],
+      [
+        "packages/cli/src/a.ts",
+        'import { openProfileStore } from "@iris/host";\nexport const f = (p) => openProfileStore(p);\n',
+        "opens a store itself",
+      ],
+      [
+        "packages/serve/src/a.ts",
+        'import { openPostgresStore } from "@iris/host";\nexport const f = (o) => openPostgresStore(o);\n',
+        "opens a store itself",
+      ],
+      [
+        "packages/cli/src/b.ts",
+        'import type { Store } from "@iris/host";\nexport const f = (store: Store) => store.close();\n',
+        "holds a Store",
+      ],
+      [
+        "packages/acp/src/b.ts",
+        'import { type SqliteStore } from "@iris/host";\nexport let s: SqliteStore | undefined;\n',
+        "holds a Store",
+      ],
+      // The gateway's own commands too (their tables open through StoredRecords.openTables).
+      [
+        "packages/gateway/src/commands.ts",
+        'import { openProfileStore } from "@iris/host";\nexport const f = (p) => openProfileStore(p);\n',
+        "opens a store itself",
+      ],
+      [
+        "packages/gateway/src/c.ts",
+        'import { storeOf } from "@iris/host/testing";\nexport const f = (iris) => storeOf(iris);\n',
+        "imports @iris/host/testing",
+      ],
+    ] as const) {
+      const r = run("check-imports.mjs", tree({ [file]: code }));
+      expect(r.status, file).toBe(1);
+      expect(r.stderr).toContain(`${file}: ${what}`);
+    }
+    const ok = tree({
+      // Host's records and in-memory state, and names that merely start with Store.
+      "packages/cli/src/a.ts":
+        'import { StoredRecords, type StoreError } from "@iris/host";\nexport const f = (p) => StoredRecords.open(p);\nexport type E = StoreError;\n',
+      "packages/batch/src/b.ts":
+        'import { InMemoryState } from "@iris/host";\nexport const s = InMemoryState.open();\n',
+      // Host itself opens stores; a front end's test arranges and looks at what was stored.
+      "packages/host/src/a.ts":
+        'import { openStore, type Store } from "@iris/store";\nexport const s: Store = openStore(":memory:");\n',
+      "packages/serve/test/a.e2e.test.ts":
+        'import { openStore, type Store } from "@iris/host";\nimport { storeOf } from "@iris/host/testing";\nexport const s: Store = openStore(":memory:");\nstoreOf;\n',
+    });
+    const okRun = run("check-imports.mjs", ok);
+    expect(okRun.stderr).not.toContain("problem");
+    expect(okRun.status).toBe(0);
   });
 
   it("fails on database access outside packages/store", () => {

@@ -5,7 +5,8 @@
 // Front ends are clients of host only (ARCHITECTURE.md): their code imports neither the store
 // nor the agent, and neither do their tests (they look at what was stored through what host
 // re-exports); a front end's code reaches no store through the process or a session (`iris.store.…`:
-// host offers a method); and no code outside packages/store touches the database itself (a `.db`
+// host offers a method), opens no store and holds none (host opens it: IrisProcess, StoredRecords,
+// InMemoryState), and imports no `@iris/host/testing` (tests only); and no code outside packages/store touches the database itself (a `.db`
 // handle, a raw transaction, a driver, SQL text): the rest of Iris sees the async state interface
 // only (store/src/state.ts). One exception: a front end's own state folder
 // (`packages/<front end>/src/state/`) holds the SQL of the front end's table set and runs it, with
@@ -72,10 +73,21 @@ const driverHomes = [
 ];
 
 /** Front ends hold no store: a `.store.` reached through another object (the process, a session)
- * is host's to offer as a method. A front end's own `this.store` (batch's scratch store) is its own,
- * and `config.store.…` is the config's `store:` section (which engine), not a store. */
+ * is host's to offer as a method. A front end's own `this.store` field is its own object, and
+ * `config.store.…` is the config's `store:` section (which engine), not a store. */
 const frontEnds = new Set(Object.keys(allowed).filter((p) => allowed[p].includes("host")));
 const reachedStore = /\b(\w+)\.store\.\w/g;
+/** Nor does a front end's code open a store or hold one: host opens the profile's (IrisProcess,
+ * StoredRecords, InMemoryState) so every front end runs the same on SQLite and Postgres. Its tests
+ * may (they arrange and look at what was stored), and only tests import `@iris/host/testing`. */
+const holdsStore = [
+  [/\bopen(Profile|Postgres)?Store\s*\(/, "opens a store itself (host opens it: IrisProcess, StoredRecords)"],
+  [
+    /\b(type\s+|:\s*|<\s*|\bas\s+)(Sqlite)?Store\b(?![\w.])/,
+    "holds a Store (host's process and records offer methods)",
+  ],
+  [/["']@iris\/host\/testing["']/, "imports @iris/host/testing (tests only)"],
+];
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -96,6 +108,18 @@ const fileGraph = new Map();
 for (const pkg of Object.keys(allowed)) {
   const pkgDir = join(root, "packages", pkg);
   const srcDir = join(pkgDir, "src");
+  // Its package.json depends on no workspace package it may not import (testkit: for its tests).
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  } catch {
+    manifest = {};
+  }
+  for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) {
+    const target = /^@iris\/([a-z]+)$/.exec(dep)?.[1];
+    if (target && target !== pkg && !allowed[pkg].includes(target) && !testMayImport(target))
+      errors.push(`packages/${pkg}/package.json: depends on '${dep}', which '${pkg}' must not import`);
+  }
   const files = [];
   for (const dir of [srcDir, join(pkgDir, "test")]) {
     try {
@@ -135,6 +159,10 @@ for (const pkg of Object.keys(allowed)) {
           errors.push(
             `${relative(root, file)}: reaches into a store (${m[0]}…); front ends use the methods of host's process and sessions`,
           );
+    const rel = relative(root, file).split(sep).join("/");
+    if (!isTest && frontEnds.has(pkg))
+      for (const [re, what] of holdsStore)
+        if (re.test(text)) errors.push(`${rel}: ${what}; front ends are clients of host only`);
     const inStateFolder = frontEnds.has(pkg) && file.startsWith(join(srcDir, "state") + sep);
     if (!isTest && pkg !== "store")
       for (const [re, what, stateFolderMay] of rawDb)

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { StoreConversation } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agentText, editor, ofKind, waitFor } from "./harness.js";
@@ -72,7 +73,7 @@ describe("iris as an ACP agent (in process)", () => {
       const names = ofKind(e.updates, "available_commands_update")[0]?.availableCommands.map((c) => c.name);
       expect(names).toEqual(["compress", "usage", "model", "new", "help"]);
       // An ordinary Iris session, source acp, with the editor's cwd.
-      const row = await (await e.iris).store.findSession(s.sessionId);
+      const row = await storeOf(await e.iris).findSession(s.sessionId);
       expect(row).toMatchObject({ source: "acp", cwd: e.work });
     });
     expect(fake.violations).toEqual([]);
@@ -363,8 +364,8 @@ describe("iris as an ACP agent (in process)", () => {
       // A chat's and an API key's sessions are not the editor's: loaded or resumed, not found.
       const iris = await e.iris;
       for (const source of ["gateway:irc", "api:alice"]) {
-        const other = await iris.store.createSession({ source, cwd: e.work });
-        await iris.store.appendNode(other.id, {
+        const other = await storeOf(iris).createSession({ source, cwd: e.work });
+        await storeOf(iris).appendNode(other.id, {
           kind: "message",
           message: { role: "user", content: "theirs" },
         });
@@ -372,7 +373,7 @@ describe("iris as an ACP agent (in process)", () => {
           await expect(
             ctx.request(method, { sessionId: other.id, cwd: e.work, mcpServers: [] }),
           ).rejects.toMatchObject({ code: -32002 });
-        expect(await (await StoreConversation.open(iris.store, other.id)).history()).toHaveLength(1);
+        expect(await (await StoreConversation.open(storeOf(iris), other.id)).history()).toHaveLength(1);
       }
     });
   });
@@ -409,7 +410,7 @@ describe("iris as an ACP agent (in process)", () => {
       await s.prompt("/compress");
       expect(agentText(e.updates)).toMatch(/Compressed \(phase/);
       const iris = await e.iris;
-      const tip = (await iris.store.listSessions({ source: "acp", limit: 10 }))[0];
+      const tip = (await storeOf(iris).listSessions({ source: "acp", limit: 10 }))[0];
       expect(tip?.id).not.toBe(s.sessionId);
       if (!tip) throw new Error("no session");
       expect(tip.parentSessionId).toBe(s.sessionId);
@@ -429,7 +430,7 @@ describe("iris as an ACP agent (in process)", () => {
       });
       expect(res.stopReason).toBe("end_turn");
       expect(fake.requests.at(-1)?.rawBody.toString()).toContain("after compression");
-      expect((await (await StoreConversation.open(iris.store, tip.id)).history()).at(-1)).toMatchObject({
+      expect((await (await StoreConversation.open(storeOf(iris), tip.id)).history()).at(-1)).toMatchObject({
         role: "assistant",
       });
     });
@@ -462,9 +463,9 @@ describe("iris as an ACP agent (in process)", () => {
     const e = editor(fake, dir);
     await e.run(async (ctx) => {
       const iris = await e.iris;
-      for (let i = 0; i < 53; i++) await iris.store.createSession({ source: "acp", cwd: e.work });
-      await iris.store.createSession({ source: "acp", cwd: "/elsewhere" });
-      await iris.store.createSession({ source: "cli", cwd: e.work });
+      for (let i = 0; i < 53; i++) await storeOf(iris).createSession({ source: "acp", cwd: e.work });
+      await storeOf(iris).createSession({ source: "acp", cwd: "/elsewhere" });
+      await storeOf(iris).createSession({ source: "cli", cwd: e.work });
       const first = await ctx.request(acp.methods.agent.session.list, { cwd: e.work });
       expect(first.sessions).toHaveLength(50);
       expect(first.nextCursor).toBeTruthy();

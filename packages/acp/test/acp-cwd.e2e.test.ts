@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
+import { storeOf } from "@iris/host/testing";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { editor } from "./harness.js";
@@ -43,7 +44,7 @@ describe("ACP session/new: the cwd", () => {
       const notDir = await refusal(newSession(file));
       expect(notDir?.code).toBe(-32602);
       expect(notDir?.text).toContain("is not a folder");
-      expect(await (await e.iris).store.listSessions({ limit: 10 })).toEqual([]);
+      expect(await storeOf(await e.iris).listSessions({ limit: 10 })).toEqual([]);
       // A real folder still works.
       const ok = await newSession(e.work);
       expect(ok.sessionId).toBeTruthy();

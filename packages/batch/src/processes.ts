@@ -2,24 +2,20 @@
 // --toolsets, or an item's own `toolsets`), all over one rate limiter, so a 429 on a route slows
 // every worker whatever its menu. Each item's conversation is a JSONL log in OUT.trajectories/
 // (one file per item, removed once its row is written, kept past a kill for resume): trajectories never enter the profile's
-// state.db (D5). What the processes share besides (route cooldowns) is kept in an in-memory store.
+// state.db (D5). What the processes share besides (route cooldowns) is kept in host's in-memory state.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
+  InMemoryState,
   IrisProcess,
-  openStore,
   type Profile,
   type RouteFlags,
   RouteLimiter,
   resolveMainRoute,
-  type Store,
   splitModelSpec,
 } from "@iris/host";
 import type { Runtime } from "@iris/llm";
-
-/** Longer than any batch run: the background search indexer never runs on the run's store. */
-const NO_INDEX_DELAY_MS = 24 * 3600 * 1000;
 
 export interface BatchProcessesOptions {
   profile: Profile;
@@ -34,15 +30,13 @@ export interface BatchProcessesOptions {
 
 export class BatchProcesses {
   readonly limiter = new RouteLimiter();
-  private readonly store: Store;
+  /** Nothing of a conversation is in it (route cooldowns only), and nobody searches it. */
+  private readonly state = InMemoryState.open();
   private readonly processes = new Map<string, Promise<IrisProcess>>();
   private readonly routes = new Map<string, ReturnType<BatchProcesses["runtimeFor"]>>();
 
-  constructor(private readonly opts: BatchProcessesOptions) {
-    // A killed run's logs stay: their items continue from them (resume-item.ts).
-    // Nothing of a conversation is in it (route cooldowns only), and nobody searches it.
-    this.store = openStore(":memory:", { indexDelayMs: NO_INDEX_DELAY_MS });
-  }
+  // A killed run's logs stay: their items continue from them (resume-item.ts).
+  constructor(private readonly opts: BatchProcessesOptions) {}
 
   /** The JSONL log of one item (named by a hash of its key: keys may hold any character). */
   trajectoryPath(key: string): string {
@@ -80,7 +74,7 @@ export class BatchProcesses {
         },
         env: this.opts.env,
         platform: "batch",
-        store: this.store,
+        inMemory: this.state,
         routeLimiter: this.limiter,
       });
       this.processes.set(key, proc);
@@ -113,11 +107,11 @@ export class BatchProcesses {
     return res;
   }
 
-  /** Closes every process (their sessions first), then the store; the logs' folder goes once empty. */
+  /** Closes every process (their sessions first), then the state; the logs' folder goes once empty. */
   async close(): Promise<void> {
     const opened = await Promise.allSettled([...this.processes.values()]);
     await Promise.all(opened.map((p) => (p.status === "fulfilled" ? p.value.close() : undefined)));
-    await this.store.close();
+    await this.state.close();
     const dir = this.opts.trajectoriesDir;
     if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
   }

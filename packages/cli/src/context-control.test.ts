@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HostEventMap, IrisProcess, Session } from "@iris/host";
 import { boot } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -60,7 +61,7 @@ const origin = { provider: "custom", apiMode: "chat_completions" as const, model
 /** The booted process's store (what was stored is read there, not through the session). */
 function storeNow() {
   if (!iris) throw new Error("no process booted");
-  return iris.store;
+  return storeOf(iris);
 }
 
 function prose(i: number, words: number): AssistantMessage {

@@ -4,29 +4,23 @@
 // reference typed by the user may be the full id, the short id (any unique tail of 6+ characters),
 // a unique prefix of 4+ characters, or a unique prefix of the short id (3+ characters:
 // `--resume 9be1` for 9be1c3f0).
-import { findSession, type SessionRow, type Store, type StoredSessions, shortId } from "@iris/host";
+import type { SessionRow, StoredSessions } from "@iris/host";
+import { shortId } from "@iris/host";
 
 export { shortId };
 
 export type SessionLookup = { ok: true; row: SessionRow } | { ok: false; error: string };
 
-/** Where sessions are looked up: the chat's own session (Session.stored) or a store a command opened. */
-type Sessions = Pick<StoredSessions, "lookUp" | "recent">;
-
-function sessionsOf(store: Store): Sessions {
-  return {
-    lookUp: (ref, opts) => findSession(store, ref, opts),
-    recent: (opts) => store.listSessions(opts),
-  };
-}
+/** Where sessions are looked up: the chat's own session (Session.stored) or the profile's records
+ * a command opened (StoredRecords). */
+export type Sessions = Pick<StoredSessions, "lookUp" | "recent">;
 
 /** The session `ref` names, as stored (`follow`: the live one a compression moved it to). */
 export async function resolveSession(
-  from: Store | Sessions,
+  sessions: Sessions,
   ref: string,
   follow = false,
 ): Promise<SessionLookup> {
-  const sessions = "lookUp" in from ? from : sessionsOf(from);
   const found = await sessions.lookUp(ref, { follow, listHint: "see: iris sessions list" });
   if (found.ok) return found;
   const byShort = await byShortIdPrefix(sessions, ref.trim().toLowerCase());

@@ -1,11 +1,12 @@
-// `iris dashboard` (and the gateway's, with gateway.dashboard): opens the profile's store, makes
-// or reads the login token (dashboard.token, mode 600), and serves the pages on loopback unless
-// told otherwise. While it runs it tells askers on the board that someone can answer them.
+// `iris dashboard` (and the gateway's, with gateway.dashboard): opens the profile's store (SQLite
+// or Postgres, as its store: says), makes or reads the login token (dashboard.token, mode 600),
+// and serves the pages on loopback unless told otherwise. While it runs it tells askers on the
+// board that someone can answer them.
 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import { DashboardData, type Profile, requireSqliteFor } from "@iris/host";
+import { DashboardData, type Profile, StoreError } from "@iris/host";
 import { createApp } from "./app.js";
 import { loadAssets } from "./assets.js";
 import { allowedHosts, DashboardAuth, loadOrCreateToken } from "./auth.js";
@@ -43,12 +44,14 @@ export async function startDashboard(opts: DashboardOptions): Promise<RunningDas
   const port = opts.port ?? cfg.port;
   const tokenFile = join(opts.profile.home.root, "dashboard.token");
   const token = loadOrCreateToken(tokenFile);
+  let data: DashboardData;
   try {
-    requireSqliteFor(opts.profile, "the dashboard");
+    data = await DashboardData.open(opts.profile);
   } catch (err) {
-    throw new DashboardStartError((err as Error).message);
+    // An unreachable or too new store: said as the store says it (never the URL's password).
+    if (err instanceof StoreError) throw new DashboardStartError(err.message);
+    throw err;
   }
-  const data = DashboardData.open(opts.profile.home.paths.db);
   let cron: DashboardCron | undefined;
   try {
     cron = await opts.openCron?.(data);

@@ -7,9 +7,10 @@ import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, skipWithoutChromium } from "./chromium.js";
+import { type Browsing, logIn } from "./browse.js";
+import { skipWithoutChromium } from "./chromium.js";
 import { runIris, type Started, startIris } from "./cli.js";
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts");
@@ -29,20 +30,8 @@ describe.skipIf(skip)(
     let dashboard: Started;
     let url = "";
     let token = "";
-    let browser: Browser;
-    let context: BrowserContext;
-    const consoleErrors: string[] = [];
-
-    const openPage = async (path: string): Promise<Page> => {
-      const page = await context.newPage();
-      page.on("console", (m) => {
-        if (m.type() === "error") consoleErrors.push(`${path}: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => consoleErrors.push(`${path}: ${e.message}`));
-      await page.goto(`${url}${path}`);
-      await page.waitForSelector("body[data-ready='1']", WAIT);
-      return page;
-    };
+    let browsing: Browsing;
+    const openPage = (path: string) => browsing.openPage(path);
     const shot = (page: Page, name: string) =>
       page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
@@ -110,19 +99,11 @@ describe.skipIf(skip)(
       expect(existsSync(tokenFile)).toBe(true);
       token = readFileSync(tokenFile, "utf8").trim();
       expect(dashboard.stderr()).not.toContain(token);
-      browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const login = await context.newPage();
-      await login.goto(`${url}/login`);
-      expect(login.url()).not.toContain(token);
-      await login.fill("input[name=token]", token);
-      await Promise.all([login.waitForURL(`${url}/`), login.click("button")]);
-      expect(login.url()).toBe(`${url}/`);
-      await login.close();
+      browsing = await logIn(url, token);
     }, 180_000);
 
     afterAll(async () => {
-      await browser?.close();
+      await browsing?.close();
       dashboard?.child.kill("SIGTERM");
       await dashboard?.exited;
       await fake?.close();
@@ -288,7 +269,7 @@ describe.skipIf(skip)(
     });
 
     it("no page logged a console error", () => {
-      expect(consoleErrors).toEqual([]);
+      expect(browsing.consoleErrors).toEqual([]);
     });
 
     describe("the guard", () => {

@@ -88,7 +88,7 @@ describe("overview: MCP servers as the running processes see them", () => {
     const profile = loadProfile({ env, registerSecret: () => {} });
     if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
     const iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
-    const data = DashboardData.open(profile.home.paths.db);
+    const data = await DashboardData.open(profile);
     try {
       const deps: DashboardDeps = {
         profile,

@@ -1,8 +1,9 @@
 // The one interface every platform implements (SPEC G1; ARCHITECTURE.md "Each gateway adapter
 // passes one contract suite"). The runner does everything else: authorisation, mentions,
 // sessions, splitting, dedupe, the outbox.
-import type { GatewayIdentities } from "@iris/host";
+
 import type { ApprovalAction, ChatAddress, InboundMessage } from "./message.js";
+import type { GatewayIdentities } from "./state/index.js";
 
 /** What the runner did with an inbound message ("duplicate": it was taken in before). */
 export type HandleOutcome = "duplicate" | "refused" | "ignored" | "command" | "answer" | "queued";

@@ -2,11 +2,11 @@
 // assistant lines of the chat's session in the store, tool traffic left out. It is read from the
 // store, never from memory, so it survives a restart of the gateway as well as of the page.
 
-import type { GatewayState } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
 import type { HistoryLine } from "./adapter.js";
 import type { ChatAddress, ChatType } from "./message.js";
 import { type GroupSessions, sessionKey } from "./pipeline/session-key.js";
+import type { GatewayState } from "./state/index.js";
 
 /** Lines shown at most (the newest). */
 const MAX_LINES = 200;

@@ -1,8 +1,9 @@
 // Open sessions per chat (SPEC G1, U6): a chat key maps to a stored session (gateway_chats), and
 // to at most one open Session in memory. Open sessions are bounded and closed when idle, so a
 // gateway serving many chats for days stays flat; a closed chat resumes from the store.
-import type { GatewayState, IrisProcess, Session } from "@iris/host";
+import type { IrisProcess, Session } from "@iris/host";
 import { chatIdOfKey } from "./pipeline/session-key.js";
+import type { GatewayState } from "./state/index.js";
 
 export interface ChatEntry {
   key: string;

@@ -3,15 +3,15 @@
 // exit code.
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { loadProfileOrExit, resolveHome, StoredRecords } from "@iris/host";
+import { isAlive, readLock, stopOwner } from "./lock.js";
+import { healthPath, readHealth } from "./platform-health.js";
 import {
   type GatewayIdentities,
   type GatewayState,
-  loadProfileOrExit,
-  openStore,
-  resolveHome,
-} from "@iris/host";
-import { isAlive, readLock, stopOwner } from "./lock.js";
-import { healthPath, readHealth } from "./platform-health.js";
+  type GatewayTables,
+  openGatewayTables,
+} from "./state/index.js";
 
 export interface CommandIo {
   env: Record<string, string | undefined>;
@@ -71,27 +71,56 @@ export function gatewayStatus(io: CommandIo): number {
   return 3;
 }
 
-async function withState(
+/**
+ * Runs `fn` on a front end's tables in the profile's store (state.db or the Postgres schema),
+ * opened by `open` and brought up to date first, as a running gateway reaches them.
+ */
+export async function withProfileTables<T>(
   io: CommandIo,
-  fn: (state: GatewayState, ids: GatewayIdentities) => Promise<number>,
+  open: (records: StoredRecords) => Promise<T>,
+  fn: (tables: T) => Promise<number>,
 ): Promise<number> {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
     return loaded.exitCode;
   }
-  if (loaded.profile.config.store.backend !== "sqlite") {
-    io.err(
-      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
-    );
-    return 2;
-  }
-  const store = openStore(loaded.profile.home.paths.db);
+  let records: StoredRecords;
   try {
-    return await fn(store.gatewayState, store.gatewayIdentities);
-  } finally {
-    await store.close();
+    // Written to (pairing, cron jobs), so never the read-only fallback.
+    records = await StoredRecords.open(loaded.profile, { readOnlyFallback: false });
+  } catch (err) {
+    io.err(`iris: ${(err as Error).message}\n`);
+    return 1;
   }
+  try {
+    let tables: T;
+    try {
+      tables = await open(records);
+    } catch (err) {
+      // A store newer than this Iris, a migration that failed, a server gone: said, not thrown.
+      io.err(`iris: ${(err as Error).message}\n`);
+      return 1;
+    }
+    return await fn(tables);
+  } finally {
+    await records.close();
+  }
+}
+
+/** Runs `fn` on the gateway's own tables (chats, pairing, logins) in the profile's store. */
+export function withGatewayTables(
+  io: CommandIo,
+  fn: (tables: GatewayTables) => Promise<number>,
+): Promise<number> {
+  return withProfileTables(io, openGatewayTables, fn);
+}
+
+function withState(
+  io: CommandIo,
+  fn: (state: GatewayState, ids: GatewayIdentities) => Promise<number>,
+): Promise<number> {
+  return withGatewayTables(io, (t) => fn(t.state, t.identities));
 }
 
 export function pairingList(io: CommandIo): Promise<number> {

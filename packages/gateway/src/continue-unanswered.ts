@@ -5,8 +5,9 @@
 // by the resume's repair, from their receipts: nothing recorded runs again); an answer the model
 // finished but that was never delivered is delivered; a call whose effect is uncertain, a second
 // crash during the continuation, or a message the session never took in is reported instead.
-import type { GatewayState, Session } from "@iris/host";
+import type { Session } from "@iris/host";
 import type { InboundMessage } from "./message.js";
+import type { GatewayState } from "./state/index.js";
 
 /** The once-marker's message id: a second inbound row for the same message, claimed once. */
 const ONCE = "#continue";

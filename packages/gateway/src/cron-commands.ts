@@ -1,34 +1,22 @@
 // `iris cron list|add|remove`: the gateway's scheduled jobs, in the profile's store on either
 // engine (state.db, or the Postgres schema every process of the profile shares). Messages for the
 // user go to stdout, diagnostics to stderr; each returns an exit code.
-import { loadProfileOrExit, openProfileStore, StoreError } from "@iris/host";
-import type { CommandIo } from "./commands.js";
+import { StoreError } from "@iris/host";
+import { type CommandIo, withProfileTables } from "./commands.js";
 import { parseSchedule } from "./cron.js";
 import { type CronState, openCronState } from "./state/cron-open.js";
 
-async function withCron(io: CommandIo, fn: (cron: CronState) => Promise<number>): Promise<number> {
-  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
-  if (!loaded.ok) {
-    io.err(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  let store: Awaited<ReturnType<typeof openProfileStore>>;
-  try {
-    store = await openProfileStore(loaded.profile);
-  } catch (err) {
-    if (!(err instanceof StoreError)) throw err;
-    io.err(`iris: ${err.message}\n`);
-    return 1;
-  }
-  try {
-    return await fn(await openCronState(store));
-  } catch (err) {
-    if (!(err instanceof StoreError)) throw err;
-    io.err(`iris: ${err.message}\n`);
-    return 1;
-  } finally {
-    await store.close();
-  }
+function withCron(io: CommandIo, fn: (cron: CronState) => Promise<number>): Promise<number> {
+  return withProfileTables(io, openCronState, async (cron) => {
+    try {
+      return await fn(cron);
+    } catch (err) {
+      // A server gone mid-command: said, not thrown.
+      if (!(err instanceof StoreError)) throw err;
+      io.err(`iris: ${err.message}\n`);
+      return 1;
+    }
+  });
 }
 
 export function cronList(io: CommandIo): Promise<number> {

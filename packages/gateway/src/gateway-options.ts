@@ -5,12 +5,15 @@ import type { Logger } from "@iris/llm";
 import type { HandleOutcome, PlatformAdapter } from "./adapter.js";
 import type { DeliveryQueues } from "./cron-deliveries.js";
 import type { PlatformRules } from "./platforms/configured.js";
+import type { GatewayTables } from "./state/index.js";
 import type { GatewayTools } from "./tools.js";
 
 export type { HandleOutcome };
 
 export interface GatewayOptions {
   iris: IrisProcess;
+  /** The gateway's own tables (state/: chats, dedupe, outbox, pairing, logins), opened on `iris`. */
+  tables: GatewayTables;
   adapters: PlatformAdapter[];
   /** Per platform id: its allowed users, send targets and formatting hint (from its plugin). */
   rules?: Readonly<Record<string, PlatformRules>>;

@@ -1,13 +1,14 @@
 // What the runner lends others (runner.ts): send_message, send_file and cronjob get a running
 // platform's outbox, the chat a session answers now and the cron jobs; an adapter gets pairing
 // codes for its own strangers.
-import type { GatewayConfig, GatewayState } from "@iris/host";
+import type { GatewayConfig } from "@iris/host";
 import type { PairingPort } from "./adapter.js";
 import type { CronScheduler } from "./cron.js";
 import type { Platform } from "./gateway-chat.js";
 import type { ChatAddress } from "./message.js";
 import type { AuthPolicy } from "./pipeline/authorise.js";
 import type { PlatformRules } from "./platforms/configured.js";
+import type { GatewayState } from "./state/index.js";
 import type { GatewayToolPort } from "./tools.js";
 
 export function toolPort(

@@ -1,12 +1,13 @@
 // What a crash left unanswered on one platform, settled at start (runner.ts): a turn is continued
 // once where nothing it did is uncertain (continue-unanswered.ts); the others are told so, once,
 // never lost silently.
-import type { GatewayState } from "@iris/host";
+
 import type { Logger } from "@iris/llm";
 import { type ChatRecovery, notAnsweredText, planRecovery, unansweredByChat } from "./continue-unanswered.js";
 import { addressOf, type Chat, type Platform } from "./gateway-chat.js";
 import type { TurnOutcome } from "./lane.js";
 import type { ChatAddress, InboundMessage } from "./message.js";
+import type { GatewayState } from "./state/index.js";
 
 export interface RecoveryPort {
   state: GatewayState;

@@ -1,6 +1,8 @@
-// `iris gateway run`: one long-running process per profile (SPEC G3). Takes the profile's lock
-// and every bot identity's machine-wide lock, connects the configured platforms, and on SIGTERM
-// or SIGINT stops taking messages, lets running turns end, and releases everything.
+// `iris gateway run`: one long-running process per profile home (SPEC G3). Takes the home's lock
+// and every bot identity's lock — on SQLite a machine-wide lock file; on Postgres the database's
+// advisory lock, waited for while another gateway of the profile holds it (issue 30: any number
+// of processes on any machines, one connection per bot) — connects the configured platforms, and
+// on SIGTERM or SIGINT stops taking messages, lets running turns end, and releases everything.
 
 import {
   type IrisProcess,
@@ -11,6 +13,7 @@ import {
   unknownToolsets,
 } from "@iris/host";
 import type { CommandIo } from "./commands.js";
+import { connectionLockName, waitForConnectionLocks } from "./connection-locks.js";
 import { deliveryQueue } from "./cron-queue.js";
 import { cronRunsOnQueue } from "./cron-worker.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
@@ -25,6 +28,7 @@ import {
   rulesOf,
 } from "./platforms/configured.js";
 import { Gateway } from "./runner.js";
+import { openGatewayTables } from "./state/index.js";
 import { GatewayTools } from "./tools.js";
 
 // Whoever imports the gateway reads `gateway.platforms` with every platform's schema.
@@ -52,13 +56,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     return loaded.exitCode;
   }
   const { profile } = loaded;
-  if (profile.config.store.backend !== "sqlite") {
-    // Its chats, outbox and pairing are state.db tables (not on Postgres yet).
-    opts.err(
-      "iris: the gateway does not run on store.backend: postgres yet; run it on a profile with the SQLite store\n",
-    );
-    return 2;
-  }
+  const shared = profile.config.store.backend === "postgres";
   const sections = profile.config.gateway.platforms as Record<string, unknown>;
   if (Object.values(sections).every((v) => v === undefined)) {
     opts.err(
@@ -71,8 +69,20 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     opts.err(`iris: ${route.error}\n`);
     return 2;
   }
-  const until = opts.until ?? signalled();
-  const releases: (() => void)[] = [];
+  const signal = opts.until ?? signalled();
+  // A connection lock lost with its database connection stops this process (another takes over).
+  let lockLost: Error | undefined;
+  let loseLock: (err: Error) => void = () => {};
+  const until = Promise.race([
+    signal,
+    new Promise<void>((resolve) => {
+      loseLock = (err) => {
+        lockLost ??= err;
+        resolve();
+      };
+    }),
+  ]);
+  const releases: (() => void | Promise<void>)[] = [];
   let iris: IrisProcess | undefined;
   let gateway: Gateway | undefined;
   // The platforms being started: the dashboard's health rows name them when the start fails.
@@ -90,7 +100,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       }),
     );
     const ctx = { home: profile.home.root, env: profile.env };
-    for (const p of loadedPlatforms)
+    for (const p of shared ? [] : loadedPlatforms)
       releases.push(
         await acquireLock(tokenLockPath(p.plugin.identity(p.config, ctx), opts.env), {
           what: `a gateway for ${p.plugin.id} ${p.plugin.describe(p.config, ctx)}`,
@@ -100,6 +110,32 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       );
     const tools = new GatewayTools(loadedPlatforms.map((p) => p.plugin.targetExample));
     iris = await Process.open({ profile, platform: "gateway", env: opts.env, extraTools: tools.definitions });
+    const tables = await openGatewayTables(iris);
+    void tables.processLock?.lost.then(loseLock);
+    if (tables.tryLock) {
+      // A platform whose events come as webhooks is served by every process (inbound dedupe
+      // keeps a redelivery from running twice); one that connects or polls, by one at a time.
+      const connected = loadedPlatforms.filter((p) => !p.plugin.eventsOverHttp?.(p.config));
+      const held = await waitForConnectionLocks(
+        tables.tryLock,
+        connected.map((p) => ({
+          name: connectionLockName(p.plugin.identity(p.config, ctx)),
+          what: `${p.plugin.id} ${p.plugin.describe(p.config, ctx)}`,
+        })),
+        {
+          until: signal,
+          onWait: (what) =>
+            opts.err(
+              `iris gateway: waiting: another gateway process holds ${what}; taking over when it stops\n`,
+            ),
+        },
+      );
+      if (!held) return 0;
+      for (const lock of held) {
+        releases.push(() => lock.release());
+        void lock.lost.then(loseLock);
+      }
+    }
     const logger = iris.logger.child({ component: "gateway" });
     const platforms: ConfiguredPlatform[] = loadedPlatforms.map((p) => createPlatform(p, { ...ctx, logger }));
     const rules: Record<string, PlatformRules> = {};
@@ -132,6 +168,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
         ? { deliveries: (platform: string) => openProfileQueue(profile, deliveryQueue(platform)) }
         : {}),
       iris,
+      tables,
       adapters: platforms.map((p) => p.adapter),
       rules,
       config: profile.config.gateway,
@@ -144,6 +181,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
+    if (cronRunsOnQueue(profile))
+      opts.err(
+        "iris gateway: cron jobs run in the profile's `iris worker` processes (one leads); this gateway sends their answers\n",
+      );
     for (const p of platforms) {
       const notice = await p.plugin.startNotice?.(p.adapter, { identities: gateway.identities });
       if (notice) opts.err(`iris gateway: ${notice}\n`);
@@ -155,6 +196,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     const graceMs = signalledStop ? profile.config.gateway.stop_grace_seconds * 1000 : 0;
     const { abandoned } = await gateway.stop({ graceMs, abandon: signalledStop });
     for (const p of platforms) await opened.recordPlatformHealth(p.adapter.platform, "stopped");
+    if (lockLost) {
+      opts.err(`iris: ${lockLost.message}; stopped (another gateway process may hold it now)\n`);
+      return 1;
+    }
     if (abandoned > 0) {
       opts.err(
         `iris gateway: stopped with ${abandoned} turn(s) still running; they are continued after the restart\n`,
@@ -174,7 +219,7 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     return 1;
   } finally {
     if (!leaveRunning) await iris?.close();
-    for (const release of releases.reverse()) release();
+    for (const release of releases.reverse()) await release();
     // The store stays as the turn left it (SQLite commits each row); the turn's open model call
     // or command would keep the process alive, so it ends here.
     if (leaveRunning) process.exit(0);

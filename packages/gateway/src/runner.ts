@@ -3,13 +3,7 @@
 // deliver through the outbox). The stages are small modules in pipeline/; this file wires them.
 
 import { join } from "node:path";
-import {
-  findCommand,
-  type GatewayIdentities,
-  type GatewayState,
-  type HostEvent,
-  type Session,
-} from "@iris/host";
+import { findCommand, type HostEvent, type Session, SessionBusyError } from "@iris/host";
 import { redact, textOf } from "@iris/llm";
 import { PendingAsks } from "./asks.js";
 import { withImages } from "./attachments.js";
@@ -30,12 +24,15 @@ import { filterMention } from "./pipeline/mention.js";
 import { sessionKey } from "./pipeline/session-key.js";
 import { recoverUnanswered } from "./recover-platform.js";
 import { postAsk } from "./session-asks.js";
+import type { GatewayIdentities, GatewayState } from "./state/index.js";
 import type { GatewayToolPort } from "./tools.js";
 import { closeTurnOutputs, openTurnOutputs } from "./turn-outputs.js";
 
 export type { GatewayOptions, HandleOutcome } from "./gateway-options.js";
 
 const RETENTION_MS = 7 * 24 * 3600_000;
+/** How often a turn waiting for another gateway process's turn in its session asks again. */
+const BUSY_RETRY_MS = 250;
 
 export class Gateway {
   readonly state: GatewayState;
@@ -58,8 +55,8 @@ export class Gateway {
   private abandoned = false;
 
   constructor(private readonly opts: GatewayOptions) {
-    this.state = opts.iris.gatewayState;
-    this.identities = opts.iris.gatewayIdentities;
+    this.state = opts.tables.state;
+    this.identities = opts.tables.identities;
     this.hooks = new Hooks(
       opts.hooksDir ?? join(opts.iris.profile.home.root, "hooks"),
       opts.logger.child({ component: "hooks" }),
@@ -368,7 +365,10 @@ export class Gateway {
     this.hooks.emit("agent:start", { chat: key, session: session.id, user: last.userId });
     let replied = false;
     try {
-      const result = await session.send(text === null ? null : await withImages(text, attached));
+      const result = await this.sendWhenFree(
+        session,
+        text === null ? null : await withImages(text, attached),
+      );
       this.hooks.emit("agent:end", {
         chat: key,
         session: session.id,
@@ -391,6 +391,27 @@ export class Gateway {
     } finally {
       this.asks.clear(key);
       if (chat) await closeTurnOutputs(chat, replied);
+    }
+  }
+
+  /**
+   * Sends once the session is free: on a store several gateway processes share, a turn of the
+   * same session may run in another one (a webhook platform's chat whose messages came to two
+   * replicas); this turn waits for it, as the chat's lane waits within one process.
+   */
+  private async sendWhenFree(session: Session, input: Parameters<Session["send"]>[0]) {
+    for (let waited = false; ; waited = true) {
+      try {
+        return await session.send(input);
+      } catch (err) {
+        // Within one process the lane keeps turns apart: a busy session there is a fault, said so.
+        if (!(err instanceof SessionBusyError) || !this.opts.tables.tryLock || this.stopping) throw err;
+        if (!waited)
+          this.opts.logger.info("gateway: waiting for the turn another gateway process runs in the session", {
+            session: session.id,
+          });
+        await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+      }
     }
   }
 

@@ -1,10 +1,11 @@
 // What the gateway's tools need of a running gateway (tools.ts, send-file.ts), and where they may
 // post: the targets a platform configures, its allowed and paired users, the chats it talked in.
-import type { GatewayConfig, GatewayState } from "@iris/host";
+import type { GatewayConfig } from "@iris/host";
 import type { OutboundFile } from "./adapter.js";
 import type { ChatAddress } from "./message.js";
 import { chatIdOfKey } from "./pipeline/session-key.js";
 import type { CronState } from "./state/cron-open.js";
+import type { GatewayState } from "./state/index.js";
 
 /** What the tools need of a running gateway. */
 export interface GatewayToolPort {

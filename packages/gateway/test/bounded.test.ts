@@ -7,6 +7,7 @@ import { getLogger } from "@iris/llm";
 import { type FakeLlm, type RecordedRequest, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Gateway } from "../src/runner.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 let fake: FakeLlm;
@@ -33,6 +34,7 @@ beforeEach(async () => {
   iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
   gateway = new Gateway({
     iris,
+    tables: await openGatewayTables(iris),
     adapters: [new MemoryAdapter()],
     config: profile.config.gateway,
     cwd: dir.path,

@@ -6,10 +6,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMPRESSED_END_REASON, IrisProcess, loadProfile, StoreConversation } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Gateway } from "../src/runner.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 let fake: FakeLlm;
@@ -32,6 +34,7 @@ async function startGateway(): Promise<void> {
   if (!iris) throw new Error("no process");
   gateway = new Gateway({
     iris,
+    tables: await openGatewayTables(iris),
     adapters: [new MemoryAdapter()],
     config: iris.profile.config.gateway,
     cwd: dir.path,
@@ -55,7 +58,7 @@ it("a chat follows its session's compression split to the child, and never reach
   const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
   if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
   iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
-  const store = iris.store;
+  const store = storeOf(iris);
   await startGateway();
   await say("hi");
   const first = (await store.listSessions({ limit: 1 }))[0];
@@ -94,7 +97,7 @@ it("a chat follows its session's compression split to the child, and never reach
     kind: "message",
     message: { role: "user", content: "alice's secret marker-foreign" },
   });
-  await store.gatewayState.repointChats(child.id, foreign.id);
+  await (await openGatewayTables(store)).state.repointChats(child.id, foreign.id);
   await startGateway();
   const sent = await say("who am I?");
   expect(sent).not.toContain("marker-foreign");

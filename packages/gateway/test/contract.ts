@@ -8,7 +8,7 @@
 // leaves `group` out; one that holds no connection of its own (its events come as webhooks)
 // leaves `proxy` out: those parts do not apply to it.
 import { join } from "node:path";
-import { type GatewayState, openStore } from "@iris/host";
+import { openStore } from "@iris/host";
 import { getLogger } from "@iris/llm";
 import { tempDir } from "@iris/testkit";
 import { expect, it } from "vitest";
@@ -18,6 +18,7 @@ import { Deliverer } from "../src/pipeline/deliver.js";
 import { filterMention } from "../src/pipeline/mention.js";
 import { sessionKey } from "../src/pipeline/session-key.js";
 import { ProgressMessage } from "../src/progress.js";
+import { type GatewayState, openGatewayTables } from "../src/state/index.js";
 import type { DropProxy } from "./drop-proxy.js";
 
 export interface ContractHarness {
@@ -56,11 +57,11 @@ const poll = async <T>(get: () => T | Promise<T>, ok: (v: T) => boolean, what: s
 };
 
 /** A store in a temp folder, for the parts of the runner the contract drives. */
-function tempState(): { state: GatewayState; cleanup: () => void } {
+async function tempState(): Promise<{ state: GatewayState; cleanup: () => void }> {
   const dir = tempDir("iris-contract");
   const store = openStore(join(dir.path, "state.db"));
   return {
-    state: store.gatewayState,
+    state: (await openGatewayTables(store)).state,
     cleanup: async () => {
       await store.close();
       dir.cleanup();
@@ -158,7 +159,7 @@ export function adapterContract(make: () => Promise<ContractHarness>): void {
     const line = (i: number) => `part-line ${String(i).padStart(4, "0")} ${"한글abc".repeat(6)}`;
     const n = Math.ceil((2.5 * maxMessage) / measure(`${line(0)}\n`));
     const lines = Array.from({ length: n }, (_, i) => line(i));
-    const store = tempState();
+    const store = await tempState();
     try {
       const deliverer = new Deliverer(store.state, h.adapter, getLogger());
       const first = await deliverer.deliver("contract:long", dm(), lines.join("\n"));
@@ -192,7 +193,7 @@ export function adapterContract(make: () => Promise<ContractHarness>): void {
       "a redelivery",
     );
     expect(three[2]?.messageId).toBe(three[1]?.messageId);
-    const store = tempState();
+    const store = await tempState();
     try {
       const { state } = store;
       const claimed: boolean[] = [];

@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IrisProcess, loadProfile } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -76,7 +77,9 @@ describe("CronScheduler", () => {
     expect(fired.map((f) => f.slot)).toEqual([T0 + 30 * MIN, T0 + 60 * MIN]);
     expect(fake.requests).toHaveLength(2);
     // Each run is a fresh session.
-    expect((await iris.store.listSessions({ limit: 10 })).filter((s) => s.source === "cron")).toHaveLength(2);
+    expect((await storeOf(iris).listSessions({ limit: 10 })).filter((s) => s.source === "cron")).toHaveLength(
+      2,
+    );
   });
 
   it("a slot missed while stopped runs once, or is skipped, per job", async () => {
@@ -132,7 +135,7 @@ describe("CronScheduler", () => {
     expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN]);
     const [run] = await (await s.state()).runs(job.id);
     expect(run).toMatchObject({ slot: T0 + 40 * MIN, output: "daily report" });
-    expect((await iris.store.getSession(run!.sessionId!)).source).toBe("cron");
+    expect((await storeOf(iris).getSession(run!.sessionId!)).source).toBe("cron");
     await (await s.state()).setPaused(job.id, false);
     await s.tick(T0 + 60 * MIN + 1_000);
     expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN, T0 + 60 * MIN]);

@@ -2,13 +2,14 @@
 // the retries; a file a crash left on its way is never sent again on restart (its bytes are not
 // kept), and never as its text stand-in either. Real store, temp file.
 import { join } from "node:path";
-import { type GatewayState, openStore, type Store } from "@iris/host";
+import { openStore, type Store } from "@iris/host";
 import { getLogger } from "@iris/llm";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OutboundFile, SendOptions, SendResult } from "../src/adapter.js";
 import type { ChatAddress } from "../src/message.js";
 import { Deliverer } from "../src/pipeline/deliver.js";
+import { type GatewayState, openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter } from "./memory-adapter.js";
 
 class FileAdapter extends MemoryAdapter {
@@ -36,10 +37,10 @@ class FileAdapter extends MemoryAdapter {
 let dir: TempDir;
 let store: Store;
 let state: GatewayState;
-beforeEach(() => {
+beforeEach(async () => {
   dir = tempDir("iris-deliver-file");
   store = openStore(join(dir.path, "state.db"));
-  state = store.gatewayState;
+  state = (await openGatewayTables(store)).state;
 });
 afterEach(async () => {
   await store.close();

@@ -8,6 +8,7 @@ import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Hooks } from "../src/hooks.js";
 import { Gateway } from "../src/runner.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 let fake: FakeLlm;
@@ -49,6 +50,7 @@ it("runs the profile's handlers for startup, session start, agent start/end and 
   const iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
   const gateway = new Gateway({
     iris,
+    tables: await openGatewayTables(iris),
     adapters: [new MemoryAdapter()],
     config: profile.config.gateway,
     cwd: dir.path,

@@ -3,10 +3,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IrisProcess, loadProfile } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { createLogger, type Message, ZERO_USAGE } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Gateway } from "../src/runner.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 let fake: FakeLlm;
@@ -33,6 +35,7 @@ it("compresses an oversized chat history before the turn and re-points the chat"
   const iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
   const gateway = new Gateway({
     iris,
+    tables: await openGatewayTables(iris),
     adapters: [new MemoryAdapter()],
     config: profile.config.gateway,
     cwd: dir.path,
@@ -41,7 +44,7 @@ it("compresses an oversized chat history before the turn and re-points the chat"
   await gateway.start();
   await gateway.handle(message({ text: "start" }));
   await gateway.settled();
-  const state = iris.store.gatewayState;
+  const state = gateway.state;
   const before = (await state.chatSession("mem:dm:ann")) ?? "";
   // A history far over 0.85 of the 8,000-token window, as a broken agent layer would leave it.
   const seeded: Message[] = [];
@@ -56,7 +59,7 @@ it("compresses an oversized chat history before the turn and re-points the chat"
         stopReason: "end",
       },
     );
-  await iris.store.appendNodes(
+  await storeOf(iris).appendNodes(
     before,
     seeded.map((m) => ({ kind: "message" as const, message: m })),
   );

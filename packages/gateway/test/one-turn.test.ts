@@ -6,10 +6,12 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IrisProcess, loadProfile, StoreConversation } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Gateway } from "../src/runner.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
@@ -46,6 +48,7 @@ it("a chat message while a terminal's turn holds the chat's session gets a busy 
   const adapter = new MemoryAdapter();
   gateway = new Gateway({
     iris,
+    tables: await openGatewayTables(iris),
     adapters: [adapter],
     config: profile.config.gateway,
     cwd: dir.path,
@@ -55,7 +58,7 @@ it("a chat message while a terminal's turn holds the chat's session gets a busy 
   fake.enqueue({ text: "hello ann" });
   await gateway.handle(message({ text: "hi" }));
   await gateway.settled();
-  const sessionId = (await iris.store.listSessions({ limit: 1 }))[0]?.id ?? "";
+  const sessionId = (await storeOf(iris).listSessions({ limit: 1 }))[0]?.id ?? "";
 
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
@@ -79,6 +82,6 @@ it("a chat message while a terminal's turn holds the chat's session gets a busy 
   release();
   expect(await exited).toBe(0);
   expect(fake.requests).toHaveLength(2); // the refused message never reached the model
-  const roles = (await (await StoreConversation.open(iris.store, sessionId)).history()).map((m) => m.role);
+  const roles = (await (await StoreConversation.open(storeOf(iris), sessionId)).history()).map((m) => m.role);
   expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
 });

@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IrisProcess, loadProfile } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import {
   type FakeLlm,
@@ -16,6 +17,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Deliverer } from "../src/pipeline/deliver.js";
 import { Gateway, type GatewayOptions } from "../src/runner.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter, message } from "./memory-adapter.js";
 
 let fake: FakeLlm;
@@ -59,6 +61,7 @@ async function startGateway(
   const iris = await IrisProcess.open({ profile, platform: "gateway", env: {} });
   const gateway = new Gateway({
     iris,
+    tables: await openGatewayTables(iris),
     adapters: [adapter],
     config: profile.config.gateway,
     cwd: dir.path,
@@ -98,8 +101,8 @@ describe("exactly once", () => {
 
   it("never sends a recorded reply twice: retries, a second attempt, a restart", async () => {
     const adapter = new MemoryAdapter();
-    const { iris } = await startGateway(adapter);
-    const state = iris.store.gatewayState;
+    const { gateway } = await startGateway(adapter);
+    const state = gateway.state;
     const deliverer = new Deliverer(state, adapter, getLogger(), async () => {});
     const to = { platform: "mem", chatId: "ann" };
     adapter.failNext = 2; // two failed sends before the platform takes it
@@ -112,7 +115,7 @@ describe("exactly once", () => {
     for (const idempotent of [false, true]) {
       const adapter = new MemoryAdapter(idempotent);
       const first = await startGateway(adapter);
-      const state = first.iris.store.gatewayState;
+      const state = first.gateway.state;
       const key = `mem:crash-${idempotent}#0`;
       await state.recordOutbound({
         logicalKey: key,
@@ -132,7 +135,7 @@ describe("exactly once", () => {
     const adapter = new MemoryAdapter();
     adapter.reportsHandOver = true;
     const first = await startGateway(adapter);
-    const state = first.iris.store.gatewayState;
+    const state = first.gateway.state;
     const part = (k: string, text: string) => ({
       logicalKey: k,
       platform: "mem",
@@ -145,7 +148,7 @@ describe("exactly once", () => {
     await state.markOutboundHanded("mem:handed#0"); // its request had left: the platform may have it
     await first.crash();
     await startGateway(adapter).then((g) => g.crash());
-    const after = (await startGateway(adapter)).iris.store.gatewayState;
+    const after = (await startGateway(adapter)).gateway.state;
     expect(adapter.textsTo("ann")).toEqual(["still in line"]);
     expect((await after.outbound("mem:handed#0"))?.state).toBe("uncertain");
     expect((await after.outbound("mem:queued#0"))?.state).toBe("sent");
@@ -154,7 +157,7 @@ describe("exactly once", () => {
   it("reports a message a crash left unanswered, once", async () => {
     const adapter = new MemoryAdapter();
     const first = await startGateway(adapter);
-    const state = first.iris.store.gatewayState;
+    const state = first.gateway.state;
     await state.claimInbound({ platform: "mem", messageId: "lost1", chatKey: "mem:dm:ann", chatId: "ann" });
     await first.crash();
     await startGateway(adapter).then((g) => g.crash());
@@ -167,11 +170,14 @@ describe("exactly once", () => {
   /** What a kill during a model call leaves: the message claimed, its turn stored up to it. */
   async function cutTurn(adapter: MemoryAdapter, text: string, continuedOnce = false) {
     const first = await startGateway(adapter);
-    const state = first.iris.store.gatewayState;
+    const state = first.gateway.state;
     await state.claimInbound({ platform: "mem", messageId: "cut1", chatKey: "mem:dm:ann", chatId: "ann" });
     const session = first.iris.openSession({ source: "gateway:mem", cwd: dir.path });
     const row = await session.startSession();
-    await first.iris.store.appendNode(row.id, { kind: "message", message: { role: "user", content: text } });
+    await storeOf(first.iris).appendNode(row.id, {
+      kind: "message",
+      message: { role: "user", content: text },
+    });
     await state.setChatSession("mem:dm:ann", row.id);
     // A restart that claimed its one continuation and was killed during it.
     if (continuedOnce)
@@ -253,7 +259,7 @@ describe("busy chats and many speakers", () => {
 
   it("interrupt: a new message stops the running turn and is answered next, once", async () => {
     const adapter = new MemoryAdapter();
-    const { gateway, iris } = await startGateway(adapter, "  allow_all: true\n  busy_policy: interrupt\n");
+    const { gateway } = await startGateway(adapter, "  allow_all: true\n  busy_policy: interrupt\n");
     const held = holdFirst();
     const a = group("ann", "slow question");
     const b = group("bob", "never mind, this instead");
@@ -268,7 +274,7 @@ describe("busy chats and many speakers", () => {
     expect(replies[0]).toContain("[bob] never mind, this instead");
     expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain("[ann] slow question");
     // Both messages are settled: neither is reported as lost after a restart.
-    expect(await iris.store.gatewayState.unansweredInbound("mem")).toEqual([]);
+    expect(await gateway.state.unansweredInbound("mem")).toEqual([]);
   });
 });
 
@@ -278,7 +284,7 @@ describe("steer", () => {
 
   it("a message injected into a turn that ends without another round still gets its answer", async () => {
     const adapter = new MemoryAdapter();
-    const { gateway, iris } = await startGateway(adapter, "  allow_all: true\n  busy_policy: steer\n");
+    const { gateway } = await startGateway(adapter, "  allow_all: true\n  busy_policy: steer\n");
     const held = holdFirst();
     await gateway.handle(group("ann", "first"));
     await held.started;
@@ -288,7 +294,7 @@ describe("steer", () => {
     const texts = adapter.textsTo("#s");
     expect(texts[0]).toBe("echo: [ann] first");
     expect(texts.at(-1)).toContain("[bob] also this");
-    expect(await iris.store.gatewayState.unansweredInbound("mem")).toEqual([]);
+    expect(await gateway.state.unansweredInbound("mem")).toEqual([]);
   });
 });
 

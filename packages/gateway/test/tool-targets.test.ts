@@ -7,13 +7,16 @@ import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import irc from "../src/platforms/irc/plugin.js";
 import { openCronState } from "../src/state/cron-open.js";
+import { type GatewayState, openGatewayTables } from "../src/state/index.js";
 import { configuredTargets, type GatewayToolPort } from "../src/tools.js";
 
 let dir: TempDir;
 let store: Store;
-beforeEach(() => {
+let state: GatewayState;
+beforeEach(async () => {
   dir = tempDir("iris-gw-targets");
   store = openStore(join(dir.path, "state.db"));
+  state = (await openGatewayTables(store)).state;
 });
 afterEach(async () => {
   await store.close();
@@ -24,7 +27,7 @@ function port(config: { platforms: { irc: unknown } }): GatewayToolPort {
   const ircConfig = irc.schema.parse(config.platforms.irc);
   return {
     config: gatewaySchema.parse({}),
-    state: store.gatewayState,
+    state,
     cronState: () => openCronState(store),
     platforms: () => ["irc", "webchat"],
     targets: (platform) => (platform === "irc" ? irc.sendTargets(ircConfig) : []),

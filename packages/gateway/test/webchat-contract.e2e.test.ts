@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { WebchatAdapter } from "../src/platforms/webchat/adapter.js";
 import { WebchatUsers } from "../src/platforms/webchat/users.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { launchChromium, skipWithoutChromium } from "./chromium.js";
 import { adapterContract } from "./contract.js";
 import { DropProxy } from "./drop-proxy.js";
@@ -29,7 +30,7 @@ describe.skipIf(skip)("web chat adapter contract (Chromium)", () => {
     browser = await launchChromium();
     dir = tempDir("iris-webchat-contract");
     store = openStore(join(dir.path, "state.db"));
-    users = new WebchatUsers(store.gatewayIdentities);
+    users = new WebchatUsers((await openGatewayTables(store)).identities);
     token = (await users.issue("peer")).token;
   }, 120_000);
   afterAll(async () => {

@@ -1,13 +1,12 @@
 // What front ends need from the layers below host, re-exported so that a front end imports
 // `@iris/host` only (ARCHITECTURE.md: llm ← tools ← agent ← host ← front ends; check-imports.mjs
-// enforces it). Types first; the values are the few a front end's own commands read from a store
-// they open (the CLI's `sessions`/`usage`/`effects` listings, `iris cron` and the web chat's
-// user commands) until those move behind host methods. A running front end reaches its own tables
-// through IrisProcess (gatewayState, …) or, once moved, its own table set
-// (IrisProcess.openTables: the types below), and stored sessions through its sessions
-// (Session.stored, history()).
+// enforces it). A front end never opens or holds a store: a running one reaches stored sessions
+// through its sessions (Session.stored, history()) and IrisProcess's methods, its own table set
+// through IrisProcess.openTables (the types below), and a command without a model through
+// StoredRecords (its openTables too).
+// The store's values below (openStore, openPostgresStore, the Store types) are for front ends'
+// tests, which arrange and look at what was stored (check-imports.mjs refuses them elsewhere).
 export type {
-  Agent,
   FrontEnd,
   RepairedCall,
   TerminationReason,
@@ -19,22 +18,15 @@ export {
   COMPRESSED_END_REASON,
   EFFECT_OUTCOME_UNCERTAIN,
   exitCodeFor,
-  findEffect,
   JsonlConversation,
-  listAllEffects,
-  messagesOfPath,
   StoreConversation,
   sessionHygiene,
   storedHistory,
 } from "@iris/agent";
 export type {
   ActiveTime,
-  BindingRow,
   EffectRow,
-  GatewayIdentities,
-  GatewayState,
-  Login,
-  LoginRow,
+  LockSession,
   NodeInput,
   NodeRow,
   PostgresQuery,
@@ -52,5 +44,5 @@ export type {
   TableSetVersion,
   UsageRow,
 } from "@iris/store";
-export { LOGIN_TOKEN_PREFIX, openPostgresStore, openStore, StoreError, shortId } from "@iris/store";
+export { openPostgresStore, openStore, StoreError, shortId } from "@iris/store";
 export type { ApprovalAnswer, ApprovalRequest } from "@iris/tools";

@@ -11,6 +11,7 @@ import type { HostEvent } from "../src/app/events.js";
 import type { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
 import type { LogChoice } from "../src/app/session-log.js";
+import { storeOf } from "../src/testing.js";
 import { openProcess, textOf } from "./process.js";
 
 const SUMMARY_MARK = "You compress the middle of a conversation";
@@ -84,7 +85,7 @@ async function openOn(kind: "store" | "memory" | "jsonl"): Promise<{ session: Se
   const session = iris.openSession({ source: "test", cwd: work, route, log });
   await session.startSession();
   if (kind === "store")
-    await iris.store.appendNodes(
+    await storeOf(iris).appendNodes(
       session.id,
       history.map((message) => ({ kind: "message" as const, message })),
     );
@@ -135,23 +136,23 @@ describe("a host Session on each conversation log", () => {
       }
       expect(session.session.systemPrompt).toBeTruthy();
 
-      const stored = await iris.store.listSessions({ limit: 10 });
+      const stored = await storeOf(iris).listSessions({ limit: 10 });
       if (kind === "store") {
         // The old session ended, the child holds the history, the receipt is in state.db.
         expect(stored.map((s) => s.id).sort()).toEqual([first, session.id].sort());
-        const effects = await iris.store.listEffects();
+        const effects = await storeOf(iris).listEffects();
         expect(effects.map((e) => [e.tool, e.status])).toEqual([["write_file", "completed"]]);
         // Every call is billed where it was made (F3): the summary call in the session it
         // summarised, the turn's two calls in the child.
         const summaries = fake.requests.length - calls.length;
         expect(summaries).toBeGreaterThan(0);
-        expect(await iris.store.usageForSession(first)).toHaveLength(summaries);
-        expect(await iris.store.usageForSession(session.id)).toHaveLength(calls.length);
+        expect(await storeOf(iris).usageForSession(first)).toHaveLength(summaries);
+        expect(await storeOf(iris).usageForSession(session.id)).toHaveLength(calls.length);
         return;
       }
       // Nothing of a memory or JSONL conversation lands in state.db.
       expect(stored).toEqual([]);
-      expect(await iris.store.listEffects()).toEqual([]);
+      expect(await storeOf(iris).listEffects()).toEqual([]);
       if (kind !== "jsonl" || !jsonl) return;
       // The file holds the split, the receipt (begun, then completed) and the compacted history:
       // reopened, it reads as the session does, under the child's id, with its prompt.
@@ -193,7 +194,7 @@ describe("a host Session on each conversation log", () => {
     const result = await session.send("ask a child");
     expect(result.reason, result.text).toBe("natural");
     expect(result.text).toContain("the child's answer");
-    expect(await iris.store.listSessions({ limit: 10 })).toEqual([]);
+    expect(await storeOf(iris).listSessions({ limit: 10 })).toEqual([]);
     expect((await session.history()).map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 

@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { checkMcpServers, probeMcpServers } from "../src/app/mcp-probe.js";
 import { IrisProcess } from "../src/app/process.js";
 import { loadProfile, type Profile } from "../src/config/index.js";
+import { storeOf } from "../src/testing.js";
 import { startSession } from "./process.js";
 
 // Real server processes start slowly on a loaded machine: generous limits, no timing in the assertions.
@@ -95,7 +96,7 @@ describe("MCP servers in a session", () => {
     expect(offered?.function.parameters).toMatchObject({ type: "object", properties: { message: {} } });
     expect(JSON.stringify(fake.requests[1]?.body)).toContain("ping over MCP");
 
-    const receipts = await iris.store.listEffects();
+    const receipts = await storeOf(iris).listEffects();
     expect(receipts.map((r) => [r.tool, r.status])).toEqual([
       ["mcp__everything__toggle-simulated-logging", "completed"],
     ]);

@@ -11,6 +11,7 @@ import { boot } from "../src/app/boot.js";
 import type { HostEvent } from "../src/app/events.js";
 import type { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
+import { storeOf } from "../src/testing.js";
 
 const SUMMARY_MARK = "You compress the middle of a conversation";
 let fake: FakeLlm;
@@ -75,7 +76,7 @@ async function seed(h: Session): Promise<void> {
     usage: { ...ZERO_USAGE },
     stopReason: "end",
   });
-  await (iris as IrisProcess).store.appendNodes(
+  await storeOf(iris as IrisProcess).appendNodes(
     h.session.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -101,25 +102,25 @@ describe("a phase-1-only compression", () => {
 
     // Same session, still open, the only one.
     expect(h.session.id).toBe(session.id);
-    expect((await (iris as IrisProcess).store.getSession(session.id)).endedAt).toBeNull();
-    expect((await (iris as IrisProcess).store.listSessions({ limit: 10 })).map((s) => s.id)).toEqual([
+    expect((await storeOf(iris as IrisProcess).getSession(session.id)).endedAt).toBeNull();
+    expect((await storeOf(iris as IrisProcess).listSessions({ limit: 10 })).map((s) => s.id)).toEqual([
       session.id,
     ]);
     // The model saw the old outputs pruned; the active path holds them pruned, the turn appended.
     const sent = fake.requests.at(-1)?.rawBody.toString("utf8") ?? "";
     expect(sent).not.toContain("line 0 of the log");
     expect(sent).toContain("anything alarming?");
-    const path = await (iris as IrisProcess).store.activePath(session.id);
+    const path = await storeOf(iris as IrisProcess).activePath(session.id);
     const texts = path.map((n) => JSON.stringify(n.message));
     expect(texts.some((t) => t.includes("line 0 of the log"))).toBe(false);
     expect(texts.at(-1)).toContain("Nothing alarming.");
     expect(path.filter((n) => n.kind === "message")).toHaveLength(1 + 48 + 1 + 2);
     // The originals are kept on the old branch.
-    const branches = await (iris as IrisProcess).store.listBranches(session.id);
+    const branches = await storeOf(iris as IrisProcess).listBranches(session.id);
     expect(branches).toHaveLength(2);
     const old = branches.find((b) => b.id !== path.at(-1)?.id);
     expect(
-      JSON.stringify((await (iris as IrisProcess).store.pathToRoot(old?.id ?? "")).map((n) => n.message)),
+      JSON.stringify((await storeOf(iris as IrisProcess).pathToRoot(old?.id ?? "")).map((n) => n.message)),
     ).toContain("line 0 of the log");
 
     // A resumed session reads the pruned path: the next turn's request is the small one.
@@ -140,7 +141,7 @@ describe("a phase-1-only compression", () => {
     const done = await h.compressNow();
     expect(done).toMatchObject({ ok: true, phase: 1, sessionId: session.id });
     expect(h.session.id).toBe(session.id);
-    expect(await (iris as IrisProcess).store.listBranches(session.id)).toHaveLength(2);
+    expect(await storeOf(iris as IrisProcess).listBranches(session.id)).toHaveLength(2);
     expect(fake.requests).toHaveLength(0);
   });
 });

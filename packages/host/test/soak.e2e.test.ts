@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostEvent } from "../src/app/events.js";
 import type { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
+import { storeOf } from "../src/testing.js";
 import { openProcess, textOf } from "./process.js";
 
 const SESSIONS = 200;
@@ -105,7 +106,7 @@ async function seed(s: Session, n: number): Promise<void> {
     };
     messages.push({ role: "user", content: `question ${i} [S${n}]` }, answer);
   }
-  await iris.store.appendNodes(
+  await storeOf(iris).appendNodes(
     s.id,
     messages.map((message) => ({ kind: "message" as const, message })),
   );
@@ -163,7 +164,7 @@ describe("one process, 200 concurrent sessions", () => {
     // Every session's stored history holds only its own messages (compressed ones in the child).
     for (const [n, s] of sessions.entries()) {
       if (n === CLOSED_MID_TURN) continue;
-      const texts = (await iris.store.activePath(s.id)).map((node) => JSON.stringify(node.message));
+      const texts = (await storeOf(iris).activePath(s.id)).map((node) => JSON.stringify(node.message));
       const markers = new Set(texts.flatMap((t) => [...t.matchAll(/\[S(\d+)\]/g)].map((m) => m[1])));
       expect([...markers], `session ${n}`).toEqual([String(n)]);
     }
@@ -212,11 +213,11 @@ describe("one process, 200 concurrent sessions", () => {
     // pipe, timer or worker is left behind (RSS per session and its slope: bench/sessions.ts).
     // The store's background indexer finishes its backlog and then schedules nothing.
     const deadline = Date.now() + 300_000;
-    while ((await iris.store.searchIndexBacklog()) > 0 && Date.now() < deadline) await sleep(50);
+    while ((await storeOf(iris).searchIndexBacklog()) > 0 && Date.now() < deadline) await sleep(50);
     await sleep(50);
     // The one exception is process scope: the store's checkpointer thread, once the WAL grew
     // (it sleeps while the WAL is quiet, and the process's close() ends it).
-    const processScope = (iris.store as SqliteStore).checkpointing === "running" ? 1 : 0;
+    const processScope = (storeOf(iris) as SqliteStore).checkpointing === "running" ? 1 : 0;
     for (const [kind, count] of handleCounts())
       expect(count, kind).toBeLessThanOrEqual(
         (baseline.get(kind) ?? 0) + (kind === "MessagePort" ? processScope : 0),

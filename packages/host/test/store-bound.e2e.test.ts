@@ -9,6 +9,7 @@ import { IrisProcess } from "../src/app/process.js";
 import type { Session } from "../src/app/session.js";
 import { acquireTurnLease } from "../src/app/session-lease.js";
 import { loadProfile } from "../src/config/index.js";
+import { storeOf } from "../src/testing.js";
 import { startSession } from "./process.js";
 
 /** Short, so the test waits little; the default is STORE_BUSY_TIMEOUT_MS. */
@@ -61,7 +62,7 @@ describe("store calls on a turn's path under another writer's lock", () => {
     unlock();
     // The user's message is kept; no part of the reply, and no usage row without its message.
     expect((await session.history()).map((m) => m.role)).toEqual(["user"]);
-    expect(await iris.store.usageForSession(session.id)).toEqual([]);
+    expect(await storeOf(iris).usageForSession(session.id)).toEqual([]);
 
     // Once the lock is gone the same session goes on.
     fake.setHandler(() => ({ text: "saved now" }));
@@ -85,13 +86,13 @@ describe("store calls on a turn's path under another writer's lock", () => {
   it("refuses the turn lease with a message, and searches without waiting", async () => {
     lock();
     const started = Date.now();
-    const lease = await acquireTurnLease(iris.store, session.id);
+    const lease = await acquireTurnLease(storeOf(iris), session.id);
     expect(lease.ok).toBe(false);
     if (!lease.ok) expect(lease.message).toMatch(/state\.db stayed locked by another writer/);
     expect(Date.now() - started).toBeLessThan(HUNG_MS);
     // A search reads (WAL) and skips its own index catch-up instead of waiting for the lock.
     const searched = Date.now();
-    expect(await iris.store.search("hello")).toEqual([]);
+    expect(await storeOf(iris).search("hello")).toEqual([]);
     expect(Date.now() - searched).toBeLessThan(BUSY_MS);
     unlock();
   });

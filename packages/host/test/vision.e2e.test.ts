@@ -7,6 +7,7 @@ import { type FakeLlm, solidPng, startFakeLlm, type TempDir, tempDir } from "@ir
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IrisProcess } from "../src/app/process.js";
 import { loadProfile } from "../src/config/index.js";
+import { storeOf } from "../src/testing.js";
 import { textOf } from "./process.js";
 
 let fake: FakeLlm;
@@ -64,7 +65,7 @@ describe("a text-only model and images", () => {
       ["vision-model", 700, 30],
       ["text-model", 120, 5],
     ]);
-    expect((await iris.store.getSession(session.id)).inputTokens).toBe(820);
+    expect((await storeOf(iris).getSession(session.id)).inputTokens).toBe(820);
   });
 
   it("vision_analyze asks the vision model about an image file", async () => {

@@ -2,12 +2,16 @@
 // web_search (a Brave-format fake whose key is in the profile's .env) and web_extract on the
 // result; the next model request carries the results and the page as clean Markdown. A redirect
 // to a loopback address is refused inside the turn, and the model reads why. The local backend
-// finds, in a later process, the pages an earlier one read (kept in the profile's store).
-import { writeFileSync } from "node:fs";
+// finds, in a later process, the pages an earlier one read (kept in the profile's store, SQLite
+// or Postgres).
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type PostgresServer,
   type SearchFake,
+  skipWithoutPostgres,
   startFakeLlm,
+  startPostgres,
   startSearchFake,
   startTestSite,
   type TestSite,
@@ -84,54 +88,66 @@ describe("web tools in a session", () => {
     }
   });
 
-  it("the local backend finds in a later process what an earlier one read", async () => {
-    const fake = await startFakeLlm();
-    const dir = tempDir("iris-web-local");
-    writeFileSync(
-      join(dir.path, "config.yaml"),
-      `web:\n  search: {backend: local}\n  allow_hosts: ["${new URL(site.baseUrl).host}"]\n`,
-    );
-    const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
-    if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
-    const weather = site.url("/news/seoul-weather");
-    try {
-      const first = await IrisProcess.open({ profile, platform: "cli", env: {} });
+  it.each(["sqlite", "postgres"] as const)(
+    "the local backend finds in a later process what an earlier one read (%s)",
+    async (engine) => {
+      if (engine === "postgres" && skipWithoutPostgres()) return;
+      const pg: PostgresServer | undefined = engine === "postgres" ? await startPostgres() : undefined;
+      const fake = await startFakeLlm();
+      const dir = tempDir("iris-web-local");
+      writeFileSync(
+        join(dir.path, "config.yaml"),
+        `web:\n  search: {backend: local}\n  allow_hosts: ["${new URL(site.baseUrl).host}"]\n` +
+          (pg ? "store: {backend: postgres}\n" : ""),
+      );
+      const env = { IRIS_HOME: dir.path, ...(pg ? { IRIS_DATABASE_URL: pg.url() } : {}) };
+      const profile = loadProfile({ env, registerSecret: () => {} });
+      if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+      const weather = site.url("/news/seoul-weather");
       try {
-        fake.enqueue(
-          { toolCalls: [{ name: "web_extract", arguments: { urls: [weather, site.url("/docs/streams")] } }] },
-          { text: "read" },
-        );
-        await (await startSession(first, fake, join(dir.path, "work"))).send("read these");
+        const first = await IrisProcess.open({ profile, platform: "cli", env: {} });
+        try {
+          fake.enqueue(
+            {
+              toolCalls: [{ name: "web_extract", arguments: { urls: [weather, site.url("/docs/streams")] } }],
+            },
+            { text: "read" },
+          );
+          await (await startSession(first, fake, join(dir.path, "work"))).send("read these");
+        } finally {
+          await first.close();
+        }
+        const second = await IrisProcess.open({ profile, platform: "cli", env: {} });
+        try {
+          fake.enqueue(
+            { toolCalls: [{ name: "web_search", arguments: { query: "서울 날씨" } }] },
+            { toolCalls: [{ name: "web_search", arguments: { query: "backpressure pipeline" } }] },
+            { text: "found" },
+          );
+          const before = fake.requests.length;
+          await (await startSession(second, fake, join(dir.path, "work"))).send(
+            "what did I read about the weather?",
+          );
+          const bodies = fake.requests.slice(before).map((r) => r.body as Body);
+          const korean = textOf(bodies[1]?.messages.at(-1));
+          expect(korean).toContain("untrusted_web_content");
+          expect(korean).toContain(weather);
+          expect(korean).not.toContain(site.url("/docs/streams"));
+          const english = textOf(bodies[2]?.messages.at(-1));
+          expect(english.indexOf(site.url("/docs/streams"))).toBeGreaterThan(-1);
+          expect(english).not.toContain(weather);
+        } finally {
+          await second.close();
+        }
+        expect(existsSync(join(dir.path, "state.db"))).toBe(engine === "sqlite");
       } finally {
-        await first.close();
+        await fake.close();
+        await pg?.close();
+        dir.cleanup();
       }
-      const second = await IrisProcess.open({ profile, platform: "cli", env: {} });
-      try {
-        fake.enqueue(
-          { toolCalls: [{ name: "web_search", arguments: { query: "서울 날씨" } }] },
-          { toolCalls: [{ name: "web_search", arguments: { query: "backpressure pipeline" } }] },
-          { text: "found" },
-        );
-        const before = fake.requests.length;
-        await (await startSession(second, fake, join(dir.path, "work"))).send(
-          "what did I read about the weather?",
-        );
-        const bodies = fake.requests.slice(before).map((r) => r.body as Body);
-        const korean = textOf(bodies[1]?.messages.at(-1));
-        expect(korean).toContain("untrusted_web_content");
-        expect(korean).toContain(weather);
-        expect(korean).not.toContain(site.url("/docs/streams"));
-        const english = textOf(bodies[2]?.messages.at(-1));
-        expect(english.indexOf(site.url("/docs/streams"))).toBeGreaterThan(-1);
-        expect(english).not.toContain(weather);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await fake.close();
-      dir.cleanup();
-    }
-  });
+    },
+    60_000,
+  );
 
   it("iris tools' report says why web_search is not offered", async () => {
     const p = await openProcess("iris-web-tools", config());

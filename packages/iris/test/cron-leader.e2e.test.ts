@@ -10,18 +10,13 @@ import { openCronState } from "@iris/gateway/cron-state";
 import { loadProfile, openPostgresStore, openProfileQueue } from "@iris/host";
 import { type FakeLlm, skipWithoutPostgres, startFakeLlm, startPostgres } from "@iris/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { type IrisProc, runIris, startIris, tempHome, until } from "./helpers.js";
+import { runIris, tempHome } from "./helpers.js";
+import { type Cleanups, type Proc, runCleanups, startIris, until } from "./processes.js";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups: Cleanups = [];
+afterEach(() => runCleanups(cleanups));
 
-function start(args: string[], env: Record<string, string>): IrisProc {
-  const proc = startIris(args, env);
-  cleanups.push(proc.kill);
-  return proc;
-}
+const start = (args: string[], env: Record<string, string>): Proc => startIris(args, env, cleanups);
 
 const PROMPT = "say the time of this tick";
 
@@ -64,10 +59,10 @@ describe.skipIf(skipWithoutPostgres())("cron under one leader on Postgres (iris 
 
     // One tick at a time each: a killed worker cuts at most one run short.
     const workers = [start(["worker", "--concurrency", "1"], a), start(["worker", "--concurrency", "1"], b)];
-    const leads = (w: IrisProc) => /leads cron now/.test(w.stderr());
+    const leads = (w: Proc) => /leads cron now/.test(w.stderr());
     await until(() => workers.some(leads), "a worker to lead cron");
-    const leader = workers.find(leads) as IrisProc;
-    const other = workers.find((w) => w !== leader) as IrisProc;
+    const leader = workers.find(leads) as Proc;
+    const other = workers.find((w) => w !== leader) as Proc;
     expect(leads(other)).toBe(false);
     await until(async () => (await finished()).length >= 2, "two slots to run");
 

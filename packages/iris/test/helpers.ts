@@ -46,47 +46,6 @@ export function runIris(args: string[], opts: RunOptions = {}): Promise<RunResul
   });
 }
 
-/** A long-running `iris` (a worker, a server): its stderr so far, and how it ended. */
-export interface IrisProc {
-  child: import("node:child_process").ChildProcess;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** SIGKILLs it if it still runs (a test's cleanup). */
-  kill: () => void;
-}
-
-/** Starts the built `iris` with `args`, stdout ignored, stderr collected. */
-export function startIris(args: string[], env: Record<string, string>): IrisProc {
-  const child = spawn(process.execPath, [IRIS_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let err = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    err += d.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal })),
-  );
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  };
-  return { child, stderr: () => err, exited, kill };
-}
-
-/** Waits for `test` to hold, checking every 50 ms; throws naming `what` after `ms`. */
-export async function until(
-  test: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 60_000,
-): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 export function tempHome(): { home: string; cleanup(): void } {
   const home = mkdtempSync(join(tmpdir(), "iris-home-"));
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };

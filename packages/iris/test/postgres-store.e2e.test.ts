@@ -1,7 +1,7 @@
 // A profile whose state lives in PostgreSQL (`store: {backend: postgres}`), as a user runs it: the
 // built bin, a throw-away Postgres server, the fake LLM. Two homes (two machines, say) share one
 // database: a conversation started on one is continued on the other; `iris migrate`, `iris
-// sessions`, `iris doctor` work on it; nothing lands in a state.db; the password never shows.
+// sessions`, `iris usage` (by model and by day too), `iris doctor` work on it; nothing lands in a state.db; the password never shows.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -50,10 +50,19 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     for (const m of migrated) {
       expect(m.stderr).toBe("");
       expect(m.stdout).toMatch(
-        /^store: postgres schema team at schema version \d+ \(the newest\)\nserve's tables at version \d+ \(the newest\)\ngateway_cron's tables at version \d+ \(the newest\)\n$/,
+        /^store: postgres schema team at schema version \d+ \(the newest\)\nserve's tables at version \d+ \(the newest\)\ngateway's tables at version \d+ \(the newest\)\ngateway_cron's tables at version \d+ \(the newest\)\n$/,
       );
       expect(m.code).toBe(0);
     }
+    // The gateway's commands reach its tables in the shared schema from any machine.
+    const added = await runIris(["gateway", "webchat", "add-user", "ann"], { env: a.env });
+    expect(added.code).toBe(0);
+    const users = await runIris(["gateway", "webchat", "users"], { env: b.env });
+    expect(users.stderr).toBe("");
+    expect(users.stdout).toMatch(/^ann {2}since /);
+    const pairing = await runIris(["pairing", "list"], { env: b.env });
+    expect(pairing.code).toBe(0);
+    expect(pairing.stdout).toContain("No pairing requests are waiting.");
     const route = routeArgs(fake.baseUrl, "chat_completions");
     fake.enqueue({ text: "안녕하세요, the answer is 42" });
     const first = await runIris(["-p", "한국어로 질문: what is the answer?", ...route], { env: a.env });
@@ -75,6 +84,26 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     expect(words.stdout).toContain("[answer]");
     const usage = await runIris(["usage"], { env: a.env });
     expect(usage.code).toBe(0);
+    // Totals by model and by day come from the daily sums both machines' calls wrote.
+    const byModel = await runIris(["usage", "--by", "model"], { env: b.env });
+    expect(byModel.stderr).toBe("");
+    expect(byModel.stdout).toMatch(/^custom\/fake-model\s+2\s/m);
+    expect(byModel.stdout).toMatch(/^total\s+2\s/m);
+    const byDay = await runIris(["usage", "--by", "day", "--days", "2"], { env: a.env });
+    expect(byDay.stdout).toMatch(/^\d{4}-\d\d-\d\d\s+2\s/m);
+    // The commands that read without a model go through host's records, as on SQLite.
+    const short = listed.stdout.trim().split(/\s+/)[0] ?? "";
+    const shown = await runIris(["sessions", "show", short], { env: b.env });
+    expect(shown.stdout).toContain("› 한국어로 질문: what is the answer?");
+    expect(shown.stdout).toContain("still 42");
+    const calls = await runIris(["usage", "--session", short], { env: b.env });
+    expect(calls.stderr).toBe("");
+    expect(calls.stdout).toMatch(/^session \S+: [1-9]\d* API calls/m);
+    const context = await runIris(["context", "--session", short], { env: a.env });
+    expect(context.stderr).toBe("");
+    expect(context.stdout).toMatch(/^ {2}compressions {7}0 so far$/m);
+    const effects = await runIris(["effects", "list"], { env: a.env });
+    expect(effects.stdout).toBe("no unresolved effects\n");
 
     const doctor = await runIris(["doctor", "--offline"], { env: a.env });
     expect(doctor.stdout).toMatch(
@@ -134,8 +163,9 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/Postgres \(iris@127\.0\.0\.1:1\/postgres\)/);
     expect(down.stderr).not.toContain("hunter2");
+    // The gateway runs on Postgres: what stops this one is its missing platforms, said so.
     const gateway = await runIris(["gateway", "run"], { env: c.env });
     expect(gateway.code).toBe(2);
-    expect(gateway.stderr).toContain("does not run on store.backend: postgres yet");
+    expect(gateway.stderr).toContain("no gateway platforms configured");
   }, 60_000);
 });

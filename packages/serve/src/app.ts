@@ -2,6 +2,7 @@
 // size limit, Idempotency-Key and the OpenAI endpoints. Every error is an OpenAI-shaped
 // body with its status; nothing unexpected crashes the server or leaks a stack.
 
+import { StoreError } from "@iris/host";
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -18,6 +19,12 @@ export function createApp(deps: ServeDeps): Hono<ServeEnv> {
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json(err.body(), err.status as 400, err.headers);
+    if (err instanceof StoreError) {
+      // The profile's store failed outside a turn (a lost database): the server's fault, said plainly.
+      deps.iris.logger.error(`serve: ${c.req.method} ${c.req.path} failed: ${err.message}`);
+      const message = `Stopped: the profile's store failed (${err.message}); nothing half-written was kept, try again`;
+      return c.json(new ApiError(503, message, "server_error", "store_error").body(), 503);
+    }
     deps.iris.logger.error(`serve: ${c.req.method} ${c.req.path} failed: ${err.message}`);
     return c.json(new ApiError(500, "internal server error", "server_error").body(), 500);
   });
@@ -152,9 +159,9 @@ async function idempotent(
       "Idempotency-Key",
     );
   const scope = IdempotencyCache.scope(c.get("owner"), c.req.path, key);
-  const earlier = await deps.idempotency.lookup(scope);
-  if (earlier) return replay(earlier);
-  const settle = deps.idempotency.begin(scope);
+  const claim = await deps.idempotency.begin(scope);
+  if ("answer" in claim) return replay(claim.answer);
+  const { settle } = claim;
   let res: Response;
   try {
     res = await handle();
@@ -169,7 +176,13 @@ async function idempotent(
     throw err;
   }
   const copy = res.clone();
-  // A stream is recorded as it goes out; only a turn that ended as it should is kept.
+  // A whole body is recorded before it goes out, so a retry on any replica finds it; a stream is
+  // recorded as it goes out. Only a turn that ended as it should is kept.
+  if (!res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    const body = await copy.text();
+    await settle(c.get("complete") ? { status: res.status, headers: headersOf(res), body } : undefined);
+    return res;
+  }
   void copy
     .text()
     .then((body) =>

@@ -18,8 +18,18 @@ export interface ServeDeps {
   limits: KeyLimits;
   /** Comment keep-alives while tools run (and once at each tool start). */
   keepAliveMs: number;
+  /** How often a replica running a background response says so (readers elsewhere wait 5 beats). */
+  streamBeatMs: number;
+  /** Background turns running here: stopped, and their records ended, before the server closes. */
+  background: Set<BackgroundTurn>;
   /** Names of Iris's own tools: a client tool may not take one. */
   ownToolNames: ReadonlySet<string>;
+}
+
+export interface BackgroundTurn {
+  stop(): void;
+  /** Resolves once the turn ended and its record is written. */
+  ended: Promise<void>;
 }
 
 /** Per-request values the middleware sets. */

@@ -8,7 +8,7 @@
 
 import type { Message } from "@iris/llm";
 import type { ResponseRecord } from "./response-items.js";
-import type { ServeState } from "./state/index.js";
+import type { ServeState, StreamLog } from "./state/index.js";
 
 export type { ResponseRecord };
 
@@ -25,6 +25,16 @@ export class ResponseStore {
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Background responses' recorded streams, bounded and expiring like the responses. */
+  get streams(): StreamLog {
+    return this.state.streams;
+  }
+
+  /** The expiry and bound a row written now gets. */
+  bounds(): { expiresAt: number; max: number } {
+    return { expiresAt: this.now() + this.ttlMs, max: this.max };
+  }
 
   async get(owner: string, key: string): Promise<StoredResponse | undefined> {
     const entry = await this.state.responseEntry(owner, key, this.now());

@@ -7,10 +7,23 @@ import type { ServeDeps, ServeEnv } from "./deps.js";
 import { ApiError, badRequest } from "./errors.js";
 import { itemsPage } from "./response-items.js";
 import type { ResponseRecord } from "./response-store.js";
+import { resumeStream, runningResponse } from "./responses-resume.js";
 
 export async function retrieveResponse(c: Context<ServeEnv>, deps: ServeDeps): Promise<Response> {
-  if (c.req.query("stream") === "true")
-    throw badRequest("stream: a stored response is retrieved whole (stream=true is not supported)", "stream");
+  if (c.req.query("stream") === "true") {
+    const id = c.req.param("id") ?? "";
+    const resumed = isResponseId(id) ? await resumeStream(c, deps, id) : undefined;
+    if (resumed) return resumed;
+    // A response that ran in the foreground was not recorded: it is retrieved whole.
+    await recordOf(c, deps);
+    throw badRequest(
+      "stream: only a response created with background: true can be streamed again; retrieve this one without stream=true",
+      "stream",
+    );
+  }
+  const id = c.req.param("id") ?? "";
+  const running = isResponseId(id) ? await runningResponse(deps, c.get("owner"), id) : undefined;
+  if (running) return c.json(running);
   return c.json((await recordOf(c, deps)).response);
 }
 

@@ -44,5 +44,7 @@ export const responsesRequest = z.looseObject({
   tool_choice: z.union([z.enum(["none", "auto", "required"]), z.looseObject({ type: z.string() })]).nullish(),
   stream: z.boolean().nullish(),
   store: z.boolean().nullish(),
+  /** Runs on without the client, its stream recorded for GET /v1/responses/{id}?stream=true. */
+  background: z.boolean().nullish(),
 });
 export type ResponsesRequest = z.infer<typeof responsesRequest>;

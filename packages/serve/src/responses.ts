@@ -7,7 +7,7 @@ import { assistantText } from "@iris/llm";
 import type { Context } from "hono";
 import { answeredBy } from "./answered.js";
 import type { ServeDeps, ServeEnv } from "./deps.js";
-import { ApiError } from "./errors.js";
+import { ApiError, badRequest } from "./errors.js";
 import { clientToolSpecs, readBody } from "./request.js";
 import { ResponseBuilder, type ResponseMeta } from "./response-builder.js";
 import { contextItems, type ResponseItem } from "./response-items.js";
@@ -15,6 +15,7 @@ import { type ResponseRecord, ResponseStore } from "./response-store.js";
 import { convertResponsesInput } from "./responses-history.js";
 import { type ResponsesRequest, responsesRequest } from "./responses-schema.js";
 import { streamResponse } from "./responses-stream.js";
+import { StreamRecorder } from "./stream-recorder.js";
 import { failIfUpstream } from "./turn-outcome.js";
 import type { TurnOutcome, TurnSpec } from "./turns.js";
 import { turnHeaders } from "./wire-usage.js";
@@ -25,6 +26,7 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
   const caller = c.get("caller");
   const owner = c.get("owner");
   const { spec, meta, keys, inputItems } = await prepareSpec(req, { caller, owner }, deps);
+  if (req.background) backgroundAllowed(req);
   const release = await deps.limits.acquire(caller, c.req.raw.signal);
   const controller = new AbortController();
   // The stream's handler for the turn's events, once the stream has begun.
@@ -46,8 +48,15 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     try {
       await deps.responses.put(owner, keys, out.history, { response, inputItems });
     } catch (err) {
-      // The answer still goes out; continuing from it later is a 404, and the log says why.
-      deps.iris.logger.error(`serve: response ${meta.id} not stored: ${(err as Error).message}`);
+      // A response that cannot be continued is not answered as if it could (SPEC L5's store_error).
+      const why = (err as Error).message;
+      deps.iris.logger.error(`serve: response ${meta.id} not stored: ${why}`);
+      throw new ApiError(
+        503,
+        `Stopped: the response could not be stored (${why}), so nothing of it was kept and previous_response_id cannot continue it; try again`,
+        "server_error",
+        "store_error",
+      );
     }
   };
 
@@ -83,6 +92,26 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     }
   }
 
+  let recorder: StreamRecorder | undefined;
+  if (req.background)
+    try {
+      recorder = await StreamRecorder.open(deps.responses.streams, {
+        owner,
+        id: meta.id,
+        ...deps.responses.bounds(),
+        beatMs: deps.streamBeatMs,
+        onError: (err) => deps.iris.logger.error(`serve: stream of ${meta.id} not recorded: ${err.message}`),
+      });
+    } catch (err) {
+      await prepared.dispose();
+      release();
+      throw new ApiError(
+        503,
+        `Stopped: the background stream could not be recorded (${(err as Error).message}); try again`,
+        "server_error",
+        "store_error",
+      );
+    }
   return streamResponse(c, deps, {
     prepared,
     meta,
@@ -92,7 +121,19 @@ export async function responses(c: Context<ServeEnv>, deps: ServeDeps): Promise<
     listen: (f) => {
       sink = f;
     },
+    ...(recorder ? { recorder } : {}),
   });
+}
+
+/** Background mode needs the stream (what a client resumes) and the record (what it resumes from). */
+function backgroundAllowed(req: ResponsesRequest): void {
+  if (!req.stream)
+    throw badRequest(
+      "background: Iris runs a response in the background only streamed (send stream: true; resume with GET /v1/responses/{id}?stream=true)",
+      "background",
+    );
+  if (req.store === false)
+    throw badRequest("background: a background response is stored; it cannot have store: false", "store");
 }
 
 async function prepareSpec(

@@ -21,6 +21,8 @@ export interface ServeOptions {
   env?: Record<string, string | undefined>;
   /** Default 15 s. */
   keepAliveMs?: number;
+  /** A background stream's beat; default 2 s. */
+  streamBeatMs?: number;
 }
 
 export interface RunningServer {
@@ -81,6 +83,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       state,
     ),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
+    streamBeatMs: opts.streamBeatMs ?? 2_000,
+    background: new Set(),
     ownToolNames: new Set(iris.tools.menu.specs.map((s) => s.name)),
   };
   const app = createApp(deps);
@@ -109,6 +113,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           // Streams still open (a client that never reads) must not hold the shutdown.
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        // Background turns outlive their clients, not the server: each is stopped and its record
+        // ends with response.failed while the store is still open, so readers elsewhere know.
+        for (const turn of deps.background) turn.stop();
+        await Promise.all([...deps.background].map((t) => t.ended));
         await iris.close();
       })();
       return closing;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openStore, type SqliteStore } from "@iris/host";
 import type { Message } from "@iris/llm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { IdempotencyCache } from "./idempotency.js";
+import { IdempotencyCache, type RecordedAnswer } from "./idempotency.js";
 import { KeyLimits } from "./limits.js";
 import { ResponseStore } from "./response-store.js";
 import { openServeState, type ServeState } from "./state/index.js";
@@ -41,6 +41,21 @@ describe("ResponseStore", () => {
   });
 });
 
+/** What a request with this key finds: a recorded answer, or none (its claim given up again). */
+async function lookup(cache: IdempotencyCache, scope: string) {
+  const claim = await cache.begin(scope);
+  if ("answer" in claim) return claim.answer;
+  await claim.settle(undefined);
+  return undefined;
+}
+
+/** Runs a request under `scope` that answers `answer`. */
+async function answerWith(cache: IdempotencyCache, scope: string, answer: RecordedAnswer | undefined) {
+  const claim = await cache.begin(scope);
+  if ("answer" in claim) throw new Error("expected to run");
+  await claim.settle(answer);
+}
+
 describe("IdempotencyCache", () => {
   it("replays within the TTL, forgets failures, and scopes by API key and endpoint", async () => {
     let now = 0;
@@ -48,24 +63,24 @@ describe("IdempotencyCache", () => {
     const a = IdempotencyCache.scope("alice", "/v1/chat/completions", "k");
     expect(a).not.toBe(IdempotencyCache.scope("bob", "/v1/chat/completions", "k"));
     expect(a).not.toBe(IdempotencyCache.scope("alice", "/v1/responses", "k"));
-    const settle = cache.begin(a);
-    const waiting = cache.lookup(a); // a second request while the first runs waits for it
-    await settle({ status: 200, headers: {}, body: "one" });
-    expect((await waiting)?.body).toBe("one");
+    const first = await cache.begin(a);
+    const waiting = cache.begin(a); // a second request while the first runs waits for it
+    if ("answer" in first) throw new Error("expected to run");
+    await first.settle({ status: 200, headers: {}, body: "one" });
+    expect(await waiting).toEqual({ answer: expect.objectContaining({ body: "one" }) });
     now = 999;
-    expect((await cache.lookup(a))?.body).toBe("one");
+    expect((await lookup(cache, a))?.body).toBe("one");
     now = 1000;
-    expect(await cache.lookup(a)).toBeUndefined();
-    const failed = cache.begin(a);
-    await failed(undefined);
-    expect(await cache.lookup(a)).toBeUndefined();
+    expect(await lookup(cache, a)).toBeUndefined();
+    await answerWith(cache, a, undefined);
+    expect(await lookup(cache, a)).toBeUndefined();
     // A recorded answer outlives the process: a new cache on the same state.db replays it.
     now = 2000;
-    await cache.begin(a)({ status: 200, headers: {}, body: "two" });
+    await answerWith(cache, a, { status: 200, headers: {}, body: "two" });
     const restarted = new IdempotencyCache(state, 1000, () => now);
-    expect((await restarted.lookup(a))?.body).toBe("two");
+    expect((await lookup(restarted, a))?.body).toBe("two");
     expect(
-      await restarted.lookup(IdempotencyCache.scope("bob", "/v1/chat/completions", "k")),
+      await lookup(restarted, IdempotencyCache.scope("bob", "/v1/chat/completions", "k")),
     ).toBeUndefined();
   });
 });
@@ -74,11 +89,11 @@ describe("IdempotencyCache and rate limits", () => {
   it("keeps a 4xx answer but not a 429: the retry after Retry-After runs", async () => {
     const cache = new IdempotencyCache(state, 1000, () => 0);
     const limited = IdempotencyCache.scope("alice", "/v1/chat/completions", "k429");
-    await cache.begin(limited)({ status: 429, headers: { "retry-after": "1" }, body: "slow down" });
-    expect(await cache.lookup(limited)).toBeUndefined();
+    await answerWith(cache, limited, { status: 429, headers: { "retry-after": "1" }, body: "slow down" });
+    expect(await lookup(cache, limited)).toBeUndefined();
     const invalid = IdempotencyCache.scope("alice", "/v1/chat/completions", "k400");
-    await cache.begin(invalid)({ status: 400, headers: {}, body: "bad" });
-    expect((await cache.lookup(invalid))?.status).toBe(400);
+    await answerWith(cache, invalid, { status: 400, headers: {}, body: "bad" });
+    expect((await lookup(cache, invalid))?.status).toBe(400);
   });
 });
 

@@ -2,9 +2,13 @@
 import { ApiError } from "./errors.js";
 import type { TurnOutcome } from "./turns.js";
 
-/** A turn the provider failed (after retries and fallback) is an upstream error, not an answer. */
+/**
+ * A turn the provider failed (after retries and fallback) is an upstream error, not an answer;
+ * one whose session could not be saved (a lost database) is the server's, with the core's message.
+ */
 export function failIfUpstream(out: TurnOutcome): void {
   const { reason, text } = out.result;
+  if (reason === "store_error") throw new ApiError(503, text, "server_error", "store_error");
   if (reason === "llm_error" || reason === "billing_error")
     throw new ApiError(
       502,

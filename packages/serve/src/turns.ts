@@ -182,7 +182,8 @@ export class TurnRunner {
       return {
         result,
         ...(stored ? { sessionId: session.id } : {}),
-        history: await session.history(),
+        // A turn whose store failed has nothing more to read from it (the caller reports the error).
+        history: result.reason === "store_error" ? [] : await session.history(),
         clientCalls,
       };
     } finally {

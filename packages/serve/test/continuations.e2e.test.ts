@@ -2,6 +2,7 @@
 // request, the Responses `conversation` name, per-route model ids, and approvals switched off.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { storeOf } from "@iris/host/testing";
 import { tempDir } from "@iris/testkit";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
@@ -41,7 +42,7 @@ describe("continuations", () => {
       { headers: { "X-Iris-Session-Id": session } },
     );
     expect(second.choices[0]?.message.content).toBe("found it");
-    const roles = (await h.server.deps.iris.store.activePath(session)).map((n) => n.message?.role);
+    const roles = (await storeOf(h.server.deps.iris).activePath(session)).map((n) => n.message?.role);
     expect(roles).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(sentBodies(h.fake)[1]).toContain("x = 42");
     // A tool message that answers nothing open is refused, and nothing is appended.
@@ -51,7 +52,7 @@ describe("continuations", () => {
         { headers: { "X-Iris-Session-Id": session } },
       ),
     ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    expect(await h.server.deps.iris.store.activePath(session)).toHaveLength(4);
+    expect(await storeOf(h.server.deps.iris).activePath(session)).toHaveLength(4);
     // A new session cannot start with tool results.
     await expect(
       client.chat.completions.create(
@@ -59,7 +60,7 @@ describe("continuations", () => {
         { headers: { "X-Iris-Session-Id": "new" } },
       ),
     ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    expect(await h.server.deps.iris.store.listSessions({ limit: 10 })).toHaveLength(1);
+    expect(await storeOf(h.server.deps.iris).listSessions({ limit: 10 })).toHaveLength(1);
   });
 
   it("Responses `conversation` continues by name, per API key", async () => {

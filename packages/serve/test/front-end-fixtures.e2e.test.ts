@@ -1,6 +1,8 @@
 // Requests shaped like real chat front ends (their servers could not be run here): LibreChat's
 // default parameters and Open WebUI's forwarded-user headers and task-model calls are accepted,
 // and the unknown parameters are ignored, never forwarded or refused.
+
+import { storeOf } from "@iris/host/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ALICE, type Harness, sentBodies, startHarness } from "./helpers.js";
 
@@ -109,7 +111,7 @@ describe("front-end request shapes", () => {
     ).toBe("두 번째");
     // Stateless: the second request did not carry the first one's history.
     expect(sentBodies(h.fake)[1]).not.toContain("Generate a concise");
-    expect(await h.server.deps.iris.store.listSessions({ limit: 10 })).toEqual([]);
+    expect(await storeOf(h.server.deps.iris).listSessions({ limit: 10 })).toEqual([]);
   });
 
   it("named SSE events (by default) and keep-alive comments go out while Iris's tools run; X-Iris-Tool-Progress: off drops the text", async () => {

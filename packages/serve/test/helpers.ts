@@ -3,8 +3,16 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HostEvent, loadProfile } from "@iris/host";
-import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import {
+  type FakeLlm,
+  type PostgresServer,
+  startFakeLlm,
+  startPostgres,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
 import OpenAI from "openai";
+import { afterAll } from "vitest";
 import { hashKey } from "../src/keys.js";
 import { type RunningServer, startServer } from "../src/server.js";
 
@@ -19,6 +27,8 @@ export interface Harness {
   client(key?: string): OpenAI;
   /** Stops the server and starts it again on the same port, home and store (a restart). */
   restart(): Promise<void>;
+  /** Another server on the same profile and store (a replica), on its own port; closed with the harness. */
+  replica(): Promise<RunningServer>;
   /** Resolves with the first process-wide event that matches. */
   nextEvent(match: (e: HostEvent) => boolean): Promise<HostEvent>;
   close(): Promise<void>;
@@ -81,6 +91,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const keepAliveMs = opts.keepAliveMs ?? 15_000;
   const first = await startServer({ profile, port: 0, env, keepAliveMs });
   const baseURL = `${first.url}/v1`;
+  const replicas: RunningServer[] = [];
   const h: Harness = {
     fake,
     server: first,
@@ -94,6 +105,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (!again.ok) throw new Error(JSON.stringify(again.errors));
       h.server = await startServer({ profile: again, port: first.port, env, keepAliveMs });
     },
+    replica: async () => {
+      const r = await startServer({ profile, port: 0, env, keepAliveMs });
+      replicas.push(r);
+      return r;
+    },
     nextEvent: (match) =>
       new Promise((resolve) => {
         const off = h.server.deps.iris.subscribe((e) => {
@@ -103,6 +119,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         });
       }),
     close: async () => {
+      for (const r of replicas) await r.close();
       await h.server.close();
       await fake.close();
       home.cleanup();
@@ -114,4 +131,21 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 /** The text of every request body the fake server received, joined. */
 export function sentBodies(fake: FakeLlm): string[] {
   return fake.requests.map((r) => r.rawBody.toString("utf8"));
+}
+
+/**
+ * The harness options for an engine: a state.db, or a fresh schema (`<prefix>_N`) of one Postgres
+ * server the test file starts when first asked and stops after its tests.
+ */
+export function engineOptions(prefix: string): (engine: "sqlite" | "postgres") => Promise<HarnessOptions> {
+  let pg: Promise<PostgresServer> | undefined;
+  let schemas = 0;
+  afterAll(async () => {
+    await (await pg)?.close();
+  });
+  return async (engine) => {
+    if (engine === "sqlite") return {};
+    pg ??= startPostgres();
+    return { postgres: { url: (await pg).url(), schema: `${prefix}_${++schemas}` } };
+  };
 }

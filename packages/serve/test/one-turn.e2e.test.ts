@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StoreConversation } from "@iris/host";
+import { storeOf } from "@iris/host/testing";
 import { afterEach, expect, it } from "vitest";
 import { ALICE, type Harness, startHarness } from "./helpers.js";
 
@@ -54,7 +55,7 @@ const until = (pred: () => boolean) =>
   });
 
 const roles = async (sessionId: string) =>
-  (await (await StoreConversation.open(h.server.deps.iris.store, sessionId)).history()).map((m) => m.role);
+  (await (await StoreConversation.open(storeOf(h.server.deps.iris), sessionId)).history()).map((m) => m.role);
 
 it("a request for a session a terminal's turn holds is answered 409 with Retry-After", async () => {
   h = await startHarness();

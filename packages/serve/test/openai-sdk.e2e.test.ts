@@ -1,5 +1,7 @@
 // The official `openai` SDK (6.x) against `iris serve` on a free port, with the fake LLM server
 // behind it: the cases real scripts and front ends depend on (SPEC E3).
+
+import { storeOf } from "@iris/host/testing";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BOB, type Harness, sentBodies, startHarness } from "./helpers.js";
@@ -50,7 +52,7 @@ describe("the official openai SDK against iris serve", () => {
     expect(Number(response.headers.get("x-iris-cost-usd"))).toBeCloseTo(0.00048, 8);
     expect(response.headers.get("x-iris-session-id")).toBeNull();
     expect(sentBodies(h.fake)[0]).toContain("Answer in Korean.");
-    expect(await h.server.deps.iris.store.listSessions({ limit: 10 })).toEqual([]);
+    expect(await storeOf(h.server.deps.iris).listSessions({ limit: 10 })).toEqual([]);
     expect(h.fake.violations).toEqual([]);
   });
 
@@ -218,7 +220,7 @@ describe("the official openai SDK against iris serve", () => {
     for await (const _chunk of stream) controller.abort();
     const e = await ended;
     expect(e.name === "turn_completed" ? e.payload.reason : "").toBe("user_cancelled");
-    const roles = (await h.server.deps.iris.store.activePath(sessionId ?? "")).map((n) => n.message?.role);
+    const roles = (await storeOf(h.server.deps.iris).activePath(sessionId ?? "")).map((n) => n.message?.role);
     expect(roles).toEqual(["user"]);
   });
 });

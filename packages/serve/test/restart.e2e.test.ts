@@ -5,27 +5,18 @@
 // The same on a Postgres profile (serve's tables in the shared database, not state.db).
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type PostgresServer, skipWithoutPostgres, startPostgres } from "@iris/testkit";
+import { skipWithoutPostgres } from "@iris/testkit";
 import OpenAI from "openai";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { ALICE, BOB, type Harness, type HarnessOptions, sentBodies, startHarness } from "./helpers.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { ALICE, BOB, engineOptions, type Harness, sentBodies, startHarness } from "./helpers.js";
 
 let h: Harness;
 afterEach(async () => {
   await h.close();
 });
-let pg: Promise<PostgresServer> | undefined;
-let schemas = 0;
-afterAll(async () => {
-  await (await pg)?.close();
-});
 
 /** The harness on `engine`: a state.db, or a fresh schema of the file's Postgres server. */
-async function on(engine: "sqlite" | "postgres"): Promise<HarnessOptions> {
-  if (engine === "sqlite") return {};
-  pg ??= startPostgres();
-  return { postgres: { url: (await pg).url(), schema: `restart_${++schemas}` } };
-}
+const on = engineOptions("restart");
 
 describe.each((["sqlite", "postgres"] as const).filter((e) => e === "sqlite" || !skipWithoutPostgres()))(
   "after a restart (%s)",

@@ -92,3 +92,56 @@ describeServeEngines("serve state", (ctx) => {
     },
   );
 });
+
+describeServeEngines("serve state: recorded streams", (ctx) => {
+  const ev = (seq: number) => ({ seq, type: `t${seq}`, data: `{"sequence_number":${seq}}` });
+
+  it("keeps a stream's events in order for its owner, readable from another process while it runs", async () => {
+    const s = ctx.state.streams;
+    await s.open("alice", "resp_1", { expiresAt: 10_000, max: 10, now: 0 });
+    await s.append("resp_1", [ev(0), ev(1), ev(2)], { done: false, now: 5 });
+    const other = (await ctx.openAnother()).streams;
+    expect(await other.status("alice", "resp_1", 10)).toEqual({ done: false, aliveAt: 5 });
+    expect(await other.status("bob", "resp_1", 10)).toBeUndefined();
+    expect((await other.after("resp_1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
+    expect(await other.after("resp_1", -1, 1)).toEqual([ev(0)]);
+    await s.append("resp_1", [], { done: false, now: 7 }); // a beat
+    expect((await other.status("alice", "resp_1", 10))?.aliveAt).toBe(7);
+    await s.append("resp_1", [ev(3)], { done: true, now: 9 });
+    expect(await other.status("alice", "resp_1", 10)).toEqual({ done: true, aliveAt: 9 });
+    expect((await other.after("resp_1", 2, 10)).map((e) => e.type)).toEqual(["t3"]);
+    expect(await other.status("alice", "resp_1", 10_000)).toBeUndefined(); // expired
+  });
+
+  it("drops expired streams and the oldest over the bound, with their events", async () => {
+    const s = ctx.state.streams;
+    await s.open("a", "resp_old", { expiresAt: 100, max: 2, now: 0 });
+    await s.append("resp_old", [ev(0)], { done: true, now: 0 });
+    await s.open("a", "resp_1", { expiresAt: 1000, max: 2, now: 0 });
+    await s.open("a", "resp_2", { expiresAt: 2000, max: 2, now: 0 });
+    expect(await s.status("a", "resp_old", 0)).toBeUndefined();
+    expect(await s.after("resp_old", -1, 10)).toEqual([]);
+    await s.open("a", "resp_3", { expiresAt: 3000, max: 10, now: 1500 }); // resp_1 expired
+    expect(await s.status("a", "resp_1", 0)).toBeUndefined();
+    expect(await s.status("a", "resp_2", 1500)).toBeDefined();
+  });
+});
+
+describeServeEngines("serve state: Idempotency-Key claims", (ctx) => {
+  it("a claim holds the key off other replicas until the answer, its release or its expiry", async () => {
+    const claim = { expiresAt: 1000, now: 0 };
+    expect(await ctx.state.claimAnswer("k", claim)).toBe("claimed");
+    const other = await ctx.openAnother();
+    // SQLite serves from one process (its requests wait in memory): it writes no claim.
+    const held = ctx.engine === "postgres" ? "running" : "claimed";
+    expect(await other.claimAnswer("k", claim)).toBe(held);
+    expect(await other.answer("k", 0)).toBeUndefined(); // a claim is no answer
+    await ctx.state.releaseClaim("k");
+    expect(await other.claimAnswer("k", claim)).toBe("claimed");
+    expect(await ctx.state.claimAnswer("k", { expiresAt: 3000, now: 1000 })).toBe("claimed"); // expired
+    await ctx.state.putAnswer("k", answer, { expiresAt: 5000, max: 10, now: 1000 });
+    expect(await other.claimAnswer("k", { expiresAt: 6000, now: 1000 })).toEqual(answer);
+    await other.releaseClaim("k"); // never drops an answer
+    expect(await ctx.state.answer("k", 1000)).toEqual(answer);
+  });
+});

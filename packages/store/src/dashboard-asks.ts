@@ -13,6 +13,8 @@ export interface AskRow {
   kind: AskKind;
   source: string;
   pid: number;
+  /** The asker's machine where the engine is shared by several (Postgres); absent: this one. */
+  host?: string;
   state: AskState;
   createdAt: number;
   answeredAt: number | null;

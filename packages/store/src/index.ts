@@ -1,4 +1,5 @@
 export type { ActiveTime } from "./active-time.js";
+export type { BranchTip } from "./branch-tips.js";
 export type { CompactionExpansion } from "./compaction.js";
 export type { AskKind, AskRow, AskState } from "./dashboard-asks.js";
 export type {
@@ -11,35 +12,6 @@ export type {
 export type { EffectSnapshotRow, FileBefore } from "./effect-snapshots.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
 export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
-export type {
-  AskBoard,
-  DashboardReads,
-  DashboardState,
-  FrontEndStates,
-  GatewayIdentities,
-  GatewayState,
-  McpStates,
-  PlatformHealth,
-  Promised,
-  WebPages,
-} from "./front-end-state.js";
-export {
-  type ApprovedRow,
-  type ApproveResult,
-  type InboundRow,
-  type IssueResult,
-  type OutboxRow,
-  PAIRING_CODE_LENGTH,
-  PAIRING_LOCKOUT_MS,
-  PAIRING_MAX_FAILURES,
-  type PairingRow,
-} from "./gateway.js";
-export {
-  type BindingRow,
-  LOGIN_TOKEN_PREFIX,
-  type Login,
-  type LoginRow,
-} from "./gateway-identities.js";
 export { shortId } from "./ids.js";
 export type { McpStateInput, McpStateRow } from "./mcp-state.js";
 export { migrate, schemaVersion } from "./migrate.js";
@@ -50,6 +22,7 @@ export { PG_LATEST_VERSION } from "./postgres/migrations.js";
 export type { PostgresOptions } from "./postgres/pool.js";
 export { type PostgresProbe, probePostgres } from "./postgres/probe.js";
 export { openPostgresStore, PostgresStore } from "./postgres/store.js";
+export type { Promised } from "./promised.js";
 export { redactUrl } from "./queue/bullmq-connection.js";
 export { openBullMqQueue as openJobQueue, QueueUnavailableError } from "./queue/bullmq-queue.js";
 export type {
@@ -72,20 +45,28 @@ export type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from
 export { openStore, SqliteStore } from "./sqlite-store.js";
 export type {
   ActiveTimeState,
+  AskBoard,
   ConversationStore,
   CooldownState,
+  DashboardReads,
+  DashboardState,
   EffectState,
   LeaseState,
+  McpStates,
   NodeTreeState,
+  PlatformHealth,
   SearchState,
   SessionState,
+  SharedStates,
   StartSessionInput,
   Store,
   StoreBackend,
   UsageState,
+  WebPages,
 } from "./state.js";
 export type { OpenStoreOptions } from "./store.js";
 export type {
+  LockSession,
   PostgresQuery,
   PostgresTables,
   QueryResult,

@@ -17,6 +17,8 @@ export interface McpStateRow extends McpStateInput {
   owner: string;
   platform: string;
   pid: number;
+  /** The process's machine where the engine is shared by several (Postgres); absent: this one. */
+  host?: string;
   startedAt: number;
   updatedAt: number;
 }

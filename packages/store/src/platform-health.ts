@@ -9,6 +9,8 @@ export interface PlatformHealthRow {
   platform: string;
   state: PlatformState;
   pid: number;
+  /** The gateway's machine where the engine is shared by several (Postgres); absent: this one. */
+  host?: string;
   lastError: string | null;
   updatedAt: number;
 }

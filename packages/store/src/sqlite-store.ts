@@ -8,20 +8,23 @@ import type { CompactionExpansion } from "./compaction.js";
 import type { Database } from "./driver.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
-import { type DashboardState, type FrontEndStates, promised } from "./front-end-state.js";
 import { schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import type { NodeInput } from "./nodes.js";
+import { promised } from "./promised.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import type { SearchHit, SearchOptions } from "./search.js";
 import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from "./sessions.js";
 import type {
   ActiveTimeState,
   CooldownState,
+  DashboardState,
   LeaseState,
+  McpStates,
   StartSessionInput,
   Store,
   StoreBackend,
+  WebPages,
 } from "./state.js";
 import { type OpenStoreOptions, openSqliteEngine, type SqliteEngine } from "./store.js";
 import { migrateSqliteTables, sqliteTables, sqliteTablesVersion } from "./tables/sqlite-tables.js";
@@ -76,34 +79,26 @@ export class SqliteStore implements Store {
     return sqliteTablesVersion(this.engine.db, set);
   }
 
-  // Front-end state, each made on first use.
-  private frontEnds: Partial<{ -readonly [K in keyof FrontEndStates]: FrontEndStates[K] }> = {};
-  get gatewayState(): FrontEndStates["gatewayState"] {
-    this.frontEnds.gatewayState ??= promised(this.engine.gatewayState);
-    return this.frontEnds.gatewayState;
-  }
-  get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
-    this.frontEnds.gatewayIdentities ??= promised(this.engine.gatewayIdentities);
-    return this.frontEnds.gatewayIdentities;
-  }
+  // Shared state, each made on first use.
+  private shared: { dashboard?: DashboardState; mcpStates?: McpStates; webPages?: WebPages } = {};
   get dashboard(): DashboardState {
-    if (!this.frontEnds.dashboard) {
+    if (!this.shared.dashboard) {
       const d = this.engine.dashboard;
-      this.frontEnds.dashboard = {
+      this.shared.dashboard = {
         reads: promised(d.reads),
         asks: promised(d.asks),
         health: promised(d.health),
       };
     }
-    return this.frontEnds.dashboard;
+    return this.shared.dashboard;
   }
-  get mcpStates(): FrontEndStates["mcpStates"] {
-    this.frontEnds.mcpStates ??= promised(this.engine.mcpStates);
-    return this.frontEnds.mcpStates;
+  get mcpStates(): McpStates {
+    this.shared.mcpStates ??= promised(this.engine.mcpStates);
+    return this.shared.mcpStates;
   }
-  get webPages(): FrontEndStates["webPages"] {
-    this.frontEnds.webPages ??= promised(this.engine.webPages);
-    return this.frontEnds.webPages;
+  get webPages(): WebPages {
+    this.shared.webPages ??= promised(this.engine.webPages);
+    return this.shared.webPages;
   }
 
   // Sessions

@@ -6,11 +6,21 @@
 // transaction inside itself.
 import type { Message } from "@iris/llm";
 import type { ActiveTime } from "./active-time.js";
+import type { BranchTip } from "./branch-tips.js";
 import type { CompactionExpansion } from "./compaction.js";
+import type { AskKind, AskRow } from "./dashboard-asks.js";
+import type {
+  SessionCursor,
+  SessionListRow,
+  UsageDayRow,
+  UsageSplit,
+  UsageTotals,
+} from "./dashboard-reads.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
-import type { FrontEndStates } from "./front-end-state.js";
+import type { McpStateInput, McpStateRow } from "./mcp-state.js";
 import type { NodeInput } from "./nodes.js";
+import type { PlatformHealthRow, PlatformState } from "./platform-health.js";
 import type { RouteCooldownRow } from "./route-cooldowns.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import type { SearchHit, SearchOptions } from "./search.js";
@@ -18,6 +28,7 @@ import type { AcquireLeaseInput, AcquireLeaseResult, LeaseHolder, SessionLease }
 import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from "./sessions.js";
 import type { TableHost } from "./tables/table-set.js";
 import type { UsageInput, UsageRow } from "./usage.js";
+import type { WebPageHit, WebPageInput } from "./web-pages.js";
 
 /** Which engine holds the state. */
 export type StoreBackend = "sqlite" | "postgres";
@@ -146,6 +157,118 @@ export interface ActiveTimeState {
   get(sessionId: string): Promise<ActiveTime>;
 }
 
+/**
+ * The dashboard's reads over the conversation tables (SPEC E1): keyset pages and daily usage sums,
+ * fast on a profile with 100,000 sessions; nothing loads a whole table.
+ */
+export interface DashboardReads {
+  /**
+   * Usage per UTC day and split key on the UTC days [fromDay, toDay] (day numbers since
+   * 1970-01-01). By cron job only where the engine keeps the cron runs (SQLite).
+   */
+  usageByDay(fromDay: number, toDay: number, split: UsageSplit): Promise<UsageDayRow[]>;
+  /** Usage on the UTC days [fromDay, toDay]. */
+  usageOnDays(fromDay: number, toDay: number): Promise<UsageTotals>;
+  sessionCount(): Promise<number>;
+  /** One page of sessions, newest first, after `cursor`. */
+  sessionsPage(limit: number, cursor?: SessionCursor): Promise<SessionListRow[]>;
+  /** Sessions by id, in the order given (the ones that exist). */
+  sessionsById(ids: readonly string[]): Promise<SessionListRow[]>;
+  /** Sessions split from or delegated by `sessionId`, oldest first. */
+  childSessions(
+    sessionId: string,
+    limit?: number,
+  ): Promise<{ id: string; title: string | null; source: string }[]>;
+  /** A session's nodes in the order they were stored, after `afterSeq`. */
+  nodesPage(sessionId: string, afterSeq: number, limit: number): Promise<NodeRow[]>;
+  /** Ids of the session's nodes with more than one child: where its branches fork. */
+  forkPoints(sessionId: string): Promise<Set<string>>;
+  /** The tips of the session's branches, oldest first. */
+  branchTips(sessionId: string): Promise<BranchTip[]>;
+  /** Ids starting with `prefix` (at most `limit`, default 2). */
+  sessionIdsWithPrefix(prefix: string, limit?: number): Promise<string[]>;
+  /** Live session leases: one per running turn (SPEC D1). */
+  runningTurns(
+    now: number,
+    limit?: number,
+  ): Promise<{ sessionId: string; pid: number; acquiredAt: number }[]>;
+}
+
+/**
+ * The board of waiting questions: a process asking for an approval or a clarification publishes
+ * it, the dashboard (another process, maybe another machine) answers it by id, the first answer wins.
+ */
+export interface AskBoard {
+  publish(ask: {
+    id: string;
+    sessionId: string;
+    kind: AskKind;
+    source: string;
+    question: unknown;
+  }): Promise<void>;
+  /** Settles a waiting ask; false when it was already answered or withdrawn (or never existed). */
+  answer(id: string, answer: string, by: string): Promise<boolean>;
+  /** The asker no longer waits. */
+  withdraw(id: string): Promise<boolean>;
+  get(id: string): Promise<AskRow | undefined>;
+  /** Waiting asks, oldest first. */
+  waiting(limit?: number): Promise<AskRow[]>;
+  /** A session's asks, oldest first, however they were settled. */
+  forSession(sessionId: string, limit?: number): Promise<AskRow[]>;
+  forgetSession(sessionId: string): Promise<void>;
+  /** Withdraws the waiting asks of this machine's processes that are gone; returns how many. */
+  withdrawOrphans(isAlive: (pid: number) => boolean): Promise<number>;
+  /** A running dashboard says so every few seconds. */
+  touchPresence(now?: number): Promise<void>;
+  presenceSeenAt(): Promise<number | undefined>;
+  clearPresence(): Promise<void>;
+}
+
+/** Each gateway platform's health as the gateway last recorded it (the dashboard shows it). */
+export interface PlatformHealth {
+  /** Records the state; a state without an error keeps the last error seen. */
+  set(platform: string, state: PlatformState, error?: string, now?: number): Promise<void>;
+  list(): Promise<PlatformHealthRow[]>;
+}
+
+/** What each running process's MCP servers are doing, for the dashboard in another process. */
+export interface McpStates {
+  /** Replaces `owner`'s rows with `servers` (a server no longer configured goes). */
+  record(
+    owner: { platform: string; pid: number; startedAt: number },
+    servers: McpStateInput[],
+    now?: number,
+  ): Promise<void>;
+  /** Removes this machine's rows of a process that is closing. */
+  clear(platform: string, pid: number): Promise<void>;
+  list(): Promise<McpStateRow[]>;
+}
+
+/** The pages the web tools have read (the `local` search backend), newest WEB_PAGES_KEPT. */
+export interface WebPages {
+  /** Stores a page read now (a page read again replaces its older copy). */
+  put(page: WebPageInput, now?: number): Promise<void>;
+  /** The best `limit` pages holding any of `terms`; terms are words, never query syntax. */
+  search(terms: string[], limit: number): Promise<WebPageHit[]>;
+  count(): Promise<number>;
+}
+
+/** The dashboard's reads and the tables it shares with every process. */
+export interface DashboardState {
+  reads: DashboardReads;
+  asks: AskBoard;
+  health: PlatformHealth;
+}
+
+/** State every process of the profile shares with the dashboard, kept on each engine. */
+export interface SharedStates {
+  readonly dashboard: DashboardState;
+  /** Each running process's MCP server states (the dashboard reads them). */
+  readonly mcpStates: McpStates;
+  /** The pages the web tools read (the local search backend). */
+  readonly webPages: WebPages;
+}
+
 /** The conversation state of one profile, on one engine. */
 export interface ConversationStore extends SessionState, NodeTreeState, SearchState, UsageState, EffectState {
   readonly backend: StoreBackend;
@@ -161,7 +284,7 @@ export interface ConversationStore extends SessionState, NodeTreeState, SearchSt
 }
 
 /**
- * Everything a profile keeps: the conversations, the front ends' own table sets (TableHost:
- * tables/table-set.ts) and, until each moves onto a table set, the front-end tables still here.
+ * Everything a profile keeps: the conversations, the state every process shares with the
+ * dashboard and the front ends' own table sets (TableHost: tables/table-set.ts).
  */
-export interface Store extends ConversationStore, FrontEndStates, TableHost {}
+export interface Store extends ConversationStore, SharedStates, TableHost {}

@@ -14,8 +14,6 @@ import { type Database, openDatabase } from "./driver.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
-import { GatewayState } from "./gateway.js";
-import { GatewayIdentities } from "./gateway-identities.js";
 import { McpStates } from "./mcp-state.js";
 import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
@@ -163,8 +161,6 @@ export class SqliteEngine {
     this.leases = new SessionLeaseRepo(db);
   }
 
-  private gatewayRepo: GatewayState | undefined;
-  private identitiesRepo: GatewayIdentities | undefined;
   private dashboardRepos: { reads: DashboardReads; asks: AskBoard; health: PlatformHealth } | undefined;
   /** The dashboard's reads and its tables (ask board, platform health), made on first use. */
   get dashboard(): { reads: DashboardReads; asks: AskBoard; health: PlatformHealth } {
@@ -179,11 +175,6 @@ export class SqliteEngine {
   get isReadonly(): boolean {
     return this.db.readonly;
   }
-  /** The gateway's logins and identity bindings (web chat users, IRC masks), made on first use. */
-  get gatewayIdentities(): GatewayIdentities {
-    this.identitiesRepo ??= new GatewayIdentities(this.db);
-    return this.identitiesRepo;
-  }
   private mcpStatesRepo: McpStates | undefined;
   private webPagesRepo: WebPages | undefined;
   /** Each running process's MCP server states (the dashboard reads them), made on first use. */
@@ -195,11 +186,6 @@ export class SqliteEngine {
   get webPages(): WebPages {
     this.webPagesRepo ??= new WebPages(this.db);
     return this.webPagesRepo;
-  }
-  /** The gateway's own tables (chats, outbox, pairing), made on first use. */
-  get gatewayState(): GatewayState {
-    this.gatewayRepo ??= new GatewayState(this.db);
-    return this.gatewayRepo;
   }
 
   /** Runs after the database is closed (a read-only snapshot removes itself). */

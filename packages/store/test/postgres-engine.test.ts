@@ -3,7 +3,7 @@
 // reported as a store error that names the server (never its password).
 import { type PostgresServer, skipWithoutPostgres, startPostgres } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PG_LATEST_VERSION } from "../src/postgres/migrations.js";
+import { PG_LATEST_VERSION, PG_MIGRATIONS } from "../src/postgres/migrations.js";
 import { probePostgres } from "../src/postgres/probe.js";
 import { openPostgresStore } from "../src/postgres/store.js";
 
@@ -23,7 +23,7 @@ describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
     const versions = await stores[0]!.pool.query<{ version: number }>(
       "SELECT version FROM race.schema_version",
     );
-    expect(versions.rows.map((r) => r.version)).toEqual([PG_LATEST_VERSION]);
+    expect(versions.rows.map((r) => r.version)).toEqual(PG_MIGRATIONS.map((m) => m.version));
     // Each one works on the same tables.
     const s = await stores[1]!.createSession({ source: "cli" });
     expect((await stores[2]!.getSession(s.id)).id).toBe(s.id);
@@ -45,6 +45,34 @@ describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
     ).rejects.toMatchObject({
       code: "invalid_input",
     });
+  });
+
+  it("sums the usage a version-1 schema already holds when migration 2 adds the daily sums", async () => {
+    const store = await openPostgresStore({ url: pg.url(), schema: "from_v1" });
+    const s = await store.createSession({ source: "cli" });
+    // Back to version 1 (migration 2's tables gone), then calls recorded as a version-1 Iris did.
+    await store.pool.query(
+      "DROP TABLE usage_daily, dashboard_asks, dashboard_presence, gateway_platform_health, mcp_server_state, web_pages",
+    );
+    await store.pool.query("DELETE FROM schema_version WHERE version > 1");
+    const now = Date.now();
+    for (const cost of [0.25, 0.5])
+      await store.pool.query(
+        "INSERT INTO usage (session_id, provider, model, input_tokens, output_tokens, cache_read_tokens, " +
+          "cache_write_tokens, reasoning_tokens, cost_usd, latency_ms, status, created_at) " +
+          "VALUES ($1, 'openai', 'gpt-4o', 100, 10, 0, 0, 0, $2, 5, 'ok', $3)",
+        [s.id, cost, now],
+      );
+    await store.close();
+    const again = await openPostgresStore({ url: pg.url(), schema: "from_v1" });
+    const day = Math.floor(now / 86_400_000);
+    expect(await again.dashboard.reads.usageOnDays(day, day)).toMatchObject({
+      calls: 2,
+      inputTokens: 200,
+      costUsd: 0.75,
+    });
+    expect((await again.dashboard.reads.usageByDay(day, day, "platform")).map((r) => r.key)).toEqual(["cli"]);
+    await again.close();
   });
 
   it("refuses a schema a newer Iris wrote, changing nothing", async () => {

@@ -47,6 +47,7 @@ export {
 export { signature as slackSignature } from "./slack/events.js";
 export { FakeSlack, type FakeSlackOptions, type SlackUserMessage } from "./slack/server.js";
 export type { SlackCall, SlackMessage } from "./slack/types.js";
+export { type SseFrame, sseFrames } from "./sse-reader.js";
 export { SSH_TEST_USER, type Sshd, skipWithoutSshd, sshdInstalled, startSshd } from "./sshd.js";
 export { countBodyTokens, countTextTokens } from "./strict/tokens.js";
 export { FakeTelegram, type FakeTelegramOptions, type UserMessage } from "./telegram/server.js";

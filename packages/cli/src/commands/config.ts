@@ -11,7 +11,7 @@ import {
   yaml,
 } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
-import { withProfile } from "./with-store.js";
+import { withProfile } from "./with-records.js";
 
 function configPath(flags: GlobalFlags): string {
   return resolveHome({ env: process.env, ...(flags.profile ? { profile: flags.profile } : {}) }).paths.config;

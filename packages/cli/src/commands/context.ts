@@ -1,14 +1,14 @@
 // `iris context [--session ID]`: the context budget of the current (provider, model) (SPEC M3),
 // read from config and store without starting a model.
 
-import type { SessionRow, Store } from "@iris/host";
-import { contextFigures, formatContextReport, loadProfileOrExit, resolveMainRoute } from "@iris/host";
+import type { SessionRow, StoredRecords } from "@iris/host";
+import { formatContextReport, loadProfileOrExit, resolveMainRoute } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
-import { openStoreForReading } from "./read-store.js";
+import { readRecords } from "./with-records.js";
 
-async function findSession(store: Store, id: string): Promise<SessionRow | undefined> {
-  const found = await resolveSession(store, id);
+async function findSession(records: StoredRecords, id: string): Promise<SessionRow | undefined> {
+  const found = await resolveSession(records, id);
   return found.ok ? found.row : undefined;
 }
 
@@ -22,9 +22,8 @@ export async function contextCommand(flags: GlobalFlags, opts: { session?: strin
     return loaded.exitCode;
   }
   const { profile } = loaded;
-  const store = await openStoreForReading(profile);
-  try {
-    const session = opts.session ? await findSession(store, opts.session) : undefined;
+  return readRecords(profile, async (records) => {
+    const session = opts.session ? await findSession(records, opts.session) : undefined;
     if (opts.session && !session) {
       process.stderr.write(`iris: no session '${opts.session}' (see: iris sessions list)\n`);
       return 2;
@@ -51,17 +50,14 @@ export async function contextCommand(flags: GlobalFlags, opts: { session?: strin
     }
     process.stdout.write(
       formatContextReport(
-        await contextFigures({
+        await records.contextFigures({
           config: profile.config,
           provider,
           model,
-          store,
           ...(session ? { sessionId: session.id } : {}),
         }),
       ),
     );
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -2,10 +2,9 @@
 // settles one after checking the outside world. Reads and writes the store without a model.
 
 import type { EffectRow } from "@iris/host";
-import { findEffect, listAllEffects } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 import { shortId } from "../session-ref.js";
-import { withStore } from "./with-store.js";
+import { withRecords } from "./with-records.js";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 
@@ -24,8 +23,8 @@ function line(e: EffectRow): string {
 }
 
 export function effectsList(flags: GlobalFlags, all: boolean): Promise<number> {
-  return withStore(flags, async (store) => {
-    const rows = all ? await listAllEffects(store) : await store.listUnresolved();
+  return withRecords(flags, async (records) => {
+    const rows = await records.effects({ all });
     if (!rows.length) {
       process.stdout.write(all ? "no effect receipts\n" : "no unresolved effects\n");
       return 0;
@@ -56,8 +55,8 @@ export async function effectsResolve(
     process.stderr.write("iris: --evidence must say what you checked (it is kept with the receipt)\n");
     return 2;
   }
-  return withStore(flags, async (store) => {
-    const effect = await findEffect(store, id);
+  return withRecords(flags, async (records) => {
+    const effect = await records.findEffect(id);
     if (!effect) {
       process.stderr.write(`iris: no effect '${id}' (see: iris effects list --all)\n`);
       return 2;
@@ -70,7 +69,7 @@ export async function effectsResolve(
       process.stderr.write(`iris: effect ${effect.id} is ${state}; nothing changed\n`);
       return 2;
     }
-    const settled = await store.resolveEffect(effect.id, status, evidence.trim());
+    const settled = await records.resolveEffect(effect.id, status, evidence.trim());
     process.stdout.write(`${settled.id} ${settled.tool}: resolved as ${settled.status}\n`);
     return 0;
   });

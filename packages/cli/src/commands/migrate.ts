@@ -3,9 +3,9 @@
 // where each stands. Idempotent; on Postgres safe when several machines run it at once (an
 // advisory lock lets one migrate while the others wait and then find the work done). SQLite
 // migrates its own tables on every open already, and a front end its set when it starts.
-import { openProfileStore, type TableSet } from "@iris/host";
+import { StoredRecords, type TableSet, type TableSetVersion } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
-import { profileOrExit } from "./with-store.js";
+import { profileOrExit } from "./with-records.js";
 
 export async function migrateCommand(
   flags: GlobalFlags,
@@ -14,29 +14,29 @@ export async function migrateCommand(
   const profile = profileOrExit(flags);
   if (typeof profile === "number") return profile;
   const { backend, schema } = profile.config.store;
-  let store: Awaited<ReturnType<typeof openProfileStore>>;
+  let records: StoredRecords;
   try {
-    store = await openProfileStore(profile);
+    records = await StoredRecords.open(profile, { readOnlyFallback: false });
   } catch (err) {
     process.stderr.write(`iris: ${(err as Error).message}\n`);
     return 1;
   }
   try {
-    const { version, latest } = await store.schemaVersion();
+    const { version, latest } = await records.schemaVersion();
     const where = backend === "postgres" ? `postgres schema ${schema}` : `sqlite ${profile.home.paths.db}`;
     process.stdout.write(
       `store: ${where} at schema version ${version}${version === latest ? " (the newest)" : ""}\n`,
     );
     let current = version === latest;
     for (const set of tableSets) {
+      let v: TableSetVersion;
       try {
-        await store.openTables(set);
+        v = await records.migrateTables(set);
       } catch (err) {
         process.stderr.write(`iris: ${(err as Error).message}\n`);
         current = false;
         continue;
       }
-      const v = await store.tablesVersion(set);
       process.stdout.write(
         `${set.owner}'s tables at version ${v.version}${v.version === v.latest ? " (the newest)" : ""}\n`,
       );
@@ -44,6 +44,6 @@ export async function migrateCommand(
     }
     return current ? 0 : 1;
   } finally {
-    await store.close();
+    await records.close();
   }
 }

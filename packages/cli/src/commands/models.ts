@@ -6,7 +6,7 @@ import type { Profile } from "@iris/host";
 import { getProvider, listCatalogue, type ModelInfo } from "@iris/llm";
 import type { GlobalFlags } from "../flags.js";
 import { endpointOf, fetchServerModels, listsFromServer } from "../server-models.js";
-import { profileOrExit } from "./with-store.js";
+import { profileOrExit } from "./with-records.js";
 
 export type Reach = "key" | "local" | "no key";
 

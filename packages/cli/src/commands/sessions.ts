@@ -1,24 +1,23 @@
 // `iris sessions list|show|search|delete|export`: the profile's store, without starting a model.
 
-import type { SessionRow, Store } from "@iris/host";
-import { messagesOfPath } from "@iris/host";
+import type { SessionRow, StoredRecords } from "@iris/host";
 import { assistantText, type Message, textOf } from "@iris/llm";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession, shortId } from "../session-ref.js";
 import { describeEnding } from "../ui/endings.js";
 import { truncateToWidth } from "../ui/width.js";
 import { type ExportFormat, exportSession } from "./session-export.js";
-import { withStore } from "./with-store.js";
+import { withRecords } from "./with-records.js";
 
 const width = () => Math.max(40, (process.stdout.columns ?? 120) - 1);
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
 export function sessionsList(flags: GlobalFlags, limit: number): Promise<number> {
-  return withStore(flags, async (store) => {
-    const rows = await store.listSessions({ limit });
+  return withRecords(flags, async (records) => {
+    const rows = await records.recent({ limit });
     if (!rows.length) process.stdout.write("no sessions yet\n");
     for (const s of rows) {
-      const first = await firstUserText(store, s.id);
+      const first = await firstUserText(records, s.id);
       const parent = s.parentSessionId ? `  (continues ${shortId(s.parentSessionId)})` : "";
       const line = `${shortId(s.id)}  ${when(s.startedAt)}  ${s.source.padEnd(8)} ${s.provider ?? "?"}/${s.model ?? "?"}  ${s.title ?? first}${parent}`;
       process.stdout.write(`${truncateToWidth(line, width())}\n`);
@@ -27,14 +26,14 @@ export function sessionsList(flags: GlobalFlags, limit: number): Promise<number>
   });
 }
 
-async function firstUserText(store: Store, sessionId: string): Promise<string> {
-  const first = messagesOfPath(await store.activePath(sessionId)).find((m) => m.role === "user");
+async function firstUserText(records: StoredRecords, sessionId: string): Promise<string> {
+  const first = (await records.history(sessionId)).find((m) => m.role === "user");
   return first && first.role === "user" ? textOf(first.content).replace(/\s+/g, " ") : "";
 }
 
 export function sessionsShow(flags: GlobalFlags, id: string): Promise<number> {
-  return withStore(flags, async (store) => {
-    const found = await resolveSession(store, id);
+  return withRecords(flags, async (records) => {
+    const found = await resolveSession(records, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
@@ -44,7 +43,7 @@ export function sessionsShow(flags: GlobalFlags, id: string): Promise<number> {
       `session ${session.id}${session.title ? ` · ${session.title}` : ""} · ${session.source} · ${session.provider ?? "?"}/${session.model ?? "?"} · started ${when(session.startedAt)}` +
         `${session.endReason ? ` · ended (${describeEnding(session.endReason)})` : ""}${session.parentSessionId ? ` · parent ${session.parentSessionId}` : ""}\n\n`,
     );
-    for (const m of messagesOfPath(await store.activePath(session.id))) {
+    for (const m of await records.history(session.id)) {
       if (m.role === "user") process.stdout.write(`› ${m.name ? `${m.name}: ` : ""}${textOf(m.content)}\n\n`);
       else if (m.role === "assistant") {
         const text = assistantText(m);
@@ -64,8 +63,8 @@ export function sessionsShow(flags: GlobalFlags, id: string): Promise<number> {
 }
 
 export function sessionsSearch(flags: GlobalFlags, query: string, limit: number): Promise<number> {
-  return withStore(flags, async (store) => {
-    const hits = await store.search(query, { limit });
+  return withRecords(flags, async (records) => {
+    const hits = await records.search(query, { limit });
     if (!hits.length) process.stdout.write(`no matches for "${query}"\n`);
     for (const h of hits)
       process.stdout.write(
@@ -76,14 +75,14 @@ export function sessionsSearch(flags: GlobalFlags, query: string, limit: number)
 }
 
 export function sessionsDelete(flags: GlobalFlags, id: string): Promise<number> {
-  return withStore(flags, async (store) => {
-    const found = await resolveSession(store, id);
+  return withRecords(flags, async (records) => {
+    const found = await resolveSession(records, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
     try {
-      await store.deleteSession(found.row.id); // its receipts' file snapshots (for /rewind) with it
+      await records.deleteSession(found.row.id); // its receipts' file snapshots (for /rewind) with it
     } catch (err) {
       process.stderr.write(`iris: ${(err as Error).message}\n`);
       return 1;
@@ -105,13 +104,13 @@ export function sessionsExport(
   format: ExportFormat | "openai",
   openAiExport?: OpenAiExport,
 ): Promise<number> {
-  return withStore(flags, async (store) => {
-    const found = await resolveSession(store, id);
+  return withRecords(flags, async (records) => {
+    const found = await resolveSession(records, id);
     if (!found.ok) {
       process.stderr.write(`iris: ${found.error}\n`);
       return 2;
     }
-    const messages = messagesOfPath(await store.activePath(found.row.id));
+    const messages = await records.history(found.row.id);
     process.stdout.write(
       format !== "openai"
         ? exportSession(found.row, messages, format)

@@ -9,7 +9,7 @@ import type { Profile } from "@iris/host";
 import { parseSkillFile, projectSkillRoots, SKILL_FILE, SkillLibrary } from "@iris/tools";
 import type { GlobalFlags } from "../flags.js";
 import { formatSkillList } from "./skills-view.js";
-import { withProfile } from "./with-store.js";
+import { withProfile } from "./with-records.js";
 
 function library(profile: Profile): SkillLibrary {
   return new SkillLibrary({

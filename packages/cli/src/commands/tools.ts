@@ -2,7 +2,7 @@
 // why (SPEC T2). Always exit 0: a tool left out is a state, not an error.
 import { toolsReport } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
-import { profileOrExit } from "./with-store.js";
+import { profileOrExit } from "./with-records.js";
 
 export async function toolsCommand(flags: GlobalFlags, platform: string): Promise<number> {
   // A report: a config with errors gets a warning for each key left out, not an exit.

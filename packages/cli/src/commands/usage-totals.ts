@@ -1,7 +1,7 @@
 // `iris usage --by day|model [--days N]` (SPEC F3): totals per UTC day or per provider/model over
 // the last N days, read from the store's daily usage table (kept by triggers, so a profile with
 // many sessions is summed without scanning its calls).
-import type { Store } from "@iris/host";
+import type { StoredRecords } from "@iris/host";
 import { cacheHitShare, formatUsd } from "./usage-view.js";
 
 export type UsageBy = "day" | "model";
@@ -39,14 +39,14 @@ function columns(t: Totals): string {
 
 /** The table: one line per day (newest first) or per model (costliest first), then the total. */
 export async function formatUsageTotals(
-  store: Store,
+  records: Pick<StoredRecords, "usageByDay">,
   by: UsageBy,
   days: number,
   now = Date.now(),
 ): Promise<string> {
   const today = Math.floor(now / DAY_MS);
   const from = today - days + 1;
-  const rows = await store.dashboard.reads.usageByDay(from, today, "model");
+  const rows = await records.usageByDay(from, today);
   const groups = new Map<string, Totals>();
   for (const r of rows) {
     const key = by === "day" ? r.day : r.key;

@@ -1,14 +1,13 @@
 // `iris usage [--session ID] [--last N] [--by day|model [--days N]]` (SPEC F3): what the recorded API calls cost, read from
 // the profile's store without starting a model.
 import { existsSync } from "node:fs";
-import type { SessionRow, Store } from "@iris/host";
+import type { SessionRow, StoredRecords } from "@iris/host";
 import type { GlobalFlags } from "../flags.js";
 import { resolveSession } from "../session-ref.js";
-import { openStoreForReading } from "./read-store.js";
 import { formatSessionTime } from "./session-time.js";
 import { formatUsageTotals, type UsageBy } from "./usage-totals.js";
 import { formatSessionsUsage, formatUsage } from "./usage-view.js";
-import { profileOrExit } from "./with-store.js";
+import { profileOrExit, readRecords } from "./with-records.js";
 
 export interface UsageOptions {
   session?: string;
@@ -33,45 +32,42 @@ export async function usageCommand(flags: GlobalFlags, opts: UsageOptions): Prom
     process.stdout.write(opts.by ? "no API calls yet\n" : "no sessions yet\n");
     return 0;
   }
-  const store = await openStoreForReading(profile);
-  try {
+  return readRecords(profile, async (records) => {
     if (opts.by) {
-      process.stdout.write(await formatUsageTotals(store, opts.by, opts.days ?? DEFAULT_DAYS));
+      process.stdout.write(await formatUsageTotals(records, opts.by, opts.days ?? DEFAULT_DAYS));
       return 0;
     }
     return opts.session === undefined
-      ? await listRecent(store, opts.last)
-      : await showSession(store, opts.session, opts.last, profile.config.agent.session_budget_seconds);
-  } finally {
-    await store.close();
-  }
+      ? await listRecent(records, opts.last)
+      : await showSession(records, opts.session, opts.last, profile.config.agent.session_budget_seconds);
+  });
 }
 
-async function listRecent(store: Store, last: number | undefined): Promise<number> {
+async function listRecent(records: StoredRecords, last: number | undefined): Promise<number> {
   const limit = last === undefined || last <= 0 ? DEFAULT_SESSIONS : last;
-  process.stdout.write(formatSessionsUsage(await store.listSessions({ limit })));
+  process.stdout.write(formatSessionsUsage(await records.recent({ limit })));
   return 0;
 }
 
 async function showSession(
-  store: Store,
+  records: StoredRecords,
   id: string,
   last: number | undefined,
   budgetSeconds: number,
 ): Promise<number> {
-  const session = await findSession(store, id);
+  const session = await findSession(records, id);
   if (!session) return noSession(id);
-  const calls = await store.usageForSession(session.id);
+  const calls = await records.usageForSession(session.id);
   const shown = last !== undefined && last > 0 && last < calls.length ? calls.slice(-last) : calls;
   if (!calls.length) process.stdout.write(`no API calls recorded for session ${session.id}\n`);
   process.stdout.write(formatUsage(session, shown, { firstNumber: calls.length - shown.length + 1 }));
-  process.stdout.write(formatSessionTime(await store.activeTime.get(session.id), budgetSeconds));
+  process.stdout.write(formatSessionTime(await records.activeTime(session.id), budgetSeconds));
   return 0;
 }
 
 /** The full id, the short id, or a unique prefix (session-ref.ts). */
-async function findSession(store: Store, id: string): Promise<SessionRow | undefined> {
-  const found = await resolveSession(store, id);
+async function findSession(records: StoredRecords, id: string): Promise<SessionRow | undefined> {
+  const found = await resolveSession(records, id);
   return found.ok ? found.row : undefined;
 }
 

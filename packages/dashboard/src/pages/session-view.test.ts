@@ -1,7 +1,7 @@
 // A session's conversation follows one branch by link (issue "branches … follow to parent and
 // child"): an edited user message makes two branches; each link shows that branch's path from the
 // root and never the other's messages; a foreign node id shows every message with a note.
-import { DashboardData, openStore } from "@iris/host";
+import { DashboardData, loadProfile, openStore } from "@iris/host";
 import { tempDir } from "@iris/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DashboardDeps } from "../deps.js";
@@ -46,7 +46,10 @@ async function branchedSession(extra = 0) {
   let newTip = await say("assistant", "answer to the second wording");
   for (let i = 0; i < extra; i++) newTip = await say(i % 2 ? "assistant" : "user", `later message ${i}`);
   await store.close();
-  const data = DashboardData.open(path);
+  const profile = loadProfile({ env: { IRIS_HOME: dir.path }, registerSecret: () => {} });
+  if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+  expect(profile.home.paths.db).toBe(path);
+  const data = await DashboardData.open(profile);
   return { data, id: s.id, oldTip: oldTip.id, newTip: newTip.id };
 }
 

@@ -1,7 +1,7 @@
 // Usage and cost: per UTC day, tokens (in, out, cache read, cache write) and cost, split by model,
 // provider, platform, session or cron job, with the month's budget line and pace, the tables
 // behind the charts, and the same rows as CSV. One grouped range scan of usage_by_time.
-import type { UsageDayRow, UsageSplit } from "@iris/host";
+import { StoreError, type UsageDayRow, type UsageSplit } from "@iris/host";
 import { z } from "zod";
 import type { DashboardDeps } from "../deps.js";
 import { type Html, html, jsonScript, num, usd } from "../html.js";
@@ -24,6 +24,8 @@ interface UsageView {
   perDay: Map<string, UsageDayRow>;
   perKey: UsageDayRow[];
   total: UsageDayRow;
+  /** Why the split has no rows on this store (usage by cron job on Postgres). */
+  unavailable?: string;
 }
 
 const zero = (day: string, key: string): UsageDayRow => ({
@@ -48,7 +50,15 @@ function add(into: UsageDayRow, r: UsageDayRow): void {
 
 export async function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.now()): Promise<UsageView> {
   const from = todayStart(now) - (q.days - 1) * DAY;
-  const rows = await deps.data.reads.usageByDay(dayNo(from), dayNo(now), q.split);
+  let rows: UsageDayRow[];
+  let unavailable: string | undefined;
+  try {
+    rows = await deps.data.reads.usageByDay(dayNo(from), dayNo(now), q.split);
+  } catch (err) {
+    if (!(err instanceof StoreError && err.code === "unsupported")) throw err;
+    rows = [];
+    unavailable = err.message;
+  }
   const days = dayKeys(from, now + 1);
   const perDay = new Map(days.map((d) => [d, zero(d, "")]));
   const byKey = new Map<string, UsageDayRow>();
@@ -65,7 +75,7 @@ export async function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.n
     add(total, r);
   }
   const perKey = [...byKey.values()].sort((a, b) => b.costUsd - a.costUsd || b.inputTokens - a.inputTokens);
-  return { days, rows, perDay, perKey, total };
+  return { days, rows, perDay, perKey, total, ...(unavailable ? { unavailable } : {}) };
 }
 
 export async function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()): Promise<Html> {
@@ -116,6 +126,7 @@ export async function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.n
 <h2>Cost per day by ${q.split}</h2>
 <div class="chart" id="chart-split" data-chart-src="data-split"></div>${jsonScript("data-split", splitChart(v, x))}
 <h2>By ${q.split}</h2>
+${v.unavailable ? html`<p class="muted" id="split-unavailable">${v.unavailable}</p>` : ""}
 ${table(v.perKey.slice(0, TABLE_ROWS), q.split, v.total)}
 ${v.perKey.length > TABLE_ROWS ? html`<p class="muted">The ${TABLE_ROWS} largest of ${num(v.perKey.length)}; the CSV has every row.</p>` : ""}
 <h2>Per day</h2>

@@ -2,22 +2,22 @@
 // a listed name binds to its first id, a pattern or an id admits only what it names, and a
 // paired user is their whole id.
 import { join } from "node:path";
-import { type GatewayIdentities, type GatewayState, openStore, type Store } from "@iris/host";
+import { openStore, type Store } from "@iris/host";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../message.js";
 import { normaliseMessage } from "../platforms/telegram/normalise.js";
+import { type GatewayIdentities, type GatewayState, openGatewayTables } from "../state/index.js";
 import { type AuthPolicy, authorise } from "./authorise.js";
 
 let dir: TempDir;
 let store: Store;
 let state: GatewayState;
 let ids: GatewayIdentities;
-beforeEach(() => {
+beforeEach(async () => {
   dir = tempDir("iris-authorise");
   store = openStore(join(dir.path, "state.db"));
-  state = store.gatewayState;
-  ids = store.gatewayIdentities;
+  ({ state, identities: ids } = await openGatewayTables(store));
 });
 afterEach(async () => {
   await store.close();

@@ -5,8 +5,9 @@
 // `nick!user@host`), an allowlist entry is an id, a pattern over ids (`bob!*@home.example`), or
 // a name, which is bound to the first id that speaks under it; the name from any other id is a
 // stranger.
-import type { GatewayIdentities, GatewayState } from "@iris/host";
+
 import type { InboundMessage } from "../message.js";
+import type { GatewayIdentities, GatewayState } from "../state/index.js";
 
 export interface AuthPolicy {
   allowAll: boolean;

@@ -5,10 +5,10 @@
 // the hand-over to the platform's API, and it had not come) or the platform's send is
 // idempotent, and otherwise marked `uncertain` — at most once, never twice.
 
-import type { GatewayState } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import type { ActionButton, OutboundFile, PlatformAdapter, SendOptions } from "../adapter.js";
 import type { ChatAddress } from "../message.js";
+import type { GatewayState } from "../state/index.js";
 import { splitMessage } from "./chunk.js";
 
 const SEND_ATTEMPTS = 3;

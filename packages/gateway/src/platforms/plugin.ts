@@ -3,11 +3,12 @@
 // bin can register every schema without loading a client library) and a plugin.ts (the rest).
 // The generated index (index.generated.ts) lists them; nothing outside a platform's folder names
 // its id, so adding one is a new folder and `node scripts/gen-platform-index.mjs`.
-import type { GatewayIdentities } from "@iris/host";
+
 import type { Logger } from "@iris/llm";
 import type { z } from "zod";
 import type { PlatformAdapter } from "../adapter.js";
 import type { CommandIo } from "../commands.js";
+import type { GatewayIdentities } from "../state/index.js";
 
 /** Where a platform runs: enough to name its lock before anything else starts. */
 export interface PlatformPlace {
@@ -34,6 +35,12 @@ export interface PlatformPlugin<C = unknown> {
   identity(config: C, place: PlatformPlace): string;
   /** How the refusal of a second gateway names the bot ("bot @iris_bot"), never a secret. */
   describe(config: C, place: PlatformPlace): string;
+  /**
+   * Whether its events come as HTTP requests to this process (webhooks) rather than over a
+   * connection or a poll it holds. On a store several processes share (Postgres) every gateway
+   * process serves them, no connection lock taken; inbound dedupe runs a redelivery once.
+   */
+  eventsOverHttp?(config: C): boolean;
   /** User ids or names allowed without pairing. */
   allowedUsers(config: C): readonly string[];
   /** Chats `send_message` and cron may post to without having talked there first. */

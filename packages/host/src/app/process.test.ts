@@ -7,6 +7,8 @@ import { openStore, type SqliteStore } from "@iris/store";
 import { startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadProfile } from "../config/index.js";
+import { storeOf } from "../testing.js";
+import { InMemoryState } from "./in-memory-state.js";
 import { IrisProcess } from "./process.js";
 
 let dir: TempDir;
@@ -69,8 +71,29 @@ describe("IrisProcess", () => {
     await Promise.all([iris.close(), iris.close()]);
     expect(a.isClosed && b.isClosed).toBe(true);
     expect(iris.openSessions).toBe(0);
-    expect((iris.store as SqliteStore).db.open).toBe(false);
+    expect((storeOf(iris) as SqliteStore).db.open).toBe(false);
     expect(() => iris.openSession({ source: "test", cwd: dir.path, route })).toThrow(/closing/);
+  });
+
+  it("processes on one in-memory state share it, keep nothing in state.db, and leave it open at close", async () => {
+    const state = InMemoryState.open();
+    const p = profile();
+    const first = await IrisProcess.open({ profile: p, platform: "batch", env: {}, inMemory: state });
+    const second = await IrisProcess.open({ profile: p, platform: "batch", env: {}, inMemory: state });
+    const route = { provider: "custom", model: "m", baseUrl: "http://127.0.0.1:9/v1" };
+    const row = await first.openSession({ source: "batch", cwd: dir.path, route }).startSession();
+    expect(storeOf(second)).toBe(storeOf(first));
+    await first.close();
+    // The other process still reads what the first wrote: closing one left the state open.
+    expect((await second.findSession(row.id)).ok).toBe(true);
+    await second.close();
+    const store = storeOf(second) as SqliteStore;
+    expect(store.db.open).toBe(true);
+    await state.close();
+    expect(store.db.open).toBe(false);
+    const disk = openStore(join(dir.path, "state.db"));
+    expect(await disk.listSessions({ limit: 10 })).toEqual([]);
+    await disk.close();
   });
 
   it("close() during a tool call lets the turn write its results first, then closes the store", async () => {
@@ -91,7 +114,7 @@ describe("IrisProcess", () => {
       const result = await s.send("wait a while");
       await closed;
       expect(result.reason).toBe("user_cancelled");
-      expect((iris.store as SqliteStore).db.open).toBe(false);
+      expect((storeOf(iris) as SqliteStore).db.open).toBe(false);
       const again = openStore(join(dir.path, "state.db"));
       // The interrupted call got its result before the store closed: the history stays whole.
       expect((await again.activePath(s.id)).map((n) => n.message?.role)).toEqual([

@@ -15,14 +15,7 @@ import {
   type Message,
   type Runtime,
 } from "@iris/llm";
-import type {
-  GatewayIdentities,
-  GatewayState,
-  PlatformState,
-  Store,
-  TableAccess,
-  TableSet,
-} from "@iris/store";
+import type { PlatformState, Store, TableAccess, TableSet } from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import { closeBrowsers } from "@iris/tools";
 import type { Profile } from "../config/index.js";
@@ -30,6 +23,8 @@ import { recordPlatformHealth } from "../dashboard/platform-health.js";
 import { makeApprovalJudge } from "./approval-judge.js";
 import { SwitchablePolicy } from "./approval-modes.js";
 import { EventFanout, type HostEventListener } from "./events.js";
+import { type InMemoryState, storeOf } from "./in-memory-state.js";
+import { registerProcessStore } from "./process-store.js";
 import { openProfileStore } from "./profile-store.js";
 import { modelInfoFor, type RouteFlags, resolveMainRoute, routeFlagsOf } from "./route.js";
 import { RouteLimiter } from "./route-limiter.js";
@@ -49,8 +44,12 @@ export interface ProcessOptions {
   /** Whose tool menu sessions get: cli, gateway, acp, api, batch, … */
   platform: string;
   yolo?: boolean;
-  /** An open store to use (and close); default the profile's state.db. */
+  /** An open store to use (and close): tests' (they look at what was stored). Default: the
+   * profile's store (config.yaml's `store:`), opened here. */
   store?: Store;
+  /** Keep nothing in the profile's store: use this in-memory state, shared with other processes
+   * (a batch run's), and leave it open at close (its opener closes it after them). */
+  inMemory?: InMemoryState;
   /**
    * Where diagnostics go. Default: the process-wide logger, configured here once — level from
    * IRIS_LOG_LEVEL or config `logging.level`, lines in the profile's logs/iris.log, secrets
@@ -121,11 +120,14 @@ export class IrisProcess implements SessionParent {
   readonly cooldowns: CooldownBook;
   private closing: Promise<void> | undefined;
   private mcpStates: McpStateRecorder | undefined;
+  /** Whether close() closes the store (not an InMemoryState's, which others share). */
+  private ownsStore = true;
 
   static async open(opts: ProcessOptions): Promise<IrisProcess> {
     const { profile } = opts;
     const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? process.env);
-    const store = opts.store ?? (await openProfileStore(profile));
+    const store = opts.inMemory ? storeOf(opts.inMemory) : (opts.store ?? (await openProfileStore(profile)));
+    const ownsStore = !opts.inMemory;
     const mcpStates = mcpStateRecorder(store, opts.platform, logger.child({ component: "mcp" }));
     try {
       const tools = await setUpTools({
@@ -137,26 +139,26 @@ export class IrisProcess implements SessionParent {
         logger: logger.child({ component: "tools" }),
         env: profile.env,
         ...(opts.extraTools ? { extraTools: opts.extraTools } : {}),
-        // Read pages and MCP states are state.db tables; on Postgres pages stay in this process.
-        ...(store.backend === "sqlite"
-          ? { pages: storePageIndex(store, logger.child({ component: "tools" })) }
-          : {}),
-        onMcpStatus: (statuses) => (store.backend === "sqlite" ? mcpStates.record(statuses) : undefined),
+        // Read pages and MCP states are kept in the store (either engine) for other processes.
+        pages: storePageIndex(store, logger.child({ component: "tools" })),
+        onMcpStatus: (statuses) => mcpStates.record(statuses),
       });
       const proc = new IrisProcess(profile, store, tools, logger, opts.routeLimiter ?? new RouteLimiter());
       proc.mcpStates = mcpStates;
+      proc.ownsStore = ownsStore;
+      registerProcessStore(proc, store);
       return proc;
     } catch (err) {
-      await store.close();
+      if (ownsStore) await store.close();
       throw err;
     }
   }
 
   private constructor(
     readonly profile: Profile,
-    /** Host's own, and tests' (they look at what was stored): a front end goes through the methods
-     * of its sessions and the accessors below, never the store itself. */
-    readonly store: Store,
+    /** Host's own: a front end goes through the methods of its sessions and the accessors below,
+     * never the store itself (tests look at what was stored through @iris/host/testing). */
+    private readonly store: Store,
     readonly tools: ToolSetup,
     readonly logger: Logger,
     readonly routeLimiter: RouteLimiter,
@@ -264,15 +266,6 @@ export class IrisProcess implements SessionParent {
     return this.store.openTables(set);
   }
 
-  /** The tables front ends keep their own state in until each moves onto a table set: the
-   * gateway's chats and outbox, its logins and identities. */
-  get gatewayState(): GatewayState {
-    return this.store.gatewayState;
-  }
-  get gatewayIdentities(): GatewayIdentities {
-    return this.store.gatewayIdentities;
-  }
-
   /** A messaging platform's state, for the dashboard (best effort: a busy store skips it). */
   recordPlatformHealth(platform: string, state: PlatformState, error?: string): Promise<void> {
     return recordPlatformHealth(this.store, platform, state, error);
@@ -281,7 +274,7 @@ export class IrisProcess implements SessionParent {
   /** Closes the store at once: the last thing before a forced exit (a signal). SQLite's file is
    * closed before this returns; a Postgres pool ends its connections as the process goes. */
   closeStoreNow(): void {
-    void this.store.close();
+    if (this.ownsStore) void this.store.close();
   }
 
   /** Every session's tagged events (front ends serving many conversations). */
@@ -313,7 +306,7 @@ export class IrisProcess implements SessionParent {
       await closeBrowsers(this.tools.registry.environment);
       // Cooldown writes still on their way land before the store closes.
       await this.cooldowns.settled();
-      await this.store.close();
+      if (this.ownsStore) await this.store.close();
     })();
     return this.closing;
   }

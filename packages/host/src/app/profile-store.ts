@@ -46,13 +46,3 @@ export async function openProfileStore(
   if (profile.config.store.backend === "postgres") return openPostgresStore(postgresOptionsOf(profile));
   return openStore(profile.home.paths.db, opts.readonly ? { readonly: true } : {});
 }
-
-/** Front ends whose own tables are not on Postgres yet refuse to start on it, saying so. */
-export function requireSqliteFor(profile: Pick<Profile, "config">, what: string): void {
-  if (profile.config.store.backend !== "sqlite")
-    throw new StoreError(
-      "unsupported",
-      `${what} keeps its own tables in state.db and does not run on store.backend: postgres yet; ` +
-        "run it on a profile with the SQLite store",
-    );
-}

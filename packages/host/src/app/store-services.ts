@@ -1,7 +1,8 @@
-// Two things a process keeps in the profile's store for others to see (migration 0032): the pages
-// its web tools read (the `local` search backend of every later process searches them) and its
-// MCP servers' live states (the dashboard shows them). A write that fails (a read-only home, a
-// busy store) is logged and costs only that record: never a tool call or the process.
+// Two things a process keeps in the profile's store for others to see (SQLite migration 0032,
+// Postgres migration 2): the pages its web tools read (the `local` search backend of every later
+// process searches them) and its MCP servers' live states (the dashboard shows them). A write that
+// fails (a read-only home, a busy store) is logged and costs only that record: never a tool call
+// or the process.
 import type { Logger } from "@iris/llm";
 import type { Store } from "@iris/store";
 import { type McpServerStatus, type PageIndex, pageSnippet, pageTerms, searchTerms } from "@iris/tools";

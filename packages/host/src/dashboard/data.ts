@@ -1,22 +1,24 @@
 // The profile's state as the dashboard reads and steers it (a front end imports host only): one
-// writable store connection with the dashboard's indexed reads (store/dashboard-reads.ts), the ask
-// board, search, the few edits the pages offer (rename, delete), and front ends' table sets (the
-// gateway's cron jobs) opened on the same connection.
-import {
-  type AskBoard,
-  type AskRow,
-  type DashboardReads,
-  type McpStateRow,
-  type NodeRow,
-  openStore,
-  type PlatformHealthRow,
-  type SearchHit,
-  type SessionRow,
-  type Store,
-  type TableAccess,
-  type TableSet,
+// writable store (SQLite or Postgres, as the profile's store: says) with the dashboard's indexed
+// reads, the ask board, search, the few edits the pages offer (rename, delete), and front ends'
+// table sets (the gateway's cron jobs) opened on the same store.
+import { hostname } from "node:os";
+import type {
+  AskBoard,
+  AskRow,
+  DashboardReads,
+  McpStateRow,
+  NodeRow,
+  PlatformHealthRow,
+  SearchHit,
+  SessionRow,
+  Store,
+  TableAccess,
+  TableSet,
 } from "@iris/store";
 import type { ApprovalAnswer } from "@iris/tools";
+import { openProfileStore } from "../app/profile-store.js";
+import type { Profile } from "../config/index.js";
 import { exportSessionAs, type SessionExportFormat } from "./export.js";
 
 export class DashboardData {
@@ -28,11 +30,12 @@ export class DashboardData {
     this.board = store.dashboard.asks;
   }
 
-  static open(dbPath: string): DashboardData {
-    return new DashboardData(openStore(dbPath));
+  /** The profile's store, whichever engine its config names. */
+  static async open(profile: Pick<Profile, "config" | "env" | "home">): Promise<DashboardData> {
+    return new DashboardData(await openProfileStore(profile));
   }
 
-  /** A front end's own tables on this connection (the gateway's cron jobs: the cron page). */
+  /** A front end's own tables on this store (the gateway's cron jobs: the cron page). */
   openTables(set: TableSet): Promise<TableAccess> {
     return this.store.openTables(set);
   }
@@ -99,7 +102,7 @@ export class DashboardData {
   /** Platforms as the gateway last recorded them; a gateway that died shows its platforms stopped. */
   async platformHealth(): Promise<PlatformHealthRow[]> {
     return (await this.store.dashboard.health.list()).map((h) =>
-      h.state !== "stopped" && !isAlive(h.pid)
+      h.state !== "stopped" && !isAliveHere(h)
         ? { ...h, state: "stopped", lastError: h.lastError ?? "the gateway process is gone" }
         : h,
     );
@@ -111,7 +114,7 @@ export class DashboardData {
    */
   async mcpStates(): Promise<McpStateRow[]> {
     return (await this.store.mcpStates.list()).map((r) =>
-      isAlive(r.pid) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
+      isAliveHere(r) ? r : { ...r, state: "gone", lastError: `the process (pid ${r.pid}) is gone` },
     );
   }
 
@@ -130,6 +133,14 @@ export class DashboardData {
     const ask = await this.board.get(id);
     return ask?.kind === "clarify" && (await this.board.answer(id, answer, by));
   }
+}
+
+/**
+ * Whether the process a row names still runs. A process on another machine sharing the store
+ * (Postgres) cannot be looked at from here: its row is taken as it says.
+ */
+function isAliveHere(row: { pid: number; host?: string }): boolean {
+  return (row.host !== undefined && row.host !== hostname()) || isAlive(row.pid);
 }
 
 function isAlive(pid: number): boolean {

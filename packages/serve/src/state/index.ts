@@ -7,6 +7,7 @@ import { SqliteServeState } from "./sqlite.js";
 import { SERVE_TABLES } from "./tables.js";
 
 export type { Bounds, RecordedAnswer, RequestCounter, ServeState, StoredEntry } from "./serve-state.js";
+export type { StreamEvent, StreamLog, StreamStatus } from "./stream-log.js";
 export { SERVE_TABLES };
 
 export async function openServeState(iris: Pick<IrisProcess, "openTables">): Promise<ServeState> {

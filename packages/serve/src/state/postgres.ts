@@ -4,6 +4,7 @@
 // together allow `requests_per_minute`.
 import type { PostgresQuery, PostgresTables } from "@iris/host";
 import type { Message } from "@iris/llm";
+import { PostgresStreamLog } from "./postgres-streams.js";
 import {
   type Bounds,
   entryJson,
@@ -14,7 +15,11 @@ import {
 } from "./serve-state.js";
 
 export class PostgresServeState implements ServeState {
-  constructor(private readonly tables: PostgresTables) {}
+  readonly streams: PostgresStreamLog;
+
+  constructor(private readonly tables: PostgresTables) {
+    this.streams = new PostgresStreamLog(tables);
+  }
 
   async responseEntry(owner: string, key: string, now: number): Promise<StoredEntry | undefined> {
     const { rows } = await this.tables.query<{ history: string }>(
@@ -59,7 +64,7 @@ export class PostgresServeState implements ServeState {
 
   async answer(scope: string, now: number): Promise<RecordedAnswer | undefined> {
     const { rows } = await this.tables.query<{ status: number; headers: string; body: string }>(
-      "SELECT status, headers, body FROM serve_idempotency WHERE scope = $1 AND expires_at > $2",
+      "SELECT status, headers, body FROM serve_idempotency WHERE scope = $1 AND expires_at > $2 AND status > 0",
       [scope, now],
     );
     const row = rows[0];
@@ -80,6 +85,26 @@ export class PostgresServeState implements ServeState {
       );
       await trim(tx, "serve_idempotency", bounds.max);
     });
+  }
+
+  async claimAnswer(
+    scope: string,
+    claim: { expiresAt: number; now: number },
+  ): Promise<RecordedAnswer | "claimed" | "running"> {
+    // A claim is a row with status 0; it takes the place of an expired row only, so of two
+    // replicas claiming at once exactly one gets it.
+    const taken = await this.tables.query(
+      "INSERT INTO serve_idempotency (scope, status, headers, body, expires_at) VALUES ($1, 0, '{}', '', $2) " +
+        "ON CONFLICT (scope) DO UPDATE SET status = 0, headers = '{}', body = '', expires_at = excluded.expires_at, " +
+        "seq = nextval(pg_get_serial_sequence('serve_idempotency', 'seq')) WHERE serve_idempotency.expires_at <= $3",
+      [scope, claim.expiresAt, claim.now],
+    );
+    if (taken.rowCount > 0) return "claimed";
+    return (await this.answer(scope, claim.now)) ?? "running";
+  }
+
+  async releaseClaim(scope: string): Promise<void> {
+    await this.tables.query("DELETE FROM serve_idempotency WHERE scope = $1 AND status = 0", [scope]);
   }
 
   answerCount(): Promise<number> {

@@ -5,6 +5,7 @@
 // transaction, so replicas of one profile never leave more than `max` rows. Engines: sqlite.ts,
 // postgres.ts; the tables: tables.ts.
 import type { Message } from "@iris/llm";
+import type { StreamLog } from "./stream-log.js";
 
 export interface RecordedAnswer {
   status: number;
@@ -35,6 +36,8 @@ export interface RequestCounter {
 }
 
 export interface ServeState extends RequestCounter {
+  /** Responses streamed in the background, event by event (Last-Event-ID resumes them). */
+  readonly streams: StreamLog;
   /** The conversation under (owner, key), unless missing or expired at `now`. */
   responseEntry(owner: string, key: string, now: number): Promise<StoredEntry | undefined>;
   /** Stores (or replaces, as the newest) the conversation under each key, in one transaction. */
@@ -51,6 +54,18 @@ export interface ServeState extends RequestCounter {
   /** The answer recorded under an idempotency scope, unless missing or expired at `now`. */
   answer(scope: string, now: number): Promise<RecordedAnswer | undefined>;
   putAnswer(scope: string, answer: RecordedAnswer, bounds: Bounds): Promise<void>;
+  /**
+   * Claims `scope` for a request about to run, unless an answer is recorded (then that answer) or
+   * another process's claim lives until after `now` ("running"). Postgres keeps the claim as a row
+   * every replica sees, until `expiresAt` or the answer; SQLite (one process, whose requests wait
+   * for each other in memory) writes nothing.
+   */
+  claimAnswer(
+    scope: string,
+    claim: { expiresAt: number; now: number },
+  ): Promise<RecordedAnswer | "claimed" | "running">;
+  /** Drops a claim that got no answer to keep (the request failed: a retry runs again). */
+  releaseClaim(scope: string): Promise<void>;
   answerCount(): Promise<number>;
 }
 

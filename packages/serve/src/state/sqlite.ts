@@ -11,11 +11,15 @@ import {
   type ServeState,
   type StoredEntry,
 } from "./serve-state.js";
+import { SqliteStreamLog } from "./sqlite-streams.js";
 
 export class SqliteServeState implements ServeState {
   private readonly windows = new MinuteWindows();
+  readonly streams: SqliteStreamLog;
 
-  constructor(private readonly tables: SqliteTables) {}
+  constructor(private readonly tables: SqliteTables) {
+    this.streams = new SqliteStreamLog(tables);
+  }
 
   async responseEntry(owner: string, key: string, now: number): Promise<StoredEntry | undefined> {
     const row = this.tables.get<{ history: string }>(
@@ -93,6 +97,12 @@ export class SqliteServeState implements ServeState {
       this.trim("serve_idempotency", bounds.max);
     });
   }
+
+  async claimAnswer(scope: string, claim: { now: number }): Promise<RecordedAnswer | "claimed"> {
+    return (await this.answer(scope, claim.now)) ?? "claimed";
+  }
+
+  async releaseClaim(): Promise<void> {}
 
   async answerCount(): Promise<number> {
     return this.tables.get<{ n: number }>("SELECT COUNT(*) AS n FROM serve_idempotency")?.n ?? 0;

@@ -55,8 +55,54 @@ CREATE TABLE serve_request_times (
 CREATE INDEX serve_request_times_by_key ON serve_request_times (key, at);
 `;
 
+// Version 2: the events of responses streamed in the background (stream-log.ts), so a client
+// that lost its connection resumes on any replica (or after a restart) with Last-Event-ID.
+const SQLITE_V2 = `
+CREATE TABLE serve_streams (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  done INTEGER NOT NULL DEFAULT 0,
+  alive_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX serve_streams_expiry ON serve_streams(expires_at);
+
+CREATE TABLE serve_stream_events (
+  stream_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (stream_id, seq)
+);
+`;
+
+const POSTGRES_V2 = `
+CREATE TABLE serve_streams (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  done BOOLEAN NOT NULL DEFAULT false,
+  alive_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX serve_streams_expiry ON serve_streams (expires_at);
+
+CREATE TABLE serve_stream_events (
+  stream_id TEXT NOT NULL REFERENCES serve_streams (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (stream_id, seq)
+);
+`;
+
 export const SERVE_TABLES: TableSet = {
   owner: "serve",
-  sqlite: [{ version: 1, name: "responses_idempotency", sql: SQLITE_V1 }],
-  postgres: [{ version: 1, name: "responses_idempotency", sql: POSTGRES_V1 }],
+  sqlite: [
+    { version: 1, name: "responses_idempotency", sql: SQLITE_V1 },
+    { version: 2, name: "stream_events", sql: SQLITE_V2 },
+  ],
+  postgres: [
+    { version: 1, name: "responses_idempotency", sql: POSTGRES_V1 },
+    { version: 2, name: "stream_events", sql: POSTGRES_V2 },
+  ],
 };

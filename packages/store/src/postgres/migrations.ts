@@ -140,6 +140,95 @@ CREATE TABLE route_cooldowns (
   set_at BIGINT NOT NULL
 );`,
   },
+  {
+    version: 2,
+    name: "dashboard",
+    // What every process shares with the dashboard (SQLite: migrations 0031 and 0032). usage_daily
+    // is kept by the usage writes themselves (usage.ts, sessions.ts); rows naming a process carry
+    // its host, since a pid means something on its own machine only.
+    sql: () => `
+CREATE TABLE usage_daily (
+  day INTEGER NOT NULL,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  source TEXT NOT NULL,
+  calls BIGINT NOT NULL,
+  input_tokens BIGINT NOT NULL,
+  output_tokens BIGINT NOT NULL,
+  cache_read_tokens BIGINT NOT NULL,
+  cache_write_tokens BIGINT NOT NULL,
+  cost_usd DOUBLE PRECISION NOT NULL,
+  PRIMARY KEY (day, provider, model, source)
+);
+INSERT INTO usage_daily
+SELECT u.created_at / 86400000, u.provider, u.model, COALESCE(s.source, ''), COUNT(*), SUM(u.input_tokens),
+  SUM(u.output_tokens), SUM(u.cache_read_tokens), SUM(u.cache_write_tokens), SUM(u.cost_usd)
+FROM usage u LEFT JOIN sessions s ON s.id = u.session_id
+GROUP BY 1, 2, 3, 4;
+
+CREATE TABLE dashboard_asks (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind = 'approval' OR kind = 'clarify'),
+  source TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state = 'waiting' OR state = 'answered' OR state = 'withdrawn'),
+  created_at BIGINT NOT NULL,
+  answered_at BIGINT,
+  answer TEXT,
+  answered_by TEXT,
+  question TEXT NOT NULL
+);
+CREATE INDEX dashboard_asks_waiting ON dashboard_asks (created_at) WHERE state = 'waiting';
+CREATE INDEX dashboard_asks_by_session ON dashboard_asks (session_id, created_at);
+
+CREATE TABLE dashboard_presence (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  seen_at BIGINT NOT NULL
+);
+
+CREATE TABLE gateway_platform_health (
+  platform TEXT PRIMARY KEY,
+  state TEXT NOT NULL CHECK (state = 'connected' OR state = 'degraded' OR state = 'stopped'),
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  last_error TEXT,
+  updated_at BIGINT NOT NULL
+);
+
+CREATE TABLE mcp_server_state (
+  owner TEXT NOT NULL,
+  server TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  state TEXT NOT NULL,
+  transport TEXT NOT NULL,
+  tools INTEGER NOT NULL,
+  last_error TEXT,
+  restarts INTEGER NOT NULL,
+  started_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (owner, server)
+);
+
+-- The local search backend's pages: terms (the backend's split words, two-character pieces for
+-- CJK) searched through a 'simple' text-search vector: no stemming, no stop words, as unicode61.
+CREATE TABLE web_pages (
+  id BIGSERIAL PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  title TEXT NOT NULL,
+  text TEXT NOT NULL,
+  terms TEXT NOT NULL,
+  read_at BIGINT NOT NULL,
+  search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, terms)) STORED
+);
+CREATE INDEX web_pages_by_read ON web_pages (read_at);
+CREATE INDEX web_pages_search ON web_pages USING gin (search);`,
+  },
 ];
 
 export const PG_LATEST_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -9,6 +9,7 @@ import {
 } from "../sessions.js";
 import { requireString } from "../validate.js";
 import type { Pool, PoolClient } from "./pool.js";
+import { forgetSessionUsage } from "./usage.js";
 
 /** A pool or one connection inside a transaction. */
 export type Db = Pool | PoolClient;
@@ -136,6 +137,7 @@ export async function deleteSession(db: PoolClient, id: string): Promise<void> {
       "invalid_input",
       `session ${id} is continued by ${rows.map((d) => d.id).join(", ")}; delete ${rows.length > 1 ? "those" : "that one"} first`,
     );
+  await forgetSessionUsage(db, id);
   for (const table of ["effects", "usage", "session_active_time", "session_leases"])
     await db.query(`DELETE FROM ${table} WHERE session_id = $1`, [id]);
   // Parent links inside the session point at its own rows: they go in one statement.

@@ -1,14 +1,12 @@
 // The Postgres engine behind the state interface (state.ts): one schema of one database shared by
 // any number of processes on any number of machines. Every write that must land together is one
 // transaction here; reads go straight to the pool. Front ends' table sets are migrated and reached
-// through tables.ts; the front-end tables still in this package (gateway, cron, the dashboard's)
-// are not on Postgres: their calls are refused with a message that says so.
+// through tables.ts.
 import type { Message } from "@iris/llm";
 import { type CompactionExpansion, expandCompaction } from "../compaction.js";
 import type { EffectSnapshotRow } from "../effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "../effects.js";
 import { StoreError } from "../errors.js";
-import type { DashboardState, FrontEndStates } from "../front-end-state.js";
 import type { NodeInput } from "../nodes.js";
 import type { NodeRow, SessionRow } from "../rows.js";
 import type { SearchHit, SearchOptions } from "../search.js";
@@ -16,23 +14,29 @@ import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from
 import type {
   ActiveTimeState,
   CooldownState,
+  DashboardState,
   LeaseState,
+  McpStates,
   StartSessionInput,
   Store,
   StoreBackend,
+  WebPages,
 } from "../state.js";
 import type { PostgresTables, TableSet, TableSetVersion } from "../tables/table-set.js";
 import type { UsageInput, UsageRow } from "../usage.js";
 import { requireString } from "../validate.js";
+import { pgDashboardReads } from "./dashboard-reads.js";
+import { pgAskBoard, pgPlatformHealth } from "./dashboard-tables.js";
 import * as fx from "./effects.js";
 import { describeServer, pgError } from "./errors.js";
+import { pgMcpStates, pgWebPages } from "./mcp-web.js";
 import { migratePostgres, PG_LATEST_VERSION, pgSchemaVersion } from "./migrations.js";
 import * as nodes from "./nodes.js";
 import { inTransaction, openPool, type Pool, type PostgresOptions } from "./pool.js";
 import { searchNodes } from "./search.js";
 import { pgActiveTime, pgCooldowns, pgLeases } from "./session-extras.js";
 import * as sessions from "./sessions.js";
-import { migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
+import { type LockSessions, migratePgTables, pgTables, pgTablesVersion } from "./tables.js";
 import { recordUsage, usageForSession } from "./usage.js";
 
 /** Connects, migrates the schema when needed (advisory lock: safe from several processes), opens. */
@@ -55,6 +59,9 @@ export class PostgresStore implements Store {
   readonly leases: LeaseState;
   readonly routeCooldowns: CooldownState;
   readonly activeTime: ActiveTimeState;
+  readonly dashboard: DashboardState;
+  readonly mcpStates: McpStates;
+  readonly webPages: WebPages;
 
   constructor(
     readonly pool: Pool,
@@ -65,9 +72,18 @@ export class PostgresStore implements Store {
     this.leases = this.guarded(pgLeases(pool));
     this.routeCooldowns = this.guarded(pgCooldowns(pool));
     this.activeTime = this.guarded(pgActiveTime(pool));
+    this.dashboard = {
+      reads: this.guarded(pgDashboardReads(pool)),
+      asks: this.guarded(pgAskBoard(pool)),
+      health: this.guarded(pgPlatformHealth(pool)),
+    };
+    this.mcpStates = this.guarded(pgMcpStates(pool));
+    this.webPages = this.guarded(pgWebPages(pool));
   }
 
   async close(): Promise<void> {
+    // A held lock's connection is out of the pool: it ends with the store (the lock goes with it).
+    for (const drop of this.lockSessions) drop();
     await this.pool.end();
   }
 
@@ -101,34 +117,14 @@ export class PostgresStore implements Store {
 
   // Front ends' own table sets (tables/table-set.ts).
   private tables: PostgresTables | undefined;
+  private readonly lockSessions: LockSessions = new Set();
   async openTables(set: TableSet): Promise<PostgresTables> {
     await this.run(() => migratePgTables(this.pool, this.schema, set));
-    this.tables ??= pgTables(this.pool, this.server);
+    this.tables ??= pgTables(this.pool, this.server, this.schema, this.lockSessions);
     return this.tables;
   }
   tablesVersion(set: TableSet): Promise<TableSetVersion> {
     return this.run(() => pgTablesVersion(this.pool, this.schema, set));
-  }
-
-  // Front-end state still in this package: not on Postgres (each moves onto a table set).
-  get gatewayState(): FrontEndStates["gatewayState"] {
-    return notYet("the gateway's tables");
-  }
-  get gatewayIdentities(): FrontEndStates["gatewayIdentities"] {
-    return notYet("the gateway's logins");
-  }
-  get dashboard(): DashboardState {
-    return {
-      reads: notYet("the dashboard"),
-      asks: notYet("the dashboard's ask board"),
-      health: notYet("the platforms' health"),
-    };
-  }
-  get mcpStates(): FrontEndStates["mcpStates"] {
-    return notYet("MCP server states");
-  }
-  get webPages(): FrontEndStates["webPages"] {
-    return notYet("the pages the web tools read");
   }
 
   // Sessions
@@ -321,16 +317,4 @@ export class PostgresStore implements Store {
   fileSnapshots(nodeIds: readonly string[]): Promise<EffectSnapshotRow[]> {
     return this.run(() => fx.fileSnapshots(this.pool, nodeIds));
   }
-}
-
-/** Front-end tables the Postgres engine does not hold yet: every call is refused, saying so. */
-function notYet<T>(what: string): T {
-  const refuse = async () => {
-    throw new StoreError(
-      "unsupported",
-      `${what} are not kept on Postgres yet (store.backend: postgres); use the SQLite store for them`,
-    );
-  };
-  // Any method name answers with the refusal: the views are method-only objects (Promised<T>).
-  return new Proxy({}, { get: () => refuse }) as T;
 }

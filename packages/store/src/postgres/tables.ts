@@ -4,6 +4,7 @@
 import { StoreError } from "../errors.js";
 import {
   checkTableSet,
+  type LockSession,
   type PostgresQuery,
   type PostgresTables,
   type QueryResult,
@@ -70,8 +71,83 @@ export async function migratePgTables(pool: Pool, schema: string, set: TableSet)
   });
 }
 
+/** The lock sessions' connections, ended when the store closes (each entry destroys one). */
+export type LockSessions = Set<() => void>;
+
+/**
+ * A connection kept out of the pool for advisory locks (two keys: the schema's, the name's; a
+ * namespace apart from the one-key migration lock). Its locks live as long as it does: a holder
+ * that dies frees them all at once, when the server sees its connection end.
+ */
+async function lockSession(
+  pool: Pool,
+  schema: string,
+  server: string,
+  registry: LockSessions,
+): Promise<LockSession> {
+  const client = await pool.connect();
+  let closed = false;
+  let onLost: (err: Error) => void = () => {};
+  const lost = new Promise<Error>((resolve) => {
+    onLost = resolve;
+  });
+  const drop = (err: Error) => {
+    if (!closed) onLost(new Error(`the advisory locks were lost with their connection: ${err.message}`));
+  };
+  const onError = (err: Error) => drop(err);
+  const onEnd = () => drop(new Error("the connection ended"));
+  client.on("error", onError);
+  client.on("end", onEnd);
+  const destroy = () => {
+    registry.delete(destroy);
+    drop(new Error("the store was closed"));
+    closed = true;
+    client.release(true);
+  };
+  registry.add(destroy);
+  // A holder whose machine dies sends no FIN: the server's keepalives find it within about 25 s
+  // (the OS default is hours), so its locks are free for the others that soon.
+  await client
+    .query("SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3")
+    .catch((err: unknown) => {
+      destroy();
+      throw pgError(err, server);
+    });
+  const keys = (name: string) => [`iris:${schema}`, name];
+  const run = async <Row>(sql: string, name: string): Promise<Row | undefined> => {
+    if (closed) throw new StoreError("db_io", `the lock session on ${server} is closed`);
+    try {
+      return (await client.query(sql, keys(name))).rows[0] as Row | undefined;
+    } catch (err) {
+      throw pgError(err, server);
+    }
+  };
+  return {
+    lost,
+    async tryLock(name) {
+      const row = await run<{ held: boolean }>(
+        "SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS held",
+        name,
+      );
+      return row?.held === true;
+    },
+    async unlock(name) {
+      await run("SELECT pg_advisory_unlock(hashtext($1), hashtext($2))", name);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      registry.delete(destroy);
+      client.off("error", onError);
+      client.off("end", onEnd);
+      // Ended, not returned to the pool: its locks go with it.
+      client.release(true);
+    },
+  };
+}
+
 /** The port over the pool; `server` (user@host:port/database) names the server in errors. */
-export function pgTables(pool: Pool, server: string): PostgresTables {
+export function pgTables(pool: Pool, server: string, schema: string, locks: LockSessions): PostgresTables {
   const on = (db: Queryable | PoolClient): PostgresQuery => ({
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       try {
@@ -88,6 +164,13 @@ export function pgTables(pool: Pool, server: string): PostgresTables {
     async transaction<T>(fn: (tx: PostgresQuery) => Promise<T>): Promise<T> {
       try {
         return await inTransaction(pool, (client) => fn(on(client)));
+      } catch (err) {
+        throw pgError(err, server);
+      }
+    },
+    async lockSession(): Promise<LockSession> {
+      try {
+        return await lockSession(pool, schema, server, locks);
       } catch (err) {
         throw pgError(err, server);
       }

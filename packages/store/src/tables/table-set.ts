@@ -61,13 +61,31 @@ export interface PostgresQuery {
 }
 
 /**
+ * Locks held across processes and machines: Postgres session-level advisory locks on a connection
+ * of their own. One holder per name at a time; when the holder dies its connection ends and the
+ * server frees every lock it held at once, for the next one.
+ */
+export interface LockSession {
+  /** Settles when the connection was lost without close(): every lock went with it, so whatever
+   * they guard must stop at once (another process may hold them now). */
+  readonly lost: Promise<Error>;
+  /** Takes `name` (per schema) when no other session holds it; false when one does. */
+  tryLock(name: string): Promise<boolean>;
+  unlock(name: string): Promise<void>;
+  /** Ends the connection, freeing every lock. */
+  close(): Promise<void>;
+}
+
+/**
  * The Postgres port: statements on the store's pool, in the store's schema. `transaction` runs
  * `fn`'s statements on one connection in one transaction: committed when `fn` resolves, rolled
- * back when it rejects (a lost connection included: nothing half-written).
+ * back when it rejects (a lost connection included: nothing half-written). `lockSession` opens a
+ * connection of its own for advisory locks.
  */
 export interface PostgresTables extends PostgresQuery {
   readonly dialect: "postgres";
   transaction<T>(fn: (tx: PostgresQuery) => Promise<T>): Promise<T>;
+  lockSession(): Promise<LockSession>;
 }
 
 /** A front end's access to its own tables, on whichever engine the profile uses. */

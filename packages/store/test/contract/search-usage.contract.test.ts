@@ -1,10 +1,8 @@
 // Search (SPEC D2, U7), usage (F3) and the session budget's inputs through the state interface,
 // on every engine: Korean, Japanese and Chinese substrings and English words are found alike.
-import type { Message } from "@iris/llm";
 import { expect, it } from "vitest";
 import { describeEngines } from "./engines.js";
-
-const user = (text: string): Message => ({ role: "user", content: text });
+import { user } from "./messages.js";
 
 describeEngines("search", (ctx) => {
   async function seed() {

@@ -1,16 +1,9 @@
 // Sessions and the node tree (SPEC D2, D3) through the state interface, on every engine.
-import type { AssistantMessage, Message } from "@iris/llm";
+import type { Message } from "@iris/llm";
 import { expect, it } from "vitest";
 import { describeEngines } from "./engines.js";
+import { assistant, user } from "./messages.js";
 
-const user = (text: string): Message => ({ role: "user", content: text });
-const assistant = (text: string): AssistantMessage => ({
-  role: "assistant",
-  parts: [{ type: "text", text }],
-  origin: { provider: "p", apiMode: "chat_completions", model: "m" },
-  usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-  stopReason: "end",
-});
 const texts = (ms: { message: Message | null }[]) =>
   ms.map((n) =>
     n.message?.role === "user"

@@ -36,6 +36,8 @@ export interface PostgresServer {
   url(database?: string): string;
   /** Runs SQL through psql as `iris`; its stdout. */
   sql(text: string, database?: string): string;
+  /** The database as `pg_dump` (the server's own, beside initdb) writes it, plain SQL: its stdout. */
+  dump(args?: string[], database?: string): string;
   /** Takes the server down (`immediate`: as if it crashed), keeping its data. */
   stop(mode?: "fast" | "immediate"): void;
   /** Starts it again on the same port. */
@@ -96,6 +98,14 @@ export async function startPostgres(): Promise<PostgresServer> {
         encoding: "utf8",
       });
       if (r.status !== 0) throw new Error(`psql failed: ${r.stderr.trim()}`);
+      return r.stdout;
+    },
+    dump: (args = [], database = "postgres") => {
+      const r = spawnSync(join(bin, "pg_dump"), [...args, url(database)], {
+        encoding: "utf8",
+        maxBuffer: 512 * 1024 * 1024,
+      });
+      if (r.status !== 0) throw new Error(`pg_dump failed: ${r.stderr.trim()}`);
       return r.stdout;
     },
     stop,

@@ -48,6 +48,7 @@ export default definePlatform<SlackConfig>({
     }),
   identity: (c, place) => `slack:${createHash("sha256").update(tokenOf(c, place)).digest("hex")}`,
   describe: () => "a Slack bot",
+  eventsOverHttp: (c) => c.mode === "http",
   allowedUsers: (c) => c.allowed_users,
   sendTargets: () => [],
   formattingHint:

@@ -55,6 +55,7 @@ export default definePlatform<TelegramConfig>({
   identity: (c, place) => `telegram:${createHash("sha256").update(tokenOf(c, place)).digest("hex")}`,
   // The part before the colon is the bot's public id; the rest is the secret.
   describe: (c, place) => `bot ${tokenOf(c, place).split(":")[0]}`,
+  eventsOverHttp: (c) => c.webhook !== undefined,
   allowedUsers: (c) => c.allowed_users.map(String),
   sendTargets: () => [],
   formattingHint:

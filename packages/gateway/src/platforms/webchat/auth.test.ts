@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { openStore, type Store } from "@iris/host";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openGatewayTables } from "../../state/index.js";
 import { loadSecret, WebchatAuth } from "./auth.js";
 import { WebchatUsers } from "./users.js";
 
@@ -12,10 +13,10 @@ const SECRET = "s".repeat(32);
 let dir: TempDir;
 let store: Store;
 let ids: WebchatUsers;
-beforeEach(() => {
+beforeEach(async () => {
   dir = tempDir("iris-webchat-auth");
   store = openStore(join(dir.path, "state.db"));
-  ids = new WebchatUsers(store.gatewayIdentities);
+  ids = new WebchatUsers((await openGatewayTables(store)).identities);
 });
 afterEach(async () => {
   await store.close();

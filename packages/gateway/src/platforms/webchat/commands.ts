@@ -1,29 +1,12 @@
 // `iris gateway webchat add-user NAME | remove-user NAME | users` (SPEC G1): each web chat user
 // gets their own login token, shown once on stdout (only its hash is stored). A running gateway
 // sees the change at the next login; re-issuing or removing a user ends their logins.
-import { loadProfileOrExit, openStore } from "@iris/host";
-import type { CommandIo } from "../../commands.js";
+import { type CommandIo, withGatewayTables } from "../../commands.js";
 import { NAME } from "./auth.js";
 import { WebchatUsers } from "./users.js";
 
-async function withUsers(io: CommandIo, fn: (users: WebchatUsers) => Promise<number>): Promise<number> {
-  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
-  if (!loaded.ok) {
-    io.err(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  if (loaded.profile.config.store.backend !== "sqlite") {
-    io.err(
-      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
-    );
-    return 2;
-  }
-  const store = openStore(loaded.profile.home.paths.db);
-  try {
-    return await fn(new WebchatUsers(store.gatewayIdentities));
-  } finally {
-    await store.close();
-  }
+function withUsers(io: CommandIo, fn: (users: WebchatUsers) => Promise<number>): Promise<number> {
+  return withGatewayTables(io, (t) => fn(new WebchatUsers(t.identities)));
 }
 
 export async function webchatAddUser(io: CommandIo, name: string): Promise<number> {

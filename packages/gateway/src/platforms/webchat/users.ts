@@ -1,5 +1,5 @@
 // The web chat's users: the store's per-platform logins, for this platform.
-import type { GatewayIdentities, Login, LoginRow } from "@iris/host";
+import type { GatewayIdentities, Login, LoginRow } from "../../state/index.js";
 
 const PLATFORM = "webchat";
 

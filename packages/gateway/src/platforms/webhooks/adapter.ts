@@ -178,15 +178,17 @@ export class WebhookAdapter implements PlatformAdapter {
         reply(res, 202, { delivery, status: "accepted" });
       }, route.response_timeout_seconds * 1000);
       this.waiting.set(key, { res, timer, delivery });
-    } else reply(res, 202, { delivery, status: "accepted" });
+    }
+    // Acknowledged once the delivery is taken in (its inbound row committed): a process that dies
+    // before that leaves the sender to retry, to this replica or another.
     const outcome = await onMessage(msg);
-    // Taken in before this process started (a sender's retry after a restart): nothing runs.
+    // Taken in before (a sender's retry after a restart, or by another replica): nothing runs.
     const waiting = this.waiting.get(`${name}/${delivery}`);
-    if (outcome === "duplicate" && waiting) {
-      clearTimeout(waiting.timer);
+    if (outcome === "duplicate") {
+      if (waiting) clearTimeout(waiting.timer);
       this.waiting.delete(`${name}/${delivery}`);
       reply(res, 200, { delivery, status: "duplicate" });
-    }
+    } else if (route.deliver !== "http") reply(res, 202, { delivery, status: "accepted" });
   }
 }
 

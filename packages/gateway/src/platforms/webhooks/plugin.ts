@@ -28,6 +28,7 @@ export default definePlatform<WebhookConfig>({
   },
   identity: (c, ctx) => (c.port === 0 ? `webhooks:${ctx.home}` : `webhooks:${c.host}:${c.port}`),
   describe: (c) => `webhooks on ${c.host}:${c.port}`,
+  eventsOverHttp: () => true,
   allowedUsers: () => [],
   sendTargets: () => [],
   // Each route's turns get only its own toolsets (none by default): the body is another system's.

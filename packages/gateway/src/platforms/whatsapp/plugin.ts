@@ -30,6 +30,7 @@ export default definePlatform<WhatsappConfig>({
     }),
   identity: (c) => `whatsapp:${c.phone_number_id}`,
   describe: (c) => `phone number id ${c.phone_number_id}`,
+  eventsOverHttp: () => true,
   allowedUsers: (c) => c.allowed_users,
   sendTargets: () => [],
   formattingHint:
