@@ -32,4 +32,6 @@ export interface DashboardCron {
   setPaused(jobId: string, paused: boolean): Promise<void>;
   requestRun(jobId: string): Promise<void>;
   runs(jobId: string, limit?: number): Promise<DashboardCronRun[]>;
+  /** The job whose run made each of these sessions (the usage split by cron job). */
+  jobsOfSessions(sessionIds: readonly string[]): Promise<Map<string, string>>;
 }

@@ -249,6 +249,13 @@ describe.skipIf(skip)(
         await gw.exited;
       }
       await shot(cron, "cron");
+      // Usage by cron job: the run's session counted under its job, nothing else there.
+      const job = await cron.getAttribute("tr[data-job]", "data-job");
+      const usage = await openPage("/usage?days=7&split=cron");
+      const rows = usage.locator("table.usage").first().locator("tr");
+      expect(await rows.count()).toBe(3);
+      expect(await rows.nth(1).locator("td").nth(0).textContent()).toBe(job);
+      expect(await rows.nth(1).locator("td").nth(2).textContent()).toBe("12,000");
     });
 
     it("logs: the live tail streams the profile's log and filters by level", async () => {

@@ -100,6 +100,30 @@ describeEngines("cron state", (ctx) => {
     expect(await state.runs("other")).toEqual([]);
   });
 
+  it("names the job whose run made each session (usage by cron job), however many are asked about", async () => {
+    const state = await openCronState(await ctx.openStore());
+    const a = await state.add(job, 1000);
+    const b = await state.add(job, 1001);
+    await state.claimSlot(a.id, 1000, 1001);
+    await state.recordRun(a.id, 1000, "sa1", "x");
+    await state.claimSlot(a.id, 2000, 2001);
+    await state.recordRun(a.id, 2000, "sa2", "x");
+    await state.claimSlot(b.id, 1000, 1001);
+    await state.recordRun(b.id, 1000, "sb1", "x");
+    await state.recordRun(b.id, 2000, undefined, "failed before its session");
+    expect(await state.jobsOfSessions(["sa1", "sb1", "chat-session", "sa2"])).toEqual(
+      new Map([
+        ["sa1", a.id],
+        ["sb1", b.id],
+        ["sa2", a.id],
+      ]),
+    );
+    expect(await state.jobsOfSessions([])).toEqual(new Map());
+    // Many ids in one question.
+    const many = Array.from({ length: 1200 }, (_, i) => `other-${i}`);
+    expect(await state.jobsOfSessions([...many, "sb1"])).toEqual(new Map([["sb1", b.id]]));
+  });
+
   it("adopts the jobs a profile kept before the gateway owned the tables", async () => {
     const store = await ctx.openStore();
     // A job written before the set existed (on SQLite: the store's own migration made the table).

@@ -164,7 +164,7 @@ export interface ActiveTimeState {
 export interface DashboardReads {
   /**
    * Usage per UTC day and split key on the UTC days [fromDay, toDay] (day numbers since
-   * 1970-01-01). By cron job only where the engine keeps the cron runs (SQLite).
+   * 1970-01-01).
    */
   usageByDay(fromDay: number, toDay: number, split: UsageSplit): Promise<UsageDayRow[]>;
   /** Usage on the UTC days [fromDay, toDay]. */

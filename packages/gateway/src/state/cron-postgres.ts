@@ -113,6 +113,14 @@ export class PostgresCronState implements CronState {
     );
   }
 
+  async jobsOfSessions(sessionIds: readonly string[]): Promise<Map<string, string>> {
+    const { rows } = await this.tables.query<{ session_id: string; job_id: string }>(
+      "SELECT session_id, job_id FROM cron_run_results WHERE session_id = ANY($1::text[])",
+      [sessionIds],
+    );
+    return new Map(rows.map((r) => [r.session_id, r.job_id]));
+  }
+
   async runs(jobId: string, limit = 20): Promise<CronRunRow[]> {
     const { rows } = await this.tables.query<CronRunRow>(
       'SELECT r.slot, r.fired_at AS "firedAt", c.session_id AS "sessionId", c.finished_at AS "finishedAt", c.output ' +

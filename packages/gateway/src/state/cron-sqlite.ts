@@ -137,4 +137,13 @@ export class SqliteCronState implements CronState {
   async runs(jobId: string, limit = 20): Promise<CronRunRow[]> {
     return this.tables.all<CronRunRow>(RUNS, jobId, limit);
   }
+
+  async jobsOfSessions(sessionIds: readonly string[]): Promise<Map<string, string>> {
+    // The ids as one JSON array: one statement whatever their number.
+    const rows = this.tables.all<{ session_id: string; job_id: string }>(
+      "SELECT session_id, job_id FROM cron_run_results WHERE session_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(sessionIds),
+    );
+    return new Map(rows.map((r) => [r.session_id, r.job_id]));
+  }
 }

@@ -84,6 +84,9 @@ export interface CronState {
   ): Promise<void>;
   /** The newest claimed slots of a job with what their runs left. */
   runs(jobId: string, limit?: number): Promise<CronRunRow[]>;
+  /** The job whose run made each of these sessions (a session no run made is left out): the
+   * dashboard's usage split by cron job. */
+  jobsOfSessions(sessionIds: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** A job's id: 8 hex digits, as the store gave them before. */
