@@ -6,16 +6,18 @@ import { join } from "node:path";
 import { openStore } from "@iris/host";
 import {
   type FakeLlm,
+  type Ngircd,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   startFakeLlm,
+  startNgircd,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCronState } from "../src/state/cron-open.js";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import { lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
 
 const BOT = "irisbot";

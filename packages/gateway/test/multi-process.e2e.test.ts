@@ -8,18 +8,20 @@
 import { loadProfile, openProfileQueue } from "@iris/host";
 import {
   type FakeLlm,
+  type Ngircd,
   type PostgresServer,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   skipWithoutPostgres,
   startFakeLlm,
+  startNgircd,
   startPostgres,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import { writeGatewayProfile } from "./profile.js";
 import { type SpawnedGateway, spawnGateway, stopGateways } from "./spawned-gateway.js";
 
