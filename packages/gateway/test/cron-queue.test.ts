@@ -32,6 +32,7 @@ import {
 } from "../src/cron-queue.js";
 import { Gateway } from "../src/runner.js";
 import { openCronState } from "../src/state/cron-open.js";
+import { openGatewayTables } from "../src/state/index.js";
 import { MemoryAdapter } from "./memory-adapter.js";
 
 let pg: PostgresServer;
@@ -162,6 +163,7 @@ describe.skipIf(skipWithoutPostgres())("cron ticks as queue jobs", () => {
     const adapter = new MemoryAdapter();
     const gateway = new Gateway({
       iris,
+      tables: await openGatewayTables(iris),
       adapters: [adapter],
       config: profile.config.gateway,
       cwd: dir.path,
