@@ -44,6 +44,16 @@ export default defineConfig({
         "@iris/gateway/platform-configs",
         fileURLToPath(new URL("./packages/gateway/src/platform-configs.ts", import.meta.url)),
       ],
+      // `iris worker`'s cron part (light: no platform library).
+      [
+        "@iris/gateway/cron-worker",
+        fileURLToPath(new URL("./packages/gateway/src/cron-worker.ts", import.meta.url)),
+      ],
+      // The gateway's cron tables, for `iris migrate` and the dashboard.
+      [
+        "@iris/gateway/cron-state",
+        fileURLToPath(new URL("./packages/gateway/src/state/cron-open.ts", import.meta.url)),
+      ],
       // Serve's table set, for `iris migrate` (without the server).
       ["@iris/serve/tables", fileURLToPath(new URL("./packages/serve/src/state/tables.ts", import.meta.url))],
       // The gateway's table set, for `iris migrate` (without the platforms).

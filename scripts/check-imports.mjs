@@ -88,17 +88,6 @@ const holdsStore = [
   ],
   [/["']@iris\/host\/testing["']/, "imports @iris/host/testing (tests only)"],
 ];
-/** Front-end files that still open the store themselves, until their state moves (issue 30):
- * `iris gateway status|pairing|logins|cron` and the web chat's user commands. Others are moving
- * the gateway's and cron's state onto table sets and will route these through host; take each
- * out of this list as it does. */
-const holdsStoreForNow = new Set([
-  "packages/gateway/src/commands.ts",
-  "packages/gateway/src/platforms/webchat/commands.ts",
-  // `iris cron list|add|remove` once cron's state moves out of commands.ts (issue 30): it can open
-  // its tables through StoredRecords.open(profile) and its openTables(set) instead.
-  "packages/gateway/src/cron-commands.ts",
-]);
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -171,7 +160,7 @@ for (const pkg of Object.keys(allowed)) {
             `${relative(root, file)}: reaches into a store (${m[0]}…); front ends use the methods of host's process and sessions`,
           );
     const rel = relative(root, file).split(sep).join("/");
-    if (!isTest && frontEnds.has(pkg) && !holdsStoreForNow.has(rel))
+    if (!isTest && frontEnds.has(pkg))
       for (const [re, what] of holdsStore)
         if (re.test(text)) errors.push(`${rel}: ${what}; front ends are clients of host only`);
     const inStateFolder = frontEnds.has(pkg) && file.startsWith(join(srcDir, "state") + sep);

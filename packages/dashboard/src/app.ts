@@ -178,11 +178,13 @@ export function createApp(deps: DashboardDeps, assets: Map<string, Asset>): Hono
   );
   app.post("/cron/:id/:action", async (c) => {
     const id = c.req.param("id");
-    if (!(await deps.data.cron.list()).some((j) => j.id === id)) return c.text(`no cron job ${id}`, 404);
+    const cron = deps.cron;
+    if (!cron) return c.text("the cron jobs are not available in this dashboard", 404);
+    if (!(await cron.list()).some((j) => j.id === id)) return c.text(`no cron job ${id}`, 404);
     const action = z.enum(["pause", "resume", "run"]).safeParse(c.req.param("action"));
     if (!action.success) return c.text("action: pause, resume or run", 400);
-    if (action.data === "run") await deps.data.cronControl.requestRun(id);
-    else await deps.data.cronControl.setPaused(id, action.data === "pause");
+    if (action.data === "run") await cron.requestRun(id);
+    else await cron.setPaused(id, action.data === "pause");
     return c.redirect("/cron", 303);
   });
 

@@ -1,4 +1,5 @@
 // The dashboard front end (SPEC E1): a client of host only. `iris dashboard` starts it.
+export type { DashboardCron } from "./cron-port.js";
 export {
   type DashboardOptions,
   DashboardStartError,

@@ -10,6 +10,7 @@ import { DashboardData, type Profile, StoreError } from "@iris/host";
 import { createApp } from "./app.js";
 import { loadAssets } from "./assets.js";
 import { allowedHosts, DashboardAuth, loadOrCreateToken } from "./auth.js";
+import type { DashboardCron } from "./cron-port.js";
 import type { DashboardDeps } from "./deps.js";
 
 export interface DashboardOptions {
@@ -19,6 +20,9 @@ export interface DashboardOptions {
   host?: string;
   port?: number;
   version: string;
+  /** Opens the gateway's cron jobs on the dashboard's connection (the iris command passes the
+   * gateway's; without it the cron page says it cannot show them). */
+  openCron?: (data: DashboardData) => Promise<DashboardCron>;
 }
 
 export interface RunningDashboard {
@@ -48,10 +52,18 @@ export async function startDashboard(opts: DashboardOptions): Promise<RunningDas
     if (err instanceof StoreError) throw new DashboardStartError(err.message);
     throw err;
   }
+  let cron: DashboardCron | undefined;
+  try {
+    cron = await opts.openCron?.(data);
+  } catch (err) {
+    await data.close();
+    throw new DashboardStartError(`the cron jobs' tables cannot be opened: ${(err as Error).message}`);
+  }
   const deps: DashboardDeps = {
     profile: opts.profile,
     env: opts.env,
     data,
+    ...(cron ? { cron } : {}),
     auth: new DashboardAuth(token),
     hosts: new Set(),
     startedAt: Date.now(),

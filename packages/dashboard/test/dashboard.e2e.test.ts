@@ -232,7 +232,30 @@ describe.skipIf(skip)(
       await cron.waitForSelector("tr[data-job][data-run-requested='yes']", WAIT);
       await Promise.all([cron.waitForURL(`${url}/cron`), cron.click("tr[data-job] button[value='resume']")]);
       await cron.waitForSelector("tr[data-job][data-paused='no']", WAIT);
+      // The gateway's first tick takes the request: the run shows with its session, output and cost.
+      fake.enqueue({ text: "the day, summarised", usage: { input: 12_000, cacheRead: 0, output: 300 } });
+      const gw = startIris(["gateway", "run"], env, work);
+      try {
+        for (let i = 0; i < 300 && !(await cron.$("table.cron-runs")); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          await cron.reload();
+        }
+        const run = cron.locator("table.cron-runs tr").nth(1);
+        expect(await run.locator("td").nth(3).textContent()).toMatch(/^\$\d/);
+        expect(await run.locator("pre").textContent()).toBe("the day, summarised");
+        expect(await run.locator("a").getAttribute("href")).toMatch(/^\/sessions\//);
+      } finally {
+        gw.child.kill("SIGTERM");
+        await gw.exited;
+      }
       await shot(cron, "cron");
+      // Usage by cron job: the run's session counted under its job, nothing else there.
+      const job = await cron.getAttribute("tr[data-job]", "data-job");
+      const usage = await openPage("/usage?days=7&split=cron");
+      const rows = usage.locator("table.usage").first().locator("tr");
+      expect(await rows.count()).toBe(3);
+      expect(await rows.nth(1).locator("td").nth(0).textContent()).toBe(job);
+      expect(await rows.nth(1).locator("td").nth(2).textContent()).toBe("12,000");
     });
 
     it("logs: the live tail streams the profile's log and filters by level", async () => {

@@ -3,8 +3,7 @@
 // exit code.
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { loadProfileOrExit, openProfileStore, openStore, resolveHome, type Store } from "@iris/host";
-import { parseSchedule } from "./cron.js";
+import { loadProfileOrExit, resolveHome, StoredRecords } from "@iris/host";
 import { isAlive, readLock, stopOwner } from "./lock.js";
 import { healthPath, readHealth } from "./platform-health.js";
 import {
@@ -72,111 +71,32 @@ export function gatewayStatus(io: CommandIo): number {
   return 3;
 }
 
-async function withStore(io: CommandIo, fn: (store: Store) => Promise<number>): Promise<number> {
-  const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
-  if (!loaded.ok) {
-    io.err(`${loaded.message}\n`);
-    return loaded.exitCode;
-  }
-  if (loaded.profile.config.store.backend !== "sqlite") {
-    io.err(
-      "iris: the gateway's tables are not on store.backend: postgres yet (use a profile with the SQLite store)\n",
-    );
-    return 2;
-  }
-  const store = openStore(loaded.profile.home.paths.db);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
-export function cronList(io: CommandIo): Promise<number> {
-  return withStore(io, async (store) => {
-    const jobs = await store.cronState.list();
-    if (jobs.length === 0) io.out("No scheduled jobs.\n");
-    for (const j of jobs) {
-      const last = j.lastSlot ? new Date(j.lastSlot).toISOString() : "never";
-      io.out(
-        `${j.id}  ${j.schedule}  → ${j.platform}:${j.chatId}  (missed: ${j.missed}; last ${last})  ${j.prompt}\n`,
-      );
-    }
-    return 0;
-  });
-}
-
-export async function cronAdd(
-  io: CommandIo,
-  schedule: string,
-  to: string,
-  prompt: string,
-  missed: "run" | "skip",
-): Promise<number> {
-  const parsed = parseSchedule(schedule);
-  if (!parsed.ok) {
-    io.err(`iris: ${parsed.error}\n`);
-    return 2;
-  }
-  const m = /^([a-z]+):(.+)$/.exec(to);
-  if (!m) {
-    io.err(
-      `iris: --to ${to}: expected PLATFORM:CHAT, e.g. PLATFORM:#team (a channel) or PLATFORM:alice (a user)\n`,
-    );
-    return 2;
-  }
-  if (!prompt.trim()) {
-    io.err("iris: the job needs a prompt\n");
-    return 2;
-  }
-  return withStore(io, async (store) => {
-    const job = await store.cronState.add({
-      schedule,
-      platform: m[1] ?? "",
-      chatId: m[2] ?? "",
-      missed,
-      prompt,
-    });
-    io.out(`added job ${job.id}: ${schedule} → ${to}\n`);
-    return 0;
-  });
-}
-
-export function cronRemove(io: CommandIo, id: string): Promise<number> {
-  return withStore(io, async (store) => {
-    if (await store.cronState.remove(id)) {
-      io.out(`removed job ${id}\n`);
-      return 0;
-    }
-    io.err(`iris: no job ${id}\n`);
-    return 1;
-  });
-}
-
 /**
- * Runs `fn` on the gateway's tables in the profile's store (state.db or the Postgres schema),
- * brought up to date first, as a running gateway reaches them.
+ * Runs `fn` on a front end's tables in the profile's store (state.db or the Postgres schema),
+ * opened by `open` and brought up to date first, as a running gateway reaches them.
  */
-export async function withGatewayTables(
+export async function withProfileTables<T>(
   io: CommandIo,
-  fn: (tables: GatewayTables) => Promise<number>,
+  open: (records: StoredRecords) => Promise<T>,
+  fn: (tables: T) => Promise<number>,
 ): Promise<number> {
   const loaded = loadProfileOrExit({ env: io.env, ...(io.profile ? { profile: io.profile } : {}) });
   if (!loaded.ok) {
     io.err(`${loaded.message}\n`);
     return loaded.exitCode;
   }
-  let store: Store;
+  let records: StoredRecords;
   try {
-    store = await openProfileStore(loaded.profile);
+    // Written to (pairing, cron jobs), so never the read-only fallback.
+    records = await StoredRecords.open(loaded.profile, { readOnlyFallback: false });
   } catch (err) {
     io.err(`iris: ${(err as Error).message}\n`);
     return 1;
   }
   try {
-    let tables: GatewayTables;
+    let tables: T;
     try {
-      tables = await openGatewayTables(store);
+      tables = await open(records);
     } catch (err) {
       // A store newer than this Iris, a migration that failed, a server gone: said, not thrown.
       io.err(`iris: ${(err as Error).message}\n`);
@@ -184,8 +104,16 @@ export async function withGatewayTables(
     }
     return await fn(tables);
   } finally {
-    await store.close();
+    await records.close();
   }
+}
+
+/** Runs `fn` on the gateway's own tables (chats, pairing, logins) in the profile's store. */
+export function withGatewayTables(
+  io: CommandIo,
+  fn: (tables: GatewayTables) => Promise<number>,
+): Promise<number> {
+  return withProfileTables(io, openGatewayTables, fn);
 }
 
 function withState(

@@ -1,13 +1,15 @@
-// Cron (issue 19 §5): jobs in the store, as `every 30m`, a cron expression, or a one-shot
-// `at 2026-12-24T18:00Z`. A 60-second tick finds each job's latest due slot; the store claims it
-// once (restarts and a second scheduler included). A slot found late (a restart, a long stop)
-// is missed: run once or skipped per job. Each run is a fresh session (its own agent and the
-// fallback chain), answers nobody can give are refused, and the reply goes to the job's chat
-// through the outbox.
+// Cron (issue 19 §5): jobs in the gateway's cron tables (state/cron-*.ts), as `every 30m`, a cron
+// expression, or a one-shot `at 2026-12-24T18:00Z`. A 60-second tick finds each job's latest due
+// slot; the tables claim it once (restarts and a second scheduler included). A slot found late (a
+// restart, a long stop) is missed: run once or skipped per job. Each run is a fresh session (its
+// own agent and the fallback chain), answers nobody can give are refused, and the reply goes to
+// the job's chat through the outbox. On a Postgres profile the ticks are queue jobs under one
+// leader instead (cron-queue.ts); this file's scheduler is the SQLite default's.
 
-import type { CronControl, CronJobRow, CronState, IrisProcess } from "@iris/host";
+import type { IrisProcess } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import { Cron } from "croner";
+import { type CronJobRow, type CronState, openCronState } from "./state/cron-open.js";
 
 export type Schedule =
   | { kind: "every"; ms: number }
@@ -85,10 +87,48 @@ export function latestSlot(job: CronJobRow, now: number): number | undefined {
 
 export type CronDeliver = (job: CronJobRow, slot: number, text: string) => Promise<void>;
 
+/** A slot of a job to act on now: run it, or (`skip`) claim it without running (missed). */
+export interface DueSlot {
+  slot: number;
+  /** "Run now" from the dashboard (runs a paused job too). */
+  asked: boolean;
+  skip: boolean;
+}
+
+/**
+ * What a tick does about `job` at `now`: takes a "run now" request, records the next run for the
+ * dashboard, and gives the slot to act on, if any (not claimed yet).
+ */
+export async function dueSlot(state: CronState, job: CronJobRow, now: number): Promise<DueSlot | undefined> {
+  const asked = await state.takeRunRequest(job.id);
+  await state.setNextRun(job.id, nextSlot(job, now));
+  const slot = asked ? now : latestSlot(job, now);
+  if (!asked && (await state.control(job.id)).paused) return undefined;
+  if (slot === undefined || (!asked && job.lastSlot !== null && slot <= job.lastSlot)) return undefined;
+  return { slot, asked, skip: !asked && now - slot > LATE_MS && job.missed === "skip" };
+}
+
+/** Runs `job`'s prompt once in a fresh session of `iris` (source `cron`); its answer and session. */
+export async function runCronJob(
+  iris: IrisProcess,
+  cwd: string,
+  job: CronJobRow,
+): Promise<{ text: string; sessionId: string }> {
+  const session = iris.openSession({ source: "cron", cwd });
+  try {
+    await session.startSession();
+    const result = await session.send(job.prompt, {
+      // Nobody is there to answer: dangerous commands are refused, questions get a note.
+      asks: { approval: "deny", clarify: "(no one can answer: this is a scheduled job; decide yourself)" },
+    });
+    return { text: result.text, sessionId: session.id };
+  } finally {
+    await session.close("cron job done");
+  }
+}
+
 export class CronScheduler {
-  readonly state: CronState;
-  /** Pause, resume and "run now" from the dashboard; run results for its history. */
-  readonly control: CronControl;
+  private opened: Promise<CronState> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
 
@@ -98,9 +138,12 @@ export class CronScheduler {
     private readonly deliver: CronDeliver,
     private readonly logger: Logger,
     private readonly tickMs = TICK_MS,
-  ) {
-    this.state = iris.cronState;
-    this.control = iris.cronControl;
+  ) {}
+
+  /** The cron tables (jobs, the dashboard's pause and "run now", run results), opened on first use. */
+  state(): Promise<CronState> {
+    this.opened ??= openCronState(this.iris);
+    return this.opened;
   }
 
   start(): void {
@@ -116,46 +159,31 @@ export class CronScheduler {
 
   /** One pass over every job (the 60-second timer calls this; tests call it with a clock). */
   tick(now = Date.now()): Promise<void> {
-    this.ticking ??= this.runDue(now).finally(() => {
-      this.ticking = undefined;
-    });
+    this.ticking ??= this.runDue(now)
+      .catch((err) => this.logger.error("cron tick failed", { error: String(err) }))
+      .finally(() => {
+        this.ticking = undefined;
+      });
     return this.ticking;
   }
 
   private async runDue(now: number): Promise<void> {
-    for (const job of await this.state.list()) {
-      const asked = await this.control.takeRunRequest(job.id); // "run now" runs a paused job too
-      await this.control.setNextRun(job.id, nextSlot(job, now));
-      const due = latestSlot(job, now);
-      const slot = asked ? now : due;
-      if (!asked && (await this.control.get(job.id)).paused) continue;
-      if (slot === undefined || (!asked && job.lastSlot !== null && slot <= job.lastSlot)) continue;
-      if (!(await this.state.claimSlot(job.id, slot, now))) continue; // another scheduler, or a restart, had it
-      if (!asked && now - slot > LATE_MS && job.missed === "skip") {
-        this.logger.info("cron slot missed and skipped", { job: job.id, slot });
+    const state = await this.state();
+    for (const job of await state.list()) {
+      const due = await dueSlot(state, job, now);
+      if (!due) continue;
+      if (!(await state.claimSlot(job.id, due.slot, now))) continue; // another scheduler, or a restart, had it
+      if (due.skip) {
+        this.logger.info("cron slot missed and skipped", { job: job.id, slot: due.slot });
         continue;
       }
       try {
-        const run = await this.runJob(job);
-        await this.control.recordRun(job.id, slot, run.sessionId, run.text);
-        await this.deliver(job, slot, run.text);
+        const run = await runCronJob(this.iris, this.cwd, job);
+        await state.recordRun(job.id, due.slot, run.sessionId, run.text);
+        await this.deliver(job, due.slot, run.text);
       } catch (err) {
         this.logger.error("cron job failed", { job: job.id, error: String(err) });
       }
-    }
-  }
-
-  private async runJob(job: CronJobRow): Promise<{ text: string; sessionId: string }> {
-    const session = this.iris.openSession({ source: "cron", cwd: this.cwd });
-    try {
-      await session.startSession();
-      const result = await session.send(job.prompt, {
-        // Nobody is there to answer: dangerous commands are refused, questions get a note.
-        asks: { approval: "deny", clarify: "(no one can answer: this is a scheduled job; decide yourself)" },
-      });
-      return { text: result.text, sessionId: session.id };
-    } finally {
-      await session.close("cron job done");
     }
   }
 }

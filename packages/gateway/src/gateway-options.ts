@@ -3,6 +3,7 @@
 import type { GatewayConfig, IrisProcess } from "@iris/host";
 import type { Logger } from "@iris/llm";
 import type { HandleOutcome, PlatformAdapter } from "./adapter.js";
+import type { DeliveryQueues } from "./cron-deliveries.js";
 import type { PlatformRules } from "./platforms/configured.js";
 import type { GatewayTables } from "./state/index.js";
 import type { GatewayTools } from "./tools.js";
@@ -28,8 +29,11 @@ export interface GatewayOptions {
   tools?: GatewayTools;
   /** The cron tick (default 60 s; tests make it shorter). */
   cronTickMs?: number;
-  /** false: the cron jobs are not run (their tables are not on this store's engine yet). */
-  cron?: boolean;
+  /**
+   * A Postgres profile's delivery queues: cron runs under the leader in `iris worker`s
+   * (cron-queue.ts), and this gateway sends their answers; without them it runs cron itself.
+   */
+  deliveries?: DeliveryQueues;
   /** How often old dedupe and outbox rows are dropped (default hourly; tests make it shorter). */
   pruneEveryMs?: number;
   /** A platform's start-up warning, for the operator's terminal (AdapterHost.warn). */

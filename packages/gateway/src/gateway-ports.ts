@@ -22,7 +22,7 @@ export function toolPort(
   return {
     config,
     state,
-    cronState: cron.state,
+    cronState: () => cron.state(),
     platforms: () => [...platforms.keys()],
     targets: (platform) => rules?.[platform]?.sendTargets ?? [],
     post: async (logicalKey, to, text) => {

@@ -2,6 +2,7 @@
 // serving chats on messaging platforms through one adapter interface.
 export * from "./adapter.js";
 export * from "./commands.js";
+export * from "./cron-commands.js";
 export * from "./lock.js";
 export * from "./message.js";
 export * from "./run.js";

@@ -7,13 +7,15 @@
 import {
   type IrisProcess,
   loadProfileOrExit,
+  openProfileQueue,
   IrisProcess as Process,
   resolveMainRoute,
-  StoreError,
   unknownToolsets,
 } from "@iris/host";
 import type { CommandIo } from "./commands.js";
 import { connectionLockName, waitForConnectionLocks } from "./connection-locks.js";
+import { deliveryQueue } from "./cron-queue.js";
+import { cronRunsOnQueue } from "./cron-worker.js";
 import { acquireLock, LockHeldError, tokenLockPath } from "./lock.js";
 import { registerGatewayPlatforms } from "./platform-configs.js";
 import { HealthFile, healthPath } from "./platform-health.js";
@@ -39,17 +41,6 @@ export interface RunOptions extends CommandIo {
   cwd?: string;
   /** The cron tick (default 60 s; tests make it shorter). */
   cronTickMs?: number;
-}
-
-/** Whether the cron jobs' tables answer on this store (they are not on Postgres yet). */
-async function cronOnPostgres(iris: IrisProcess): Promise<boolean> {
-  try {
-    await iris.cronState.list();
-    return true;
-  } catch (err) {
-    if (err instanceof StoreError && err.code === "unsupported") return false;
-    throw err;
-  }
 }
 
 function signalled(): Promise<void> {
@@ -145,11 +136,6 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
         void lock.lost.then(loseLock);
       }
     }
-    const cron = shared ? await cronOnPostgres(iris) : true;
-    if (!cron)
-      opts.err(
-        "iris gateway: cron jobs are not kept on store.backend: postgres yet; this gateway runs without them\n",
-      );
     const logger = iris.logger.child({ component: "gateway" });
     const platforms: ConfiguredPlatform[] = loadedPlatforms.map((p) => createPlatform(p, { ...ctx, logger }));
     const rules: Record<string, PlatformRules> = {};
@@ -177,7 +163,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
       },
       tools,
       ...(opts.cronTickMs ? { cronTickMs: opts.cronTickMs } : {}),
-      ...(cron ? {} : { cron: false }),
+      // On Postgres cron runs under the leader in `iris worker`s; this gateway sends the answers.
+      ...(cronRunsOnQueue(profile)
+        ? { deliveries: (platform: string) => openProfileQueue(profile, deliveryQueue(platform)) }
+        : {}),
       iris,
       tables,
       adapters: platforms.map((p) => p.adapter),
@@ -192,6 +181,10 @@ export async function gatewayRun(opts: RunOptions): Promise<number> {
     opts.err(
       `iris gateway: running (pid ${process.pid}) on ${platforms.map((p) => p.adapter.platform).join(", ")}\n`,
     );
+    if (cronRunsOnQueue(profile))
+      opts.err(
+        "iris gateway: cron jobs run in the profile's `iris worker` processes (one leads); this gateway sends their answers\n",
+      );
     for (const p of platforms) {
       const notice = await p.plugin.startNotice?.(p.adapter, { identities: gateway.identities });
       if (notice) opts.err(`iris gateway: ${notice}\n`);

@@ -10,6 +10,7 @@ import { withImages } from "./attachments.js";
 import { chatHistory } from "./chat-history.js";
 import { ChatSessions } from "./chats.js";
 import { CronScheduler } from "./cron.js";
+import { CronDeliveries } from "./cron-deliveries.js";
 import { type Chat, errorText, type Platform } from "./gateway-chat.js";
 import type { GatewayOptions, HandleOutcome } from "./gateway-options.js";
 import { pairingPort, toolPort } from "./gateway-ports.js";
@@ -45,6 +46,8 @@ export class Gateway {
   private pruner: NodeJS.Timeout | undefined;
   readonly hooks: Hooks;
   readonly cron: CronScheduler;
+  /** A Postgres profile's cron answers from the workers (instead of running cron here). */
+  private readonly cronDeliveries: CronDeliveries | undefined;
 
   /** Set by stop(): messages still arriving are taken in for the restart, not run. */
   private stopping = false;
@@ -74,6 +77,9 @@ export class Gateway {
       opts.logger.child({ component: "cron" }),
       opts.cronTickMs,
     );
+    this.cronDeliveries = opts.deliveries
+      ? new CronDeliveries(opts.deliveries, opts.logger.child({ component: "cron" }))
+      : undefined;
     const cfg = opts.config;
     const rules = opts.rules ?? {};
     this.auth = {
@@ -168,7 +174,8 @@ export class Gateway {
       );
     }
     this.hooks.emit("gateway:startup", { platforms: [...this.platforms.keys()] });
-    if (this.opts.cron !== false) this.cron.start();
+    if (this.cronDeliveries) await this.cronDeliveries.start(this.platforms);
+    else this.cron.start();
     this.sweeper = setInterval(() => {
       for (const p of this.platforms.values()) void p.chats.sweep();
     }, 60_000);
@@ -200,6 +207,7 @@ export class Gateway {
     clearInterval(this.sweeper);
     clearInterval(this.pruner);
     await this.cron.stop();
+    await this.cronDeliveries?.stop();
     if ((opts.graceMs ?? 0) > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([

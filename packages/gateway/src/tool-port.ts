@@ -1,16 +1,18 @@
 // What the gateway's tools need of a running gateway (tools.ts, send-file.ts), and where they may
 // post: the targets a platform configures, its allowed and paired users, the chats it talked in.
-import type { CronState, GatewayConfig } from "@iris/host";
+import type { GatewayConfig } from "@iris/host";
 import type { OutboundFile } from "./adapter.js";
 import type { ChatAddress } from "./message.js";
 import { chatIdOfKey } from "./pipeline/session-key.js";
+import type { CronState } from "./state/cron-open.js";
 import type { GatewayState } from "./state/index.js";
 
 /** What the tools need of a running gateway. */
 export interface GatewayToolPort {
   readonly config: GatewayConfig;
   readonly state: GatewayState;
-  readonly cronState: CronState;
+  /** The cron jobs (their tables are opened on first use). */
+  cronState(): Promise<CronState>;
   /** Platforms connected now. */
   platforms(): string[];
   /** The chats a platform's config names as send targets (its plugin's sendTargets). */

@@ -111,7 +111,7 @@ export class GatewayTools {
       execute: async (args) => {
         const port = this.port;
         if (!port) return fail("the gateway is not running: cronjob works inside `iris gateway run`");
-        const cron = port.cronState;
+        const cron = await port.cronState();
         if (args.action === "list")
           return JSON.stringify({
             jobs: (await cron.list()).map((j) => ({

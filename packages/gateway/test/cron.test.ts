@@ -2,12 +2,13 @@
 // runs once or is skipped per job, and each run is a fresh session against the model.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CronJobRow, IrisProcess, loadProfile } from "@iris/host";
+import { IrisProcess, loadProfile } from "@iris/host";
 import { storeOf } from "@iris/host/testing";
 import { getLogger } from "@iris/llm";
 import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CronScheduler, parseSchedule } from "../src/cron.js";
+import type { CronJobRow } from "../src/state/cron-open.js";
 
 let fake: FakeLlm;
 let dir: TempDir;
@@ -61,7 +62,7 @@ describe("parseSchedule", () => {
 describe("CronScheduler", () => {
   it("fires once per slot, also after a restart and with a second scheduler", async () => {
     const a = scheduler();
-    const job = await a.state.add(
+    const job = await (await a.state()).add(
       { schedule: "every 30m", platform: "irc", chatId: "#team", missed: "run", prompt: "report" },
       T0,
     );
@@ -83,11 +84,11 @@ describe("CronScheduler", () => {
 
   it("a slot missed while stopped runs once, or is skipped, per job", async () => {
     const s = scheduler();
-    const run = await s.state.add(
+    const run = await (await s.state()).add(
       { schedule: "every 30m", platform: "irc", chatId: "#a", missed: "run", prompt: "p" },
       T0,
     );
-    await s.state.add(
+    await (await s.state()).add(
       { schedule: "every 30m", platform: "irc", chatId: "#b", missed: "skip", prompt: "p" },
       T0,
     );
@@ -99,11 +100,11 @@ describe("CronScheduler", () => {
 
   it("runs a one-shot once and a cron expression at its times", async () => {
     const s = scheduler();
-    const once = await s.state.add(
+    const once = await (await s.state()).add(
       { schedule: "at 2026-12-01T09:10:00Z", platform: "irc", chatId: "#a", missed: "run", prompt: "p" },
       T0,
     );
-    const quarter = await s.state.add(
+    const quarter = await (await s.state()).add(
       { schedule: "*/15 * * * *", platform: "irc", chatId: "#b", missed: "run", prompt: "p" },
       T0,
     );
@@ -120,22 +121,22 @@ describe("CronScheduler", () => {
 
   it("a paused job does not fire; run now fires it once (paused too); runs keep their session and output", async () => {
     const s = scheduler();
-    const job = await s.state.add(
+    const job = await (await s.state()).add(
       { schedule: "every 30m", platform: "irc", chatId: "#a", missed: "run", prompt: "p" },
       T0,
     );
-    await s.control.setPaused(job.id, true);
+    await (await s.state()).setPaused(job.id, true);
     await s.tick(T0 + 30 * MIN + 1_000);
     expect(fired).toEqual([]);
-    expect((await s.control.get(job.id)).nextRunAt).toBe(T0 + 60 * MIN);
-    await s.control.requestRun(job.id);
+    expect((await (await s.state()).control(job.id)).nextRunAt).toBe(T0 + 60 * MIN);
+    await (await s.state()).requestRun(job.id);
     await s.tick(T0 + 40 * MIN);
     await s.tick(T0 + 41 * MIN);
     expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN]);
-    const [run] = await s.control.runs(job.id);
+    const [run] = await (await s.state()).runs(job.id);
     expect(run).toMatchObject({ slot: T0 + 40 * MIN, output: "daily report" });
     expect((await storeOf(iris).getSession(run!.sessionId!)).source).toBe("cron");
-    await s.control.setPaused(job.id, false);
+    await (await s.state()).setPaused(job.id, false);
     await s.tick(T0 + 60 * MIN + 1_000);
     expect(fired.map((f) => f.slot)).toEqual([T0 + 40 * MIN, T0 + 60 * MIN]);
   });
@@ -143,7 +144,7 @@ describe("CronScheduler", () => {
 
 describe("iris cron list|add|remove", () => {
   it("adds, lists and removes jobs, and names a bad schedule or address", async () => {
-    const { cronAdd, cronList, cronRemove } = await import("../src/commands.js");
+    const { cronAdd, cronList, cronRemove } = await import("../src/cron-commands.js");
     let out = "";
     let err = "";
     const io = {

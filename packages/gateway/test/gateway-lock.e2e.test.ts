@@ -5,9 +5,16 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import {
+  type FakeLlm,
+  type Ngircd,
+  skipWithoutNgircd,
+  startFakeLlm,
+  startNgircd,
+  type TempDir,
+  tempDir,
+} from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 
 const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");
 

@@ -15,10 +15,10 @@ import {
   startFakeIrc,
   startFakeLlm,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestIrcClient } from "./irc-client.js";
 import { type ChatMessage, lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
 
 const BOT = "irisbot";

@@ -1,11 +1,11 @@
 // The adapter contract for IRC, against a real ngircd; the bot connects through a DropProxy, which
 // drops its connection for the reconnect test.
+
+import { type Ngircd, skipWithoutNgircd, startNgircd, TestIrcClient } from "@iris/testkit";
 import { afterAll, beforeAll, describe } from "vitest";
 import { IrcAdapter } from "../src/platforms/irc/adapter.js";
 import { adapterContract } from "./contract.js";
 import { DropProxy } from "./drop-proxy.js";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 
 const skip = skipWithoutNgircd();
 

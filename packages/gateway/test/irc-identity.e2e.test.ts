@@ -6,16 +6,18 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type FakeLlm,
+  type Ngircd,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   startFakeLlm,
+  startNgircd,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pairingApprove, pairingList } from "../src/commands.js";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import {
   type ChatMessage,
   gatewayIo,

@@ -4,15 +4,17 @@
 // interrupted, when a new message stops it), and a room's slash command works without naming the bot.
 import {
   type FakeLlm,
+  type Ngircd,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   startFakeLlm,
+  startNgircd,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import { lastMessage, runGateway, writeGatewayProfile } from "./profile.js";
 
 const BOT = "irisfmt";

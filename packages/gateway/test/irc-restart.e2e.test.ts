@@ -11,15 +11,17 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   type FakeLlm,
+  type Ngircd,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   startFakeLlm,
+  startNgircd,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import { writeGatewayProfile } from "./profile.js";
 
 const IRIS_BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "iris", "bin", "iris.js");

@@ -2,8 +2,9 @@
 // is SIGKILLed after 150 and started again. No answer comes twice, and every question is answered
 // or, when the killed process had read it without answering, reported once after the restart.
 // The long run with figures is bench/gateway-irc-soak.ts.
+
+import { skipWithoutNgircd } from "@iris/testkit";
 import { describe, expect, it } from "vitest";
-import { skipWithoutNgircd } from "./ngircd.js";
 import { runSoak } from "./soak.js";
 
 const skip = skipWithoutNgircd();

@@ -6,15 +6,18 @@ import { join } from "node:path";
 import { openStore } from "@iris/host";
 import {
   type FakeLlm,
+  type Ngircd,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   startFakeLlm,
+  startNgircd,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
+import { openCronState } from "../src/state/cron-open.js";
 import { lastMessage, runGateway, textOf, writeGatewayProfile } from "./profile.js";
 
 const BOT = "irisbot";
@@ -86,7 +89,7 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
   const jobs = async () => {
     const store = openStore(join(dir.path, "state.db"));
     try {
-      return store.cronState.list();
+      return await (await openCronState(store)).list();
     } finally {
       await store.close();
     }
@@ -159,7 +162,7 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
     const hour = 3_600_000;
     const store = openStore(join(dir.path, "state.db"));
     try {
-      const cron = store.cronState;
+      const cron = await openCronState(store);
       // Both were due 30 minutes ago, while the gateway was down (later than the 2-tick grace).
       await cron.add(
         { schedule: "every 1h", platform: "irc", chatId: "#news", missed: "skip", prompt: "job skipped" },
@@ -178,7 +181,7 @@ describe.skipIf(skip)("gateway tools and cron over IRC (ngircd)", () => {
     // over the one-shot that fired before it.
     const s2 = openStore(join(dir.path, "state.db"));
     try {
-      await s2.cronState.add({
+      await (await openCronState(s2)).add({
         schedule: `at ${new Date(Date.now() + 500).toISOString()}`,
         platform: "irc",
         chatId: "#news",

@@ -2,16 +2,18 @@
 // path against a real ngircd and the fake LLM server, with test clients that speak IRC themselves.
 import {
   type FakeLlm,
+  type Ngircd,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   startFakeLlm,
+  startNgircd,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pairingApprove } from "../src/commands.js";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import {
   type ChatMessage,
   gatewayIo,

@@ -3,21 +3,25 @@
 // ngircd. Exactly one holds the bot's connection (the database's advisory lock); the other waits.
 // Several users ask at once and every question is answered exactly once. The holder is SIGKILLed
 // with a turn running: the other takes the connection over, continues the cut turn, and answers
-// what comes next; nothing is answered twice or lost.
+// what comes next; nothing is answered twice or lost. Cron answers the workers hand over on the
+// delivery queue (cron-queue.ts) are sent by whichever process holds the bot, each key once.
+import { loadProfile, openProfileQueue } from "@iris/host";
 import {
   type FakeLlm,
+  type Ngircd,
   type PostgresServer,
   type RecordedRequest,
   type Step,
+  skipWithoutNgircd,
   skipWithoutPostgres,
   startFakeLlm,
+  startNgircd,
   startPostgres,
   type TempDir,
+  TestIrcClient,
   tempDir,
 } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import { writeGatewayProfile } from "./profile.js";
 import { type SpawnedGateway, spawnGateway, stopGateways } from "./spawned-gateway.js";
 
@@ -25,6 +29,10 @@ const BOT = "irisbot";
 const skip = skipWithoutNgircd() || skipWithoutPostgres();
 
 type ChatMessage = { role: string; content?: unknown };
+/** Waits for a condition (never a fixed sleep). */
+async function until(test: () => Promise<boolean>): Promise<void> {
+  while (!(await test())) await new Promise((r) => setTimeout(r, 50));
+}
 const lastUser = (req: RecordedRequest) =>
   JSON.stringify((req.body as { messages: ChatMessage[] }).messages.filter((m) => m.role === "user").at(-1));
 
@@ -79,11 +87,21 @@ describe.skipIf(skip)("two gateway processes on one Postgres share one IRC bot (
     const b = start(homeB);
     await b.said("another gateway process holds irc");
     expect(b.stderr()).not.toContain("iris gateway: running");
-    // Cron jobs are not on Postgres yet: said so, and the gateway runs without them.
-    expect(a.stderr()).toContain("cron jobs are not kept on store.backend: postgres yet");
+    // Cron runs in the workers on Postgres: this gateway sends their answers from the queue.
+    expect(a.stderr()).toContain("cron jobs run in the profile's `iris worker` processes");
+    const profile = loadProfile({
+      env: { IRIS_HOME: homeA, IRIS_DATABASE_URL: pg.url() },
+      registerSecret: () => {},
+    });
+    if (!profile.ok) throw new Error(JSON.stringify(profile.errors));
+    const deliveries = await openProfileQueue(profile, "deliveries-irc");
 
     const users = await Promise.all(["ann", "bob", "cy"].map((n) => TestIrcClient.connect(ircd.port, n)));
+    const cronLine = (l: string) => l.startsWith("cron answer");
     try {
+      // A cron answer a worker handed over reaches its chat through A.
+      await deliveries.add("cron:job1:1000", { platform: "irc", chatId: "ann", text: "cron answer 1" });
+      await users[0]?.waitForText(BOT, (lines) => lines.includes("cron answer 1"));
       const asked = new Map<TestIrcClient, string[]>(users.map((u) => [u, []]));
       const ask = (u: TestIrcClient, id: string, slow = false) => {
         asked.get(u)?.push(id);
@@ -118,9 +136,16 @@ describe.skipIf(skip)("two gateway processes on one Postgres share one IRC bot (
       ask(cy, "cy-70");
       ask(ann, "ann-80");
       await Promise.all(users.map(answeredAll));
+      // B sends the workers' answers now: one handed over again (a retried tick) is not sent twice.
+      await deliveries.add("cron:job1:1000", { platform: "irc", chatId: "ann", text: "cron answer 1" });
+      await deliveries.add("cron:job1:2000", { platform: "irc", chatId: "ann", text: "cron answer 2" });
+      await ann.waitForText(BOT, (lines) => lines.includes("cron answer 2"));
+      const gone = async (key: string) => (await deliveries.get(key)) === undefined;
+      await until(async () => (await gone("cron:job1:1000")) && (await gone("cron:job1:2000")));
+      expect(ann.messagesFrom(BOT).filter(cronLine)).toEqual(["cron answer 1", "cron answer 2"]);
 
       for (const u of users) {
-        const lines = u.messagesFrom(BOT);
+        const lines = u.messagesFrom(BOT).filter((l) => !cronLine(l));
         for (const id of asked.get(u) ?? [])
           expect(lines.filter((l) => l === `answer to ${id}`)).toHaveLength(1);
         expect(lines).toHaveLength(asked.get(u)?.length ?? -1);
@@ -133,6 +158,7 @@ describe.skipIf(skip)("two gateway processes on one Postgres share one IRC bot (
       }
     } finally {
       await Promise.all(users.map((u) => u.quit()));
+      await deliveries.close();
     }
   }, 180_000);
 });

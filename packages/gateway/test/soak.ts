@@ -3,8 +3,7 @@
 // each DM the bot and wait for each answer, a SIGKILL and restart part way) on a real ngircd with
 // its flood limits lifted.
 
-import { TestIrcClient } from "./irc-client.js";
-import { startNgircd } from "./ngircd.js";
+import { startNgircd, TestIrcClient } from "@iris/testkit";
 import { type PlatformSoakResult, runPlatformSoak, type SoakPlatform } from "./platform-soak.js";
 
 const BOT = "irisbot";

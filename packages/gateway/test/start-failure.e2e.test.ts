@@ -3,11 +3,18 @@
 // rather than staying online without locks, on a closed store, keeping the process alive.
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { type FakeLlm, startFakeLlm, type TempDir, tempDir } from "@iris/testkit";
+import {
+  type FakeLlm,
+  type Ngircd,
+  skipWithoutNgircd,
+  startFakeLlm,
+  startNgircd,
+  type TempDir,
+  TestIrcClient,
+  tempDir,
+} from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gatewayRun } from "../src/run.js";
-import { TestIrcClient } from "./irc-client.js";
-import { type Ngircd, skipWithoutNgircd, startNgircd } from "./ngircd.js";
 import { writeGatewayProfile } from "./profile.js";
 
 const skip = skipWithoutNgircd();

@@ -6,6 +6,7 @@ import { gatewaySchema, openStore, type Store } from "@iris/host";
 import { type TempDir, tempDir } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import irc from "../src/platforms/irc/plugin.js";
+import { openCronState } from "../src/state/cron-open.js";
 import { type GatewayState, openGatewayTables } from "../src/state/index.js";
 import { configuredTargets, type GatewayToolPort } from "../src/tools.js";
 
@@ -27,7 +28,7 @@ function port(config: { platforms: { irc: unknown } }): GatewayToolPort {
   return {
     config: gatewaySchema.parse({}),
     state,
-    cronState: store.cronState,
+    cronState: () => openCronState(store),
     platforms: () => ["irc", "webchat"],
     targets: (platform) => (platform === "irc" ? irc.sendTargets(ircConfig) : []),
     post: async () => {},

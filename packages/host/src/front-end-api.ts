@@ -1,12 +1,11 @@
 // What front ends need from the layers below host, re-exported so that a front end imports
 // `@iris/host` only (ARCHITECTURE.md: llm ← tools ← agent ← host ← front ends; check-imports.mjs
 // enforces it). A front end never opens or holds a store: a running one reaches stored sessions
-// through its sessions (Session.stored, history()) and IrisProcess's methods, its own tables
-// through IrisProcess (cronState, cronControl until cron moves) or its own table set
-// (IrisProcess.openTables: the types below), and a command without a model through StoredRecords.
+// through its sessions (Session.stored, history()) and IrisProcess's methods, its own table set
+// through IrisProcess.openTables (the types below), and a command without a model through
+// StoredRecords (its openTables too).
 // The store's values below (openStore, openPostgresStore, the Store types) are for front ends'
-// tests, which arrange and look at what was stored, and for the gateway's own commands until the
-// gateway's state moves (the named exceptions in check-imports.mjs).
+// tests, which arrange and look at what was stored (check-imports.mjs refuses them elsewhere).
 export type {
   FrontEnd,
   RepairedCall,
@@ -26,9 +25,6 @@ export {
 } from "@iris/agent";
 export type {
   ActiveTime,
-  CronControl,
-  CronJobRow,
-  CronState,
   EffectRow,
   LockSession,
   NodeInput,

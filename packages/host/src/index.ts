@@ -13,9 +13,7 @@ export * from "./app/job-queue.js";
 export * from "./app/mcp-probe.js";
 export * from "./app/mcp-serve.js";
 export * from "./app/process.js";
-// openProfileStore stays for the gateway's own commands until they read through StoredRecords
-// (check-imports.mjs names them); every other front-end file is refused it.
-export * from "./app/profile-store.js";
+// The profile's store is host's to open (IrisProcess, StoredRecords, DashboardData), not exported.
 export type { RewindResult } from "./app/rewind.js";
 export * from "./app/route.js";
 export * from "./app/route-limiter.js";

@@ -293,7 +293,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
   program
     .command("worker")
     .description(
-      "run batch items from the work queue (config queue:) until SIGTERM; any number of workers on any machine",
+      "run batch items from the work queue (config queue:), and on a Postgres profile the gateway's cron jobs, until SIGTERM; any number of workers on any machine",
     )
     .option("--concurrency <n>", "items run at once (default: config batch.concurrency, 4)", positiveIntArg)
     .action(async (o: { concurrency?: number }) => {

@@ -50,7 +50,7 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     for (const m of migrated) {
       expect(m.stderr).toBe("");
       expect(m.stdout).toMatch(
-        /^store: postgres schema team at schema version \d+ \(the newest\)\nserve's tables at version \d+ \(the newest\)\ngateway's tables at version \d+ \(the newest\)\n$/,
+        /^store: postgres schema team at schema version \d+ \(the newest\)\nserve's tables at version \d+ \(the newest\)\ngateway's tables at version \d+ \(the newest\)\ngateway_cron's tables at version \d+ \(the newest\)\n$/,
       );
       expect(m.code).toBe(0);
     }

@@ -17,10 +17,16 @@ export async function runCleanups(cleanups: Cleanups): Promise<void> {
   for (const c of cleanups.splice(0).reverse()) await c();
 }
 
-export function startIris(args: string[], env: Record<string, string>, cleanups: Cleanups): Proc {
+export function startIris(
+  args: string[],
+  env: Record<string, string>,
+  cleanups: Cleanups,
+  opts: { cwd?: string } = {},
+): Proc {
   const child = spawn(process.execPath, [IRIS_BIN, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   let out = "";
   let err = "";

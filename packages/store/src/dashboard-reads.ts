@@ -6,8 +6,9 @@ import type { Database } from "./driver.js";
 import { NODE_COLUMNS, type NodeDbRow, type NodeRow, toNodeRow } from "./rows.js";
 import { type CachedDatabase, withStatementCache } from "./statement-cache.js";
 
-/** What a usage row is grouped by besides its day. */
-export type UsageSplit = "model" | "provider" | "platform" | "session" | "cron";
+/** What a usage row is grouped by besides its day (by cron job: the dashboard regroups the
+ * by-session rows through the gateway's cron tables). */
+export type UsageSplit = "model" | "provider" | "platform" | "session";
 
 export interface UsageDayRow {
   /** YYYY-MM-DD in UTC. */
@@ -82,17 +83,15 @@ export class DashboardReads {
 
   /**
    * Usage per UTC day and split key for calls made on the UTC days [fromDay, toDay] (day numbers
-   * since 1970-01-01): by model, provider or platform from usage_daily; by session or cron job
-   * from one range scan of usage_by_time (these have as many keys as sessions).
+   * since 1970-01-01): by model, provider or platform from usage_daily; by session from one range
+   * scan of usage_by_time (as many keys as sessions).
    */
   usageByDay(fromDay: number, toDay: number, split: UsageSplit): UsageDayRow[] {
     const rows =
-      split === "session" || split === "cron"
+      split === "session"
         ? this.stmts
             .prepare<DayNoRow>(
-              `SELECT u.created_at / ${DAY_MS} AS dayNo, ${split === "session" ? "u.session_id" : "c.job_id"} AS key, ${SUMS} ` +
-                // A cron run's session is recorded with its job (cron-control.ts).
-                `FROM usage u ${split === "cron" ? "JOIN cron_run_results c ON c.session_id = u.session_id" : ""} ` +
+              `SELECT u.created_at / ${DAY_MS} AS dayNo, u.session_id AS key, ${SUMS} FROM usage u ` +
                 "WHERE u.created_at >= ? AND u.created_at < ? GROUP BY dayNo, key ORDER BY dayNo, key",
             )
             .all(fromDay * DAY_MS, (toDay + 1) * DAY_MS)

@@ -1,7 +1,6 @@
 export type { ActiveTime } from "./active-time.js";
 export type { BranchTip } from "./branch-tips.js";
 export type { CompactionExpansion } from "./compaction.js";
-export type { CronControlRow, CronRunResultRow } from "./cron-control.js";
 export type { AskKind, AskRow, AskState } from "./dashboard-asks.js";
 export type {
   SessionCursor,
@@ -13,13 +12,6 @@ export type {
 export type { EffectSnapshotRow, FileBefore } from "./effect-snapshots.js";
 export type { BeginEffectInput, BeginEffectResult, EffectRow, EffectStatus } from "./effects.js";
 export { isBusyError, StoreError, type StoreErrorCode } from "./errors.js";
-export type {
-  CronControl,
-  CronState,
-  FrontEndStates,
-  Promised,
-} from "./front-end-state.js";
-export type { CronJobRow } from "./gateway-cron.js";
 export { SHORT_ID_LENGTH, shortId } from "./ids.js";
 export type { McpStateInput, McpStateRow } from "./mcp-state.js";
 export { migrate, schemaVersion } from "./migrate.js";
@@ -30,6 +22,7 @@ export { PG_LATEST_VERSION } from "./postgres/migrations.js";
 export type { PostgresOptions } from "./postgres/pool.js";
 export { type PostgresProbe, probePostgres } from "./postgres/probe.js";
 export { openPostgresStore, PostgresStore } from "./postgres/store.js";
+export type { Promised } from "./promised.js";
 export { redactUrl } from "./queue/bullmq-connection.js";
 export { openBullMqQueue as openJobQueue, QueueUnavailableError } from "./queue/bullmq-queue.js";
 export type {

@@ -8,10 +8,10 @@ import type { CompactionExpansion } from "./compaction.js";
 import type { Database } from "./driver.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
-import { type FrontEndStates, promised } from "./front-end-state.js";
 import { schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
 import type { NodeInput } from "./nodes.js";
+import { promised } from "./promised.js";
 import type { NodeRow, SessionRow } from "./rows.js";
 import type { SearchHit, SearchOptions } from "./search.js";
 import type { CreateSessionInput, ListSessionsOptions, SessionPageOptions } from "./sessions.js";
@@ -79,27 +79,18 @@ export class SqliteStore implements Store {
     return sqliteTablesVersion(this.engine.db, set);
   }
 
-  // Front-end and shared state, each made on first use.
-  private frontEnds: Partial<{ -readonly [K in keyof FrontEndStates]: FrontEndStates[K] }> = {};
+  // Shared state, each made on first use.
   private shared: { dashboard?: DashboardState; mcpStates?: McpStates; webPages?: WebPages } = {};
-  get cronState(): FrontEndStates["cronState"] {
-    this.frontEnds.cronState ??= promised(this.engine.cronState);
-    return this.frontEnds.cronState;
-  }
   get dashboard(): DashboardState {
     if (!this.shared.dashboard) {
       const d = this.engine.dashboard;
       this.shared.dashboard = {
         reads: promised(d.reads),
         asks: promised(d.asks),
-        cron: promised(d.cron),
         health: promised(d.health),
       };
     }
     return this.shared.dashboard;
-  }
-  get cronControl(): FrontEndStates["cronControl"] {
-    return this.dashboard.cron;
   }
   get mcpStates(): McpStates {
     this.shared.mcpStates ??= promised(this.engine.mcpStates);

@@ -18,7 +18,6 @@ import type {
 } from "./dashboard-reads.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "./effects.js";
-import type { CronControl, FrontEndStates } from "./front-end-state.js";
 import type { McpStateInput, McpStateRow } from "./mcp-state.js";
 import type { NodeInput } from "./nodes.js";
 import type { PlatformHealthRow, PlatformState } from "./platform-health.js";
@@ -167,7 +166,7 @@ export interface ActiveTimeState {
 export interface DashboardReads {
   /**
    * Usage per UTC day and split key on the UTC days [fromDay, toDay] (day numbers since
-   * 1970-01-01). By cron job only where the engine keeps the cron runs (SQLite).
+   * 1970-01-01).
    */
   usageByDay(fromDay: number, toDay: number, split: UsageSplit): Promise<UsageDayRow[]>;
   /** Usage on the UTC days [fromDay, toDay]. */
@@ -256,11 +255,10 @@ export interface WebPages {
   count(): Promise<number>;
 }
 
-/** The dashboard's reads and the tables it shares with every process (cron control: the gateway's). */
+/** The dashboard's reads and the tables it shares with every process. */
 export interface DashboardState {
   reads: DashboardReads;
   asks: AskBoard;
-  cron: CronControl;
   health: PlatformHealth;
 }
 
@@ -288,7 +286,7 @@ export interface ConversationStore extends SessionState, NodeTreeState, SearchSt
 }
 
 /**
- * Everything a profile keeps: the conversations, the front ends' own table sets (TableHost:
- * tables/table-set.ts) and, until each moves onto a table set, the front-end tables still here.
+ * Everything a profile keeps: the conversations, the state every process shares with the
+ * dashboard and the front ends' own table sets (TableHost: tables/table-set.ts).
  */
-export interface Store extends ConversationStore, SharedStates, FrontEndStates, TableHost {}
+export interface Store extends ConversationStore, SharedStates, TableHost {}

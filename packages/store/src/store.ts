@@ -7,7 +7,6 @@ import { ActiveTimeRepo } from "./active-time.js";
 import { BranchPages } from "./branch-page.js";
 import { Checkpointer, type CheckpointerState } from "./checkpointer.js";
 import { type CompactionExpansion, expandCompaction } from "./compaction.js";
-import { CronControl } from "./cron-control.js";
 import { AskBoard } from "./dashboard-asks.js";
 import { DashboardReads } from "./dashboard-reads.js";
 import { deleteSession } from "./delete-session.js";
@@ -15,7 +14,6 @@ import { type Database, openDatabase } from "./driver.js";
 import type { EffectSnapshotRow } from "./effect-snapshots.js";
 import { type BeginEffectInput, type BeginEffectResult, EffectRepo, type EffectRow } from "./effects.js";
 import { StoreError } from "./errors.js";
-import { CronState } from "./gateway-cron.js";
 import { McpStates } from "./mcp-state.js";
 import { assertNotNewer, migrate, schemaVersion } from "./migrate.js";
 import { LATEST_SCHEMA_VERSION } from "./migrations/index.js";
@@ -163,22 +161,15 @@ export class SqliteEngine {
     this.leases = new SessionLeaseRepo(db);
   }
 
-  private cronRepo: CronState | undefined;
-  private dashboardRepos:
-    | { reads: DashboardReads; asks: AskBoard; cron: CronControl; health: PlatformHealth }
-    | undefined;
-  /** The dashboard's reads and its tables (ask board, cron control, platform health), made on first use. */
-  get dashboard(): { reads: DashboardReads; asks: AskBoard; cron: CronControl; health: PlatformHealth } {
+  private dashboardRepos: { reads: DashboardReads; asks: AskBoard; health: PlatformHealth } | undefined;
+  /** The dashboard's reads and its tables (ask board, platform health), made on first use. */
+  get dashboard(): { reads: DashboardReads; asks: AskBoard; health: PlatformHealth } {
     this.dashboardRepos ??= {
       reads: new DashboardReads(this.db),
       asks: new AskBoard(this.db),
-      cron: new CronControl(this.db),
       health: new PlatformHealth(this.db),
     };
     return this.dashboardRepos;
-  }
-  get cronControl(): CronControl {
-    return this.dashboard.cron;
   }
   /** Opened read-only (a snapshot for listings): nothing may be written through it. */
   get isReadonly(): boolean {
@@ -195,11 +186,6 @@ export class SqliteEngine {
   get webPages(): WebPages {
     this.webPagesRepo ??= new WebPages(this.db);
     return this.webPagesRepo;
-  }
-  /** The cron jobs' tables, made on first use. */
-  get cronState(): CronState {
-    this.cronRepo ??= new CronState(this.db);
-    return this.cronRepo;
   }
 
   /** Runs after the database is closed (a read-only snapshot removes itself). */

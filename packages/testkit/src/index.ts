@@ -9,6 +9,7 @@ export { bwrapInstalled, skipWithoutBwrap } from "./bwrap.js";
 export { type DiscordUserMessage, FakeDiscord, type FakeDiscordOptions } from "./discord/server.js";
 export type { DcBotMessage, DcCall, DcCommand } from "./discord/types.js";
 export { type FakeIrc, type FakeIrcOptions, startFakeIrc } from "./irc/server.js";
+export { type IrcLine, TestIrcClient } from "./irc/test-irc-client.js";
 export { type Dovecot, dovecotInstalled, skipWithoutDovecot, startDovecot } from "./mail/dovecot.js";
 export { type SmtpSink, type SmtpSinkOptions, type SunkMail, startSmtpSink } from "./mail/smtp-sink.js";
 export { FakeMatrix, type FakeMatrixOptions, type MxEvent } from "./matrix/server.js";
@@ -29,6 +30,13 @@ export {
   startPodman,
 } from "./podman.js";
 export { startFakeLlm } from "./server.js";
+export {
+  type Ngircd,
+  type NgircdOptions,
+  ngircdInstalled,
+  skipWithoutNgircd,
+  startNgircd,
+} from "./services/ngircd.js";
 export {
   type PostgresServer,
   postgresInstalled,

@@ -1,7 +1,7 @@
 // Usage and cost: per UTC day, tokens (in, out, cache read, cache write) and cost, split by model,
 // provider, platform, session or cron job, with the month's budget line and pace, the tables
 // behind the charts, and the same rows as CSV. One grouped range scan of usage_by_time.
-import { StoreError, type UsageDayRow, type UsageSplit } from "@iris/host";
+import { StoreError, type UsageDayRow } from "@iris/host";
 import { z } from "zod";
 import type { DashboardDeps } from "../deps.js";
 import { type Html, html, jsonScript, num, usd } from "../html.js";
@@ -10,11 +10,11 @@ import { DAY, dayKeys, dayNo, daysInMonth, monthStart, todayStart } from "./time
 /** Rows of the split table shown (by cost); the CSV has them all. */
 const TABLE_ROWS = 50;
 
-export const SPLITS: readonly UsageSplit[] = ["model", "provider", "platform", "session", "cron"];
+export const SPLITS = ["model", "provider", "platform", "session", "cron"] as const;
 
 export const usageQuery = z.object({
   days: z.coerce.number().int().min(1).max(366).default(30),
-  split: z.enum(["model", "provider", "platform", "session", "cron"]).default("model"),
+  split: z.enum(SPLITS).default("model"),
 });
 export type UsageQuery = z.output<typeof usageQuery>;
 
@@ -24,7 +24,7 @@ interface UsageView {
   perDay: Map<string, UsageDayRow>;
   perKey: UsageDayRow[];
   total: UsageDayRow;
-  /** Why the split has no rows on this store (usage by cron job on Postgres). */
+  /** Why the split has no rows here (usage by cron job without the gateway's cron tables). */
   unavailable?: string;
 }
 
@@ -53,7 +53,10 @@ export async function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.n
   let rows: UsageDayRow[];
   let unavailable: string | undefined;
   try {
-    rows = await deps.data.reads.usageByDay(dayNo(from), dayNo(now), q.split);
+    rows =
+      q.split === "cron"
+        ? await byCronJob(deps, dayNo(from), dayNo(now))
+        : await deps.data.reads.usageByDay(dayNo(from), dayNo(now), q.split);
   } catch (err) {
     if (!(err instanceof StoreError && err.code === "unsupported")) throw err;
     rows = [];
@@ -76,6 +79,34 @@ export async function usageView(deps: DashboardDeps, q: UsageQuery, now = Date.n
   }
   const perKey = [...byKey.values()].sort((a, b) => b.costUsd - a.costUsd || b.inputTokens - a.inputTokens);
   return { days, rows, perDay, perKey, total, ...(unavailable ? { unavailable } : {}) };
+}
+
+/**
+ * Usage by cron job: the by-session rows of the days, each session's job read from the gateway's
+ * cron tables (which run made it), summed per day and job; sessions no run made are left out.
+ */
+async function byCronJob(deps: DashboardDeps, fromDay: number, toDay: number): Promise<UsageDayRow[]> {
+  if (!deps.cron)
+    throw new StoreError(
+      "unsupported",
+      "usage by cron job needs the gateway's cron jobs, not available here",
+    );
+  const bySession = await deps.data.reads.usageByDay(fromDay, toDay, "session");
+  const jobOf = await deps.cron.jobsOfSessions([...new Set(bySession.map((r) => r.key))]);
+  const out = new Map<string, UsageDayRow>();
+  for (const r of bySession) {
+    const job = jobOf.get(r.key);
+    if (!job) continue;
+    const k = `${r.day} ${job}`;
+    let into = out.get(k);
+    if (!into) {
+      into = zero(r.day, job);
+      out.set(k, into);
+    }
+    add(into, r);
+  }
+  // In day order, then job (as the store orders its splits).
+  return [...out.values()].sort((a, b) => a.day.localeCompare(b.day) || a.key.localeCompare(b.key));
 }
 
 export async function usagePage(deps: DashboardDeps, q: UsageQuery, now = Date.now()): Promise<Html> {

@@ -15,7 +15,7 @@ import {
   type Message,
   type Runtime,
 } from "@iris/llm";
-import type { CronControl, CronState, PlatformState, Store, TableAccess, TableSet } from "@iris/store";
+import type { PlatformState, Store, TableAccess, TableSet } from "@iris/store";
 import type { ApprovalJudge, ToolDefinition } from "@iris/tools";
 import { closeBrowsers } from "@iris/tools";
 import type { Profile } from "../config/index.js";
@@ -264,15 +264,6 @@ export class IrisProcess implements SessionParent {
    */
   openTables(set: TableSet): Promise<TableAccess> {
     return this.store.openTables(set);
-  }
-
-  /** The tables front ends keep their own state in until each moves onto a table set: the cron
-   * jobs and their control. */
-  get cronState(): CronState {
-    return this.store.cronState;
-  }
-  get cronControl(): CronControl {
-    return this.store.cronControl;
   }
 
   /** A messaging platform's state, for the dashboard (best effort: a busy store skips it). */

@@ -1,12 +1,11 @@
 // The profile's state as the dashboard reads and steers it (a front end imports host only): one
 // writable store (SQLite or Postgres, as the profile's store: says) with the dashboard's indexed
-// reads, the ask board, cron jobs, search, and the few edits the pages offer (rename, delete).
+// reads, the ask board, search, the few edits the pages offer (rename, delete), and front ends'
+// table sets (the gateway's cron jobs) opened on the same store.
 import { hostname } from "node:os";
 import type {
   AskBoard,
   AskRow,
-  CronControl,
-  CronState,
   DashboardReads,
   McpStateRow,
   NodeRow,
@@ -14,6 +13,8 @@ import type {
   SearchHit,
   SessionRow,
   Store,
+  TableAccess,
+  TableSet,
 } from "@iris/store";
 import type { ApprovalAnswer } from "@iris/tools";
 import { openProfileStore } from "../app/profile-store.js";
@@ -23,19 +24,20 @@ import { exportSessionAs, type SessionExportFormat } from "./export.js";
 export class DashboardData {
   readonly reads: DashboardReads;
   readonly board: AskBoard;
-  readonly cron: CronState;
-  readonly cronControl: CronControl;
 
   private constructor(private readonly store: Store) {
     this.reads = store.dashboard.reads;
     this.board = store.dashboard.asks;
-    this.cron = store.cronState;
-    this.cronControl = store.dashboard.cron;
   }
 
   /** The profile's store, whichever engine its config names. */
   static async open(profile: Pick<Profile, "config" | "env" | "home">): Promise<DashboardData> {
     return new DashboardData(await openProfileStore(profile));
+  }
+
+  /** A front end's own tables on this store (the gateway's cron jobs: the cron page). */
+  openTables(set: TableSet): Promise<TableAccess> {
+    return this.store.openTables(set);
   }
 
   close(): Promise<void> {

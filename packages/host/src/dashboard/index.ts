@@ -1,10 +1,6 @@
 // What the dashboard front end needs from the profile's state (SPEC E1 front ends).
 export type {
   AskRow,
-  CronControl,
-  CronControlRow,
-  CronJobRow,
-  CronRunResultRow,
   McpStateRow,
   NodeRow,
   PlatformHealthRow,

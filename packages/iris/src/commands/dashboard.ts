@@ -35,11 +35,13 @@ export async function startForProfile(
   o: { host?: string; port?: number },
 ): Promise<{ close(): Promise<void> } | number> {
   const { startDashboard, DashboardStartError } = await import("@iris/dashboard");
+  const { openCronState } = await import("@iris/gateway/cron-state");
   try {
     const running = await startDashboard({
       profile,
       env: process.env,
       version: IRIS_VERSION,
+      openCron: (data) => openCronState(data),
       ...(o.host !== undefined ? { host: o.host } : {}),
       ...(o.port !== undefined ? { port: o.port } : {}),
     });

@@ -8,7 +8,6 @@ import type {
   UsageSplit,
   UsageTotals,
 } from "../dashboard-reads.js";
-import { StoreError } from "../errors.js";
 import { type NodeDbRow, toNodeRow } from "../rows.js";
 import type { DashboardReads } from "../state.js";
 import { NODE_COLUMNS } from "./nodes.js";
@@ -45,12 +44,6 @@ type DayNoRow = Omit<UsageDayRow, "day"> & { dayNo: number };
 export function pgDashboardReads(pool: Pool): DashboardReads {
   return {
     async usageByDay(fromDay: number, toDay: number, split: UsageSplit) {
-      if (split === "cron")
-        // The cron runs (which session each job's run made) are the gateway's tables, not here yet.
-        throw new StoreError(
-          "unsupported",
-          "usage by cron job is not kept on Postgres yet (the cron runs are on the SQLite store only); split by session instead",
-        );
       const { rows } =
         split === "session"
           ? await pool.query<DayNoRow>(

@@ -1,14 +1,12 @@
 // The Postgres engine behind the state interface (state.ts): one schema of one database shared by
 // any number of processes on any number of machines. Every write that must land together is one
 // transaction here; reads go straight to the pool. Front ends' table sets are migrated and reached
-// through tables.ts; the front-end tables still in this package (gateway, cron) are not on
-// Postgres: their calls are refused with a message that says so.
+// through tables.ts.
 import type { Message } from "@iris/llm";
 import { type CompactionExpansion, expandCompaction } from "../compaction.js";
 import type { EffectSnapshotRow } from "../effect-snapshots.js";
 import type { BeginEffectInput, BeginEffectResult, EffectRow } from "../effects.js";
 import { StoreError } from "../errors.js";
-import type { FrontEndStates } from "../front-end-state.js";
 import type { NodeInput } from "../nodes.js";
 import type { NodeRow, SessionRow } from "../rows.js";
 import type { SearchHit, SearchOptions } from "../search.js";
@@ -77,7 +75,6 @@ export class PostgresStore implements Store {
     this.dashboard = {
       reads: this.guarded(pgDashboardReads(pool)),
       asks: this.guarded(pgAskBoard(pool)),
-      cron: notYet("the cron jobs"),
       health: this.guarded(pgPlatformHealth(pool)),
     };
     this.mcpStates = this.guarded(pgMcpStates(pool));
@@ -128,14 +125,6 @@ export class PostgresStore implements Store {
   }
   tablesVersion(set: TableSet): Promise<TableSetVersion> {
     return this.run(() => pgTablesVersion(this.pool, this.schema, set));
-  }
-
-  // Front-end state still in this package: not on Postgres (each moves onto a table set).
-  get cronState(): FrontEndStates["cronState"] {
-    return notYet("the cron jobs");
-  }
-  get cronControl(): FrontEndStates["cronControl"] {
-    return notYet("the cron jobs");
   }
 
   // Sessions
@@ -331,16 +320,4 @@ export class PostgresStore implements Store {
   fileSnapshots(nodeIds: readonly string[]): Promise<EffectSnapshotRow[]> {
     return this.run(() => fx.fileSnapshots(this.pool, nodeIds));
   }
-}
-
-/** Front-end tables the Postgres engine does not hold yet: every call is refused, saying so. */
-function notYet<T>(what: string): T {
-  const refuse = async () => {
-    throw new StoreError(
-      "unsupported",
-      `${what} are not kept on Postgres yet (store.backend: postgres); use the SQLite store for them`,
-    );
-  };
-  // Any method name answers with the refusal: the views are method-only objects (Promised<T>).
-  return new Proxy({}, { get: () => refuse }) as T;
 }

@@ -84,13 +84,6 @@ describeEngines("dashboard reads: usage", (ctx) => {
       costUsd: 0,
     });
   });
-
-  it("splits by cron job only where the cron runs are kept, and says so elsewhere", async () => {
-    const reads = ctx.store.dashboard.reads;
-    const d = today();
-    if (ctx.engine === "sqlite") expect(await reads.usageByDay(d, d, "cron")).toEqual([]);
-    else await expect(reads.usageByDay(d, d, "cron")).rejects.toThrow(/cron job is not kept on Postgres yet/);
-  });
 });
 
 describeEngines("dashboard reads: sessions and nodes", (ctx) => {

@@ -1,11 +1,11 @@
 // A real ngircd for the tests: a config in a temp folder, a free loopback port, started in the
 // foreground and stopped by pid. Without ngircd installed the IRC tests skip on a developer's
 // machine but fail under CI=true (.ci/run installs it), so nothing is skipped silently in CI.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort, skipUnlessInstalled, waitListening } from "./net.js";
 
 export function ngircdInstalled(): boolean {
   return spawnSync("ngircd", ["--version"], { stdio: "ignore" }).error === undefined;
@@ -13,40 +13,10 @@ export function ngircdInstalled(): boolean {
 
 /** describe.skipIf(…) argument: skip only outside CI. */
 export function skipWithoutNgircd(): boolean {
-  if (ngircdInstalled()) return false;
-  if (process.env.CI === "true")
-    throw new Error(
-      "ngircd is not installed: the IRC tests need it (apt-get install -y ngircd; .ci/run does)",
-    );
-  return true;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`ngircd exited (${child.exitCode}): ${log()}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, "127.0.0.1");
-      s.once("connect", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`ngircd did not listen on ${port}: ${log()}`);
+  return skipUnlessInstalled(
+    ngircdInstalled(),
+    "ngircd is not installed: the IRC tests need it (apt-get install -y ngircd; .ci/run does)",
+  );
 }
 
 export interface Ngircd {
@@ -107,7 +77,9 @@ export async function startNgircd(
     output = (output + d).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await waitForPort(port, child, () => output);
+  await waitListening(port, "ngircd", () =>
+    child.exitCode !== null ? `code ${child.exitCode}: ${output}` : undefined,
+  );
   return {
     port,
     async stop() {

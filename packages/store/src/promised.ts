@@ -1,23 +1,8 @@
-// Front-end state that still lives in this package (cron): behind its own async view, so callers
-// are written as they will be once it moves into its front end's package as a table set
-// (tables/table-set.ts; serve's and the gateway's have). Until then the SQLite repositories
-// answer, wrapped by `promised`.
-
-import type { CronControl as CronControlTables } from "./cron-control.js";
-import type { CronState as CronTables } from "./gateway-cron.js";
-
-/** The cron jobs and their claimed slots. */
-export type CronState = Promised<CronTables>;
-export type CronControl = Promised<CronControlTables>;
-
-export interface FrontEndStates {
-  readonly cronState: CronState;
-  readonly cronControl: CronControl;
-}
+// The SQLite engine's async views of its synchronous repositories (the shared states of
+// sqlite-store.ts): each method answers a settled promise, as an engine across a network would.
 
 /**
- * A method-for-method async view of a synchronous repository: what front-end state offers until
- * each set of tables has an engine per backend.
+ * A method-for-method async view of a synchronous repository.
  */
 export type Promised<T> = {
   readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R

@@ -1,5 +1,5 @@
-// A test IRC client that speaks the protocol itself (no library): register, join, send, and
-// wait for lines. It answers PINGs so the server keeps it.
+// A test IRC client that speaks the protocol itself (no library), for tests against a real IRC
+// server (ngircd): register, join, send, and wait for lines. It answers PINGs so the server keeps it.
 import { connect, type Socket } from "node:net";
 
 export interface IrcLine {
