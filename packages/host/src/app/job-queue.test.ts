@@ -46,6 +46,18 @@ describe("queue settings", () => {
     );
   });
 
+  it("uses a Postgres store's own variable when the queue names none", () => {
+    const team = "store: { backend: postgres, url_env: TEAM_DB }\n";
+    expect(queueSettings(ok(team, { TEAM_DB: "postgres://team/db" }))).toEqual({
+      backend: "postgres",
+      urlEnv: "TEAM_DB",
+      url: "postgres://team/db",
+    });
+    // Named, or on Redis, the queue's own variable wins.
+    expect(queueSettings(ok(`${team}queue: { url_env: JOBS }\n`, { TEAM_DB: "x", JOBS: "y" })).url).toBe("y");
+    expect(queueSettings(ok(`${team}queue: { backend: redis }\n`, {})).urlEnv).toBe("IRIS_REDIS_URL");
+  });
+
   it("rejects an unknown engine at its key and line", () => {
     const p = profileWith("model: { provider: openai }\nqueue:\n  backend: mysql\n");
     expect(p.ok).toBe(false);

@@ -27,7 +27,13 @@ export function queueSettings(profile: Profile): {
   url?: string;
 } {
   const q = profile.config.queue;
-  const urlEnv = q.url_env ?? QUEUE_URL_ENV_DEFAULT[q.backend];
+  const store = profile.config.store;
+  // A queue on Postgres beside a Postgres store uses the store's database unless told otherwise.
+  const urlEnv =
+    q.url_env ??
+    (q.backend === "postgres" && store.backend === "postgres"
+      ? store.url_env
+      : QUEUE_URL_ENV_DEFAULT[q.backend]);
   const url = profile.env[urlEnv];
   return { backend: q.backend, urlEnv, ...(url ? { url } : {}) };
 }

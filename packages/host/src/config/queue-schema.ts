@@ -18,7 +18,7 @@ export const queueSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name")
     .optional()
     .describe(
-      "The environment variable (or .env key) that holds the server's URL (default IRIS_DATABASE_URL for postgres, IRIS_REDIS_URL for redis).",
+      "The environment variable (or .env key) that holds the server's URL (default: a Postgres store's own store.url_env, else IRIS_DATABASE_URL for postgres; IRIS_REDIS_URL for redis).",
     ),
   name: z
     .string()
