@@ -21,6 +21,11 @@ export interface InboundMessage {
    */
   handle?: string;
   text: string;
+  /**
+   * The text is a prompt a route rendered from an outside sender's data (webhooks): it is never
+   * taken for a slash command or an answer to a pending question, whatever it starts with.
+   */
+  promptOnly?: boolean;
   attachments: Attachment[];
   /** The platform's own id of this message: the inbound dedupe key (SPEC U3). */
   messageId: string;

@@ -281,14 +281,15 @@ export class Gateway {
       wakeWords: cfg.wake_words,
     });
     // A room's slash command needs no mention: it is addressed to the bot by its form (SPEC G1).
-    const roomCommand = !mention.addressed && findCommand(msg.text.trim().split(/\s+/)[0] ?? "", "gateway");
+    const roomCommand =
+      !mention.addressed && !msg.promptOnly && findCommand(msg.text.trim().split(/\s+/)[0] ?? "", "gateway");
     if (!mention.addressed && !roomCommand) {
       await settle();
       return "ignored";
     }
     const text = (mention.addressed ? mention.text : msg.text).trim();
     const [word = "", ...rest] = text.split(/\s+/);
-    const command = word.startsWith("/") ? findCommand(word, "gateway") : undefined;
+    const command = word.startsWith("/") && !msg.promptOnly ? findCommand(word, "gateway") : undefined;
     if (command) {
       this.hooks.emit(`command:${command.name.slice(1)}`, {
         chat: key,
@@ -305,7 +306,7 @@ export class Gateway {
       await settle();
       return "command";
     }
-    if (this.asks.answerClarify(key, msg.userId, text)) {
+    if (!msg.promptOnly && this.asks.answerClarify(key, msg.userId, text)) {
       await settle();
       return "answer";
     }

@@ -83,6 +83,9 @@ describe("webhooks in (gateway, fake LLM, fake Telegram as a target)", () => {
       "          secret_env: GH_HOOK_SECRET",
       '          prompt: "Task: {{task}}"',
       "          toolsets: [file]",
+      "        raw:",
+      "          secret_env: GH_HOOK_SECRET",
+      '          prompt: "{{text}}"',
     ]);
     gateway = runGateway(dir.path, (s) => {
       err += s;
@@ -144,6 +147,20 @@ describe("webhooks in (gateway, fake LLM, fake Telegram as a target)", () => {
       (await post("github", ok, { "x-hub-signature-256": sign(ok), "x-github-delivery": "d-2" })).status,
     ).toBe(200);
     expect(fake.requests.length).toBe(before + 1);
+  }, 60_000);
+
+  it("a prompt that renders to a slash command is the route's prompt, not a gateway command", async () => {
+    for (const [n, text] of ["/help", "/new", "/approve always"].entries()) {
+      const before = fake.requests.length;
+      const body = JSON.stringify({ text });
+      const res = await post("raw", body, {
+        "x-hub-signature-256": sign(body),
+        "x-github-delivery": `c-${n}`,
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ delivery: `c-${n}`, reply: `done: ${text}` });
+      expect(fake.requests.length).toBe(before + 1);
+    }
   }, 60_000);
 
   it("a repeated delivery id runs once", async () => {

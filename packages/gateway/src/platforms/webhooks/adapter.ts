@@ -168,6 +168,8 @@ export class WebhookAdapter implements PlatformAdapter {
       userId: `hook:${name}`,
       userName: `webhook ${name}`,
       text: renderPrompt(route.prompt, json),
+      // A body that renders to "/yolo …" is still the route's prompt, not the gateway's command.
+      promptOnly: true,
       attachments: [],
       messageId: id,
     };
