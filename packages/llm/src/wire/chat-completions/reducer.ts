@@ -7,6 +7,7 @@ import type { AssistantMessage, AssistantPart, Origin, StopReason, ToolCallPart 
 import type { SseEvent, StreamReducer } from "../adapter.js";
 import { classifyPayloadError } from "../classify.js";
 import { mapFinishReason } from "./finish-reason.js";
+import { plainChunk } from "./plain-chunk.js";
 import { attachDetails, ReasoningDetails } from "./reasoning-details.js";
 import { chunkSchema, type WireChunk, type WireUsage } from "./schema.js";
 import { mapUsage } from "./usage.js";
@@ -69,9 +70,13 @@ export class ChatCompletionsReducer implements StreamReducer {
     } catch {
       return this.fail(out, `malformed JSON in stream chunk: ${data.slice(0, 80)}`);
     }
-    const parsed = chunkSchema.safeParse(json);
-    if (!parsed.success) return this.fail(out, `unexpected chunk shape: ${parsed.error.issues[0]?.message}`);
-    const chunk = parsed.data;
+    let chunk = plainChunk(json);
+    if (!chunk) {
+      const parsed = chunkSchema.safeParse(json);
+      if (!parsed.success)
+        return this.fail(out, `unexpected chunk shape: ${parsed.error.issues[0]?.message}`);
+      chunk = parsed.data;
+    }
     if (chunk.error !== undefined && chunk.error !== null) {
       this.terminated = true;
       out.push({ type: "error", error: classifyPayloadError(json) });
