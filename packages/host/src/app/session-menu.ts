@@ -42,6 +42,9 @@ export function withoutEmptySkills(menu: Menu, skills: SkillLibrary): Menu {
 const withoutSkills = new WeakMap<Menu, Menu>();
 
 export function followMenu(previous: Menu, live: Menu, registry: ToolRegistry): Menu {
+  // The live menu itself or its skill-less copy keeps nothing live lacks (every turn of a
+  // session whose menu did not change): no per-turn set and copies.
+  if (previous === live || previous === withoutSkills.get(live)) return live;
   const offered = new Set(live.tools.map((t) => t.name));
   const kept = previous.tools
     .map((t, i) => ({ tool: t, spec: previous.specs[i] }))
