@@ -236,7 +236,10 @@ describe.skipIf(skip)(
       fake.enqueue({ text: "the day, summarised", usage: { input: 12_000, cacheRead: 0, output: 300 } });
       const gw = startIris(["gateway", "run"], env, work);
       try {
-        for (let i = 0; i < 300 && !(await cron.$("table.cron-runs")); i++) {
+        // A claimed slot shows at once (no session, output or cost yet): wait for its run to end.
+        const finished = async () =>
+          (await (await cron.$("table.cron-runs tr:nth-child(2) pre"))?.textContent()) ?? "";
+        for (let i = 0; i < 300 && !(await finished()); i++) {
           await new Promise((r) => setTimeout(r, 100));
           await cron.reload();
         }
