@@ -1,4 +1,4 @@
-// The gateway under a long load (issue 19): 10,000 messages from 50 users (DMs and 5 group
+// The gateway under a long load: 10,000 messages from 50 users (DMs and 5 group
 // channels where they mention the bot) through the real runner, store and agent, against the
 // fake LLM server answering instantly, on an in-memory platform: the gateway alone, without IRC
 // (bench/gateway-irc-soak.ts runs the same load over IRC, with a SIGKILL).

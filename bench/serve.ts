@@ -1,4 +1,4 @@
-// `iris serve` (issue 17): the OpenAI-compatible API server in front of the fake LLM server
+// `iris serve`: the OpenAI-compatible API server in front of the fake LLM server
 // answering instantly. Figures:
 //   requests / s            stateless non-streamed chat completions through iris serve
 //   added latency p50/p99   (latency through iris serve) − (latency of the same request sent to the

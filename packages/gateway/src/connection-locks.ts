@@ -1,4 +1,4 @@
-// One poller per bot connection across processes and machines (issue 30): on a Postgres profile
+// One poller per bot connection across processes and machines: on a Postgres profile
 // every gateway process of the profile runs, but only the holder of a bot identity's advisory
 // lock connects that bot; the others wait and take over when the holder dies (its database
 // connection ends with it, and the server frees the lock). SQLite profiles keep the machine-wide

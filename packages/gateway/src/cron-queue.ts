@@ -1,4 +1,4 @@
-// Cron on a Postgres profile (issue 30: "cron ticks are jobs with id cron:<job>:<slot> under one
+// Cron on a Postgres profile ("cron ticks are jobs with id cron:<job>:<slot> under one
 // leader"). Every `iris worker` is a candidate; the one holding the leader lock (an advisory lock:
 // state/cron-leader.ts) wakes at each job's next slot (or each minute, for new jobs and "run
 // now"), enqueues each due slot as the queue job `cron:<job>:<slot>` and then claims it. The

@@ -1,4 +1,4 @@
-// Cron (issue 19 §5): jobs in the gateway's cron tables (state/cron-*.ts), as `every 30m`, a cron
+// Cron: jobs in the gateway's cron tables (state/cron-*.ts), as `every 30m`, a cron
 // expression, or a one-shot `at 2026-12-24T18:00Z`. A 60-second tick finds each job's latest due
 // slot; the tables claim it once (restarts and a second scheduler included). A slot found late (a
 // restart, a long stop) is missed: run once or skipped per job. Each run is a fresh session (its

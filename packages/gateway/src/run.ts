@@ -1,6 +1,6 @@
 // `iris gateway run`: one long-running process per profile home (SPEC G3). Takes the home's lock
 // and every bot identity's lock — on SQLite a machine-wide lock file; on Postgres the database's
-// advisory lock, waited for while another gateway of the profile holds it (issue 30: any number
+// advisory lock, waited for while another gateway of the profile holds it (any number
 // of processes on any machines, one connection per bot) — connects the configured platforms, and
 // on SIGTERM or SIGINT stops taking messages, lets running turns end, and releases everything.
 

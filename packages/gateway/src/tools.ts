@@ -1,4 +1,4 @@
-// The gateway's own tools (issue 19 §5): `send_message` posts to a configured chat, `send_file`
+// The gateway's own tools: `send_message` posts to a configured chat, `send_file`
 // (send-file.ts) sends a file to the chat being answered, `cronjob` manages the scheduled jobs
 // `iris cron list|add|remove` manages. They act outward (a post someone reads, a prompt that runs
 // unattended later), so each is approved under its own rule; listing asks nothing. The tools are

@@ -1,4 +1,4 @@
-// The soak, short (issue 19): 300 questions from 10 users over IRC to `iris gateway run`, which
+// The soak, short: 300 questions from 10 users over IRC to `iris gateway run`, which
 // is SIGKILLed after 150 and started again. No answer comes twice, and every question is answered
 // or, when the killed process had read it without answering, reported once after the restart.
 // The long run with figures is bench/gateway-irc-soak.ts.

@@ -1,4 +1,4 @@
-// send_message, cronjob and cron inside a live gateway over IRC (issue 19 §5), end to end: a user
+// send_message, cronjob and cron inside a live gateway over IRC, end to end: a user
 // in a running `iris gateway run` asks the agent to post to a channel and to schedule a job, each
 // approved in chat; the job fires in the running gateway and posts to the channel; after a
 // restart no slot fires twice, a missed slot runs once or is skipped per job.

@@ -1,4 +1,4 @@
-// The gateway end to end over IRC (issue 19 "How it will be checked"): `iris gateway run`'s code
+// The gateway end to end over IRC: `iris gateway run`'s code
 // path against a real ngircd and the fake LLM server, with test clients that speak IRC themselves.
 import {
   type FakeLlm,

@@ -1,4 +1,4 @@
-// The gateway on many processes (issue 30): two `iris gateway run` processes (the built bin, two
+// The gateway on many processes: two `iris gateway run` processes (the built bin, two
 // homes: two machines as far as Iris can tell) on one Postgres profile, one IRC bot on a real
 // ngircd. Exactly one holds the bot's connection (the database's advisory lock); the other waits.
 // Several users ask at once and every question is answered exactly once. The holder is SIGKILLed

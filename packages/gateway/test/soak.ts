@@ -1,4 +1,4 @@
-// The IRC soak (issue 19 "How it will be checked"), shared by bench/gateway-irc-soak.ts (10,000
+// The IRC soak, shared by bench/gateway-irc-soak.ts (10,000
 // messages) and a short test: the platforms' soak (platform-soak.ts: `iris gateway run`, users who
 // each DM the bot and wait for each answer, a SIGKILL and restart part way) on a real ngircd with
 // its flood limits lifted.

@@ -1,4 +1,4 @@
-// One chat across two gateway processes (issue 30): Telegram in webhook mode, two `iris gateway
+// One chat across two gateway processes: Telegram in webhook mode, two `iris gateway
 // run` processes (the built bin, two homes) on one Postgres profile behind a round-robin proxy,
 // as a load balancer would put them. A DM's first message runs in one process; the next, taken in
 // by the other while that turn still runs, waits for it (one turn at a time per session across

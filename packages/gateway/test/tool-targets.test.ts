@@ -1,4 +1,4 @@
-// Where send_message may post (issue 19 §5): configured channels and users, paired users, and
+// Where send_message may post: configured channels and users, paired users, and
 // every chat the gateway has already talked in — which is how a web chat user or room (no
 // configured list) and a user let in by allow_all are reached. Real store, temp file.
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Webhooks on many processes (issue 30): two `iris gateway run` processes (the built bin, two
+// Webhooks on many processes: two `iris gateway run` processes (the built bin, two
 // homes) on one Postgres profile each serve the webhook routes — no connection lock for a
 // platform whose events come as HTTP requests. A delivery sent to both at once (a sender's retry
 // landing on another replica) runs once: one replica answers it, the other says "duplicate".

@@ -1,4 +1,4 @@
-// Conversation logs are ports (issue 14): a host Session opened through IrisProcess on the store's
+// Conversation logs are ports: a host Session opened through IrisProcess on the store's
 // log, on memory or on a JSONL file runs the same turn — a compression before its first call, a
 // tool with an effect under a receipt, the reply — and each log ends up holding the same thing.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";

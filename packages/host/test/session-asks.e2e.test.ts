@@ -1,4 +1,4 @@
-// The one ask protocol (issue 24): a session's question goes out as an event with a request id and
+// The one ask protocol: a session's question goes out as an event with a request id and
 // the tool call's id, is answered by Session.answer, and is withdrawn with `ask_withdrawn` (same
 // request id) when the session stops waiting: the approval policy's timeout, or a stopped turn.
 // Front ends (ACP, the terminal, chats) take their dialogs down on that event.

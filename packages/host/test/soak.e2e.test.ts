@@ -1,4 +1,4 @@
-// One process, many sessions (issue 14): 200 concurrent sessions against the fake server, ten tool
+// One process, many sessions: 200 concurrent sessions against the fake server, ten tool
 // rounds each with parallel tool calls, a compression in some, a fallback in others, one closed in
 // the middle of its turn. Each session's history, task directory and events stay its own.
 import { mkdirSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Every store call on a turn's path has a bounded time (issue 14): another connection holding
+// Every store call on a turn's path has a bounded time: another connection holding
 // state.db's write lock makes a turn end `store_error` once the busy timeout has passed — not
 // hang — with nothing half-written; the lease is refused with a message; a search does not wait.
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// `iris worker` (the real bin) outlives a restart of its queue's server (issue 30, faults): while
+// `iris worker` (the real bin) outlives a restart of its queue's server: while
 // PostgreSQL or Redis is down it says once, on stderr and without the URL's password, that the
 // server does not answer and that it retries; when the server is back it says so and takes batch
 // items again — a batch enqueued afterwards is run by it, every item once.

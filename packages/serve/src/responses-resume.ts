@@ -1,4 +1,4 @@
-// GET /v1/responses/{id}?stream=true (SPEC E3, issue 30): a background response's stream again,
+// GET /v1/responses/{id}?stream=true (SPEC E3): a background response's stream again,
 // on any replica, from the event after `Last-Event-ID` (the SSE reconnect header) or after
 // `starting_after` (the official SDK's `responses.retrieve(id, {stream: true, starting_after})`),
 // else from the start. What the running replica recorded goes out at once; while the turn still

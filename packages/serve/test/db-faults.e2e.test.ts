@@ -1,4 +1,4 @@
-// `iris serve` on a Postgres profile whose database goes away mid-turn (issue 30, faults): the
+// `iris serve` on a Postgres profile whose database goes away mid-turn: the
 // turn ends with a 503 `store_error` and a clear message — streamed or not, a stored session
 // (X-Iris-Session-Id) or a Responses chain — and, the server back, the same process goes on
 // with whole messages only: no half answer in the session, no response to continue that was

@@ -387,7 +387,7 @@ export class SqliteEngine {
   }
   /**
    * What a session cost with its subagents' sessions (source "delegate", at any depth): a child's
-   * spending counts against its parent's session budget (SPEC L10, issue 13).
+   * spending counts against its parent's session budget (SPEC L10).
    */
   sessionCostWithChildrenUsd(sessionId: string): number {
     const row = this.db

@@ -1,4 +1,4 @@
-// Route cooldowns with a store behind them (SPEC U4, issue 14): a healthy call costs no write —
+// Route cooldowns with a store behind them (SPEC U4): a healthy call costs no write —
 // only a route with a cooldown (this process's, or one another process stored) is cleared.
 import { describe, expect, it } from "vitest";
 import { CooldownBook, type RouteHealth, STORED_READ_FRESH_MS } from "./cooldown.js";

@@ -1,4 +1,4 @@
-// `iris migrate` (issue 30): brings the profile's store to this Iris's schema — its own tables and
+// `iris migrate`: brings the profile's store to this Iris's schema — its own tables and
 // the front ends' table sets (the bin passes them: the CLI imports no other front end) — and says
 // where each stands. Idempotent; on Postgres safe when several machines run it at once (an
 // advisory lock lets one migrate while the others wait and then find the work done). SQLite

@@ -1,4 +1,4 @@
-// Which process leads cron on a Postgres profile (issue 30: "cron ticks are jobs under one
+// Which process leads cron on a Postgres profile ("cron ticks are jobs under one
 // leader"): the holder of a transaction-scoped advisory lock on one open transaction. The lock
 // goes with the connection, so a leader that dies (a kill, a lost machine) frees it at once for
 // the next process that asks; a leader whose connection was lost finds out on its next check and

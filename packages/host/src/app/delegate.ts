@@ -3,12 +3,12 @@
 // the parent's interrupt reaches it through the call's abort signal. Its conversation is a child
 // session (parent_session_id), so it stays searchable and auditable.
 //
-// A child stays inside its parent (issue 13): its tools are the requested toolsets intersected
+// A child stays inside its parent: its tools are the requested toolsets intersected
 // with the parent's menu; its spending counts against the parent's turn and session budgets;
 // `delegation.max_concurrent_children` children run at once per session; nesting stops at
 // `delegation.max_depth`; and its fallbacks do not re-point the parent's context control.
 // Its progress (stream, tool progress, status) reaches the parent session's subscribers tagged
-// with the child's task id and the parent's (issue 14).
+// with the child's task id and the parent's.
 import {
   Agent,
   type AgentEventName,

@@ -1,4 +1,4 @@
-// The profile's store as config.yaml's `store:` chooses (issue 30): state.db in the profile
+// The profile's store as config.yaml's `store:` chooses: state.db in the profile
 // (SQLite, the default) or a schema of a PostgreSQL database shared by many processes and
 // machines. The Postgres URL comes from the environment or the profile's .env, never config.yaml,
 // and is a secret: it never shows in a log or an error (errors name user@host:port/database).

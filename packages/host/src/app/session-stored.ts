@@ -1,5 +1,5 @@
 // What a front end reads and moves of stored sessions through its Session, so it never holds the
-// store itself (issue 24, point 1): this conversation's user turns and the branch before one of
+// store itself: this conversation's user turns and the branch before one of
 // them (/branch, /rewind, /retry), its active time (/usage), and the other sessions it may resume
 // (the one look-up, and the newest ones for a picker). A conversation outside state.db (memory,
 // JSONL) has no stored turns.

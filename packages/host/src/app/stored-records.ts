@@ -1,7 +1,7 @@
 // The profile's stored records for commands that run without a model or a process (`iris
 // sessions`, `usage`, `effects`, `context`): host opens the profile's store (SQLite or Postgres,
 // as config.yaml's `store:` says) and a front end reads and settles through the methods below,
-// never holding the store itself (issue 24, point 2). A SQLite store whose home cannot be written
+// never holding the store itself. A SQLite store whose home cannot be written
 // (a read-only home, another user's files) is opened read-only, so looking never needs write access.
 import { messagesOfPath } from "@iris/agent";
 import type { Message } from "@iris/llm";

@@ -1,4 +1,4 @@
-// The events of a response streamed in the background (SPEC E3, issue 30): every event under its
+// The events of a response streamed in the background (SPEC E3): every event under its
 // sequence number, so a client that lost its connection reconnects to any replica (or to this
 // process after a restart) with Last-Event-ID and gets the rest. The replica running the turn
 // appends in order and beats while it runs; a reader that sees no beat for a while knows the
