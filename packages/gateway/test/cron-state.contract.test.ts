@@ -1,7 +1,7 @@
 // The gateway's cron tables (src/state/cron-*.ts), the same on every engine: jobs outlive the
 // process, a slot is claimed once whoever asks, the dashboard's hold on a job is read by the next
 // tick, and each run's output is kept beside its claim. On Postgres one process at a time leads.
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
 import { CRON_TABLES, openCron, openCronState } from "../src/state/cron-open.js";
 import { describeEngines } from "./cron-state-engines.js";
 
@@ -163,6 +163,10 @@ describeEngines("cron state", (ctx) => {
       const a = await openCron(await ctx.openStore());
       const b = await openCron(await ctx.openStore());
       const c = await openCron(await ctx.openStore());
+      // A held lock keeps its connection out of the pool: a failed check must not hang the close.
+      onTestFinished(async () => {
+        for (const x of [a, b, c]) await x.leaderLock?.release();
+      });
       expect(await a.leaderLock?.lead()).toBe(true);
       expect(await b.leaderLock?.lead()).toBe(false);
       expect(await a.leaderLock?.lead()).toBe(true); // still held
@@ -170,10 +174,11 @@ describeEngines("cron state", (ctx) => {
       expect(await b.leaderLock?.lead()).toBe(true);
       expect(await c.leaderLock?.lead()).toBe(false);
       // The leader's connection goes (its process died, its machine fell off): the lock with it.
+      // The timeout makes the kill wait for the backend to be gone, and its lock with it.
       const admin = await (await ctx.openStore()).openTables(CRON_TABLES);
       if (admin.dialect !== "postgres") throw new Error("postgres expected");
       const killed = await admin.query<{ done: boolean }>(
-        "SELECT pg_terminate_backend(pid) AS done FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()",
+        "SELECT pg_terminate_backend(pid, 10000) AS done FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()",
       );
       expect(killed.rows).toEqual([{ done: true }]);
       expect(await c.leaderLock?.lead()).toBe(true);

@@ -1,4 +1,4 @@
-// Issue 30's batch part of the multi-process check, shared by batch-queue.e2e.test.ts (on
+// The batch part of the multi-process check, shared by batch-queue.e2e.test.ts (on
 // PostgreSQL and on Redis) and scale-out.e2e.test.ts: three `iris worker` processes (the real bin,
 // each with its own profile and its own fake LLM server, sharing one batch.worker_dir) and a batch
 // through `iris batch --queue`, with one worker SIGKILLed while one of its items waits for the
@@ -17,6 +17,9 @@ const text = (m: Msg | undefined) =>
 const keyOf = (r: RecordedRequest) =>
   /effect (item-\d+)/.exec(text(messagesOf(r).find((m) => m.role === "user")))?.[1] ?? "?";
 const afterTool = (r: RecordedRequest) => messagesOf(r).at(-1)?.role === "tool";
+// A call the killed worker recorded but never began is answered "not executed" on resume: the
+// model (as a real one would) asks for it again.
+const afterUnrunTool = (r: RecordedRequest) => afterTool(r) && text(messagesOf(r).at(-1)).includes("not executed");
 
 /**
  * Three `iris worker` processes on the queue at `url` and a batch of `items` through `iris batch
@@ -62,7 +65,7 @@ export async function batchWithKilledWorker(
   for (const [w, fake] of fakes.entries())
     fake.setHandler((req): Step => {
       const key = keyOf(req);
-      if (!afterTool(req))
+      if (!afterTool(req) || afterUnrunTool(req))
         return { toolCalls: [{ name: "terminal", arguments: { command: `echo ${key} >> '${effects}'` } }] };
       if (w === 0 && frozen === undefined && ++toolResultsOnFirst >= killAfterToolResults) {
         // The tool of `key` ran and its receipt is in the log: the worker dies waiting for the model.
