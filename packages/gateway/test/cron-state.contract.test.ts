@@ -3,11 +3,11 @@
 // tick, and each run's output is kept beside its claim. On Postgres one process at a time leads.
 import { expect, it, onTestFinished } from "vitest";
 import { CRON_TABLES, openCron, openCronState } from "../src/state/cron-open.js";
-import { describeEngines } from "./cron-state-engines.js";
+import { describeEngines } from "./store-engines.js";
 
 const job = { schedule: "every 30m", platform: "irc", chatId: "#team", missed: "run" as const, prompt: "p" };
 
-describeEngines("cron state", (ctx) => {
+describeEngines("cron state", "cron", (ctx) => {
   it("keeps jobs across a restart, oldest first, and removes one with its control", async () => {
     const state = await openCronState(await ctx.openStore());
     const a = await state.add(job, 1000);

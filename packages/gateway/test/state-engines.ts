@@ -1,24 +1,9 @@
-// The gateway's state contract runs on every engine: SQLite on a file in a temp folder, Postgres
-// on one throw-away server per test file (testkit's startPostgres), each test in a schema of its
-// own. Without Postgres the Postgres half skips on a developer's machine and fails under CI=true.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openPostgresStore, openStore, type Store } from "@iris/host";
-import { type PostgresServer, skipWithoutPostgres, startPostgres } from "@iris/testkit";
-import { afterAll, afterEach, beforeEach, describe } from "vitest";
+// The gateway state's contract on every engine (store-engines.ts): each test starts with the
+// gateway's tables open on a fresh database, and can open more processes on it.
+import type { Store } from "@iris/host";
+import { afterEach, beforeEach } from "vitest";
 import { type GatewayTables, openGatewayTables } from "../src/state/index.js";
-
-export type Engine = "sqlite" | "postgres";
-
-let server: Promise<PostgresServer> | undefined;
-let schemas = 0;
-
-afterAll(async () => {
-  const s = server;
-  server = undefined;
-  await (await s)?.close();
-});
+import { describeEngines, type Engine } from "./store-engines.js";
 
 export interface GatewayStateCtx {
   engine: Engine;
@@ -33,51 +18,25 @@ export interface GatewayStateCtx {
 
 /** `body` once per engine, with fresh gateway state for each test. */
 export function describeGatewayEngines(name: string, body: (ctx: GatewayStateCtx) => void): void {
-  const skipPg = skipWithoutPostgres();
-  for (const engine of ["sqlite", "postgres"] as const) {
-    describe.skipIf(engine === "postgres" && skipPg)(`${name} (${engine})`, () => {
-      const ctx = { engine } as GatewayStateCtx;
-      let stores: Store[] = [];
-      const owners = new Map<GatewayTables, Store>();
-      let dir: string | undefined;
-      beforeEach(async () => {
-        let open: () => Promise<Store>;
-        if (engine === "sqlite") {
-          const folder = mkdtempSync(join(tmpdir(), "iris-gateway-state-"));
-          dir = folder;
-          open = async () => openStore(join(folder, "state.db"));
-        } else {
-          server ??= startPostgres();
-          const url = (await server).url();
-          const schema = `gateway_${process.pid}_${++schemas}`;
-          open = () => openPostgresStore({ url, schema });
-        }
-        ctx.openStoreOnly = async () => {
-          const store = await open();
-          stores.push(store);
-          return store;
-        };
-        ctx.openAnother = async () => {
-          const store = await ctx.openStoreOnly();
-          const tables = await openGatewayTables(store);
-          owners.set(tables, store);
-          return tables;
-        };
-        ctx.storeOf = (tables) => {
-          const store = owners.get(tables);
-          if (!store) throw new Error("not opened here");
-          return store;
-        };
-        ctx.tables = await ctx.openAnother();
-      });
-      afterEach(async () => {
-        for (const s of stores) await s.close().catch(() => {});
-        stores = [];
-        owners.clear();
-        if (dir) rmSync(dir, { recursive: true, force: true });
-        dir = undefined;
-      });
-      body(ctx);
+  describeEngines(name, "gateway", (engines) => {
+    const ctx = { engine: engines.engine } as GatewayStateCtx;
+    const owners = new Map<GatewayTables, Store>();
+    beforeEach(async () => {
+      ctx.openStoreOnly = () => engines.openStore();
+      ctx.openAnother = async () => {
+        const store = await engines.openStore();
+        const tables = await openGatewayTables(store);
+        owners.set(tables, store);
+        return tables;
+      };
+      ctx.storeOf = (tables) => {
+        const store = owners.get(tables);
+        if (!store) throw new Error("not opened here");
+        return store;
+      };
+      ctx.tables = await ctx.openAnother();
     });
-  }
+    afterEach(() => owners.clear());
+    body(ctx);
+  });
 }

@@ -1,6 +1,7 @@
-// The cron tables' contract runs on every engine: SQLite on a file in a temp folder, Postgres on
-// one throw-away server per test file (testkit's startPostgres), each test in a schema of its own.
-// Without Postgres the Postgres half skips on a developer's machine and fails under CI=true.
+// The gateway's table sets (its state, cron's) are tested on every engine: SQLite on a file in a
+// temp folder, Postgres on one throw-away server per test file (testkit's startPostgres), each
+// test in a schema of its own. Without Postgres the Postgres half skips on a developer's machine
+// and fails under CI=true.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +27,7 @@ export interface EngineCtx {
 }
 
 /** `body` once per engine, with a fresh database for each test; stores opened are closed after. */
-export function describeEngines(name: string, body: (ctx: EngineCtx) => void): void {
+export function describeEngines(name: string, prefix: string, body: (ctx: EngineCtx) => void): void {
   const skipPg = skipWithoutPostgres();
   for (const engine of ["sqlite", "postgres"] as const) {
     describe.skipIf(engine === "postgres" && skipPg)(`${name} (${engine})`, () => {
@@ -36,13 +37,13 @@ export function describeEngines(name: string, body: (ctx: EngineCtx) => void): v
       beforeEach(async () => {
         let open: () => Promise<Store>;
         if (engine === "sqlite") {
-          const folder = mkdtempSync(join(tmpdir(), "iris-cron-state-"));
+          const folder = mkdtempSync(join(tmpdir(), `iris-${prefix}-state-`));
           dir = folder;
           open = async () => openStore(join(folder, "state.db"));
         } else {
           server ??= startPostgres();
           const url = (await server).url();
-          const schema = `cron_${process.pid}_${++schemas}`;
+          const schema = `${prefix}_${process.pid}_${++schemas}`;
           open = () => openPostgresStore({ url, schema });
         }
         ctx.openStore = async () => {
@@ -52,7 +53,8 @@ export function describeEngines(name: string, body: (ctx: EngineCtx) => void): v
         };
       });
       afterEach(async () => {
-        for (const s of stores) await s.close();
+        // A test may have closed one itself (a dying process).
+        for (const s of stores) await s.close().catch(() => {});
         stores = [];
         if (dir) rmSync(dir, { recursive: true, force: true });
         dir = undefined;
