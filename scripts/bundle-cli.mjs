@@ -63,8 +63,19 @@ const EXTERNAL = [
   "@slack/bolt",
   // The ssh workspace's client (native parts), loaded on its first connection.
   "ssh2",
+  // The docker workspace's Engine API client (with gRPC and protobufjs), loaded by its first
+  // container: bundled, every start evaluated it (and required ssh2) at twice the start-up time.
+  "dockerode",
   // The work queue (BullMQ with its Postgres and Redis drivers), loaded when a queue is opened.
   "bullmq",
+  // The gateway's Matrix, email and Mattermost clients (matrix-js-sdk, imapflow, mailparser and
+  // nodemailer are ES modules, required through Node's require(esm)), loaded when the platform
+  // is: bundled, they were two thirds of the bundle that every start reads.
+  "matrix-js-sdk",
+  "imapflow",
+  "mailparser",
+  "nodemailer",
+  "@mattermost/client",
   // The chat's code-block highlighter and edit diffs (CommonJS builds), loaded with the chat.
   "highlight.js",
   "diff",

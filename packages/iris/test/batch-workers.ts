@@ -19,7 +19,8 @@ const keyOf = (r: RecordedRequest) =>
 const afterTool = (r: RecordedRequest) => messagesOf(r).at(-1)?.role === "tool";
 // A call the killed worker recorded but never began is answered "not executed" on resume: the
 // model (as a real one would) asks for it again.
-const afterUnrunTool = (r: RecordedRequest) => afterTool(r) && text(messagesOf(r).at(-1)).includes("not executed");
+const afterUnrunTool = (r: RecordedRequest) =>
+  afterTool(r) && text(messagesOf(r).at(-1)).includes("not executed");
 
 /**
  * Three `iris worker` processes on the queue at `url` and a batch of `items` through `iris batch

@@ -4,8 +4,16 @@
 // ends. An engine that does not answer is WorkspaceUnavailable naming the socket, never a silent
 // switch to another backend.
 import { hostname } from "node:os";
-import Docker from "dockerode";
+import type Docker from "dockerode";
 import { WorkspaceUnavailable } from "./errors.js";
+
+let dockerode: Promise<typeof Docker> | undefined;
+
+/** dockerode (with the gRPC and ssh2 libraries it requires) loads with the first docker workspace, not at every start. */
+function engineClient(socketPath: string): Promise<Docker> {
+  dockerode ??= import("dockerode").then((m) => m.default);
+  return dockerode.then((Client) => new Client({ socketPath }));
+}
 
 export const LABEL_PROFILE = "iris.profile";
 export const LABEL_SCOPE = "iris.scope";
@@ -46,13 +54,17 @@ const statusOf = (e: unknown) => (e as { statusCode?: number }).statusCode;
 const isGone = (e: unknown) => statusOf(e) === 404;
 
 export class DockerContainer {
-  readonly docker: Docker;
+  private client: Promise<Docker> | undefined;
   private id: string | undefined;
   private pending: Promise<string> | undefined;
   private closed = false;
 
-  constructor(readonly settings: DockerSettings) {
-    this.docker = new Docker({ socketPath: settings.socket });
+  constructor(readonly settings: DockerSettings) {}
+
+  /** The Engine API's client. */
+  engine(): Promise<Docker> {
+    this.client ??= engineClient(this.settings.socket);
+    return this.client;
   }
 
   get target(): string {
@@ -101,13 +113,14 @@ export class DockerContainer {
 
   /** The engine answers and has the image (session start); throws WorkspaceUnavailable if not. */
   async check(): Promise<void> {
+    const docker = await this.engine();
     try {
-      await this.docker.ping();
+      await docker.ping();
     } catch (e) {
       throw this.engineError(e, "ping failed");
     }
     try {
-      await this.docker.getImage(this.settings.image).inspect();
+      await docker.getImage(this.settings.image).inspect();
     } catch (e) {
       if (isGone(e))
         throw this.unavailable(
@@ -133,9 +146,10 @@ export class DockerContainer {
   }
 
   private async ensure(): Promise<string> {
+    const docker = await this.engine();
     let found: Docker.ContainerInfo[];
     try {
-      found = await this.docker.listContainers({ all: true, filters: this.filters() });
+      found = await docker.listContainers({ all: true, filters: this.filters() });
     } catch (e) {
       throw this.engineError(e, "listing containers failed");
     }
@@ -146,7 +160,7 @@ export class DockerContainer {
     }
     for (const info of found) {
       // Stopped or dead: a fresh one is simpler than guessing what state it was left in.
-      await this.docker
+      await docker
         .getContainer(info.Id)
         .remove({ force: true })
         .catch(() => undefined);
@@ -162,7 +176,7 @@ export class DockerContainer {
       ...(s.mounts ?? []).map((m) => `${m.host}:${m.container}${m.readOnly ? ":ro" : ""}`),
     ];
     try {
-      const c = await this.docker.createContainer({
+      const c = await (await this.engine()).createContainer({
         Image: s.image,
         // PID 1 only waits; commands come as execs.
         Cmd: ["sleep", "2147483647"],
@@ -195,7 +209,7 @@ export class DockerContainer {
     const id = this.id ?? (await this.pending?.catch(() => undefined));
     this.id = undefined;
     if (!id || (this.settings.scope !== "session" && !o.lastUser)) return;
-    await this.docker
+    await (await this.engine())
       .getContainer(id)
       .remove({ force: true })
       .catch(() => undefined);
@@ -232,7 +246,7 @@ export async function orphanContainers(
   profile: string,
   o: { remove?: boolean } = {},
 ): Promise<OrphanContainer[]> {
-  const docker = new Docker({ socketPath: socket });
+  const docker = await engineClient(socket);
   const found = await docker.listContainers({
     all: true,
     filters: { label: [`${LABEL_PROFILE}=${profile}`, `${LABEL_SCOPE}=session`] },

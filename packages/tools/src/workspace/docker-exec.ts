@@ -29,10 +29,11 @@ async function execIn(
 ): Promise<number | null> {
   for (let attempt = 0; ; attempt++) {
     const id = await box.get();
-    let exec: Awaited<ReturnType<ReturnType<typeof box.docker.getContainer>["exec"]>>;
+    const docker = await box.engine();
+    let exec: Awaited<ReturnType<ReturnType<typeof docker.getContainer>["exec"]>>;
     let stream: NodeJS.ReadWriteStream;
     try {
-      exec = await box.docker.getContainer(id).exec({
+      exec = await docker.getContainer(id).exec({
         Cmd: cmd,
         AttachStdout: true,
         AttachStderr: true,
@@ -52,7 +53,7 @@ async function execIn(
     const err = new PassThrough();
     out.on("data", onOut);
     err.on("data", onErr);
-    box.docker.modem.demuxStream(stream, out, err);
+    docker.modem.demuxStream(stream, out, err);
     await new Promise<void>((resolve, reject) => {
       stream.once("end", () => resolve());
       stream.once("close", () => resolve());
