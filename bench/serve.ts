@@ -31,7 +31,8 @@
 // anything is measured (a fresh process spends its first thousand requests compiling); --bursts K
 // measures each level in K alternating bursts of fake alone, minimal, iris serve (and the floor),
 // so all of them come from the same minutes of a shared machine.
-// Run: npx tsx bench/serve.ts [--requests 400] [--concurrency N] [--soak 10000] [--warmup 5000]
+// Run: npx tsx bench/serve.ts [--requests 400 (3000 with --server-process)] [--concurrency N]
+//        [--soak 10000] [--warmup 5000]
 //        [--bursts K] [--server-process [--bin PATH] [--cpu-prof-dir DIR] [--floor]]
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -64,7 +65,9 @@ function arg(name: string, fallback: number): number {
   if (!Number.isInteger(v) || v <= 0) throw new Error(`--${name} needs a positive whole number`);
   return v;
 }
-const REQUESTS = arg("requests", 400);
+// With the server in its own process a request costs well under a millisecond: 400 split over six
+// bursts made bursts of ~50 ms, whose figures were mostly the scheduler's.
+const REQUESTS = arg("requests", process.argv.includes("--server-process") ? 3000 : 400);
 /** Requests through iris serve and to the fake before anything is measured. */
 const WARMUP = arg("warmup", 5000);
 /** Each level's figures are measured in this many alternating bursts (fake alone, minimal, iris). */
