@@ -50,11 +50,15 @@ export async function startCli(flags: GlobalFlags): Promise<CliStart> {
     const note = await resumeOnItsModel(session, id.row, flags);
     if (note) process.stderr.write(`iris: warning: ${note}\n`);
   } else if (flags.continue) {
-    const last = (await session.stored.recent({ limit: 1, source: "cli" }))[0];
+    // This folder's newest session: another project's conversation is never taken up by mistake.
+    const last = (await session.stored.recent({ limit: 1, source: "cli", cwd: process.cwd() }))[0];
     if (last) {
       const note = await resumeOnItsModel(session, last, flags);
       if (note) process.stderr.write(`iris: warning: ${note}\n`);
-    } else await session.startSession();
+    } else {
+      process.stderr.write("iris: no earlier session in this folder: a new one starts (iris -r picks any)\n");
+      await session.startSession();
+    }
   } else await session.startSession();
   return { ok: true, session, process: iris };
 }

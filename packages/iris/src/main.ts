@@ -72,7 +72,7 @@ export function buildProgram(platformClis: Readonly<Record<string, PlatformCli>>
     .option("--yolo", "approvals off for this run (hard-blocked commands stay blocked)")
     .option("--max-rounds <n>", "model calls per turn (0 = unlimited)", intArg)
     .option("-r, --resume [id]", "continue a stored session (without an id: pick one)")
-    .option("-c, --continue", "continue the most recent CLI session")
+    .option("-c, --continue", "continue the most recent CLI session in this folder")
     .option("--system-prompt <text>", "use TEXT as the system prompt of a new session")
     .option("--append-system-prompt <text>", "add TEXT to the end of a new session's system prompt")
     .option("--toolsets <names>", "toolsets for this run, comma-separated (e.g. file,terminal)", listArg)

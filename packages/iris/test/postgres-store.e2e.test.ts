@@ -168,4 +168,13 @@ describe.skipIf(skipWithoutPostgres())("a profile on Postgres (store.backend: po
     expect(gateway.code).toBe(2);
     expect(gateway.stderr).toContain("no gateway platforms configured");
   }, 60_000);
+
+  it("takes the URL from the profile's .env, as the key's description says", async () => {
+    const d = machine("from_dotenv");
+    writeFileSync(join(d.home, ".env"), `IRIS_DATABASE_URL=${d.env.IRIS_DATABASE_URL}\n`, { mode: 0o600 });
+    const r = await runIris(["migrate"], { env: { IRIS_HOME: d.home } });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/^store: postgres schema from_dotenv at schema version \d+/);
+    expect(r.code).toBe(0);
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 // Finding a session again: `--resume` by the first characters of the short id shown everywhere,
-// `iris -r` browsing this folder's sessions (arrows, a filter, empty untitled ones left out), and
-// a resumed session continuing on its own model.
+// `iris -r` browsing this folder's sessions (arrows, a filter, empty untitled ones left out), a
+// resumed session continuing on its own model, and `-c` taking up this folder's newest session.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "@iris/testkit";
@@ -136,6 +136,29 @@ describe("resuming", () => {
     t.type("/exit\r");
     expect(await t.exited).toBe(0);
   }, 60_000);
+
+  it("-c continues this folder's newest session, not another folder's; a new folder starts afresh", async () => {
+    const other = join(home.home, "other-project");
+    const fresh = join(home.home, "new-project");
+    mkdirSync(other);
+    mkdirSync(fresh);
+    await session("here first", work);
+    await session("elsewhere later", other);
+    fake.enqueue({ text: "continued here" });
+    const here = await runIris(["-p", "and here?", "-c", ...route()], { env: env(), cwd: work });
+    expect(here.stderr).toBe("");
+    expect(here.stdout).toBe("continued here\n");
+    const users = (fake.requests[2]!.body as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content);
+    expect(users).toEqual(["here first", "and here?"]);
+    fake.enqueue({ text: "new one" });
+    const none = await runIris(["-p", "hello", "-c", ...route()], { env: env(), cwd: fresh });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain("no earlier session in this folder");
+    const sent = (fake.requests[3]!.body as { messages: { role: string }[] }).messages;
+    expect(sent.filter((m) => m.role === "user")).toHaveLength(1);
+  });
 });
 
 const ESC = "\u001b";

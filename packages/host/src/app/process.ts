@@ -56,7 +56,7 @@ export interface ProcessOptions {
    * redacted — so warnings never land in a chat or on a protocol's stdout.
    */
   logger?: Logger;
-  /** The environment for IRIS_LOG_LEVEL (default process.env). */
+  /** The environment for IRIS_LOG_LEVEL (default the profile's: the process's with its .env). */
   env?: Record<string, string | undefined>;
   /** A rate limiter shared with other IrisProcess scopes of this OS process (default: its own). */
   routeLimiter?: RouteLimiter;
@@ -125,7 +125,7 @@ export class IrisProcess implements SessionParent {
 
   static async open(opts: ProcessOptions): Promise<IrisProcess> {
     const { profile } = opts;
-    const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? process.env);
+    const logger = opts.logger ?? configureProcessLogging(profile, opts.env ?? profile.env);
     const store = opts.inMemory ? storeOf(opts.inMemory) : (opts.store ?? (await openProfileStore(profile)));
     const ownsStore = !opts.inMemory;
     const mcpStates = mcpStateRecorder(store, opts.platform, logger.child({ component: "mcp" }));

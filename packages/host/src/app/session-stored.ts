@@ -40,8 +40,12 @@ export class StoredSessions {
     return findSession(this.store, ref, opts);
   }
 
-  /** The newest stored sessions, newest first (of one source when given). */
-  recent(opts: { limit: number; source?: string }): Promise<SessionRow[]> {
-    return this.store.listSessions(opts);
+  /** The newest stored sessions, newest first (of one source when given; of one folder too). */
+  recent(opts: { limit: number; source?: string; cwd?: string }): Promise<SessionRow[]> {
+    const { limit, source, cwd } = opts;
+    if (cwd === undefined)
+      return this.store.listSessions(source === undefined ? { limit } : { limit, source });
+    if (source === undefined) throw new Error("recent: a folder's sessions are listed per source");
+    return this.store.sessionPage({ source, cwd, offset: 0, limit });
   }
 }

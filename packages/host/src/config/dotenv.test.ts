@@ -86,12 +86,25 @@ describe("loadDotenv", () => {
 });
 
 describe("mergeEnv", () => {
-  it("the profile's .env wins over the process environment, except IRIS_* variables", () => {
+  it("the profile's .env wins over the process environment, except IRIS_HOME", () => {
     const { env, warnings } = mergeEnv(
       { OPENAI_API_KEY: "stale-shell", PATH: "/bin", IRIS_HOME: "/h", UNSET: undefined },
-      { OPENAI_API_KEY: "from-profile", IRIS_HOME: "/elsewhere", EXTRA: "x" },
+      {
+        OPENAI_API_KEY: "from-profile",
+        IRIS_HOME: "/elsewhere",
+        EXTRA: "x",
+        IRIS_DATABASE_URL: "postgres://db/iris",
+        IRIS_LOG_LEVEL: "debug",
+      },
     );
-    expect(env).toEqual({ OPENAI_API_KEY: "from-profile", PATH: "/bin", IRIS_HOME: "/h", EXTRA: "x" });
+    expect(env).toEqual({
+      OPENAI_API_KEY: "from-profile",
+      PATH: "/bin",
+      IRIS_HOME: "/h",
+      EXTRA: "x",
+      IRIS_DATABASE_URL: "postgres://db/iris",
+      IRIS_LOG_LEVEL: "debug",
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("IRIS_HOME");
   });

@@ -92,6 +92,9 @@ export function loadDotenv(path: string): DotenvResult {
   return result;
 }
 
+/** Variables that choose which profile (and so which .env) is read. */
+const CHOSEN_BEFORE_DOTENV = new Set(["IRIS_HOME"]);
+
 /**
  * The environment the process works with: the real environment with the profile's .env on top.
  *
@@ -100,8 +103,10 @@ export function loadDotenv(path: string): DotenvResult {
  * another tool — SPEC P2: "a stale shell export must never silently override" the user's choice
  * (Hermes loads its .env with override=True for the same reason). One-off overrides use the
  * command line (--provider, --model, --base-url), which beats both.
- * Exception: IRIS_* variables choose the home and profile themselves, so a .env cannot change
- * them (the profile is already chosen when its .env is read); they are reported and skipped.
+ * Exception: IRIS_HOME chooses the home, and so the .env itself: one in a .env cannot take effect
+ * (the profile is already chosen when its .env is read), and is reported and skipped. Every other
+ * IRIS_* variable (the store's IRIS_DATABASE_URL, IRIS_REDIS_URL, IRIS_LOG_LEVEL, …) is read after
+ * the profile and may live in its .env.
  */
 export function mergeEnv(
   processEnv: Record<string, string | undefined>,
@@ -111,8 +116,8 @@ export function mergeEnv(
   for (const [k, v] of Object.entries(processEnv)) if (v !== undefined) env[k] = v;
   const warnings: string[] = [];
   for (const [k, v] of Object.entries(dotenv)) {
-    if (k.startsWith("IRIS_")) {
-      warnings.push(`.env: ${k} is ignored (IRIS_* variables must be set before iris starts)`);
+    if (CHOSEN_BEFORE_DOTENV.has(k)) {
+      warnings.push(`.env: ${k} is ignored (it chooses the profile, so it must be set before iris starts)`);
       continue;
     }
     env[k] = v;
