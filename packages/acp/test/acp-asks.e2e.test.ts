@@ -29,7 +29,7 @@ const stamp = defineTool({
   toolset: "file",
   description: "Stamps a label (test tool).",
   parameters: z.object({ label: z.string() }),
-  effect: "write",
+  effect: "mutate",
   parallelSafe: true,
   approvalRule: (args) => ({ key: "stamp", description: "stamp a label", subject: `stamp ${args.label}` }),
   execute: async (args) => JSON.stringify({ stamped: args.label }),

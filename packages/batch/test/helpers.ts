@@ -4,8 +4,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { FakeLlm, RecordedRequest, Step } from "@iris/testkit";
-import { type BatchOptions, runBatch } from "../src/run.js";
-import type { TrajectoryRow } from "../src/trajectory.js";
+import type { BatchOptions } from "../src/batch-options.js";
+import { runBatch } from "../src/run.js";
+import type { ShareGptTurn, TrajectoryRow } from "../src/trajectory.js";
 
 export type ChatMessage = { role: string; content?: unknown; tool_calls?: unknown[] };
 
@@ -45,12 +46,15 @@ export function writeInput(dir: string, lines: unknown[], name = "in.jsonl"): st
   return path;
 }
 
-export function readRows(path: string): TrajectoryRow[] {
+/** A row in the default (ShareGPT) layout: its turns are there. */
+export type ShareGptRow = TrajectoryRow & { conversations: ShareGptTurn[] };
+
+export function readRows(path: string): ShareGptRow[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8")
     .split("\n")
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as TrajectoryRow);
+    .map((l) => JSON.parse(l) as ShareGptRow);
 }
 
 export function readEntries(path: string): Record<string, unknown>[] {

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HostEventMap, IrisProcess, Session } from "@iris/host";
+import type { AgentEventMap, IrisProcess, Session } from "@iris/host";
 import { boot } from "@iris/host";
 import { storeOf } from "@iris/host/testing";
 import { type AssistantMessage, type Message, ZERO_USAGE } from "@iris/llm";
@@ -84,8 +84,8 @@ async function seed(h: Session): Promise<void> {
   );
 }
 
-function collect<K extends keyof HostEventMap>(h: Session, name: K): HostEventMap[K][] {
-  const seen: HostEventMap[K][] = [];
+function collect<K extends keyof AgentEventMap>(h: Session, name: K): AgentEventMap[K][] {
+  const seen: AgentEventMap[K][] = [];
   h.events.on(name, (p) => seen.push(p));
   return seen;
 }

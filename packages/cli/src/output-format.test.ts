@@ -17,7 +17,7 @@ describe("stream-json from the turn view", () => {
     const emit = (e: Omit<HostEvent, "sessionId" | "taskId">, extra = {}) =>
       fanout.emit({ ...id, ...e, ...extra } as HostEvent);
     const call = {
-      type: "tool_call" as const,
+      type: "toolCall" as const,
       callId: "c1",
       name: "terminal",
       argumentsJson: '{"command":"ls"}',

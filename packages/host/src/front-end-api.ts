@@ -7,6 +7,7 @@
 // The store's values below (openStore, openPostgresStore, the Store types) are for front ends'
 // tests, which arrange and look at what was stored (check-imports.mjs refuses them elsewhere).
 export type {
+  AgentEventMap,
   FrontEnd,
   RepairedCall,
   TerminationReason,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrisProcess } from "../src/app/process.js";
 import { loadProfile } from "../src/config/index.js";
 import { DashboardData } from "../src/dashboard/data.js";
+import { storeOf } from "../src/testing.js";
 
 let pg: PostgresServer;
 beforeAll(async () => {
@@ -50,7 +51,7 @@ describe.skipIf(skipWithoutPostgres())("the dashboard's view of running processe
         ]);
 
         // Rows another machine wrote, and rows a process of this machine left when it died.
-        const pool = (gateway.store as PostgresStore).pool;
+        const pool = (storeOf(gateway) as PostgresStore).pool;
         for (const [platform, host] of [
           ["discord", "other-machine"],
           ["slack", hostname()],
@@ -66,7 +67,7 @@ describe.skipIf(skipWithoutPostgres())("the dashboard's view of running processe
           lastError: "the gateway process is gone",
         });
 
-        const mcp = gateway.store.mcpStates;
+        const mcp = storeOf(gateway).mcpStates;
         const server = { server: "files", state: "ready", transport: "stdio", tools: 3, restarts: 0 };
         await mcp.record({ platform: "gateway", pid: DEAD_PID, startedAt: 1 }, [server]);
         await pool.query("UPDATE mcp_server_state SET host = 'other-machine', owner = owner || '-elsewhere'");
@@ -77,7 +78,7 @@ describe.skipIf(skipWithoutPostgres())("the dashboard's view of running processe
         expect(byHost.get(hostname())).toBe("gone");
         expect(byHost.get("other-machine")).toBe("ready");
 
-        const s = await gateway.store.createSession({ source: "gateway:irc" });
+        const s = await storeOf(gateway).createSession({ source: "gateway:irc" });
         await data.board.publish({
           id: "mine",
           sessionId: s.id,

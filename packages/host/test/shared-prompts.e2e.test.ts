@@ -36,7 +36,7 @@ describe("stateless sessions' shared prompt", () => {
     // The change is learnt from a watch of the profile folder, whose event comes a moment later:
     // the next sessions are opened until one has it (the test's timeout bounds the wait).
     let third = open();
-    while (!third.startInMemory([]).systemPrompt.includes("Miso")) {
+    while (!third.startInMemory([]).systemPrompt?.includes("Miso")) {
       await third.close();
       await new Promise((r) => setTimeout(r, 20));
       third = open();

@@ -2,7 +2,7 @@
 // replies (issue 18): the same turns, tool calls, results, usage, cost and model, field by field.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type TrajectoryRow, toShareGpt } from "@iris/batch";
+import { type ShareGptTurn, type TrajectoryRow, toShareGpt } from "@iris/batch";
 import { openStore, StoreConversation } from "@iris/host";
 import { type FakeLlm, startFakeLlm } from "@iris/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -54,7 +54,9 @@ describe("a batch row against the CLI session", () => {
     expect(b.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(b.code).toBe(0);
     expect(fake.violations).toEqual([]);
-    const row = JSON.parse(readFileSync(out, "utf8").trim()) as TrajectoryRow;
+    const row = JSON.parse(readFileSync(out, "utf8").trim()) as TrajectoryRow & {
+      conversations: ShareGptTurn[];
+    };
 
     const store = openStore(join(home.home, "state.db"));
     const sessions = await store.listSessions({ limit: 10 });

@@ -19,7 +19,7 @@ describe("fake /v1/audio/transcriptions", () => {
     });
   const form = (file?: Buffer, model = "whisper-1") => {
     const f = new FormData();
-    if (file) f.append("file", new Blob([file]), "a.wav");
+    if (file) f.append("file", new Blob([new Uint8Array(file)]), "a.wav");
     if (model) f.append("model", model);
     return f;
   };

@@ -43,7 +43,7 @@ export async function serveTranscription(
     return fail(res, "Invalid Content-Type: expected multipart/form-data.");
   let form: FormData;
   try {
-    form = await new Response(raw, { headers: { "content-type": contentType } }).formData();
+    form = await new Response(new Uint8Array(raw), { headers: { "content-type": contentType } }).formData();
   } catch {
     return fail(res, "Could not parse multipart form.");
   }

@@ -31,10 +31,11 @@ describe("GET /v1/models with a key", () => {
 
   it("lists the models for the right key, by Bearer or x-api-key", async () => {
     fake = await startFakeLlm({ apiKey: "sk-right-key-1234", models: ["m-1", "m-2"] });
-    for (const headers of [
+    const byHeader: Record<string, string>[] = [
       { authorization: "Bearer sk-right-key-1234" },
       { "x-api-key": "sk-right-key-1234" },
-    ]) {
+    ];
+    for (const headers of byHeader) {
       const res = await fetch(`${fake.baseUrl}/models`, { headers });
       expect(res.status).toBe(200);
       const body = (await res.json()) as {

@@ -119,7 +119,7 @@ describe("TurnView", () => {
       model: "m",
     });
     const call = {
-      type: "tool_call" as const,
+      type: "toolCall" as const,
       callId: "c9",
       name: "terminal",
       argumentsJson: '{"command":"ls"}',

@@ -4,8 +4,7 @@
 // and so is an image where the API allows none.
 import { type FakeLlm, solidPng, startFakeLlm } from "@iris/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiMode } from "../runtime.js";
-import type { Message } from "../types.js";
+import type { ApiMode, Message } from "../types.js";
 import { collectStream, done, fakeRuntime } from "./test/fake-route.js";
 
 let fake: FakeLlm;
@@ -30,7 +29,7 @@ const runtime = (apiMode: ApiMode) =>
     apiMode,
     model: "fake-model",
     apiKey: "k",
-    compat: apiMode === "anthropic_messages" ? { auth: "x-api-key" } : {},
+    compat: { auth: apiMode === "anthropic_messages" ? "x-api-key" : "bearer" },
   });
 
 const SHAPES: Record<ApiMode, unknown> = {

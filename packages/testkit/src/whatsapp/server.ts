@@ -230,7 +230,7 @@ export class FakeWhatsapp {
     if (!this.webhook) throw new Error("FakeWhatsapp: set webhook to the bot's webhook URL first");
     const res = await fetch(this.webhook, {
       method: "POST",
-      body,
+      body: new Uint8Array(body),
       headers: { "content-type": "application/json", "x-hub-signature-256": signature },
     });
     return res.status;

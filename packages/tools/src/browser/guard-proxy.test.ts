@@ -114,10 +114,11 @@ describe("the browser's guard proxy chained to an upstream proxy", () => {
   it("goes direct for a NO_PROXY host, and without any proxy variable", async () => {
     seen.length = 0;
     const proxyUrl = `http://127.0.0.1:${upstreamPort}`;
-    for (const env of [
+    const envs: Record<string, string>[] = [
       { HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl, NO_PROXY: "localhost,127.0.0.1" },
       {},
-    ]) {
+    ];
+    for (const env of envs) {
       const guard = await guardWith(env);
       try {
         expect((await getThrough(guard, `http://127.0.0.1:${sitePort}/direct`)).body).toBe("site /direct");

@@ -65,7 +65,7 @@ export async function voiceContent(ogg: Buffer, place: MediaPlace): Promise<Reco
   const res = await fetch(`${place.homeserver}/_matrix/media/v3/upload?filename=answer.ogg`, {
     method: "POST",
     headers: { authorization: `Bearer ${place.token}`, "content-type": "audio/ogg" },
-    body: ogg,
+    body: new Uint8Array(ogg),
     signal: AbortSignal.timeout(60_000),
   });
   const up = (await res.json().catch(() => ({}))) as { content_uri?: unknown };

@@ -99,7 +99,7 @@ export class Speech {
     const stt = this.config.stt;
     if (!stt) throw new Error("no voice.stt endpoint is configured");
     const form = new FormData();
-    form.append("file", new Blob([audio], { type: "audio/ogg" }), filename);
+    form.append("file", new Blob([new Uint8Array(audio)], { type: "audio/ogg" }), filename);
     form.append("model", stt.model);
     form.append("response_format", "json");
     if (stt.language) form.append("language", stt.language);

@@ -113,7 +113,7 @@ export class WhatsappAdapter implements PlatformAdapter {
       const form = new FormData();
       form.append("messaging_product", "whatsapp");
       form.append("type", "audio/ogg");
-      form.append("file", new Blob([ogg], { type: "audio/ogg" }), "answer.ogg");
+      form.append("file", new Blob([new Uint8Array(ogg)], { type: "audio/ogg" }), "answer.ogg");
       const res = await fetch(`${api_root.replace(/\/+$/, "")}/${api_version}/${phone_number_id}/media`, {
         method: "POST",
         headers: { authorization: `Bearer ${this.opts.token}` },
