@@ -1,6 +1,8 @@
 // The gateway end to end over Mattermost: `iris gateway run` with @mattermost/client inside the
 // adapter against the fake Mattermost in testkit and the fake LLM server. The token comes from
 // the profile's .env.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   type FakeLlm,
   FakeMattermost,
@@ -16,6 +18,7 @@ import { type ChatMessage, gatewayIo, lastMessage, textOf } from "./profile.js";
 
 const TOKEN = "mm-e2e-secret-token";
 const STORM = `${"storm ".repeat(200)}END`;
+const CHART = solidPng(4, 3, [30, 200, 30]);
 
 function reply(req: RecordedRequest): Step {
   const { last, said: raw } = lastMessage(req);
@@ -23,7 +26,10 @@ function reply(req: RecordedRequest): Step {
   const said = Array.isArray(last?.content)
     ? ((last.content as { type: string; text?: string }[]).find((p) => p.type === "text")?.text ?? "")
     : raw;
+  if (last?.role === "tool") return { text: `done: ${textOf(last).slice(0, 40)}` };
   if (said.endsWith("storm")) return { text: STORM, chunkSize: 50 };
+  if (said.endsWith("send the chart"))
+    return { toolCalls: [{ name: "send_file", arguments: { path: "chart.png", caption: "the chart" } }] };
   return { text: `echo: ${said}` };
 }
 
@@ -142,6 +148,16 @@ describe("gateway over Mattermost (fake server)", () => {
     mm.userPosts({ channel: dm, user: min, message: "and after" });
     await answered(dm, (t) => t === "echo: and after");
     expect(texts(dm).filter((t) => t === "echo: while the server restarted")).toHaveLength(1);
+  }, 60_000);
+
+  it("sends a file the model asks for: uploaded to the channel, then posted in the thread", async () => {
+    writeFileSync(join(gw.home, "work", "chart.png"), CHART);
+    const root = mm.userPosts({ channel: town, user: min, message: "@iris send the chart" });
+    await answered(town, (t) => t.startsWith("done:"), root);
+    const shared = mm.botPosts(town, root).filter((p) => p.files.length);
+    expect(shared).toHaveLength(1);
+    expect(shared[0]?.message).toBe("the chart");
+    expect(shared[0]?.files).toEqual([{ name: "chart.png", mime: "image/png", bytes: CHART }]);
   }, 60_000);
 
   it("a restart of the gateway mid-conversation: what was said meanwhile is answered once, nothing twice", async () => {

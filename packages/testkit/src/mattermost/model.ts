@@ -31,6 +31,8 @@ export interface MmFile {
   mime_type: string;
   bytes: Buffer;
   create_at: number;
+  /** The post it is attached to ("" until one is): a file goes to one post only. */
+  post_id: string;
 }
 
 export interface MmPost {
@@ -51,6 +53,10 @@ export interface MmPost {
 
 /** The largest post (runes): model.PostMessageMaxRunesV2. */
 export const MAX_POST_RUNES = 16383;
+/** Files one post may hold (model.PostFileidsMaxRunes allows 10 ids). */
+export const MAX_POST_FILES = 10;
+/** FileSettings.MaxFileSize's default. */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 // model.NewId: 16 random bytes in base32 with this alphabet, 26 characters.
 const ALPHABET = "ybndrfg8ejkmcpqxot1uwisza345h769";
@@ -132,25 +138,27 @@ export function channelJson(c: MmChannel): Record<string, unknown> {
   };
 }
 
+/** A FileInfo as the server writes it. */
+export function fileJson(f: MmFile): Record<string, unknown> {
+  return {
+    id: f.id,
+    user_id: f.user_id,
+    channel_id: f.channel_id,
+    post_id: f.post_id,
+    create_at: f.create_at,
+    update_at: f.create_at,
+    delete_at: 0,
+    name: f.name,
+    extension: f.name.includes(".") ? (f.name.split(".").pop() ?? "") : "",
+    size: f.bytes.length,
+    mime_type: f.mime_type,
+  };
+}
+
 export function postJson(p: MmPost, files: ReadonlyMap<string, MmFile>): Record<string, unknown> {
   const infos = p.file_ids.flatMap((id) => {
     const f = files.get(id);
-    return f
-      ? [
-          {
-            id: f.id,
-            user_id: f.user_id,
-            channel_id: f.channel_id,
-            create_at: f.create_at,
-            update_at: f.create_at,
-            delete_at: 0,
-            name: f.name,
-            extension: f.name.includes(".") ? (f.name.split(".").pop() ?? "") : "",
-            size: f.bytes.length,
-            mime_type: f.mime_type,
-          },
-        ]
-      : [];
+    return f ? [fileJson(f)] : [];
   });
   return {
     id: p.id,

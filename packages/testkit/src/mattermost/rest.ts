@@ -2,11 +2,14 @@
 // token on every call (401 api.context.session_expired.app_error), membership of the channel
 // (403), a post's size (16,383 runes) and its `root_id` (a root post of the same channel), only
 // one's own posts edited or deleted, `pending_post_id` repeats within 30 s answered with the first
-// post (the server's dedupe cache), errors as model.AppError JSON. Content-Type is exactly
-// `application/json`, which @mattermost/client's Client4 checks to parse a body at all.
+// post (the server's dedupe cache), up to 10 `file_ids` of files the bot uploaded to the channel
+// and no post holds yet (others are left out, as the server does), errors as model.AppError JSON.
+// Content-Type is exactly `application/json`, which @mattermost/client's Client4 checks to parse
+// a body at all.
 import {
   channelJson,
   isId,
+  MAX_POST_FILES,
   MAX_POST_RUNES,
   type MmChannel,
   MmError,
@@ -96,7 +99,12 @@ function createPost(s: RestState, body: unknown): RestAnswer {
   const channel = member(s, String(b.channel_id ?? ""));
   const message = b.message ?? "";
   if (typeof message !== "string") throw invalid("message");
-  if (message.trim() === "") throw new MmError(400, "model.post.is_valid.msg.app_error", "Invalid message.");
+  const fileIds = b.file_ids ?? [];
+  if (!Array.isArray(fileIds) || !fileIds.every((id) => typeof id === "string")) throw invalid("file_ids");
+  if (fileIds.length > MAX_POST_FILES)
+    throw new MmError(400, "model.post.is_valid.file_ids.app_error", "Invalid file ids.");
+  if (message.trim() === "" && fileIds.length === 0)
+    throw new MmError(400, "model.post.is_valid.msg.app_error", "Invalid message.");
   if (runes(message) > MAX_POST_RUNES)
     throw new MmError(400, "model.post.is_valid.message_length.app_error", "Message too long.");
   const rootId = b.root_id ?? "";
@@ -125,8 +133,9 @@ function createPost(s: RestState, body: unknown): RestAnswer {
     type: "",
     props: typeof b.props === "object" && b.props ? (b.props as Record<string, unknown>) : {},
     pending_post_id: pendingId,
-    file_ids: [],
+    file_ids: attachable(s, fileIds as string[], channel.id),
   };
+  for (const id of post.file_ids) (s.files.get(id) as MmFile).post_id = post.id;
   s.posts.set(post.id, post);
   if (pendingId) s.pending.set(`${s.bot.id}/${pendingId}`, { postId: post.id, at: now });
   s.emit("posted", post);
@@ -171,6 +180,17 @@ function postList(s: RestState, channel: MmChannel, query: URLSearchParams): Rec
     prev_post_id: "",
     has_next: false,
   };
+}
+
+/**
+ * The ids of files the bot uploaded to this channel and no post holds yet: the server attaches
+ * those and leaves any other id out of the post (attachFilesToPost), without an error.
+ */
+function attachable(s: RestState, ids: readonly string[], channelId: string): string[] {
+  return [...new Set(ids)].filter((id) => {
+    const f = s.files.get(id);
+    return f !== undefined && f.user_id === s.bot.id && f.channel_id === channelId && f.post_id === "";
+  });
 }
 
 function newPostId(s: RestState): string {

@@ -1,6 +1,7 @@
 // The fake Mattermost is as strict as the server where the bot depends on it: the token on every
 // call and on the socket, model.AppError bodies, a post's root and size, one's own posts only,
-// pending_post_id dedupe, and a socket's seq numbers, resume and hello.
+// pending_post_id dedupe, file uploads and the posts that attach them, and a socket's seq
+// numbers, resume and hello.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { FakeMattermost } from "./server.js";
@@ -54,6 +55,49 @@ describe("FakeMattermost", () => {
     expect((await api("PUT", `/posts/${root}/patch`, { message: "hijack" })).status).toBe(403);
     expect((await api("PUT", `/posts/${ok.json.id}/patch`, { message: "edited" })).json.message).toBe(
       "edited",
+    );
+  });
+
+  it("takes a multipart upload into a channel of the bot's, and attaches a file to one post only", async () => {
+    const upload = async (channel: string, files: { name: string; bytes: Buffer }[]) => {
+      const form = new FormData();
+      form.append("channel_id", channel);
+      for (const f of files) form.append("files", new Blob([new Uint8Array(f.bytes)]), f.name);
+      const res = await fetch(`${mm.url}/api/v4/files`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: form,
+      });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    expect((await upload("x".repeat(26), [{ name: "a.txt", bytes: Buffer.from("a") }])).status).toBe(403);
+    expect((await upload(town, [])).json.id).toBe("api.file.upload_file.incorrect_number_of_files.app_error");
+    const up = await upload(town, [{ name: "chart.png", bytes: Buffer.from("png bytes") }]);
+    expect(up.status).toBe(201);
+    const info = (
+      up.json.file_infos as { id: string; mime_type: string; size: number; post_id: string }[]
+    )[0];
+    expect(info).toMatchObject({ mime_type: "image/png", size: 9, post_id: "" });
+    const id = info?.id ?? "";
+    // Another channel's post does not take it; a post with no text but the file does, once.
+    const elsewhere = mm.addChannel("files-elsewhere", [min]);
+    const wrong = await api("POST", "/posts", { channel_id: elsewhere, message: "x", file_ids: [id] });
+    expect(wrong.json.file_ids).toBeUndefined();
+    const posted = await api("POST", "/posts", { channel_id: town, message: "", file_ids: [id] });
+    expect(posted.status).toBe(201);
+    expect(posted.json.file_ids).toEqual([id]);
+    expect(
+      mm
+        .botPosts(town)
+        .find((p) => p.id === posted.json.id)
+        ?.files[0]?.bytes.toString(),
+    ).toBe("png bytes");
+    const again = await api("POST", "/posts", { channel_id: town, message: "again", file_ids: [id] });
+    expect(again.json.file_ids).toBeUndefined();
+    expect((await api("POST", "/posts", { channel_id: town, message: "" })).status).toBe(400);
+    const tooMany = Array.from({ length: 11 }, () => id);
+    expect((await api("POST", "/posts", { channel_id: town, message: "x", file_ids: tooMany })).status).toBe(
+      400,
     );
   });
 

@@ -8,6 +8,7 @@
 // `setDeaf` (nothing sent or answered, pings included).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { uploadFiles } from "./files.js";
 import { type MmChannel, MmError, type MmFile, type MmPost, type MmUser, newId, postJson } from "./model.js";
 import { type RestState, route } from "./rest.js";
 import { SocketHub } from "./socket.js";
@@ -149,6 +150,7 @@ export class FakeMattermost {
         mime_type: f.mime,
         bytes: f.bytes,
         create_at: now,
+        post_id: "",
       };
       this.state.files.set(file.id, file);
       return file.id;
@@ -184,7 +186,13 @@ export class FakeMattermost {
   botPosts(
     channel: string,
     rootId?: string,
-  ): { id: string; rootId: string; message: string; edits: number }[] {
+  ): {
+    id: string;
+    rootId: string;
+    message: string;
+    edits: number;
+    files: { name: string; mime: string; bytes: Buffer }[];
+  }[] {
     return [...this.state.posts.values()]
       .filter(
         (p) =>
@@ -193,7 +201,16 @@ export class FakeMattermost {
           p.delete_at === 0 &&
           (rootId === undefined || p.root_id === rootId),
       )
-      .map((p) => ({ id: p.id, rootId: p.root_id, message: p.message, edits: p.edit_at ? 1 : 0 }));
+      .map((p) => ({
+        id: p.id,
+        rootId: p.root_id,
+        message: p.message,
+        edits: p.edit_at ? 1 : 0,
+        files: p.file_ids.flatMap((id) => {
+          const f = this.state.files.get(id);
+          return f ? [{ name: f.name, mime: f.mime_type, bytes: f.bytes }] : [];
+        }),
+      }));
   }
 
   dropConnections(): void {
@@ -281,6 +298,15 @@ export class FakeMattermost {
           "api.context.session_expired.app_error",
           "Invalid or expired session, please login again.",
         );
+      if (method === "POST" && url.pathname === "/api/v4/files") {
+        const answer = await uploadFiles(
+          this.state,
+          req.headers["content-type"] ?? "",
+          raw,
+          url.searchParams,
+        );
+        return send(answer.status, answer.json);
+      }
       let body: unknown;
       if (raw.length) {
         try {

@@ -9,7 +9,14 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "@iris/llm";
 import mattermost from "@mattermost/client";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { EditedDrafts } from "../edited-drafts.js";
@@ -48,6 +55,8 @@ export interface MattermostOptions {
 
 /** model.PostMessageMaxRunesV2: a post holds 16,383 characters (code points). */
 export const MATTERMOST_MAX_POST = 16383;
+/** FileSettings.MaxFileSize's default: 100 MB a file. */
+export const MATTERMOST_MAX_FILE = 100 * 1024 * 1024;
 const runes = (s: string) => {
   let n = 0;
   for (const _ of s) n++;
@@ -65,6 +74,7 @@ export class MattermostAdapter implements PlatformAdapter {
     maxMessage: MATTERMOST_MAX_POST,
     measure: runes,
     minEditIntervalMs: 1000,
+    maxFileBytes: MATTERMOST_MAX_FILE,
   };
   private readonly client: Client;
   private readonly since: Since;
@@ -133,7 +143,7 @@ export class MattermostAdapter implements PlatformAdapter {
   send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
     const lane = laneOf(to);
     return this.queue.run(lane, async () => {
-      opts.handingOver?.();
+      await opts.handingOver?.();
       // The streamed draft becomes the reply's first part.
       const d = this.drafts.take(lane);
       if (d?.messageId !== undefined) {
@@ -141,6 +151,23 @@ export class MattermostAdapter implements PlatformAdapter {
         return { messageId: d.messageId };
       }
       return { messageId: await this.post(to, text, opts.key) };
+    });
+  }
+
+  /** Uploads the file to the chat's channel (POST /files), then posts it there with the caption. */
+  sendFile(to: ChatAddress, file: OutboundFile, opts: SendOptions = {}): Promise<SendResult> {
+    return this.queue.run(laneOf(to), async () => {
+      const form = new FormData();
+      form.append("channel_id", to.chatId);
+      form.append("files", new Blob([new Uint8Array(file.data)]), file.name);
+      const uploaded = await this.call(() => this.client.uploadFile(form));
+      const id = uploaded.file_infos[0]?.id;
+      if (!id) throw new Error("mattermost: the upload answered without a file");
+      // The post is what delivers: an upload left by a crash before it shows nowhere.
+      await opts.handingOver?.();
+      return {
+        messageId: await this.post(to, (file.caption ?? "").slice(0, MATTERMOST_MAX_POST), opts.key, [id]),
+      };
     });
   }
 
@@ -163,7 +190,7 @@ export class MattermostAdapter implements PlatformAdapter {
   }
 
   /** A new post; `key` (the outbox's) makes its pending_post_id, so a quick repeat is one post. */
-  private async post(to: ChatAddress, message: string, key?: string): Promise<string> {
+  private async post(to: ChatAddress, message: string, key?: string, fileIds?: string[]): Promise<string> {
     const pending = key
       ? `${this.bot.id}:${BigInt(`0x${createHash("sha256").update(key).digest("hex").slice(0, 12)}`)}`
       : undefined;
@@ -173,6 +200,7 @@ export class MattermostAdapter implements PlatformAdapter {
         message,
         root_id: to.threadId ?? "",
         ...(pending ? { pending_post_id: pending } : {}),
+        ...(fileIds ? { file_ids: fileIds } : {}),
       }),
     );
     return post.id;
