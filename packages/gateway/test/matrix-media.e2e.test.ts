@@ -2,7 +2,8 @@
 // reaches the model as an image, an m.file is saved and named to it, and a spoken question
 // (espeak-ng) sent as m.audio with the voice flag is fetched from the authenticated media API,
 // transcribed by the fake STT and answered with text and a voice message: uploaded to the media
-// repository and sent as m.audio with org.matrix.msc3245.voice, OGG/Opus by ffprobe.
+// repository and sent as m.audio with org.matrix.msc3245.voice, OGG/Opus by ffprobe. A file the
+// model sends (send_file) is uploaded and sent as m.image or m.file.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -35,7 +36,14 @@ describe.skipIf(skipWithoutVoiceTools())("matrix media and voice messages", () =
       FakeMatrix.start({ botUserId: BOT, token: "mx-secret-token", rooms: { [DM]: [BOT, MIN] } }),
       startFakeLlm(),
     ]);
-    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${lastMessage(req).said}` }));
+    fake.setHandler((req: RecordedRequest) => {
+      const { last, said } = lastMessage(req);
+      if (last?.role === "tool") return { text: "sent" };
+      const file = /^send (\S+)$/.exec(said)?.[1];
+      if (file)
+        return { toolCalls: [{ name: "send_file", arguments: { path: file, caption: `here is ${file}` } }] };
+      return { text: `echo: ${said}` };
+    });
     fake.setTranscriber((t) => (t.audio.equals(question) ? "What is the weather like?" : "(unintelligible)"));
     dir = tempDir("iris-gw-matrix-media");
     writeFileSync(join(dir.path, ".env"), "MATRIX_ACCESS_TOKEN=mx-secret-token\n");
@@ -107,5 +115,26 @@ describe.skipIf(skipWithoutVoiceTools())("matrix media and voice messages", () =
     const file = mx.media.get(String(voice.url));
     expect(file?.mime).toBe("audio/ogg");
     expect(probe(file?.bytes ?? Buffer.alloc(0))).toMatchObject({ format: "ogg", codec: "opus" });
+  }, 60_000);
+
+  it("sends the files the model asks for: a picture as m.image, anything else as m.file", async () => {
+    const csv = Buffer.from("a,b\n3,4\n");
+    writeFileSync(join(dir.path, "work", "chart.png"), PNG);
+    writeFileSync(join(dir.path, "work", "data.csv"), csv);
+    for (const name of ["chart.png", "data.csv"]) {
+      mx.userSends(DM, MIN, `send ${name}`);
+      await until(
+        () => mx.botMessages(DM).filter((m) => m.content.filename === name),
+        (m) => m.length === 1,
+        `${name} sent`,
+      );
+    }
+    const sent = mx.botMessages(DM).filter((m) => typeof m.content.filename === "string");
+    expect(sent.map((m) => [m.content.msgtype, m.content.body])).toEqual([
+      ["m.image", "here is chart.png"],
+      ["m.file", "here is data.csv"],
+    ]);
+    expect(mx.media.get(String(sent[0]?.content.url))).toMatchObject({ bytes: PNG, mime: "image/png" });
+    expect(mx.media.get(String(sent[1]?.content.url))).toMatchObject({ bytes: csv, mime: "text/csv" });
   }, 60_000);
 });

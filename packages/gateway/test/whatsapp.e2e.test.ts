@@ -2,7 +2,8 @@
 // port, the fake Graph API in testkit calling it signed as Meta does, and the fake LLM server.
 // Covers the verification handshake, a forged call (401, nothing runs), a retried call (answered
 // once), an image to the model, pairing, the 24-hour window (a template instead, the answer
-// when the user writes again), and a restart while Meta's deliveries fail (retried, answered once).
+// when the user writes again), a restart while Meta's deliveries fail (retried, answered once), and
+// files the model sends (a picture as an image message, a CSV as a document; a zip refused).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -59,7 +60,14 @@ describe("gateway over WhatsApp (fake Cloud API)", () => {
       }),
       startFakeLlm(),
     ]);
-    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${said(req).split("\n")[0]}` }));
+    fake.setHandler((req: RecordedRequest) => {
+      const { last } = lastMessage(req);
+      if (last?.role === "tool") return { text: `tool: ${JSON.stringify(last.content).slice(0, 200)}` };
+      const file = /^send (\S+)$/.exec(said(req))?.[1];
+      if (file)
+        return { toolCalls: [{ name: "send_file", arguments: { path: file, caption: `here is ${file}` } }] };
+      return { text: `echo: ${said(req).split("\n")[0]}` };
+    });
     dir = tempDir("iris-gw-whatsapp");
     writeFileSync(
       join(dir.path, ".env"),
@@ -128,6 +136,30 @@ describe("gateway over WhatsApp (fake Cloud API)", () => {
     );
     expect(textsTo(MIN).filter((t) => t === "echo: once please")).toHaveLength(1);
     expect(fake.requests.length).toBe(before + 2);
+  }, 60_000);
+
+  it("sends the files the model asks for: a picture as an image, a CSV as a document, a zip refused", async () => {
+    const png = solidPng(3, 3, [200, 30, 30]);
+    const csv = Buffer.from("a,b\n5,6\n");
+    writeFileSync(join(dir.path, "work", "dot.png"), png);
+    writeFileSync(join(dir.path, "work", "table.csv"), csv);
+    writeFileSync(join(dir.path, "work", "all.zip"), "PK");
+    for (const name of ["dot.png", "table.csv", "all.zip"]) {
+      await wa.userSends({ from: MIN, text: `send ${name}` });
+      await until(
+        () => textsTo(MIN),
+        (t) => t.some((x) => x.startsWith("tool:") && x.includes(name)),
+        `${name}'s outcome`,
+      );
+    }
+    const media = wa.sent.filter((m) => m.to === MIN && (m.type === "image" || m.type === "document"));
+    expect(media.map((m) => [m.type, m.caption, m.filename])).toEqual([
+      ["image", "here is dot.png", undefined],
+      ["document", "here is table.csv", "table.csv"],
+    ]);
+    expect(wa.media.get(media[0]?.media ?? "")).toEqual({ bytes: png, mime: "image/png" });
+    expect(wa.media.get(media[1]?.media ?? "")).toEqual({ bytes: csv, mime: "text/plain" });
+    expect(textsTo(MIN).find((x) => x.includes("all.zip"))).toContain("whatsapp cannot send all.zip (.zip)");
   }, 60_000);
 
   it("fetches an image from the Graph API and hands it to the model", async () => {

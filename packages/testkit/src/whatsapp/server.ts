@@ -4,7 +4,9 @@
 // (401, code 190), messaging_product, a digits-only recipient, 4096 characters of text, and the
 // 24-hour customer-service window (outside it only an approved template: code 131047, which the
 // real API reports a moment later in a status; here the send itself fails). Media are served
-// from GET /{version}/{media-id} and their URL, both with the token. A delivery the webhook does
+// from GET /{version}/{media-id} and their URL, both with the token; an upload must be a type the
+// API takes (OGG/Opus audio, JPEG or PNG up to 5 MB, text, PDF and Office documents up to 100 MB),
+// and an image or document message must name such an upload of its kind. A delivery the webhook does
 // not answer 200 (or cannot be made: the bot is down) is tried again until it is, as Meta does
 // (for days, less and less often; here every `retryMs`).
 import { createHmac, randomUUID } from "node:crypto";
@@ -28,8 +30,31 @@ export interface WaSent {
   template?: string;
   /** An audio message's media id (its bytes in `media`). */
   audio?: string;
+  /** An image or document message's media id, caption and (a document's) file name. */
+  media?: string;
+  caption?: string;
+  filename?: string;
   id: string;
 }
+
+// What the Cloud API takes for each kind of media, and up to what size.
+const MEDIA_LIMITS: Record<string, { kind: "audio" | "image" | "document"; max: number }> = {
+  "audio/ogg": { kind: "audio", max: 16 * 1024 * 1024 },
+  "image/jpeg": { kind: "image", max: 5 * 1024 * 1024 },
+  "image/png": { kind: "image", max: 5 * 1024 * 1024 },
+  ...Object.fromEntries(
+    [
+      "text/plain",
+      "application/pdf",
+      "application/msword",
+      "application/vnd.ms-excel",
+      "application/vnd.ms-powerpoint",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ].map((m) => [m, { kind: "document" as const, max: 100 * 1024 * 1024 }]),
+  ),
+};
 
 export interface WaUserMessage {
   from: string;
@@ -195,7 +220,7 @@ export class FakeWhatsapp {
     return Math.floor(Date.now() / 1000) - (this.last.get(to) ?? 0) < DAY_S;
   }
 
-  /** POST /{phone-number-id}/media: multipart with messaging_product, type and file; audio/ogg must be Opus. */
+  /** POST /{phone-number-id}/media: multipart with messaging_product, type and file, of a type and size the API takes; audio/ogg must be Opus. */
   private async upload(req: IncomingMessage, res: ServerResponse, pnid: string): Promise<void> {
     const fail = (code: number, message: string) =>
       json(res, 400, { error: { message, type: "OAuthException", code, fbtrace_id: "fake" } });
@@ -214,6 +239,10 @@ export class FakeWhatsapp {
     if (!(file instanceof Blob) || typeof mime !== "string")
       return fail(100, "(#100) The parameters file and type are required.");
     const bytes = Buffer.from(await file.arrayBuffer());
+    const limit = MEDIA_LIMITS[mime];
+    if (!limit) return fail(131053, `(#131053) Media upload error: unsupported type ${mime}`);
+    if (bytes.length > limit.max)
+      return fail(131053, `(#131053) Media upload error: ${limit.kind} larger than ${limit.max} bytes`);
     const head = bytes.subarray(0, 200).toString("latin1");
     if (mime === "audio/ogg" && !(head.startsWith("OggS") && head.includes("OpusHead")))
       return fail(131053, "(#131053) Media upload error: audio/ogg must be OGG with the Opus codec");
@@ -307,6 +336,22 @@ export class FakeWhatsapp {
         return fail(400, 131053, "(#131053) Media upload error: unknown media id");
       if (!this.windowOpen(to)) return fail(400, 131047, "(#131047) Re-engagement message");
       this.sent.push({ to, type: "audio", audio: mediaId, id });
+    } else if (b.type === "image" || b.type === "document") {
+      const m = b[b.type] as { id?: unknown; caption?: unknown; filename?: unknown } | undefined;
+      const media = typeof m?.id === "string" ? this.media.get(m.id) : undefined;
+      if (!media || MEDIA_LIMITS[media.mime]?.kind !== b.type)
+        return fail(400, 131053, `(#131053) Media upload error: no ${b.type} with that media id`);
+      if (m?.caption !== undefined && (typeof m.caption !== "string" || m.caption.length > 1024))
+        return fail(400, 100, "(#100) Param caption must be a string of at most 1024 characters.");
+      if (!this.windowOpen(to)) return fail(400, 131047, "(#131047) Re-engagement message");
+      this.sent.push({
+        to,
+        type: b.type,
+        media: m?.id as string,
+        ...(typeof m?.caption === "string" ? { caption: m.caption } : {}),
+        ...(typeof m?.filename === "string" ? { filename: m.filename } : {}),
+        id,
+      });
     } else return fail(400, 100, `(#100) Unsupported message type ${String(b.type)}`);
     json(res, 200, {
       messaging_product: "whatsapp",

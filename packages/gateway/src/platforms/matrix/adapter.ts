@@ -19,18 +19,29 @@ import {
   SyncState,
 } from "matrix-js-sdk";
 import { logger as sdkLogger } from "matrix-js-sdk/lib/logger.js";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { ChatQueue } from "../../pipeline/chat-queue.js";
 import { utf16Length } from "../../pipeline/chunk.js";
 import { EditedDrafts } from "../edited-drafts.js";
 import type { Speech } from "../voice/speech.js";
 import { laneOf, replacement, textContent } from "./content.js";
-import { isMedia, readMedia, voiceContent } from "./media.js";
+import { fileContent, isMedia, MATRIX_MAX_UPLOAD, readMedia, voiceContent } from "./media.js";
 
 export const PLATFORM = "matrix";
 /** Longer replies are split (an event holds 65,536 bytes, its body with the rest). */
 const MATRIX_MAX_TEXT = 16_000;
+
+/** The same outbox key is the same transaction: the homeserver keeps one event for it. */
+const txnOf = (key: string | undefined) =>
+  key ? `iris-${createHash("sha256").update(key).digest("hex").slice(0, 32)}` : `iris-${randomUUID()}`;
 
 // The SDK logs through loglevel to the console (stdout): silenced, stdout is the user's.
 (sdkLogger as unknown as { methodFactory: () => () => void; rebuild?: () => void }).methodFactory =
@@ -90,6 +101,7 @@ export class MatrixAdapter implements PlatformAdapter {
     maxMessage: MATRIX_MAX_TEXT,
     measure: utf16Length,
     minEditIntervalMs: 1000,
+    maxFileBytes: MATRIX_MAX_UPLOAD,
   };
   private client: MatrixClient | undefined;
   private readonly mine = new Set<string>();
@@ -150,10 +162,7 @@ export class MatrixAdapter implements PlatformAdapter {
   }
 
   async send(to: ChatAddress, text: string, opts: SendOptions = {}): Promise<SendResult> {
-    // The same outbox key is the same transaction: the homeserver keeps one event for it.
-    const txn = opts.key
-      ? `iris-${createHash("sha256").update(opts.key).digest("hex").slice(0, 32)}`
-      : `iris-${randomUUID()}`;
+    const txn = txnOf(opts.key);
     const lane = laneOf(to);
     return this.queue.run(lane, async () => {
       const d = this.drafts.take(lane);
@@ -168,6 +177,18 @@ export class MatrixAdapter implements PlatformAdapter {
         this.mine.add(id);
       }
       await this.sendVoice(to, text, `${txn}-voice`);
+      return { messageId: id };
+    });
+  }
+
+  /** Uploads the file and sends it to the room (in the thread), as a picture or a file. */
+  async sendFile(to: ChatAddress, file: OutboundFile, opts: SendOptions = {}): Promise<SendResult> {
+    const txn = txnOf(opts.key);
+    return this.queue.run(laneOf(to), async () => {
+      const content = await fileContent(file, this.media());
+      if (to.threadId) content["m.relates_to"] = { rel_type: "m.thread", event_id: to.threadId };
+      const id = await this.http(to.chatId, "m.room.message", txn, content);
+      this.mine.add(id);
       return { messageId: id };
     });
   }

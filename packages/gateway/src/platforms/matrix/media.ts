@@ -2,9 +2,11 @@
 // authenticated media API (GET /_matrix/client/v1/media/download, with the token, only from this
 // homeserver) and saved; images go to the model, voice notes (m.audio, org.matrix.msc3245.voice)
 // are transcribed. A voice answer is uploaded (POST /_matrix/media/v3/upload) and sent as m.audio
-// with the voice flag, which Element shows as a voice message.
+// with the voice flag, which Element shows as a voice message; a file the agent sends, as m.image
+// (a picture) or m.file.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { extname, join } from "node:path";
+import type { OutboundFile } from "../../adapter.js";
 import type { Attachment } from "../../message.js";
 import { type Speech, voiceNoteText } from "../voice/speech.js";
 
@@ -60,21 +62,66 @@ export async function readMedia(
   }
 }
 
+/** The homeserver's upload limit as Synapse sets it by default (max_upload_size). */
+export const MATRIX_MAX_UPLOAD = MAX_MEDIA;
+
+/** Uploads bytes to the media repository; their mxc:// URI. */
+async function upload(bytes: Buffer, name: string, mimetype: string, place: MediaPlace): Promise<string> {
+  const res = await fetch(
+    `${place.homeserver}/_matrix/media/v3/upload?filename=${encodeURIComponent(name)}`,
+    {
+      method: "POST",
+      headers: { authorization: `Bearer ${place.token}`, "content-type": mimetype },
+      body: new Uint8Array(bytes),
+      signal: AbortSignal.timeout(60_000),
+    },
+  );
+  const up = (await res.json().catch(() => ({}))) as { content_uri?: unknown; errcode?: unknown };
+  if (!res.ok || typeof up.content_uri !== "string")
+    throw new Error(
+      `the media upload answered HTTP ${res.status}${up.errcode ? ` ${String(up.errcode)}` : ""}`,
+    );
+  return up.content_uri;
+}
+
+const PICTURES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+const DOCUMENTS: Record<string, string> = {
+  ".pdf": "application/pdf",
+  ".txt": "text/plain",
+  ".md": "text/markdown",
+  ".csv": "text/csv",
+  ".json": "application/json",
+};
+
+/** Uploads a file the agent sends; the m.image (a picture) or m.file content that shows it. */
+export async function fileContent(file: OutboundFile, place: MediaPlace): Promise<Record<string, unknown>> {
+  const ext = extname(file.name).toLowerCase();
+  const picture = PICTURES[ext];
+  const mimetype = picture ?? DOCUMENTS[ext] ?? "application/octet-stream";
+  const url = await upload(file.data, file.name, mimetype, place);
+  // MSC2530: `body` is the caption when `filename` names the file.
+  return {
+    msgtype: picture ? "m.image" : "m.file",
+    body: file.caption ?? file.name,
+    ...(file.caption ? { filename: file.name } : {}),
+    url,
+    info: { mimetype, size: file.data.length },
+  };
+}
+
 /** Uploads an OGG/Opus voice answer; the m.audio content that shows it as a voice message. */
 export async function voiceContent(ogg: Buffer, place: MediaPlace): Promise<Record<string, unknown>> {
-  const res = await fetch(`${place.homeserver}/_matrix/media/v3/upload?filename=answer.ogg`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${place.token}`, "content-type": "audio/ogg" },
-    body: new Uint8Array(ogg),
-    signal: AbortSignal.timeout(60_000),
-  });
-  const up = (await res.json().catch(() => ({}))) as { content_uri?: unknown };
-  if (!res.ok || typeof up.content_uri !== "string")
-    throw new Error(`the media upload answered HTTP ${res.status}`);
+  const url = await upload(ogg, "answer.ogg", "audio/ogg", place);
   return {
     msgtype: "m.audio",
     body: "Voice message",
-    url: up.content_uri,
+    url,
     info: { mimetype: "audio/ogg", size: ogg.length },
     "org.matrix.msc1767.audio": {},
     "org.matrix.msc3245.voice": {},

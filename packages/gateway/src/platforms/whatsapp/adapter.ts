@@ -4,16 +4,24 @@
 // nothing runs. It is answered 200 at once (Meta retries slow webhooks), and a retried message has
 // the same id, which the runner claims once. Media are fetched from the Graph API. Out:
 // POST /{version}/{phone_number_id}/messages, inside the 24-hour window; outside it the configured
-// template goes instead and the answer is held until the user writes again.
+// template goes instead and the answer is held until the user writes again. Files go as image or
+// document messages (media-out.ts), inside the window only.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import type { Logger } from "@iris/llm";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { signatureValid, tokenValid } from "../signed.js";
 import type { Speech } from "../voice/speech.js";
 import type { WhatsappConfig } from "./config.js";
+import { mediaKindOf, uploadMedia, WHATSAPP_MAX_DOCUMENT } from "./media-out.js";
 import { normaliseWebhook, PLATFORM, type WaInbound } from "./normalise.js";
 import { ServiceWindow } from "./window.js";
 
@@ -36,7 +44,12 @@ const MEDIA_HOST = "lookaside.fbsbx.com";
 export class WhatsappAdapter implements PlatformAdapter {
   readonly platform = PLATFORM;
   readonly idempotentSend = false;
-  readonly limits: PlatformLimits = { maxMessage: 4096, measure: (t) => t.length, minEditIntervalMs: 0 };
+  readonly limits: PlatformLimits = {
+    maxMessage: 4096,
+    measure: (t) => t.length,
+    minEditIntervalMs: 0,
+    maxFileBytes: WHATSAPP_MAX_DOCUMENT,
+  };
   private server: Server | undefined;
   private readonly window: ServiceWindow;
   /** Users whose latest message was a voice note (answered with one too). */
@@ -102,26 +115,29 @@ export class WhatsappAdapter implements PlatformAdapter {
     return sent;
   }
 
+  /** A picture as an image message, anything else WhatsApp takes as a document; inside the window only. */
+  async sendFile(to: ChatAddress, file: OutboundFile): Promise<SendResult> {
+    const user = to.chatId;
+    if (!this.window.isOpen(user))
+      throw new Error(
+        "whatsapp: the 24-hour window is closed: a file goes only to a user who wrote in the last 24 hours",
+      );
+    const kind = mediaKindOf(file);
+    const id = await uploadMedia(this.opts, file.data, kind.mime, file.name);
+    const caption = file.caption ? { caption: file.caption.slice(0, 1024) } : {};
+    return kind.type === "image"
+      ? this.post(user, { type: "image", image: { id, ...caption } })
+      : this.post(user, { type: "document", document: { id, filename: file.name, ...caption } });
+  }
+
   /** The answer as a voice note too, where the chat asked for it; a failure is logged only. */
   private async sendVoice(user: string, text: string): Promise<void> {
     const speech = this.opts.speech;
     if (!speech?.canSpeak) return;
     if (speech.config.reply_with_voice === "voice_in" && !this.voiceIn.has(user)) return;
     try {
-      const ogg = await speech.speak(text);
-      const { api_root, api_version, phone_number_id } = this.opts.config;
-      const form = new FormData();
-      form.append("messaging_product", "whatsapp");
-      form.append("type", "audio/ogg");
-      form.append("file", new Blob([new Uint8Array(ogg)], { type: "audio/ogg" }), "answer.ogg");
-      const res = await fetch(`${api_root.replace(/\/+$/, "")}/${api_version}/${phone_number_id}/media`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${this.opts.token}` },
-        body: form,
-      });
-      const up = (await res.json().catch(() => ({}))) as { id?: unknown };
-      if (!res.ok || typeof up.id !== "string") throw new Error(`media upload answered HTTP ${res.status}`);
-      await this.post(user, { type: "audio", audio: { id: up.id } });
+      const id = await uploadMedia(this.opts, await speech.speak(text), "audio/ogg", "answer.ogg");
+      await this.post(user, { type: "audio", audio: { id } });
     } catch (err) {
       this.opts.logger.warn("whatsapp voice answer not sent", { error: this.explain(err) });
     }
