@@ -1,8 +1,11 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   type Dovecot,
   type FakeLlm,
   type RecordedRequest,
   type SmtpSink,
+  type Step,
   skipWithoutDovecot,
   solidPng,
   startDovecot,
@@ -55,7 +58,15 @@ describe.skipIf(skipWithoutDovecot())("gateway over e-mail (dovecot + SMTP sink)
       startSmtpSink({ user: BOT, password: SMTP_PW }),
       startFakeLlm(),
     ]);
-    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${saidText(req).split("\n")[0]}` }));
+    fake.setHandler((req: RecordedRequest): Step => {
+      const { last } = lastMessage(req);
+      if (last?.role === "tool") return { text: "the report is attached" };
+      if (saidText(req).includes("send the report"))
+        return {
+          toolCalls: [{ name: "send_file", arguments: { path: "report.csv", caption: "Your report." } }],
+        };
+      return { text: `echo: ${saidText(req).split("\n")[0]}` };
+    });
     drop = await MailDrop.open(dovecot.host, dovecot.port, BOT, IMAP_PW);
     gw = await E2eGateway.start(
       "iris-gw-email",
@@ -119,6 +130,24 @@ describe.skipIf(skipWithoutDovecot())("gateway over e-mail (dovecot + SMTP sink)
     const system = (fake.requests.at(-1)?.body as { messages?: ChatMessage[] } | undefined)?.messages?.[0];
     expect(textOf(system)).toContain("This chat is e-mail");
   }, 90_000);
+
+  it("sends a file the model asks for as an attachment of a reply in the thread", async () => {
+    const csv = Buffer.from("month,total\nnov,42\n");
+    writeFileSync(join(gw.home, "work", "report.csv"), csv);
+    await drop.deliver({ from: MIN, to: [BOT], subject: "numbers", text: "send the report please" });
+    const [mail] = await until(
+      () => repliesTo(MIN).filter((m) => m.parsed.attachments.length > 0),
+      (r) => r.length > 0,
+      "a reply with the attachment",
+    );
+    expect(mail?.parsed.subject).toBe("Re: numbers");
+    expect(mail?.parsed.inReplyTo).toBeTruthy();
+    expect(mail?.parsed.text?.trim()).toBe("Your report.");
+    expect(mail?.parsed.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([
+      ["report.csv", csv.toString()],
+    ]);
+    await replyWith(MIN, "the report is attached");
+  }, 60_000);
 
   it("a new thread from the same sender is a new session", async () => {
     await drop.deliver({ from: MIN, to: [BOT], subject: "other topic", text: "unrelated" });

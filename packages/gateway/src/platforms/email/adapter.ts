@@ -12,7 +12,13 @@ import type { Logger } from "@iris/llm";
 import { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { createTransport, type Transporter } from "nodemailer";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
 import { normaliseMail, type ParsedInbound, PLATFORM } from "./parse.js";
 import { EmailThreads, replySubject } from "./threads.js";
@@ -46,7 +52,14 @@ const MAX_BACKOFF_MS = 30_000;
 export class EmailAdapter implements PlatformAdapter {
   readonly platform = PLATFORM;
   readonly idempotentSend = false;
-  readonly limits: PlatformLimits = { maxMessage: 50_000, measure: (t) => t.length, minEditIntervalMs: 0 };
+  readonly limits: PlatformLimits = {
+    maxMessage: 50_000,
+    measure: (t) => t.length,
+    minEditIntervalMs: 0,
+    // What most submission services take in one message (Gmail's and Outlook's limits are 25 MB
+    // and 20 MB of encoded mail); base64 adds a third.
+    maxFileBytes: 15 * 1024 * 1024,
+  };
   private readonly smtp: Transporter;
   private readonly threads: EmailThreads;
   private client: ImapFlow | undefined;
@@ -92,7 +105,22 @@ export class EmailAdapter implements PlatformAdapter {
     this.smtp.close();
   }
 
-  async send(to: ChatAddress, text: string): Promise<SendResult> {
+  send(to: ChatAddress, text: string): Promise<SendResult> {
+    return this.mail(to, text);
+  }
+
+  /** The file as an attachment of a reply in the thread, the caption as its text. */
+  sendFile(to: ChatAddress, file: OutboundFile): Promise<SendResult> {
+    return this.mail(to, file.caption ?? `Attached: ${file.name}`, [
+      { filename: file.name, content: file.data },
+    ]);
+  }
+
+  private async mail(
+    to: ChatAddress,
+    text: string,
+    attachments?: { filename: string; content: Buffer }[],
+  ): Promise<SendResult> {
     const thread = this.threads.replyHeaders(to.threadId);
     const domain = this.opts.address.split("@")[1] ?? "localhost";
     const messageId = `<iris-${randomUUID()}@${domain}>`;
@@ -102,6 +130,7 @@ export class EmailAdapter implements PlatformAdapter {
       subject: replySubject(thread?.subject ?? ""),
       text,
       messageId,
+      ...(attachments ? { attachments } : {}),
       ...(thread ? { inReplyTo: thread.inReplyTo, references: thread.references } : {}),
       // Marks the mail as the bot's own reply to a person (RFC 3834 asks replies to say so).
       headers: { "Auto-Submitted": "auto-replied" },
