@@ -2,13 +2,15 @@
 // daemon. A DM from a user allowed by uuid is acknowledged with a reaction and answered; the
 // account owner's group message from a linked device (a syncMessage) is answered in the group;
 // an image reaches the model; a spoken question (espeak-ng) is transcribed by the fake STT and
-// answered with text and an OGG/Opus voice note (ffprobe).
+// answered with text and an OGG/Opus voice note (ffprobe); a file the model sends goes as an
+// attachment with its type and name, the caption as the message.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type FakeLlm,
   FakeSignal,
   type RecordedRequest,
+  solidPng,
   startFakeLlm,
   type TempDir,
   tempDir,
@@ -39,7 +41,13 @@ describe.skipIf(skipWithoutVoiceTools())("signal through the fake signal-cli dae
       }),
       startFakeLlm(),
     ]);
-    fake.setHandler((req: RecordedRequest) => ({ text: `echo: ${lastMessage(req).said}` }));
+    fake.setHandler((req: RecordedRequest) => {
+      const { last, said } = lastMessage(req);
+      if (last?.role === "tool") return { text: "sent it" };
+      if (said === "send the chart")
+        return { toolCalls: [{ name: "send_file", arguments: { path: "chart.png", caption: "the chart" } }] };
+      return { text: `echo: ${said}` };
+    });
     fake.setTranscriber((t) => (t.audio.equals(question) ? "What time is it?" : "(unintelligible)"));
     dir = tempDir("iris-gw-signal");
     writeFileSync(join(dir.path, ".env"), "");
@@ -130,5 +138,20 @@ describe.skipIf(skipWithoutVoiceTools())("signal through the fake signal-cli dae
     const voice = sent.find((s) => s.attachments.length > 0)?.attachments[0];
     expect(voice?.contentType).toBe("audio/ogg");
     expect(probe(voice?.bytes ?? Buffer.alloc(0))).toMatchObject({ format: "ogg", codec: "opus" });
+  }, 60_000);
+
+  it("sends a file the model asks for as an attachment, with its type and name", async () => {
+    const png = solidPng(3, 2, [10, 20, 200]);
+    writeFileSync(join(dir.path, "work", "chart.png"), png);
+    sg.userSends({ from: MIN, text: "send the chart" });
+    const sent = await until(
+      () => sg.sentTo(MIN),
+      (s) => s.some((x) => x.attachments[0]?.filename === "chart.png"),
+      "the file",
+    );
+    const file = sent.find((x) => x.attachments[0]?.filename === "chart.png");
+    expect(file?.message).toBe("the chart");
+    expect(file?.attachments[0]?.contentType).toBe("image/png");
+    expect(file?.attachments[0]?.bytes.equals(png)).toBe(true);
   }, 60_000);
 });

@@ -5,9 +5,10 @@
 // with the voice flag, which Element shows as a voice message; a file the agent sends, as m.image
 // (a picture) or m.file.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import type { OutboundFile } from "../../adapter.js";
 import type { Attachment } from "../../message.js";
+import { isPicture, typeOfFile } from "../file-types.js";
 import { type Speech, voiceNoteText } from "../voice/speech.js";
 
 const MAX_MEDIA = 50 * 1024 * 1024;
@@ -84,30 +85,13 @@ async function upload(bytes: Buffer, name: string, mimetype: string, place: Medi
   return up.content_uri;
 }
 
-const PICTURES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-};
-const DOCUMENTS: Record<string, string> = {
-  ".pdf": "application/pdf",
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".csv": "text/csv",
-  ".json": "application/json",
-};
-
 /** Uploads a file the agent sends; the m.image (a picture) or m.file content that shows it. */
 export async function fileContent(file: OutboundFile, place: MediaPlace): Promise<Record<string, unknown>> {
-  const ext = extname(file.name).toLowerCase();
-  const picture = PICTURES[ext];
-  const mimetype = picture ?? DOCUMENTS[ext] ?? "application/octet-stream";
+  const mimetype = typeOfFile(file.name);
   const url = await upload(file.data, file.name, mimetype, place);
   // MSC2530: `body` is the caption when `filename` names the file.
   return {
-    msgtype: picture ? "m.image" : "m.file",
+    msgtype: isPicture(mimetype) ? "m.image" : "m.file",
     body: file.caption ?? file.name,
     ...(file.caption ? { filename: file.name } : {}),
     url,

@@ -8,8 +8,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "@iris/llm";
-import type { AdapterHost, PlatformAdapter, PlatformLimits, SendOptions, SendResult } from "../../adapter.js";
+import type {
+  AdapterHost,
+  OutboundFile,
+  PlatformAdapter,
+  PlatformLimits,
+  SendOptions,
+  SendResult,
+} from "../../adapter.js";
 import type { ChatAddress, InboundMessage } from "../../message.js";
+import { typeOfFile } from "../file-types.js";
 import { type Speech, voiceNoteText } from "../voice/speech.js";
 import type { SignalConfig } from "./config.js";
 import { GROUP_PREFIX, normaliseEvent, PLATFORM, type SignalInbound } from "./normalise.js";
@@ -30,7 +38,12 @@ export class SignalAdapter implements PlatformAdapter {
   readonly idempotentSend = false;
   readonly reportsHandOver = true;
   // Signal turns a longer text into a "long text" attachment; 2000 stays a plain message.
-  readonly limits: PlatformLimits = { maxMessage: 2000, measure: (t) => t.length, minEditIntervalMs: 0 };
+  readonly limits: PlatformLimits = {
+    maxMessage: 2000,
+    measure: (t) => t.length,
+    minEditIntervalMs: 0,
+    maxFileBytes: MAX_FILE,
+  };
   private readonly base: string;
   private abort: AbortController | undefined;
   private stopping = false;
@@ -187,6 +200,19 @@ export class SignalAdapter implements PlatformAdapter {
     await opts?.handingOver?.();
     const timestamp = await this.post(to.chatId, { message: text });
     await this.sendVoice(to.chatId, text);
+    return { messageId: String(timestamp) };
+  }
+
+  /** The file as an attachment (a data: URI, as signal-cli takes it), the caption as its text. */
+  async sendFile(to: ChatAddress, file: OutboundFile, opts?: SendOptions): Promise<SendResult> {
+    // `;` and `,` end the filename in a data: URI.
+    const name = file.name.replace(/[;,]/g, "_");
+    const uri = `data:${typeOfFile(file.name)};filename=${name};base64,${file.data.toString("base64")}`;
+    await opts?.handingOver?.();
+    const timestamp = await this.post(to.chatId, {
+      ...(file.caption ? { message: file.caption.slice(0, this.limits.maxMessage) } : {}),
+      attachments: [uri],
+    });
     return { messageId: String(timestamp) };
   }
 
