@@ -120,14 +120,16 @@ describe.skipIf(skipWithoutPostgres())("the Postgres engine", () => {
         )
       ).rows[0]?.n ?? 0;
     await expect.poll(waiting).toBe(1);
-    // ...when its connection is cut (a restart, a network drop).
-    await blocker.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
-    );
-    await expect(append).rejects.toMatchObject({
+    // ...when its connection is cut (a restart, a network drop). The append fails the moment its
+    // backend goes, which can be before the kill's own answer comes back: expected from here on.
+    const failed = expect(append).rejects.toMatchObject({
       code: "db_io",
       message: expect.stringMatching(/^Postgres \(iris@127/),
     });
+    await blocker.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+    );
+    await failed;
     await blocker.query("ROLLBACK");
     blocker.release();
     // Nothing of the append landed, and the pool reconnects for the next call.

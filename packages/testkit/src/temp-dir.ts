@@ -10,5 +10,7 @@ export interface TempDir {
 
 export function tempDir(prefix: string): TempDir {
   const path = mkdtempSync(join(tmpdir(), `${prefix.replace(/[^A-Za-z0-9._-]/g, "_")}-`));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+  // Retried: a file written as the folder is removed (a log line flushed at close) makes the last
+  // rmdir fail with ENOTEMPTY once.
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true, maxRetries: 5 }) };
 }
