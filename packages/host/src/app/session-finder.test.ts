@@ -41,6 +41,22 @@ it("finds a session by the first characters of its short id, and names the candi
   expect(mine.ok && mine.row.id).toBe(id("9be1d000"));
 });
 
+it("finds a caller's session behind more of other owners' than one read holds", async () => {
+  for (let i = 0; i < 8; i++) await store.createSession({ source: "api:other", id: id(`9be1000${i}`) });
+  await store.createSession({ source: "api:me", id: id("9be1ffff") });
+  const mine = (r: { source: string }) => r.source === "api:me";
+  expect(await findSession(store, "9be1", { owner: mine })).toMatchObject({
+    ok: true,
+    row: { id: id("9be1ffff") },
+  });
+  // Still ambiguous for the other owner, and still not found for a third.
+  expect(await findSession(store, "9be1", { owner: (r) => r.source === "api:other" })).toMatchObject({
+    ok: false,
+    code: "ambiguous",
+  });
+  expect(await findSession(store, "9be1", { owner: () => false })).toMatchObject({ code: "not_found" });
+});
+
 it("follows a compression split to the live child unless told not to", async () => {
   const first = await store.createSession({ source: "cli", id: id("5e5510aa") });
   await store.startSession({

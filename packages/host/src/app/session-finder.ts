@@ -23,6 +23,11 @@ export interface LookupOptions {
 
 /** How many matches a look-up reads at most (enough to name a few in the error). */
 const MATCH_LIMIT = 6;
+/**
+ * How many it reads when other owners' sessions filled the first read: the caller's own could be
+ * behind them (a shared store, a short prefix).
+ */
+const OWNER_READ_LIMIT = 500;
 
 export async function findSession(
   store: Store,
@@ -36,13 +41,16 @@ export async function findSession(
   if (exact && owned(exact)) return { ok: true, row: await live(exact) };
   const lower = want.toLowerCase();
   // In this order, each an indexed read; the first that names anyone decides.
-  const reads: (() => Promise<SessionRow[]>)[] = [];
-  if (lower.length >= 6) reads.push(() => store.sessionsWithTail(lower, MATCH_LIMIT));
-  if (lower.length >= 4) reads.push(() => store.sessionsWithPrefix(lower, MATCH_LIMIT));
+  const reads: ((limit: number) => Promise<SessionRow[]>)[] = [];
+  if (lower.length >= 6) reads.push((n) => store.sessionsWithTail(lower, n));
+  if (lower.length >= 4) reads.push((n) => store.sessionsWithPrefix(lower, n));
   if (lower.length >= 3 && lower.length < SHORT_ID_LENGTH)
-    reads.push(() => store.sessionsWithShortIdPrefix(lower, MATCH_LIMIT));
+    reads.push((n) => store.sessionsWithShortIdPrefix(lower, n));
   for (const read of reads) {
-    const hits = (await read()).filter(owned);
+    const page = await read(MATCH_LIMIT);
+    let hits = page.filter(owned);
+    if (opts.owner && page.length === MATCH_LIMIT && hits.length < 2)
+      hits = (await read(OWNER_READ_LIMIT)).filter(owned).slice(0, MATCH_LIMIT);
     if (hits.length === 1) return { ok: true, row: await live(hits[0] as SessionRow) };
     if (hits.length > 1)
       return {
