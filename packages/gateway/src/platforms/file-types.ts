@@ -1,13 +1,10 @@
-// The media type a sent file goes with, by its extension (as chat servers guess it too): what
-// decides whether a platform shows it as a picture.
+// The media type a sent file goes with: a picture by its bytes (llm's sniffImage, as Telegram's
+// photo check does), anything else by its extension, as chat servers guess it too. The type
+// decides whether a platform shows the file as a picture.
 import { extname } from "node:path";
+import { sniffImage } from "@iris/llm";
 
 const TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
   ".pdf": "application/pdf",
   ".txt": "text/plain",
   ".md": "text/markdown",
@@ -20,9 +17,9 @@ const TYPES: Record<string, string> = {
   ".mp4": "video/mp4",
 };
 
-/** The file's media type (application/octet-stream when the extension says nothing). */
-export function typeOfFile(name: string): string {
-  return TYPES[extname(name).toLowerCase()] ?? "application/octet-stream";
+/** The file's media type (application/octet-stream when neither bytes nor extension say). */
+export function typeOfFile(file: { name: string; data: Buffer }): string {
+  return sniffImage(file.data) ?? TYPES[extname(file.name).toLowerCase()] ?? "application/octet-stream";
 }
 
 export const isPicture = (type: string) => type.startsWith("image/");

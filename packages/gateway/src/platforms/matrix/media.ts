@@ -87,7 +87,7 @@ async function upload(bytes: Buffer, name: string, mimetype: string, place: Medi
 
 /** Uploads a file the agent sends; the m.image (a picture) or m.file content that shows it. */
 export async function fileContent(file: OutboundFile, place: MediaPlace): Promise<Record<string, unknown>> {
-  const mimetype = typeOfFile(file.name);
+  const mimetype = typeOfFile(file);
   const url = await upload(file.data, file.name, mimetype, place);
   // MSC2530: `body` is the caption when `filename` names the file.
   return {

@@ -207,7 +207,7 @@ export class SignalAdapter implements PlatformAdapter {
   async sendFile(to: ChatAddress, file: OutboundFile, opts?: SendOptions): Promise<SendResult> {
     // `;` and `,` end the filename in a data: URI.
     const name = file.name.replace(/[;,]/g, "_");
-    const uri = `data:${typeOfFile(file.name)};filename=${name};base64,${file.data.toString("base64")}`;
+    const uri = `data:${typeOfFile(file)};filename=${name};base64,${file.data.toString("base64")}`;
     await opts?.handingOver?.();
     const timestamp = await this.post(to.chatId, {
       ...(file.caption ? { message: file.caption.slice(0, this.limits.maxMessage) } : {}),

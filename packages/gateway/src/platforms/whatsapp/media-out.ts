@@ -1,15 +1,17 @@
 // What the bot sends WhatsApp as media: an upload to POST /{phone_number_id}/media (multipart,
 // with the file's type), then a message naming the upload's id. The Cloud API takes JPEG and PNG
-// pictures up to 5 MB, and text, PDF and Office documents up to 100 MB; anything else is refused
-// here with what it does take, before anything is uploaded.
+// pictures (known by their bytes) up to 5 MB, and text, PDF and Office documents up to 100 MB;
+// anything else is refused here with what it does take, before anything is uploaded.
 import { extname } from "node:path";
+import { sniffImage } from "@iris/llm";
 import type { OutboundFile } from "../../adapter.js";
 import type { WhatsappConfig } from "./config.js";
 
 export const WHATSAPP_MAX_DOCUMENT = 100 * 1024 * 1024;
 const MAX_PICTURE = 5 * 1024 * 1024;
 
-const PICTURES: Record<string, string> = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png" };
+/** The pictures the Cloud API shows as images. */
+const PICTURES = new Set(["image/jpeg", "image/png"]);
 const DOCUMENTS: Record<string, string> = {
   ".txt": "text/plain",
   ".csv": "text/plain",
@@ -33,9 +35,12 @@ export interface GraphPlace {
 /** How a file goes: a picture (shown as one) or a document; throws for what WhatsApp refuses. */
 export function mediaKindOf(file: OutboundFile): { type: "image" | "document"; mime: string } {
   const ext = extname(file.name).toLowerCase();
-  const picture = PICTURES[ext];
-  if (picture && file.data.length <= MAX_PICTURE) return { type: "image", mime: picture };
-  if (picture) throw new Error(`whatsapp: a picture goes up to 5 MB (${file.name} is larger)`);
+  const picture = sniffImage(file.data);
+  if (picture && PICTURES.has(picture)) {
+    if (file.data.length > MAX_PICTURE)
+      throw new Error(`whatsapp: a picture goes up to 5 MB (${file.name} is larger)`);
+    return { type: "image", mime: picture };
+  }
   const document = DOCUMENTS[ext];
   if (!document)
     throw new Error(
