@@ -66,7 +66,8 @@ export interface ProcessOptions {
 
 /** Configures the process-wide logger from the profile (once per process: the last call wins). */
 export function configureProcessLogging(profile: Profile, env: Record<string, string | undefined>): Logger {
-  const fromEnv = env.IRIS_LOG_LEVEL;
+  // The profile's .env wins over the process's environment, as for every other variable.
+  const fromEnv = profile.env.IRIS_LOG_LEVEL ?? env.IRIS_LOG_LEVEL;
   const level: LogLevel = (LOG_LEVELS as string[]).includes(fromEnv ?? "")
     ? (fromEnv as LogLevel)
     : profile.config.logging.level;
