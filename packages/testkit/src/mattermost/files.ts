@@ -1,7 +1,8 @@
 // The fake Mattermost's file upload (POST /api/v4/files), as the server takes it from a client: a
-// multipart form with the channel's id (a field or the query) and one or more `files` parts, each
-// up to FileSettings.MaxFileSize, into a channel the bot is a member of. The answer is 201 with
-// the FileInfos; the files are attached by the post that names their ids (rest.ts).
+// multipart form with the channel's id (the query, or a field before the files) and one or more
+// `files` parts, each up to FileSettings.MaxFileSize, into a channel the bot is a member of. The
+// answer is 201 with the FileInfos; the files are attached by the post that names their ids
+// (rest.ts).
 import { extname } from "node:path";
 import { fileJson, isId, MAX_FILE_BYTES, MmError, type MmFile, newId } from "./model.js";
 import type { RestState } from "./rest.js";
@@ -40,6 +41,15 @@ export async function uploadFiles(
       "Unable to upload file. Image too large or bad form.",
     );
   }
+  // The server reads the form as a stream: a file part before the channel's id has nowhere to go.
+  const names = [...form.keys()];
+  const idAt = names.indexOf("channel_id");
+  if (idAt > names.indexOf("files") && names.includes("files") && !query.get("channel_id"))
+    throw new MmError(
+      400,
+      "api.file.upload_file.multipart.app_error",
+      "Unable to upload file(s). channel_id must come before the files.",
+    );
   const channelId = form.get("channel_id") ?? query.get("channel_id");
   if (!isId(channelId))
     throw new MmError(400, "api.context.invalid_param.app_error", "Invalid channel_id parameter.");

@@ -72,6 +72,15 @@ describe("FakeMattermost", () => {
     };
     expect((await upload("x".repeat(26), [{ name: "a.txt", bytes: Buffer.from("a") }])).status).toBe(403);
     expect((await upload(town, [])).json.id).toBe("api.file.upload_file.incorrect_number_of_files.app_error");
+    const filesFirst = new FormData();
+    filesFirst.append("files", new Blob(["x"]), "x.txt");
+    filesFirst.append("channel_id", town);
+    const refused = await fetch(`${mm.url}/api/v4/files`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: filesFirst,
+    });
+    expect(refused.status).toBe(400);
     const up = await upload(town, [{ name: "chart.png", bytes: Buffer.from("png bytes") }]);
     expect(up.status).toBe(201);
     const info = (
